@@ -1,0 +1,1 @@
+//! chevron-capi: the C ABI of chevron.

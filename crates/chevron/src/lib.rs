@@ -1,0 +1,1 @@
+//! chevron: the kernel-launch runtime library.
