@@ -729,7 +729,10 @@ mod tests {
         assert_eq!(Opcode::from_word("ld"), Opcode::Known(KnownOpcode::Ld));
         assert_eq!(Opcode::from_word("frob").as_str(), "frob");
         assert_eq!(Modifier::Vector(4).to_word(), "v4");
-        assert_eq!(StateSpace::from_word("shared::cta"), Some(StateSpace::SharedCta));
+        assert_eq!(
+            StateSpace::from_word("shared::cta"),
+            Some(StateSpace::SharedCta)
+        );
     }
 
     #[test]
@@ -745,7 +748,10 @@ mod tests {
             operands: vec![],
             span: Span::default(),
         };
-        assert_eq!(inst.types().collect::<Vec<_>>(), [ScalarType::F32, ScalarType::S32]);
+        assert_eq!(
+            inst.types().collect::<Vec<_>>(),
+            [ScalarType::F32, ScalarType::S32]
+        );
         assert_eq!(inst.rounding(), Some(Rounding::Rn));
         assert!(!inst.has(Flag::Ftz));
     }

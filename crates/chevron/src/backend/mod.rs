@@ -1,0 +1,242 @@
+//! The backend contract: what every device backend implements, written once.
+//!
+//! chevron's public types ([`crate::Device`], [`crate::Stream`], [`crate::Module`], …) hold
+//! `Arc<dyn …>` of the traits below, so nothing above this file is generic over the backend.
+//! Each backend lives in a folder with the same file names (`mod.rs` discovery, `device.rs`,
+//! `memory.rs`, `module.rs`, `stream.rs`, `event.rs`; CUDA adds `sys.rs`, its curated driver
+//! table):
+//!
+//! | backend | loaded how | devices |
+//! |---|---|---|
+//! | [`cuda`] | `libcuda.so.1` opened at run time (never linked) | every CUDA GPU |
+//! | [`cpu`]  | built in | `CHEVRON_CPU_DEVICES` CPU devices (default 1) running PTX in the interpreter |
+//!
+//! # Promises every backend keeps
+//! - **No panics** for anything a caller or the driver can cause: errors are [`crate::Error`],
+//!   driver errors carry the call, the driver's error name and text, and the device.
+//! - **The caller's thread state is untouched.** After any method returns, the calling thread's
+//!   current CUDA context is what it was before. CUDA methods that need a context push the
+//!   device's primary context and pop it before returning (64 ns), or need none at all
+//!   (launches, stream waits, event records: measured to work from any current context).
+//! - **Thread safety.** Every object is `Send + Sync` and every method may be called from any
+//!   thread concurrently.
+//! - **The launch path** ([`Stream::launch`]) allocates nothing, takes no lock, records no event
+//!   and switches no context on CUDA.
+//! - **Streams are in order.** Work submitted to one stream runs in submission order. Work on
+//!   different streams may run concurrently (truly: two kernels that spin-wait on each other on
+//!   two streams finish on every backend).
+//! - **Faults.** A kernel fault (CUDA: sticky context error; CPU: a checked fault) is reported by
+//!   the next synchronizing call on that stream as [`crate::Error::Fault`] naming the kernel, and
+//!   later work on the stream is cancelled.
+//!
+//! # What callers (the public layer) guarantee
+//! - Device memory is freed only once no pending work uses it (the public layer defers frees
+//!   until every stream of the device has passed the point at which the buffer was dropped).
+//! - Objects passed to a method (functions, events, device pointers) belong to the same backend,
+//!   and functions and streams to the same device; events may belong to another device of the
+//!   same backend (cross-device waits).
+
+pub mod cpu;
+pub mod cuda;
+
+use std::any::Any;
+use std::ffi::c_void;
+use std::sync::Arc;
+
+use crate::error::Result;
+
+/// A device address. On CUDA a `CUdeviceptr`; on the CPU device an address in that device's
+/// allocation table. Never 0 for a live allocation; addresses of different devices never overlap.
+pub type DevicePtr = u64;
+
+/// Which backend a device belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum BackendKind {
+    /// NVIDIA GPUs through the CUDA driver API.
+    Cuda,
+    /// The CPU device: PTX run by chevron-ptx's interpreter.
+    Cpu,
+}
+
+impl BackendKind {
+    /// `cuda` or `cpu`, as in `CHEVRON_DEVICES`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            BackendKind::Cuda => "cuda",
+            BackendKind::Cpu => "cpu",
+        }
+    }
+}
+
+/// What a device is and what it can run.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DeviceInfo {
+    /// Marketing name, e.g. `NVIDIA H200`, or `chevron CPU device`.
+    pub name: String,
+    /// The backend.
+    pub backend: BackendKind,
+    /// Ordinal within its backend.
+    pub ordinal: u32,
+    /// Compute capability (major, minor); the CPU device reports the highest PTX target it runs.
+    pub compute_capability: (u32, u32),
+    /// Streaming multiprocessors (CPU: worker threads).
+    pub multiprocessors: u32,
+    /// Total device memory in bytes.
+    pub total_memory: u64,
+    /// Threads per warp (32).
+    pub warp_size: u32,
+    /// Maximum threads per block.
+    pub max_threads_per_block: u32,
+    /// Maximum block dimensions.
+    pub max_block_dim: [u32; 3],
+    /// Maximum grid dimensions.
+    pub max_grid_dim: [u32; 3],
+    /// Shared memory per block without opt-in, in bytes.
+    pub max_shared_per_block: u32,
+    /// Shared memory per block with opt-in (`CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`).
+    pub max_shared_per_block_optin: u32,
+}
+
+/// A code object handed to [`Device::load_module`].
+#[derive(Debug, Clone, Copy)]
+pub enum CodeImage<'a> {
+    /// PTX text (without a trailing NUL; the backend adds one where the driver needs it).
+    Ptx(&'a str),
+    /// A cubin (ELF).
+    Cubin(&'a [u8]),
+    /// A fatbin container.
+    Fatbin(&'a [u8]),
+}
+
+/// Launch geometry.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct LaunchConfig {
+    /// Blocks in x, y, z.
+    pub grid: [u32; 3],
+    /// Threads per block in x, y, z.
+    pub block: [u32; 3],
+    /// Dynamic shared memory in bytes.
+    pub shared_bytes: u32,
+}
+
+/// One device of a backend.
+pub trait Device: Send + Sync + 'static {
+    /// What the device is.
+    fn info(&self) -> &DeviceInfo;
+
+    /// Allocates `bytes` of device memory (synchronously). `bytes == 0` is an error.
+    fn alloc(&self, bytes: u64) -> Result<DevicePtr>;
+
+    /// Frees an allocation made by [`Device::alloc`]. The caller guarantees that no pending work
+    /// uses it. Freeing an unknown pointer is an error, not a crash, where the backend can tell.
+    fn free(&self, ptr: DevicePtr) -> Result<()>;
+
+    /// Whether `ptr` lies inside a live allocation of this device; returns (base, size).
+    /// Used to classify pointers (e.g. MLIR's direction-less memcpy).
+    fn allocation_of(&self, ptr: DevicePtr) -> Option<(DevicePtr, u64)>;
+
+    /// Creates a stream (CUDA: non-blocking with respect to the legacy stream).
+    fn create_stream(&self) -> Result<Arc<dyn Stream>>;
+
+    /// Creates an event for [`Stream::record`] (timing disabled). The public layer pools them.
+    fn create_event(&self) -> Result<Arc<dyn Event>>;
+
+    /// Loads a code object for this device.
+    fn load_module(&self, image: CodeImage<'_>) -> Result<Arc<dyn Module>>;
+
+    /// Waits until all work on all streams of this device is done.
+    fn synchronize(&self) -> Result<()>;
+
+    /// For downcasting within the backend.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A loaded code object on one device.
+pub trait Module: Send + Sync + 'static {
+    /// Resolves a kernel by its exact (mangled) symbol name. The public layer resolves
+    /// demangled signatures and plain names to symbol names first.
+    fn function(&self, name: &str) -> Result<Arc<dyn Function>>;
+
+    /// Address and size of a module-scope variable (`.global`/`.const`) by exact name.
+    fn global(&self, name: &str) -> Result<(DevicePtr, u64)>;
+
+    /// For downcasting within the backend.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A kernel of a loaded module, resolved once.
+pub trait Function: Send + Sync + 'static {
+    /// The exact symbol name.
+    fn name(&self) -> &str;
+
+    /// The most threads per block this kernel can be launched with on its device (registers and
+    /// `.maxntid` taken into account).
+    fn max_threads_per_block(&self) -> u32;
+
+    /// Statically declared shared memory in bytes.
+    fn static_shared_bytes(&self) -> u32;
+
+    /// For downcasting within the backend.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// An in-order queue of work on one device.
+pub trait Stream: Send + Sync + 'static {
+    /// Enqueues a kernel launch. Validation of the configuration and the arguments is the
+    /// public layer's job; this is the hot path.
+    ///
+    /// # Safety
+    /// `function` belongs to this stream's device and backend. `args` holds exactly one pointer
+    /// per kernel parameter, in order, each pointing to a readable value of that parameter's
+    /// size; the pointers need only stay valid for the duration of the call (the backend copies
+    /// the values). Device pointers among the values must be valid for the kernel's accesses
+    /// (the CPU device checks this; a GPU faults).
+    unsafe fn launch(
+        &self,
+        function: &dyn Function,
+        config: &LaunchConfig,
+        args: &[*mut c_void],
+    ) -> Result<()>;
+
+    /// Enqueues a host-to-device copy. `src` may be reused as soon as this returns.
+    fn copy_to_device(&self, dst: DevicePtr, src: &[u8]) -> Result<()>;
+
+    /// Copies device memory to the host after all earlier work on this stream; returns when
+    /// `dst` is filled.
+    fn copy_to_host(&self, dst: &mut [u8], src: DevicePtr) -> Result<()>;
+
+    /// Enqueues a device-to-device copy (both on this device).
+    fn copy_on_device(&self, dst: DevicePtr, src: DevicePtr, bytes: u64) -> Result<()>;
+
+    /// Enqueues a fill of `count` elements of `element_bytes` (1, 2 or 4) with `value`.
+    fn memset(&self, dst: DevicePtr, value: u32, element_bytes: u32, count: u64) -> Result<()>;
+
+    /// Records `event`: it completes when all work submitted so far to this stream is done.
+    fn record(&self, event: &dyn Event) -> Result<()>;
+
+    /// Makes later work on this stream wait for `event` (possibly of another device of the same
+    /// backend). The event may be recorded again or dropped right after this call without
+    /// affecting the wait.
+    fn wait(&self, event: &dyn Event) -> Result<()>;
+
+    /// Waits until all work submitted so far is done; reports a fault of that work.
+    fn synchronize(&self) -> Result<()>;
+
+    /// Whether all work submitted so far is done (a fault reports as an error).
+    fn query(&self) -> Result<bool>;
+
+    /// For downcasting within the backend.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// A point in a stream's work, set by [`Stream::record`].
+pub trait Event: Send + Sync + 'static {
+    /// Whether the recorded work is done. An event never recorded counts as done.
+    fn query(&self) -> Result<bool>;
+
+    /// Waits until the recorded work is done.
+    fn synchronize(&self) -> Result<()>;
+
+    /// For downcasting within the backend.
+    fn as_any(&self) -> &dyn Any;
+}
