@@ -5,3 +5,6 @@
 #![forbid(unsafe_code)]
 
 pub mod ir;
+pub mod symbols;
+
+pub use symbols::{LookupError, ParamLayout, Symbol, SymbolKind, SymbolTable};
