@@ -8,3 +8,6 @@ pub mod ir;
 pub mod symbols;
 
 pub use symbols::{LookupError, ParamLayout, Symbol, SymbolKind, SymbolTable};
+pub mod linker;
+
+pub use linker::{link, LinkError};

@@ -13,7 +13,7 @@ mod demangle;
 mod layout;
 mod lookup;
 #[cfg(test)]
-mod test_ir;
+pub(crate) mod test_ir;
 #[cfg(test)]
 mod tests;
 

@@ -1,5 +1,7 @@
 //! Small constructors of IR for the unit tests of this module.
 
+#![allow(dead_code)]
+
 use crate::ir::*;
 
 pub fn module(items: Vec<Item>) -> Module {
