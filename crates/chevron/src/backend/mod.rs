@@ -183,7 +183,9 @@ pub trait Function: Send + Sync + 'static {
 /// An in-order queue of work on one device.
 pub trait Stream: Send + Sync + 'static {
     /// Enqueues a kernel launch. Validation of the configuration and the arguments is the
-    /// public layer's job; this is the hot path.
+    /// public layer's job; this is the hot path. `config.shared_bytes` may exceed the default
+    /// dynamic shared memory limit up to the device's opt-in maximum: the backend raises the
+    /// function's limit itself (CUDA: `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`, once).
     ///
     /// # Safety
     /// `function` belongs to this stream's device and backend. `args` holds exactly one pointer

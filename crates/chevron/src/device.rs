@@ -1,0 +1,156 @@
+//! [`Device`]: one GPU or CPU device, what it is, and the things made on it.
+//!
+//! A `Device` is a cheap handle (`Clone`); buffers, streams, modules and kernels made from it keep
+//! what they need alive. CUDA's `CUdevice` and its primary `CUcontext` both map to a `Device`.
+
+use std::fmt;
+use std::sync::{Arc, OnceLock};
+
+use crate::backend::{self, BackendKind, DeviceInfo};
+use crate::device_core::DeviceCore;
+use crate::error::Result;
+use crate::stream::{Stream, StreamShared};
+
+/// One device of one backend.
+#[derive(Clone)]
+pub struct Device {
+    pub(crate) shared: Arc<DeviceShared>,
+}
+
+pub(crate) struct DeviceShared {
+    pub(crate) core: Arc<DeviceCore>,
+    default_stream: OnceLock<Arc<StreamShared>>,
+}
+
+impl Device {
+    /// Wraps a backend device.
+    pub(crate) fn from_backend(backend: Arc<dyn backend::Device>) -> Device {
+        Device {
+            shared: Arc::new(DeviceShared {
+                core: Arc::new(DeviceCore::new(backend)),
+                default_stream: OnceLock::new(),
+            }),
+        }
+    }
+
+    pub(crate) fn core(&self) -> &Arc<DeviceCore> {
+        &self.shared.core
+    }
+
+    /// Everything the device reports about itself.
+    pub fn info(&self) -> &DeviceInfo {
+        self.shared.core.backend.info()
+    }
+
+    /// `cuda:0`, `cpu:1`: the name `CHEVRON_DEVICES` uses.
+    pub fn label(&self) -> &str {
+        &self.shared.core.label
+    }
+
+    /// The marketing name, e.g. `NVIDIA H200`.
+    pub fn name(&self) -> &str {
+        &self.info().name
+    }
+
+    /// The backend.
+    pub fn backend(&self) -> BackendKind {
+        self.info().backend
+    }
+
+    /// The ordinal within the backend.
+    pub fn ordinal(&self) -> u32 {
+        self.info().ordinal
+    }
+
+    /// Compute capability (major, minor).
+    pub fn compute_capability(&self) -> (u32, u32) {
+        self.info().compute_capability
+    }
+
+    /// Streaming multiprocessors (CPU: worker threads).
+    pub fn multiprocessor_count(&self) -> u32 {
+        self.info().multiprocessors
+    }
+
+    /// Total memory in bytes.
+    pub fn total_memory(&self) -> u64 {
+        self.info().total_memory
+    }
+
+    /// Threads per warp.
+    pub fn warp_size(&self) -> u32 {
+        self.info().warp_size
+    }
+
+    /// Launch limits: threads per block, block and grid dimensions, shared memory.
+    pub fn limits(&self) -> Limits {
+        let info = self.info();
+        Limits {
+            max_threads_per_block: info.max_threads_per_block,
+            max_block_dim: info.max_block_dim,
+            max_grid_dim: info.max_grid_dim,
+            max_shared_per_block: info.max_shared_per_block,
+            max_shared_per_block_optin: info.max_shared_per_block_optin,
+        }
+    }
+
+    /// Creates a new in-order stream.
+    pub fn create_stream(&self) -> Result<Stream> {
+        let shared = StreamShared::create(&self.shared.core)?;
+        Ok(Stream::from_parts(self.clone(), shared))
+    }
+
+    /// The device's default stream, created on first use. [`crate::Buffer`]'s convenience
+    /// copies run on it. It is an ordinary chevron stream (not CUDA's legacy stream 0).
+    pub fn default_stream(&self) -> Result<Stream> {
+        if let Some(shared) = self.shared.default_stream.get() {
+            return Ok(Stream::from_parts(self.clone(), Arc::clone(shared)));
+        }
+        let created = StreamShared::create(&self.shared.core)?;
+        let shared = self.shared.default_stream.get_or_init(|| created);
+        Ok(Stream::from_parts(self.clone(), Arc::clone(shared)))
+    }
+
+    /// Waits until all work on all streams of the device is done, then releases buffers and
+    /// modules dropped meanwhile.
+    pub fn synchronize(&self) -> Result<()> {
+        self.shared.core.backend.synchronize()?;
+        self.shared.core.collect();
+        Ok(())
+    }
+
+    /// Whether two handles name the same device object.
+    pub fn same_device(&self, other: &Device) -> bool {
+        Arc::ptr_eq(&self.shared.core, &other.shared.core)
+    }
+}
+
+/// Launch limits of a device.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Limits {
+    /// Maximum threads per block.
+    pub max_threads_per_block: u32,
+    /// Maximum block dimensions.
+    pub max_block_dim: [u32; 3],
+    /// Maximum grid dimensions.
+    pub max_grid_dim: [u32; 3],
+    /// Shared memory per block without opt-in, in bytes.
+    pub max_shared_per_block: u32,
+    /// Shared memory per block with opt-in, in bytes.
+    pub max_shared_per_block_optin: u32,
+}
+
+impl fmt::Display for Device {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{} ({})", self.label(), self.name())
+    }
+}
+
+impl fmt::Debug for Device {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("Device")
+            .field("label", &self.label())
+            .field("name", &self.name())
+            .finish()
+    }
+}

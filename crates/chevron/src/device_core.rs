@@ -1,0 +1,143 @@
+//! The state of one device shared by everything made from it, and the deferred release of
+//! device resources.
+//!
+//! A buffer (or module) dropped while work may still use it is not freed at once: the release
+//! waits until every stream of the device has passed the point at which it was dropped (no
+//! per-launch tracking). Pending releases are retried whenever the device is used again
+//! (allocation, synchronization, token waits) and finally when the device itself goes away.
+
+use std::any::Any;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+
+use crate::backend::{self, DevicePtr};
+use crate::event_pool::EventPool;
+use crate::progress::StreamProgress;
+
+/// Something to release once the device's streams have passed a point.
+pub(crate) enum Release {
+    /// Device memory from [`backend::Device::alloc`].
+    Memory(DevicePtr),
+    /// An object whose drop releases device resources (a backend module).
+    Object(Box<dyn Any + Send + Sync>),
+}
+
+struct PendingRelease {
+    what: Release,
+    /// For each stream that had unfinished work: the sequence number it must reach.
+    waits: Vec<(Arc<StreamProgress>, u64)>,
+}
+
+/// One device as the public types share it.
+pub(crate) struct DeviceCore {
+    /// The backend device.
+    pub(crate) backend: Arc<dyn backend::Device>,
+    /// `cuda:0`, `cpu:1`.
+    pub(crate) label: String,
+    /// Events recorded for tokens.
+    pub(crate) events: EventPool,
+    streams: Mutex<Vec<Arc<StreamProgress>>>,
+    pending: Mutex<Vec<PendingRelease>>,
+    pending_count: AtomicUsize,
+}
+
+impl DeviceCore {
+    pub(crate) fn new(backend: Arc<dyn backend::Device>) -> DeviceCore {
+        let info = backend.info();
+        let label = format!("{}:{}", info.backend.as_str(), info.ordinal);
+        DeviceCore {
+            backend,
+            label,
+            events: EventPool::new(),
+            streams: Mutex::new(Vec::new()),
+            pending: Mutex::new(Vec::new()),
+            pending_count: AtomicUsize::new(0),
+        }
+    }
+
+    /// Registers a new stream so that releases wait for it. Streams that nobody holds any more
+    /// and that have finished are forgotten here.
+    pub(crate) fn register_stream(&self, progress: Arc<StreamProgress>) {
+        let mut streams = lock(&self.streams);
+        streams.retain(|s| Arc::strong_count(s) > 1 || !s.is_idle());
+        streams.push(progress);
+    }
+
+    /// Releases `what` now if no stream of the device has unfinished work, or once they all
+    /// have passed this point.
+    pub(crate) fn release(&self, what: Release) {
+        let waits: Vec<(Arc<StreamProgress>, u64)> = lock(&self.streams)
+            .iter()
+            .filter(|s| !s.is_idle())
+            .map(|s| (Arc::clone(s), s.submitted()))
+            .collect();
+        if waits.is_empty() {
+            self.release_now(what);
+        } else {
+            lock(&self.pending).push(PendingRelease { what, waits });
+            self.pending_count.fetch_add(1, Ordering::AcqRel);
+        }
+        self.collect();
+    }
+
+    /// Releases whatever is pending and no longer in use. Cheap when nothing is pending.
+    pub(crate) fn collect(&self) {
+        if self.pending_count.load(Ordering::Acquire) == 0 {
+            return;
+        }
+        let ready: Vec<Release> = {
+            let mut pending = lock(&self.pending);
+            let mut ready = Vec::new();
+            let mut i = 0;
+            while i < pending.len() {
+                let done = pending[i]
+                    .waits
+                    .iter()
+                    .all(|(s, n)| s.reached(*n).unwrap_or(true));
+                if done {
+                    ready.push(pending.swap_remove(i).what);
+                } else {
+                    i += 1;
+                }
+            }
+            self.pending_count.store(pending.len(), Ordering::Release);
+            ready
+        };
+        for what in ready {
+            self.release_now(what);
+        }
+    }
+
+    fn release_now(&self, what: Release) {
+        match what {
+            // A failed free cannot be reported from a drop; the memory is lost at worst.
+            Release::Memory(ptr) => drop(self.backend.free(ptr)),
+            Release::Object(object) => drop(object),
+        }
+    }
+}
+
+impl Drop for DeviceCore {
+    fn drop(&mut self) {
+        let pending = std::mem::take(&mut *lock(&self.pending));
+        if pending.is_empty() {
+            return;
+        }
+        for release in &pending {
+            for (stream, _) in &release.waits {
+                // A fault is reported to whoever synchronizes; here the memory must go anyway.
+                let _ = stream.backend.synchronize();
+            }
+        }
+        for release in pending {
+            self.release_now(release.what);
+        }
+    }
+}
+
+/// Locks a mutex, ignoring poisoning (the protected lists stay consistent across panics).
+pub(crate) fn lock<T>(mutex: &Mutex<T>) -> MutexGuard<'_, T> {
+    mutex
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}

@@ -1,0 +1,104 @@
+//! [`Token`]: the completion of submitted work (CUDA's `CUevent`, without creating one).
+//!
+//! A token is (stream, sequence number). It costs nothing to create: an event is recorded only
+//! when another stream or the host needs one, and comes from the device's pool. Tokens stay
+//! valid after their stream is dropped or has finished.
+
+use std::sync::Arc;
+
+use crate::error::Result;
+use crate::stream::StreamShared;
+
+/// The completion of one submission (and of everything before it on its stream).
+#[derive(Clone)]
+pub struct Token {
+    stream: Option<Arc<StreamShared>>,
+    sequence: u64,
+}
+
+impl Token {
+    pub(crate) fn new(stream: Arc<StreamShared>, sequence: u64) -> Token {
+        Token {
+            stream: Some(stream),
+            sequence,
+        }
+    }
+
+    /// A token that is already complete: a dependency on it costs nothing.
+    pub fn ready() -> Token {
+        Token {
+            stream: None,
+            sequence: 0,
+        }
+    }
+
+    pub(crate) fn stream(&self) -> Option<&Arc<StreamShared>> {
+        self.stream.as_ref()
+    }
+
+    /// The sequence number of the submission on its stream (0 for [`Token::ready`]).
+    pub fn sequence(&self) -> u64 {
+        self.sequence
+    }
+
+    /// The label of the device whose work this token marks (`None` for [`Token::ready`]).
+    pub fn device_label(&self) -> Option<&str> {
+        self.stream.as_ref().map(|s| s.core.label.as_str())
+    }
+
+    /// Waits on the host until the work is done. Reports a fault of the stream's work (naming
+    /// the kernel) instead of returning normally.
+    pub fn wait(&self) -> Result<()> {
+        let Some(stream) = &self.stream else {
+            return Ok(());
+        };
+        let progress = &stream.progress;
+        if self.sequence <= progress.completed() {
+            return Ok(());
+        }
+        if self.sequence >= progress.submitted() {
+            // The latest submission: waiting for the whole stream is exact and reports faults.
+            progress.synchronize()?;
+        } else {
+            let (covered, event) = stream.event_covering(self.sequence)?;
+            if let Err(err) = event.synchronize() {
+                return Err(stream.explain(err));
+            }
+            progress.note_completed(covered);
+            // A fault in the covered work reports as an error of the stream's query.
+            progress.backend.query()?;
+        }
+        stream.core.collect();
+        Ok(())
+    }
+
+    /// Whether the work is done (without waiting). Faults report as errors.
+    pub fn is_done(&self) -> Result<bool> {
+        let Some(stream) = &self.stream else {
+            return Ok(true);
+        };
+        let progress = &stream.progress;
+        if progress.reached(self.sequence)? {
+            return Ok(true);
+        }
+        let (covered, event) = stream.event_covering(self.sequence)?;
+        if event.query()? {
+            progress.note_completed(covered);
+            return Ok(true);
+        }
+        Ok(false)
+    }
+}
+
+impl std::fmt::Debug for Token {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match &self.stream {
+            None => f.write_str("Token(ready)"),
+            Some(s) => write!(
+                f,
+                "Token({} stream {} #{})",
+                s.core.label, s.id, self.sequence
+            ),
+        }
+    }
+}
