@@ -1,0 +1,29 @@
+#!/usr/bin/env bash
+# Links every lowered program (target/mlir/NAME.o from lower.sh) against the tracing mgpu* stub
+# (mgpu_stub.c) and MLIR's runner utilities, runs it, and writes the call trace to
+# tests/mlir/traces/NAME.trace. No GPU needed: the stub runs no kernel. The link line is the one
+# a real mgpu* library (chevron-capi) uses in place of mgpu_stub.o.
+# Usage: tests/mlir/run_stub.sh [NAME...]   (default: all programs)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+obj="$root/target/mlir"
+libdir=/usr/lib/llvm-22/lib
+mkdir -p "$obj" "$here/traces"
+clang-22 -O1 -c -fPIC -Wall -Wextra "$here/mgpu_stub.c" -o "$obj/mgpu_stub.o"
+
+if [[ $# -gt 0 ]]; then
+    programs=("$@")
+else
+    programs=()
+    for f in "$here"/*.mlir; do programs+=("$(basename "$f" .mlir)"); done
+fi
+
+for name in "${programs[@]}"; do
+    [[ -e "$obj/$name.o" ]] || bash "$here/lower.sh" "$name"
+    clang-22 "$obj/$name.o" "$obj/mgpu_stub.o" -o "$obj/$name" \
+        "$libdir/libmlir_runner_utils.so.22.1" "$libdir/libmlir_c_runner_utils.so.22.1" \
+        "$libdir/libmlir_async_runtime.so.22.1" -Wl,-rpath,"$libdir" -lpthread
+    MGPU_STUB_TRACE="$here/traces/$name.trace" timeout 60 "$obj/$name" >"$obj/$name.stdout"
+    echo "traced $name: $(wc -l <"$here/traces/$name.trace") calls" >&2
+done
