@@ -2,11 +2,20 @@
 //!
 //! Pure Rust, no `unsafe`. Layers, each in its own module:
 //! - [`ir`]: the typed IR every other module reads and writes.
+//! - [`parser`] (over the internal lexer): PTX text to [`ir::Module`], errors as [`ParseError`].
+//! - [`printer`]: [`ir::Module`] back to PTX text.
 #![forbid(unsafe_code)]
 
+pub mod error;
 pub mod ir;
+mod lexer;
+pub mod parser;
+pub mod printer;
 pub mod symbols;
 
+pub use error::ParseError;
+pub use parser::{parse, parse_bytes};
+pub use printer::print;
 pub use symbols::{LookupError, ParamLayout, Symbol, SymbolKind, SymbolTable};
 pub mod linker;
 

@@ -1,0 +1,200 @@
+//! The PTX parser: recursive descent from tokens into the [`crate::ir`] module.
+//!
+//! - [`module`]: the header (`.version`, `.target`, `.address_size`) and module-scope items.
+//! - [`function`]: `.entry`/`.func` signatures, parameters, directives, `.callprototype`.
+//! - [`variable`]: variable declarations and their initializers.
+//! - [`body`]: statements of a function body: labels, blocks, declarations, `.loc`.
+//! - [`instruction`]: instructions, modifier classification and operands.
+//! - [`literal`]: integer and floating-point literals.
+//!
+//! The parser never panics on bad input: nesting is capped at [`MAX_DEPTH`], array sizes are
+//! only recorded (never allocated), and every failure is a [`ParseError`] naming the line,
+//! column, offending token and what was expected.
+
+mod body;
+mod function;
+mod instruction;
+mod literal;
+mod module;
+mod variable;
+
+use crate::error::ParseError;
+use crate::ir::{Module, Span};
+use crate::lexer::{Tok, Token, TokenStream};
+
+/// Deepest nesting of blocks, vector operands and initializer lists accepted.
+pub const MAX_DEPTH: u32 = 256;
+
+/// Parses a PTX module.
+pub fn parse(text: &str) -> Result<Module, ParseError> {
+    Parser::new(text).module()
+}
+
+/// Parses a PTX module given as bytes; invalid UTF-8 is reported at its line and column.
+pub fn parse_bytes(bytes: &[u8]) -> Result<Module, ParseError> {
+    match std::str::from_utf8(bytes) {
+        Ok(text) => parse(text),
+        Err(err) => {
+            let valid = &bytes[..err.valid_up_to()];
+            let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
+            let line_start = valid
+                .iter()
+                .rposition(|&b| b == b'\n')
+                .map_or(0, |i| i + 1);
+            let col = err.valid_up_to() - line_start + 1;
+            let bad = &bytes[err.valid_up_to()..];
+            let bad_len = err.error_len().unwrap_or(bad.len()).min(4);
+            let found: Vec<String> = bad[..bad_len].iter().map(|b| format!("\\x{b:02x}")).collect();
+            Err(ParseError::new(
+                u32::try_from(line).unwrap_or(u32::MAX),
+                u32::try_from(col).unwrap_or(u32::MAX),
+                &found.concat(),
+                "UTF-8 text",
+                "invalid UTF-8",
+            ))
+        }
+    }
+}
+
+/// Parser state: the token stream, the current token and the nesting depth.
+pub(crate) struct Parser<'a> {
+    /// The whole source.
+    src: &'a str,
+    /// Tokens after the current one.
+    stream: TokenStream<'a>,
+    /// The current (not yet consumed) token.
+    tok: Token,
+    /// Current nesting depth (blocks, braces, parentheses).
+    depth: u32,
+    /// Register names declared without a `%` prefix in the function being parsed, with the
+    /// `<N>` range if any; they make bare names in operands registers rather than symbols.
+    bare_registers: Vec<(String, Option<u32>)>,
+}
+
+impl<'a> Parser<'a> {
+    /// A parser positioned at the first token of `src`.
+    pub(crate) fn new(src: &'a str) -> Parser<'a> {
+        let mut stream = TokenStream::new(src);
+        let tok = stream.next_token();
+        Parser {
+            src,
+            stream,
+            tok,
+            depth: 0,
+            bare_registers: Vec::new(),
+        }
+    }
+
+    /// The text of the current token.
+    fn text(&self) -> &'a str {
+        &self.src[self.tok.start..self.tok.end]
+    }
+
+    /// The kind of the current token.
+    fn kind(&self) -> Tok {
+        self.tok.kind
+    }
+
+    /// The span of the current token.
+    fn span(&self) -> Span {
+        Span {
+            line: self.tok.line,
+            col: self.tok.col,
+        }
+    }
+
+    /// Moves to the next token.
+    fn bump(&mut self) {
+        self.tok = self.stream.next_token();
+    }
+
+    /// Consumes the current token, returning its text.
+    fn take(&mut self) -> &'a str {
+        let text = self.text();
+        self.bump();
+        text
+    }
+
+    /// Whether the current token is of `kind`.
+    fn at(&self, kind: Tok) -> bool {
+        self.tok.kind == kind
+    }
+
+    /// Whether the current token is the dotted word `word` (with its dot).
+    fn at_word(&self, word: &str) -> bool {
+        self.tok.kind == Tok::DotWord && self.text() == word
+    }
+
+    /// Consumes the current token if it is of `kind`.
+    fn eat(&mut self, kind: Tok) -> bool {
+        if self.at(kind) {
+            self.bump();
+            true
+        } else {
+            false
+        }
+    }
+
+    /// Consumes a token of `kind` or fails naming `expected`.
+    fn expect(&mut self, kind: Tok, expected: &str) -> Result<&'a str, ParseError> {
+        if self.at(kind) {
+            Ok(self.take())
+        } else {
+            Err(self.error(expected, format!("expected {expected}")))
+        }
+    }
+
+    /// Consumes an identifier (a name) or fails naming `expected`.
+    fn name(&mut self, expected: &str) -> Result<&'a str, ParseError> {
+        self.expect(Tok::Ident, expected)
+    }
+
+    /// An error at the current token.
+    fn error(&self, expected: &str, message: impl Into<String>) -> ParseError {
+        let found = match self.tok.kind {
+            Tok::End => "end of input",
+            _ => self.text(),
+        };
+        let message = match self.tok.kind {
+            Tok::Error => format!("unrecognised text; {}", message.into()),
+            _ => message.into(),
+        };
+        ParseError::new(self.tok.line, self.tok.col, found, expected, message)
+    }
+
+    /// Enters one nesting level, failing beyond [`MAX_DEPTH`].
+    fn enter(&mut self) -> Result<(), ParseError> {
+        if self.depth >= MAX_DEPTH {
+            return Err(self.error(
+                "less deeply nested input",
+                format!("nesting deeper than {MAX_DEPTH} levels"),
+            ));
+        }
+        self.depth += 1;
+        Ok(())
+    }
+
+    /// Leaves one nesting level.
+    fn leave(&mut self) {
+        self.depth = self.depth.saturating_sub(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn invalid_utf8_is_located() {
+        let err = parse_bytes(b".version 8.0\n.target \xff").unwrap_err();
+        assert_eq!((err.line, err.col), (2, 9));
+        assert_eq!(err.found, "\\xff");
+    }
+
+    #[test]
+    fn error_names_end_of_input() {
+        let err = parse(".version").unwrap_err();
+        assert_eq!(err.found, "end of input");
+        assert_eq!(err.line, 1);
+    }
+}

@@ -1,0 +1,199 @@
+//! Variable declarations (module scope and inside bodies, `.reg` included) and initializers.
+
+use super::function::vector_width;
+use super::Parser;
+use crate::error::ParseError;
+use crate::ir::{Initializer, Linkage, ScalarType, Span, StateSpace, Variable};
+use crate::lexer::Tok;
+
+/// Largest total size of a declared array, in bytes (1 TiB): beyond any real device.
+const MAX_ARRAY_BYTES: u64 = 1 << 40;
+
+/// Most dimensions an array declaration may have.
+const MAX_ARRAY_DIMS: usize = 8;
+
+impl Parser<'_> {
+    /// Parses `space [.align n] [.vN] type name[<N>][dims][= init][, name…];`, the current token
+    /// being the first qualifier. Returns one variable per declared name.
+    pub(crate) fn variables(
+        &mut self,
+        linkage: Linkage,
+        span: Span,
+    ) -> Result<Vec<Variable>, ParseError> {
+        let mut space = None;
+        let mut align = None;
+        let mut vector = None;
+        let mut ty = None;
+        while self.at(Tok::DotWord) {
+            let word = &self.text()[1..];
+            if word == "align" {
+                self.bump();
+                align = Some(self.u32_int("an alignment")?);
+                continue;
+            }
+            if let Some(s) = StateSpace::from_word(word) {
+                space = Some(s);
+            } else if let Some(t) = ScalarType::from_word(word) {
+                ty = Some(t);
+            } else if let Some(n) = vector_width(word) {
+                vector = Some(n);
+            } else {
+                return Err(self.error(
+                    "a state space, type, `.align` or `.vN`",
+                    "unknown directive or declaration qualifier",
+                ));
+            }
+            self.bump();
+        }
+        let Some(space) = space else {
+            return Err(self.error("a state space such as `.global`", "expected a declaration"));
+        };
+        let Some(ty) = ty else {
+            return Err(self.error("a type such as `.b32`", "declaration lacks a type"));
+        };
+        let element_size = ty.size().saturating_mul(u32::from(vector.unwrap_or(1)));
+        let mut variables = Vec::new();
+        loop {
+            let name = self.name("a variable name")?.to_string();
+            let range = if self.eat(Tok::Lt) {
+                let n = self.u32_int("a register count")?;
+                self.expect(Tok::Gt, "`>`")?;
+                Some(n)
+            } else {
+                None
+            };
+            let array = self.array_dims(element_size)?;
+            let init = if self.eat(Tok::Eq) {
+                Some(self.initializer()?)
+            } else {
+                None
+            };
+            if space == StateSpace::Reg {
+                self.declare_register(&name, range);
+            }
+            variables.push(Variable {
+                linkage,
+                space,
+                align,
+                vector,
+                ty,
+                name,
+                range,
+                array,
+                init,
+                span,
+            });
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.expect(Tok::Semi, "`;`")?;
+        Ok(variables)
+    }
+
+    /// Parses array dimensions `[n][m]…` (`[]` is unsized), checking the total size.
+    pub(crate) fn array_dims(&mut self, element_size: u32) -> Result<Vec<Option<u64>>, ParseError> {
+        let mut dims = Vec::new();
+        let mut total = u64::from(element_size.max(1));
+        while self.at(Tok::LBracket) {
+            if dims.len() == MAX_ARRAY_DIMS {
+                return Err(self.error(
+                    "fewer array dimensions",
+                    format!("more than {MAX_ARRAY_DIMS} array dimensions"),
+                ));
+            }
+            self.bump();
+            if self.eat(Tok::RBracket) {
+                dims.push(None);
+                continue;
+            }
+            let n = self.unsigned_int()?;
+            total = total.saturating_mul(n.max(1));
+            if total > MAX_ARRAY_BYTES {
+                return Err(self.error("a smaller array", "array larger than 1 TiB"));
+            }
+            self.expect(Tok::RBracket, "`]`")?;
+            dims.push(Some(n));
+        }
+        Ok(dims)
+    }
+
+    /// Parses an initializer: a number, `{…}`, `sym`, `sym+off`, `generic(sym)[+off]`.
+    fn initializer(&mut self) -> Result<Initializer, ParseError> {
+        match self.kind() {
+            Tok::LBrace => {
+                self.enter()?;
+                self.bump();
+                let mut items = Vec::new();
+                if !self.eat(Tok::RBrace) {
+                    loop {
+                        items.push(self.initializer()?);
+                        if self.eat(Tok::RBrace) {
+                            break;
+                        }
+                        self.expect(Tok::Comma, "`,` or `}`")?;
+                    }
+                }
+                self.leave();
+                Ok(Initializer::Array(items))
+            }
+            Tok::Ident if self.text() == "generic" => {
+                self.bump();
+                self.expect(Tok::LParen, "`(`")?;
+                let symbol = self.name("a symbol")?.to_string();
+                self.expect(Tok::RParen, "`)`")?;
+                let offset = self.symbol_offset()?;
+                Ok(Initializer::Address {
+                    symbol,
+                    generic: true,
+                    offset,
+                })
+            }
+            Tok::Ident => {
+                let symbol = self.take().to_string();
+                let offset = self.symbol_offset()?;
+                Ok(Initializer::Address {
+                    symbol,
+                    generic: false,
+                    offset,
+                })
+            }
+            _ if self.at_number() => Ok(Initializer::Immediate(self.immediate()?)),
+            _ => Err(self.error("a number, symbol or `{`", "expected an initializer")),
+        }
+    }
+
+    /// Parses an optional `+n`/`-n`/`+-n` after a symbol; 0 when absent.
+    pub(crate) fn symbol_offset(&mut self) -> Result<i64, ParseError> {
+        Ok(self.written_offset()?.unwrap_or(0))
+    }
+
+    /// Parses an optional `+n`/`-n`/`+-n` after a symbol; `None` when absent.
+    pub(crate) fn written_offset(&mut self) -> Result<Option<i64>, ParseError> {
+        if self.eat(Tok::Plus) || self.at(Tok::Minus) {
+            Ok(Some(self.signed_int()?))
+        } else {
+            Ok(None)
+        }
+    }
+
+    /// Records a register declared without a `%` prefix so operands naming it are registers.
+    pub(crate) fn declare_register(&mut self, name: &str, range: Option<u32>) {
+        if !name.starts_with('%') {
+            self.bare_registers.push((name.to_string(), range));
+        }
+    }
+
+    /// Whether an operand name is a register: `%`-prefixed, or declared with `.reg`.
+    pub(crate) fn is_register(&self, name: &str) -> bool {
+        name.starts_with('%')
+            || self.bare_registers.iter().any(|(declared, range)| match range {
+                None => declared == name,
+                Some(n) => name.strip_prefix(declared.as_str()).is_some_and(|suffix| {
+                    !suffix.is_empty()
+                        && suffix.bytes().all(|b| b.is_ascii_digit())
+                        && suffix.parse::<u64>().is_ok_and(|i| i < u64::from(*n))
+                }),
+            })
+    }
+}
