@@ -198,6 +198,8 @@ pub struct Variable {
     pub array: Vec<Option<u64>>,
     /// `= …` initializer.
     pub init: Option<Initializer>,
+    /// `.attribute(.managed)`-style attributes, without dots (e.g. `["managed"]`).
+    pub attributes: Vec<String>,
     /// Where the declaration starts.
     pub span: Span,
 }
@@ -255,6 +257,20 @@ pub enum Statement {
     },
     /// `.pragma "…";` inside a body.
     Pragma(Vec<String>),
+    /// `label: .branchtargets l1, l2, …;`: the targets of a `brx.idx`.
+    BranchTargets {
+        /// The list's label.
+        label: String,
+        /// The target labels, in order.
+        targets: Vec<String>,
+    },
+    /// `label: .calltargets f1, f2, …;`: the possible targets of an indirect call.
+    CallTargets {
+        /// The list's label.
+        label: String,
+        /// The function names, in order.
+        targets: Vec<String>,
+    },
 }
 
 /// A guard predicate: `@%p` or `@!%p`.
@@ -363,6 +379,12 @@ pub enum Operand {
     List(Vec<Operand>),
     /// `_`: a sink.
     Sink,
+    /// `d|p`: a destination paired with a predicate destination, as in
+    /// `shfl.sync.down.b32 %r1|%p1, …`, `setp.lt.s32 %p1|%p2, …` or `elect.sync _|%p1, …`.
+    PredicatePair(Box<Operand>, RegisterRef),
+    /// `[a, b, …]` with more than one element: texture, surface and tensor-map operands such as
+    /// `[%rd1, {%f1, %f2}]` (`tex`, `suld`, `cp.async.bulk.tensor`).
+    AddressList(Vec<Operand>),
 }
 
 /// A register reference.

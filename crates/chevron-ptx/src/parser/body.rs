@@ -2,7 +2,7 @@
 
 use super::Parser;
 use crate::error::ParseError;
-use crate::ir::{Guard, Linkage, Statement, StateSpace};
+use crate::ir::{Guard, Linkage, StateSpace, Statement};
 use crate::lexer::Tok;
 
 impl Parser<'_> {
@@ -43,6 +43,8 @@ impl Parser<'_> {
                     if self.eat(Tok::Colon) {
                         if self.at_word(".callprototype") {
                             statements.push(self.call_prototype(word.to_string())?);
+                        } else if self.at_word(".branchtargets") || self.at_word(".calltargets") {
+                            statements.push(self.targets(word.to_string())?);
                         } else {
                             statements.push(Statement::Label(word.to_string()));
                         }
@@ -80,6 +82,25 @@ impl Parser<'_> {
             }
         }
         Ok(())
+    }
+
+    /// Parses `.branchtargets l1, l2;` or `.calltargets f1, f2;` after `label:`.
+    fn targets(&mut self, label: String) -> Result<Statement, ParseError> {
+        let calls = self.at_word(".calltargets");
+        self.bump();
+        let mut targets = Vec::new();
+        loop {
+            targets.push(self.name("a label or function name")?.to_string());
+            if !self.eat(Tok::Comma) {
+                break;
+            }
+        }
+        self.expect(Tok::Semi, "`;`")?;
+        Ok(if calls {
+            Statement::CallTargets { label, targets }
+        } else {
+            Statement::BranchTargets { label, targets }
+        })
     }
 
     /// Parses `file line col[, extra…]` after `.loc`; the rest of the line is kept verbatim.

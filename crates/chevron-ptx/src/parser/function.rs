@@ -15,7 +15,11 @@ const VALUELESS_DIRECTIVES: &[&str] = &["explicitcluster", "blocksareclusters"];
 
 impl Parser<'_> {
     /// Parses an `.entry` or `.func` (the current token) through its body or closing `;`.
-    pub(crate) fn function(&mut self, linkage: Linkage, span: Span) -> Result<Function, ParseError> {
+    pub(crate) fn function(
+        &mut self,
+        linkage: Linkage,
+        span: Span,
+    ) -> Result<Function, ParseError> {
         let kind = if self.at_word(".entry") {
             FunctionKind::Entry
         } else {

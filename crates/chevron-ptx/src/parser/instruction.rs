@@ -26,7 +26,13 @@ impl Parser<'_> {
         let mut operands = Vec::new();
         if !self.eat(Tok::Semi) {
             loop {
-                operands.push(self.operand()?);
+                let operand = self.operand()?;
+                operands.push(if self.eat(Tok::Pipe) {
+                    let name = self.name("a predicate register")?;
+                    Operand::PredicatePair(Box::new(operand), self.register_ref(name))
+                } else {
+                    operand
+                });
                 if self.eat(Tok::Semi) {
                     break;
                 }
@@ -52,7 +58,7 @@ impl Parser<'_> {
             }
             Tok::LBrace => Ok(Operand::Vector(self.operand_list(Tok::RBrace, "`}`")?)),
             Tok::LParen => Ok(Operand::List(self.operand_list(Tok::RParen, "`)`")?)),
-            Tok::LBracket => Ok(Operand::Address(self.address()?)),
+            Tok::LBracket => self.address(),
             Tok::Underscore => {
                 self.bump();
                 Ok(Operand::Sink)
@@ -106,8 +112,10 @@ impl Parser<'_> {
         }
     }
 
-    /// Parses `[base]`, `[base+n]`, `[base+-n]`, `[base-n]` or `[n]`.
-    fn address(&mut self) -> Result<Address, ParseError> {
+    /// Parses `[base]`, `[base+n]`, `[base+-n]`, `[base-n]` or `[n]`, or a list such as
+    /// `[%rd1, {%r1, %r2}]`.
+    fn address(&mut self) -> Result<Operand, ParseError> {
+        self.enter()?;
         self.bump();
         let (base, offset) = match self.kind() {
             Tok::Ident => {
@@ -122,8 +130,30 @@ impl Parser<'_> {
             Tok::Int | Tok::Minus => (AddressBase::Absolute, self.signed_int()?),
             _ => return Err(self.error("a register, symbol or address", "bad address")),
         };
-        self.expect(Tok::RBracket, "`]`")?;
-        Ok(Address { base, offset })
+        let address = Address { base, offset };
+        if !self.at(Tok::Comma) {
+            self.expect(Tok::RBracket, "`]`")?;
+            self.leave();
+            return Ok(Operand::Address(address));
+        }
+        let first = match address {
+            Address {
+                base: AddressBase::Register(reg),
+                offset: 0,
+            } => Operand::Register(reg),
+            Address {
+                base: AddressBase::Symbol(name),
+                offset: 0,
+            } => Operand::Symbol(name),
+            _ => return Err(self.error("`]`", "an offset address cannot start a list")),
+        };
+        let mut items = vec![first];
+        while self.eat(Tok::Comma) {
+            items.push(self.operand()?);
+        }
+        self.expect(Tok::RBracket, "`,` or `]`")?;
+        self.leave();
+        Ok(Operand::AddressList(items))
     }
 }
 

@@ -68,10 +68,7 @@ impl Parser<'_> {
             _ => return Err(self.error("a number", "expected a number")),
         };
         let Some(value) = value else {
-            return Err(self.error(
-                "a number that fits in 64 bits",
-                "number out of range",
-            ));
+            return Err(self.error("a number that fits in 64 bits", "number out of range"));
         };
         self.bump();
         Ok(value)
@@ -83,7 +80,11 @@ impl Parser<'_> {
         let value = self.unsigned_int()?;
         // Two's-complement pattern: `0xFFFFFFFFFFFFFFFF` is -1, as in PTX.
         let value = value as i64;
-        Ok(if negative { value.wrapping_neg() } else { value })
+        Ok(if negative {
+            value.wrapping_neg()
+        } else {
+            value
+        })
     }
 
     /// Parses an unsigned integer literal.

@@ -37,14 +37,14 @@ pub fn parse_bytes(bytes: &[u8]) -> Result<Module, ParseError> {
         Err(err) => {
             let valid = &bytes[..err.valid_up_to()];
             let line = valid.iter().filter(|&&b| b == b'\n').count() + 1;
-            let line_start = valid
-                .iter()
-                .rposition(|&b| b == b'\n')
-                .map_or(0, |i| i + 1);
+            let line_start = valid.iter().rposition(|&b| b == b'\n').map_or(0, |i| i + 1);
             let col = err.valid_up_to() - line_start + 1;
             let bad = &bytes[err.valid_up_to()..];
             let bad_len = err.error_len().unwrap_or(bad.len()).min(4);
-            let found: Vec<String> = bad[..bad_len].iter().map(|b| format!("\\x{b:02x}")).collect();
+            let found: Vec<String> = bad[..bad_len]
+                .iter()
+                .map(|b| format!("\\x{b:02x}"))
+                .collect();
             Err(ParseError::new(
                 u32::try_from(line).unwrap_or(u32::MAX),
                 u32::try_from(col).unwrap_or(u32::MAX),

@@ -24,11 +24,25 @@ impl Parser<'_> {
         let mut align = None;
         let mut vector = None;
         let mut ty = None;
+        let mut attributes = Vec::new();
         while self.at(Tok::DotWord) {
             let word = &self.text()[1..];
             if word == "align" {
                 self.bump();
                 align = Some(self.u32_int("an alignment")?);
+                continue;
+            }
+            if word == "attribute" {
+                self.bump();
+                self.expect(Tok::LParen, "`(`")?;
+                loop {
+                    let attribute = self.expect(Tok::DotWord, "an attribute such as `.managed`")?;
+                    attributes.push(attribute[1..].to_string());
+                    if !self.eat(Tok::Comma) {
+                        break;
+                    }
+                }
+                self.expect(Tok::RParen, "`)`")?;
                 continue;
             }
             if let Some(s) = StateSpace::from_word(word) {
@@ -81,6 +95,7 @@ impl Parser<'_> {
                 range,
                 array,
                 init,
+                attributes: attributes.clone(),
                 span,
             });
             if !self.eat(Tok::Comma) {
@@ -187,13 +202,16 @@ impl Parser<'_> {
     /// Whether an operand name is a register: `%`-prefixed, or declared with `.reg`.
     pub(crate) fn is_register(&self, name: &str) -> bool {
         name.starts_with('%')
-            || self.bare_registers.iter().any(|(declared, range)| match range {
-                None => declared == name,
-                Some(n) => name.strip_prefix(declared.as_str()).is_some_and(|suffix| {
-                    !suffix.is_empty()
-                        && suffix.bytes().all(|b| b.is_ascii_digit())
-                        && suffix.parse::<u64>().is_ok_and(|i| i < u64::from(*n))
-                }),
-            })
+            || self
+                .bare_registers
+                .iter()
+                .any(|(declared, range)| match range {
+                    None => declared == name,
+                    Some(n) => name.strip_prefix(declared.as_str()).is_some_and(|suffix| {
+                        !suffix.is_empty()
+                            && suffix.bytes().all(|b| b.is_ascii_digit())
+                            && suffix.parse::<u64>().is_ok_and(|i| i < u64::from(*n))
+                    }),
+                })
     }
 }

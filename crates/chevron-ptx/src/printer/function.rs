@@ -102,6 +102,14 @@ fn print_dims(out: &mut String, dims: &[Option<u64>]) {
 pub(super) fn print_variable(out: &mut String, variable: &Variable) {
     out.push_str(linkage_prefix(variable.linkage));
     let _ = write!(out, ".{}", variable.space.as_str());
+    if !variable.attributes.is_empty() {
+        let words: Vec<String> = variable
+            .attributes
+            .iter()
+            .map(|a| format!(".{a}"))
+            .collect();
+        let _ = write!(out, " .attribute({})", words.join(", "));
+    }
     if let Some(align) = variable.align {
         let _ = write!(out, " .align {align}");
     }
@@ -201,6 +209,12 @@ fn print_statements(out: &mut String, statements: &[Statement], depth: usize) {
                 }
             }
             Statement::Pragma(strings) => print_pragma(out, strings),
+            Statement::BranchTargets { label, targets } => {
+                let _ = write!(out, "{label}: .branchtargets {};", targets.join(", "));
+            }
+            Statement::CallTargets { label, targets } => {
+                let _ = write!(out, "{label}: .calltargets {};", targets.join(", "));
+            }
         }
         out.push('\n');
     }

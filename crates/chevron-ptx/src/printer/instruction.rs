@@ -46,7 +46,13 @@ fn print_operand(out: &mut String, operand: &Operand) {
         Operand::Address(address) => print_address(out, address),
         Operand::Vector(items) => print_list(out, items, '{', '}'),
         Operand::List(items) => print_list(out, items, '(', ')'),
+        Operand::AddressList(items) => print_list(out, items, '[', ']'),
         Operand::Sink => out.push('_'),
+        Operand::PredicatePair(value, predicate) => {
+            print_operand(out, value);
+            out.push('|');
+            print_register(out, predicate);
+        }
     }
 }
 

@@ -151,7 +151,7 @@ impl Walker<'_> {
                 AddressBase::Symbol(name) => name,
                 _ => return,
             },
-            Operand::Vector(items) | Operand::List(items) => {
+            Operand::Vector(items) | Operand::List(items) | Operand::AddressList(items) => {
                 items.iter().for_each(|o| self.operand_addresses(o));
                 return;
             }

@@ -56,6 +56,7 @@ pub fn global(linkage: Linkage, space: StateSpace, ty: ScalarType, name: &str, n
         range: None,
         array: vec![Some(n)],
         init: None,
+        attributes: Vec::new(),
         span: Span::default(),
     })
 }
