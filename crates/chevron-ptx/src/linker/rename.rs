@@ -111,8 +111,12 @@ fn rename_operand(operand: &mut Operand, renames: &Renames) {
             AddressBase::Register(r) => rename_register(r, renames),
             AddressBase::Absolute => {}
         },
-        Operand::Vector(items) | Operand::List(items) => {
+        Operand::Vector(items) | Operand::List(items) | Operand::AddressList(items) => {
             items.iter_mut().for_each(|o| rename_operand(o, renames))
+        }
+        Operand::PredicatePair(value, predicate) => {
+            rename_operand(value, renames);
+            rename_register(predicate, renames);
         }
         Operand::Immediate(_) | Operand::Sink => {}
     }
