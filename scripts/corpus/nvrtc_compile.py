@@ -88,6 +88,14 @@ def compile_file(nv, src_path, options, name_exprs):
     return prog, lowered, nv.log(prog)
 
 
+def absolute_include(option):
+    """Makes the directory of an --include-path=DIR / -IDIR option absolute."""
+    for prefix in ("--include-path=", "-I"):
+        if option.startswith(prefix):
+            return prefix + os.path.abspath(option[len(prefix):])
+    return option
+
+
 def main():
     argv = sys.argv[1:]
     nvrtc_opts = []
@@ -104,10 +112,18 @@ def main():
     ap.add_argument("--version", action="store_true", help="print the NVRTC version and exit")
     args = ap.parse_args(argv)
 
-    nv = Nvrtc(load_nvrtc(args.nvrtc_dir))
+    nv = Nvrtc(load_nvrtc(args.nvrtc_dir and os.path.abspath(args.nvrtc_dir)))
     if args.version:
         print("%d.%d" % nv.version())
         return 0
+    # NVRTC names the source in .file directives (-lineinfo, -G) as CWD/NAME: compile from /
+    # so that no local directory ends up in the output.
+    args.src = os.path.abspath(args.src)
+    for attr in ("ptx", "cubin", "names"):
+        if getattr(args, attr):
+            setattr(args, attr, os.path.abspath(getattr(args, attr)))
+    nvrtc_opts = [absolute_include(o) for o in nvrtc_opts]
+    os.chdir("/")
     try:
         prog, lowered, log = compile_file(nv, args.src, nvrtc_opts, args.name_expr)
     except RuntimeError as e:
