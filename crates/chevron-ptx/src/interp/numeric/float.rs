@@ -1,0 +1,305 @@
+//! f32 arithmetic with PTX's rounding modifiers, and the f32/f64 helpers every float instruction
+//! shares: `.ftz` flushing, `.sat` clamping, `min`/`max`, canonical NaNs.
+//!
+//! Round-to-nearest uses the host's IEEE operations directly (they are correctly rounded, as the
+//! GPU's are). The directed modes compute the exact result as an f64 plus an error term (f32
+//! products are exact in f64; sums use TwoSum; quotients and roots an fma residual) and round
+//! that once to f32, so `.rz`/`.rm`/`.rp` results are exact, including overflow to the largest
+//! finite value and underflow to the smallest subnormal.
+//!
+//! Every NaN an arithmetic operation produces is the GPU's canonical NaN (`0x7fffffff` for f32).
+
+use super::round::{self, two_sum, Mode, F32};
+use crate::ir::Rounding;
+
+/// The NaN NVIDIA GPUs produce for f32 results: `0x7fffffff`.
+#[inline]
+pub fn canonical_nan_f32() -> f32 {
+    f32::from_bits(0x7fff_ffff)
+}
+
+/// The NaN assumed for f64 results: `0x7fffffffffffffff` (all bits but the sign set, as for
+/// f32; GPU check pending).
+#[inline]
+pub fn canonical_nan_f64() -> f64 {
+    f64::from_bits(0x7fff_ffff_ffff_ffff)
+}
+
+/// Replaces any NaN by the canonical f32 NaN.
+#[inline]
+pub fn canonicalize_f32(x: f32) -> f32 {
+    if x.is_nan() {
+        canonical_nan_f32()
+    } else {
+        x
+    }
+}
+
+/// Replaces any NaN by the canonical f64 NaN.
+#[inline]
+pub fn canonicalize_f64(x: f64) -> f64 {
+    if x.is_nan() {
+        canonical_nan_f64()
+    } else {
+        x
+    }
+}
+
+/// `.ftz`: a subnormal becomes a zero of the same sign; everything else is unchanged.
+#[inline]
+pub fn flush_f32(x: f32) -> f32 {
+    let b = x.to_bits();
+    if b & 0x7f80_0000 == 0 {
+        f32::from_bits(b & 0x8000_0000)
+    } else {
+        x
+    }
+}
+
+/// Flushes an f64 subnormal to a zero of the same sign (`rcp.approx.ftz.f64`).
+#[inline]
+pub fn flush_f64(x: f64) -> f64 {
+    let b = x.to_bits();
+    if b & 0x7ff0_0000_0000_0000 == 0 {
+        f64::from_bits(b & 0x8000_0000_0000_0000)
+    } else {
+        x
+    }
+}
+
+/// `.sat`: clamps to [0, 1]; NaN gives +0. Assumed: −0 (and every negative) gives +0.
+#[inline]
+pub fn saturate_f32(x: f32) -> f32 {
+    if x > 1.0 {
+        1.0
+    } else if x > 0.0 {
+        x
+    } else {
+        0.0
+    }
+}
+
+/// `.sat` for f64 (`cvt.sat.f64.*`): clamps to [0, 1]; NaN gives +0.
+#[inline]
+pub fn saturate_f64(x: f64) -> f64 {
+    if x > 1.0 {
+        1.0
+    } else if x > 0.0 {
+        x
+    } else {
+        0.0
+    }
+}
+
+/// The f32 result of the exact value `s + t`, rounded once in `mode`.
+#[inline]
+fn finish(s: f64, t: f64, mode: Mode) -> f32 {
+    f32::from_bits(round::round_f64(s, t, F32, mode, false) as u32)
+}
+
+/// The sign of an exact zero sum `x + y` (IEEE 754 §6.3): the common sign when both are zeros of
+/// one sign, otherwise −0 rounding down and +0 in every other mode.
+#[inline]
+pub(crate) fn zero_sum(x_neg: bool, y_neg: bool, x_zero: bool, y_zero: bool, mode: Mode) -> bool {
+    if x_zero && y_zero && x_neg == y_neg {
+        x_neg
+    } else {
+        mode == Mode::Down
+    }
+}
+
+/// Signed zero as an f32.
+#[inline]
+fn zero32(neg: bool) -> f32 {
+    if neg {
+        -0.0
+    } else {
+        0.0
+    }
+}
+
+/// `add{.rnd}.f32`.
+#[inline]
+pub fn add_f32(a: f32, b: f32, rnd: Rounding) -> f32 {
+    let mode = Mode::of(rnd);
+    if mode == Mode::NearestEven {
+        return canonicalize_f32(a + b);
+    }
+    let (s, t) = two_sum(a as f64, b as f64);
+    if s == 0.0 {
+        let neg = zero_sum(
+            a.is_sign_negative(),
+            b.is_sign_negative(),
+            a == 0.0,
+            b == 0.0,
+            mode,
+        );
+        return zero32(neg);
+    }
+    finish(s, t, mode)
+}
+
+/// `sub{.rnd}.f32`.
+#[inline]
+pub fn sub_f32(a: f32, b: f32, rnd: Rounding) -> f32 {
+    add_f32(a, -b, rnd)
+}
+
+/// `mul{.rnd}.f32`.
+#[inline]
+pub fn mul_f32(a: f32, b: f32, rnd: Rounding) -> f32 {
+    let mode = Mode::of(rnd);
+    if mode == Mode::NearestEven {
+        return canonicalize_f32(a * b);
+    }
+    finish(a as f64 * b as f64, 0.0, mode)
+}
+
+/// `div.rnd.f32` (IEEE-correct division; `.approx`/`.full` are in `approx`).
+#[inline]
+pub fn div_f32(a: f32, b: f32, rnd: Rounding) -> f32 {
+    let mode = Mode::of(rnd);
+    if mode == Mode::NearestEven {
+        return canonicalize_f32(a / b);
+    }
+    let (a, b) = (a as f64, b as f64);
+    let q = a / b;
+    if !q.is_finite() || q == 0.0 {
+        return finish(q, 0.0, mode);
+    }
+    let rem = (-q).mul_add(b, a);
+    finish(q, if b > 0.0 { rem } else { -rem }, mode)
+}
+
+/// `rcp.rnd.f32`: the correctly rounded 1/a.
+#[inline]
+pub fn rcp_f32(a: f32, rnd: Rounding) -> f32 {
+    div_f32(1.0, a, rnd)
+}
+
+/// `sqrt.rnd.f32`.
+#[inline]
+pub fn sqrt_f32(a: f32, rnd: Rounding) -> f32 {
+    let mode = Mode::of(rnd);
+    if mode == Mode::NearestEven {
+        return canonicalize_f32(a.sqrt());
+    }
+    let a = a as f64;
+    let r = a.sqrt();
+    if !r.is_finite() || r == 0.0 {
+        return finish(r, 0.0, mode);
+    }
+    finish(r, (-r).mul_add(r, a), mode)
+}
+
+/// `fma.rnd.f32` / `mad.rnd.f32`: `a × b + c` with a single rounding.
+#[inline]
+pub fn fma_f32(a: f32, b: f32, c: f32, rnd: Rounding) -> f32 {
+    let mode = Mode::of(rnd);
+    if mode == Mode::NearestEven {
+        return canonicalize_f32(a.mul_add(b, c));
+    }
+    let p = a as f64 * b as f64;
+    let c64 = c as f64;
+    if !p.is_finite() || !c.is_finite() {
+        return finish(p + c64, 0.0, mode);
+    }
+    let (s, t) = two_sum(p, c64);
+    if s == 0.0 {
+        let neg = zero_sum(
+            p.is_sign_negative(),
+            c.is_sign_negative(),
+            p == 0.0,
+            c == 0.0,
+            mode,
+        );
+        return zero32(neg);
+    }
+    finish(s, t, mode)
+}
+
+macro_rules! min_max {
+    ($min:ident, $max:ident, $t:ty, $nan:ident, $what:literal) => {
+        #[doc = concat!("`min{.NaN}.", $what, "`: one NaN operand gives the other operand (both NaN: ")]
+        /// the canonical NaN); with `nan_propagating` (`.NaN`) any NaN gives the canonical NaN.
+        /// −0 is less than +0.
+        #[inline]
+        pub fn $min(a: $t, b: $t, nan_propagating: bool) -> $t {
+            if a.is_nan() || b.is_nan() {
+                return if nan_propagating || (a.is_nan() && b.is_nan()) {
+                    $nan()
+                } else if a.is_nan() {
+                    b
+                } else {
+                    a
+                };
+            }
+            if a < b || (a == b && a.is_sign_negative()) {
+                a
+            } else {
+                b
+            }
+        }
+
+        #[doc = concat!("`max{.NaN}.", $what, "`: NaN handling as for `min`; +0 is greater than −0.")]
+        #[inline]
+        pub fn $max(a: $t, b: $t, nan_propagating: bool) -> $t {
+            if a.is_nan() || b.is_nan() {
+                return $min(a, b, nan_propagating);
+            }
+            if a > b || (a == b && a.is_sign_positive()) {
+                a
+            } else {
+                b
+            }
+        }
+    };
+}
+
+min_max!(min_f32, max_f32, f32, canonical_nan_f32, "f32");
+min_max!(min_f64, max_f64, f64, canonical_nan_f64, "f64");
+
+/// `min.xorsign.abs.f32` / `max.xorsign.abs.f32`: the min (or max) of |a| and |b|, carrying the
+/// sign `sign(a) XOR sign(b)`. A NaN result is the canonical NaN (its sign is not set).
+#[inline]
+pub fn minmax_xorsign_abs_f32(a: f32, b: f32, max: bool, nan_propagating: bool) -> f32 {
+    let (x, y) = (a.abs(), b.abs());
+    let m = if max {
+        max_f32(x, y, nan_propagating)
+    } else {
+        min_f32(x, y, nan_propagating)
+    };
+    if m.is_nan() {
+        return m;
+    }
+    let sign = (a.to_bits() ^ b.to_bits()) & 0x8000_0000;
+    f32::from_bits(m.to_bits() | sign)
+}
+
+/// `copysign.f32 d, a, b`: `b` with the sign of `a` (PTX's operand order).
+#[inline]
+pub fn copysign_f32(a: f32, b: f32) -> f32 {
+    f32::from_bits((b.to_bits() & 0x7fff_ffff) | (a.to_bits() & 0x8000_0000))
+}
+
+/// `copysign.f64 d, a, b`: `b` with the sign of `a`.
+#[inline]
+pub fn copysign_f64(a: f64, b: f64) -> f64 {
+    b.copysign(a)
+}
+
+/// `neg.f32`: flips the sign bit (NaNs included: PTX leaves the NaN unspecified).
+#[inline]
+pub fn neg_f32(a: f32) -> f32 {
+    f32::from_bits(a.to_bits() ^ 0x8000_0000)
+}
+
+/// `abs.f32`: clears the sign bit.
+#[inline]
+pub fn abs_f32(a: f32) -> f32 {
+    f32::from_bits(a.to_bits() & 0x7fff_ffff)
+}
+
+#[cfg(test)]
+#[path = "float_tests.rs"]
+mod tests;
