@@ -1,14 +1,62 @@
 //! The CUDA backend: the driver API, loaded at run time through the table in `sys.rs`.
+//!
+//! | file | what |
+//! |---|---|
+//! | `sys.rs` | the curated table of driver entry points (`libcuda.so.1` via libloading) |
+//! | `error.rs` | driver return codes as chevron errors (names via `cuGetErrorName`) |
+//! | `context.rs` | primary contexts and the push/pop that leaves the caller's context alone |
+//! | `device.rs` | device attributes and object creation |
+//! | `memory.rs` | allocation and the live-allocation table |
+//! | `module.rs` | module loading (with the JIT error log) and functions |
+//! | `stream.rs` | launches, copies, fills, waits, and fault reports naming kernels |
+//! | `event.rs` | events for tokens |
 
+mod context;
+mod device;
+mod error;
+mod event;
+mod memory;
+mod module;
+mod stream;
+pub mod sys;
+
+use std::ffi::c_int;
 use std::sync::Arc;
+
+pub(crate) use device::CudaDevice;
 
 use crate::backend::Device;
 use crate::error::{Error, Result};
 
-/// Discovers CUDA devices. A missing driver library or symbol is [`Error::Unavailable`].
+/// Discovers CUDA devices. A missing driver library or symbol, a failing `cuInit` or zero
+/// devices is [`Error::Unavailable`] with the reason.
 pub fn discover() -> Result<Vec<Arc<dyn Device>>> {
-    Err(Error::Unavailable {
+    let unavailable = |reason: String| Error::Unavailable {
         backend: "cuda",
-        reason: "the CUDA backend is not built yet".into(),
-    })
+        reason,
+    };
+    let driver = sys::driver().map_err(|reason| unavailable(reason.to_string()))?;
+    // SAFETY: cuInit has no preconditions.
+    let code = unsafe { (driver.cuInit)(0) };
+    if code != sys::CUDA_SUCCESS {
+        let (name, text) = error::describe(driver, code);
+        return Err(unavailable(format!("cuInit failed: {name}: {text}")));
+    }
+    let mut count: c_int = 0;
+    // SAFETY: `count` is a valid out-pointer.
+    let code = unsafe { (driver.cuDeviceGetCount)(&mut count) };
+    if code != sys::CUDA_SUCCESS {
+        let (name, text) = error::describe(driver, code);
+        return Err(unavailable(format!(
+            "cuDeviceGetCount failed: {name}: {text}"
+        )));
+    }
+    if count <= 0 {
+        return Err(unavailable("the driver reports no CUDA device".into()));
+    }
+    let mut devices: Vec<Arc<dyn Device>> = Vec::new();
+    for ordinal in 0..count as u32 {
+        devices.push(Arc::new(CudaDevice::open(driver, ordinal)?));
+    }
+    Ok(devices)
 }

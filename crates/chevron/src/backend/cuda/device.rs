@@ -1,0 +1,138 @@
+//! A CUDA device: what it is (attributes read once at discovery) and the objects made on it.
+
+use std::any::Any;
+use std::ffi::{c_char, c_int, CStr};
+use std::sync::Arc;
+
+use super::context::DeviceState;
+use super::event::CudaEvent;
+use super::memory::Allocations;
+use super::module::CudaModule;
+use super::stream::CudaStream;
+use super::sys::{self, attribute, CUdevice, Driver};
+use crate::backend::{self, BackendKind, CodeImage, DeviceInfo, DevicePtr};
+use crate::error::Result;
+
+/// One CUDA GPU.
+pub(crate) struct CudaDevice {
+    pub(crate) state: Arc<DeviceState>,
+    info: DeviceInfo,
+    allocations: Allocations,
+}
+
+impl CudaDevice {
+    /// Reads the attributes of device `ordinal` (no context is created).
+    pub(crate) fn open(driver: &'static Driver, ordinal: u32) -> Result<CudaDevice> {
+        let label = format!("cuda:{ordinal}");
+        let check = |call, code| super::error::check(driver, call, code, &label);
+        let mut device: CUdevice = 0;
+        // SAFETY: `device` is a valid out-pointer; the ordinal is below the device count.
+        check("cuDeviceGet", unsafe {
+            (driver.cuDeviceGet)(&mut device, ordinal as c_int)
+        })?;
+        let mut name = [0 as c_char; 256];
+        // SAFETY: the buffer holds 256 bytes and the driver writes a NUL-terminated name.
+        check("cuDeviceGetName", unsafe {
+            (driver.cuDeviceGetName)(name.as_mut_ptr(), name.len() as c_int, device)
+        })?;
+        // SAFETY: the driver NUL-terminated the name within the buffer.
+        let name = unsafe { CStr::from_ptr(name.as_ptr()) }
+            .to_string_lossy()
+            .into_owned();
+        let attr = |which: c_int| -> Result<u32> {
+            let mut value: c_int = 0;
+            // SAFETY: `value` is a valid out-pointer and `device` a valid device.
+            check("cuDeviceGetAttribute", unsafe {
+                (driver.cuDeviceGetAttribute)(&mut value, which, device)
+            })?;
+            Ok(value.max(0) as u32)
+        };
+        let mut total: usize = 0;
+        // SAFETY: `total` is a valid out-pointer.
+        check("cuDeviceTotalMem", unsafe {
+            (driver.cuDeviceTotalMem)(&mut total, device)
+        })?;
+        let info = DeviceInfo {
+            name: name.clone(),
+            backend: BackendKind::Cuda,
+            ordinal,
+            compute_capability: (
+                attr(attribute::COMPUTE_CAPABILITY_MAJOR)?,
+                attr(attribute::COMPUTE_CAPABILITY_MINOR)?,
+            ),
+            multiprocessors: attr(attribute::MULTIPROCESSOR_COUNT)?,
+            total_memory: total as u64,
+            warp_size: attr(attribute::WARP_SIZE)?,
+            max_threads_per_block: attr(attribute::MAX_THREADS_PER_BLOCK)?,
+            max_block_dim: [
+                attr(attribute::MAX_BLOCK_DIM_X)?,
+                attr(attribute::MAX_BLOCK_DIM_X + 1)?,
+                attr(attribute::MAX_BLOCK_DIM_X + 2)?,
+            ],
+            max_grid_dim: [
+                attr(attribute::MAX_GRID_DIM_X)?,
+                attr(attribute::MAX_GRID_DIM_X + 1)?,
+                attr(attribute::MAX_GRID_DIM_X + 2)?,
+            ],
+            max_shared_per_block: attr(attribute::MAX_SHARED_MEMORY_PER_BLOCK)?,
+            max_shared_per_block_optin: attr(attribute::MAX_SHARED_MEMORY_PER_BLOCK_OPTIN)?,
+        };
+        Ok(CudaDevice {
+            state: Arc::new(DeviceState::new(
+                driver,
+                device,
+                format!("{label} ({name})"),
+            )),
+            info,
+            allocations: Allocations::new(),
+        })
+    }
+}
+
+impl backend::Device for CudaDevice {
+    fn info(&self) -> &DeviceInfo {
+        &self.info
+    }
+
+    fn alloc(&self, bytes: u64) -> Result<DevicePtr> {
+        self.allocations.alloc(&self.state, bytes)
+    }
+
+    fn free(&self, ptr: DevicePtr) -> Result<()> {
+        self.allocations.free(&self.state, ptr)
+    }
+
+    fn allocation_of(&self, ptr: DevicePtr) -> Option<(DevicePtr, u64)> {
+        self.allocations.containing(ptr)
+    }
+
+    fn create_stream(&self) -> Result<Arc<dyn backend::Stream>> {
+        Ok(Arc::new(CudaStream::create(&self.state)?))
+    }
+
+    fn create_event(&self) -> Result<Arc<dyn backend::Event>> {
+        Ok(Arc::new(CudaEvent::create(&self.state)?))
+    }
+
+    fn load_module(&self, image: CodeImage<'_>) -> Result<Arc<dyn backend::Module>> {
+        Ok(Arc::new(CudaModule::load(&self.state, image)?))
+    }
+
+    fn synchronize(&self) -> Result<()> {
+        let _entered = self.state.enter()?;
+        // SAFETY: the device's context is current.
+        let code = unsafe { (self.state.driver.cuCtxSynchronize)() };
+        if code != sys::CUDA_SUCCESS {
+            return Err(self.state.error(
+                "cuCtxSynchronize",
+                code,
+                "synchronize the faulting kernel's stream to have it named".into(),
+            ));
+        }
+        Ok(())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

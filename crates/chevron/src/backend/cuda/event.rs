@@ -1,0 +1,66 @@
+//! CUDA events (timing disabled), recorded on streams to back tokens.
+
+use std::any::Any;
+use std::sync::Arc;
+
+use super::context::DeviceState;
+use super::sys::{self, CUevent};
+use crate::backend;
+use crate::error::Result;
+
+/// A `CUevent` of one device.
+pub(crate) struct CudaEvent {
+    pub(crate) state: Arc<DeviceState>,
+    pub(crate) event: CUevent,
+}
+
+// SAFETY: a CUevent is an opaque driver handle usable from any thread.
+unsafe impl Send for CudaEvent {}
+// SAFETY: as above; the driver synchronizes concurrent use of the handle.
+unsafe impl Sync for CudaEvent {}
+
+impl CudaEvent {
+    pub(crate) fn create(state: &Arc<DeviceState>) -> Result<CudaEvent> {
+        let _entered = state.enter()?;
+        let mut event: CUevent = std::ptr::null_mut();
+        // SAFETY: the device's context is current and `event` is a valid out-pointer.
+        let code =
+            unsafe { (state.driver.cuEventCreate)(&mut event, sys::CU_EVENT_DISABLE_TIMING) };
+        state.check("cuEventCreate", code)?;
+        Ok(CudaEvent {
+            state: Arc::clone(state),
+            event,
+        })
+    }
+}
+
+impl backend::Event for CudaEvent {
+    fn query(&self) -> Result<bool> {
+        // SAFETY: `event` is a live event.
+        match unsafe { (self.state.driver.cuEventQuery)(self.event) } {
+            sys::CUDA_SUCCESS => Ok(true),
+            sys::CUDA_ERROR_NOT_READY => Ok(false),
+            code => Err(self.state.error("cuEventQuery", code, String::new())),
+        }
+    }
+
+    fn synchronize(&self) -> Result<()> {
+        // SAFETY: `event` is a live event.
+        let code = unsafe { (self.state.driver.cuEventSynchronize)(self.event) };
+        self.state.check("cuEventSynchronize", code)
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+impl Drop for CudaEvent {
+    fn drop(&mut self) {
+        // Destroying is allowed while the event is pending; the driver frees it afterwards.
+        if let Ok(_entered) = self.state.enter() {
+            // SAFETY: `event` is live and destroyed once.
+            unsafe { (self.state.driver.cuEventDestroy)(self.event) };
+        }
+    }
+}

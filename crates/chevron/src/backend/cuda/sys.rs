@@ -1,0 +1,251 @@
+//! The CUDA driver entry points chevron uses: one curated table, loaded at run time.
+//!
+//! `libcuda.so.1` is opened with `libloading` on first use and never linked. Every entry point
+//! is resolved up front; a missing library or symbol makes the whole backend
+//! [`Error::Unavailable`](crate::Error::Unavailable) with the reason, never a panic. Only the
+//! types and constants these calls need are declared here.
+
+#![allow(non_camel_case_types, non_snake_case)]
+
+use std::ffi::{c_char, c_int, c_uint, c_ushort, c_void};
+use std::sync::OnceLock;
+
+use libloading::Library;
+
+/// A driver return code.
+pub type CUresult = c_int;
+/// A device ordinal handle.
+pub type CUdevice = c_int;
+/// A device address.
+pub type CUdeviceptr = u64;
+/// A context (opaque).
+pub type CUcontext = *mut c_void;
+/// A module (opaque).
+pub type CUmodule = *mut c_void;
+/// A kernel of a module (opaque).
+pub type CUfunction = *mut c_void;
+/// A stream (opaque).
+pub type CUstream = *mut c_void;
+/// An event (opaque).
+pub type CUevent = *mut c_void;
+
+/// `CUDA_SUCCESS`.
+pub const CUDA_SUCCESS: CUresult = 0;
+/// `CUDA_ERROR_NOT_READY`: returned by queries of unfinished work.
+pub const CUDA_ERROR_NOT_READY: CUresult = 600;
+/// `CUDA_ERROR_NOT_FOUND`: a named symbol does not exist.
+pub const CUDA_ERROR_NOT_FOUND: CUresult = 500;
+
+/// Errors that leave the context unusable: a kernel faulted.
+pub const STICKY_FAULTS: [CUresult; 9] = [
+    700, // CUDA_ERROR_ILLEGAL_ADDRESS
+    702, // CUDA_ERROR_LAUNCH_TIMEOUT
+    710, // CUDA_ERROR_ASSERT
+    714, // CUDA_ERROR_HARDWARE_STACK_ERROR
+    715, // CUDA_ERROR_ILLEGAL_INSTRUCTION
+    716, // CUDA_ERROR_MISALIGNED_ADDRESS
+    717, // CUDA_ERROR_INVALID_ADDRESS_SPACE
+    718, // CUDA_ERROR_INVALID_PC
+    719, // CUDA_ERROR_LAUNCH_FAILED
+];
+
+/// Errors of `cuModuleLoadDataEx` that mean the code object itself is at fault.
+pub const CODE_OBJECT_ERRORS: [CUresult; 7] = [
+    200, // CUDA_ERROR_INVALID_IMAGE
+    209, // CUDA_ERROR_NO_BINARY_FOR_GPU
+    218, // CUDA_ERROR_INVALID_PTX
+    221, // CUDA_ERROR_JIT_COMPILER_NOT_FOUND
+    222, // CUDA_ERROR_UNSUPPORTED_PTX_VERSION
+    223, // CUDA_ERROR_JIT_COMPILATION_DISABLED
+    300, // CUDA_ERROR_INVALID_SOURCE
+];
+
+/// `CU_STREAM_NON_BLOCKING`.
+pub const CU_STREAM_NON_BLOCKING: c_uint = 1;
+/// `CU_EVENT_DISABLE_TIMING`.
+pub const CU_EVENT_DISABLE_TIMING: c_uint = 2;
+
+/// `CUjit_option` values used for module loading.
+pub const CU_JIT_INFO_LOG_BUFFER: c_int = 3;
+/// Size of the info log buffer in bytes (in), bytes written (out).
+pub const CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES: c_int = 4;
+/// The error log buffer.
+pub const CU_JIT_ERROR_LOG_BUFFER: c_int = 5;
+/// Size of the error log buffer in bytes (in), bytes written (out).
+pub const CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES: c_int = 6;
+
+/// `CUdevice_attribute` values chevron reads.
+pub mod attribute {
+    use std::ffi::c_int;
+    /// Maximum threads per block.
+    pub const MAX_THREADS_PER_BLOCK: c_int = 1;
+    /// Maximum block dimension x (y = 3, z = 4).
+    pub const MAX_BLOCK_DIM_X: c_int = 2;
+    /// Maximum grid dimension x (y = 6, z = 7).
+    pub const MAX_GRID_DIM_X: c_int = 5;
+    /// Shared memory per block without opt-in.
+    pub const MAX_SHARED_MEMORY_PER_BLOCK: c_int = 8;
+    /// Threads per warp.
+    pub const WARP_SIZE: c_int = 10;
+    /// Streaming multiprocessors.
+    pub const MULTIPROCESSOR_COUNT: c_int = 16;
+    /// Compute capability major.
+    pub const COMPUTE_CAPABILITY_MAJOR: c_int = 75;
+    /// Compute capability minor.
+    pub const COMPUTE_CAPABILITY_MINOR: c_int = 76;
+    /// Shared memory per block with opt-in.
+    pub const MAX_SHARED_MEMORY_PER_BLOCK_OPTIN: c_int = 97;
+}
+
+/// `CUfunction_attribute` values chevron reads and sets.
+pub mod function_attribute {
+    use std::ffi::c_int;
+    /// The most threads per block the function can be launched with.
+    pub const MAX_THREADS_PER_BLOCK: c_int = 0;
+    /// Statically allocated shared memory.
+    pub const SHARED_SIZE_BYTES: c_int = 1;
+    /// The current limit of dynamic shared memory (settable).
+    pub const MAX_DYNAMIC_SHARED_SIZE_BYTES: c_int = 8;
+}
+
+/// Declares the table: each field is one driver entry point, resolved by its exported name.
+macro_rules! driver_table {
+    ($( $(#[$doc:meta])* $field:ident = $symbol:literal ($($arg:ty),* $(,)?); )*) => {
+        /// The driver entry points, resolved from the loaded library.
+        pub struct Driver {
+            /// Keeps the library loaded for as long as the function pointers are used.
+            _library: Library,
+            $( $(#[$doc])* pub $field: unsafe extern "C" fn($($arg),*) -> CUresult, )*
+        }
+
+        impl Driver {
+            /// Resolves every entry point.
+            ///
+            /// # Safety
+            /// `library` must be the CUDA driver, whose exports have the declared signatures.
+            unsafe fn resolve(library: Library) -> Result<Driver, String> {
+                $(
+                    // SAFETY: the caller guarantees the library is the CUDA driver; the symbol's
+                    // type is its documented C signature.
+                    let $field = unsafe {
+                        *library
+                            .get::<unsafe extern "C" fn($($arg),*) -> CUresult>($symbol)
+                            .map_err(|e| format!("{}: {e}", $symbol))?
+                    };
+                )*
+                Ok(Driver { _library: library, $($field),* })
+            }
+        }
+    };
+}
+
+driver_table! {
+    /// `cuInit(flags)`.
+    cuInit = "cuInit"(c_uint);
+    /// `cuDriverGetVersion(&version)`.
+    cuDriverGetVersion = "cuDriverGetVersion"(*mut c_int);
+    /// `cuGetErrorName(code, &name)`.
+    cuGetErrorName = "cuGetErrorName"(CUresult, *mut *const c_char);
+    /// `cuGetErrorString(code, &text)`.
+    cuGetErrorString = "cuGetErrorString"(CUresult, *mut *const c_char);
+    /// `cuDeviceGetCount(&count)`.
+    cuDeviceGetCount = "cuDeviceGetCount"(*mut c_int);
+    /// `cuDeviceGet(&device, ordinal)`.
+    cuDeviceGet = "cuDeviceGet"(*mut CUdevice, c_int);
+    /// `cuDeviceGetName(name, length, device)`.
+    cuDeviceGetName = "cuDeviceGetName"(*mut c_char, c_int, CUdevice);
+    /// `cuDeviceGetAttribute(&value, attribute, device)`.
+    cuDeviceGetAttribute = "cuDeviceGetAttribute"(*mut c_int, c_int, CUdevice);
+    /// `cuDeviceTotalMem(&bytes, device)`.
+    cuDeviceTotalMem = "cuDeviceTotalMem_v2"(*mut usize, CUdevice);
+    /// `cuDevicePrimaryCtxRetain(&context, device)`.
+    cuDevicePrimaryCtxRetain = "cuDevicePrimaryCtxRetain"(*mut CUcontext, CUdevice);
+    /// `cuDevicePrimaryCtxRelease(device)`.
+    cuDevicePrimaryCtxRelease = "cuDevicePrimaryCtxRelease_v2"(CUdevice);
+    /// `cuCtxPushCurrent(context)`.
+    cuCtxPushCurrent = "cuCtxPushCurrent_v2"(CUcontext);
+    /// `cuCtxPopCurrent(&context)`.
+    cuCtxPopCurrent = "cuCtxPopCurrent_v2"(*mut CUcontext);
+    /// `cuCtxGetCurrent(&context)`.
+    cuCtxGetCurrent = "cuCtxGetCurrent"(*mut CUcontext);
+    /// `cuCtxSetCurrent(context)` (tests of the caller-context invariant only).
+    cuCtxSetCurrent = "cuCtxSetCurrent"(CUcontext);
+    /// `cuCtxSynchronize()`.
+    cuCtxSynchronize = "cuCtxSynchronize"();
+    /// `cuMemAlloc(&ptr, bytes)`.
+    cuMemAlloc = "cuMemAlloc_v2"(*mut CUdeviceptr, usize);
+    /// `cuMemFree(ptr)`.
+    cuMemFree = "cuMemFree_v2"(CUdeviceptr);
+    /// `cuMemcpyHtoDAsync(dst, src, bytes, stream)`.
+    cuMemcpyHtoDAsync = "cuMemcpyHtoDAsync_v2"(CUdeviceptr, *const c_void, usize, CUstream);
+    /// `cuMemcpyDtoHAsync(dst, src, bytes, stream)`.
+    cuMemcpyDtoHAsync = "cuMemcpyDtoHAsync_v2"(*mut c_void, CUdeviceptr, usize, CUstream);
+    /// `cuMemcpyDtoDAsync(dst, src, bytes, stream)`.
+    cuMemcpyDtoDAsync = "cuMemcpyDtoDAsync_v2"(CUdeviceptr, CUdeviceptr, usize, CUstream);
+    /// `cuMemsetD8Async(dst, value, count, stream)`.
+    cuMemsetD8Async = "cuMemsetD8Async"(CUdeviceptr, u8, usize, CUstream);
+    /// `cuMemsetD16Async(dst, value, count, stream)`.
+    cuMemsetD16Async = "cuMemsetD16Async"(CUdeviceptr, c_ushort, usize, CUstream);
+    /// `cuMemsetD32Async(dst, value, count, stream)`.
+    cuMemsetD32Async = "cuMemsetD32Async"(CUdeviceptr, c_uint, usize, CUstream);
+    /// `cuStreamCreate(&stream, flags)`.
+    cuStreamCreate = "cuStreamCreate"(*mut CUstream, c_uint);
+    /// `cuStreamDestroy(stream)`.
+    cuStreamDestroy = "cuStreamDestroy_v2"(CUstream);
+    /// `cuStreamSynchronize(stream)`.
+    cuStreamSynchronize = "cuStreamSynchronize"(CUstream);
+    /// `cuStreamQuery(stream)`.
+    cuStreamQuery = "cuStreamQuery"(CUstream);
+    /// `cuStreamWaitEvent(stream, event, flags)`.
+    cuStreamWaitEvent = "cuStreamWaitEvent"(CUstream, CUevent, c_uint);
+    /// `cuEventCreate(&event, flags)`.
+    cuEventCreate = "cuEventCreate"(*mut CUevent, c_uint);
+    /// `cuEventDestroy(event)`.
+    cuEventDestroy = "cuEventDestroy_v2"(CUevent);
+    /// `cuEventRecord(event, stream)`.
+    cuEventRecord = "cuEventRecord"(CUevent, CUstream);
+    /// `cuEventQuery(event)`.
+    cuEventQuery = "cuEventQuery"(CUevent);
+    /// `cuEventSynchronize(event)`.
+    cuEventSynchronize = "cuEventSynchronize"(CUevent);
+    /// `cuModuleLoadDataEx(&module, image, count, options, values)`.
+    cuModuleLoadDataEx = "cuModuleLoadDataEx"(
+        *mut CUmodule, *const c_void, c_uint, *mut c_int, *mut *mut c_void);
+    /// `cuModuleUnload(module)`.
+    cuModuleUnload = "cuModuleUnload"(CUmodule);
+    /// `cuModuleGetFunction(&function, module, name)`.
+    cuModuleGetFunction = "cuModuleGetFunction"(*mut CUfunction, CUmodule, *const c_char);
+    /// `cuModuleGetGlobal(&ptr, &bytes, module, name)`.
+    cuModuleGetGlobal = "cuModuleGetGlobal_v2"(
+        *mut CUdeviceptr, *mut usize, CUmodule, *const c_char);
+    /// `cuFuncGetAttribute(&value, attribute, function)`.
+    cuFuncGetAttribute = "cuFuncGetAttribute"(*mut c_int, c_int, CUfunction);
+    /// `cuFuncSetAttribute(function, attribute, value)`.
+    cuFuncSetAttribute = "cuFuncSetAttribute"(CUfunction, c_int, c_int);
+    /// `cuLaunchKernel(f, grid xyz, block xyz, shared, stream, params, extra)`.
+    cuLaunchKernel = "cuLaunchKernel"(
+        CUfunction, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, CUstream,
+        *mut *mut c_void, *mut *mut c_void);
+}
+
+/// The names under which the driver library is looked for.
+const LIBRARY_NAMES: [&str; 2] = ["libcuda.so.1", "libcuda.so"];
+
+/// The loaded driver, or why it could not be loaded (computed once per process).
+pub fn driver() -> Result<&'static Driver, &'static str> {
+    static DRIVER: OnceLock<Result<Driver, String>> = OnceLock::new();
+    DRIVER.get_or_init(load).as_ref().map_err(String::as_str)
+}
+
+fn load() -> Result<Driver, String> {
+    let mut reasons = Vec::new();
+    for name in LIBRARY_NAMES {
+        // SAFETY: opening the CUDA driver runs its initializers, which have no preconditions.
+        match unsafe { Library::new(name) } {
+            // SAFETY: a library by this name is the CUDA driver.
+            Ok(library) => return unsafe { Driver::resolve(library) },
+            Err(err) => reasons.push(err.to_string()),
+        }
+    }
+    Err(reasons.join("; "))
+}
