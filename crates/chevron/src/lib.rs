@@ -81,8 +81,12 @@ mod kernel;
 mod kernel_args;
 mod launch_config;
 mod module;
+#[cfg(test)]
+mod ordering_tests;
 mod progress;
 mod runtime;
+#[cfg(test)]
+mod scripted_backend;
 mod stream;
 mod token;
 

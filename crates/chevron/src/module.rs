@@ -110,24 +110,35 @@ impl Module {
             source_name: source_name.to_string(),
             message,
         };
-        let (image, symbols) = match kind {
+        let (image, symbols, parse_error) = match kind {
             CodeKind::Ptx => {
                 let text = std::str::from_utf8(bytes)
                     .map_err(|e| code_error(format!("PTX text is not UTF-8: {e}")))?;
-                let symbols = code_symbols::of_ptx(text, source_name)?;
-                (CodeImage::Ptx(text), symbols)
+                match code_symbols::of_ptx(text) {
+                    Ok(table) => (CodeImage::Ptx(text), Some(table), None),
+                    Err(err) => (CodeImage::Ptx(text), None, Some(err)),
+                }
             }
-            CodeKind::Cubin => (CodeImage::Cubin(bytes), code_symbols::of_binary(bytes)),
-            CodeKind::Fatbin => (CodeImage::Fatbin(bytes), code_symbols::of_binary(bytes)),
+            CodeKind::Cubin => (
+                CodeImage::Cubin(bytes),
+                code_symbols::of_binary(bytes),
+                None,
+            ),
+            CodeKind::Fatbin => (
+                CodeImage::Fatbin(bytes),
+                code_symbols::of_binary(bytes),
+                None,
+            ),
         };
-        let backend = device
-            .core()
-            .backend
-            .load_module(image)
-            .map_err(|err| match err {
-                Error::CodeObject { message, .. } => code_error(message),
-                other => other,
-            })?;
+        let loaded = device.core().backend.load_module(image);
+        let backend = match (loaded, parse_error) {
+            (Ok(backend), _) => backend,
+            // Both chevron-ptx and the backend reject the text: the parser's position is the
+            // most precise report.
+            (Err(_), Some(parse_error)) => return Err(code_error(parse_error.to_string())),
+            (Err(Error::CodeObject { message, .. }), None) => return Err(code_error(message)),
+            (Err(other), None) => return Err(other),
+        };
         Ok(Module {
             shared: Arc::new(ModuleShared {
                 device: device.clone(),

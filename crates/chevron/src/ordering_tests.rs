@@ -1,0 +1,303 @@
+//! Unit tests of tokens, dependencies, deferred frees and launch checks, on the scripted
+//! backend (whose streams finish work only when a test says so).
+
+use std::sync::Arc;
+
+use crate::scripted_backend::{Counters, ScriptedDevice};
+use crate::{Buffer, Device, Error, LaunchConfig, Module, Token};
+
+const PTX: &str = r#"
+.version 7.0
+.target sm_50
+.address_size 64
+.visible .entry scale(.param .u64 data, .param .f32 factor, .param .u32 n)
+{
+    ret;
+}
+.visible .func helper()
+{
+    ret;
+}
+"#;
+
+fn scripted(ordinal: u32) -> (Device, Arc<ScriptedDevice>) {
+    let backend = Arc::new(ScriptedDevice::new(ordinal));
+    (Device::from_backend(backend.clone()), backend)
+}
+
+fn submit(device: &Device, stream: &crate::Stream) -> Token {
+    let buffer = Buffer::<u32>::new(device, 4).unwrap();
+    stream.fill(&buffer, 7).unwrap()
+}
+
+#[test]
+fn a_buffer_dropped_during_pending_work_is_freed_after_it() {
+    let (device, backend) = scripted(0);
+    let stream = device.create_stream().unwrap();
+    let buffer = Buffer::<f32>::new(&device, 16).unwrap();
+    let ptr = buffer.device_ptr();
+    stream.fill(&buffer, 1.0).unwrap();
+    drop(buffer);
+    assert!(backend.is_live(ptr), "freed while the fill may still run");
+    backend.finish_all();
+    stream.synchronize().unwrap();
+    assert!(
+        !backend.is_live(ptr),
+        "not freed after the stream passed the drop"
+    );
+}
+
+#[test]
+fn a_buffer_dropped_on_an_idle_device_is_freed_at_once() {
+    let (device, backend) = scripted(0);
+    let stream = device.create_stream().unwrap();
+    let buffer = Buffer::<u8>::new(&device, 16).unwrap();
+    let ptr = buffer.device_ptr();
+    stream.fill(&buffer, 0).unwrap();
+    stream.synchronize().unwrap();
+    drop(buffer);
+    assert!(!backend.is_live(ptr));
+}
+
+#[test]
+fn same_stream_and_completed_dependencies_cost_nothing() {
+    let (device, backend) = scripted(0);
+    let (a, b) = (
+        device.create_stream().unwrap(),
+        device.create_stream().unwrap(),
+    );
+    let on_a = submit(&device, &a);
+    a.wait_for(&[&on_a, &on_a, &Token::ready()]).unwrap();
+    a.synchronize().unwrap();
+    b.wait_for(&[&on_a]).unwrap();
+    assert_eq!(Counters::get(&backend.counters.records), 0);
+    assert_eq!(Counters::get(&backend.counters.waits), 0);
+}
+
+#[test]
+fn a_cross_stream_dependency_is_one_record_and_one_wait() {
+    let (device, backend) = scripted(0);
+    let (a, b) = (
+        device.create_stream().unwrap(),
+        device.create_stream().unwrap(),
+    );
+    let on_a = submit(&device, &a);
+    b.wait_for(&[&on_a, &on_a]).unwrap();
+    b.wait_for(&[&on_a]).unwrap();
+    assert_eq!(Counters::get(&backend.counters.records), 1);
+    assert_eq!(Counters::get(&backend.counters.waits), 1);
+    // Another stream reuses the recorded event.
+    let c = device.create_stream().unwrap();
+    c.wait_for(&[&on_a]).unwrap();
+    assert_eq!(Counters::get(&backend.counters.records), 1);
+    assert_eq!(Counters::get(&backend.counters.waits), 2);
+}
+
+#[test]
+fn many_dependencies_from_many_streams() {
+    let (device, backend) = scripted(0);
+    let streams: Vec<_> = (0..6).map(|_| device.create_stream().unwrap()).collect();
+    let tokens: Vec<Token> = streams.iter().map(|s| submit(&device, s)).collect();
+    let deps: Vec<&Token> = tokens.iter().collect();
+    streams[0].wait_for(&deps).unwrap();
+    assert_eq!(Counters::get(&backend.counters.waits), 5);
+}
+
+#[test]
+fn events_come_from_the_pool_and_are_recycled() {
+    let (device, backend) = scripted(0);
+    let (a, b) = (
+        device.create_stream().unwrap(),
+        device.create_stream().unwrap(),
+    );
+    let created_with_streams = Counters::get(&backend.counters.events_created);
+    for _ in 0..50 {
+        let on_a = submit(&device, &a);
+        b.wait_for(&[&on_a]).unwrap();
+        backend.finish_all();
+        on_a.wait().unwrap();
+    }
+    assert_eq!(Counters::get(&backend.counters.records), 50);
+    assert_eq!(
+        Counters::get(&backend.counters.events_created),
+        created_with_streams,
+        "events were created on the dependency path"
+    );
+}
+
+#[test]
+fn tokens_outlive_their_stream_and_report_completion() {
+    let (device, backend) = scripted(0);
+    let stream = device.create_stream().unwrap();
+    let first = submit(&device, &stream);
+    let second = submit(&device, &stream);
+    drop(stream);
+    assert!(!first.is_done().unwrap());
+    assert!(!second.is_done().unwrap());
+    backend.finish_all();
+    assert!(first.is_done().unwrap());
+    second.wait().unwrap();
+    assert!(Token::ready().is_done().unwrap());
+}
+
+#[test]
+fn a_dependency_on_another_device_of_the_backend_is_an_event_wait() {
+    let (d0, b0) = scripted(0);
+    let (d1, b1) = scripted(1);
+    let (s0, s1) = (d0.create_stream().unwrap(), d1.create_stream().unwrap());
+    let on_d0 = submit(&d0, &s0);
+    s1.wait_for(&[&on_d0]).unwrap();
+    assert_eq!(Counters::get(&b0.counters.records), 1);
+    assert_eq!(Counters::get(&b1.counters.waits), 1);
+}
+
+#[test]
+fn kernels_are_found_by_name_and_device_functions_are_not_kernels() {
+    let (device, _) = scripted(0);
+    let module = Module::from_ptx(&device, PTX).unwrap();
+    assert_eq!(module.kernel("scale").unwrap().name(), "scale");
+    let err = module.kernel("helper").unwrap_err().to_string();
+    assert!(err.contains("device function"), "{err}");
+    match module.kernel("scael").unwrap_err() {
+        Error::NotFound {
+            what, candidates, ..
+        } => {
+            assert_eq!(what, "kernel");
+            assert!(candidates.iter().any(|c| c == "scale"), "{candidates:?}");
+        }
+        other => panic!("unexpected {other}"),
+    }
+}
+
+#[test]
+fn launch_arguments_are_checked_by_count_size_and_device() {
+    let (device, backend) = scripted(0);
+    let (other, _) = scripted(1);
+    let stream = device.create_stream().unwrap();
+    let kernel = Module::from_ptx(&device, PTX)
+        .unwrap()
+        .kernel("scale")
+        .unwrap();
+    let data = Buffer::<f32>::new(&device, 8).unwrap();
+    let foreign = Buffer::<f32>::new(&other, 8).unwrap();
+    let cfg = LaunchConfig::for_elements(8, 32);
+
+    kernel.launch(&stream, cfg, (&data, 2.0f32, 8u32)).unwrap();
+    assert_eq!(Counters::get(&backend.counters.launches), 1);
+
+    let err = kernel.launch(&stream, cfg, (&data, 2.0f32)).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::Argument {
+                parameter: None,
+                ..
+            }
+        ),
+        "{err}"
+    );
+    assert!(
+        err.to_string()
+            .contains("takes 3 parameters (`data`, `factor`, `n`), got 2"),
+        "{err}"
+    );
+
+    let err = kernel
+        .launch(&stream, cfg, (&data, 2.0f64, 8u32))
+        .unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::Argument {
+                parameter: Some(1),
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let text = err.to_string();
+    assert!(
+        text.contains("`scale`") && text.contains("`factor`") && text.contains("f64"),
+        "{text}"
+    );
+
+    let err = kernel
+        .launch(&stream, cfg, (&foreign, 2.0f32, 8u32))
+        .unwrap_err();
+    assert!(err.to_string().contains("buffer of cpu:1"), "{err}");
+    assert_eq!(
+        Counters::get(&backend.counters.launches),
+        1,
+        "a bad launch reached the backend"
+    );
+}
+
+#[test]
+fn launch_configurations_are_checked_against_device_and_kernel_limits() {
+    let (device, _) = scripted(0);
+    let stream = device.create_stream().unwrap();
+    let kernel = Module::from_ptx(&device, PTX)
+        .unwrap()
+        .kernel("scale")
+        .unwrap();
+    let data = Buffer::<f32>::new(&device, 8).unwrap();
+    let launch = |cfg: LaunchConfig| {
+        kernel
+            .launch(&stream, cfg, (&data, 1.0f32, 8u32))
+            .unwrap_err()
+            .to_string()
+    };
+    let err = launch(LaunchConfig::new(1, 2048));
+    assert!(
+        err.contains("block x = 2048") && err.contains("cpu:0"),
+        "{err}"
+    );
+    let err = launch(LaunchConfig::new(1, 1024));
+    assert!(err.contains("this kernel's maximum of 512"), "{err}");
+    let err = launch(LaunchConfig::new((1, 0), 32));
+    assert!(err.contains("empty dimension"), "{err}");
+    let err = launch(LaunchConfig::new(1, 32).with_shared_bytes(200 * 1024));
+    assert!(err.contains("shared memory"), "{err}");
+    let err = launch(LaunchConfig::new((1, 70000), 32));
+    assert!(err.contains("grid y = 70000"), "{err}");
+}
+
+#[test]
+fn a_kernel_launched_on_another_devices_stream_is_refused() {
+    let (device, _) = scripted(0);
+    let (other, _) = scripted(1);
+    let kernel = Module::from_ptx(&device, PTX)
+        .unwrap()
+        .kernel("scale")
+        .unwrap();
+    let data = Buffer::<f32>::new(&device, 8).unwrap();
+    let err = kernel
+        .launch(
+            &other.create_stream().unwrap(),
+            LaunchConfig::new(1, 32),
+            (&data, 1.0f32, 8u32),
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("loaded on cpu:0"), "{err}");
+}
+
+#[test]
+fn a_buffer_passed_to_a_launch_is_freed_after_the_launch() {
+    let (device, backend) = scripted(0);
+    let stream = device.create_stream().unwrap();
+    let kernel = Module::from_ptx(&device, PTX)
+        .unwrap()
+        .kernel("scale")
+        .unwrap();
+    let data = Buffer::<f32>::new(&device, 8).unwrap();
+    let ptr = data.device_ptr();
+    kernel
+        .launch(&stream, LaunchConfig::new(1, 32), (&data, 1.0f32, 8u32))
+        .unwrap();
+    drop(kernel);
+    drop(data);
+    assert!(backend.is_live(ptr));
+    backend.finish_all();
+    device.synchronize().unwrap();
+    assert!(!backend.is_live(ptr));
+}
