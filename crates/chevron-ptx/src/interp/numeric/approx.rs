@@ -132,9 +132,10 @@ fn high_word_only(x: f64) -> f64 {
     f64::from_bits(round_f64(x, 0.0, HIGH_WORD, Mode::NearestEven, false) << 32)
 }
 
-/// `rcp.approx.ftz.f64`: a reciprocal from the high 32 bits of `x` only, with the low 32 bits of
-/// the result zero. GPU bound: about 2^−20 relative; ours: within 2^−20 relative of exact.
-/// Subnormal inputs and results are flushed to signed zero.
+/// `rcp.approx.ftz.f64`: a reciprocal from the high 32 bits of `x` only (its low word ignored),
+/// with the low 32 bits of the result zero. GPU bound: about 2^−20 relative; ours: the exact
+/// reciprocal of the truncated input rounded to 20 fraction bits, within 2^−19.4 relative of
+/// 1/x. Subnormal inputs and results are flushed to signed zero.
 #[inline]
 pub fn rcp_approx_ftz_f64(x: f64) -> f64 {
     let x = super::float::flush_f64(x);
@@ -142,12 +143,18 @@ pub fn rcp_approx_ftz_f64(x: f64) -> f64 {
     super::float::flush_f64(high_word_only(1.0 / high))
 }
 
-/// `rsqrt.approx.f64`: 1/√x with 20 fraction bits (low word zero), as the GPU's unit gives.
-/// GPU bound: about 2^−20 relative; ours: within 2^−20 relative of exact. Subnormal inputs are
-/// supported; see [`rsqrt_approx_ftz_f64`] for the flushing form.
+/// `rsqrt.approx.f64`: 1/√x from the high 32 bits of `x`, rounded to 20 fraction bits (low word
+/// zero), as the GPU's unit gives. GPU bound: about 2^−20 relative; ours: within 2^−20
+/// relative of exact. Subnormal inputs are supported (normalized first); see
+/// [`rsqrt_approx_ftz_f64`] for the flushing form.
 #[inline]
 pub fn rsqrt_approx_f64(x: f64) -> f64 {
-    high_word_only(1.0 / x.sqrt())
+    if x != 0.0 && x.abs() < f64::MIN_POSITIVE {
+        // 1/√(x·2^64) · 2^32 = 1/√x, with the input normalized before truncation.
+        return rsqrt_approx_f64(x * super::round::pow2(64)) * super::round::pow2(32);
+    }
+    let high = f64::from_bits(x.to_bits() & 0xffff_ffff_0000_0000);
+    high_word_only(1.0 / high.sqrt())
 }
 
 /// `rsqrt.approx.ftz.f64`: [`rsqrt_approx_f64`] with subnormal inputs flushed to signed zero.
@@ -155,3 +162,7 @@ pub fn rsqrt_approx_f64(x: f64) -> f64 {
 pub fn rsqrt_approx_ftz_f64(x: f64) -> f64 {
     rsqrt_approx_f64(super::float::flush_f64(x))
 }
+
+#[cfg(test)]
+#[path = "approx_tests.rs"]
+mod tests;

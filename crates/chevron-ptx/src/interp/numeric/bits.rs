@@ -249,3 +249,7 @@ pub fn szext(a: u32, pos: u32, signed: bool, clamp: bool) -> u32 {
         (a << unused) >> unused
     }
 }
+
+#[cfg(test)]
+#[path = "bits_tests.rs"]
+mod tests;

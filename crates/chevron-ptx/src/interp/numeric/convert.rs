@@ -269,3 +269,7 @@ pub fn cvt_pack_f32(dst: ScalarType, a: f32, b: f32, o: &CvtOptions) -> u32 {
     };
     ((one(a) << w) | one(b)) as u32
 }
+
+#[cfg(test)]
+#[path = "convert_tests.rs"]
+mod tests;

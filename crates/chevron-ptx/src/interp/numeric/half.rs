@@ -272,3 +272,7 @@ pub fn flush_f16(h: u16) -> u16 {
 pub fn flush_bf16(h: u16) -> u16 {
     flush(BF16, h)
 }
+
+#[cfg(test)]
+#[path = "half_tests.rs"]
+mod tests;

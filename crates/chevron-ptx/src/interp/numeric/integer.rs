@@ -308,3 +308,7 @@ pub fn dp2a(a: u32, b: u32, c: u32, lo_hi: bool, a_signed: bool, b_signed: bool)
         acc.wrapping_add((half(a, i, a_signed) * byte(b, base + i, b_signed)) as u32)
     })
 }
+
+#[cfg(test)]
+#[path = "integer_tests.rs"]
+mod tests;
