@@ -91,6 +91,10 @@ impl Kernel {
         self.shared.module.device()
     }
 
+    pub(crate) fn backend_function(&self) -> &dyn backend::Function {
+        &*self.shared.function
+    }
+
     /// Launches the kernel on `stream` after checking the stream's device, the configuration
     /// and the arguments. Returns the token of the launch.
     pub fn launch(

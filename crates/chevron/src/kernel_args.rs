@@ -140,7 +140,8 @@ unsafe impl<A: KernelArg + ?Sized> KernelArg for &mut A {
     }
 }
 
-/// A whole argument list: tuples of up to 24 [`KernelArg`]s, or `&[&dyn KernelArg]`.
+/// A whole argument list: tuples of up to 24 [`KernelArg`]s, `&[&dyn KernelArg]`, or a
+/// reference to either.
 pub trait KernelArgs {
     /// The number of arguments.
     fn count(&self) -> usize;
@@ -214,10 +215,26 @@ tuple_args!(23; A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11, M 
 tuple_args!(24; A 0, B 1, C 2, D 3, E 4, F 5, G 6, H 7, I 8, J 9, K 10, L 11, M 12, N 13,
     O 14, P 15, Q 16, R 17, S 18, T 19, U 20, V 21, W 22, X 23);
 
+impl<A: KernelArgs + ?Sized> KernelArgs for &A {
+    #[inline]
+    fn count(&self) -> usize {
+        (**self).count()
+    }
+
+    fn visit(&self, f: &mut dyn FnMut(usize, &dyn KernelArg) -> Result<()>) -> Result<()> {
+        (**self).visit(f)
+    }
+
+    #[inline]
+    fn with_pointers<Out>(&self, f: impl FnOnce(&[*mut c_void]) -> Out) -> Out {
+        (**self).with_pointers(f)
+    }
+}
+
 /// Argument lists longer than this use a heap array when given as a slice.
 const STACK_ARGS: usize = 32;
 
-impl KernelArgs for &[&dyn KernelArg] {
+impl KernelArgs for [&dyn KernelArg] {
     fn count(&self) -> usize {
         self.len()
     }

@@ -69,6 +69,7 @@
 //! The backend contract every device implements is in [`backend`].
 
 pub mod backend;
+pub mod bench;
 pub mod error;
 pub mod selection;
 

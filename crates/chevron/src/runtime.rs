@@ -56,6 +56,22 @@ impl Runtime {
             })
     }
 
+    /// A runtime over backend devices made by the caller (e.g. a fixed number of CPU devices
+    /// from `backend::cpu::discover_with`), in the order given.
+    pub fn from_devices(devices: Vec<Arc<dyn backend::Device>>) -> Runtime {
+        let devices: Vec<Device> = devices.into_iter().map(Device::from_backend).collect();
+        let backends = [BackendKind::Cuda, BackendKind::Cpu]
+            .into_iter()
+            .filter(|kind| devices.iter().any(|d| d.backend() == *kind))
+            .map(|backend| BackendStatus {
+                backend,
+                devices_used: devices.iter().filter(|d| d.backend() == backend).count(),
+                unavailable: None,
+            })
+            .collect();
+        Runtime { devices, backends }
+    }
+
     /// Discovers the devices of `selection`.
     pub fn from_selection(selection: &Selection) -> Runtime {
         let mut found: Vec<(BackendKind, std::result::Result<Vec<Device>, String>)> = Vec::new();

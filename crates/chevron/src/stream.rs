@@ -155,6 +155,10 @@ impl Stream {
         &self.device
     }
 
+    pub(crate) fn backend_stream(&self) -> &dyn backend::Stream {
+        &*self.shared.progress.backend
+    }
+
     /// A token for everything submitted to this stream so far.
     pub fn token(&self) -> Token {
         Token::new(Arc::clone(&self.shared), self.shared.progress.submitted())

@@ -24,6 +24,8 @@ use std::ffi::c_int;
 use std::sync::Arc;
 
 pub(crate) use device::CudaDevice;
+pub(crate) use module::CudaFunction;
+pub(crate) use stream::CudaStream;
 
 use crate::backend::Device;
 use crate::error::{Error, Result};
