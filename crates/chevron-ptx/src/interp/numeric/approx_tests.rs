@@ -123,3 +123,17 @@ fn double_precision_high_word() {
     assert_eq!(rsqrt_approx_f64(-1.0).to_bits(), 0x7fff_ffff_0000_0000);
     assert_eq!(rsqrt_approx_f64(0.25), 2.0);
 }
+
+#[test]
+fn half_precision_functions() {
+    assert_eq!(ex2_approx_f16(0x4000), 0x4400); // 2^2 = 4
+    assert_eq!(ex2_approx_f16(0xfc00), 0x0000); // 2^-inf
+    assert_eq!(ex2_approx_f16(0x7e00), 0x7fff);
+    assert_eq!(ex2_approx_f16(0x4c00), 0x7c00); // 2^16 overflows f16
+    assert_eq!(ex2_approx_ftz_bf16(0x3f80), 0x4000); // 2^1
+    assert_eq!(ex2_approx_ftz_bf16(0xc300), 0x0000); // 2^-128 is subnormal: flushed
+    assert_eq!(tanh_approx_f16(0x0000), 0x0000);
+    assert_eq!(tanh_approx_f16(0xfc00), 0xbc00);
+    assert_eq!(tanh_approx_bf16(0x7f80), 0x3f80);
+    assert_eq!(tanh_approx_bf16(0x3f80), 0x3f43); // tanh(1) = 0.7616
+}

@@ -12,6 +12,9 @@
 use super::round::{self, two_sum, Mode, F32};
 use crate::ir::Rounding;
 
+// The f64 forms live in `directed`; they are reachable from here too.
+pub use super::directed::{add_f64, div_f64, fma_f64, mul_f64, rcp_f64, sqrt_f64, sub_f64};
+
 /// The NaN NVIDIA GPUs produce for f32 results: `0x7fffffff`.
 #[inline]
 pub fn canonical_nan_f32() -> f32 {
@@ -298,6 +301,26 @@ pub fn neg_f32(a: f32) -> f32 {
 #[inline]
 pub fn abs_f32(a: f32) -> f32 {
     f32::from_bits(a.to_bits() & 0x7fff_ffff)
+}
+
+/// `neg.f64`: flips the sign bit.
+#[inline]
+pub fn neg_f64(a: f64) -> f64 {
+    f64::from_bits(a.to_bits() ^ (1 << 63))
+}
+
+/// `abs.f64`: clears the sign bit.
+#[inline]
+pub fn abs_f64(a: f64) -> f64 {
+    f64::from_bits(a.to_bits() & !(1 << 63))
+}
+
+/// `atom.add.f32` / `red.add.f32`: round to nearest with subnormal operands and result flushed
+/// to signed zero, as the PTX ISA specifies for f32 atomic addition (f64 and the `.noftz`
+/// f16/bf16 forms are plain `add.rn`).
+#[inline]
+pub fn atom_add_f32(a: f32, b: f32) -> f32 {
+    flush_f32(canonicalize_f32(flush_f32(a) + flush_f32(b)))
 }
 
 #[cfg(test)]

@@ -129,3 +129,18 @@ fn ftz_sat_min_max() {
     assert_eq!(neg_f32(0.0).to_bits(), 0x8000_0000);
     assert_eq!(abs_f32(-2.5), 2.5);
 }
+
+#[test]
+fn atomics_and_sign_ops() {
+    let sub = f32::from_bits(1);
+    assert_eq!(atom_add_f32(sub, sub).to_bits(), 0);
+    assert_eq!(
+        atom_add_f32(f32::MIN_POSITIVE, -f32::from_bits(0x0070_0000)).to_bits(),
+        0
+    );
+    assert_eq!(atom_add_f32(1.0, 2.0), 3.0);
+    assert_eq!(neg_f64(1.0), -1.0);
+    assert_eq!(abs_f64(-0.0).to_bits(), 0);
+    // The f64 forms are reachable through `float` as well.
+    assert_eq!(add_f64(1.0, 2.0, Rn), 3.0);
+}

@@ -261,6 +261,49 @@ half_family!(
     add_bf16x2, sub_bf16x2, mul_bf16x2, fma_bf16x2, min_bf16x2, max_bf16x2, neg_bf16x2, abs_bf16x2
 );
 
+/// `.relu` of `fma.rn.relu.f16` and `max.relu.f16` (applied to the rounded result): negative
+/// values and −0 become +0 (−0 assumed), NaN becomes the canonical NaN `0x7fff`.
+#[inline]
+pub fn relu_f16(h: u16) -> u16 {
+    if h & 0x7fff > 0x7c00 {
+        0x7fff
+    } else if h & 0x8000 != 0 {
+        0
+    } else {
+        h
+    }
+}
+
+/// `.relu` on a bf16: negative (and −0) → +0, NaN → `0x7fff`.
+#[inline]
+pub fn relu_bf16(h: u16) -> u16 {
+    if h & 0x7fff > 0x7f80 {
+        0x7fff
+    } else if h & 0x8000 != 0 {
+        0
+    } else {
+        h
+    }
+}
+
+/// `min.xorsign.abs` / `max.xorsign.abs` on f16 (`bf16 == false`) or bf16: the min (or max) of
+/// |a| and |b| with the sign `sign(a) XOR sign(b)`; a NaN result is the canonical NaN.
+#[inline]
+pub fn minmax_xorsign_abs_half(
+    a: u16,
+    b: u16,
+    bf16: bool,
+    max: bool,
+    nan_propagating: bool,
+) -> u16 {
+    let fmt = if bf16 { BF16 } else { F16 };
+    let m = min_max(fmt, a & 0x7fff, b & 0x7fff, max, nan_propagating);
+    if fmt.to_f64(m as u64).is_nan() {
+        return 0x7fff;
+    }
+    m | ((a ^ b) & 0x8000)
+}
+
 /// `.ftz` on an f16 operand: a subnormal becomes a zero of the same sign.
 #[inline]
 pub fn flush_f16(h: u16) -> u16 {

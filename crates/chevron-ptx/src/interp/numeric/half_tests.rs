@@ -163,3 +163,31 @@ fn flags_and_lanes() {
     assert_eq!(max_bf16(0x3f80, 0x7fc0, false), 0x3f80);
     assert_eq!(fma_f16(0x3c00, 0x3c00, 0x3c00, Rz, false, false), 0x4000);
 }
+
+#[test]
+fn relu_and_xorsign() {
+    assert_eq!(relu_f16(0xbc00), 0);
+    assert_eq!(relu_f16(0x8000), 0);
+    assert_eq!(relu_f16(0x3c00), 0x3c00);
+    assert_eq!(relu_f16(0xfe00), 0x7fff);
+    assert_eq!(relu_f16(0x7c00), 0x7c00);
+    assert_eq!(relu_bf16(0xbf80), 0);
+    assert_eq!(relu_bf16(0xffc1), 0x7fff);
+    assert_eq!(relu_bf16(0x7f80), 0x7f80);
+    assert_eq!(
+        minmax_xorsign_abs_half(0xc000, 0x3c00, false, false, false),
+        0xbc00
+    ); // -2, 1
+    assert_eq!(
+        minmax_xorsign_abs_half(0xc000, 0xbc00, false, true, false),
+        0x4000
+    );
+    assert_eq!(
+        minmax_xorsign_abs_half(0xbf80, 0x7fc0, true, false, false),
+        0xbf80
+    );
+    assert_eq!(
+        minmax_xorsign_abs_half(0xbf80, 0x7fc0, true, false, true),
+        0x7fff
+    );
+}

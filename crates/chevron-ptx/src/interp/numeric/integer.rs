@@ -8,6 +8,9 @@
 
 use crate::ir::ScalarType;
 
+// The bit-manipulation instructions live in `bits`; they are reachable from here too.
+pub use super::bits::{bfe, bfi, bfind, bmsk, brev, clz, fns, lop3, popc, prmt, shf, szext};
+
 /// Width of an integer type in bits (`.u16x2`/`.s16x2`: 32).
 #[inline]
 pub fn width(ty: ScalarType) -> u32 {
