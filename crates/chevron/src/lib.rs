@@ -71,6 +71,7 @@
 pub mod backend;
 pub mod bench;
 pub mod error;
+pub mod code_object;
 pub mod selection;
 
 mod buffer;

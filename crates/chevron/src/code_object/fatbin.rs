@@ -1,0 +1,249 @@
+//! Fatbin containers: several code objects (PTX text, cubins) for different architectures in one
+//! blob, as `nvcc -fatbin`, `fatbinary` and the `.nv_fatbin` section of CUDA executables hold them.
+//!
+//! Layout (little-endian): a 16-byte header (`u32` magic `0xBA55ED50`, `u16` version, `u16`
+//! header size, `u64` size of the entries that follow), then entries, each a header (`u16` kind:
+//! 1 PTX, 2 ELF; `u16` version; `u32` header size; `u64` payload size; `u32` compressed size;
+//! `u32` options offset; `u16` minor, `u16` major version; `u32` SM architecture; name offset and
+//! length; `u64` flags; 8 reserved bytes; `u64` decompressed size) and its payload. Several
+//! containers may follow each other. Payloads may be compressed: flag `0x2000` is an LZ4 block,
+//! flag `0x8000` a Zstandard frame (what CUDA 13 `fatbinary` writes by default for PTX).
+
+use std::borrow::Cow;
+
+use super::CodeObjectError;
+
+/// The fatbin magic number (bytes `50 ed 55 ba`).
+pub const FATBIN_MAGIC: u32 = 0xBA55_ED50;
+
+/// Flag: the payload is an LZ4 block.
+pub const FLAG_COMPRESSED_LZ4: u64 = 0x2000;
+/// Flag: the payload is a Zstandard frame.
+pub const FLAG_COMPRESSED_ZSTD: u64 = 0x8000;
+/// Flag: compiled with debug information.
+pub const FLAG_DEBUG: u64 = 0x2;
+
+/// The largest decompressed payload accepted (a guard against corrupt sizes).
+const MAX_DECOMPRESSED: u64 = 1 << 30;
+/// Entry header bytes read (the header may be longer).
+const ENTRY_HEADER: usize = 64;
+
+/// What an entry holds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum EntryKind {
+    /// PTX text.
+    Ptx,
+    /// An ELF cubin.
+    Elf,
+    /// Another kind (e.g. LTO IR), by its number.
+    Other(u16),
+}
+
+/// How an entry's payload is compressed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Compression {
+    /// An LZ4 block.
+    Lz4,
+    /// A Zstandard frame.
+    Zstd,
+}
+
+/// One entry of a fatbin.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct FatbinEntry<'a> {
+    /// What it holds.
+    pub kind: EntryKind,
+    /// SM architecture (80 for `sm_80` / `compute_80`).
+    pub arch: u32,
+    /// (major, minor) version: the PTX ISA version for PTX entries.
+    pub version: (u16, u16),
+    /// The raw flags (`0x1` 64-bit, `0x2` debug, `0x10` Linux, compression bits).
+    pub flags: u64,
+    /// The compression of the payload, if any.
+    pub compression: Option<Compression>,
+    /// The size after decompression (0 when not compressed).
+    pub decompressed_size: u64,
+    /// Byte offset of the payload in the input.
+    pub offset: usize,
+    /// The payload as stored (compressed or not).
+    pub payload: &'a [u8],
+}
+
+fn read<const N: usize>(bytes: &[u8], at: usize) -> Option<[u8; N]> {
+    bytes.get(at..at.checked_add(N)?)?.try_into().ok()
+}
+fn u16_at(bytes: &[u8], at: usize) -> Option<u16> {
+    read(bytes, at).map(u16::from_le_bytes)
+}
+fn u32_at(bytes: &[u8], at: usize) -> Option<u32> {
+    read(bytes, at).map(u32::from_le_bytes)
+}
+fn u64_at(bytes: &[u8], at: usize) -> Option<u64> {
+    read(bytes, at).map(u64::from_le_bytes)
+}
+
+fn malformed(at: usize, what: &str) -> CodeObjectError {
+    CodeObjectError::Malformed(format!("fatbin at byte {at}: {what}"))
+}
+
+/// Parses every container in `bytes` (containers may be concatenated, with zero padding).
+pub fn parse_fatbin(bytes: &[u8]) -> Result<Vec<FatbinEntry<'_>>, CodeObjectError> {
+    let mut entries = Vec::new();
+    let mut at = 0usize;
+    loop {
+        entries.extend(parse_container(bytes, &mut at)?);
+        while bytes.get(at) == Some(&0) {
+            at += 1;
+        }
+        if at >= bytes.len() {
+            return Ok(entries);
+        }
+        if u32_at(bytes, at) != Some(FATBIN_MAGIC) {
+            return Err(malformed(at, "trailing bytes are not another fatbin"));
+        }
+    }
+}
+
+fn parse_container<'a>(
+    bytes: &'a [u8],
+    at: &mut usize,
+) -> Result<Vec<FatbinEntry<'a>>, CodeObjectError> {
+    let start = *at;
+    if u32_at(bytes, start) != Some(FATBIN_MAGIC) {
+        return Err(malformed(start, "no fatbin magic 0xBA55ED50"));
+    }
+    let header_size = u16_at(bytes, start + 6).ok_or_else(|| malformed(start, "short header"))?;
+    let body_size = u64_at(bytes, start + 8).ok_or_else(|| malformed(start, "short header"))?;
+    let body_start = start + usize::from(header_size);
+    let body_end = usize::try_from(body_size)
+        .ok()
+        .and_then(|s| body_start.checked_add(s))
+        .filter(|&end| end <= bytes.len())
+        .ok_or_else(|| malformed(start, "entries run past the end of the data"))?;
+    let mut entries = Vec::new();
+    let mut cursor = body_start;
+    while cursor < body_end {
+        let (entry, next) = parse_entry(bytes, cursor, body_end)?;
+        entries.push(entry);
+        cursor = next;
+    }
+    *at = body_end;
+    Ok(entries)
+}
+
+fn parse_entry(
+    bytes: &[u8],
+    at: usize,
+    end: usize,
+) -> Result<(FatbinEntry<'_>, usize), CodeObjectError> {
+    let short = || malformed(at, "entry header runs past the end");
+    let header = bytes.get(at..end).ok_or_else(short)?;
+    if header.len() < ENTRY_HEADER {
+        return Err(short());
+    }
+    let kind = match u16_at(header, 0).ok_or_else(short)? {
+        1 => EntryKind::Ptx,
+        2 => EntryKind::Elf,
+        other => EntryKind::Other(other),
+    };
+    let header_size = u32_at(header, 4).ok_or_else(short)? as usize;
+    let size = u64_at(header, 8).ok_or_else(short)?;
+    let compressed_size = u32_at(header, 16).ok_or_else(short)?;
+    let minor = u16_at(header, 24).ok_or_else(short)?;
+    let major = u16_at(header, 26).ok_or_else(short)?;
+    let arch = u32_at(header, 28).ok_or_else(short)?;
+    let flags = u64_at(header, 40).ok_or_else(short)?;
+    let decompressed_size = u64_at(header, 56).ok_or_else(short)?;
+    if header_size < ENTRY_HEADER {
+        return Err(malformed(at, "entry header shorter than 64 bytes"));
+    }
+    let payload_start = at + header_size;
+    let payload_end = usize::try_from(size)
+        .ok()
+        .and_then(|s| payload_start.checked_add(s))
+        .filter(|&e| e <= end)
+        .ok_or_else(|| malformed(at, "entry payload runs past the end"))?;
+    let compression = if flags & FLAG_COMPRESSED_ZSTD != 0 {
+        Some(Compression::Zstd)
+    } else if flags & FLAG_COMPRESSED_LZ4 != 0 {
+        Some(Compression::Lz4)
+    } else {
+        None
+    };
+    let stored_end = match compression {
+        Some(_) if compressed_size > 0 => {
+            (payload_start + compressed_size as usize).min(payload_end)
+        }
+        _ => payload_end,
+    };
+    let entry = FatbinEntry {
+        kind,
+        arch,
+        version: (major, minor),
+        flags,
+        compression,
+        decompressed_size,
+        offset: payload_start,
+        payload: &bytes[payload_start..stored_end],
+    };
+    Ok((entry, payload_end))
+}
+
+impl FatbinEntry<'_> {
+    /// The payload, decompressed if needed.
+    pub fn contents(&self) -> Result<Cow<'_, [u8]>, CodeObjectError> {
+        let Some(compression) = self.compression else {
+            return Ok(Cow::Borrowed(self.payload));
+        };
+        if self.decompressed_size > MAX_DECOMPRESSED {
+            return Err(self.decompress_error(format!(
+                "claims {} decompressed bytes",
+                self.decompressed_size
+            )));
+        }
+        let expected = self.decompressed_size as usize;
+        let data = match compression {
+            Compression::Lz4 => lz4_flex::block::decompress(self.payload, expected)
+                .map_err(|e| self.decompress_error(format!("LZ4: {e}")))?,
+            Compression::Zstd => {
+                let mut out = Vec::with_capacity(expected);
+                ruzstd::decoding::FrameDecoder::new()
+                    .decode_all_to_vec(self.payload, &mut out)
+                    .map_err(|e| self.decompress_error(format!("Zstandard: {e}")))?;
+                out
+            }
+        };
+        if expected != 0 && data.len() != expected {
+            return Err(self.decompress_error(format!(
+                "gave {} bytes, the header says {expected}",
+                data.len()
+            )));
+        }
+        Ok(Cow::Owned(data))
+    }
+
+    /// The PTX text of a PTX entry (trailing NUL padding removed).
+    pub fn ptx_text(&self) -> Result<String, CodeObjectError> {
+        if self.kind != EntryKind::Ptx {
+            return Err(CodeObjectError::Unsupported(format!(
+                "fatbin entry at byte {} holds {:?}, not PTX",
+                self.offset, self.kind
+            )));
+        }
+        let contents = self.contents()?;
+        let end = contents.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
+        String::from_utf8(contents[..end].to_vec()).map_err(|_| {
+            CodeObjectError::Malformed(format!(
+                "PTX entry at byte {} of the fatbin is not UTF-8",
+                self.offset
+            ))
+        })
+    }
+
+    fn decompress_error(&self, reason: String) -> CodeObjectError {
+        CodeObjectError::Decompress {
+            offset: self.offset,
+            reason,
+        }
+    }
+}

@@ -1,0 +1,140 @@
+//! Code objects other than PTX text: what kind a blob is, and the symbols, parameter layouts and
+//! entries of cubins and fatbins. Pure parsing; nothing here needs a GPU.
+//!
+//! - [`detect`] tells PTX text, a cubin (ELF) and a fatbin apart by their first bytes.
+//! - [`Cubin::parse`] reads a cubin's kernels, device functions, globals and kernel parameter
+//!   layouts into the same [`SymbolTable`] that PTX gives (see `elf.rs`, `nv_info.rs`).
+//! - [`parse_fatbin`] lists a fatbin's entries and decompresses them (see `fatbin.rs`).
+//! - [`binary_symbols`] is the symbol table of a cubin or fatbin in one call.
+
+mod elf;
+mod fatbin;
+pub mod nv_info;
+
+pub use elf::{Cubin, CubinKernel};
+pub use fatbin::{
+    parse_fatbin, Compression, EntryKind, FatbinEntry, FATBIN_MAGIC, FLAG_COMPRESSED_LZ4,
+    FLAG_COMPRESSED_ZSTD, FLAG_DEBUG,
+};
+
+use chevron_ptx::symbols::SymbolTable;
+
+/// What a code object is.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CodeObjectKind {
+    /// PTX assembly text.
+    Ptx,
+    /// An ELF cubin.
+    Cubin,
+    /// A fatbin container.
+    Fatbin,
+}
+
+/// Why a code object could not be read.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CodeObjectError {
+    /// The bytes are not a well-formed code object of the kind expected.
+    #[error("malformed code object: {0}")]
+    Malformed(String),
+    /// A well-formed object of a kind chevron does not read.
+    #[error("unsupported code object: {0}")]
+    Unsupported(String),
+    /// A compressed fatbin entry could not be decompressed.
+    #[error("cannot decompress the fatbin entry at byte {offset}: {reason}")]
+    Decompress {
+        /// Byte offset of the entry's payload in the fatbin.
+        offset: usize,
+        /// What went wrong.
+        reason: String,
+    },
+}
+
+/// Tells the kind of a code object from its first bytes: the ELF magic (`7f 45 4c 46`), the
+/// fatbin magic (`50 ed 55 ba`), or text whose first word after whitespace and comments is a
+/// PTX directive (`.version`, `.target`, …). `None` for anything else.
+pub fn detect(bytes: &[u8]) -> Option<CodeObjectKind> {
+    if bytes.starts_with(b"\x7fELF") {
+        return Some(CodeObjectKind::Cubin);
+    }
+    if bytes.starts_with(&FATBIN_MAGIC.to_le_bytes()) {
+        return Some(CodeObjectKind::Fatbin);
+    }
+    let text = skip_comments(bytes.strip_prefix(b"\xef\xbb\xbf").unwrap_or(bytes));
+    let directive = text.strip_prefix(b".")?;
+    let word_len = directive
+        .iter()
+        .position(|b| !b.is_ascii_alphanumeric() && *b != b'_')
+        .unwrap_or(directive.len());
+    let word = &directive[..word_len];
+    const DIRECTIVES: [&[u8]; 5] = [b"version", b"target", b"address_size", b"visible", b"entry"];
+    DIRECTIVES
+        .contains(&word)
+        .then_some(CodeObjectKind::Ptx)
+}
+
+/// The text after leading whitespace, `//` line comments and `/* */` block comments.
+fn skip_comments(mut text: &[u8]) -> &[u8] {
+    loop {
+        let trimmed = text.trim_ascii_start();
+        if let Some(rest) = trimmed.strip_prefix(b"//") {
+            text = rest
+                .iter()
+                .position(|&b| b == b'\n')
+                .map_or(&[][..], |i| &rest[i + 1..]);
+        } else if let Some(rest) = trimmed.strip_prefix(b"/*") {
+            text = rest
+                .windows(2)
+                .position(|w| w == b"*/")
+                .map_or(&[][..], |i| &rest[i + 2..]);
+        } else {
+            return trimmed;
+        }
+    }
+}
+
+/// The symbol table of a cubin, or of a fatbin's first cubin entry. A fatbin holding only PTX
+/// gives an `Unsupported` error naming that (read its text with [`FatbinEntry::ptx_text`]).
+pub fn binary_symbols(bytes: &[u8]) -> Result<SymbolTable, CodeObjectError> {
+    match detect(bytes) {
+        Some(CodeObjectKind::Cubin) => Ok(Cubin::parse(bytes)?.symbols),
+        Some(CodeObjectKind::Fatbin) => {
+            let entries = parse_fatbin(bytes)?;
+            let cubin = entries
+                .iter()
+                .find(|e| e.kind == EntryKind::Elf)
+                .ok_or_else(|| {
+                    CodeObjectError::Unsupported(
+                        "the fatbin holds no cubin (only PTX or other entries)".into(),
+                    )
+                })?;
+            Ok(Cubin::parse(&cubin.contents()?)?.symbols)
+        }
+        Some(CodeObjectKind::Ptx) => Err(CodeObjectError::Unsupported(
+            "PTX text is not a binary code object".into(),
+        )),
+        None => Err(CodeObjectError::Malformed(
+            "neither a cubin (ELF) nor a fatbin".into(),
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn detects_each_kind() {
+        assert_eq!(detect(b"\x7fELF\x02\x01"), Some(CodeObjectKind::Cubin));
+        assert_eq!(
+            detect(&[0x50, 0xed, 0x55, 0xba, 1, 0]),
+            Some(CodeObjectKind::Fatbin)
+        );
+        let ptx = b"//\n// Generated by NVIDIA NVVM Compiler\n/* x */\n\n.version 9.0\n";
+        assert_eq!(detect(ptx), Some(CodeObjectKind::Ptx));
+        assert_eq!(detect(b"  .target sm_80"), Some(CodeObjectKind::Ptx));
+        assert_eq!(detect(b"// only a comment"), None);
+        assert_eq!(detect(b"int main() {}"), None);
+        assert_eq!(detect(b".versionx"), None);
+        assert_eq!(detect(b""), None);
+    }
+}
