@@ -70,8 +70,8 @@
 
 pub mod backend;
 pub mod bench;
-pub mod error;
 pub mod code_object;
+pub mod error;
 pub mod selection;
 
 mod buffer;

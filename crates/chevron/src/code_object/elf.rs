@@ -89,6 +89,13 @@ impl Cubin {
             }
             section_names.push(name);
         }
+        let mut infos: HashMap<&str, KernelInfo> = HashMap::new();
+        for (section, data) in &by_name {
+            if let Some(function) = section.strip_prefix(".nv.info.") {
+                let records = nv_info::records(data, section)?;
+                infos.insert(function, KernelInfo::from_records(&records));
+            }
+        }
         let symtab = sections
             .symbols(endian, bytes, elf::SHT_SYMTAB)
             .map_err(|e| malformed("symbol table", e))?;
@@ -100,17 +107,17 @@ impl Cubin {
                 .into_owned();
             let section = usize::from(sym.st_shndx(endian).0);
             let section_name = section_names.get(section).map_or("", String::as_str);
-            let info_section = format!(".nv.info.{name}");
+            let info = infos.get(name.as_str());
             let kind = match sym.st_type() {
                 elf::STT_FUNC
                     if sym.st_other().0 & STO_CUDA_ENTRY != 0
-                        || by_name.contains_key(&info_section) =>
+                        || info.is_some_and(KernelInfo::has_parameter_bank) =>
                 {
                     SymbolKind::Kernel
                 }
                 elf::STT_FUNC => SymbolKind::DeviceFunction,
                 elf::STT_OBJECT | STT_CUDA_OBJECT => {
-                    match variable_kind(&sym, section, section_name, &sections, endian) {
+                    match variable_kind(sym, section, section_name, &sections, endian) {
                         Some(kind) => kind,
                         None => continue,
                     }
@@ -127,13 +134,8 @@ impl Cubin {
                 (true, elf::STB_WEAK) => Linkage::Weak,
                 (true, _) => Linkage::Internal,
             };
-            let params = match kind {
-                SymbolKind::Kernel => match by_name.get(&info_section) {
-                    Some(data) => param_layout(&KernelInfo::from_records(
-                        &nv_info::records(data, &info_section)?,
-                    )),
-                    None => Vec::new(),
-                },
+            let params = match (kind, info) {
+                (SymbolKind::Kernel, Some(info)) => param_layout(info),
                 _ => Vec::new(),
             };
             names.insert(index.0 as u32, name.clone());
@@ -152,7 +154,7 @@ impl Cubin {
             Some(data) => nv_info::function_resources(&nv_info::records(data, ".nv.info")?),
             None => BTreeMap::new(),
         };
-        let kernels = kernel_facts(&symbols, &names, &by_name, &resources)?;
+        let kernels = kernel_facts(&symbols, &names, &infos, &resources);
         Ok(Cubin {
             arch: arch_of(bytes, header.e_flags(endian).0),
             relocatable: header.e_type(endian) == elf::ET_REL,
@@ -304,27 +306,21 @@ fn add_callees(symbols: &mut [Symbol], names: &BTreeMap<u32, String>, graph: Opt
 fn kernel_facts(
     symbols: &[Symbol],
     names: &BTreeMap<u32, String>,
-    sections: &HashMap<String, &[u8]>,
+    infos: &HashMap<&str, KernelInfo>,
     resources: &BTreeMap<u32, FunctionResources>,
-) -> Result<Vec<CubinKernel>, CodeObjectError> {
+) -> Vec<CubinKernel> {
     let index_of: HashMap<&str, u32> = names.iter().map(|(i, n)| (n.as_str(), *i)).collect();
-    let mut out = Vec::new();
-    for symbol in symbols.iter().filter(|s| s.is_kernel()) {
-        let section = format!(".nv.info.{}", symbol.name);
-        let info = match sections.get(&section) {
-            Some(data) => KernelInfo::from_records(&nv_info::records(data, &section)?),
-            None => KernelInfo::default(),
-        };
-        let resources = index_of
-            .get(symbol.name.as_str())
-            .and_then(|i| resources.get(i))
-            .copied()
-            .unwrap_or_default();
-        out.push(CubinKernel {
+    symbols
+        .iter()
+        .filter(|s| s.is_kernel())
+        .map(|symbol| CubinKernel {
             name: symbol.name.clone(),
-            info,
-            resources,
-        });
-    }
-    Ok(out)
+            info: infos.get(symbol.name.as_str()).cloned().unwrap_or_default(),
+            resources: index_of
+                .get(symbol.name.as_str())
+                .and_then(|i| resources.get(i))
+                .copied()
+                .unwrap_or_default(),
+        })
+        .collect()
 }

@@ -67,9 +67,7 @@ pub fn detect(bytes: &[u8]) -> Option<CodeObjectKind> {
         .unwrap_or(directive.len());
     let word = &directive[..word_len];
     const DIRECTIVES: [&[u8]; 5] = [b"version", b"target", b"address_size", b"visible", b"entry"];
-    DIRECTIVES
-        .contains(&word)
-        .then_some(CodeObjectKind::Ptx)
+    DIRECTIVES.contains(&word).then_some(CodeObjectKind::Ptx)
 }
 
 /// The text after leading whitespace, `//` line comments and `/* */` block comments.

@@ -71,7 +71,10 @@ impl Record<'_> {
 
     /// The 16-bit value of a short record, or the first u16 of a payload.
     pub fn half(&self) -> Option<u16> {
-        Some(u16::from_le_bytes([*self.payload.first()?, *self.payload.get(1)?]))
+        Some(u16::from_le_bytes([
+            *self.payload.first()?,
+            *self.payload.get(1)?,
+        ]))
     }
 }
 
@@ -161,6 +164,12 @@ fn triple(record: &Record) -> Option<[u32; 3]> {
 }
 
 impl KernelInfo {
+    /// Whether the function has a parameter buffer in constant bank 0: true of kernels only
+    /// (device functions of relocatable cubins have `.nv.info.<name>` sections too).
+    pub fn has_parameter_bank(&self) -> bool {
+        self.param_cbank_offset.is_some() || self.param_buffer_size.is_some()
+    }
+
     /// Reads the records of a `.nv.info.<kernel>` section.
     pub fn from_records(records: &[Record]) -> KernelInfo {
         let mut info = KernelInfo::default();
