@@ -134,10 +134,12 @@ fn ftz_sat_min_max() {
 fn atomics_and_sign_ops() {
     let sub = f32::from_bits(1);
     assert_eq!(atom_add_f32(sub, sub).to_bits(), 0);
-    assert_eq!(
-        atom_add_f32(f32::MIN_POSITIVE, -f32::from_bits(0x0070_0000)).to_bits(),
-        0
-    );
+    // The subnormal operand is flushed before adding.
+    let small = -f32::from_bits(0x0070_0000);
+    assert_eq!(atom_add_f32(f32::MIN_POSITIVE, small), f32::MIN_POSITIVE);
+    // A result that lands in the subnormal range is flushed too.
+    let just_above = f32::from_bits(0x0080_0001);
+    assert_eq!(atom_add_f32(just_above, -f32::MIN_POSITIVE).to_bits(), 0);
     assert_eq!(atom_add_f32(1.0, 2.0), 3.0);
     assert_eq!(neg_f64(1.0), -1.0);
     assert_eq!(abs_f64(-0.0).to_bits(), 0);
