@@ -4,7 +4,8 @@
 //! - [`ir`]: the typed IR every other module reads and writes.
 //! - [`parser`] (over the internal lexer): PTX text to [`ir::Module`], errors as [`ParseError`].
 //! - [`printer`]: [`ir::Module`] back to PTX text.
-//! - [`interp`]: the interpreter, and the exact numeric semantics of PTX instructions.
+//! - [`interp`]: the interpreter that runs PTX kernels on the CPU with GPU semantics, and the
+//!   exact numeric semantics of PTX instructions.
 #![forbid(unsafe_code)]
 
 pub mod error;

@@ -29,6 +29,13 @@ pub fn print(module: &Module) -> String {
     out
 }
 
+/// Prints one instruction as PTX text, with its `;` (used in error messages).
+pub fn print_instruction(inst: &crate::ir::Instruction) -> String {
+    let mut out = String::new();
+    instruction::print_instruction(&mut out, inst);
+    out
+}
+
 /// Prints one module-scope item.
 fn print_item(out: &mut String, item: &Item) {
     match item {

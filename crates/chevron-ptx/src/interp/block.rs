@@ -1,0 +1,264 @@
+//! A block (CTA): its warps, shared memory and barriers, run on one host thread.
+//!
+//! Warps take turns: each runs until all its lanes wait (at a barrier or collective), exit, or
+//! use up a time slice (so that warps spinning on shared memory still let the others progress).
+//! A barrier counts arriving threads; it completes when the count given to `bar.sync` arrives,
+//! or, without a count, when every thread of the block that has not exited has arrived. When no
+//! warp can progress and threads still wait, the block is deadlocked and faults.
+
+use super::exec::{self, Launch};
+use super::fault::{ExecFault, Fault, FaultKind};
+use super::program::instruction_text;
+use super::warp::{Env, Warp};
+use crate::ir::Op as IrOp;
+
+/// Number of named barriers per block.
+pub(crate) const BARRIERS: usize = 16;
+/// Instructions a warp runs before the next warp gets a turn.
+const TIME_SLICE: u32 = 4096;
+
+/// One named barrier's state.
+#[derive(Debug, Default, Clone)]
+pub(crate) struct Barrier {
+    pub arrived: u32,
+    /// Thread count given by the first arrival (None: all live threads).
+    pub expected: Option<u32>,
+    /// (warp, lanes) waiting here.
+    pub waiting: Vec<(u32, u32)>,
+    /// `bar.red` operation and its running value.
+    pub red: Option<(IrOp, u64)>,
+}
+
+/// Lanes released from a barrier, with the `bar.red` result to deliver.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Release {
+    pub warp: u32,
+    pub mask: u32,
+    pub value: Option<u64>,
+}
+
+/// The state a block's warps share.
+#[derive(Debug, Default)]
+pub(crate) struct Block {
+    pub ctaid: [u32; 3],
+    pub shared: Vec<u8>,
+    pub barriers: Vec<Barrier>,
+    /// Threads that have not exited.
+    pub live: u32,
+    pub releases: Vec<Release>,
+    pub printf: String,
+}
+
+impl Block {
+    /// Counts the arrival of `mask`'s lanes of warp `warp` at barrier `id`; `value` is their
+    /// combined `bar.red` contribution. Completes the barrier when everyone expected is there.
+    pub fn arrive(
+        &mut self,
+        id: usize,
+        warp: u32,
+        mask: u32,
+        count: Option<u32>,
+        wait: bool,
+        red: Option<(IrOp, u64)>,
+    ) {
+        let live = self.live;
+        let barrier = &mut self.barriers[id];
+        barrier.arrived += mask.count_ones();
+        if count.is_some() {
+            barrier.expected = count;
+        }
+        if wait {
+            barrier.waiting.push((warp, mask));
+        }
+        if let Some((op, value)) = red {
+            barrier.red = Some(match barrier.red {
+                None => (op, value),
+                Some((_, acc)) => (op, combine(op, acc, value)),
+            });
+        }
+        self.try_complete(id, live);
+    }
+
+    /// Completes barrier `id` if enough threads arrived.
+    fn try_complete(&mut self, id: usize, live: u32) {
+        let barrier = &mut self.barriers[id];
+        let expected = barrier.expected.unwrap_or(live);
+        if barrier.arrived == 0 || barrier.arrived < expected {
+            return;
+        }
+        let value = barrier.red.map(|(_, v)| v);
+        for (warp, mask) in barrier.waiting.drain(..) {
+            self.releases.push(Release { warp, mask, value });
+        }
+        *barrier = Barrier::default();
+    }
+
+    /// Notes that `count` threads exited; barriers waiting for all live threads may complete.
+    pub fn exited(&mut self, count: u32) {
+        self.live -= count;
+        for id in 0..self.barriers.len() {
+            self.try_complete(id, self.live);
+        }
+    }
+
+    /// Applies pending releases addressed to `warp`.
+    pub fn apply_releases(&mut self, warp: &mut Warp) {
+        if self.releases.is_empty() {
+            return;
+        }
+        self.releases.retain(|r| {
+            if r.warp != warp.index {
+                return true;
+            }
+            warp.bar_wait &= !r.mask;
+            if let Some(value) = r.value {
+                let mut m = r.mask;
+                while m != 0 {
+                    let l = m.trailing_zeros() as usize;
+                    m &= m - 1;
+                    let index = warp.bar_dst[l];
+                    if index != usize::MAX {
+                        warp.regs[index] = value;
+                    }
+                }
+            }
+            false
+        });
+    }
+}
+
+fn combine(op: IrOp, a: u64, b: u64) -> u64 {
+    match op {
+        IrOp::And => a & b,
+        IrOp::Or => a | b,
+        _ => a + b,
+    }
+}
+
+/// Runs block `ctaid` to completion on the calling thread, reusing `warps` and `block`.
+// A fault is the rare end of a launch; its size does not matter.
+#[allow(clippy::result_large_err)]
+pub(crate) fn run_block(
+    launch: &Launch<'_>,
+    ctaid: [u32; 3],
+    warps: &mut Vec<Warp>,
+    block: &mut Block,
+) -> Result<(), Fault> {
+    let [bx, by, bz] = launch.config.block;
+    let threads = bx * by * bz;
+    let warp_count = threads.div_ceil(32);
+    while warps.len() < warp_count as usize {
+        warps.push(Warp::new(launch.program.max_regs));
+    }
+    block.ctaid = ctaid;
+    block.shared.clear();
+    block.shared.resize(
+        (launch.program.static_shared + u64::from(launch.config.dynamic_shared)) as usize,
+        0,
+    );
+    block.barriers.clear();
+    block.barriers.resize(BARRIERS, Barrier::default());
+    block.live = threads;
+    block.releases.clear();
+    block.printf.clear();
+    let env = Env {
+        ntid: launch.config.block,
+        ctaid,
+        nctaid: launch.config.grid,
+        gridid: launch.gridid,
+        smid: 0,
+        dynamic_smem: launch.config.dynamic_shared,
+        total_smem: block.shared.len() as u32,
+    };
+    for (w, warp) in warps.iter_mut().take(warp_count as usize).enumerate() {
+        let first = w as u32 * 32;
+        let lanes = (threads - first).min(32);
+        let valid = if lanes == 32 {
+            u32::MAX
+        } else {
+            (1u32 << lanes) - 1
+        };
+        let mut tid = [[0u32; 3]; 32];
+        for (l, t) in tid.iter_mut().enumerate().take(lanes as usize) {
+            let linear = first + l as u32;
+            *t = [linear % bx, (linear / bx) % by, linear / (bx * by)];
+        }
+        warp.start(
+            w as u32,
+            valid,
+            tid,
+            launch.kernel_index,
+            launch.kernel.frame_size,
+        );
+        warp.env = env;
+        warp.cache.clear();
+    }
+    let warps = &mut warps[..warp_count as usize];
+    loop {
+        let mut progress = false;
+        for warp in warps.iter_mut() {
+            block.apply_releases(warp);
+            if warp.ready() == 0 {
+                continue;
+            }
+            progress = true;
+            exec::run_warp(warp, block, launch, TIME_SLICE)
+                .map_err(|e| fault(launch, block, warp, e))?;
+        }
+        if block.live == 0 {
+            return Ok(());
+        }
+        if !progress && block.releases.is_empty() {
+            if let Some(warp) = warps.iter_mut().find(|w| w.coll_wait != 0) {
+                warp.force_collective = true;
+                warp.coll_wait = 0;
+                continue;
+            }
+            return Err(deadlock(launch, block, warps));
+        }
+    }
+}
+
+/// Builds the fault of a lane of `warp`, at its group's current instruction.
+pub(crate) fn fault(launch: &Launch<'_>, block: &Block, warp: &Warp, e: ExecFault) -> Fault {
+    let lane = e.lane as usize % 32;
+    let function = &launch.program.functions[warp.gfunc as usize];
+    let pc = warp.gpc as usize;
+    Fault {
+        kind: e.kind,
+        kernel: launch.kernel.name.clone(),
+        function: function.name.clone(),
+        block: block.ctaid,
+        thread: warp.tid[lane],
+        line: function.line(pc),
+        instruction: function
+            .source
+            .get(pc)
+            .map(instruction_text)
+            .unwrap_or_default(),
+        address: e.address,
+        detail: e.detail,
+    }
+}
+
+fn deadlock(launch: &Launch<'_>, block: &Block, warps: &[Warp]) -> Fault {
+    let waiting: u32 = warps.iter().map(|w| w.bar_wait.count_ones()).sum();
+    let warp = warps.iter().find(|w| w.bar_wait != 0).unwrap_or(&warps[0]);
+    let lane = warp.bar_wait.trailing_zeros().min(31) as usize;
+    let function = &launch.program.functions[warp.func[lane] as usize];
+    let pc = warp.pc[lane].saturating_sub(1) as usize;
+    Fault {
+        kind: FaultKind::Deadlock,
+        kernel: launch.kernel.name.clone(),
+        function: function.name.clone(),
+        block: block.ctaid,
+        thread: warp.tid[lane],
+        line: function.line(pc),
+        instruction: function.source.get(pc).map(instruction_text).unwrap_or_default(),
+        address: None,
+        detail: format!(
+            "{waiting} of the block's {} live threads wait at a barrier that the others can never reach",
+            block.live
+        ),
+    }
+}

@@ -1,0 +1,140 @@
+//! Block barriers (`bar.sync`, `barrier.sync`, `bar.arrive`, `bar.red.{popc,and,or}`) with
+//! barrier ids and thread counts, and memory fences (`membar`, `fence`). Cluster barriers are
+//! no-ops: the CPU device runs clusters of one block.
+
+use super::compare::pred_pair;
+use super::{for_lanes, narrow, Flow};
+use crate::interp::block::{Block, BARRIERS};
+use crate::interp::fault::{ExecFault, FaultKind, LoadError};
+use crate::interp::inst::{BarrierKind, Collective, Op, Src, SINK};
+use crate::interp::program::Decoder;
+use crate::interp::warp::Warp;
+use crate::ir::{self, Flag, KnownOpcode as K, Modifier, Op as IrOp, ScalarType as T};
+
+fn has_word(inst: &ir::Instruction, word: &str) -> bool {
+    inst.modifiers.iter().any(|m| m.to_word() == word)
+}
+
+pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction, op: K) -> Result<Op, LoadError> {
+    if matches!(op, K::Membar | K::Fence) {
+        return Ok(Op::Fence);
+    }
+    if has_word(inst, "warp") {
+        let mask = d.src_at(inst, 0, T::B32)?;
+        return Ok(Op::Warp {
+            c: Collective::WarpSync,
+            mask,
+        });
+    }
+    if has_word(inst, "cluster") {
+        return Ok(Op::Nop);
+    }
+    let aligned = inst.has(Flag::Aligned) || op == K::Bar;
+    if inst.has(Flag::Red) {
+        let red = inst
+            .ops()
+            .next()
+            .ok_or_else(|| d.error(inst, "bar.red needs .popc, .and or .or"))?;
+        let (dst, _, first) = pred_pair(d, inst, 3)?;
+        let rest = inst.operands.len() - first;
+        let count = if rest >= 3 {
+            Some(d.src_at(inst, first + 1, T::U32)?)
+        } else {
+            None
+        };
+        return Ok(Op::Bar {
+            kind: BarrierKind::Red(red),
+            id: d.src_at(inst, first, T::U32)?,
+            count,
+            d: dst,
+            pred: d.src_at(inst, inst.operands.len() - 1, T::Pred)?,
+            aligned,
+        });
+    }
+    let kind = if inst.has(Flag::Arrive) {
+        BarrierKind::Arrive
+    } else {
+        BarrierKind::Sync
+    };
+    let id = match inst.operands.first() {
+        Some(_) => d.src_at(inst, 0, T::U32)?,
+        None => Src::Imm(0),
+    };
+    let count = match inst.operands.get(1) {
+        Some(_) => Some(d.src_at(inst, 1, T::U32)?),
+        None => None,
+    };
+    let _ = Modifier::Flag(Flag::Sync);
+    Ok(Op::Bar {
+        kind,
+        id,
+        count,
+        d: SINK,
+        pred: Src::Imm(1),
+        aligned,
+    })
+}
+
+pub(super) fn execute(op: &Op, w: &mut Warp, b: &mut Block, mask: u32) -> Result<Flow, ExecFault> {
+    let Op::Bar {
+        kind,
+        id,
+        count,
+        d,
+        pred,
+        ..
+    } = op
+    else {
+        std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+        return Ok(Flow::Next);
+    };
+    narrow(w, mask);
+    let first = mask.trailing_zeros() as usize;
+    let barrier = w.get(*id, first);
+    if barrier >= BARRIERS as u64 {
+        return Err(ExecFault::new(
+            FaultKind::Unsupported,
+            first as u32,
+            format!("barrier id {barrier} is not below {BARRIERS}"),
+        ));
+    }
+    let count = count.map(|c| w.get(c, first) as u32);
+    if let Some(n) = count {
+        if n % 32 != 0 && n < b.live {
+            // PTX requires a multiple of the warp size; accept what the block can satisfy.
+        }
+    }
+    let red = match kind {
+        BarrierKind::Red(op) => {
+            let mut trues = 0u64;
+            for_lanes!(mask, |lane| {
+                trues += u64::from(w.pred(*pred, lane));
+                w.bar_dst[lane] = if *d == SINK {
+                    usize::MAX
+                } else {
+                    w.reg_index(*d, lane)
+                };
+            });
+            let all = u64::from(mask.count_ones());
+            Some(match op {
+                IrOp::And => (IrOp::And, u64::from(trues == all)),
+                IrOp::Or => (IrOp::Or, u64::from(trues > 0)),
+                _ => (IrOp::Popc, trues),
+            })
+        }
+        _ => None,
+    };
+    if *kind == BarrierKind::Arrive {
+        b.arrive(barrier as usize, w.index, mask, count, false, None);
+        return Ok(Flow::Next);
+    }
+    let next = w.gpc + 1;
+    for_lanes!(mask, |lane| {
+        w.pc[lane] = next;
+    });
+    w.bar_wait |= mask;
+    w.group = 0;
+    b.arrive(barrier as usize, w.index, mask, count, true, red);
+    b.apply_releases(w);
+    Ok(Flow::Reschedule)
+}

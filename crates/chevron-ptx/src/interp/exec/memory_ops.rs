@@ -1,0 +1,376 @@
+//! Loads and stores in every state space (`ld`, `ldu`, `st`, scalar and `.v2`/`.v4`/`.v8`), and
+//! the address resolution every memory instruction shares: state-space and generic addresses
+//! mapped to global memory (checked against the allocation table), the block's shared memory,
+//! the lane's local memory, or the kernel's parameters. Cache and ordering modifiers (`.nc`,
+//! `.ca`, `.volatile`, `.relaxed`, …) change nothing on the CPU device.
+
+use std::sync::Arc;
+
+use super::{for_lanes, Flow, Launch};
+use crate::interp::block::Block;
+use crate::interp::fault::{ExecFault, FaultKind, LoadError, MemoryError};
+use crate::interp::inst::{Addr, AddrBase, Op, Space};
+use crate::interp::memory::{byte_mask, Allocation, Window};
+use crate::interp::program::{space_of, Decoder};
+use crate::interp::warp::Warp;
+use crate::ir::{self, KnownOpcode as K, ScalarType as T};
+
+/// Where an access lands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Loc {
+    Global(u64),
+    Shared(u64),
+    Local(u64),
+    Param(u64),
+}
+
+pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction, op: K) -> Result<Op, LoadError> {
+    if matches!(op, K::Prefetch | K::Prefetchu | K::Discard) {
+        return Ok(Op::Nop);
+    }
+    if op == K::Createpolicy {
+        return Ok(Op::Mov {
+            d: d.dst_at(inst, 0)?,
+            a: crate::interp::inst::Src::Imm(0),
+            bits: 64,
+        });
+    }
+    let ty = inst.ty().ok_or_else(|| d.error(inst, "missing type"))?;
+    if ty == T::B128 {
+        return Err(d.error(inst, "128-bit accesses are not supported on the CPU device"));
+    }
+    let space = if op == K::Ldu && inst.space().is_none() {
+        Space::Global
+    } else {
+        space_of(inst)
+    };
+    let bits = (ty.size() * 8) as u8;
+    if op == K::St {
+        let addr = d.addr(
+            inst,
+            inst.operands
+                .first()
+                .ok_or_else(|| d.error(inst, "missing address"))?,
+            space,
+        )?;
+        let value = inst
+            .operands
+            .get(1)
+            .ok_or_else(|| d.error(inst, "missing value"))?;
+        return Ok(Op::St {
+            space,
+            bits,
+            addr,
+            srcs: d.srcs(inst, value, ty)?,
+        });
+    }
+    let dst = inst
+        .operands
+        .first()
+        .ok_or_else(|| d.error(inst, "missing destination"))?;
+    let addr = d.addr(
+        inst,
+        inst.operands
+            .get(1)
+            .ok_or_else(|| d.error(inst, "missing address"))?,
+        space,
+    )?;
+    Ok(Op::Ld {
+        space,
+        bits,
+        signed: ty.is_signed(),
+        ds: d.dsts(inst, dst)?,
+        addr,
+    })
+}
+
+/// The address of `addr` for `lane` in its own space's numbering.
+#[inline(always)]
+pub(crate) fn address(w: &Warp, addr: &Addr, lane: usize) -> u64 {
+    let base = match addr.base {
+        AddrBase::Reg(r) => w.get(crate::interp::inst::Src::Reg(r), lane),
+        AddrBase::Abs | AddrBase::KernelParam => 0,
+        AddrBase::Frame => w.frame_base[lane],
+    };
+    base.wrapping_add(addr.offset as u64)
+}
+
+/// Maps a generic address to where it lands.
+#[inline(always)]
+pub(crate) fn resolve_generic(a: u64) -> Loc {
+    match Window::of(a) {
+        Window::Global => Loc::Global(a),
+        Window::Shared(o) => Loc::Shared(o),
+        Window::Local(o) => Loc::Local(o),
+        Window::Param(o) => Loc::Param(o),
+    }
+}
+
+/// Where an access of `space` at address `a` (computed from `addr`) lands.
+#[inline(always)]
+pub(crate) fn locate(space: Space, addr: &Addr, a: u64) -> Loc {
+    match space {
+        Space::Global | Space::Const => Loc::Global(a),
+        Space::Shared => Loc::Shared(a),
+        Space::Local => Loc::Local(a),
+        Space::Param => match addr.base {
+            AddrBase::KernelParam => Loc::Param(a),
+            AddrBase::Frame => Loc::Local(a),
+            _ => match Window::of(a) {
+                Window::Param(o) => Loc::Param(o),
+                _ => Loc::Local(a),
+            },
+        },
+        Space::Generic => resolve_generic(a),
+    }
+}
+
+fn memory_fault(e: MemoryError, lane: usize, addr: u64) -> ExecFault {
+    let kind = match e {
+        MemoryError::UseAfterFree { .. } => FaultKind::UseAfterFree,
+        _ => FaultKind::OutOfBounds,
+    };
+    ExecFault::at(kind, lane as u32, addr, e.to_string())
+}
+
+/// The allocation holding `[addr, addr + len)`, through the warp's cache.
+#[inline]
+pub(crate) fn allocation<'w>(
+    w: &'w mut Warp,
+    l: &Launch<'_>,
+    addr: u64,
+    len: u64,
+    lane: usize,
+) -> Result<&'w Arc<Allocation>, ExecFault> {
+    if w.cache.find(addr, len).is_none() {
+        let found = l
+            .memory
+            .lookup(addr, len)
+            .map_err(|e| memory_fault(e, lane, addr))?;
+        w.cache.insert(found);
+    }
+    w.cache.find(addr, len).ok_or_else(|| {
+        ExecFault::at(
+            FaultKind::UseAfterFree,
+            lane as u32,
+            addr,
+            "allocation freed during the access",
+        )
+    })
+}
+
+/// Checks natural alignment of an access of `len` bytes.
+#[inline(always)]
+pub(crate) fn check_align(a: u64, len: u64, lane: usize) -> Result<(), ExecFault> {
+    if a & (len - 1) != 0 {
+        return Err(ExecFault::at(
+            FaultKind::Misaligned,
+            lane as u32,
+            a,
+            format!("{len}-byte access at an address that is not a multiple of {len}"),
+        ));
+    }
+    Ok(())
+}
+
+fn shared_range(
+    b: &Block,
+    off: u64,
+    len: u64,
+    lane: usize,
+    generic: u64,
+) -> Result<usize, ExecFault> {
+    if off
+        .checked_add(len)
+        .is_none_or(|end| end > b.shared.len() as u64)
+    {
+        return Err(ExecFault::at(
+            FaultKind::SharedOverrun,
+            lane as u32,
+            generic,
+            format!("{len}-byte access at shared offset {off:#x}; the block has {} bytes of shared memory", b.shared.len()),
+        ));
+    }
+    Ok(off as usize)
+}
+
+fn local_range(
+    w: &Warp,
+    off: u64,
+    len: u64,
+    lane: usize,
+    generic: u64,
+) -> Result<usize, ExecFault> {
+    if off
+        .checked_add(len)
+        .is_none_or(|end| end > w.stack_top[lane])
+    {
+        return Err(ExecFault::at(
+            FaultKind::StackOverflow,
+            lane as u32,
+            generic,
+            format!(
+                "{len}-byte access at local offset {off:#x}, beyond the thread's {}-byte stack",
+                w.stack_top[lane]
+            ),
+        ));
+    }
+    Ok(off as usize)
+}
+
+fn read_le(bytes: &[u8]) -> u64 {
+    let mut buf = [0u8; 8];
+    buf[..bytes.len()].copy_from_slice(bytes);
+    u64::from_le_bytes(buf)
+}
+
+/// Loads `len` (1, 2, 4, 8) bytes from `loc` for `lane`.
+#[inline]
+pub(crate) fn load(
+    w: &mut Warp,
+    b: &Block,
+    l: &Launch<'_>,
+    loc: Loc,
+    len: u64,
+    lane: usize,
+    a: u64,
+) -> Result<u64, ExecFault> {
+    match loc {
+        Loc::Global(g) => {
+            let alloc = allocation(w, l, g, len, lane)?;
+            Ok(alloc.load(g - alloc.base, len as u32))
+        }
+        Loc::Shared(o) => {
+            let at = shared_range(b, o, len, lane, a)?;
+            Ok(read_le(&b.shared[at..at + len as usize]))
+        }
+        Loc::Local(o) => {
+            let at = local_range(w, o, len, lane, a)?;
+            Ok(read_le(&w.local[lane][at..at + len as usize]))
+        }
+        Loc::Param(o) => {
+            if o.checked_add(len)
+                .is_none_or(|end| end > l.params.len() as u64)
+            {
+                return Err(ExecFault::at(
+                    FaultKind::OutOfBounds,
+                    lane as u32,
+                    a,
+                    "beyond the kernel's parameters",
+                ));
+            }
+            Ok(read_le(&l.params[o as usize..(o + len) as usize]))
+        }
+    }
+}
+
+/// Stores the low `len` bytes of `v` at `loc` for `lane`.
+#[inline]
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn store(
+    w: &mut Warp,
+    b: &mut Block,
+    l: &Launch<'_>,
+    loc: Loc,
+    len: u64,
+    lane: usize,
+    a: u64,
+    v: u64,
+) -> Result<(), ExecFault> {
+    match loc {
+        Loc::Global(g) => {
+            let alloc = allocation(w, l, g, len, lane)?;
+            alloc.store(g - alloc.base, len as u32, v);
+        }
+        Loc::Shared(o) => {
+            let at = shared_range(b, o, len, lane, a)?;
+            b.shared[at..at + len as usize]
+                .copy_from_slice(&(v & byte_mask(len as u32)).to_le_bytes()[..len as usize]);
+        }
+        Loc::Local(o) => {
+            let at = local_range(w, o, len, lane, a)?;
+            w.local[lane][at..at + len as usize].copy_from_slice(&v.to_le_bytes()[..len as usize]);
+        }
+        Loc::Param(_) => {
+            return Err(ExecFault::at(
+                FaultKind::ReadOnly,
+                lane as u32,
+                a,
+                "kernel parameters are read-only",
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn sign_extend(v: u64, bits: u8) -> u64 {
+    let shift = 64 - u32::from(bits);
+    (((v << shift) as i64) >> shift) as u64
+}
+
+pub(super) fn execute(
+    op: &Op,
+    w: &mut Warp,
+    b: &mut Block,
+    l: &Launch<'_>,
+    mask: u32,
+) -> Result<Flow, ExecFault> {
+    match op {
+        Op::Ld {
+            space,
+            bits,
+            signed,
+            ds,
+            addr,
+        } => {
+            let len = u64::from(*bits / 8);
+            let total = len * ds.len() as u64;
+            for_lanes!(mask, |lane| {
+                let a = address(w, addr, lane);
+                check_align(a, total.next_power_of_two(), lane)?;
+                let loc = locate(*space, addr, a);
+                for (i, d) in ds.iter().enumerate() {
+                    let off = i as u64 * len;
+                    let at = match loc {
+                        Loc::Global(x) => Loc::Global(x + off),
+                        Loc::Shared(x) => Loc::Shared(x + off),
+                        Loc::Local(x) => Loc::Local(x + off),
+                        Loc::Param(x) => Loc::Param(x + off),
+                    };
+                    let mut v = load(w, b, l, at, len, lane, a + off)?;
+                    if *signed && *bits < 64 {
+                        v = sign_extend(v, *bits);
+                    }
+                    w.set(*d, lane, v);
+                }
+            });
+        }
+        Op::St {
+            space,
+            bits,
+            addr,
+            srcs,
+        } => {
+            let len = u64::from(*bits / 8);
+            let total = len * srcs.len() as u64;
+            for_lanes!(mask, |lane| {
+                let a = address(w, addr, lane);
+                check_align(a, total.next_power_of_two(), lane)?;
+                let loc = locate(*space, addr, a);
+                for (i, s) in srcs.iter().enumerate() {
+                    let off = i as u64 * len;
+                    let at = match loc {
+                        Loc::Global(x) => Loc::Global(x + off),
+                        Loc::Shared(x) => Loc::Shared(x + off),
+                        Loc::Local(x) => Loc::Local(x + off),
+                        Loc::Param(x) => Loc::Param(x + off),
+                    };
+                    let v = w.get(*s, lane);
+                    store(w, b, l, at, len, lane, a + off, v)?;
+                }
+            });
+        }
+        _ => {}
+    }
+    Ok(Flow::Next)
+}

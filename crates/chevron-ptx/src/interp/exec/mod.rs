@@ -1,0 +1,230 @@
+//! Executing decoded instructions, family by family, and the warp's run loop.
+//!
+//! Each family module decodes its opcodes from the IR ([`decode`]) and executes them for the
+//! lanes of a mask ([`execute`]); [`run_warp`] steps a warp's current group through its function
+//! and handles divergence and reconvergence.
+
+mod atomics;
+mod barrier;
+mod calls;
+mod compare;
+mod control;
+mod convert;
+mod float;
+mod int;
+mod memory_ops;
+mod warp_ops;
+
+use super::block::Block;
+use super::fault::{ExecFault, LoadError};
+use super::grid::LaunchConfig;
+use super::inst::Op;
+use super::memory::DeviceMemory;
+use super::program::{Decoder, FunctionCode, Program};
+use super::warp::Warp;
+use crate::ir::{self, KnownOpcode as K};
+
+pub(crate) use memory_ops::{load as load_at, resolve_generic};
+
+/// Everything a running block needs to know about its launch.
+pub(crate) struct Launch<'a> {
+    pub program: &'a Program,
+    pub kernel: &'a FunctionCode,
+    pub kernel_index: u32,
+    pub memory: &'a DeviceMemory,
+    pub params: &'a [u8],
+    pub config: &'a LaunchConfig,
+    pub gridid: u64,
+}
+
+/// What the run loop does after an instruction.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Flow {
+    /// Go on with the next instruction.
+    Next,
+    /// The lanes of the mask jump to the target; the others of the group fall through.
+    Branch(u32),
+    /// Lanes changed state (call, return, exit, wait): pick the next group.
+    Reschedule,
+}
+
+/// Iterates over the set lanes of a mask.
+macro_rules! for_lanes {
+    ($mask:expr, |$l:ident| $body:block) => {{
+        let mut m: u32 = $mask;
+        while m != 0 {
+            let $l = m.trailing_zeros() as usize;
+            m &= m - 1;
+            $body
+        }
+    }};
+}
+pub(crate) use for_lanes;
+
+/// Decodes an instruction into its operation.
+pub(crate) fn decode(d: &Decoder<'_>, inst: &ir::Instruction) -> Result<Op, LoadError> {
+    let Some(op) = inst.opcode.known() else {
+        return Err(d.error(
+            inst,
+            format!(
+                "`{}` is not supported on the CPU device",
+                inst.opcode.as_str()
+            ),
+        ));
+    };
+    match op {
+        K::Mov | K::Cvt | K::Cvta | K::Isspacep => convert::decode(d, inst, op),
+        K::Setp | K::Set | K::Selp | K::Slct | K::Testp => compare::decode(d, inst, op),
+        K::Ld | K::Ldu | K::St | K::Prefetch | K::Prefetchu | K::Discard | K::Createpolicy => {
+            memory_ops::decode(d, inst, op)
+        }
+        K::Atom | K::Red => atomics::decode(d, inst, op),
+        K::Bra
+        | K::Brx
+        | K::Ret
+        | K::Exit
+        | K::Trap
+        | K::Brkpt
+        | K::Alloca
+        | K::Stacksave
+        | K::Stackrestore
+        | K::Nanosleep
+        | K::Pmevent
+        | K::Griddepcontrol
+        | K::Setmaxnreg => control::decode(d, inst, op),
+        K::Call => calls::decode(d, inst),
+        K::Bar | K::Barrier | K::Membar | K::Fence => barrier::decode(d, inst, op),
+        K::Shfl | K::Vote | K::Match | K::Redux | K::Activemask | K::Elect => {
+            warp_ops::decode(d, inst, op)
+        }
+        _ if inst.ty().is_some_and(|t| t.is_float()) && float::handles(op) => {
+            float::decode(d, inst, op)
+        }
+        _ => int::decode(d, inst, op),
+    }
+}
+
+/// Executes `op` for the lanes of `mask` (non-empty, a subset of the warp's group).
+#[inline]
+pub(crate) fn execute(
+    op: &Op,
+    w: &mut Warp,
+    b: &mut Block,
+    l: &Launch<'_>,
+    mask: u32,
+) -> Result<Flow, ExecFault> {
+    match op {
+        Op::IntBin { .. }
+        | Op::IntUn { .. }
+        | Op::IntTer { .. }
+        | Op::Bfi { .. }
+        | Op::Prmt { .. }
+        | Op::Shf { .. }
+        | Op::Lop3 { .. } => int::execute(op, w, mask),
+        Op::Float { .. } => float::execute(op, w, mask),
+        Op::Setp { .. }
+        | Op::Selp { .. }
+        | Op::Slct { .. }
+        | Op::Testp { .. }
+        | Op::PredLogic { .. } => compare::execute(op, w, mask),
+        Op::Mov { .. }
+        | Op::Pack { .. }
+        | Op::Unpack { .. }
+        | Op::Cvt { .. }
+        | Op::CvtPack { .. }
+        | Op::Cvta { .. }
+        | Op::Isspacep { .. } => convert::execute(op, w, l, mask),
+        Op::Ld { .. } | Op::St { .. } => memory_ops::execute(op, w, b, l, mask),
+        Op::Atom { .. } => atomics::execute(op, w, b, l, mask),
+        Op::Call(call) => calls::call(call, w, b, l, mask),
+        Op::Ret => calls::ret(w, b, l, mask),
+        Op::Bar { .. } | Op::Fence => barrier::execute(op, w, b, mask),
+        Op::Warp { .. } | Op::Activemask { .. } => warp_ops::execute(op, w, mask),
+        Op::Nop => Ok(Flow::Next),
+        _ => control::execute(op, w, b, l, mask),
+    }
+}
+
+/// Runs the warp's lanes until none is ready or `slice` instructions have run.
+pub(crate) fn run_warp(
+    w: &mut Warp,
+    b: &mut Block,
+    l: &Launch<'_>,
+    slice: u32,
+) -> Result<(), ExecFault> {
+    let functions = &l.program.functions;
+    if (w.group == 0 || w.others_ready()) && !w.reschedule() {
+        return Ok(());
+    }
+    for _ in 0..slice {
+        let function = &functions[w.gfunc as usize];
+        let pc = w.gpc as usize;
+        let flow = match function.insts.get(pc) {
+            Some(inst) => {
+                let mask = w.guard_mask(inst.guard);
+                if mask == 0 {
+                    Flow::Next
+                } else {
+                    w.lane_instructions += u64::from(mask.count_ones());
+                    let flow = execute(&inst.op, w, b, l, mask)?;
+                    if let Flow::Branch(target) = flow {
+                        branch(w, mask, target);
+                        continue;
+                    }
+                    flow
+                }
+            }
+            // Running off the end of a function returns from it.
+            None => calls::ret(w, b, l, w.group)?,
+        };
+        match flow {
+            Flow::Next => {
+                w.gpc += 1;
+                if w.gpc == w.merge_pc && !w.reschedule() {
+                    return Ok(());
+                }
+            }
+            Flow::Reschedule | Flow::Branch(_) => {
+                if !w.reschedule() {
+                    return Ok(());
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Moves `taken` lanes of the group to `target` and the rest to the next instruction.
+fn branch(w: &mut Warp, taken: u32, target: u32) {
+    let not_taken = w.group & !taken;
+    if not_taken == 0 {
+        w.gpc = target;
+        if w.others_ready() {
+            w.reschedule();
+        }
+        return;
+    }
+    let next = w.gpc + 1;
+    w.park();
+    for_lanes!(taken, |lane| {
+        w.pc[lane] = target;
+    });
+    for_lanes!(not_taken, |lane| {
+        w.pc[lane] = next;
+    });
+    w.group = 0;
+    w.reschedule();
+}
+
+/// Restricts the group to `mask` for an instruction that changes control state (call, return,
+/// exit, barrier, collective); the other lanes of the group move on to the next instruction.
+pub(crate) fn narrow(w: &mut Warp, mask: u32) {
+    let rest = w.group & !mask;
+    if rest != 0 {
+        let next = w.gpc + 1;
+        for_lanes!(rest, |lane| {
+            w.pc[lane] = next;
+        });
+        w.group = mask;
+    }
+}

@@ -1,0 +1,329 @@
+//! Warp collectives: `shfl.sync` (up/down/bfly/idx with clamp and segment mask, predicate
+//! output), `vote.sync` (all/any/uni/ballot), `match.sync` (any/all), `redux.sync`,
+//! `elect.sync`, `bar.warp.sync` and `activemask`.
+//!
+//! A collective runs once for all the lanes of its member mask. When some member lanes are not
+//! in the current group (they diverged), the group waits at the instruction until the others
+//! arrive; if they never can, the block finally runs the collective with the lanes present.
+
+use super::compare::pred_pair;
+use super::{for_lanes, narrow, Flow};
+use crate::interp::fault::{ExecFault, LoadError};
+use crate::interp::inst::{Collective, Op, Src};
+use crate::interp::program::Decoder;
+use crate::interp::warp::Warp;
+use crate::ir::{
+    self, Flag, KnownOpcode as K, Modifier, Op as IrOp, ScalarType as T, ShuffleMode, VoteMode,
+};
+
+pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction, op: K) -> Result<Op, LoadError> {
+    let sync = inst.has(Flag::Sync);
+    let last = |n: usize| -> Result<Src, LoadError> {
+        if sync {
+            d.src_at(inst, n, T::B32)
+        } else {
+            Ok(Src::Imm(u64::from(u32::MAX)))
+        }
+    };
+    let ty = inst.types().last().unwrap_or(T::B32);
+    Ok(match op {
+        K::Activemask => Op::Activemask {
+            d: d.dst_at(inst, 0)?,
+        },
+        K::Shfl => {
+            let mode = inst
+                .modifiers
+                .iter()
+                .find_map(|m| {
+                    if let Modifier::Shuffle(s) = m {
+                        Some(*s)
+                    } else {
+                        None
+                    }
+                })
+                .ok_or_else(|| d.error(inst, "missing shfl mode"))?;
+            let sources = 3 + usize::from(sync);
+            let (dst, p, s) = pred_pair(d, inst, sources)?;
+            Op::Warp {
+                c: Collective::Shfl {
+                    mode,
+                    d: dst,
+                    p,
+                    a: d.src_at(inst, s, T::B32)?,
+                    b: d.src_at(inst, s + 1, T::U32)?,
+                    c: d.src_at(inst, s + 2, T::U32)?,
+                },
+                mask: last(s + 3)?,
+            }
+        }
+        K::Vote => {
+            let mode = inst.modifiers.iter().find_map(|m| {
+                if let Modifier::Vote(v) = m {
+                    Some(*v)
+                } else {
+                    None
+                }
+            });
+            let uni = inst.has(Flag::Uni);
+            Op::Warp {
+                c: Collective::Vote {
+                    mode: mode.unwrap_or(VoteMode::All),
+                    uni: uni && mode.is_none(),
+                    d: d.dst_at(inst, 0)?,
+                    a: d.src_at(inst, 1, T::Pred)?,
+                },
+                mask: last(2)?,
+            }
+        }
+        K::Match => {
+            let bits = (ty.size() * 8) as u8;
+            if inst.modifiers.iter().any(|m| m.to_word() == "all") {
+                let (dst, p, s) = pred_pair(d, inst, 2)?;
+                Op::Warp {
+                    c: Collective::MatchAll {
+                        d: dst,
+                        p,
+                        a: d.src_at(inst, s, ty)?,
+                        bits,
+                    },
+                    mask: last(s + 1)?,
+                }
+            } else {
+                Op::Warp {
+                    c: Collective::MatchAny {
+                        d: d.dst_at(inst, 0)?,
+                        a: d.src_at(inst, 1, ty)?,
+                        bits,
+                    },
+                    mask: last(2)?,
+                }
+            }
+        }
+        K::Redux => {
+            let rop = inst
+                .ops()
+                .next()
+                .ok_or_else(|| d.error(inst, "missing redux operation"))?;
+            if ty.is_float() {
+                return Err(d.error(
+                    inst,
+                    "float `redux.sync` is not supported on the CPU device",
+                ));
+            }
+            Op::Warp {
+                c: Collective::Redux {
+                    op: rop,
+                    signed: ty.is_signed(),
+                    ty,
+                    d: d.dst_at(inst, 0)?,
+                    a: d.src_at(inst, 1, ty)?,
+                },
+                mask: last(2)?,
+            }
+        }
+        _ => {
+            let (dst, p, s) = pred_pair(d, inst, 1)?;
+            Op::Warp {
+                c: Collective::Elect { d: dst, p },
+                mask: d.src_at(inst, s, T::B32)?,
+            }
+        }
+    })
+}
+
+/// Gathers the member lanes, waiting for absent ones. Returns the lanes to run the collective
+/// for, or None when the group must wait.
+fn gather(w: &mut Warp, mask: u32, member: u32) -> Option<u32> {
+    narrow(w, mask);
+    let needed = member & w.valid & !w.exited;
+    if w.force_collective || needed & !w.group == 0 {
+        w.force_collective = false;
+        return Some(mask);
+    }
+    let mut here = 0u32;
+    for_lanes!(w.coll_wait, |lane| {
+        if w.pc[lane] == w.gpc
+            && w.func[lane] == w.gfunc
+            && w.stacks[lane].len() == w.gdepth as usize
+        {
+            here |= 1 << lane;
+        }
+    });
+    if needed & !(w.group | here) == 0 {
+        w.coll_wait &= !here;
+        w.group |= here;
+        return Some(mask | here);
+    }
+    w.coll_wait |= mask;
+    w.park();
+    w.group = 0;
+    None
+}
+
+pub(super) fn execute(op: &Op, w: &mut Warp, mask: u32) -> Result<Flow, ExecFault> {
+    if let Op::Activemask { d } = op {
+        let group = u64::from(w.group);
+        for_lanes!(mask, |lane| {
+            w.set(*d, lane, group);
+        });
+        return Ok(Flow::Next);
+    }
+    let Op::Warp { c, mask: member } = op else {
+        return Ok(Flow::Next);
+    };
+    let first = mask.trailing_zeros() as usize;
+    let member = w.get(*member, first) as u32;
+    let Some(lanes) = gather(w, mask, member) else {
+        return Ok(Flow::Reschedule);
+    };
+    match *c {
+        Collective::Shfl {
+            mode,
+            d,
+            p,
+            a,
+            b,
+            c,
+        } => shfl(w, lanes, mode, d, p, a, b, c),
+        Collective::Vote { mode, uni, d, a } => {
+            let mut ballot = 0u32;
+            for_lanes!(lanes, |lane| {
+                if w.pred(a, lane) {
+                    ballot |= 1 << lane;
+                }
+            });
+            let v = if uni {
+                u64::from(ballot == 0 || ballot == lanes)
+            } else {
+                match mode {
+                    VoteMode::All => u64::from(ballot == lanes),
+                    VoteMode::Any => u64::from(ballot != 0),
+                    VoteMode::Ballot => u64::from(ballot),
+                }
+            };
+            for_lanes!(lanes, |lane| {
+                w.set(d, lane, v);
+            });
+        }
+        Collective::MatchAny { d, a, bits } => {
+            let values = gather_values(w, lanes, a, bits);
+            for_lanes!(lanes, |lane| {
+                let mut same = 0u32;
+                for_lanes!(lanes, |other| {
+                    if values[other] == values[lane] {
+                        same |= 1 << other;
+                    }
+                });
+                w.set(d, lane, u64::from(same));
+            });
+        }
+        Collective::MatchAll { d, p, a, bits } => {
+            let values = gather_values(w, lanes, a, bits);
+            let v0 = values[lanes.trailing_zeros() as usize];
+            let mut all = true;
+            for_lanes!(lanes, |lane| {
+                all &= values[lane] == v0;
+            });
+            for_lanes!(lanes, |lane| {
+                w.set(d, lane, if all { u64::from(lanes) } else { 0 });
+                w.set(p, lane, u64::from(all));
+            });
+        }
+        Collective::Redux {
+            op,
+            signed,
+            ty,
+            d,
+            a,
+        } => {
+            let values = gather_values(w, lanes, a, 32);
+            let mut acc: Option<u64> = None;
+            for_lanes!(lanes, |lane| {
+                let v = values[lane];
+                acc = Some(match acc {
+                    None => v,
+                    Some(x) => match op {
+                        IrOp::Add => (x + v) & 0xffff_ffff,
+                        IrOp::And => x & v,
+                        IrOp::Or => x | v,
+                        IrOp::Xor => x ^ v,
+                        IrOp::Min if signed => {
+                            ((x as u32 as i32).min(v as u32 as i32)) as u32 as u64
+                        }
+                        IrOp::Max if signed => {
+                            ((x as u32 as i32).max(v as u32 as i32)) as u32 as u64
+                        }
+                        IrOp::Min => x.min(v),
+                        _ => x.max(v),
+                    },
+                });
+            });
+            let _ = ty;
+            let result = acc.unwrap_or(0);
+            for_lanes!(lanes, |lane| {
+                w.set(d, lane, result);
+            });
+        }
+        Collective::Elect { d, p } => {
+            let leader = (lanes & member).trailing_zeros().min(31);
+            let leader = if lanes & member == 0 {
+                lanes.trailing_zeros()
+            } else {
+                leader
+            };
+            for_lanes!(lanes, |lane| {
+                w.set(d, lane, u64::from(leader));
+                w.set(p, lane, u64::from(lane as u32 == leader));
+            });
+        }
+        Collective::WarpSync => {}
+    }
+    Ok(Flow::Next)
+}
+
+fn gather_values(w: &Warp, lanes: u32, a: Src, bits: u8) -> [u64; 32] {
+    let m = if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    let mut values = [0u64; 32];
+    for_lanes!(lanes, |lane| {
+        values[lane] = w.get(a, lane) & m;
+    });
+    values
+}
+
+#[allow(clippy::too_many_arguments)]
+fn shfl(w: &mut Warp, lanes: u32, mode: ShuffleMode, d: u32, p: u32, a: Src, b: Src, c: Src) {
+    // Every lane's source value, read before any destination is written.
+    let mut values = [0u64; 32];
+    for (lane, v) in values.iter_mut().enumerate() {
+        *v = w.get(a, lane) & 0xffff_ffff;
+    }
+    for_lanes!(lanes, |lane| {
+        let bval = (w.get(b, lane) & 0x1f) as i32;
+        let cv = w.get(c, lane);
+        let clamp = (cv & 0x1f) as i32;
+        let seg = ((cv >> 8) & 0x1f) as i32;
+        let me = lane as i32;
+        let max_lane = (me & seg) | (clamp & !seg);
+        let min_lane = me & seg;
+        let (j, ok) = match mode {
+            ShuffleMode::Up => (me - bval, me - bval >= max_lane),
+            ShuffleMode::Down => (me + bval, me + bval <= max_lane),
+            ShuffleMode::Bfly => (me ^ bval, (me ^ bval) <= max_lane),
+            ShuffleMode::Idx => {
+                let j = min_lane | (bval & !seg);
+                (j, j <= max_lane)
+            }
+        };
+        let src = if ok && (0..32).contains(&j) {
+            j as usize
+        } else {
+            lane
+        };
+        w.set(d, lane, values[src]);
+        w.set(p, lane, u64::from(ok));
+    });
+}

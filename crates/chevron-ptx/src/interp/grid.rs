@@ -1,0 +1,173 @@
+//! Launching a kernel: the grid's blocks spread over worker threads.
+//!
+//! Blocks are independent except through global memory (whose words are atomics, so their
+//! atomics and stores interleave as on a GPU). With one worker the blocks run in order on the
+//! calling thread, which makes a launch fully deterministic. The first fault stops the launch;
+//! with several workers the fault of the lowest-numbered faulting block is reported.
+
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use super::block::{run_block, Block};
+use super::exec::Launch;
+use super::fault::{Fault, FaultKind};
+use super::program::{KernelHandle, Program};
+use super::warp::Warp;
+
+/// How to launch a kernel.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct LaunchConfig {
+    /// Blocks in the grid, x, y, z (each at least 1).
+    pub grid: [u32; 3],
+    /// Threads in a block, x, y, z (each at least 1, at most 1024 in all).
+    pub block: [u32; 3],
+    /// Bytes of dynamic shared memory per block.
+    pub dynamic_shared: u32,
+    /// Host threads running blocks; 1 runs the blocks in order on the caller's thread
+    /// (deterministic mode).
+    pub threads: usize,
+}
+
+impl Default for LaunchConfig {
+    fn default() -> Self {
+        LaunchConfig {
+            grid: [1, 1, 1],
+            block: [1, 1, 1],
+            dynamic_shared: 0,
+            threads: 1,
+        }
+    }
+}
+
+/// What a finished launch reports.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct LaunchReport {
+    /// Instructions executed, counted once per lane that executed them.
+    pub lane_instructions: u64,
+    /// Everything the kernel printed with `printf`, block by block in block order.
+    pub printf_output: String,
+}
+
+/// Counts launches, for `%gridid`.
+static GRID_IDS: AtomicU64 = AtomicU64::new(1);
+
+/// Most threads in a block.
+const MAX_BLOCK_THREADS: u64 = 1024;
+
+impl Program {
+    /// Runs `kernel` over the grid of `config` with the parameter buffer `params` (each parameter
+    /// at the offset of [`KernelHandle::params`], as the CUDA driver lays them out). Returns when
+    /// every block has finished, or with the first [`Fault`].
+    // A fault is the rare end of a launch; its size does not matter.
+    #[allow(clippy::result_large_err)]
+    pub fn launch(
+        &self,
+        kernel: &KernelHandle,
+        config: &LaunchConfig,
+        params: &[u8],
+    ) -> Result<LaunchReport, Fault> {
+        let code = &self.functions[kernel.index as usize];
+        let invalid = |detail: String| Fault {
+            kind: FaultKind::InvalidLaunch,
+            kernel: code.name.clone(),
+            function: code.name.clone(),
+            block: [0; 3],
+            thread: [0; 3],
+            line: 0,
+            instruction: String::new(),
+            address: None,
+            detail,
+        };
+        let threads: u64 = config.block.iter().map(|&d| u64::from(d)).product();
+        let blocks: u64 = config.grid.iter().map(|&d| u64::from(d)).product();
+        if threads == 0 || blocks == 0 {
+            return Err(invalid(format!(
+                "empty grid {:?} or block {:?}",
+                config.grid, config.block
+            )));
+        }
+        if threads > MAX_BLOCK_THREADS {
+            return Err(invalid(format!(
+                "{threads} threads per block exceed {MAX_BLOCK_THREADS}"
+            )));
+        }
+        if (params.len() as u64) < code.param_size {
+            return Err(invalid(format!(
+                "parameter buffer of {} bytes, the kernel's parameters need {}",
+                params.len(),
+                code.param_size
+            )));
+        }
+        let launch = Launch {
+            program: self,
+            kernel: code,
+            kernel_index: kernel.index,
+            memory: &self.memory,
+            params,
+            config,
+            gridid: GRID_IDS.fetch_add(1, Ordering::Relaxed),
+        };
+        let ctaid = |index: u64| {
+            let [gx, gy, _] = config.grid.map(u64::from);
+            [
+                (index % gx) as u32,
+                ((index / gx) % gy) as u32,
+                (index / (gx * gy)) as u32,
+            ]
+        };
+        let workers = config.threads.max(1).min(blocks as usize);
+        let next = AtomicU64::new(0);
+        let abort = AtomicBool::new(false);
+        let first_fault: Mutex<Option<(u64, Fault)>> = Mutex::new(None);
+        let outputs: Mutex<Vec<(u64, String)>> = Mutex::new(Vec::new());
+        let instructions = AtomicU64::new(0);
+        let work = || {
+            let mut warps: Vec<Warp> = Vec::new();
+            let mut block = Block::default();
+            let mut done = 0u64;
+            while !abort.load(Ordering::Relaxed) {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                if index >= blocks {
+                    break;
+                }
+                let result = run_block(&launch, ctaid(index), &mut warps, &mut block);
+                if !block.printf.is_empty() {
+                    let text = std::mem::take(&mut block.printf);
+                    outputs
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push((index, text));
+                }
+                if let Err(fault) = result {
+                    abort.store(true, Ordering::Relaxed);
+                    let mut slot = first_fault.lock().unwrap_or_else(|e| e.into_inner());
+                    if slot.as_ref().is_none_or(|(i, _)| index < *i) {
+                        *slot = Some((index, fault));
+                    }
+                }
+            }
+            for warp in &warps {
+                done += warp.lane_instructions;
+            }
+            instructions.fetch_add(done, Ordering::Relaxed);
+        };
+        if workers <= 1 {
+            work();
+        } else {
+            std::thread::scope(|scope| {
+                for _ in 0..workers {
+                    scope.spawn(work);
+                }
+            });
+        }
+        if let Some((_, fault)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            return Err(fault);
+        }
+        let mut outputs = outputs.into_inner().unwrap_or_else(|e| e.into_inner());
+        outputs.sort_by_key(|(index, _)| *index);
+        Ok(LaunchReport {
+            lane_instructions: instructions.into_inner(),
+            printf_output: outputs.into_iter().map(|(_, text)| text).collect(),
+        })
+    }
+}

@@ -1,0 +1,401 @@
+//! Device memory of a CPU device: host memory behind an allocation table.
+//!
+//! Every allocation is a run of `AtomicU64` words, so that blocks running on several host threads
+//! see each other's stores and atomics exactly as GPU threads do (plain loads and stores are
+//! relaxed; atomics are read-modify-write operations on the containing word). Addresses are never
+//! reused: a freed range stays in the table as poisoned, so a later access is reported as a use
+//! after free rather than silently reading someone else's data. Allocations are separated by an
+//! unmapped gap, so running off the end of one is reported as out of bounds.
+//!
+//! The generic address space of the device reserves windows below the device's own range for
+//! shared memory, local memory, kernel parameters and function addresses ([`Window`]).
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, RwLock};
+
+use super::fault::MemoryError;
+
+/// Base of device 0's address range; device `i` starts at `DEVICE_BASE + (i << 40)`.
+pub const DEVICE_BASE: u64 = 0x7f00_0000_0000;
+/// Generic-space window onto the executing block's shared memory.
+pub const SHARED_WINDOW: u64 = 0x1000_0000_0000;
+/// Generic-space window onto the executing thread's local memory.
+pub const LOCAL_WINDOW: u64 = 0x2000_0000_0000;
+/// Generic-space window onto the kernel's parameter buffer.
+pub const PARAM_WINDOW: u64 = 0x3000_0000_0000;
+/// Function addresses (`mov.u64 %rd, func`) are `FUNCTION_WINDOW + 16 * index`.
+pub const FUNCTION_WINDOW: u64 = 0x4000_0000_0000;
+/// Size of each window.
+pub const WINDOW_SIZE: u64 = 1 << 40;
+
+/// Unmapped bytes left after every allocation.
+const GUARD_GAP: u64 = 256;
+/// Minimum alignment of an allocation (what `cudaMalloc` guarantees).
+const MIN_ALIGN: u64 = 256;
+
+/// Which window of the generic address space an address falls in.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Window {
+    /// Global (or constant) device memory.
+    Global,
+    /// Shared memory of the executing block, at this offset.
+    Shared(u64),
+    /// Local memory of the executing thread, at this offset.
+    Local(u64),
+    /// Kernel parameters, at this offset.
+    Param(u64),
+}
+
+impl Window {
+    /// Classifies a generic address.
+    pub fn of(addr: u64) -> Window {
+        match addr {
+            a if (SHARED_WINDOW..SHARED_WINDOW + WINDOW_SIZE).contains(&a) => {
+                Window::Shared(a - SHARED_WINDOW)
+            }
+            a if (LOCAL_WINDOW..LOCAL_WINDOW + WINDOW_SIZE).contains(&a) => {
+                Window::Local(a - LOCAL_WINDOW)
+            }
+            a if (PARAM_WINDOW..PARAM_WINDOW + WINDOW_SIZE).contains(&a) => {
+                Window::Param(a - PARAM_WINDOW)
+            }
+            _ => Window::Global,
+        }
+    }
+}
+
+/// One allocation: its words, shared by the table and by executors' lookup caches.
+#[derive(Debug)]
+pub(crate) struct Allocation {
+    pub base: u64,
+    pub size: u64,
+    freed: AtomicBool,
+    words: Box<[AtomicU64]>,
+}
+
+/// Mask of the low `bytes` bytes.
+pub(crate) fn byte_mask(bytes: u32) -> u64 {
+    if bytes >= 8 {
+        u64::MAX
+    } else {
+        (1u64 << (bytes * 8)) - 1
+    }
+}
+
+impl Allocation {
+    fn new(base: u64, size: u64) -> Result<Allocation, MemoryError> {
+        let count = usize::try_from(size.div_ceil(8).max(1))
+            .map_err(|_| MemoryError::OutOfMemory { bytes: size })?;
+        let mut words = Vec::new();
+        words
+            .try_reserve_exact(count)
+            .map_err(|_| MemoryError::OutOfMemory { bytes: size })?;
+        words.resize_with(count, || AtomicU64::new(0));
+        Ok(Allocation {
+            base,
+            size,
+            freed: AtomicBool::new(false),
+            words: words.into_boxed_slice(),
+        })
+    }
+
+    /// Whether the allocation was freed.
+    pub fn is_freed(&self) -> bool {
+        self.freed.load(Ordering::Relaxed)
+    }
+
+    /// The word holding byte `offset`.
+    pub fn word(&self, offset: u64) -> &AtomicU64 {
+        &self.words[(offset >> 3) as usize]
+    }
+
+    /// Loads `bytes` (1, 2, 4 or 8) at `offset`, which must be naturally aligned and in bounds.
+    pub fn load(&self, offset: u64, bytes: u32) -> u64 {
+        let word = self.word(offset).load(Ordering::Relaxed);
+        (word >> ((offset & 7) * 8)) & byte_mask(bytes)
+    }
+
+    /// Stores the low `bytes` (1, 2, 4 or 8) of `value` at `offset` (naturally aligned, in
+    /// bounds), leaving the other bytes of the word intact even under concurrent stores.
+    pub fn store(&self, offset: u64, bytes: u32, value: u64) {
+        let word = self.word(offset);
+        if bytes >= 8 {
+            word.store(value, Ordering::Relaxed);
+            return;
+        }
+        let shift = (offset & 7) * 8;
+        let mask = byte_mask(bytes) << shift;
+        let bits = (value << shift) & mask;
+        // The closure always returns Some, so fetch_update cannot fail.
+        let _ = word.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |w| {
+            Some((w & !mask) | bits)
+        });
+    }
+
+    /// Atomically replaces the `bytes` (4 or 8) at `offset` by `op(old)` and returns the old
+    /// value. `op` returning `None` leaves memory unchanged (a failed compare-and-swap).
+    pub fn atomic(&self, offset: u64, bytes: u32, mut op: impl FnMut(u64) -> Option<u64>) -> u64 {
+        let word = self.word(offset);
+        let shift = (offset & 7) * 8;
+        let mask = byte_mask(bytes);
+        let mut old = 0;
+        let _ = word.fetch_update(Ordering::AcqRel, Ordering::Acquire, |w| {
+            old = (w >> shift) & mask;
+            op(old).map(|new| (w & !(mask << shift)) | ((new & mask) << shift))
+        });
+        old
+    }
+
+    /// Copies bytes out, starting at `offset` (any alignment).
+    fn read_bytes(&self, offset: u64, out: &mut [u8]) {
+        let mut pos = offset;
+        let mut i = 0;
+        while i < out.len() {
+            let in_word = (pos & 7) as usize;
+            let take = (8 - in_word).min(out.len() - i);
+            let word = self.word(pos).load(Ordering::Relaxed).to_le_bytes();
+            out[i..i + take].copy_from_slice(&word[in_word..in_word + take]);
+            i += take;
+            pos += take as u64;
+        }
+    }
+
+    /// Copies bytes in, starting at `offset` (any alignment).
+    fn write_bytes(&self, offset: u64, data: &[u8]) {
+        let mut pos = offset;
+        let mut i = 0;
+        while i < data.len() {
+            let in_word = (pos & 7) as usize;
+            let take = (8 - in_word).min(data.len() - i);
+            if take == 8 {
+                let bytes: [u8; 8] = data[i..i + 8].try_into().unwrap_or_default();
+                self.word(pos)
+                    .store(u64::from_le_bytes(bytes), Ordering::Relaxed);
+            } else {
+                let mut bytes = [0u8; 8];
+                bytes[in_word..in_word + take].copy_from_slice(&data[i..i + take]);
+                let bits = u64::from_le_bytes(bytes);
+                let mask = byte_mask(take as u32) << (in_word * 8);
+                let _ = self
+                    .word(pos)
+                    .fetch_update(Ordering::Relaxed, Ordering::Relaxed, |w| {
+                        Some((w & !mask) | bits)
+                    });
+            }
+            i += take;
+            pos += take as u64;
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+enum Entry {
+    Live(Arc<Allocation>),
+    Freed { size: u64 },
+}
+
+/// The memory of one CPU device: host memory behind an allocation table. `Send + Sync`; every
+/// method takes `&self`.
+#[derive(Debug)]
+pub struct DeviceMemory {
+    device_index: u32,
+    next: AtomicU64,
+    limit: u64,
+    table: RwLock<BTreeMap<u64, Entry>>,
+}
+
+impl DeviceMemory {
+    /// The memory of CPU device `device_index`. Its addresses start at
+    /// `DEVICE_BASE + (device_index << 40)`, so the ranges of different devices never overlap,
+    /// and are never 0.
+    pub fn new(device_index: u32) -> Self {
+        let base = DEVICE_BASE + (u64::from(device_index) << 40);
+        DeviceMemory {
+            device_index,
+            next: AtomicU64::new(base),
+            limit: base + (1 << 40),
+            table: RwLock::new(BTreeMap::new()),
+        }
+    }
+
+    /// The index this memory was created with.
+    pub fn device_index(&self) -> u32 {
+        self.device_index
+    }
+
+    /// Allocates `bytes` (zero-filled) aligned to `align` (a power of two; at least 256 is used)
+    /// and returns the device address. Addresses are never reused.
+    pub fn alloc(&self, bytes: u64, align: u64) -> Result<u64, MemoryError> {
+        if !align.is_power_of_two() && align != 0 {
+            return Err(MemoryError::InvalidArgument(format!(
+                "alignment {align} is not a power of two"
+            )));
+        }
+        let align = align.max(MIN_ALIGN);
+        let span = bytes
+            .max(1)
+            .checked_add(GUARD_GAP + align)
+            .ok_or(MemoryError::OutOfMemory { bytes })?;
+        let start = self.next.fetch_add(span, Ordering::Relaxed);
+        let base = start.next_multiple_of(align);
+        if base + bytes > self.limit {
+            return Err(MemoryError::OutOfMemory { bytes });
+        }
+        let allocation = Arc::new(Allocation::new(base, bytes)?);
+        self.table_write().insert(base, Entry::Live(allocation));
+        Ok(base)
+    }
+
+    /// Frees the allocation starting at `addr`. The range stays poisoned: later accesses are
+    /// reported as use after free.
+    pub fn free(&self, addr: u64) -> Result<(), MemoryError> {
+        let mut table = self.table_write();
+        match table.get(&addr) {
+            Some(Entry::Live(allocation)) => {
+                allocation.freed.store(true, Ordering::Release);
+                let size = allocation.size;
+                table.insert(addr, Entry::Freed { size });
+                Ok(())
+            }
+            _ => Err(MemoryError::InvalidFree { addr }),
+        }
+    }
+
+    /// The allocation containing `[addr, addr + len)`.
+    pub(crate) fn lookup(&self, addr: u64, len: u64) -> Result<Arc<Allocation>, MemoryError> {
+        let table = self.table.read().unwrap_or_else(|e| e.into_inner());
+        match table.range(..=addr).next_back() {
+            Some((base, Entry::Live(a))) if addr + len <= base + a.size => Ok(Arc::clone(a)),
+            Some((base, Entry::Freed { size })) if addr < base + size => {
+                Err(MemoryError::UseAfterFree {
+                    addr,
+                    len,
+                    base: *base,
+                    size: *size,
+                })
+            }
+            _ => Err(MemoryError::OutOfBounds { addr, len }),
+        }
+    }
+
+    /// Copies host bytes to device memory at `addr`.
+    pub fn write(&self, addr: u64, data: &[u8]) -> Result<(), MemoryError> {
+        let allocation = self.lookup(addr, data.len() as u64)?;
+        allocation.write_bytes(addr - allocation.base, data);
+        Ok(())
+    }
+
+    /// Copies device memory at `addr` into `out`.
+    pub fn read(&self, addr: u64, out: &mut [u8]) -> Result<(), MemoryError> {
+        let allocation = self.lookup(addr, out.len() as u64)?;
+        allocation.read_bytes(addr - allocation.base, out);
+        Ok(())
+    }
+
+    /// Writes `pattern` (1, 2, 4 or 8 bytes: memset 8/16/32/64) `count` times from `addr`.
+    pub fn fill(&self, addr: u64, pattern: &[u8], count: u64) -> Result<(), MemoryError> {
+        if !matches!(pattern.len(), 1 | 2 | 4 | 8) {
+            return Err(MemoryError::InvalidArgument(format!(
+                "fill pattern of {} bytes",
+                pattern.len()
+            )));
+        }
+        let total = count
+            .checked_mul(pattern.len() as u64)
+            .ok_or(MemoryError::OutOfBounds {
+                addr,
+                len: u64::MAX,
+            })?;
+        let allocation = self.lookup(addr, total)?;
+        let chunk: Vec<u8> = pattern
+            .iter()
+            .copied()
+            .cycle()
+            .take(total.min(1 << 16) as usize)
+            .collect();
+        let mut done = 0;
+        while done < total {
+            let take = (total - done).min(chunk.len() as u64);
+            allocation.write_bytes(addr - allocation.base + done, &chunk[..take as usize]);
+            done += take;
+        }
+        Ok(())
+    }
+
+    /// Copies `bytes` from `src` to `dst` (device to device; the ranges may overlap).
+    pub fn copy(&self, dst: u64, src: u64, bytes: u64) -> Result<(), MemoryError> {
+        let from = self.lookup(src, bytes)?;
+        let to = self.lookup(dst, bytes)?;
+        let mut buffer = vec![0u8; bytes.min(1 << 20) as usize];
+        // Copy backwards when the destination overlaps the source from above.
+        let chunks: Vec<u64> = (0..bytes.div_ceil(buffer.len().max(1) as u64)).collect();
+        let ordered: Box<dyn Iterator<Item = &u64>> = if dst > src {
+            Box::new(chunks.iter().rev())
+        } else {
+            Box::new(chunks.iter())
+        };
+        for chunk in ordered {
+            let start = chunk * buffer.len() as u64;
+            let take = (bytes - start).min(buffer.len() as u64) as usize;
+            from.read_bytes(src - from.base + start, &mut buffer[..take]);
+            to.write_bytes(dst - to.base + start, &buffer[..take]);
+        }
+        Ok(())
+    }
+
+    /// The live allocation containing `addr`, as `(base, size)`.
+    pub fn contains(&self, addr: u64) -> Option<(u64, u64)> {
+        self.lookup(addr, 1).ok().map(|a| (a.base, a.size))
+    }
+
+    fn table_write(&self) -> std::sync::RwLockWriteGuard<'_, BTreeMap<u64, Entry>> {
+        self.table.write().unwrap_or_else(|e| e.into_inner())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn round_trip_and_poison() {
+        let memory = DeviceMemory::new(1);
+        let a = memory.alloc(100, 0).unwrap();
+        assert!(a >= DEVICE_BASE + (1 << 40));
+        memory.write(a + 3, b"hello world").unwrap();
+        let mut out = [0u8; 11];
+        memory.read(a + 3, &mut out).unwrap();
+        assert_eq!(&out, b"hello world");
+        memory.fill(a, &[0xab, 0xcd], 10).unwrap();
+        memory.read(a, &mut out).unwrap();
+        assert_eq!(&out[..4], &[0xab, 0xcd, 0xab, 0xcd]);
+        assert_eq!(memory.contains(a + 50), Some((a, 100)));
+        assert!(matches!(
+            memory.read(a + 95, &mut out),
+            Err(MemoryError::OutOfBounds { .. })
+        ));
+        let b = memory.alloc(64, 0).unwrap();
+        memory.copy(b, a, 64).unwrap();
+        memory.free(a).unwrap();
+        assert!(matches!(
+            memory.read(a, &mut out),
+            Err(MemoryError::UseAfterFree { .. })
+        ));
+        assert!(memory.free(a).is_err());
+        assert!(memory.alloc(8, 0).unwrap() > b);
+        memory.read(b, &mut out).unwrap();
+        assert_eq!(&out[..2], &[0xab, 0xcd]);
+    }
+
+    #[test]
+    fn overlapping_copy_moves_like_memmove() {
+        let memory = DeviceMemory::new(0);
+        let a = memory.alloc(16, 0).unwrap();
+        memory.write(a, &[1, 2, 3, 4, 5, 6, 7, 8]).unwrap();
+        memory.copy(a + 2, a, 8).unwrap();
+        let mut out = [0u8; 10];
+        memory.read(a, &mut out).unwrap();
+        assert_eq!(out, [1, 2, 1, 2, 3, 4, 5, 6, 7, 8]);
+    }
+}

@@ -1,0 +1,348 @@
+//! Device-side `printf`: `vprintf(format, args)` as the CUDA device runtime defines it. The
+//! format string is a C string in device memory; the arguments are packed in a buffer, each at
+//! the next multiple of its size (ints and chars as 4 bytes, `long`s, pointers and doubles —
+//! floats are promoted — as 8). Output is collected per block and returned with the launch.
+
+use crate::interp::block::Block;
+use crate::interp::exec::{resolve_generic, Launch};
+use crate::interp::fault::ExecFault;
+use crate::interp::warp::Warp;
+
+/// Longest C string read from device memory.
+const MAX_STRING: usize = 1 << 16;
+
+fn byte(w: &mut Warp, b: &Block, l: &Launch<'_>, lane: usize, addr: u64) -> Result<u8, ExecFault> {
+    let loc = resolve_generic(addr);
+    Ok(crate::interp::exec::load_at(w, b, l, loc, 1, lane, addr)? as u8)
+}
+
+fn word(
+    w: &mut Warp,
+    b: &Block,
+    l: &Launch<'_>,
+    lane: usize,
+    addr: u64,
+    len: u64,
+) -> Result<u64, ExecFault> {
+    let mut v = 0u64;
+    for i in 0..len {
+        v |= u64::from(byte(w, b, l, lane, addr + i)?) << (8 * i);
+    }
+    Ok(v)
+}
+
+/// Reads the NUL-terminated string at generic address `addr`.
+pub(crate) fn c_string(
+    w: &mut Warp,
+    b: &Block,
+    l: &Launch<'_>,
+    lane: usize,
+    addr: u64,
+) -> Result<String, ExecFault> {
+    if addr == 0 {
+        return Ok("(null)".to_string());
+    }
+    let mut bytes = Vec::new();
+    while bytes.len() < MAX_STRING {
+        let c = byte(w, b, l, lane, addr + bytes.len() as u64)?;
+        if c == 0 {
+            break;
+        }
+        bytes.push(c);
+    }
+    Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// A conversion specification: flags, width, precision, length and conversion letter.
+#[derive(Debug, Default)]
+struct Spec {
+    left: bool,
+    plus: bool,
+    space: bool,
+    alt: bool,
+    zero: bool,
+    width: Option<usize>,
+    precision: Option<usize>,
+    long: bool,
+    conv: char,
+}
+
+/// Executes `vprintf` for one lane, appending the text to the block's output. Returns the
+/// number of arguments consumed.
+pub(crate) fn vprintf(
+    w: &mut Warp,
+    b: &mut Block,
+    l: &Launch<'_>,
+    lane: usize,
+    format: u64,
+    args: u64,
+) -> Result<u64, ExecFault> {
+    let fmt = c_string(w, b, l, lane, format)?;
+    let mut out = String::new();
+    let mut offset = 0u64;
+    let mut count = 0u64;
+    let mut next_arg = |w: &mut Warp, b: &Block, size: u64| -> Result<u64, ExecFault> {
+        offset = offset.next_multiple_of(size);
+        let v = word(w, b, l, lane, args + offset, size)?;
+        offset += size;
+        count += 1;
+        Ok(v)
+    };
+    let mut chars = fmt.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '%' {
+            out.push(c);
+            continue;
+        }
+        let mut spec = Spec::default();
+        while let Some(&f) = chars.peek() {
+            match f {
+                '-' => spec.left = true,
+                '+' => spec.plus = true,
+                ' ' => spec.space = true,
+                '#' => spec.alt = true,
+                '0' => spec.zero = true,
+                _ => break,
+            }
+            chars.next();
+        }
+        if chars.peek() == Some(&'*') {
+            chars.next();
+            let v = next_arg(w, b, 4)? as u32 as i32;
+            spec.left |= v < 0;
+            spec.width = Some(v.unsigned_abs() as usize);
+        } else {
+            let mut n = String::new();
+            while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                n.push(d);
+                chars.next();
+            }
+            spec.width = n.parse().ok();
+        }
+        if chars.peek() == Some(&'.') {
+            chars.next();
+            if chars.peek() == Some(&'*') {
+                chars.next();
+                let v = next_arg(w, b, 4)? as u32 as i32;
+                spec.precision = (v >= 0).then_some(v as usize);
+            } else {
+                let mut n = String::new();
+                while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
+                    n.push(d);
+                    chars.next();
+                }
+                spec.precision = Some(n.parse().unwrap_or(0));
+            }
+        }
+        while let Some(&m) = chars.peek() {
+            match m {
+                'l' | 'z' | 'j' | 't' | 'L' | 'q' => spec.long = true,
+                'h' => {}
+                _ => break,
+            }
+            chars.next();
+        }
+        let Some(conv) = chars.next() else { break };
+        spec.conv = conv;
+        let size = if spec.long { 8 } else { 4 };
+        let body = match conv {
+            '%' => {
+                out.push('%');
+                continue;
+            }
+            'd' | 'i' => {
+                let v = next_arg(w, b, size)?;
+                let v = if spec.long {
+                    v as i64
+                } else {
+                    i64::from(v as u32 as i32)
+                };
+                integer(&spec, v < 0, u128::from(v.unsigned_abs()), 10, false)
+            }
+            'u' | 'x' | 'X' | 'o' => {
+                let v = next_arg(w, b, size)?;
+                let v = if spec.long { v } else { u64::from(v as u32) };
+                let radix = match conv {
+                    'o' => 8,
+                    'u' => 10,
+                    _ => 16,
+                };
+                integer(&spec, false, u128::from(v), radix, conv == 'X')
+            }
+            'c' => char::from(next_arg(w, b, 4)? as u8).to_string(),
+            's' => {
+                let ptr = next_arg(w, b, 8)?;
+                let mut s = c_string(w, b, l, lane, ptr)?;
+                if let Some(p) = spec.precision {
+                    s = s.chars().take(p).collect();
+                }
+                s
+            }
+            'p' => format!("0x{:x}", next_arg(w, b, 8)?),
+            'f' | 'F' | 'e' | 'E' | 'g' | 'G' | 'a' | 'A' => {
+                float(&spec, f64::from_bits(next_arg(w, b, 8)?))
+            }
+            'n' => {
+                next_arg(w, b, 8)?;
+                continue;
+            }
+            other => {
+                out.push('%');
+                out.push(other);
+                continue;
+            }
+        };
+        pad(&mut out, &spec, body);
+    }
+    b.printf.push_str(&out);
+    Ok(count)
+}
+
+fn pad(out: &mut String, spec: &Spec, body: String) {
+    let width = spec.width.unwrap_or(0);
+    let len = body.chars().count();
+    if len >= width {
+        out.push_str(&body);
+        return;
+    }
+    let fill = width - len;
+    let numeric = !matches!(spec.conv, 's' | 'c' | 'p');
+    if spec.left {
+        out.push_str(&body);
+        out.extend(std::iter::repeat_n(' ', fill));
+    } else if spec.zero
+        && numeric
+        && !(spec.precision.is_some() && "diuxXo".contains(spec.conv))
+        && !body.contains("inf")
+        && !body.contains("nan")
+    {
+        let sign_len = body.find(|c: char| c.is_ascii_alphanumeric()).unwrap_or(0);
+        let prefix_len = if body[sign_len..].starts_with("0x") || body[sign_len..].starts_with("0X")
+        {
+            sign_len + 2
+        } else {
+            sign_len
+        };
+        out.push_str(&body[..prefix_len]);
+        out.extend(std::iter::repeat_n('0', fill));
+        out.push_str(&body[prefix_len..]);
+    } else {
+        out.extend(std::iter::repeat_n(' ', fill));
+        out.push_str(&body);
+    }
+}
+
+fn sign(spec: &Spec, negative: bool) -> &'static str {
+    if negative {
+        "-"
+    } else if spec.plus {
+        "+"
+    } else if spec.space {
+        " "
+    } else {
+        ""
+    }
+}
+
+fn integer(spec: &Spec, negative: bool, magnitude: u128, radix: u32, upper: bool) -> String {
+    let mut digits = match radix {
+        8 => format!("{magnitude:o}"),
+        16 if upper => format!("{magnitude:X}"),
+        16 => format!("{magnitude:x}"),
+        _ => magnitude.to_string(),
+    };
+    if let Some(p) = spec.precision {
+        if p == 0 && magnitude == 0 {
+            digits.clear();
+        }
+        while digits.len() < p {
+            digits.insert(0, '0');
+        }
+    }
+    let prefix = match (spec.alt, radix, magnitude) {
+        (true, 16, m) if m != 0 => {
+            if upper {
+                "0X"
+            } else {
+                "0x"
+            }
+        }
+        (true, 8, _) if !digits.starts_with('0') => "0",
+        _ => "",
+    };
+    let sign = if "di".contains(spec.conv) {
+        sign(spec, negative)
+    } else {
+        ""
+    };
+    format!("{sign}{prefix}{digits}")
+}
+
+/// C's `%e` body for a finite non-negative value: `d.ddde±XX`.
+fn exponent_form(v: f64, precision: usize, upper: bool) -> String {
+    let s = format!("{v:.precision$e}");
+    let (mantissa, exp) = s.split_once('e').unwrap_or((&s, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    let e = if upper { 'E' } else { 'e' };
+    format!(
+        "{mantissa}{e}{}{:02}",
+        if exp < 0 { '-' } else { '+' },
+        exp.unsigned_abs()
+    )
+}
+
+fn strip_zeros(s: String) -> String {
+    if !s.contains('.') {
+        return s;
+    }
+    let (mantissa, exp) = match s.find(['e', 'E']) {
+        Some(i) => (s[..i].to_string(), s[i..].to_string()),
+        None => (s.clone(), String::new()),
+    };
+    let mantissa = mantissa
+        .trim_end_matches('0')
+        .trim_end_matches('.')
+        .to_string();
+    mantissa + &exp
+}
+
+fn float(spec: &Spec, v: f64) -> String {
+    let upper = spec.conv.is_ascii_uppercase();
+    let negative = v.is_sign_negative() && !v.is_nan();
+    let a = v.abs();
+    let body = if v.is_nan() {
+        "nan".to_string()
+    } else if v.is_infinite() {
+        "inf".to_string()
+    } else {
+        let p = spec.precision.unwrap_or(6);
+        match spec.conv.to_ascii_lowercase() {
+            'f' => format!("{a:.p$}"),
+            'e' => exponent_form(a, p, upper),
+            'a' => format!("{a:e}"),
+            _ => {
+                let p = p.max(1);
+                let exp = if a == 0.0 {
+                    0
+                } else {
+                    let s = format!("{a:.prec$e}", prec = p - 1);
+                    s.split_once('e')
+                        .and_then(|(_, e)| e.parse::<i32>().ok())
+                        .unwrap_or(0)
+                };
+                let s = if exp < -4 || exp >= p as i32 {
+                    exponent_form(a, p - 1, upper)
+                } else {
+                    format!("{a:.prec$}", prec = (p as i32 - 1 - exp).max(0) as usize)
+                };
+                if spec.alt {
+                    s
+                } else {
+                    strip_zeros(s)
+                }
+            }
+        }
+    };
+    let body = if upper { body.to_uppercase() } else { body };
+    format!("{}{body}", sign(spec, negative))
+}

@@ -1,0 +1,265 @@
+//! A loaded module: every function decoded once into the executable form of [`super::inst`],
+//! module-scope variables allocated and initialised in device memory, the shared-memory layout
+//! fixed. A [`Program`] is immutable after loading and shared by all threads running its kernels.
+
+mod decode;
+mod decode_ops;
+mod layout;
+mod scope;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use super::fault::LoadError;
+use super::inst::{Builtin, Inst};
+use super::memory::{DeviceMemory, FUNCTION_WINDOW};
+use crate::ir::{self, FunctionKind, Immediate, Item, ScalarType, StateSpace, Statement};
+use scope::Binding;
+
+pub(crate) use crate::printer::print_instruction as instruction_text;
+pub(crate) use decode_ops::{space_of, Decoder};
+
+/// Where a `.func` parameter or return value lives in the callee.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum ParamSlot {
+    /// A `.param` variable of the callee's frame.
+    Frame { offset: u64, size: u64 },
+    /// A `.reg` parameter.
+    Reg { reg: u32, bits: u8 },
+}
+
+/// One decoded function.
+#[derive(Debug)]
+pub(crate) struct FunctionCode {
+    pub name: String,
+    pub is_kernel: bool,
+    pub insts: Vec<Inst>,
+    /// The IR instruction each decoded instruction came from (for fault messages).
+    pub source: Vec<ir::Instruction>,
+    pub num_regs: u32,
+    /// Bytes of frame (local variables, `.param` variables, parameters).
+    pub frame_size: u64,
+    pub params: Vec<ParamSlot>,
+    pub returns: Vec<ParamSlot>,
+    /// Kernel parameters: (offset, size) in the parameter buffer.
+    pub kernel_params: Vec<(u64, u64)>,
+    pub param_size: u64,
+    pub defined: bool,
+    pub builtin: Option<Builtin>,
+    /// Hidden register holding the carry flag of `add.cc` and friends.
+    pub carry_reg: u32,
+}
+
+impl FunctionCode {
+    /// PTX line of instruction `pc`.
+    pub fn line(&self, pc: usize) -> u32 {
+        self.source.get(pc).map(|i| i.span.line).unwrap_or(0)
+    }
+}
+
+/// A kernel resolved by name: its index and parameter layout.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelHandle {
+    pub(crate) index: u32,
+    /// The kernel's name.
+    pub name: String,
+    /// Each parameter's (offset, size) in the parameter buffer, as the CUDA driver lays it out.
+    pub params: Vec<(u64, u64)>,
+    /// Total size of the parameter buffer.
+    pub param_size: u64,
+}
+
+/// A loaded module. `Send + Sync`: launch its kernels from any thread.
+#[derive(Debug)]
+pub struct Program {
+    pub(crate) functions: Vec<FunctionCode>,
+    by_name: HashMap<String, u32>,
+    globals: HashMap<String, (u64, u64)>,
+    pub(crate) memory: Arc<DeviceMemory>,
+    /// Bytes of static shared memory; dynamic shared memory starts at this offset.
+    pub(crate) static_shared: u64,
+    /// Registers per function frame in a warp's register file (the largest function's count).
+    pub(crate) max_regs: u32,
+}
+
+/// The bit pattern of an immediate for an operand of type `ty`.
+pub(crate) fn immediate_bits(imm: Immediate, ty: ScalarType) -> u64 {
+    match (imm, ty) {
+        (Immediate::Int(i), ScalarType::F32) => u64::from((i as f32).to_bits()),
+        (Immediate::Int(i), ScalarType::F64) => (i as f64).to_bits(),
+        (Immediate::F64(b), ScalarType::F32) => u64::from((f64::from_bits(b) as f32).to_bits()),
+        (Immediate::F32(b), ScalarType::F64) => f64::from(f32::from_bits(b)).to_bits(),
+        (Immediate::Int(i), _) => i as u64,
+        (Immediate::F32(b), _) => u64::from(b),
+        (Immediate::F64(b), _) => b,
+    }
+}
+
+/// Opcodes rejected at load time because the CPU device cannot run them.
+const UNSUPPORTED_OPCODES: &[&str] = &["wgmma", "tcgen05", "tensormap", "clusterlaunchcontrol"];
+
+impl Program {
+    /// Decodes `module` and allocates and initialises its module-scope `.global` and `.const`
+    /// variables in `memory`. Fails, naming the function and PTX line, on anything the CPU device
+    /// cannot execute (e.g. `wgmma`, TMA, `tcgen05`: "not supported on the CPU device").
+    pub fn load(module: &ir::Module, memory: &Arc<DeviceMemory>) -> Result<Program, LoadError> {
+        let mut names: HashMap<String, Binding> = HashMap::new();
+        let mut functions: Vec<&ir::Function> = Vec::new();
+        let mut by_name: HashMap<String, u32> = HashMap::new();
+        for item in &module.items {
+            if let Item::Function(f) = item {
+                match by_name.get(&f.name) {
+                    Some(&i) => {
+                        if f.body.is_some() {
+                            functions[i as usize] = f;
+                        }
+                    }
+                    None => {
+                        by_name.insert(f.name.clone(), functions.len() as u32);
+                        names.insert(f.name.clone(), Binding::Function(functions.len() as u32));
+                        functions.push(f);
+                    }
+                }
+            }
+        }
+        for item in &module.items {
+            if let Item::Alias { alias, aliasee } = item {
+                if let Some(&i) = by_name.get(aliasee) {
+                    by_name.insert(alias.clone(), i);
+                    names.insert(alias.clone(), Binding::Function(i));
+                }
+            }
+        }
+
+        let shared = decode::SharedLayout::new(module, &functions);
+        let mut globals = HashMap::new();
+        let mut pending_init = Vec::new();
+        for item in &module.items {
+            let Item::Variable(var) = item else { continue };
+            match var.space {
+                StateSpace::Global | StateSpace::Const => {
+                    let size = layout::variable_size(var);
+                    let size = if size == 0 { 1 } else { size };
+                    let addr = memory
+                        .alloc(size, layout::variable_align(var))
+                        .map_err(|e| {
+                            LoadError::new(None, var.span.line, format!("`{}`: {e}", var.name))
+                        })?;
+                    globals.insert(var.name.clone(), (addr, layout::variable_size(var)));
+                    names.insert(var.name.clone(), Binding::Global(addr));
+                    if var.init.is_some() {
+                        pending_init.push((var, addr));
+                    }
+                }
+                StateSpace::Shared | StateSpace::SharedCta | StateSpace::SharedCluster => {
+                    names.insert(
+                        var.name.clone(),
+                        Binding::Shared(shared.offset_of(None, var)),
+                    );
+                }
+                _ => {}
+            }
+        }
+        for (var, addr) in pending_init {
+            let Some(init) = &var.init else { continue };
+            let mut bytes = Vec::new();
+            let resolve = |symbol: &str, generic: bool| match names.get(symbol) {
+                Some(Binding::Global(a)) => Some(*a),
+                Some(Binding::Function(i)) => Some(FUNCTION_WINDOW + 16 * u64::from(*i)),
+                Some(Binding::Shared(o)) => Some(if generic {
+                    super::memory::SHARED_WINDOW + o
+                } else {
+                    *o
+                }),
+                _ => None,
+            };
+            layout::initializer_bytes(init, var.ty, &mut bytes, &resolve)
+                .map_err(|e| LoadError::new(None, var.span.line, e))?;
+            memory.write(addr, &bytes).map_err(|e| {
+                LoadError::new(
+                    None,
+                    var.span.line,
+                    format!("initialising `{}`: {e}", var.name),
+                )
+            })?;
+        }
+
+        let mut decoded = Vec::with_capacity(functions.len());
+        for (index, function) in functions.iter().enumerate() {
+            decoded.push(decode::decode_function(function, index, &names, &shared)?);
+        }
+        let max_regs = decoded.iter().map(|f| f.num_regs).max().unwrap_or(0).max(1);
+        Ok(Program {
+            functions: decoded,
+            by_name,
+            globals,
+            memory: Arc::clone(memory),
+            static_shared: shared.static_size,
+            max_regs,
+        })
+    }
+
+    /// The device address and size of a module-scope `.global` or `.const` variable (like
+    /// `cuModuleGetGlobal`).
+    pub fn global_address(&self, name: &str) -> Option<(u64, u64)> {
+        self.globals.get(name).copied()
+    }
+
+    /// Resolves a kernel (`.entry`) by name.
+    pub fn kernel(&self, name: &str) -> Option<KernelHandle> {
+        let index = *self.by_name.get(name)?;
+        let function = &self.functions[index as usize];
+        if !function.is_kernel || !function.defined {
+            return None;
+        }
+        Some(KernelHandle {
+            index,
+            name: function.name.clone(),
+            params: function.kernel_params.clone(),
+            param_size: function.param_size,
+        })
+    }
+
+    /// Names of all kernels defined in the module, in source order.
+    pub fn kernel_names(&self) -> Vec<&str> {
+        self.functions
+            .iter()
+            .filter(|f| f.is_kernel && f.defined)
+            .map(|f| f.name.as_str())
+            .collect()
+    }
+
+    /// The device memory the program's variables live in.
+    pub fn memory(&self) -> &Arc<DeviceMemory> {
+        &self.memory
+    }
+}
+
+/// Whether a statement list contains an instruction the CPU device rejects at load.
+pub(crate) fn unsupported_opcode(inst: &ir::Instruction) -> Option<&'static str> {
+    let word = inst.opcode.as_str();
+    if let Some(bad) = UNSUPPORTED_OPCODES.iter().find(|w| word.starts_with(*w)) {
+        return Some(bad);
+    }
+    let is_tma = word == "cp"
+        && inst.modifiers.iter().any(|m| {
+            let w = m.to_word();
+            w == "tensor" || w.starts_with("bulk")
+        });
+    is_tma.then_some("cp.async.bulk (TMA)")
+}
+
+/// Walks a body, nested blocks included.
+pub(crate) fn walk<'a>(body: &'a [Statement], visit: &mut dyn FnMut(&'a Statement)) {
+    for statement in body {
+        visit(statement);
+        if let Statement::Block(inner) = statement {
+            walk(inner, visit);
+        }
+    }
+}
+
+/// Whether a function is a kernel.
+pub(crate) fn is_kernel(function: &ir::Function) -> bool {
+    function.kind == FunctionKind::Entry
+}
