@@ -1,0 +1,26 @@
+//! One module per subcommand. Each returns `Err(message)` for a one-line report on stderr.
+
+pub mod bench;
+pub mod demo;
+pub mod devices;
+pub mod inspect;
+pub mod run;
+
+use chevron::{Device, Runtime};
+
+/// A command's failure: the one line printed after `chevron: error:`.
+pub type CommandResult = Result<(), String>;
+
+/// The runtime, or a one-line error.
+pub fn runtime() -> Result<Runtime, String> {
+    Runtime::new().map_err(|e| e.to_string())
+}
+
+/// The device named by `--device`, or the runtime's default device.
+pub fn pick_device<'r>(runtime: &'r Runtime, label: Option<&str>) -> Result<&'r Device, String> {
+    match label {
+        Some(label) => runtime.device(label),
+        None => runtime.default_device(),
+    }
+    .map_err(|e| e.to_string())
+}
