@@ -119,8 +119,22 @@ mod tests {
     #[test]
     fn run_command_parses() {
         let cli = Cli::try_parse_from([
-            "chevron", "run", "k.ptx", "saxpy", "--grid", "4", "--block", "128", "--arg",
-            "f32:2", "--arg", "f32[512]=iota", "--print", "1", "--save", "1=/tmp/o",
+            "chevron",
+            "run",
+            "k.ptx",
+            "saxpy",
+            "--grid",
+            "4",
+            "--block",
+            "128",
+            "--arg",
+            "f32:2",
+            "--arg",
+            "f32[512]=iota",
+            "--print",
+            "1",
+            "--save",
+            "1=/tmp/o",
         ])
         .unwrap();
         let Command::Run(run) = cli.command else {

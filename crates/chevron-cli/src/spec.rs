@@ -68,8 +68,16 @@ impl ElementType {
         use ElementType::*;
         let bad = |e: &dyn fmt::Display| format!("`{text}` is not a valid {self}: {e}");
         Ok(match self {
-            F32 => text.parse::<f32>().map_err(|e| bad(&e))?.to_le_bytes().to_vec(),
-            F64 => text.parse::<f64>().map_err(|e| bad(&e))?.to_le_bytes().to_vec(),
+            F32 => text
+                .parse::<f32>()
+                .map_err(|e| bad(&e))?
+                .to_le_bytes()
+                .to_vec(),
+            F64 => text
+                .parse::<f64>()
+                .map_err(|e| bad(&e))?
+                .to_le_bytes()
+                .to_vec(),
             _ => {
                 let value = parse_integer(text).map_err(|e| bad(&e))?;
                 let bits = self.size() * 8;
@@ -225,8 +233,8 @@ impl ArgSpec {
         let (ty_word, value) = spec
             .split_once(':')
             .ok_or_else(|| err("expected TYPE:VALUE or TYPE[COUNT]=INIT"))?;
-        let ty = ElementType::parse(ty_word)
-            .ok_or_else(|| err(&format!("unknown type `{ty_word}`")))?;
+        let ty =
+            ElementType::parse(ty_word).ok_or_else(|| err(&format!("unknown type `{ty_word}`")))?;
         let bytes = ty.encode(value).map_err(|e| err(&e))?;
         Ok(ArgSpec::Scalar { ty, bytes })
     }
@@ -259,8 +267,12 @@ mod tests {
                 bytes: 255u64.to_le_bytes().to_vec()
             }
         );
-        assert!(ArgSpec::parse("u8:256").unwrap_err().contains("out of range"));
-        assert!(ArgSpec::parse("q32:1").unwrap_err().contains("unknown type `q32`"));
+        assert!(ArgSpec::parse("u8:256")
+            .unwrap_err()
+            .contains("out of range"));
+        assert!(ArgSpec::parse("q32:1")
+            .unwrap_err()
+            .contains("unknown type `q32`"));
     }
 
     #[test]
@@ -290,7 +302,14 @@ mod tests {
     fn iota_and_decode() {
         let bytes = ElementType::I32.iota(3);
         let values = ElementType::I32.decode(&bytes);
-        assert_eq!(values, vec![serde_json::json!(0), serde_json::json!(1), serde_json::json!(2)]);
+        assert_eq!(
+            values,
+            vec![
+                serde_json::json!(0),
+                serde_json::json!(1),
+                serde_json::json!(2)
+            ]
+        );
         let f = ElementType::F64.decode(&ElementType::F64.iota(2));
         assert_eq!(f[1], serde_json::json!(1.0));
     }

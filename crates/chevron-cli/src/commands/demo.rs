@@ -77,7 +77,9 @@ fn matmul(device: &Device) -> chevron::Result<bool> {
     const DIM: usize = 64;
     // Small integers: every product and sum is exact in f32, so the check is exact.
     let a: Vec<f32> = (0..DIM * DIM).map(|i| ((i * 3) % 7) as f32 - 3.0).collect();
-    let b: Vec<f32> = (0..DIM * DIM).map(|i| ((i * 5) % 11) as f32 - 5.0).collect();
+    let b: Vec<f32> = (0..DIM * DIM)
+        .map(|i| ((i * 5) % 11) as f32 - 5.0)
+        .collect();
     let module = Module::from_ptx(device, MATMUL_PTX)?;
     let kernel = module.kernel("matmul_tiled")?;
     let a_buf = Buffer::from_slice(device, &a)?;
@@ -102,6 +104,12 @@ fn matmul(device: &Device) -> chevron::Result<bool> {
             }
         }
     }
-    report(kernel.display_name(), &config, millis, mismatches, DIM * DIM);
+    report(
+        kernel.display_name(),
+        &config,
+        millis,
+        mismatches,
+        DIM * DIM,
+    );
     Ok(mismatches == 0)
 }

@@ -34,11 +34,11 @@ pub fn run(file: &Path, as_json: bool) -> CommandResult {
 pub fn symbol_table(bytes: &[u8], kind: CodeKind, file: &Path) -> Result<SymbolTable, String> {
     match kind {
         CodeKind::Ptx => {
-            let module = chevron_ptx::parse_bytes(bytes)
-                .map_err(|e| format!("{}: {e}", file.display()))?;
+            let module =
+                chevron_ptx::parse_bytes(bytes).map_err(|e| format!("{}: {e}", file.display()))?;
             Ok(SymbolTable::from_module(&module))
         }
-        CodeKind::Cubin | CodeKind::Fatbin => chevron::code_object::symbol_table(bytes)
+        CodeKind::Cubin | CodeKind::Fatbin => chevron::code_object::binary_symbols(bytes)
             .map_err(|e| format!("{}: {e}", file.display())),
     }
 }

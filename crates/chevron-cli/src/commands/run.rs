@@ -119,7 +119,10 @@ pub fn run(args: &RunArgs) -> CommandResult {
             args.shared
         );
         for (n, values) in &printed {
-            println!("arg {n}: {}", serde_json::to_string(values).unwrap_or_default());
+            println!(
+                "arg {n}: {}",
+                serde_json::to_string(values).unwrap_or_default()
+            );
         }
         for (n, path) in &saves {
             println!("arg {n} saved to {}", path.display());
