@@ -254,10 +254,14 @@ fn deadlock(launch: &Launch<'_>, block: &Block, warps: &[Warp]) -> Fault {
         block: block.ctaid,
         thread: warp.tid[lane],
         line: function.line(pc),
-        instruction: function.source.get(pc).map(instruction_text).unwrap_or_default(),
+        instruction: function
+            .source
+            .get(pc)
+            .map(instruction_text)
+            .unwrap_or_default(),
         address: None,
         detail: format!(
-            "{waiting} of the block's {} live threads wait at a barrier that the others can never reach",
+            "{waiting} of the block's {} live threads wait at barriers that can never complete",
             block.live
         ),
     }
