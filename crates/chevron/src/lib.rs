@@ -75,7 +75,6 @@ pub mod error;
 pub mod selection;
 
 mod buffer;
-mod code_symbols;
 mod device;
 mod device_core;
 mod event_pool;
@@ -83,6 +82,7 @@ mod kernel;
 mod kernel_args;
 mod launch_config;
 mod module;
+mod module_loading;
 #[cfg(test)]
 mod ordering_tests;
 mod progress;
@@ -99,7 +99,7 @@ pub use error::{Error, Result};
 pub use kernel::Kernel;
 pub use kernel_args::{KernelArg, KernelArgs, Value};
 pub use launch_config::Dim3;
-pub use module::{CodeKind, GlobalVar, Module};
+pub use module::{GlobalVar, Module};
 pub use runtime::{BackendStatus, Runtime};
 pub use stream::Stream;
 pub use token::Token;

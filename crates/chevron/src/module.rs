@@ -14,12 +14,13 @@ use std::sync::Arc;
 
 use chevron_ptx::symbols::{LookupError, Symbol, SymbolKind, SymbolTable};
 
-use crate::backend::{self, CodeImage, DevicePtr};
-use crate::code_symbols;
+use crate::backend::{self, DevicePtr};
+use crate::code_object::{self, CodeObjectKind};
 use crate::device::Device;
 use crate::device_core::Release;
 use crate::error::{Error, Result};
 use crate::kernel::Kernel;
+use crate::module_loading;
 
 /// A code object loaded on one device. Cloning gives another handle to the same module.
 #[derive(Clone)]
@@ -38,30 +39,6 @@ pub(crate) struct ModuleShared {
     pub(crate) source_name: String,
 }
 
-/// What kind of code object a byte string is.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CodeKind {
-    /// PTX text.
-    Ptx,
-    /// An ELF cubin.
-    Cubin,
-    /// A fatbin container.
-    Fatbin,
-}
-
-impl CodeKind {
-    /// Detects the kind from the first bytes: ELF magic, fatbin magic, else PTX text.
-    pub fn detect(bytes: &[u8]) -> CodeKind {
-        if bytes.starts_with(b"\x7fELF") {
-            CodeKind::Cubin
-        } else if bytes.starts_with(&[0x50, 0xed, 0x55, 0xba]) {
-            CodeKind::Fatbin
-        } else {
-            CodeKind::Ptx
-        }
-    }
-}
-
 /// A module-scope variable of a loaded module.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GlobalVar {
@@ -76,22 +53,24 @@ pub struct GlobalVar {
 impl Module {
     /// Loads PTX text.
     pub fn from_ptx(device: &Device, text: &str) -> Result<Module> {
-        Module::load(device, CodeKind::Ptx, text.as_bytes(), "<memory>")
+        Module::load(device, CodeObjectKind::Ptx, text.as_bytes(), "<memory>")
     }
 
     /// Loads a cubin.
     pub fn from_cubin(device: &Device, bytes: &[u8]) -> Result<Module> {
-        Module::load(device, CodeKind::Cubin, bytes, "<memory>")
+        Module::load(device, CodeObjectKind::Cubin, bytes, "<memory>")
     }
 
-    /// Loads a fatbin.
+    /// Loads a fatbin (on a device that runs PTX only, its newest PTX entry).
     pub fn from_fatbin(device: &Device, bytes: &[u8]) -> Result<Module> {
-        Module::load(device, CodeKind::Fatbin, bytes, "<memory>")
+        Module::load(device, CodeObjectKind::Fatbin, bytes, "<memory>")
     }
 
-    /// Loads a code object of any kind, detected from its content.
+    /// Loads a code object of any kind, detected from its content (see
+    /// [`code_object::detect`]; anything unrecognized is tried as PTX).
     pub fn from_bytes(device: &Device, bytes: &[u8]) -> Result<Module> {
-        Module::load(device, CodeKind::detect(bytes), bytes, "<memory>")
+        let kind = code_object::detect(bytes).unwrap_or(CodeObjectKind::Ptx);
+        Module::load(device, kind, bytes, "<memory>")
     }
 
     /// Loads a code object file of any kind (`.ptx`, `.cubin`, `.fatbin`).
@@ -101,50 +80,23 @@ impl Module {
             path: path.to_path_buf(),
             source,
         })?;
-        let name = path.display().to_string();
-        Module::load(device, CodeKind::detect(&bytes), &bytes, &name)
+        let kind = code_object::detect(&bytes).unwrap_or(CodeObjectKind::Ptx);
+        Module::load(device, kind, &bytes, &path.display().to_string())
     }
 
-    fn load(device: &Device, kind: CodeKind, bytes: &[u8], source_name: &str) -> Result<Module> {
-        let code_error = |message: String| Error::CodeObject {
-            source_name: source_name.to_string(),
-            message,
-        };
-        let (image, symbols, parse_error) = match kind {
-            CodeKind::Ptx => {
-                let text = std::str::from_utf8(bytes)
-                    .map_err(|e| code_error(format!("PTX text is not UTF-8: {e}")))?;
-                match code_symbols::of_ptx(text) {
-                    Ok(table) => (CodeImage::Ptx(text), Some(table), None),
-                    Err(err) => (CodeImage::Ptx(text), None, Some(err)),
-                }
-            }
-            CodeKind::Cubin => (
-                CodeImage::Cubin(bytes),
-                code_symbols::of_binary(bytes),
-                None,
-            ),
-            CodeKind::Fatbin => (
-                CodeImage::Fatbin(bytes),
-                code_symbols::of_binary(bytes),
-                None,
-            ),
-        };
-        let loaded = device.core().backend.load_module(image);
-        let backend = match (loaded, parse_error) {
-            (Ok(backend), _) => backend,
-            // Both chevron-ptx and the backend reject the text: the parser's position is the
-            // most precise report.
-            (Err(_), Some(parse_error)) => return Err(code_error(parse_error.to_string())),
-            (Err(Error::CodeObject { message, .. }), None) => return Err(code_error(message)),
-            (Err(other), None) => return Err(other),
-        };
+    fn load(
+        device: &Device,
+        kind: CodeObjectKind,
+        bytes: &[u8],
+        source_name: &str,
+    ) -> Result<Module> {
+        let loaded = module_loading::load(device, kind, bytes, source_name)?;
         Ok(Module {
             shared: Arc::new(ModuleShared {
                 device: device.clone(),
-                backend: Some(backend),
-                symbols_known: symbols.is_some(),
-                symbols: symbols.unwrap_or_default(),
+                backend: Some(loaded.backend),
+                symbols_known: loaded.symbols.is_some(),
+                symbols: loaded.symbols.unwrap_or_default(),
                 source_name: source_name.to_string(),
             }),
         })
@@ -259,20 +211,5 @@ impl std::fmt::Debug for Module {
             .field("device", &self.shared.device.label())
             .field("symbols", &self.shared.symbols.symbols.len())
             .finish()
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::CodeKind;
-
-    #[test]
-    fn detects_code_kinds_by_magic() {
-        assert_eq!(CodeKind::detect(b"\x7fELF\x02\x01"), CodeKind::Cubin);
-        assert_eq!(
-            CodeKind::detect(&[0x50, 0xed, 0x55, 0xba, 1, 0]),
-            CodeKind::Fatbin
-        );
-        assert_eq!(CodeKind::detect(b"//\n.version 8.0"), CodeKind::Ptx);
     }
 }
