@@ -134,7 +134,9 @@ OPS += [("add.rn.ftz.f32", "f32_2", "f32", 2), ("add.rn.sat.f32", "f32_2", "f32"
         ("rsqrt.approx.f32", "f32_1", "f32", 1), ("rcp.approx.f32", "f32_1", "f32", 1),
         ("sqrt.approx.f32", "f32_1", "f32", 1), ("tanh.approx.f32", "f32_1", "f32", 1),
         ("ex2.approx.ftz.f32", "f32_1", "f32", 1), ("rcp.approx.ftz.f64", "f64_1", "f64", 1),
-        ("rsqrt.approx.f64", "f64_1", "f64", 1), ("atom.add.f32", "atom_f32", "f32", 2),
+        ("rsqrt.approx.f64", "f64_1", "f64", 1), ("rsqrt.approx.ftz.f64", "f64_1", "f64", 1),
+        ("abs.f64", "f64_1", "f64", 1), ("neg.f64", "f64_1", "f64", 1),
+        ("atom.add.f32", "atom_f32", "f32", 2),
         ("add.rn.f16", "b16_2", "f16", 2), ("mul.rn.f16", "b16_2", "f16", 2),
         ("fma.rn.f16", "b16_3", "f16", 3), ("fma.rn.ftz.sat.f16", "b16_3", "f16", 3),
         ("fma.rn.relu.f16", "b16_3", "f16", 3), ("min.f16", "b16_2", "f16", 2),
@@ -171,7 +173,7 @@ OPS += [("mul.wide.s32", "wide32", "i32", 2), ("mul.wide.u32", "wide32", "i32", 
         ("lop3.b32", "lop3", "i32", 3)]
 for mode in ("", ".f4e", ".b4e", ".rc8", ".ecl", ".ecr", ".rc16"):
     OPS.append((f"prmt.b32{mode}", "b32_3", "i32", 3))
-CVT = [("rni", "s32", "f32"), ("rzi", "u32", "f32"), ("rmi", "s64", "f64"), ("rpi", "u64", "f64"),
+CVT = [("rni", "s32", "f32"), ("rni", "s32", "f64"), ("rzi", "u16", "f64"), ("rzi", "s64", "f32"), ("rzi", "u32", "f32"), ("rmi", "s64", "f64"), ("rpi", "u64", "f64"),
        ("rzi", "s8", "f32"), ("rni", "u16", "f32"), ("rzi", "s16", "f16"), ("rzi.ftz", "s32", "f32"),
        ("rn", "f32", "s64"), ("rz", "f32", "u64"), ("rm", "f32", "s32"), ("rp", "f64", "u64"),
        ("rn", "f16", "s32"), ("rz", "bf16", "u32"), ("rn", "f32", "f64"), ("rz", "f32", "f64"),

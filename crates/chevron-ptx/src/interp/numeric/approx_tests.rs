@@ -110,9 +110,11 @@ fn double_precision_high_word() {
         let r = rcp_approx_ftz_f64(x);
         assert_eq!(r.to_bits() & 0xffff_ffff, 0);
         assert!((r * x - 1.0).abs() <= 2f64.powf(-19.4), "{x:e}");
-        let s = rsqrt_approx_f64(x);
+        let s = rsqrt_approx_ftz_f64(x);
         assert_eq!(s.to_bits() & 0xffff_ffff, 0);
         assert!((s * s * x - 1.0).abs() <= 2f64.powi(-19), "{x:e}");
+        let s = rsqrt_approx_f64(x);
+        assert!((s * s * x - 1.0).abs() <= 2f64.powi(-50), "{x:e}");
     }
     assert_eq!(rcp_approx_ftz_f64(0.0), f64::INFINITY);
     assert_eq!(rcp_approx_ftz_f64(f64::from_bits(1)), f64::INFINITY); // flushed input
@@ -120,8 +122,23 @@ fn double_precision_high_word() {
     assert_eq!(rcp_approx_ftz_f64(2.0), 0.5);
     assert_eq!(rsqrt_approx_f64(f64::from_bits(1)), (2f64.powi(537)));
     assert_eq!(rsqrt_approx_ftz_f64(f64::from_bits(1)), f64::INFINITY);
-    assert_eq!(rsqrt_approx_f64(-1.0).to_bits(), 0x7fff_ffff_0000_0000);
+    assert_eq!(rsqrt_approx_ftz_f64(-f64::from_bits(1)), f64::NEG_INFINITY);
+    assert_eq!(rsqrt_approx_ftz_f64(-1.0).to_bits(), 0x7fff_ffff_0000_0000);
+    assert_eq!(
+        rsqrt_approx_ftz_f64(f64::NAN).to_bits(),
+        0x7fff_ffff_0000_0000
+    );
+    assert_eq!(rsqrt_approx_ftz_f64(0.25), 2.0);
     assert_eq!(rsqrt_approx_f64(0.25), 2.0);
+    assert_eq!(rsqrt_approx_f64(-1.0).to_bits(), 0x7fff_ffff_ffff_ffff);
+    assert_eq!(
+        rsqrt_approx_f64(f64::from_bits(0x7ff0_0000_0000_0001)).to_bits(),
+        0x7ff8_0000_0000_0001
+    );
+    assert_eq!(
+        rcp_approx_ftz_f64(f64::NAN).to_bits(),
+        0x7fff_ffff_0000_0000
+    );
 }
 
 #[test]

@@ -84,7 +84,7 @@ pub fn compare_bf16(cmp: Compare, a: u16, b: u16) -> bool {
 /// `testp.op.type` on a register value (`.f32` reads the low 32 bits, `.f64` all 64; `.f16`
 /// and `.bf16` are accepted too). `op` is the word without its dot: `finite`, `infinite`,
 /// `number`, `notanumber`, `normal`, `subnormal`; an unknown word or type gives `false`.
-/// Zero is neither normal nor subnormal.
+/// As the PTX ISA specifies, ±0 count as normal numbers.
 #[inline]
 pub fn testp(op: &str, ty: ScalarType, bits: u64) -> bool {
     let x = match ty {
@@ -106,7 +106,7 @@ pub fn testp(op: &str, ty: ScalarType, bits: u64) -> bool {
         "infinite" => x.is_infinite(),
         "number" => !x.is_nan(),
         "notanumber" => x.is_nan(),
-        "normal" => x.is_finite() && x.abs() >= min_normal,
+        "normal" => x.is_finite() && (x == 0.0 || x.abs() >= min_normal),
         "subnormal" => x != 0.0 && x.abs() < min_normal,
         _ => false,
     }
@@ -164,7 +164,8 @@ mod tests {
         assert!(testp("subnormal", ScalarType::F32, sub));
         assert!(!testp("normal", ScalarType::F32, sub));
         assert!(testp("normal", ScalarType::F32, 1.0f32.to_bits() as u64));
-        assert!(!testp("normal", ScalarType::F32, 0) && !testp("subnormal", ScalarType::F32, 0));
+        assert!(testp("normal", ScalarType::F32, 0) && !testp("subnormal", ScalarType::F32, 0));
+        assert!(testp("normal", ScalarType::F64, 1 << 63));
         assert!(testp(
             "infinite",
             ScalarType::F64,

@@ -7,8 +7,9 @@
 //! ([`super::extend_to_register`]).
 //!
 //! Every float source decodes exactly into an f64, so each conversion rounds exactly once.
-//! Float → integer rounds to integral in the requested mode, maps NaN to 0 and clamps to the
-//! destination range (PTX clamps by default, `.sat` or not). NaN results of float conversions
+//! Float → integer rounds to integral in the requested mode and clamps to the destination range
+//! (PTX clamps by default, `.sat` or not); NaN gives 0, or `1 << (width − 1)` from an f64 source
+//! or into a 64-bit destination. NaN results of float conversions
 //! are the destination's canonical NaN (`0x7fff`, `0x7fffffff`, …; e4m3/e5m2: `0x7f`).
 
 use super::float::flush_f32;
@@ -173,7 +174,7 @@ pub fn cvt_with(dst: ScalarType, src: ScalarType, bits: u64, o: &CvtOptions) -> 
                 encode(df, v, Mode::of(o.rnd.unwrap_or(Rounding::Rn)), o)
             }
         }
-        (None, Some(sf)) => float_to_int(dst, decode(sf, bits, o.ftz), o.rnd),
+        (None, Some(sf)) => float_to_int(dst, src, decode(sf, bits, o.ftz), o.rnd),
         (Some(df), None) => int_to_float(df, value(src, bits), o),
         (None, None) => {
             let v = value(src, bits);
@@ -195,11 +196,17 @@ fn clamp_to(ty: ScalarType, v: i128) -> i128 {
     v.clamp(lo, hi)
 }
 
-/// Float → integer: round to integral, NaN → 0, clamp to the destination range.
+/// Float → integer: round to integral, clamp to the destination range. NaN gives 0, except
+/// from an f64 source or into a 64-bit destination, where it gives `1 << (width − 1)` (the PTX
+/// ISA's rule).
 #[inline]
-fn float_to_int(dst: ScalarType, v: f64, rnd: Option<Rounding>) -> u64 {
+fn float_to_int(dst: ScalarType, src: ScalarType, v: f64, rnd: Option<Rounding>) -> u64 {
     if v.is_nan() {
-        return 0;
+        return if src == ScalarType::F64 || dst.size() == 8 {
+            1 << (dst.size() * 8 - 1)
+        } else {
+            0
+        };
     }
     let r = round_integral(v, Mode::of(rnd.unwrap_or(Rounding::Rzi)));
     // |r| ≥ 2^100 clamps anyway; below that the value is exact in i128.

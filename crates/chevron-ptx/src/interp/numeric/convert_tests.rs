@@ -66,6 +66,13 @@ fn float_to_integer_rounds_and_clamps() {
     );
     assert_eq!(cvt(S32, F32, x(2.1), Some(Rpi), false, false), 3);
     assert_eq!(cvt(S32, F32, x(f32::NAN), Some(Rni), false, false), 0);
+    // NaN from an f64 source or into a 64-bit destination gives 1 << (width - 1).
+    let dnan = f64::NAN.to_bits();
+    assert_eq!(cvt(S32, F64, dnan, Some(Rni), false, false), 0x8000_0000);
+    assert_eq!(cvt(U16, F64, dnan, Some(Rni), false, false), 0x8000);
+    assert_eq!(cvt(U64, F32, x(f32::NAN), Some(Rzi), false, false), 1 << 63);
+    assert_eq!(cvt(S64, F16, 0x7e00, Some(Rzi), false, false), 1 << 63);
+    assert_eq!(cvt(U8, F16, 0x7e00, Some(Rzi), false, false), 0);
     assert_eq!(cvt(S32, F32, x(1e10), Some(Rzi), false, false), 0x7fff_ffff);
     assert_eq!(
         cvt(S32, F32, x(-1e10), Some(Rzi), false, false),

@@ -6,10 +6,29 @@
 //! - `mul`, `div`, `fma`: exact integer arithmetic on the significands (128-bit products and
 //!   quotients with a sticky bit), rounded once; exact across overflow and subnormal results.
 //! - `sqrt`: the fma residual `a − r²` (exact; tiny inputs are scaled by an even power of two).
+//!
+//! NaN results keep f64 payloads, as the PTX ISA says double-precision instructions do: a NaN
+//! operand comes back quieted (the first NaN operand, in operand order: assumed), and an invalid
+//! operation on numbers (∞ − ∞, 0 × ∞, √−1) gives the canonical NaN.
 
-use super::float::{canonicalize_f64, zero_sum};
+use super::float::{canonical_nan_f64, zero_sum};
 use super::round::{decompose, pow2, round_wide, Mode, F64};
 use crate::ir::Rounding;
+
+/// The NaN result of an f64 operation: `result` itself when it is not NaN, else the first NaN
+/// operand with its quiet bit set, else (an invalid operation) the canonical NaN.
+#[inline]
+pub fn nan_f64(result: f64, a: f64, b: f64, c: f64) -> f64 {
+    if !result.is_nan() {
+        return result;
+    }
+    for x in [a, b, c] {
+        if x.is_nan() {
+            return f64::from_bits(x.to_bits() | 0x0008_0000_0000_0000);
+        }
+    }
+    canonical_nan_f64()
+}
 
 /// The next f64 toward +∞ (finite input).
 #[inline]
@@ -75,7 +94,7 @@ pub fn add_f64(a: f64, b: f64, rnd: Rounding) -> f64 {
         if s.is_infinite() && a.is_finite() && b.is_finite() {
             return overflow(s, mode);
         }
-        return canonicalize_f64(s);
+        return nan_f64(s, a, b, 0.0);
     }
     if s == 0.0 {
         let neg = zero_sum(
@@ -129,7 +148,7 @@ fn ordinary(a: f64, b: f64) -> bool {
 pub fn mul_f64(a: f64, b: f64, rnd: Rounding) -> f64 {
     let mode = Mode::of(rnd);
     if mode == Mode::NearestEven || !ordinary(a, b) {
-        return canonicalize_f64(a * b);
+        return nan_f64(a * b, a, b, 0.0);
     }
     let (na, ma, ea) = decompose(a);
     let (nb, mb, eb) = decompose(b);
@@ -147,7 +166,7 @@ pub fn mul_f64(a: f64, b: f64, rnd: Rounding) -> f64 {
 pub fn div_f64(a: f64, b: f64, rnd: Rounding) -> f64 {
     let mode = Mode::of(rnd);
     if mode == Mode::NearestEven || !ordinary(a, b) {
-        return canonicalize_f64(a / b);
+        return nan_f64(a / b, a, b, 0.0);
     }
     let (na, ma, ea) = normalized(a);
     let (nb, mb, eb) = normalized(b);
@@ -168,7 +187,7 @@ pub fn rcp_f64(a: f64, rnd: Rounding) -> f64 {
 pub fn sqrt_f64(a: f64, rnd: Rounding) -> f64 {
     let mode = Mode::of(rnd);
     if mode == Mode::NearestEven || a.is_nan() || a <= 0.0 || a.is_infinite() {
-        return canonicalize_f64(a.sqrt());
+        return nan_f64(a.sqrt(), a, 0.0, 0.0);
     }
     if a < pow2(-900) {
         // sqrt(a·2^1000) = sqrt(a)·2^500; the result is normal, so scaling back is exact.
@@ -185,7 +204,7 @@ pub fn sqrt_f64(a: f64, rnd: Rounding) -> f64 {
 pub fn fma_f64(a: f64, b: f64, c: f64, rnd: Rounding) -> f64 {
     let mode = Mode::of(rnd);
     if mode == Mode::NearestEven || !a.is_finite() || !b.is_finite() || !c.is_finite() {
-        return canonicalize_f64(a.mul_add(b, c));
+        return nan_f64(a.mul_add(b, c), a, b, c);
     }
     let p_neg = a.is_sign_negative() != b.is_sign_negative();
     if a == 0.0 || b == 0.0 {

@@ -81,3 +81,25 @@ fn sqrt_is_bracketed() {
     assert_eq!(sqrt_f64(-0.0, Rm).to_bits(), 0x8000_0000_0000_0000);
     assert_eq!(sqrt_f64(f64::INFINITY, Rz), f64::INFINITY);
 }
+
+#[test]
+fn nan_payloads_propagate() {
+    let snan = f64::from_bits(0x7ff0_0000_0000_0001);
+    let payload = f64::from_bits(0xfff8_0000_0000_1234);
+    for rnd in [Rn, Rz, Rm, Rp] {
+        assert_eq!(add_f64(snan, 1.0, rnd).to_bits(), 0x7ff8_0000_0000_0001);
+        assert_eq!(mul_f64(2.0, payload, rnd).to_bits(), 0xfff8_0000_0000_1234);
+        assert_eq!(div_f64(payload, snan, rnd).to_bits(), 0xfff8_0000_0000_1234);
+        assert_eq!(
+            fma_f64(1.0, 2.0, payload, rnd).to_bits(),
+            0xfff8_0000_0000_1234
+        );
+        assert_eq!(sqrt_f64(payload, rnd).to_bits(), 0xfff8_0000_0000_1234);
+        assert_eq!(
+            add_f64(f64::INFINITY, f64::NEG_INFINITY, rnd).to_bits(),
+            0x7fff_ffff_ffff_ffff
+        );
+        assert_eq!(sqrt_f64(-2.0, rnd).to_bits(), 0x7fff_ffff_ffff_ffff);
+    }
+    assert_eq!(nan_f64(1.5, snan, snan, snan), 1.5);
+}

@@ -21,8 +21,9 @@ pub fn canonical_nan_f32() -> f32 {
     f32::from_bits(0x7fff_ffff)
 }
 
-/// The NaN assumed for f64 results: `0x7fffffffffffffff` (all bits but the sign set, as for
-/// f32; GPU check pending).
+/// The NaN assumed for f64 results of invalid operations on numbers: `0x7fffffffffffffff` (all
+/// bits but the sign set, as for f32; GPU check pending). NaN operands propagate instead (see
+/// `directed`).
 #[inline]
 pub fn canonical_nan_f64() -> f64 {
     f64::from_bits(0x7fff_ffff_ffff_ffff)
@@ -309,9 +310,12 @@ pub fn neg_f64(a: f64) -> f64 {
     f64::from_bits(a.to_bits() ^ (1 << 63))
 }
 
-/// `abs.f64`: clears the sign bit.
+/// `abs.f64`: clears the sign bit; a NaN passes through unchanged, as the PTX ISA specifies.
 #[inline]
 pub fn abs_f64(a: f64) -> f64 {
+    if a.is_nan() {
+        return a;
+    }
     f64::from_bits(a.to_bits() & !(1 << 63))
 }
 
