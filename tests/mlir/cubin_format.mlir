@@ -1,7 +1,7 @@
 // The same program shape lowered with cubin-format=bin (ptxas from CUDA 13.0): the module is a
-// sm_80 cubin (ELF), loaded with mgpuModuleLoad(data, size) instead of mgpuModuleLoadJIT.
+// sm_90 cubin (ELF), loaded with mgpuModuleLoad(data, size) instead of mgpuModuleLoadJIT.
 //
-// OPT: -gpu-lower-to-nvvm-pipeline="cubin-format=bin cubin-chip=sm_80 cubin-features=+ptx80"
+// OPT: -gpu-lower-to-nvvm-pipeline="cubin-format=bin cubin-chip=sm_90 cubin-features=+ptx80"
 // CHECK: sizes = [4] strides = [1] data =
 // CHECK: [0,  3,  6,  9]
 module attributes {gpu.container_module} {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Links every lowered program (target/mlir/NAME.o from lower.sh) against the tracing mgpu* stub
-# (mgpu_stub.c) and MLIR's runner utilities, runs it, and writes the call trace to
-# tests/mlir/traces/NAME.trace. No GPU needed: the stub runs no kernel. The link line is the one
+# (mgpu_stub.c) and the memref printer (print_memref.c; async_execute also needs Debian's
+# libmlir_async_runtime), runs it, and writes the call trace to tests/mlir/traces/NAME.trace. No GPU needed: the stub runs no kernel. The link line is the one
 # a real mgpu* library (chevron-capi) uses in place of mgpu_stub.o.
 # Usage: tests/mlir/run_stub.sh [NAME...]   (default: all programs)
 set -euo pipefail
@@ -11,6 +11,7 @@ obj="$root/target/mlir"
 libdir=/usr/lib/llvm-22/lib
 mkdir -p "$obj" "$here/traces"
 clang-22 -O1 -c -fPIC -Wall -Wextra "$here/mgpu_stub.c" -o "$obj/mgpu_stub.o"
+clang-22 -O1 -c -fPIC -Wall -Wextra "$here/print_memref.c" -o "$obj/print_memref.o"
 
 if [[ $# -gt 0 ]]; then
     programs=("$@")
@@ -21,9 +22,10 @@ fi
 
 for name in "${programs[@]}"; do
     [[ -e "$obj/$name.o" ]] || bash "$here/lower.sh" "$name"
-    clang-22 "$obj/$name.o" "$obj/mgpu_stub.o" -o "$obj/$name" \
-        "$libdir/libmlir_runner_utils.so.22.1" "$libdir/libmlir_c_runner_utils.so.22.1" \
-        "$libdir/libmlir_async_runtime.so.22.1" -Wl,-rpath,"$libdir" -lpthread
+    async=()
+    [[ $name == async_execute ]] && async=("$libdir/libmlir_async_runtime.so.22.1" -Wl,-rpath,"$libdir")
+    clang-22 "$obj/$name.o" "$obj/mgpu_stub.o" "$obj/print_memref.o" "${async[@]}" -lpthread \
+        -o "$obj/$name"
     MGPU_STUB_TRACE="$here/traces/$name.trace" timeout 60 "$obj/$name" >"$obj/$name.stdout"
     echo "traced $name: $(wc -l <"$here/traces/$name.trace") calls" >&2
 done
