@@ -290,6 +290,7 @@ fn statement_names(statements: &[Statement], out: &mut Vec<String>) {
                 inst.operands.iter().for_each(|o| operand_names(o, out))
             }
             Statement::Block(inner) => statement_names(inner, out),
+            Statement::CallTargets { targets, .. } => out.extend(targets.iter().cloned()),
             Statement::Variable(v) => {
                 if let Some(init) = &v.init {
                     initializer_names(init, out);
@@ -308,9 +309,10 @@ fn operand_names(operand: &Operand, out: &mut Vec<String>) {
                 out.push(name.clone());
             }
         }
-        Operand::Vector(items) | Operand::List(items) => {
+        Operand::Vector(items) | Operand::List(items) | Operand::AddressList(items) => {
             items.iter().for_each(|o| operand_names(o, out))
         }
+        Operand::PredicatePair(value, _) => operand_names(value, out),
         _ => {}
     }
 }

@@ -71,7 +71,9 @@ fn collect_locals(statements: &[Statement], local: &mut HashSet<String>) {
             Statement::Variable(v) => {
                 local.insert(v.name.clone());
             }
-            Statement::CallPrototype { label, .. } => {
+            Statement::CallPrototype { label, .. }
+            | Statement::BranchTargets { label, .. }
+            | Statement::CallTargets { label, .. } => {
                 local.insert(label.clone());
             }
             Statement::Block(inner) => collect_locals(inner, local),
@@ -93,6 +95,9 @@ fn rename_statements(statements: &mut [Statement], renames: &Renames) {
                 }
             }
             Statement::Block(inner) => rename_statements(inner, renames),
+            Statement::CallTargets { targets, .. } => {
+                targets.iter_mut().for_each(|t| rename(t, renames))
+            }
             _ => {}
         }
     }

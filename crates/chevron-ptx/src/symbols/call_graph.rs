@@ -115,6 +115,14 @@ impl Walker<'_> {
             match statement {
                 Statement::Instruction(inst) => self.instruction(inst),
                 Statement::Block(inner) => self.statements(inner),
+                // `.calltargets` lists the functions an indirect call may reach.
+                Statement::CallTargets { targets, .. } => {
+                    for target in targets {
+                        if self.functions.contains(target.as_str()) {
+                            self.address_taken.insert(target.clone());
+                        }
+                    }
+                }
                 Statement::Variable(v) => {
                     if let Some(init) = &v.init {
                         initializer_addresses(init, self.functions, self.address_taken);
