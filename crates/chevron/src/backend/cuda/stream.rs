@@ -83,18 +83,23 @@ impl CudaStream {
         }
         let (name, text) = super::error::describe(self.state.driver, code);
         let kernels = self.pending_kernels();
-        let kernel = match kernels.as_slice() {
-            [] => "(unknown: no launch recorded on this stream)".to_string(),
-            [only] => only.to_string(),
-            [last, earlier @ ..] => {
-                format!("{last}` (or an earlier one: `{}", earlier.join("`, `")) + "`)"
-            }
+        let (kernel, pending) = match kernels.as_slice() {
+            [] => ("(none recorded on this stream)".to_string(), String::new()),
+            [only] => (only.to_string(), String::new()),
+            [last, ..] => (
+                last.to_string(),
+                format!(
+                    "; kernels launched since the stream's last clean synchronization, newest \
+                     first (the fault is in one of them): `{}`",
+                    kernels.join("`, `")
+                ),
+            ),
         };
         Err(Error::Fault {
             kernel,
             device: self.state.label.clone(),
             message: format!(
-                "{name}: {text} (reported by {call}; the device's context is unusable now)"
+                "{name}: {text} (reported by {call}; the device's context is unusable now){pending}"
             ),
         })
     }

@@ -1,0 +1,12 @@
+#!/usr/bin/env bash
+# On a GPU machine: launch overhead of chevron (checked, unchecked) against raw cuLaunchKernel,
+# measured in one process on cuda:0 (the first device of CHEVRON_DEVICES).
+#
+# Build on the development machine and carry the binary over:
+#   cargo build --release -p chevron --example 06-bench
+#   mkdir -p carry/bin && cp target/release/examples/06-bench carry/bin/
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bin=${BENCH_BIN:-carry/bin/06-bench}
+[ -x "$bin" ] || { echo "no benchmark binary at $bin (see the header of $0)" >&2; exit 2; }
+CHEVRON_DEVICES=${CHEVRON_DEVICES:-cuda:0} "$bin"
