@@ -30,7 +30,7 @@ compile() {
 
 plain=(elementwise reduce warp atomics structs device_funcs double_math float_math bitops printf
        matmul memory_spaces)
-with_headers=(half coop_groups)
+with_headers=(half coop_groups advanced tensor_cores)
 # compute_90 gets a subset: the rest differs from compute_80 only in its .target line.
 plain_90=(elementwise reduce warp atomics structs)
 with_headers_90=(half)
