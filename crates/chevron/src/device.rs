@@ -119,6 +119,12 @@ impl Device {
         Ok(())
     }
 
+    /// The live allocation of this device containing `ptr`, as (base, size): lets callers that
+    /// hold bare pointers (C ABIs) tell device memory from host memory.
+    pub fn allocation_of(&self, ptr: backend::DevicePtr) -> Option<(backend::DevicePtr, u64)> {
+        self.shared.core.backend.allocation_of(ptr)
+    }
+
     /// Whether two handles name the same device object.
     pub fn same_device(&self, other: &Device) -> bool {
         Arc::ptr_eq(&self.shared.core, &other.shared.core)

@@ -90,6 +90,7 @@ mod runtime;
 #[cfg(test)]
 mod scripted_backend;
 mod stream;
+mod stream_raw;
 mod token;
 
 pub use backend::{BackendKind, DeviceInfo, DevicePtr, LaunchConfig};
