@@ -9,7 +9,7 @@
 use std::sync::{Mutex, OnceLock};
 
 use super::error::{check, driver_error};
-use super::sys::{CUcontext, CUdevice, CUresult, Driver};
+use super::sys::{CUcontext, CUdevice, CUresult, Driver, CUDA_ERROR_INVALID_CONTEXT};
 use crate::error::Result;
 
 /// A retained primary context handle.
@@ -72,6 +72,22 @@ impl DeviceState {
         let code = unsafe { (self.driver.cuCtxPushCurrent)(context) };
         self.check("cuCtxPushCurrent", code)?;
         Ok(Entered { state: self })
+    }
+
+    /// Runs a call that normally needs no current context (launches, records, waits,
+    /// synchronizations: the handles carry their context). Should a driver still answer
+    /// `CUDA_ERROR_INVALID_CONTEXT`, the call is repeated once with the device's context pushed;
+    /// the success path costs nothing extra.
+    #[inline]
+    pub(crate) fn anywhere(&self, call: impl Fn() -> CUresult) -> CUresult {
+        let code = call();
+        if code != CUDA_ERROR_INVALID_CONTEXT {
+            return code;
+        }
+        match self.enter() {
+            Ok(_entered) => call(),
+            Err(_) => code,
+        }
     }
 
     /// `Ok` for success, else a driver error naming this device.

@@ -37,7 +37,8 @@ impl CudaEvent {
 impl backend::Event for CudaEvent {
     fn query(&self) -> Result<bool> {
         // SAFETY: `event` is a live event.
-        match unsafe { (self.state.driver.cuEventQuery)(self.event) } {
+        let query = || unsafe { (self.state.driver.cuEventQuery)(self.event) };
+        match self.state.anywhere(query) {
             sys::CUDA_SUCCESS => Ok(true),
             sys::CUDA_ERROR_NOT_READY => Ok(false),
             code => Err(self.state.error("cuEventQuery", code, String::new())),
@@ -46,7 +47,8 @@ impl backend::Event for CudaEvent {
 
     fn synchronize(&self) -> Result<()> {
         // SAFETY: `event` is a live event.
-        let code = unsafe { (self.state.driver.cuEventSynchronize)(self.event) };
+        let sync = || unsafe { (self.state.driver.cuEventSynchronize)(self.event) };
+        let code = self.state.anywhere(sync);
         self.state.check("cuEventSynchronize", code)
     }
 

@@ -94,18 +94,18 @@ impl CudaModule {
             let log = String::from_utf8_lossy(&error_log[..log_end])
                 .trim()
                 .to_string();
-            let err = state.error("cuModuleLoadDataEx", code, log.clone());
-            if sys::CODE_OBJECT_ERRORS.contains(&code) {
-                return Err(Error::CodeObject {
-                    source_name: "<memory>".into(),
-                    message: if log.is_empty() {
-                        err.to_string()
-                    } else {
-                        format!("{err}\n{log}")
-                    },
-                });
+            if !sys::CODE_OBJECT_ERRORS.contains(&code) {
+                return Err(state.error("cuModuleLoadDataEx", code, log));
             }
-            return Err(err);
+            let err = state.error("cuModuleLoadDataEx", code, String::new());
+            return Err(Error::CodeObject {
+                source_name: "<memory>".into(),
+                message: if log.is_empty() {
+                    err.to_string()
+                } else {
+                    format!("{err}\n{log}")
+                },
+            });
         }
         Ok(CudaModule {
             handle: Arc::new(ModuleHandle {

@@ -143,7 +143,7 @@ impl backend::Stream for CudaStream {
         // SAFETY: the caller guarantees that the function belongs to this stream's device and
         // that `args` holds one pointer per parameter to a value of its size; the driver copies
         // the values before returning.
-        let code = unsafe {
+        let launch = || unsafe {
             (self.state.driver.cuLaunchKernel)(
                 function.function,
                 gx,
@@ -158,6 +158,7 @@ impl backend::Stream for CudaStream {
                 std::ptr::null_mut(),
             )
         };
+        let code = self.state.anywhere(launch);
         if code != sys::CUDA_SUCCESS {
             return Err(self.state.error(
                 "cuLaunchKernel",
@@ -266,27 +267,31 @@ impl backend::Stream for CudaStream {
 
     fn record(&self, event: &dyn backend::Event) -> Result<()> {
         let event = cuda_event(event)?;
-        // SAFETY: both handles are live; recording needs no current context.
-        let code = unsafe { (self.state.driver.cuEventRecord)(event.event, self.stream) };
+        // SAFETY: both handles are live.
+        let record = || unsafe { (self.state.driver.cuEventRecord)(event.event, self.stream) };
+        let code = self.state.anywhere(record);
         self.state.check("cuEventRecord", code)
     }
 
     fn wait(&self, event: &dyn backend::Event) -> Result<()> {
         let event = cuda_event(event)?;
         // SAFETY: both handles are live (the event may belong to another device).
-        let code = unsafe { (self.state.driver.cuStreamWaitEvent)(self.stream, event.event, 0) };
+        let wait = || unsafe { (self.state.driver.cuStreamWaitEvent)(self.stream, event.event, 0) };
+        let code = self.state.anywhere(wait);
         self.state.check("cuStreamWaitEvent", code)
     }
 
     fn synchronize(&self) -> Result<()> {
-        // SAFETY: `stream` is live; synchronizing needs no current context.
-        let code = unsafe { (self.state.driver.cuStreamSynchronize)(self.stream) };
+        // SAFETY: `stream` is live.
+        let sync = || unsafe { (self.state.driver.cuStreamSynchronize)(self.stream) };
+        let code = self.state.anywhere(sync);
         self.finish_sync("cuStreamSynchronize", code)
     }
 
     fn query(&self) -> Result<bool> {
         // SAFETY: `stream` is live.
-        match unsafe { (self.state.driver.cuStreamQuery)(self.stream) } {
+        let query = || unsafe { (self.state.driver.cuStreamQuery)(self.stream) };
+        match self.state.anywhere(query) {
             sys::CUDA_ERROR_NOT_READY => Ok(false),
             code => self.finish_sync("cuStreamQuery", code).map(|()| true),
         }

@@ -33,6 +33,8 @@ pub type CUevent = *mut c_void;
 pub const CUDA_SUCCESS: CUresult = 0;
 /// `CUDA_ERROR_NOT_READY`: returned by queries of unfinished work.
 pub const CUDA_ERROR_NOT_READY: CUresult = 600;
+/// `CUDA_ERROR_INVALID_CONTEXT`: the call needed a current context.
+pub const CUDA_ERROR_INVALID_CONTEXT: CUresult = 201;
 /// `CUDA_ERROR_NOT_FOUND`: a named symbol does not exist.
 pub const CUDA_ERROR_NOT_FOUND: CUresult = 500;
 
