@@ -4,7 +4,8 @@
 1. Every PTX file has .version, .target and at least one .entry or .func; every cubin is an
    ELF for EM_CUDA (190); every fatbin starts with the fatbin magic 0xBA55ED50.
 2. The modules embedded in each tests/mlir/lowered/NAME.ll are byte-identical to
-   corpus/mlir/NAME[.MODULE].{ptx,cubin,fatbin}, and nothing else is in corpus/mlir/.
+   corpus/mlir/NAME[.MODULE].{ptx,cubin,fatbin}, and nothing else is in corpus/mlir/; the same
+   for lowered-llvm19/ and corpus/mlir-llvm19/.
 3. Every tests/mlir/NAME.mlir has CHECK lines, a lowered .ll and a trace.
 
 Prints one line per failure and a closing 'corpus: N passed, N failed' line; exits 1 on failure.
@@ -49,9 +50,10 @@ def corpus_objects():
                 yield os.path.join(dirpath, name)
 
 
-def check_mlir_extraction(results):
-    lowered = os.path.join(ROOT, "tests", "mlir", "lowered")
-    corpus = os.path.join(ROOT, "corpus", "mlir")
+def check_mlir_extraction(results, suffix=""):
+    lowered = os.path.join(ROOT, "tests", "mlir", "lowered" + suffix)
+    corpus = os.path.join(ROOT, "corpus", "mlir" + suffix)
+    label = "corpus/mlir" + suffix
     expected = set()
     with tempfile.TemporaryDirectory() as tmp:
         for ll in sorted(os.listdir(lowered)):
@@ -68,13 +70,13 @@ def check_mlir_extraction(results):
                 expected.add(base)
                 committed = os.path.join(corpus, base)
                 if not os.path.exists(committed):
-                    results.append(f"corpus/mlir/{base} missing (embedded in {ll})")
+                    results.append(f"{label}/{base} missing (embedded in {ll})")
                 elif open(path, "rb").read() != open(committed, "rb").read():
-                    results.append(f"corpus/mlir/{base} differs from the module in {ll}")
+                    results.append(f"{label}/{base} differs from the module in {ll}")
                 else:
                     results.append(None)
     for extra in sorted(set(os.listdir(corpus)) - expected):
-        results.append(f"corpus/mlir/{extra} is not embedded in any lowered program")
+        results.append(f"{label}/{extra} is not embedded in any lowered program")
 
 
 def check_mlir_programs(results):
@@ -98,6 +100,7 @@ def main():
     for path in corpus_objects():
         results.append(check_object(os.path.relpath(path, ROOT)))
     check_mlir_extraction(results)
+    check_mlir_extraction(results, "-llvm19")
     check_mlir_programs(results)
     failed = [r for r in results if r]
     for r in failed:

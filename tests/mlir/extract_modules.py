@@ -3,7 +3,8 @@
 
 Usage: extract_modules.py FILE.ll OUT_DIR NAME
 
-Each `gpu.module @M` becomes a global `@M_binary = internal constant [N x i8] c"..."` holding
+Each `gpu.module @M` becomes a global `@M_binary` (LLVM 19/20: `@M_bin_cst`)
+`= internal constant [N x i8] c"..."` holding
 NUL-terminated PTX text (format=isa), a cubin (format=bin, ELF magic 7f 45 4c 46) or a fatbin
 (format=fatbin, magic 50 ed 55 ba). This writes OUT_DIR/NAME.EXT when the program has one module
 and OUT_DIR/NAME.M.EXT for each module otherwise (EXT: ptx, cubin or fatbin), and prints the
@@ -14,7 +15,8 @@ import os
 import re
 import sys
 
-GLOBAL = re.compile(r'^@(\w+)_binary = internal constant \[(\d+) x i8\] c"(.*)", align \d+$')
+# LLVM >= 21: @M_binary (loaded in a global ctor); LLVM 19/20: @M_bin_cst (loaded per launch).
+GLOBAL = re.compile(r'^@(\w+?)_(?:binary|bin_cst) = internal constant \[(\d+) x i8\] c"(.*)"(?:, align \d+)?$')
 
 
 def unescape(text):

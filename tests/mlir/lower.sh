@@ -9,15 +9,21 @@
 # Each program states its mlir-opt arguments in header comments, shell-quoted, e.g.
 #   // OPT: -gpu-lower-to-nvvm-pipeline="cubin-format=isa cubin-chip=sm_80 cubin-features=+ptx80"
 # Usage: tests/mlir/lower.sh [NAME...]   (default: all programs)
+# With LLVM_VERSION=19 (Debian mlir-19-tools), the programs are lowered with MLIR 19 instead,
+# into tests/mlir/lowered-llvm19/, target/mlir-llvm19/ and corpus/mlir-llvm19/ (the object is
+# still made by clang-22).
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-for t in mlir-opt-22 mlir-translate-22 clang-22; do
+version="${LLVM_VERSION:-22}"
+for t in "mlir-opt-$version" "mlir-translate-$version" clang-22; do
     command -v "$t" >/dev/null || { echo "lower.sh: $t missing: run scripts/deps/mlir.sh" >&2; exit 1; }
 done
-out_ll="$here/lowered"
-out_obj="$root/target/mlir"
-out_ptx="$root/corpus/mlir"
+suffix=""
+[[ $version == 22 ]] || suffix="-llvm$version"
+out_ll="$here/lowered$suffix"
+out_obj="$root/target/mlir$suffix"
+out_ptx="$root/corpus/mlir$suffix"
 mkdir -p "$out_ll" "$out_obj" "$out_ptx"
 
 # opt_stages FILE STAGE_OUTPUT: runs mlir-opt-22 once per "// OPT:" line of FILE, piped.
@@ -29,7 +35,7 @@ opt_stages() {
     for line in "${stages[@]}"; do
         eval "local -a args=($line)"
         tmp="$2.stage$i"
-        mlir-opt-22 "${args[@]}" "$input" -o "$tmp"
+        "mlir-opt-$version" "${args[@]}" "$input" -o "$tmp"
         input="$tmp"
         i=$((i + 1))
     done
@@ -50,7 +56,7 @@ for name in "${programs[@]}"; do
         PATH="$PATH:$(bash "$root/scripts/deps/cuda_nvcc.sh")"
     fi
     opt_stages "$src" "$out_obj/$name.llvm.mlir"
-    mlir-translate-22 --mlir-to-llvmir "$out_obj/$name.llvm.mlir" -o "$out_ll/$name.ll"
+    "mlir-translate-$version" --mlir-to-llvmir "$out_obj/$name.llvm.mlir" -o "$out_ll/$name.ll"
     # clang (not llc) so that the coroutines of the async runtime lowering get split.
     clang-22 -O2 -c -fPIC -Wno-override-module "$out_ll/$name.ll" -o "$out_obj/$name.o"
     rm -f "$out_ptx/$name".ptx "$out_ptx/$name".*.ptx "$out_ptx/$name".cubin "$out_ptx/$name".fatbin

@@ -4,12 +4,17 @@
 # libmlir_async_runtime), runs it, and writes the call trace to tests/mlir/traces/NAME.trace. No GPU needed: the stub runs no kernel. The link line is the one
 # a real mgpu* library (chevron-capi) uses in place of mgpu_stub.o.
 # Usage: tests/mlir/run_stub.sh [NAME...]   (default: all programs)
+# With LLVM_VERSION=19: the objects of the MLIR 19 lowering, traces into traces-llvm19/.
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-obj="$root/target/mlir"
-libdir=/usr/lib/llvm-22/lib
-mkdir -p "$obj" "$here/traces"
+version="${LLVM_VERSION:-22}"
+suffix=""
+[[ $version == 22 ]] || suffix="-llvm$version"
+obj="$root/target/mlir$suffix"
+traces="$here/traces$suffix"
+libdir="/usr/lib/llvm-$version/lib"
+mkdir -p "$obj" "$traces"
 clang-22 -O1 -c -fPIC -Wall -Wextra "$here/mgpu_stub.c" -o "$obj/mgpu_stub.o"
 clang-22 -O1 -c -fPIC -Wall -Wextra "$here/print_memref.c" -o "$obj/print_memref.o"
 
@@ -26,6 +31,6 @@ for name in "${programs[@]}"; do
     [[ $name == async_execute ]] && async=("$libdir/libmlir_async_runtime.so.22.1" -Wl,-rpath,"$libdir")
     clang-22 "$obj/$name.o" "$obj/mgpu_stub.o" "$obj/print_memref.o" "${async[@]}" -lpthread \
         -o "$obj/$name"
-    MGPU_STUB_TRACE="$here/traces/$name.trace" timeout 60 "$obj/$name" >"$obj/$name.stdout"
-    echo "traced $name: $(wc -l <"$here/traces/$name.trace") calls" >&2
+    MGPU_STUB_TRACE="$traces/$name.trace" timeout 60 "$obj/$name" >"$obj/$name.stdout"
+    echo "traced $name: $(wc -l <"$traces/$name.trace") calls" >&2
 done
