@@ -138,10 +138,28 @@ void *mgpuModuleLoadJIT(void *data, int opt_level)
 
 void mgpuModuleUnload(void *module) { TRACE("mgpuModuleUnload(%s)", N(MODULE, module)); }
 
+/* Like the driver, the same (module, name) gives the same function handle. */
+static struct {
+    void *module;
+    const char *name;
+    void *func;
+} functions[MAX_HANDLES];
+static int function_count;
+
 void *mgpuModuleGetFunction(void *module, const char *fname)
 {
+    void *f = NULL;
     pthread_mutex_lock(&lock);
-    void *f = new_handle(FUNC, NULL, 0);
+    for (int i = 0; i < function_count && !f; i++)
+        if (functions[i].module == module && strcmp(functions[i].name, fname) == 0)
+            f = functions[i].func;
+    if (!f && function_count < MAX_HANDLES) {
+        f = new_handle(FUNC, NULL, 0);
+        functions[function_count].module = module;
+        functions[function_count].name = fname;
+        functions[function_count].func = f;
+        function_count++;
+    }
     pthread_mutex_unlock(&lock);
     TRACE("mgpuModuleGetFunction(%s, \"%s\") -> %s", N(MODULE, module), fname, N(FUNC, f));
     return f;
