@@ -7,6 +7,7 @@
    corpus/mlir/NAME[.MODULE].{ptx,cubin,fatbin}, and nothing else is in corpus/mlir/; the same
    for lowered-llvm19/ and corpus/mlir-llvm19/.
 3. Every tests/mlir/NAME.mlir has CHECK lines, a lowered .ll and a trace.
+4. Every cubin and fatbin has its cuobjdump view next to it (scripts/corpus/dump_objects.sh).
 
 Prints one line per failure and a closing 'corpus: N passed, N failed' line; exits 1 on failure.
 """
@@ -31,7 +32,10 @@ def check_object(path):  # path relative to ROOT
         for needle in (r"^\.version \d+\.\d+", r"^\.target sm_\d+", r"\.(entry|func)\s"):
             if not re.search(needle, text, re.M):
                 return f"{path}: no match for {needle}"
-    elif path.endswith(".cubin"):
+    dump = {".cubin": ".elf.txt", ".fatbin": ".txt"}.get(os.path.splitext(path)[1])
+    if dump and not os.path.exists(os.path.join(ROOT, path + dump)):
+        return f"{path}: no {path + dump} (run scripts/corpus/dump_objects.sh)"
+    if path.endswith(".cubin"):
         if data[:4] != b"\x7fELF":
             return f"{path}: not an ELF file"
         machine = struct.unpack_from("<H", data, 18)[0]
