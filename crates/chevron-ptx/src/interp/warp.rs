@@ -36,29 +36,36 @@ pub(crate) struct CallFrame {
 /// A small cache of recently used allocations, so that most global accesses skip the table.
 #[derive(Debug, Default)]
 pub(crate) struct AllocCache {
+    /// `[base, end)` of each entry (empty ranges for unused entries).
+    ranges: [(u64, u64); 4],
     entries: [Option<Arc<Allocation>>; 4],
     next: usize,
 }
 
 impl AllocCache {
     /// The cached allocation holding `[addr, addr + len)`, if any.
-    #[inline]
-    pub fn find(&self, addr: u64, len: u64) -> Option<&Arc<Allocation>> {
-        self.entries
-            .iter()
-            .flatten()
-            .find(|a| addr >= a.base && addr.wrapping_add(len) <= a.base + a.size && !a.is_freed())
+    #[inline(always)]
+    pub fn find(&self, addr: u64, len: u64) -> Option<&Allocation> {
+        let end = addr.wrapping_add(len);
+        for (i, &(base, limit)) in self.ranges.iter().enumerate() {
+            if addr >= base && end <= limit && end >= addr {
+                let allocation = self.entries[i].as_deref()?;
+                return (!allocation.is_freed()).then_some(allocation);
+            }
+        }
+        None
     }
 
     /// Remembers an allocation, evicting the oldest.
     pub fn insert(&mut self, allocation: Arc<Allocation>) {
+        self.ranges[self.next] = (allocation.base, allocation.base + allocation.size);
         self.entries[self.next] = Some(allocation);
         self.next = (self.next + 1) % self.entries.len();
     }
 
     /// Forgets everything.
     pub fn clear(&mut self) {
-        self.entries = Default::default();
+        *self = AllocCache::default();
     }
 }
 

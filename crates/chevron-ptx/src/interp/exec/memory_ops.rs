@@ -4,13 +4,11 @@
 //! the lane's local memory, or the kernel's parameters. Cache and ordering modifiers (`.nc`,
 //! `.ca`, `.volatile`, `.relaxed`, …) change nothing on the CPU device.
 
-use std::sync::Arc;
-
 use super::{for_lanes, Flow, Launch};
 use crate::interp::block::Block;
 use crate::interp::fault::{ExecFault, FaultKind, LoadError, MemoryError};
 use crate::interp::inst::{Addr, AddrBase, Op, Space};
-use crate::interp::memory::{byte_mask, Allocation, Window};
+use crate::interp::memory::{Allocation, Window};
 use crate::interp::program::{space_of, Decoder};
 use crate::interp::warp::Warp;
 use crate::ir::{self, KnownOpcode as K, ScalarType as T};
@@ -141,7 +139,7 @@ pub(crate) fn allocation<'w>(
     addr: u64,
     len: u64,
     lane: usize,
-) -> Result<&'w Arc<Allocation>, ExecFault> {
+) -> Result<&'w Allocation, ExecFault> {
     if w.cache.find(addr, len).is_none() {
         let found = l
             .memory
@@ -157,6 +155,56 @@ pub(crate) fn allocation<'w>(
             "allocation freed during the access",
         )
     })
+}
+
+/// Loads `len` bytes of global memory, through the warp's cache.
+#[inline(always)]
+fn global_load(
+    w: &mut Warp,
+    l: &Launch<'_>,
+    a: u64,
+    len: u64,
+    lane: usize,
+) -> Result<u64, ExecFault> {
+    if let Some(alloc) = w.cache.find(a, len) {
+        return Ok(alloc.load(a - alloc.base, len as u32));
+    }
+    let alloc = allocation(w, l, a, len, lane)?;
+    Ok(alloc.load(a - alloc.base, len as u32))
+}
+
+/// Reads `len` (1, 2, 4, 8) little-endian bytes at `at`.
+#[inline(always)]
+fn read_fixed(bytes: &[u8], at: usize, len: u64) -> u64 {
+    match len {
+        1 => u64::from(bytes[at]),
+        2 => {
+            let mut b = [0u8; 2];
+            b.copy_from_slice(&bytes[at..at + 2]);
+            u64::from(u16::from_le_bytes(b))
+        }
+        4 => {
+            let mut b = [0u8; 4];
+            b.copy_from_slice(&bytes[at..at + 4]);
+            u64::from(u32::from_le_bytes(b))
+        }
+        _ => {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(&bytes[at..at + 8]);
+            u64::from_le_bytes(b)
+        }
+    }
+}
+
+/// Writes the low `len` (1, 2, 4, 8) bytes of `v` at `at`.
+#[inline(always)]
+fn write_fixed(bytes: &mut [u8], at: usize, len: u64, v: u64) {
+    match len {
+        1 => bytes[at] = v as u8,
+        2 => bytes[at..at + 2].copy_from_slice(&(v as u16).to_le_bytes()),
+        4 => bytes[at..at + 4].copy_from_slice(&(v as u32).to_le_bytes()),
+        _ => bytes[at..at + 8].copy_from_slice(&v.to_le_bytes()),
+    }
 }
 
 /// Checks natural alignment of an access of `len` bytes.
@@ -218,12 +266,6 @@ fn local_range(
     Ok(off as usize)
 }
 
-fn read_le(bytes: &[u8]) -> u64 {
-    let mut buf = [0u8; 8];
-    buf[..bytes.len()].copy_from_slice(bytes);
-    u64::from_le_bytes(buf)
-}
-
 /// Loads `len` (1, 2, 4, 8) bytes from `loc` for `lane`.
 #[inline]
 pub(crate) fn load(
@@ -236,17 +278,14 @@ pub(crate) fn load(
     a: u64,
 ) -> Result<u64, ExecFault> {
     match loc {
-        Loc::Global(g) => {
-            let alloc = allocation(w, l, g, len, lane)?;
-            Ok(alloc.load(g - alloc.base, len as u32))
-        }
+        Loc::Global(g) => global_load(w, l, g, len, lane),
         Loc::Shared(o) => {
             let at = shared_range(b, o, len, lane, a)?;
-            Ok(read_le(&b.shared[at..at + len as usize]))
+            Ok(read_fixed(&b.shared, at, len))
         }
         Loc::Local(o) => {
             let at = local_range(w, o, len, lane, a)?;
-            Ok(read_le(&w.local[lane][at..at + len as usize]))
+            Ok(read_fixed(&w.local[lane], at, len))
         }
         Loc::Param(o) => {
             if o.checked_add(len)
@@ -259,7 +298,7 @@ pub(crate) fn load(
                     "beyond the kernel's parameters",
                 ));
             }
-            Ok(read_le(&l.params[o as usize..(o + len) as usize]))
+            Ok(read_fixed(l.params, o as usize, len))
         }
     }
 }
@@ -279,17 +318,20 @@ pub(crate) fn store(
 ) -> Result<(), ExecFault> {
     match loc {
         Loc::Global(g) => {
-            let alloc = allocation(w, l, g, len, lane)?;
-            alloc.store(g - alloc.base, len as u32, v);
+            if let Some(alloc) = w.cache.find(g, len) {
+                alloc.store(g - alloc.base, len as u32, v);
+            } else {
+                let alloc = allocation(w, l, g, len, lane)?;
+                alloc.store(g - alloc.base, len as u32, v);
+            }
         }
         Loc::Shared(o) => {
             let at = shared_range(b, o, len, lane, a)?;
-            b.shared[at..at + len as usize]
-                .copy_from_slice(&(v & byte_mask(len as u32)).to_le_bytes()[..len as usize]);
+            write_fixed(&mut b.shared, at, len, v);
         }
         Loc::Local(o) => {
             let at = local_range(w, o, len, lane, a)?;
-            w.local[lane][at..at + len as usize].copy_from_slice(&v.to_le_bytes()[..len as usize]);
+            write_fixed(&mut w.local[lane], at, len, v);
         }
         Loc::Param(_) => {
             return Err(ExecFault::at(
@@ -316,6 +358,29 @@ pub(super) fn execute(
     mask: u32,
 ) -> Result<Flow, ExecFault> {
     match op {
+        Op::Ld {
+            space,
+            bits,
+            signed,
+            ds,
+            addr,
+        } if ds.len() == 1 => {
+            let (len, d, signed, bits) =
+                (u64::from(*bits / 8), ds[0], *signed && *bits < 64, *bits);
+            for_lanes!(mask, |lane| {
+                let a = address(w, addr, lane);
+                check_align(a, len, lane)?;
+                let mut v = match *space {
+                    Space::Global | Space::Const => global_load(w, l, a, len, lane)?,
+                    Space::Shared => read_fixed(&b.shared, shared_range(b, a, len, lane, a)?, len),
+                    _ => load(w, b, l, locate(*space, addr, a), len, lane, a)?,
+                };
+                if signed {
+                    v = sign_extend(v, bits);
+                }
+                w.set(d, lane, v);
+            });
+        }
         Op::Ld {
             space,
             bits,
