@@ -1,0 +1,165 @@
+//! A CPU device: its description, memory, streams, events and modules.
+
+use std::any::Any;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, Weak};
+
+use chevron_ptx::interp::DeviceMemory;
+
+use crate::backend::{
+    BackendKind, CodeImage, Device, DeviceInfo, DevicePtr, Event, Module, Stream,
+};
+use crate::error::Result;
+
+use super::config::CpuConfig;
+use super::event::CpuEvent;
+use super::memory::CpuMemory;
+use super::module;
+use super::stream::CpuStream;
+use super::timeline::Timeline;
+
+/// The name every CPU device reports.
+pub const DEVICE_NAME: &str = "chevron CPU device";
+
+/// The highest PTX target the CPU device runs, reported as its compute capability.
+pub const COMPUTE_CAPABILITY: (u32, u32) = (9, 0);
+
+/// Shared memory per block without opt-in, as on NVIDIA GPUs (48 KiB).
+const SHARED_PER_BLOCK: u32 = 48 << 10;
+/// Shared memory per block with opt-in (99 KiB, as on sm_80/sm_90 class GPUs).
+const SHARED_PER_BLOCK_OPTIN: u32 = 99 << 10;
+
+/// What streams and modules of a device share.
+pub(crate) struct DeviceCore {
+    info: DeviceInfo,
+    label: String,
+    memory: CpuMemory,
+    launch_threads: usize,
+}
+
+impl DeviceCore {
+    /// The device's description.
+    pub fn info(&self) -> &DeviceInfo {
+        &self.info
+    }
+
+    /// `cpu:N (chevron CPU device)`, for messages.
+    pub fn label(&self) -> &str {
+        &self.label
+    }
+
+    /// The device's memory.
+    pub fn memory(&self) -> &CpuMemory {
+        &self.memory
+    }
+
+    /// Interpreter threads each launch runs its blocks on.
+    pub fn launch_threads(&self) -> usize {
+        self.launch_threads
+    }
+}
+
+/// One CPU device.
+pub struct CpuDevice {
+    core: Arc<DeviceCore>,
+    /// Timelines of the device's streams (dropped streams disappear once their work is done).
+    streams: Mutex<Vec<Weak<Timeline>>>,
+    next_stream: AtomicU64,
+}
+
+impl CpuDevice {
+    /// Creates CPU device `ordinal` with its own memory, `memory` (address ranges of different
+    /// `DeviceMemory` indices never overlap).
+    pub(crate) fn new(ordinal: u32, memory: DeviceMemory, config: &CpuConfig) -> CpuDevice {
+        let launch_threads = config.launch_threads();
+        let info = DeviceInfo {
+            name: DEVICE_NAME.into(),
+            backend: BackendKind::Cpu,
+            ordinal,
+            compute_capability: COMPUTE_CAPABILITY,
+            multiprocessors: u32::try_from(launch_threads).unwrap_or(u32::MAX),
+            total_memory: config.memory_bytes,
+            warp_size: 32,
+            max_threads_per_block: 1024,
+            max_block_dim: [1024, 1024, 64],
+            max_grid_dim: [i32::MAX as u32, 65535, 65535],
+            max_shared_per_block: SHARED_PER_BLOCK,
+            max_shared_per_block_optin: SHARED_PER_BLOCK_OPTIN,
+        };
+        let label = format!("cpu:{ordinal} ({DEVICE_NAME})");
+        let memory = CpuMemory::new(Arc::new(memory), config.memory_bytes, label.clone());
+        CpuDevice {
+            core: Arc::new(DeviceCore {
+                info,
+                label,
+                memory,
+                launch_threads,
+            }),
+            streams: Mutex::new(Vec::new()),
+            next_stream: AtomicU64::new(0),
+        }
+    }
+
+    /// `cpu:N (chevron CPU device)`, for messages.
+    pub fn label(&self) -> &str {
+        self.core.label()
+    }
+
+    fn live_streams(&self) -> Vec<Arc<Timeline>> {
+        let mut streams = self.streams.lock().unwrap_or_else(|e| e.into_inner());
+        streams.retain(|weak| weak.strong_count() > 0);
+        streams.iter().filter_map(Weak::upgrade).collect()
+    }
+}
+
+impl Device for CpuDevice {
+    fn info(&self) -> &DeviceInfo {
+        self.core.info()
+    }
+
+    fn alloc(&self, bytes: u64) -> Result<DevicePtr> {
+        self.core.memory.alloc(bytes)
+    }
+
+    fn free(&self, ptr: DevicePtr) -> Result<()> {
+        self.core.memory.free(ptr)
+    }
+
+    fn allocation_of(&self, ptr: DevicePtr) -> Option<(DevicePtr, u64)> {
+        self.core.memory.allocation_of(ptr)
+    }
+
+    fn create_stream(&self) -> Result<Arc<dyn Stream>> {
+        let index = self.next_stream.fetch_add(1, Ordering::Relaxed);
+        let stream = CpuStream::start(Arc::clone(&self.core), index)?;
+        let mut streams = self.streams.lock().unwrap_or_else(|e| e.into_inner());
+        streams.retain(|weak| weak.strong_count() > 0);
+        streams.push(Arc::downgrade(stream.timeline()));
+        Ok(Arc::new(stream))
+    }
+
+    fn create_event(&self) -> Result<Arc<dyn Event>> {
+        Ok(Arc::new(CpuEvent::new()))
+    }
+
+    fn load_module(&self, image: CodeImage<'_>) -> Result<Arc<dyn Module>> {
+        Ok(module::load(&self.core, image)?)
+    }
+
+    fn synchronize(&self) -> Result<()> {
+        let mut first_fault = None;
+        for timeline in self.live_streams() {
+            if let Err(fault) = timeline.synchronize() {
+                first_fault.get_or_insert(fault);
+            }
+        }
+        match first_fault {
+            Some(fault) => Err(fault.to_error()),
+            None => Ok(()),
+        }
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

@@ -1,0 +1,238 @@
+//! Code objects on the CPU device: PTX parsed and loaded into the interpreter, kernels resolved
+//! once at load time.
+//!
+//! The CPU device runs PTX only. A fatbin is searched for a PTX entry; a cubin (machine code
+//! for a GPU) is refused with [`Error::CodeObject`].
+
+use std::any::Any;
+use std::collections::BTreeMap;
+use std::sync::Arc;
+
+use chevron_ptx::interp::{KernelHandle, Program};
+use chevron_ptx::ir::{self, FunctionKind, Item, StateSpace, Statement};
+use chevron_ptx::symbols::{self, ParamLayout};
+
+use crate::backend::{CodeImage, DevicePtr, Function, Module};
+use crate::error::{Error, Result};
+
+use super::device::DeviceCore;
+
+/// Name used in errors for code objects handed over in memory.
+const IN_MEMORY: &str = "<memory>";
+
+/// A PTX module loaded on one CPU device.
+pub struct CpuModule {
+    program: Arc<Program>,
+    kernels: BTreeMap<String, Arc<CpuFunction>>,
+    device: String,
+}
+
+/// A kernel of a [`CpuModule`], with everything a launch needs resolved.
+pub struct CpuFunction {
+    /// Shared with queued launches, which keep the kernel (and its program) alive.
+    pub(crate) kernel: Arc<LoadedKernel>,
+}
+
+/// What a launch of one kernel needs.
+pub(crate) struct LoadedKernel {
+    /// The loaded program the kernel belongs to.
+    pub(crate) program: Arc<Program>,
+    /// The interpreter's handle of the kernel.
+    pub(crate) handle: KernelHandle,
+    /// Where each parameter goes in the parameter buffer.
+    pub(crate) params: Vec<ParamLayout>,
+    /// Size of the parameter buffer in bytes.
+    pub(crate) param_bytes: usize,
+    /// The label of the device, for fault messages.
+    pub(crate) device: String,
+    /// The kernel's symbol name.
+    pub(crate) name: String,
+    max_threads_per_block: u32,
+    static_shared_bytes: u32,
+}
+
+/// Loads `image` on `device`.
+pub(crate) fn load(device: &DeviceCore, image: CodeImage<'_>) -> Result<Arc<CpuModule>> {
+    match image {
+        CodeImage::Ptx(text) => load_ptx(device, text),
+        CodeImage::Fatbin(_) => Err(Error::Unavailable {
+            backend: "cpu",
+            reason: "reading PTX out of a fatbin is not supported yet on the CPU device; \
+                     load the PTX text instead"
+                .into(),
+        }),
+        CodeImage::Cubin(_) => Err(Error::CodeObject {
+            source_name: IN_MEMORY.into(),
+            message: "the CPU device runs PTX; this cubin has no PTX (compile to PTX, or pass \
+                      a fatbin that embeds PTX)"
+                .into(),
+        }),
+    }
+}
+
+fn load_ptx(device: &DeviceCore, text: &str) -> Result<Arc<CpuModule>> {
+    // Compilers often hand PTX over with its C string terminator.
+    let text = text.trim_end_matches('\0');
+    let module = chevron_ptx::parse(text).map_err(|e| Error::CodeObject {
+        source_name: IN_MEMORY.into(),
+        message: e.to_string(),
+    })?;
+    let program =
+        Program::load(&module, device.memory().shared()).map_err(|e| Error::CodeObject {
+            source_name: IN_MEMORY.into(),
+            message: format!("cannot load on {}: {e}", device.label()),
+        })?;
+    let program = Arc::new(program);
+    let module_shared = module_shared_bytes(&module);
+    let mut kernels = BTreeMap::new();
+    for item in &module.items {
+        let Item::Function(function) = item else {
+            continue;
+        };
+        if function.kind != FunctionKind::Entry || function.body.is_none() {
+            continue;
+        }
+        let handle = program
+            .kernel(&function.name)
+            .ok_or_else(|| Error::CodeObject {
+                source_name: IN_MEMORY.into(),
+                message: format!(
+                    "kernel `{}` was parsed but the interpreter did not load it",
+                    function.name
+                ),
+            })?;
+        let params = symbols::layout_params(&function.params);
+        let param_bytes = symbols::buffer_size(&params) as usize;
+        let kernel = LoadedKernel {
+            program: Arc::clone(&program),
+            handle,
+            params,
+            param_bytes,
+            device: device.label().to_string(),
+            name: function.name.clone(),
+            max_threads_per_block: max_threads(function, device.info().max_threads_per_block),
+            static_shared_bytes: module_shared.saturating_add(body_shared_bytes(function)),
+        };
+        let function = CpuFunction {
+            kernel: Arc::new(kernel),
+        };
+        kernels.insert(function.kernel.name.clone(), Arc::new(function));
+    }
+    Ok(Arc::new(CpuModule {
+        program,
+        kernels,
+        device: device.label().to_string(),
+    }))
+}
+
+/// The block size limit of a kernel: the device's, lowered by `.maxntid`/`.reqntid`.
+fn max_threads(function: &ir::Function, device_limit: u32) -> u32 {
+    function
+        .directives
+        .iter()
+        .filter_map(|directive| match directive {
+            ir::FunctionDirective::Performance { name, values }
+                if (name == "maxntid" || name == "reqntid") && !values.is_empty() =>
+            {
+                Some(values.iter().fold(1u32, |acc, v| acc.saturating_mul(*v)))
+            }
+            _ => None,
+        })
+        .fold(device_limit, u32::min)
+}
+
+/// Bytes of sized module-scope `.shared` variables (counted for every kernel, as a bound).
+fn module_shared_bytes(module: &ir::Module) -> u32 {
+    let bytes: u64 = module
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            Item::Variable(var) if var.space == StateSpace::Shared => {
+                Some(symbols::variable_size_align(var).0)
+            }
+            _ => None,
+        })
+        .sum();
+    u32::try_from(bytes).unwrap_or(u32::MAX)
+}
+
+/// Bytes of `.shared` variables declared inside a kernel body (nested scopes included).
+fn body_shared_bytes(function: &ir::Function) -> u32 {
+    fn walk(statements: &[Statement]) -> u64 {
+        statements
+            .iter()
+            .map(|statement| match statement {
+                Statement::Variable(var) if var.space == StateSpace::Shared => {
+                    symbols::variable_size_align(var).0
+                }
+                Statement::Block(inner) => walk(inner),
+                _ => 0,
+            })
+            .sum()
+    }
+    let bytes = function.body.as_deref().map_or(0, walk);
+    u32::try_from(bytes).unwrap_or(u32::MAX)
+}
+
+impl Module for CpuModule {
+    fn function(&self, name: &str) -> Result<Arc<dyn Function>> {
+        match self.kernels.get(name) {
+            Some(kernel) => Ok(Arc::clone(kernel) as Arc<dyn Function>),
+            None => Err(Error::NotFound {
+                what: "kernel",
+                name: name.to_string(),
+                scope: format!("a PTX module on {}", self.device),
+                candidates: candidates(name, self.kernels.keys()),
+            }),
+        }
+    }
+
+    fn global(&self, name: &str) -> Result<(DevicePtr, u64)> {
+        self.program
+            .global_address(name)
+            .ok_or_else(|| Error::NotFound {
+                what: "global",
+                name: name.to_string(),
+                scope: format!("a PTX module on {}", self.device),
+                candidates: Vec::new(),
+            })
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+/// Up to five kernel names that contain the query or are contained in it.
+fn candidates<'a>(query: &str, names: impl Iterator<Item = &'a String>) -> Vec<String> {
+    names
+        .filter(|name| name.contains(query) || query.contains(name.as_str()))
+        .take(5)
+        .cloned()
+        .collect()
+}
+
+impl CpuModule {
+    /// Names of the module's kernels, sorted.
+    pub fn kernel_names(&self) -> impl Iterator<Item = &str> {
+        self.kernels.keys().map(String::as_str)
+    }
+}
+
+impl Function for CpuFunction {
+    fn name(&self) -> &str {
+        &self.kernel.name
+    }
+
+    fn max_threads_per_block(&self) -> u32 {
+        self.kernel.max_threads_per_block
+    }
+
+    fn static_shared_bytes(&self) -> u32 {
+        self.kernel.static_shared_bytes
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

@@ -1,0 +1,297 @@
+//! CPU streams: an in-order queue per stream, run asynchronously by the stream's worker thread.
+//!
+//! Submissions take the next sequence number on the stream's [`Timeline`] and go to the worker
+//! (see `worker.rs`). Launches copy their argument values into a parameter buffer laid out as
+//! the kernel declares; host-to-device copies copy the source before returning; device-to-host
+//! copies wait for their turn on the queue. A fault is reported by the next `synchronize` or
+//! `query` (and by `copy_to_host`), and cancels all later work on the stream.
+
+use std::any::Any;
+use std::ffi::c_void;
+use std::sync::mpsc::{self, Sender};
+use std::sync::{Arc, Mutex};
+
+use crate::backend::{DevicePtr, Event, Function, LaunchConfig, Stream};
+use crate::error::{Error, Result};
+
+use super::device::DeviceCore;
+use super::event::CpuEvent;
+use super::module::CpuFunction;
+use super::timeline::Timeline;
+use super::worker::{self, Job, MemoryOp, Work, WorkerContext};
+
+/// A stream of a CPU device.
+pub struct CpuStream {
+    timeline: Arc<Timeline>,
+    /// The worker's queue; dropping the stream closes it, the worker drains it and exits.
+    queue: Mutex<Sender<Work>>,
+    device: Arc<DeviceCore>,
+}
+
+impl CpuStream {
+    /// Starts a stream and its worker thread on `device`.
+    pub(crate) fn start(device: Arc<DeviceCore>, index: u64) -> Result<CpuStream> {
+        let timeline = Timeline::new();
+        let (sender, receiver) = mpsc::channel();
+        let context = WorkerContext {
+            timeline: Arc::clone(&timeline),
+            memory: Arc::clone(device.memory().shared()),
+            threads: device.launch_threads(),
+            device: device.label().to_string(),
+        };
+        std::thread::Builder::new()
+            .name(format!(
+                "chevron-cpu{}-stream{index}",
+                device.info().ordinal
+            ))
+            .spawn(move || worker::run(context, receiver))
+            .map_err(|e| Error::Unavailable {
+                backend: "cpu",
+                reason: format!("cannot start a stream thread on {}: {e}", device.label()),
+            })?;
+        Ok(CpuStream {
+            timeline,
+            queue: Mutex::new(sender),
+            device,
+        })
+    }
+
+    /// The stream's timeline (for events and device-wide synchronization).
+    pub(crate) fn timeline(&self) -> &Arc<Timeline> {
+        &self.timeline
+    }
+
+    /// Queues `job`; returns its sequence number.
+    fn submit(&self, job: Job) -> Result<u64> {
+        let queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
+        self.timeline
+            .submit(|seq| queue.send(Work { seq, job }))
+            .map_err(|_| Error::Unavailable {
+                backend: "cpu",
+                reason: format!("the stream thread of {} has stopped", self.device.label()),
+            })
+    }
+
+    fn submit_memory(&self, what: &'static str, op: MemoryOp) -> Result<u64> {
+        self.submit(Job::Memory { what, op })
+    }
+
+    /// Waits for the work up to `seq` and reports the fault that ended it, if any.
+    fn wait_for(&self, seq: u64) -> Result<()> {
+        self.timeline
+            .wait_for(seq)
+            .map_err(|fault| fault.to_error())
+    }
+
+    fn check_config(&self, function: &CpuFunction, config: &LaunchConfig) -> Result<()> {
+        let kernel = &function.kernel;
+        let invalid = |message: String| Error::LaunchConfig {
+            kernel: kernel.name.clone(),
+            device: self.device.label().to_string(),
+            message,
+        };
+        let info = self.device.info();
+        if config.grid.contains(&0) || config.block.contains(&0) {
+            return Err(invalid(format!(
+                "grid {:?} and block {:?} must not have a zero dimension",
+                config.grid, config.block
+            )));
+        }
+        let threads = config.block.iter().fold(1u64, |acc, &d| acc * u64::from(d));
+        let limit = crate::backend::Function::max_threads_per_block(function);
+        if threads > u64::from(limit) {
+            return Err(invalid(format!(
+                "block {:?} has {threads} threads, the kernel allows at most {limit}",
+                config.block
+            )));
+        }
+        let shared = u64::from(config.shared_bytes)
+            + u64::from(crate::backend::Function::static_shared_bytes(function));
+        if shared > u64::from(info.max_shared_per_block_optin) {
+            return Err(invalid(format!(
+                "{shared} bytes of shared memory per block, the device allows at most {}",
+                info.max_shared_per_block_optin
+            )));
+        }
+        Ok(())
+    }
+}
+
+impl Stream for CpuStream {
+    unsafe fn launch(
+        &self,
+        function: &dyn Function,
+        config: &LaunchConfig,
+        args: &[*mut c_void],
+    ) -> Result<()> {
+        let function = function
+            .as_any()
+            .downcast_ref::<CpuFunction>()
+            .ok_or_else(|| Error::InvalidValue {
+                call: "Stream::launch",
+                message: format!(
+                    "kernel `{}` was not loaded on a CPU device",
+                    function.name()
+                ),
+            })?;
+        let kernel = &function.kernel;
+        if kernel.device != self.device.label() {
+            return Err(Error::InvalidValue {
+                call: "Stream::launch",
+                message: format!(
+                    "kernel `{}` was loaded on {}, the stream belongs to {}",
+                    kernel.name,
+                    kernel.device,
+                    self.device.label()
+                ),
+            });
+        }
+        if args.len() != kernel.params.len() {
+            return Err(Error::Argument {
+                kernel: kernel.name.clone(),
+                parameter: None,
+                message: format!(
+                    "{} parameters, got {} arguments",
+                    kernel.params.len(),
+                    args.len()
+                ),
+            });
+        }
+        self.check_config(function, config)?;
+        let mut params = vec![0u8; kernel.param_bytes];
+        for (index, (layout, &arg)) in kernel.params.iter().zip(args).enumerate() {
+            if arg.is_null() {
+                return Err(Error::Argument {
+                    kernel: kernel.name.clone(),
+                    parameter: Some(index),
+                    message: format!("argument {index} (`{}`) is a null pointer", layout.name),
+                });
+            }
+            let start = layout.offset as usize;
+            let size = layout.size as usize;
+            // SAFETY: the contract of `Stream::launch` makes the caller guarantee that `args`
+            // holds one pointer per parameter, in order, each pointing to a readable value of
+            // that parameter's size (`layout.size`, from the kernel's declaration), valid for
+            // the duration of this call. `params` is a distinct allocation.
+            let value = unsafe { std::slice::from_raw_parts(arg.cast::<u8>(), size) };
+            params[start..start + size].copy_from_slice(value);
+        }
+        self.submit(Job::Launch {
+            kernel: Arc::clone(kernel),
+            config: *config,
+            params,
+        })?;
+        Ok(())
+    }
+
+    fn copy_to_device(&self, dst: DevicePtr, src: &[u8]) -> Result<()> {
+        let memory = self.device.memory();
+        memory.check_range("Stream::copy_to_device", dst, src.len() as u64)?;
+        let data = src.to_vec();
+        self.submit_memory(
+            "memcpy host-to-device",
+            Box::new(move |memory| memory.write(dst, &data).map_err(|e| e.to_string())),
+        )?;
+        Ok(())
+    }
+
+    fn copy_to_host(&self, dst: &mut [u8], src: DevicePtr) -> Result<()> {
+        let bytes = dst.len();
+        self.device
+            .memory()
+            .check_range("Stream::copy_to_host", src, bytes as u64)?;
+        let (sender, receiver) = mpsc::sync_channel(1);
+        let seq = self.submit_memory(
+            "memcpy device-to-host",
+            Box::new(move |memory| {
+                let mut data = vec![0u8; bytes];
+                memory.read(src, &mut data).map_err(|e| e.to_string())?;
+                // The receiver waits for this; it cannot be gone.
+                let _ = sender.send(data);
+                Ok(())
+            }),
+        )?;
+        match receiver.recv() {
+            Ok(data) => {
+                dst.copy_from_slice(&data);
+                Ok(())
+            }
+            // The copy was cancelled or faulted; the timeline says why.
+            Err(_) => {
+                self.wait_for(seq)?;
+                Err(Error::InvalidValue {
+                    call: "Stream::copy_to_host",
+                    message: format!("the copy on {} did not run", self.device.label()),
+                })
+            }
+        }
+    }
+
+    fn copy_on_device(&self, dst: DevicePtr, src: DevicePtr, bytes: u64) -> Result<()> {
+        let memory = self.device.memory();
+        memory.check_range("Stream::copy_on_device", src, bytes)?;
+        memory.check_range("Stream::copy_on_device", dst, bytes)?;
+        self.submit_memory(
+            "memcpy device-to-device",
+            Box::new(move |memory| memory.copy(dst, src, bytes).map_err(|e| e.to_string())),
+        )?;
+        Ok(())
+    }
+
+    fn memset(&self, dst: DevicePtr, value: u32, element_bytes: u32, count: u64) -> Result<()> {
+        if !matches!(element_bytes, 1 | 2 | 4) {
+            return Err(Error::InvalidValue {
+                call: "Stream::memset",
+                message: format!("element size {element_bytes} (must be 1, 2 or 4)"),
+            });
+        }
+        let bytes =
+            count
+                .checked_mul(u64::from(element_bytes))
+                .ok_or_else(|| Error::InvalidValue {
+                    call: "Stream::memset",
+                    message: format!("{count} elements of {element_bytes} bytes overflow"),
+                })?;
+        self.device
+            .memory()
+            .check_range("Stream::memset", dst, bytes)?;
+        let pattern = value.to_le_bytes()[..element_bytes as usize].to_vec();
+        self.submit_memory(
+            "memset",
+            Box::new(move |memory| memory.fill(dst, &pattern, count).map_err(|e| e.to_string())),
+        )?;
+        Ok(())
+    }
+
+    fn record(&self, event: &dyn Event) -> Result<()> {
+        let event = CpuEvent::downcast(event, "Stream::record")?;
+        event.set(Arc::clone(&self.timeline), self.timeline.submitted());
+        Ok(())
+    }
+
+    fn wait(&self, event: &dyn Event) -> Result<()> {
+        let event = CpuEvent::downcast(event, "Stream::wait")?;
+        let Some((timeline, seq)) = event.point() else {
+            return Ok(()); // Never recorded: nothing to wait for.
+        };
+        if Arc::ptr_eq(&timeline, &self.timeline) {
+            return Ok(()); // Already ordered: same stream.
+        }
+        self.submit(Job::Wait { timeline, seq })?;
+        Ok(())
+    }
+
+    fn synchronize(&self) -> Result<()> {
+        self.timeline
+            .synchronize()
+            .map_err(|fault| fault.to_error())
+    }
+
+    fn query(&self) -> Result<bool> {
+        self.timeline.query().map_err(|fault| fault.to_error())
+    }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}

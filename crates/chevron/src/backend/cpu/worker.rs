@@ -1,0 +1,149 @@
+//! The worker thread behind each CPU stream: runs the stream's queued work in order.
+//!
+//! Each stream owns one OS thread, so kernels on different streams truly run at the same time
+//! (a kernel spinning on a flag that another stream's kernel sets finishes). A launch runs its
+//! blocks on `threads` interpreter threads, started for that launch; the worker thread waits for
+//! them. Once a piece of work faults, everything queued after it on the stream is cancelled:
+//! it is marked completed without running, so waiters wake up and see the fault.
+
+use std::panic::{self, AssertUnwindSafe};
+use std::sync::mpsc::Receiver;
+use std::sync::Arc;
+
+use chevron_ptx::interp::{self, DeviceMemory};
+
+use crate::backend::LaunchConfig;
+
+use super::module::LoadedKernel;
+use super::timeline::{FaultRecord, Timeline};
+
+/// A copy or fill run on the device's memory; `Err` carries the fault's description.
+pub(crate) type MemoryOp = Box<dyn FnOnce(&DeviceMemory) -> Result<(), String> + Send>;
+
+/// One piece of work on a stream.
+pub(crate) enum Job {
+    /// A kernel launch with its parameter buffer already filled.
+    Launch {
+        kernel: Arc<LoadedKernel>,
+        config: LaunchConfig,
+        params: Vec<u8>,
+    },
+    /// A copy or fill; `what` names it in fault messages (e.g. `memcpy host-to-device`).
+    Memory { what: &'static str, op: MemoryOp },
+    /// Waits until another stream's timeline (possibly of another CPU device) reaches `seq`.
+    Wait { timeline: Arc<Timeline>, seq: u64 },
+}
+
+/// A job and its place on the stream's timeline.
+pub(crate) struct Work {
+    pub seq: u64,
+    pub job: Job,
+}
+
+/// What every job of one stream shares.
+pub(crate) struct WorkerContext {
+    pub timeline: Arc<Timeline>,
+    pub memory: Arc<DeviceMemory>,
+    /// Interpreter threads per launch.
+    pub threads: usize,
+    /// The device label, e.g. `cpu:0 (chevron CPU device)`.
+    pub device: String,
+}
+
+/// Runs the stream's queue until the stream is dropped and its queue drained.
+pub(crate) fn run(context: WorkerContext, queue: Receiver<Work>) {
+    for work in queue {
+        let fault = if context.timeline.fault().is_some() {
+            None // Cancelled: the stream faulted earlier.
+        } else {
+            context.execute(work.seq, work.job)
+        };
+        context.timeline.complete(work.seq, fault);
+    }
+}
+
+impl WorkerContext {
+    fn execute(&self, seq: u64, job: Job) -> Option<FaultRecord> {
+        let fault = |kernel: &str, message: String| FaultRecord {
+            seq,
+            kernel: kernel.to_string(),
+            device: self.device.clone(),
+            message,
+        };
+        match job {
+            Job::Launch {
+                kernel,
+                config,
+                params,
+            } => {
+                let name = kernel.name.as_str();
+                match guarded(|| self.launch(&kernel, &config, &params)) {
+                    Ok(Ok(())) => None,
+                    Ok(Err(message)) | Err(message) => Some(fault(name, message)),
+                }
+            }
+            Job::Memory { what, op } => match guarded(|| op(&self.memory)) {
+                Ok(Ok(())) => None,
+                Ok(Err(message)) | Err(message) => Some(fault(what, message)),
+            },
+            Job::Wait {
+                timeline,
+                seq: until,
+            } => match timeline.wait_for(until) {
+                Ok(()) => None,
+                Err(earlier) => Some(FaultRecord {
+                    seq,
+                    message: format!(
+                        "{} (work this stream waited for through an event)",
+                        earlier.message
+                    ),
+                    ..earlier
+                }),
+            },
+        }
+    }
+
+    fn launch(
+        &self,
+        kernel: &LoadedKernel,
+        config: &LaunchConfig,
+        params: &[u8],
+    ) -> Result<(), String> {
+        let config = interp::LaunchConfig {
+            grid: config.grid,
+            block: config.block,
+            dynamic_shared: config.shared_bytes,
+            threads: self.threads,
+        };
+        let report = kernel
+            .program
+            .launch(&kernel.handle, &config, params)
+            .map_err(|fault| fault.to_string())?;
+        if !report.printf_output.is_empty() {
+            print_device_output(&report.printf_output);
+        }
+        Ok(())
+    }
+}
+
+/// Runs `f`, turning a panic (an interpreter bug) into a fault instead of killing the worker and
+/// leaving waiters blocked forever.
+fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+    panic::catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
+        let text = payload
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| payload.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        format!("internal error in the CPU device: {text}")
+    })
+}
+
+/// Prints a kernel's `printf` output on the host's stdout, as the GPU does at sync points.
+fn print_device_output(text: &str) {
+    use std::io::Write;
+    let mut stdout = std::io::stdout().lock();
+    // Output errors (a closed pipe) must not fault the kernel; ignore them as printf does.
+    let _ = stdout.write_all(text.as_bytes());
+    let _ = stdout.flush();
+}

@@ -1,0 +1,268 @@
+//! Kernels on the CPU device through the backend contract: results, faults, printf.
+
+mod cpu_support;
+
+use std::process::Command;
+
+use chevron::Error;
+use cpu_support::{device, finishes, kernel, launch, read_u32, Arg};
+
+/// `y[i] = a * x[i] + y[i]` for `i < n`, as nvcc emits it (parameters n, a, x, y).
+const SAXPY: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+
+.visible .entry saxpy(
+	.param .u32 saxpy_param_0,
+	.param .f32 saxpy_param_1,
+	.param .u64 saxpy_param_2,
+	.param .u64 saxpy_param_3
+)
+{
+	.reg .pred 	%p<2>;
+	.reg .f32 	%f<5>;
+	.reg .b32 	%r<6>;
+	.reg .b64 	%rd<8>;
+
+	ld.param.u32 	%r2, [saxpy_param_0];
+	ld.param.f32 	%f1, [saxpy_param_1];
+	ld.param.u64 	%rd1, [saxpy_param_2];
+	ld.param.u64 	%rd2, [saxpy_param_3];
+	mov.u32 	%r3, %ctaid.x;
+	mov.u32 	%r4, %ntid.x;
+	mov.u32 	%r5, %tid.x;
+	mad.lo.s32 	%r1, %r3, %r4, %r5;
+	setp.ge.s32 	%p1, %r1, %r2;
+	@%p1 bra 	$L__BB0_2;
+	cvta.to.global.u64 	%rd3, %rd1;
+	mul.wide.s32 	%rd4, %r1, 4;
+	add.s64 	%rd5, %rd3, %rd4;
+	ld.global.f32 	%f2, [%rd5];
+	cvta.to.global.u64 	%rd6, %rd2;
+	add.s64 	%rd7, %rd6, %rd4;
+	ld.global.f32 	%f3, [%rd7];
+	fma.rn.f32 	%f4, %f2, %f1, %f3;
+	st.global.f32 	[%rd7], %f4;
+$L__BB0_2:
+	ret;
+}
+"#;
+
+/// Stores one word 4 KiB past the pointer it is given.
+const OUT_OF_BOUNDS: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+
+.visible .entry oob_store(.param .u64 oob_store_param_0)
+{
+	.reg .b32 	%r<2>;
+	.reg .b64 	%rd<3>;
+
+	ld.param.u64 	%rd1, [oob_store_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, 1;
+	st.global.u32 	[%rd2+4096], %r1;
+	ret;
+}
+"#;
+
+/// Each thread prints `block B thread T` through `vprintf`, as nvcc emits `printf`.
+const HELLO: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+
+.extern .func  (.param .b32 func_retval0) vprintf
+(
+	.param .b64 vprintf_param_0,
+	.param .b64 vprintf_param_1
+)
+;
+.global .align 1 .b8 $str[20] = {98,108,111,99,107,32,37,100,32,116,104,114,101,97,100,32,37,100,10,0};
+
+.visible .entry hello()
+{
+	.local .align 8 .b8 	__local_depot0[8];
+	.reg .b64 	%SP;
+	.reg .b64 	%SPL;
+	.reg .b32 	%r<4>;
+	.reg .b64 	%rd<5>;
+
+	mov.u64 	%SPL, __local_depot0;
+	cvta.local.u64 	%SP, %SPL;
+	add.u64 	%rd1, %SP, 0;
+	add.u64 	%rd2, %SPL, 0;
+	mov.u32 	%r1, %ctaid.x;
+	mov.u32 	%r2, %tid.x;
+	st.local.v2.u32 	[%rd2], {%r1, %r2};
+	mov.u64 	%rd3, $str;
+	cvta.global.u64 	%rd4, %rd3;
+	{ // callseq 0, 0
+	.reg .b32 temp_param_reg;
+	.param .b64 param0;
+	st.param.b64 	[param0+0], %rd4;
+	.param .b64 param1;
+	st.param.b64 	[param1+0], %rd1;
+	.param .b32 retval0;
+	call.uni (retval0),
+	vprintf,
+	(
+	param0,
+	param1
+	);
+	ld.param.b32 	%r3, [retval0+0];
+	} // callseq 0
+	ret;
+}
+"#;
+
+fn f32_bytes(values: &[f32]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+#[test]
+fn saxpy_computes_through_the_contract() {
+    let device = device();
+    let saxpy = kernel(&device, SAXPY, "saxpy");
+    assert_eq!(saxpy.name(), "saxpy");
+    assert_eq!(saxpy.max_threads_per_block(), 1024);
+    let stream = device.create_stream().unwrap();
+    let n = 1000u32;
+    let x: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
+    let y: Vec<f32> = (0..n).map(|i| 1000.0 - i as f32).collect();
+    let dx = device.alloc(u64::from(n) * 4).unwrap();
+    let dy = device.alloc(u64::from(n) * 4).unwrap();
+    stream.copy_to_device(dx, &f32_bytes(&x)).unwrap();
+    stream.copy_to_device(dy, &f32_bytes(&y)).unwrap();
+    let args = [Arg::U32(n), Arg::F32(2.0), Arg::U64(dx), Arg::U64(dy)];
+    launch(&stream, &saxpy, n.div_ceil(128), 128, &args).unwrap();
+    let result = read_u32(&stream, dy, n as usize).unwrap();
+    for (i, bits) in result.iter().enumerate() {
+        let expected = 2.0f32.mul_add(x[i], y[i]);
+        assert_eq!(f32::from_bits(*bits), expected, "element {i}");
+    }
+    stream.synchronize().unwrap();
+}
+
+#[test]
+fn wrong_argument_counts_and_configurations_are_refused() {
+    let device = device();
+    let saxpy = kernel(&device, SAXPY, "saxpy");
+    let stream = device.create_stream().unwrap();
+    let err = launch(&stream, &saxpy, 1, 32, &[Arg::U32(1)]).unwrap_err();
+    assert!(matches!(err, Error::Argument { .. }), "{err}");
+    let args = [Arg::U32(0), Arg::F32(1.0), Arg::U64(0), Arg::U64(0)];
+    let err = launch(&stream, &saxpy, 1, 2048, &args).unwrap_err();
+    assert!(matches!(err, Error::LaunchConfig { .. }), "{err}");
+    let err = launch(&stream, &saxpy, 0, 32, &args).unwrap_err();
+    assert!(matches!(err, Error::LaunchConfig { .. }), "{err}");
+    stream.synchronize().unwrap();
+}
+
+#[test]
+fn loading_reports_what_is_wrong() {
+    let device = device();
+    let err = device
+        .load_module(chevron::backend::CodeImage::Ptx(
+            ".version 7.0\n.target sm_70\n@@@",
+        ))
+        .err()
+        .unwrap();
+    assert!(matches!(err, Error::CodeObject { .. }), "{err}");
+    assert!(err.to_string().contains("line 3"), "{err}");
+    let cubin = b"\x7fELF\x02\x01\x01";
+    let err = device
+        .load_module(chevron::backend::CodeImage::Cubin(cubin))
+        .err()
+        .unwrap();
+    assert!(err.to_string().contains("runs PTX"), "{err}");
+    let module = device
+        .load_module(chevron::backend::CodeImage::Ptx(SAXPY))
+        .unwrap();
+    let err = module.function("saxp").err().unwrap();
+    assert!(matches!(err, Error::NotFound { .. }), "{err}");
+    assert!(err.to_string().contains("saxpy"), "candidates: {err}");
+}
+
+#[test]
+fn a_fault_names_the_kernel_and_cancels_later_work() {
+    let device = device();
+    let oob = kernel(&device, OUT_OF_BOUNDS, "oob_store");
+    let faulty = device.create_stream().unwrap();
+    let healthy = device.create_stream().unwrap();
+    let small = device.alloc(16).unwrap();
+    let marker = device.alloc(4).unwrap();
+    healthy.memset(marker, 0, 4, 1).unwrap();
+    healthy.synchronize().unwrap();
+
+    launch(&faulty, &oob, 1, 1, &[Arg::U64(small)]).unwrap();
+    faulty.memset(marker, 0x5555_5555, 4, 1).unwrap();
+    let err = finishes(120, move || faulty.synchronize().map(|()| faulty));
+    let Err(Error::Fault {
+        kernel,
+        device: where_,
+        message,
+    }) = &err
+    else {
+        panic!("expected a fault, got {:?}", err.map(|_| ()));
+    };
+    assert_eq!(kernel, "oob_store");
+    assert!(where_.starts_with("cpu:0"), "{where_}");
+    assert!(!message.is_empty());
+    // The memset queued after the fault did not run; the device and other streams still work.
+    assert_eq!(read_u32(&healthy, marker, 1).unwrap(), vec![0]);
+    healthy.memset(marker, 9, 4, 1).unwrap();
+    assert_eq!(read_u32(&healthy, marker, 1).unwrap(), vec![9]);
+    assert!(
+        device.synchronize().is_err(),
+        "the faulted stream is still alive"
+    );
+}
+
+#[test]
+fn a_faulted_stream_stays_faulted() {
+    let device = device();
+    let oob = kernel(&device, OUT_OF_BOUNDS, "oob_store");
+    let stream = device.create_stream().unwrap();
+    let small = device.alloc(16).unwrap();
+    launch(&stream, &oob, 1, 1, &[Arg::U64(small)]).unwrap();
+    let stream = finishes(120, move || {
+        let _ = stream.synchronize();
+        stream
+    });
+    assert!(matches!(stream.query(), Err(Error::Fault { .. })));
+    assert!(matches!(stream.synchronize(), Err(Error::Fault { .. })));
+    let err = read_u32(&stream, small, 1).unwrap_err();
+    assert!(matches!(err, Error::Fault { .. }), "{err}");
+}
+
+/// Set in the child process of [`printf_output_reaches_stdout`].
+const PRINTF_CHILD: &str = "CHEVRON_CPU_TEST_PRINTF_CHILD";
+
+#[test]
+fn printf_output_reaches_stdout() {
+    if std::env::var_os(PRINTF_CHILD).is_some() {
+        let device = device();
+        let hello = kernel(&device, HELLO, "hello");
+        let stream = device.create_stream().unwrap();
+        launch(&stream, &hello, 2, 2, &[]).unwrap();
+        stream.synchronize().unwrap();
+        return;
+    }
+    // Run this test again in a child process whose stdout we can read.
+    let output = Command::new(std::env::current_exe().unwrap())
+        .args(["printf_output_reaches_stdout", "--exact", "--nocapture"])
+        .env(PRINTF_CHILD, "1")
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(output.status.success(), "child failed: {stdout}");
+    for block in 0..2 {
+        for thread in 0..2 {
+            let line = format!("block {block} thread {thread}\n");
+            assert_eq!(stdout.matches(&line).count(), 1, "{line:?} in {stdout:?}");
+        }
+    }
+}
