@@ -203,3 +203,23 @@ fn a_fault_reaches_streams_that_wait_for_it() {
     assert!(matches!(event.synchronize(), Err(Error::Fault { .. })));
     assert!(matches!(event.query(), Err(Error::Fault { .. })));
 }
+
+#[test]
+fn work_of_a_dropped_stream_still_runs_and_the_device_waits_for_it() {
+    let device = devices(1, 1).remove(0);
+    let wait_then_write = kernel(&device, SPIN, "wait_then_write");
+    let doomed = device.create_stream().unwrap();
+    let releaser = device.create_stream().unwrap();
+    let flag = zeroed_word(&device, &releaser);
+    let data = zeroed_word(&device, &releaser);
+    let args = [Arg::U64(flag), Arg::U64(data), Arg::U32(11)];
+    launch(&doomed, &wait_then_write, 1, 1, &args).unwrap();
+    drop(doomed);
+    releaser.copy_to_device(flag, &1u32.to_le_bytes()).unwrap();
+    let device = finishes(120, move || {
+        device.synchronize().unwrap();
+        device
+    });
+    assert_eq!(read_u32(&releaser, data, 1).unwrap(), vec![11]);
+    drop(device);
+}

@@ -9,7 +9,7 @@
 use std::any::Any;
 use std::ffi::c_void;
 use std::sync::mpsc::{self, Sender};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
 
 use crate::backend::{DevicePtr, Event, Function, LaunchConfig, Stream};
 use crate::error::{Error, Result};
@@ -24,7 +24,7 @@ use super::worker::{self, Job, MemoryOp, Work, WorkerContext};
 pub struct CpuStream {
     timeline: Arc<Timeline>,
     /// The worker's queue; dropping the stream closes it, the worker drains it and exits.
-    queue: Mutex<Sender<Work>>,
+    queue: Sender<Work>,
     device: Arc<DeviceCore>,
 }
 
@@ -51,7 +51,7 @@ impl CpuStream {
             })?;
         Ok(CpuStream {
             timeline,
-            queue: Mutex::new(sender),
+            queue: sender,
             device,
         })
     }
@@ -63,9 +63,8 @@ impl CpuStream {
 
     /// Queues `job`; returns its sequence number.
     fn submit(&self, job: Job) -> Result<u64> {
-        let queue = self.queue.lock().unwrap_or_else(|e| e.into_inner());
         self.timeline
-            .submit(|seq| queue.send(Work { seq, job }))
+            .submit(|seq| self.queue.send(Work { seq, job }))
             .map_err(|_| Error::Unavailable {
                 backend: "cpu",
                 reason: format!("the stream thread of {} has stopped", self.device.label()),
