@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Prints every corpus PTX file through chevron-ptx (parse, then print) and assembles the printed
-# text with ptxas 13.0 (-c: relocatable, so -rdc files with unresolved externs assemble) for the
-# file's own .target; fails if ptxas rejects any of them.
+# Prints every corpus PTX file (and the hand-written samples of chevron-ptx/tests/data) through
+# chevron-ptx (parse, then print) and assembles the printed text with ptxas 13.0 (-c: relocatable,
+# so -rdc files with unresolved externs assemble) for the file's own .target; fails if ptxas
+# rejects any of them.
 # Installs ptxas from PyPI (nvidia-cuda-nvcc==13.0.*) into .deps/nvcc once; fails if it cannot.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -50,7 +51,7 @@ check() {
 export -f check
 export printer ptxas work
 
-find corpus -name '*.ptx' | sort | xargs -P "$(nproc)" -I{} bash -c 'check "$1"' _ {} >"$work/results"
+find corpus crates/chevron-ptx/tests/data -name '*.ptx' | sort | xargs -P "$(nproc)" -I{} bash -c 'check "$1"' _ {} >"$work/results"
 grep -v '^PASS' "$work/results" || true
 passed="$(grep -c '^PASS' "$work/results" || true)"
 failed="$(grep -c '^FAIL' "$work/results" || true)"

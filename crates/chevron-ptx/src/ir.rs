@@ -220,6 +220,14 @@ pub enum Initializer {
     },
     /// `{ … }`.
     Array(Vec<Initializer>),
+    /// `0xFF00(value)`: the bytes of `value` (usually an address) selected by `mask`, shifted
+    /// down to the lowest byte; LLVM emits these for pointers inside packed aggregates.
+    Mask {
+        /// The mask: `0xFF` shifted left by a whole number of bytes.
+        mask: u64,
+        /// The masked value.
+        value: Box<Initializer>,
+    },
 }
 
 /// One statement of a function body.

@@ -372,3 +372,30 @@ fn module_level_file_section_alias() {
         }
     );
 }
+
+#[test]
+fn mask_initializers_of_packed_aggregates() {
+    let m = parse(
+        ".version 7.8\n.target sm_80\n.global .u32 p;\n\
+         .global .align 1 .u8 s[3] = {12, 0xFF00(generic(p)+4), 0xFF(p)};",
+    )
+    .unwrap();
+    let Item::Variable(v) = &m.items[1] else {
+        panic!()
+    };
+    let Some(Initializer::Array(items)) = &v.init else {
+        panic!("{:?}", v.init)
+    };
+    assert_eq!(
+        items[1],
+        Initializer::Mask {
+            mask: 0xFF00,
+            value: Box::new(Initializer::Address {
+                symbol: "p".into(),
+                generic: true,
+                offset: 4
+            })
+        }
+    );
+    assert!(matches!(&items[2], Initializer::Mask { mask: 0xFF, .. }));
+}

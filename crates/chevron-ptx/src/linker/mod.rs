@@ -279,6 +279,7 @@ fn initializer_names(init: &Initializer, out: &mut Vec<String>) {
     match init {
         Initializer::Address { symbol, .. } => out.push(symbol.clone()),
         Initializer::Array(items) => items.iter().for_each(|i| initializer_names(i, out)),
+        Initializer::Mask { value, .. } => initializer_names(value, out),
         Initializer::Immediate(_) => {}
     }
 }

@@ -133,6 +133,7 @@ fn rename_initializer(init: &mut Initializer, renames: &Renames) {
         Initializer::Array(items) => items
             .iter_mut()
             .for_each(|i| rename_initializer(i, renames)),
+        Initializer::Mask { value, .. } => rename_initializer(value, renames),
         Initializer::Immediate(_) => {}
     }
 }

@@ -133,9 +133,19 @@ impl Parser<'_> {
         Ok(dims)
     }
 
-    /// Parses an initializer: a number, `{…}`, `sym`, `sym+off`, `generic(sym)[+off]`.
+    /// Parses an initializer: a number, `{…}`, `sym`, `sym+off`, `generic(sym)[+off]`, or a
+    /// mask such as `0xFF00(generic(sym)+4)`.
     fn initializer(&mut self) -> Result<Initializer, ParseError> {
         match self.kind() {
+            Tok::Int if self.next_is_paren() => {
+                let mask = self.unsigned_int()?;
+                self.enter()?;
+                self.expect(Tok::LParen, "`(`")?;
+                let value = Box::new(self.initializer()?);
+                self.expect(Tok::RParen, "`)`")?;
+                self.leave();
+                Ok(Initializer::Mask { mask, value })
+            }
             Tok::LBrace => {
                 self.enter()?;
                 self.bump();
@@ -190,6 +200,11 @@ impl Parser<'_> {
         } else {
             Ok(None)
         }
+    }
+
+    /// Whether the text right after the current token starts with `(` (a mask operator).
+    fn next_is_paren(&self) -> bool {
+        self.stream.remainder().trim_start().starts_with('(')
     }
 
     /// Records a register declared without a `%` prefix so operands naming it are registers.

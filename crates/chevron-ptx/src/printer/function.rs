@@ -144,6 +144,11 @@ fn print_initializer(out: &mut String, init: &Initializer) {
             }
             print_signed_offset(out, *offset);
         }
+        Initializer::Mask { mask, value } => {
+            let _ = write!(out, "0x{mask:X}(");
+            print_initializer(out, value);
+            out.push(')');
+        }
         Initializer::Array(items) => {
             out.push('{');
             for (i, item) in items.iter().enumerate() {

@@ -202,6 +202,7 @@ fn initializer_addresses(
         Initializer::Array(items) => items
             .iter()
             .for_each(|i| initializer_addresses(i, functions, address_taken)),
+        Initializer::Mask { value, .. } => initializer_addresses(value, functions, address_taken),
         _ => {}
     }
 }
