@@ -84,6 +84,16 @@ pub(crate) fn initializer_bytes(
                 initializer_bytes(item, ty, out, address_of)?;
             }
         }
+        Initializer::Mask { mask, value } => {
+            // `0xFF00(x)`: the selected bytes of the 64-bit value, shifted down.
+            let mut whole = Vec::with_capacity(8);
+            initializer_bytes(value, ScalarType::U64, &mut whole, address_of)?;
+            whole.resize(8, 0);
+            let mut bytes = [0u8; 8];
+            bytes.copy_from_slice(&whole[..8]);
+            let masked = (u64::from_le_bytes(bytes) & mask) >> mask.trailing_zeros().min(63);
+            out.extend_from_slice(&masked.to_le_bytes()[..width.min(8)]);
+        }
     }
     Ok(())
 }
