@@ -6,7 +6,7 @@
 2. The modules embedded in each tests/mlir/lowered/NAME.ll are byte-identical to
    corpus/mlir/NAME[.MODULE].{ptx,cubin,fatbin}, and nothing else is in corpus/mlir/; the same
    for lowered-llvm19/ and corpus/mlir-llvm19/.
-3. Every tests/mlir/NAME.mlir has CHECK lines, a lowered .ll and a trace.
+3. Every tests/mlir/NAME.mlir has CHECK lines, a lowered .ll, its assembly and a trace.
 4. Every cubin and fatbin has its cuobjdump view next to it (scripts/corpus/dump_objects.sh).
 
 Prints one line per failure and a closing 'corpus: N passed, N failed' line; exits 1 on failure.
@@ -94,7 +94,7 @@ def check_mlir_programs(results):
             problems.append("no // CHECK: line")
         if "// OPT:" not in text:
             problems.append("no // OPT: line")
-        for rel in (f"lowered/{name}.ll", f"traces/{name}.trace"):
+        for rel in (f"lowered/{name}.ll", f"asm/{name}.s", f"traces/{name}.trace"):
             if not os.path.exists(os.path.join(here, rel)):
                 problems.append(f"tests/mlir/{rel} missing")
         results.append(f"tests/mlir/{src}: " + "; ".join(problems) if problems else None)

@@ -368,7 +368,7 @@ define { ptr, ptr, ptr } @async_execute_fn_1(ptr %0, ptr %1, ptr %2) #0 {
 23:                                               ; preds = %19
   %24 = call i1 @mlirAsyncRuntimeIsTokenError(ptr %0)
   call void @mlirAsyncRuntimeDropRef(ptr %0, i64 1)
-  br i1 %24, label %55, label %25
+  br i1 %24, label %56, label %25
 
 25:                                               ; preds = %23
   %26 = call token @llvm.coro.save(ptr %15)
@@ -382,7 +382,7 @@ define { ptr, ptr, ptr } @async_execute_fn_1(ptr %0, ptr %1, ptr %2) #0 {
 
 29:                                               ; preds = %25
   %30 = call i1 @mlirAsyncRuntimeIsValueError(ptr %1)
-  br i1 %30, label %56, label %31
+  br i1 %30, label %55, label %31
 
 31:                                               ; preds = %29
   %32 = call ptr @mlirAsyncRuntimeGetValueStorage(ptr %1)
@@ -428,7 +428,7 @@ define { ptr, ptr, ptr } @async_execute_fn_1(ptr %0, ptr %1, ptr %2) #0 {
   call void @mlirAsyncRuntimeEmplaceToken(ptr %4)
   br label %59
 
-55:                                               ; preds = %23
+55:                                               ; preds = %29
   call void @mlirAsyncRuntimeDropRef(ptr %6, i64 1)
   call void @mlirAsyncRuntimeDropRef(ptr %5, i64 1)
   call void @mlirAsyncRuntimeDropRef(ptr %4, i64 1)
@@ -436,7 +436,7 @@ define { ptr, ptr, ptr } @async_execute_fn_1(ptr %0, ptr %1, ptr %2) #0 {
   call void @mlirAsyncRuntimeDropRef(ptr %1, i64 1)
   br label %58
 
-56:                                               ; preds = %29
+56:                                               ; preds = %23
   call void @mlirAsyncRuntimeDropRef(ptr %6, i64 1)
   call void @mlirAsyncRuntimeDropRef(ptr %5, i64 1)
   call void @mlirAsyncRuntimeDropRef(ptr %4, i64 1)
@@ -451,7 +451,7 @@ define { ptr, ptr, ptr } @async_execute_fn_1(ptr %0, ptr %1, ptr %2) #0 {
   call void @mlirAsyncRuntimeDropRef(ptr %2, i64 1)
   br label %58
 
-58:                                               ; preds = %55, %56, %57
+58:                                               ; preds = %56, %55, %57
   call void @mlirAsyncRuntimeSetTokenError(ptr %4)
   call void @mlirAsyncRuntimeSetValueError(ptr %5)
   call void @mlirAsyncRuntimeSetValueError(ptr %6)
@@ -525,7 +525,7 @@ define { ptr, ptr } @async_execute_fn_2(ptr %0, ptr %1, ptr %2, ptr %3, ptr %4, 
 32:                                               ; preds = %28
   %33 = call i1 @mlirAsyncRuntimeIsTokenError(ptr %1)
   call void @mlirAsyncRuntimeDropRef(ptr %1, i64 1)
-  br i1 %33, label %120, label %34
+  br i1 %33, label %119, label %34
 
 34:                                               ; preds = %32
   %35 = call token @llvm.coro.save(ptr %18)
@@ -539,7 +539,7 @@ define { ptr, ptr } @async_execute_fn_2(ptr %0, ptr %1, ptr %2, ptr %3, ptr %4, 
 
 38:                                               ; preds = %34
   %39 = call i1 @mlirAsyncRuntimeIsValueError(ptr %2)
-  br i1 %39, label %119, label %40
+  br i1 %39, label %120, label %40
 
 40:                                               ; preds = %38
   %41 = call ptr @mlirAsyncRuntimeGetValueStorage(ptr %2)
@@ -697,7 +697,7 @@ define { ptr, ptr } @async_execute_fn_2(ptr %0, ptr %1, ptr %2, ptr %3, ptr %4, 
   call void @mlirAsyncRuntimeDropRef(ptr %1, i64 1)
   br label %124
 
-119:                                              ; preds = %38
+119:                                              ; preds = %32
   call void @mlirAsyncRuntimeDropRef(ptr %9, i64 1)
   call void @mlirAsyncRuntimeDropRef(ptr %8, i64 1)
   call void @mlirAsyncRuntimeDropRef(ptr %5, i64 1)
@@ -706,7 +706,7 @@ define { ptr, ptr } @async_execute_fn_2(ptr %0, ptr %1, ptr %2, ptr %3, ptr %4, 
   call void @mlirAsyncRuntimeDropRef(ptr %2, i64 1)
   br label %124
 
-120:                                              ; preds = %32
+120:                                              ; preds = %38
   call void @mlirAsyncRuntimeDropRef(ptr %9, i64 1)
   call void @mlirAsyncRuntimeDropRef(ptr %8, i64 1)
   call void @mlirAsyncRuntimeDropRef(ptr %5, i64 1)
@@ -736,7 +736,7 @@ define { ptr, ptr } @async_execute_fn_2(ptr %0, ptr %1, ptr %2, ptr %3, ptr %4, 
   call void @mlirAsyncRuntimeDropRef(ptr %5, i64 1)
   br label %124
 
-124:                                              ; preds = %118, %120, %119, %121, %122, %123
+124:                                              ; preds = %118, %119, %120, %121, %122, %123
   call void @mlirAsyncRuntimeSetTokenError(ptr %8)
   call void @mlirAsyncRuntimeSetValueError(ptr %9)
   br label %125
