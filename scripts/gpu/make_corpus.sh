@@ -62,7 +62,7 @@ else
 fi
 
 # --- (b) Triton ----------------------------------------------------------------------------
-export TRITON_CACHE_DIR="$OUT/.triton-cache"
+export TRITON_CACHE_DIR="$OUT/.triton-cache" TRITON_DISABLE_LINE_INFO=1
 if ! python3 "$root/scripts/corpus/triton_corpus.py" "$OUT/triton" --arch 80 --arch 90 --cubin \
     2>>"$log"; then
     failures+=("triton (see make_corpus.log)")
