@@ -1,0 +1,465 @@
+//! Interpreter tests on real compiler output: NVRTC-compiled kernels from `corpus/`, checked
+//! against host computations of what their CUDA sources say.
+
+mod interp_common;
+
+use chevron_ptx::interp::{DeviceMemory, KernelHandle, LaunchConfig, LaunchReport, Program};
+use std::sync::Arc;
+
+/// A corpus module loaded on a fresh device.
+struct Corpus {
+    memory: Arc<DeviceMemory>,
+    program: Program,
+}
+
+impl Corpus {
+    fn load(file: &str) -> Corpus {
+        let path = format!(
+            "{}/../../corpus/nvrtc/compute_80/{file}",
+            env!("CARGO_MANIFEST_DIR")
+        );
+        let text = std::fs::read_to_string(&path).expect("corpus file exists");
+        let module = chevron_ptx::parse(&text).expect("corpus PTX parses");
+        let memory = Arc::new(DeviceMemory::new(0));
+        let program = Program::load(&module, &memory).expect("corpus PTX loads");
+        Corpus { memory, program }
+    }
+
+    fn put<T: Copy>(&self, data: &[T], to_bytes: impl Fn(T) -> Vec<u8>) -> u64 {
+        let bytes: Vec<u8> = data.iter().flat_map(|v| to_bytes(*v)).collect();
+        let addr = self.memory.alloc(bytes.len().max(1) as u64, 256).unwrap();
+        self.memory.write(addr, &bytes).unwrap();
+        addr
+    }
+
+    fn i32s(&self, data: &[i32]) -> u64 {
+        self.put(data, |v| v.to_le_bytes().to_vec())
+    }
+
+    fn f32s(&self, data: &[f32]) -> u64 {
+        self.put(data, |v| v.to_le_bytes().to_vec())
+    }
+
+    fn f64s(&self, data: &[f64]) -> u64 {
+        self.put(data, |v| v.to_le_bytes().to_vec())
+    }
+
+    fn u64s(&self, data: &[u64]) -> u64 {
+        self.put(data, |v| v.to_le_bytes().to_vec())
+    }
+
+    fn get_bytes(&self, addr: u64, n: usize) -> Vec<u8> {
+        let mut out = vec![0u8; n];
+        self.memory.read(addr, &mut out).unwrap();
+        out
+    }
+
+    fn get_i32(&self, addr: u64, n: usize) -> Vec<i32> {
+        self.get_bytes(addr, 4 * n)
+            .chunks(4)
+            .map(|c| i32::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    }
+
+    fn get_f32(&self, addr: u64, n: usize) -> Vec<f32> {
+        self.get_bytes(addr, 4 * n)
+            .chunks(4)
+            .map(|c| f32::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    }
+
+    fn get_f64(&self, addr: u64, n: usize) -> Vec<f64> {
+        self.get_bytes(addr, 8 * n)
+            .chunks(8)
+            .map(|c| f64::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    }
+
+    fn get_u64(&self, addr: u64, n: usize) -> Vec<u64> {
+        self.get_bytes(addr, 8 * n)
+            .chunks(8)
+            .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+            .collect()
+    }
+
+    /// Launches `kernel` with parameters given as byte strings in declaration order.
+    fn run(&self, kernel: &str, grid: u32, block: u32, args: &[Vec<u8>]) -> LaunchReport {
+        let handle: KernelHandle = self
+            .program
+            .kernel(kernel)
+            .unwrap_or_else(|| panic!("kernel {kernel}"));
+        let mut params = vec![0u8; handle.param_size as usize];
+        for (arg, (offset, size)) in args.iter().zip(&handle.params) {
+            assert_eq!(arg.len() as u64, *size, "parameter size of {kernel}");
+            params[*offset as usize..(*offset + *size) as usize].copy_from_slice(arg);
+        }
+        let config = LaunchConfig {
+            grid: [grid, 1, 1],
+            block: [block, 1, 1],
+            dynamic_shared: 0,
+            threads: 2,
+        };
+        self.program
+            .launch(&handle, &config, &params)
+            .unwrap_or_else(|f| panic!("{f}"))
+    }
+}
+
+fn p64(v: u64) -> Vec<u8> {
+    v.to_le_bytes().to_vec()
+}
+
+fn p32(v: i32) -> Vec<u8> {
+    v.to_le_bytes().to_vec()
+}
+
+#[test]
+fn reductions_scans_and_barrier_predicates() {
+    let c = Corpus::load("reduce.ptx");
+    let n = 1000;
+    let x: Vec<f32> = (0..n).map(|i| ((i * 37) % 101) as f32 * 0.25).collect();
+    let (dx, dout) = (c.f32s(&x), c.f32s(&[0.0; 4]));
+    c.run(
+        "block_reduce_sum",
+        4,
+        256,
+        &[p64(dx), p64(dout), p32(n as i32)],
+    );
+    let sums = c.get_f32(dout, 4);
+    for b in 0..4 {
+        let expected: f32 = x[b * 256..((b + 1) * 256).min(n)].iter().sum();
+        assert!(
+            (sums[b] - expected).abs() <= expected.abs() * 1e-6,
+            "block {b}: {} vs {expected}",
+            sums[b]
+        );
+    }
+
+    let v: Vec<i32> = (0..300).map(|i| (i * 7919) % 1000 - 500).collect();
+    let (dv, dmax) = (c.i32s(&v), c.i32s(&[0; 3]));
+    c.run(
+        "block_reduce_max_i32",
+        3,
+        128,
+        &[p64(dv), p64(dmax), p32(300)],
+    );
+    let maxes = c.get_i32(dmax, 3);
+    for b in 0..3 {
+        let expected = *v[b * 128..((b + 1) * 128).min(300)].iter().max().unwrap();
+        assert_eq!(maxes[b], expected);
+    }
+
+    let s: Vec<i32> = (0..256).map(|i| i % 5 - 2).collect();
+    let (ds, dscan) = (c.i32s(&s), c.i32s(&[0; 256]));
+    c.run(
+        "_Z10block_scanIiLi128EEvPKT_PS0_i",
+        2,
+        128,
+        &[p64(ds), p64(dscan), p32(256)],
+    );
+    let scan = c.get_i32(dscan, 256);
+    for b in 0..2 {
+        let mut acc = 0;
+        for t in 0..128 {
+            acc += s[b * 128 + t];
+            assert_eq!(scan[b * 128 + t], acc, "scan {b}/{t}");
+        }
+    }
+
+    let p: Vec<i32> = (0..200).map(|i| if i % 3 == 0 { 1 } else { -1 }).collect();
+    let (dp, dpred) = (c.i32s(&p), c.i32s(&[9; 6]));
+    c.run(
+        "barrier_predicates",
+        2,
+        128,
+        &[p64(dp), p64(dpred), p32(200)],
+    );
+    let preds = c.get_i32(dpred, 6);
+    for b in 0..2 {
+        let slice = &p[b * 128..((b + 1) * 128).min(200)];
+        let count = slice.iter().filter(|&&v| v > 0).count() as i32;
+        assert_eq!(
+            &preds[3 * b..3 * b + 3],
+            &[count, (count > 0) as i32, (count == 128) as i32]
+        );
+    }
+}
+
+#[test]
+fn warp_shuffles_votes_and_matches() {
+    let c = Corpus::load("warp.ptx");
+    let input: Vec<i32> = (0..64).map(|i| i * 3 - 50).collect();
+    let din = c.i32s(&input);
+    let dout = c.i32s(&[0; 64 * 4]);
+    c.run("shfl_all", 1, 64, &[p64(din), p64(dout)]);
+    let out = c.get_i32(dout, 64 * 4);
+    for t in 0..64usize {
+        let (lane, base) = (t % 32, t - t % 32);
+        let at = |l: usize| input[base + l];
+        assert_eq!(
+            out[4 * t],
+            if lane + 3 < 32 {
+                at(lane + 3)
+            } else {
+                at(lane)
+            },
+            "down {t}"
+        );
+        assert_eq!(
+            out[4 * t + 1],
+            if lane >= 5 { at(lane - 5) } else { at(lane) },
+            "up {t}"
+        );
+        assert_eq!(out[4 * t + 2], at(lane ^ 1), "xor {t}");
+        assert_eq!(out[4 * t + 3], at((lane + 7) & 31), "idx {t}");
+    }
+
+    let f: Vec<f32> = (0..32).map(|i| i as f32 * 1.5).collect();
+    let (df, dfo) = (c.f32s(&f), c.f32s(&[0.0; 64]));
+    c.run("shfl_width8", 1, 32, &[p64(df), p64(dfo)]);
+    let fo = c.get_f32(dfo, 64);
+    for t in 0..32 {
+        let seg = t - t % 8;
+        assert_eq!(
+            fo[2 * t],
+            if t % 8 + 1 < 8 { f[t + 1] } else { f[t] },
+            "width8 down {t}"
+        );
+        assert_eq!(fo[2 * t + 1], f[seg], "width8 idx {t}");
+    }
+
+    let dpo = c.i32s(&[0; 32]);
+    c.run("shfl_partial_mask", 1, 32, &[p64(din), p64(dpo)]);
+    let po = c.get_i32(dpo, 32);
+    let low: i32 = input[..16].iter().sum();
+    for t in 0..32 {
+        assert_eq!(po[t], if t < 16 { low } else { input[t] }, "partial {t}");
+    }
+
+    let d: Vec<f64> = (0..64).map(|i| i as f64 * 0.5).collect();
+    let (dd, ddo) = (c.f64s(&d), c.f64s(&[0.0; 2]));
+    c.run("warp_reduce_f64", 1, 64, &[p64(dd), p64(ddo)]);
+    let sums = c.get_f64(ddo, 2);
+    assert_eq!(
+        sums,
+        vec![d[..32].iter().sum::<f64>(), d[32..].iter().sum::<f64>()]
+    );
+
+    let v: Vec<i32> = (0..64)
+        .map(|i| if i % 4 == 0 { 0 } else { i - 20 })
+        .collect();
+    let (dv, dvo) = (c.i32s(&v), c.i32s(&[0; 8]));
+    c.run("votes", 1, 64, &[p64(dv), p64(dvo)]);
+    let vo = c.get_i32(dvo, 8);
+    for w in 0..2 {
+        let lanes = &v[32 * w..32 * w + 32];
+        let ballot = lanes
+            .iter()
+            .enumerate()
+            .fold(0u32, |m, (i, &x)| m | (((x > 0) as u32) << i));
+        assert_eq!(vo[4 * w] as u32, ballot);
+        assert_eq!(vo[4 * w + 1], lanes.iter().any(|&x| x < 0) as i32);
+        assert_eq!(vo[4 * w + 2], lanes.iter().all(|&x| x != 0) as i32);
+        assert_eq!(vo[4 * w + 3] as u32, u32::MAX);
+    }
+
+    let dvd = c.i32s(&[0; 32]);
+    c.run("vote_divergent", 1, 32, &[p64(din), p64(dvd)]);
+    let vd = c.get_i32(dvd, 32);
+    let odd_ballot = (0..32)
+        .filter(|l| l % 2 == 1 && input[*l] > 10)
+        .fold(0u32, |m, l| m | 1 << l);
+    for t in 0..32 {
+        assert_eq!(
+            vd[t] as u32,
+            if t % 2 == 1 { odd_ballot } else { 0 },
+            "vote_divergent {t}"
+        );
+    }
+
+    let m: Vec<i32> = (0..32).map(|i| i % 3).collect();
+    let dm = c.i32s(&m);
+    let (dany, dall, dpred) = (c.i32s(&[0; 32]), c.i32s(&[0; 32]), c.i32s(&[0; 32]));
+    c.run(
+        "match_lanes",
+        1,
+        32,
+        &[p64(dm), p64(dany), p64(dall), p64(dpred)],
+    );
+    let any = c.get_i32(dany, 32);
+    for t in 0..32 {
+        let expected = (0..32)
+            .filter(|l| m[*l] == m[t])
+            .fold(0u32, |acc, l| acc | 1 << l);
+        assert_eq!(any[t] as u32, expected, "match.any {t}");
+    }
+    assert!(c.get_i32(dall, 32).iter().all(|&x| x == 0));
+    assert!(c.get_i32(dpred, 32).iter().all(|&x| x == 0));
+
+    let dl = c.i32s(&[0; 64]);
+    c.run("lane_ids", 1, 64, &[p64(dl)]);
+    let ids = c.get_i32(dl, 64);
+    for t in 0..64 {
+        assert_eq!(ids[t], (t % 32 | (t / 32) << 8) as i32);
+    }
+}
+
+#[test]
+fn atomics_of_every_kind() {
+    let c = Corpus::load("atomics.ptx");
+    let ctr = c.i32s(&[0, 0, 100, -100, -1, 0, 0, -1]);
+    let uctr = c.i32s(&[0, 0, 1000, 0]);
+    c.run("atomics_int", 1, 64, &[p64(ctr), p64(uctr), p32(3)]);
+    let r = c.get_i32(ctr, 8);
+    assert_eq!(&r[..7], &[192, -192, -16, 63, 0, -1, 0]);
+    assert!((0..64).contains(&r[7]));
+    let u = c.get_i32(uctr, 4);
+    assert_eq!(u[0], 64 % 17);
+    assert_eq!(u[2], 3);
+    assert_eq!(u[3], 63);
+
+    let n = 300;
+    let (f, d) = (c.f32s(&[0.0; 3]), c.f64s(&[0.0; 2]));
+    c.run("atomics_float", 2, 256, &[p64(f), p64(d), p32(n)]);
+    let fr = c.get_f32(f, 3);
+    let dr = c.get_f64(d, 2);
+    assert_eq!(fr[0], n as f32);
+    assert_eq!(fr[1], (0..n).map(|i| i as f32 * 0.5).sum::<f32>());
+    assert_eq!(dr, vec![n as f64, (0..n).map(f64::from).sum::<f64>()]);
+
+    let u = c.u64s(&[0, 0, u64::MAX, 0, u64::MAX, 0, 0, 0, 0]);
+    let s = c.u64s(&[0, 0]);
+    c.run("atomics_u64", 1, 128, &[p64(u), p64(s)]);
+    let ur = c.get_u64(u, 9);
+    assert_eq!(&ur[..4], &[128, 128 << 33, 100, 127]);
+    assert_eq!(ur[4], 0);
+    assert_eq!(ur[5], u64::MAX);
+    assert_eq!(ur[6], 0);
+    assert_eq!(ur[8], 42);
+    assert_eq!(c.get_u64(s, 2), vec![(-127i64) as u64, 127]);
+
+    let vals: Vec<f32> = (0..40)
+        .map(|i| if i % 2 == 0 { 2.0 } else { 0.5 } * if i == 7 { 3.0 } else { 1.0 })
+        .collect();
+    let (prod, mx, din) = (c.f32s(&[1.0]), c.f64s(&[-1.0]), c.f32s(&vals));
+    c.run(
+        "atomics_cas_loop",
+        2,
+        32,
+        &[p64(prod), p64(mx), p64(din), p32(40)],
+    );
+    assert_eq!(c.get_f32(prod, 1)[0], vals.iter().product::<f32>());
+    assert_eq!(c.get_f64(mx, 1)[0], 2.0);
+
+    let bytes: Vec<u8> = (0..5000u32).map(|i| (i * 31 % 256) as u8).collect();
+    let din = c.put(&bytes, |b| vec![b]);
+    let bins = c.i32s(&[0; 16]);
+    c.run("histogram16", 4, 128, &[p64(din), p64(bins), p32(5000)]);
+    let mut expected = [0i32; 16];
+    for b in &bytes {
+        expected[(b & 15) as usize] += 1;
+    }
+    assert_eq!(c.get_i32(bins, 16), expected.to_vec());
+}
+
+#[test]
+fn device_functions_recursion_struct_returns_and_indirect_calls() {
+    let c = Corpus::load("device_funcs.ptx");
+    let n = 100;
+    let x: Vec<f32> = (0..n).map(|i| i as f32 * 0.1).collect();
+    let (dx, dy) = (c.f32s(&x), c.f32s(&vec![0.0; n]));
+    let (dfact, dfib) = (c.u64s(&vec![0; n]), c.i32s(&vec![0; n]));
+    c.run(
+        "call_funcs",
+        1,
+        128,
+        &[p64(dx), p64(dy), p64(dfact), p64(dfib), p32(n as i32)],
+    );
+    let y = c.get_f32(dy, n);
+    let fact = c.get_u64(dfact, n);
+    let fib = c.get_i32(dfib, n);
+    let fib_ref = |k: usize| -> i32 {
+        let (mut a, mut b) = (0, 1);
+        for _ in 0..k {
+            (a, b) = (b, a + b);
+        }
+        a
+    };
+    for i in 0..n {
+        let xi = x[i];
+        // NVRTC contracts (a * x + b) * x + c into two fused multiply-adds.
+        assert_eq!(
+            y[i],
+            1.5f32.mul_add(xi, -2.0).mul_add(xi, 0.25),
+            "poly3 {i}"
+        );
+        assert_eq!(
+            fact[i],
+            (1..=(i % 21) as u64).product::<u64>(),
+            "factorial {i}"
+        );
+        assert_eq!(fib[i], fib_ref(i % 16), "fibonacci {i}");
+    }
+
+    let v = [5, -3, 17, 2, -8, 11];
+    let (dv, dmm) = (c.i32s(&v), c.i32s(&[0; 2]));
+    c.run("call_minmax", 1, 1, &[p64(dv), p32(6), p64(dmm)]);
+    assert_eq!(c.get_i32(dmm, 2), vec![-8, 17]);
+
+    let a: Vec<f32> = (0..64).map(|i| i as f32).collect();
+    let b: Vec<f32> = (0..64).map(|i| 40.0 - i as f32).collect();
+    let (da, db, dout) = (c.f32s(&a), c.f32s(&b), c.f32s(&[0.0; 64]));
+    for which in 0..3 {
+        c.run(
+            "call_indirect",
+            1,
+            64,
+            &[p64(da), p64(db), p64(dout), p32(which), p32(64)],
+        );
+        let out = c.get_f32(dout, 64);
+        for i in 0..64 {
+            let expected = match which {
+                0 => a[i] + b[i],
+                1 => a[i] * b[i],
+                _ => a[i].max(b[i]),
+            };
+            assert_eq!(out[i], expected, "op {which} element {i}");
+        }
+    }
+
+    let dlocal = c.i32s(&[0; 64]);
+    c.run("local_memory", 2, 32, &[p64(dlocal)]);
+    let local = c.get_i32(dlocal, 64);
+    for t in 0..64i32 {
+        let buf: Vec<i32> = (0..64).map(|i| t.wrapping_mul(i) + (i ^ t)).collect();
+        let mut s = 0i32;
+        let mut i = 63;
+        while i >= 0 {
+            s = s.wrapping_add(buf[i as usize]);
+            i -= (t & 3) + 1;
+        }
+        assert_eq!(local[t as usize], s, "local_memory {t}");
+    }
+}
+
+#[test]
+fn printf_formats_like_the_cuda_runtime() {
+    let c = Corpus::load("printf.ptx");
+    let report = c.run(
+        "hello",
+        2,
+        2,
+        &[
+            p32(7),
+            1.5f32.to_le_bytes().to_vec(),
+            2.25f64.to_le_bytes().to_vec(),
+        ],
+    );
+    let expected = "hello from block 0 thread 0 tag 7\n\
+                    hello from block 0 thread 1 tag 7\n\
+                    f=1.500000 d=2.250 s=str c=x ll=-1\n\
+                    hello from block 1 thread 0 tag 7\n\
+                    hello from block 1 thread 1 tag 7\n\
+                    f=1.500000 d=2.250 s=str c=x ll=-1\n";
+    assert_eq!(report.printf_output, expected);
+}
