@@ -1,5 +1,7 @@
 //! Interpreter tests on real compiler output: NVRTC-compiled kernels from `corpus/`, checked
 //! against host computations of what their CUDA sources say.
+// Index loops mirror the CUDA sources' thread indexing.
+#![allow(clippy::needless_range_loop)]
 
 mod interp_common;
 
@@ -300,7 +302,7 @@ fn warp_shuffles_votes_and_matches() {
     c.run("lane_ids", 1, 64, &[p64(dl)]);
     let ids = c.get_i32(dl, 64);
     for t in 0..64 {
-        assert_eq!(ids[t], (t % 32 | (t / 32) << 8) as i32);
+        assert_eq!(ids[t], ((t % 32) | ((t / 32) << 8)) as i32);
     }
 }
 
