@@ -11,6 +11,7 @@
 //! | `config.rs` | `CHEVRON_CPU_*` settings |
 //! | `device.rs` | [`CpuDevice`]: description, allocation, stream/event/module creation |
 //! | `memory.rs` | allocation table with a capacity cap |
+//! | `image.rs` | which PTX to run for a code image (PTX, fatbin; cubins refused) |
 //! | `module.rs` | PTX loading, kernels resolved once |
 //! | `stream.rs` | [`CpuStream`]: the in-order queue, launches and copies |
 //! | `worker.rs` | the thread that runs a stream's queue; fault handling and cancellation |
@@ -20,6 +21,7 @@
 mod config;
 mod device;
 mod event;
+mod image;
 mod memory;
 mod module;
 mod stream;

@@ -1,8 +1,7 @@
 //! Code objects on the CPU device: PTX parsed and loaded into the interpreter, kernels resolved
 //! once at load time.
 //!
-//! The CPU device runs PTX only. A fatbin is searched for a PTX entry; a cubin (machine code
-//! for a GPU) is refused with [`Error::CodeObject`].
+//! The CPU device runs PTX only; `image.rs` picks the PTX of fatbins and refuses cubins.
 
 use std::any::Any;
 use std::collections::BTreeMap;
@@ -16,9 +15,7 @@ use crate::backend::{CodeImage, DevicePtr, Function, Module};
 use crate::error::{Error, Result};
 
 use super::device::DeviceCore;
-
-/// Name used in errors for code objects handed over in memory.
-const IN_MEMORY: &str = "<memory>";
+use super::image::{self, IN_MEMORY};
 
 /// A PTX module loaded on one CPU device.
 pub struct CpuModule {
@@ -53,21 +50,8 @@ pub(crate) struct LoadedKernel {
 
 /// Loads `image` on `device`.
 pub(crate) fn load(device: &DeviceCore, image: CodeImage<'_>) -> Result<Arc<CpuModule>> {
-    match image {
-        CodeImage::Ptx(text) => load_ptx(device, text),
-        CodeImage::Fatbin(_) => Err(Error::Unavailable {
-            backend: "cpu",
-            reason: "reading PTX out of a fatbin is not supported yet on the CPU device; \
-                     load the PTX text instead"
-                .into(),
-        }),
-        CodeImage::Cubin(_) => Err(Error::CodeObject {
-            source_name: IN_MEMORY.into(),
-            message: "the CPU device runs PTX; this cubin has no PTX (compile to PTX, or pass \
-                      a fatbin that embeds PTX)"
-                .into(),
-        }),
-    }
+    let text = image::ptx_of(&image)?;
+    load_ptx(device, &text)
 }
 
 fn load_ptx(device: &DeviceCore, text: &str) -> Result<Arc<CpuModule>> {
@@ -101,8 +85,8 @@ fn load_ptx(device: &DeviceCore, text: &str) -> Result<Arc<CpuModule>> {
                     function.name
                 ),
             })?;
-        let params = symbols::layout_params(&function.params);
-        let param_bytes = symbols::buffer_size(&params) as usize;
+        let params = param_layout(function, &handle)?;
+        let param_bytes = usize::try_from(handle.param_size).unwrap_or(usize::MAX);
         let kernel = LoadedKernel {
             program: Arc::clone(&program),
             handle,
@@ -123,6 +107,40 @@ fn load_ptx(device: &DeviceCore, text: &str) -> Result<Arc<CpuModule>> {
         kernels,
         device: device.label().to_string(),
     }))
+}
+
+/// Where each parameter goes: the interpreter's layout (what it reads), the declared names.
+fn param_layout(function: &ir::Function, handle: &KernelHandle) -> Result<Vec<ParamLayout>> {
+    let declared = symbols::layout_params(&function.params);
+    let fits = handle.params.iter().all(|&(offset, size)| {
+        offset
+            .checked_add(size)
+            .is_some_and(|end| end <= handle.param_size)
+            && u32::try_from(offset + size).is_ok()
+    });
+    if declared.len() != handle.params.len() || !fits {
+        return Err(Error::CodeObject {
+            source_name: IN_MEMORY.into(),
+            message: format!(
+                "kernel `{}`: the interpreter's parameter layout {:?} ({} bytes) does not \
+                 match the {} declared parameters",
+                function.name,
+                handle.params,
+                handle.param_size,
+                declared.len()
+            ),
+        });
+    }
+    Ok(declared
+        .into_iter()
+        .zip(&handle.params)
+        .map(|(mut param, &(offset, size))| {
+            // Both fit in u32: checked above.
+            param.offset = offset as u32;
+            param.size = size as u32;
+            param
+        })
+        .collect())
 }
 
 /// The block size limit of a kernel: the device's, lowered by `.maxntid`/`.reqntid`.
