@@ -37,4 +37,6 @@ run -fatbin -gencode arch=compute_80,code=compute_80 "$src/atomics.cu" \
     -o "$out/atomics.compute_80.fatbin"
 run -fatbin -gencode arch=compute_80,code=[sm_80,compute_80] --compress-mode=none \
     "$src/structs.cu" -o "$out/structs.sm_80.compute_80.uncompressed.fatbin"
-echo "nvcc corpus rebuilt: $(ls "$out" | wc -l) files" >&2
+echo "nvcc corpus rebuilt: $(ls "$out"/*.ptx "$out"/*.cubin "$out"/*.fatbin | wc -l) files" >&2
+# cuobjdump views of the new cubins/fatbins
+bash scripts/corpus/dump_objects.sh

@@ -86,3 +86,5 @@ compile rdc_callee.cu --cubin "$cub/rdc_callee.sm_90.cubin" -- --gpu-architectur
 compile rdc_caller.cu --cubin "$cub/rdc_caller.sm_90.cubin" -- --gpu-architecture=sm_90 -rdc=true
 compile hopper.cu --cubin "$cub/hopper.sm_90.cubin" -- --gpu-architecture=sm_90 "--include-path=$inc" "--include-path=$cccl_inc" "--include-path=$cccl_inc2"
 echo "corpus rebuilt: $(find corpus/nvrtc/compute_* corpus/cubin -type f | wc -l) files" >&2
+# cuobjdump views of the new cubins/fatbins
+bash scripts/corpus/dump_objects.sh

@@ -20,3 +20,5 @@ for tool in ptxas ptxas-blackwell; do
     echo "bundled $tool: $("$bin" --version | tail -2 | head -1)" >>"$out/VERSIONS.txt"
 done
 sort -u -o "$out/VERSIONS.txt" "$out/VERSIONS.txt"
+# cuobjdump views of the new cubins/fatbins
+bash scripts/corpus/dump_objects.sh

@@ -26,7 +26,7 @@ while IFS= read -r -d '' f; do
             echo "# cuobjdump -lelf -lptx $base ($version)"
             (cd "$dir" && "$cuobjdump" -lelf -lptx "$base")
             echo "# cuobjdump -elf $base"
-            (cd "$dir" && "$cuobjdump" -elf "$base")
+            (cd "$dir" && "$cuobjdump" -elf "$base" 2>/dev/null) # PTX-only: "No ELF file"
             echo "# cuobjdump -ptx $base"
             (cd "$dir" && "$cuobjdump" -ptx "$base")
         } >"$f.txt"

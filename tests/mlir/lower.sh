@@ -66,3 +66,7 @@ for name in "${programs[@]}"; do
     python3 "$here/extract_modules.py" "$out_ll/$name.ll" "$out_ptx" "$name" >/dev/null
     echo "lowered $name" >&2
 done
+# cuobjdump views of new cubins/fatbins in corpus/
+if compgen -G "$root/corpus/mlir$suffix/*bin" >/dev/null; then
+    bash "$root/scripts/corpus/dump_objects.sh"
+fi
