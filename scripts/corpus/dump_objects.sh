@@ -24,9 +24,9 @@ while IFS= read -r -d '' f; do
     *.fatbin)
         {
             echo "# cuobjdump -lelf -lptx $base ($version)"
-            (cd "$dir" && "$cuobjdump" -lelf -lptx "$base")
+            (cd "$dir" && "$cuobjdump" -lelf -lptx "$base" 2>/dev/null) # PTX-only: "No ELF file"
             echo "# cuobjdump -elf $base"
-            (cd "$dir" && "$cuobjdump" -elf "$base" 2>/dev/null) # PTX-only: "No ELF file"
+            (cd "$dir" && "$cuobjdump" -elf "$base")
             echo "# cuobjdump -ptx $base"
             (cd "$dir" && "$cuobjdump" -ptx "$base")
         } >"$f.txt"
