@@ -161,6 +161,11 @@ pub fn cvt(
 
 /// `cvt` with every modifier (`.satfinite`, `.relu`).
 pub fn cvt_with(dst: ScalarType, src: ScalarType, bits: u64, o: &CvtOptions) -> u64 {
+    if !o.ftz && !o.sat && !o.satfinite && !o.relu {
+        if let Some(v) = common(dst, src, bits, o.rnd) {
+            return v;
+        }
+    }
     if let Some((df, dw)) = packed_format(dst) {
         return convert_packed(df, dw, src, bits, o);
     }
@@ -181,6 +186,65 @@ pub fn cvt_with(dst: ScalarType, src: ScalarType, bits: u64, o: &CvtOptions) -> 
             let v = if o.sat { clamp_to(dst, v) } else { v };
             mask(dst, v as u64)
         }
+    }
+}
+
+/// The most frequent conversions without modifiers, done directly with host conversions that
+/// have the same semantics (Rust's float → int casts saturate and map NaN to 0, which is PTX's
+/// rule for f32 sources and 32-bit destinations). `None` when the general path must decide.
+#[inline]
+fn common(dst: ScalarType, src: ScalarType, bits: u64, rnd: Option<Rounding>) -> Option<u64> {
+    use ScalarType::{Bf16, F16, F32, F64, S32, U32};
+    let nearest = matches!(rnd, None | Some(Rounding::Rn));
+    let f = || f32::from_bits(bits as u32);
+    Some(match (dst, src) {
+        (F32, S32) if nearest => (bits as i32 as f32).to_bits() as u64,
+        (F32, U32) if nearest => (bits as u32 as f32).to_bits() as u64,
+        (F64, S32) => (bits as i32 as f64).to_bits(),
+        (F64, U32) => (bits as u32 as f64).to_bits(),
+        (F32, F16) if !is_integer_rounding(rnd) => {
+            super::half::f16_to_f32(bits as u16).to_bits() as u64
+        }
+        (F16, F32) if nearest => {
+            round_f64(f() as f64, 0.0, super::round::F16, Mode::NearestEven, false)
+        }
+        (Bf16, F32) if nearest => round_f64(f() as f64, 0.0, BF16, Mode::NearestEven, false),
+        (F32, Bf16) if !is_integer_rounding(rnd) => {
+            super::half::bf16_to_f32(bits as u16).to_bits() as u64
+        }
+        (F32, F64) if nearest => {
+            super::float::canonicalize_f32(f64::from_bits(bits) as f32).to_bits() as u64
+        }
+        (F64, F32) if !is_integer_rounding(rnd) => {
+            super::float::canonicalize_f64(f() as f64).to_bits()
+        }
+        (S32 | U32, F32) => {
+            let r = match rnd {
+                Some(Rounding::Rni | Rounding::Rn) => round_ties_even_f32(f()),
+                Some(Rounding::Rmi | Rounding::Rm) => f().floor(),
+                Some(Rounding::Rpi | Rounding::Rp) => f().ceil(),
+                _ => f().trunc(),
+            };
+            if dst == S32 {
+                r as i32 as u32 as u64
+            } else {
+                r as u32 as u64
+            }
+        }
+        _ => return None,
+    })
+}
+
+/// Rounds to an integral value, ties to even, without a library call: below 2^23 in magnitude,
+/// adding and subtracting 2^23 rounds away the fraction in the current (nearest-even) mode.
+#[inline]
+fn round_ties_even_f32(x: f32) -> f32 {
+    const TWO_23: f32 = 8_388_608.0;
+    if x.abs() < TWO_23 {
+        let t = TWO_23.copysign(x);
+        ((x + t) - t).copysign(x)
+    } else {
+        x
     }
 }
 

@@ -254,3 +254,55 @@ fn packed_conversions() {
     assert_eq!(round_integral(-2.5, Mode::NearestAway), -3.0);
     assert_eq!(cvt(S32, F32, f32b(2.5), Some(Rpi), false, false), 3);
 }
+
+#[test]
+fn fast_paths_agree_with_the_general_path() {
+    // Options that cannot change these conversions' results force the general path.
+    let mut rng = Rng(4242);
+    for i in 0..20_000 {
+        let bits = if i % 2 == 0 {
+            rng.next()
+        } else {
+            rng.f32().to_bits() as u64
+        };
+        for rnd in [None, Some(Rn), Some(Rni), Some(Rzi), Some(Rmi), Some(Rpi)] {
+            let general = CvtOptions {
+                rnd,
+                satfinite: true,
+                ..CvtOptions::default()
+            };
+            for (dst, src) in [
+                (S32, F32),
+                (U32, F32),
+                (F32, S32),
+                (F32, U32),
+                (F64, S32),
+                (F64, U32),
+            ] {
+                let fast = cvt(dst, src, bits, rnd, false, false);
+                assert_eq!(
+                    fast,
+                    cvt_with(dst, src, bits, &general),
+                    "{dst:?} {src:?} {bits:#x}"
+                );
+            }
+            // With float rounding, flushing f32 subnormals changes nothing for f16 results.
+            if !matches!(rnd, None | Some(Rn)) {
+                continue;
+            }
+            let ftz = CvtOptions {
+                rnd,
+                ftz: true,
+                ..CvtOptions::default()
+            };
+            for (dst, src) in [(F16, F32), (F32, F16)] {
+                let fast = cvt(dst, src, bits, rnd, false, false);
+                assert_eq!(
+                    fast,
+                    cvt_with(dst, src, bits, &ftz),
+                    "{dst:?} {src:?} {bits:#x}"
+                );
+            }
+        }
+    }
+}

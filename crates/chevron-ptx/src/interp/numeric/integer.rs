@@ -241,6 +241,26 @@ pub fn sub_borrow(ty: ScalarType, a: u64, b: u64, borrow_in: bool) -> (u64, bool
     (mask(ty, x.wrapping_sub(y) as u64), x < y)
 }
 
+/// `atom.inc.u32` / `red.inc.u32`: the new memory value, `old >= b ? 0 : old + 1`.
+#[inline]
+pub fn atom_inc(old: u32, b: u32) -> u32 {
+    if old >= b {
+        0
+    } else {
+        old + 1
+    }
+}
+
+/// `atom.dec.u32` / `red.dec.u32`: the new memory value, `(old == 0 || old > b) ? b : old − 1`.
+#[inline]
+pub fn atom_dec(old: u32, b: u32) -> u32 {
+    if old == 0 || old > b {
+        b
+    } else {
+        old - 1
+    }
+}
+
 /// `shl`: amounts at or beyond the width give 0.
 #[inline]
 pub fn shl(ty: ScalarType, a: u64, amount: u32) -> u64 {

@@ -138,3 +138,15 @@ fn helpers() {
     assert_eq!(mask(U16, 0x1_2345), 0x2345);
     assert_eq!(value(S16, 0x8000), -32768);
 }
+
+#[test]
+fn atomic_wrapping_counters() {
+    assert_eq!(atom_inc(0, 3), 1);
+    assert_eq!(atom_inc(3, 3), 0);
+    assert_eq!(atom_inc(7, 3), 0);
+    assert_eq!(atom_inc(u32::MAX - 1, u32::MAX), u32::MAX);
+    assert_eq!(atom_dec(0, 3), 3);
+    assert_eq!(atom_dec(2, 3), 1);
+    assert_eq!(atom_dec(9, 3), 3);
+    assert_eq!(atom_dec(3, 3), 2);
+}

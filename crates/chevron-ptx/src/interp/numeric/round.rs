@@ -132,8 +132,14 @@ impl Format {
     /// NaN decodes to a NaN.
     #[inline]
     pub fn to_f64(self, bits: u64) -> f64 {
-        let neg = bits & self.sign_bit() != 0;
+        let sign = (bits & self.sign_bit()) << (63 - self.frac_bits - self.exp_bits);
         let mag = bits & (self.sign_bit() - 1);
+        let field = mag >> self.frac_bits;
+        if field != 0 && mag <= self.max_finite_bits() {
+            // Normal: rebias the exponent and widen the fraction (pure bit moves).
+            let rebias = ((1023 - self.bias()) as u64) << 52;
+            return f64::from_bits(sign | ((mag << (52 - self.frac_bits)) + rebias));
+        }
         let value = if mag >= self.inf_bits() {
             if self.ieee && mag == self.inf_bits() {
                 f64::INFINITY
@@ -141,20 +147,22 @@ impl Format {
                 f64::NAN
             }
         } else {
-            let field = (mag >> self.frac_bits) as i32;
-            let frac = mag & ((1 << self.frac_bits) - 1);
-            let (m, e) = if field == 0 {
-                (frac, self.emin())
-            } else {
-                (frac | 1 << self.frac_bits, self.emin() + field - 1)
-            };
-            m as f64 * pow2(e - self.frac_bits as i32)
+            // Zero or subnormal.
+            mag as f64 * pow2(self.emin() - self.frac_bits as i32)
         };
-        if neg {
-            -value
-        } else {
-            value
-        }
+        f64::from_bits(value.to_bits() | sign)
+    }
+
+    /// The exponent bias.
+    #[inline]
+    const fn bias(self) -> i32 {
+        (1 << (self.exp_bits - 1)) - 1
+    }
+
+    /// The largest normal exponent (unbiased).
+    #[inline]
+    const fn emax(self) -> i32 {
+        (self.max_finite_bits() >> self.frac_bits) as i32 - self.bias()
     }
 }
 
@@ -250,6 +258,28 @@ pub fn decompose(x: f64) -> (bool, u64, i32) {
 /// `satfinite`).
 #[inline]
 pub fn round_f64(r: f64, t: f64, fmt: Format, mode: Mode, satfinite: bool) -> u64 {
+    if mode == Mode::NearestEven && t == 0.0 && fmt.frac_bits < 52 {
+        // Fast path: a result in the target's normal range rounds by integer addition on the
+        // bit pattern (ties to even via the kept lsb); a carry moves into the exponent.
+        let b = r.to_bits();
+        let mag = b & !(1 << 63);
+        let e = (mag >> 52) as i32 - 1023;
+        if e >= fmt.emin() && e <= fmt.emax() {
+            let shift = 52 - fmt.frac_bits;
+            let m = mag - (((1023 - fmt.bias()) as u64) << 52);
+            let rounded = (m + (1 << (shift - 1)) - 1 + ((m >> shift) & 1)) >> shift;
+            let sign = (b >> 63) << (fmt.frac_bits + fmt.exp_bits);
+            if rounded > fmt.max_finite_bits() {
+                return sign
+                    | if satfinite {
+                        fmt.max_finite_bits()
+                    } else {
+                        fmt.inf_bits()
+                    };
+            }
+            return sign | rounded;
+        }
+    }
     if r.is_nan() {
         return fmt.canonical_nan();
     }
