@@ -22,7 +22,25 @@ fn missing_semicolon_points_at_the_next_token() {
     assert_eq!(err.expected, "`,` or `;`");
     assert_eq!(
         err.to_string(),
-        "line 7, column 2: expected `,` or `;` (found `ret`, expected `,` or `;`)"
+        "line 7, column 2: unexpected token in instruction `mov` (found `ret`, expected `,` or `;`)"
+    );
+}
+
+#[test]
+fn messages_name_the_construct_being_parsed() {
+    let err = error_of(&format!(
+        "{HEADER}.visible .entry k(.param .u64 p, )\n{{ ret; }}"
+    ));
+    assert_eq!(err.message, "parameter lacks a state space or type in function `k`");
+    let err = error_of(&format!("{HEADER}.global .u32 counter = ;"));
+    assert_eq!(
+        err.message,
+        "expected an initializer in declaration of `counter`"
+    );
+    let err = error_of(&format!("{HEADER}.target sm_80,"));
+    assert_eq!(
+        err.message,
+        "unexpected end of input in directive `.target`"
     );
 }
 

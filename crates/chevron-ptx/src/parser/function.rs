@@ -13,7 +13,7 @@ use crate::lexer::Tok;
 /// and body must be followed by at least one number.
 const VALUELESS_DIRECTIVES: &[&str] = &["explicitcluster", "blocksareclusters"];
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     /// Parses an `.entry` or `.func` (the current token) through its body or closing `;`.
     pub(crate) fn function(
         &mut self,
@@ -26,13 +26,16 @@ impl Parser<'_> {
             FunctionKind::Func
         };
         self.bump();
+        self.set_context("function signature", "");
         let mut noreturn = self.eat_noreturn();
         let returns = if self.at(Tok::LParen) {
             self.param_list()?
         } else {
             Vec::new()
         };
-        let name = self.name("a function name")?.to_string();
+        let name_text = self.name("a function name")?;
+        self.set_context("function", name_text);
+        let name = name_text.to_string();
         let params = if self.at(Tok::LParen) {
             self.param_list()?
         } else {
@@ -68,6 +71,7 @@ impl Parser<'_> {
         } else {
             return Err(self.error("`{` or `;`", "expected a function body or `;`"));
         };
+        self.context = None;
         Ok(Function {
             kind,
             linkage,
@@ -194,6 +198,7 @@ impl Parser<'_> {
     /// Parses `.callprototype (returns) _ (params) [.noreturn];` after `label:`.
     pub(crate) fn call_prototype(&mut self, label: String) -> Result<Statement, ParseError> {
         self.bump();
+        let outer = self.set_context("call prototype", "");
         let returns = if self.at(Tok::LParen) {
             self.param_list()?
         } else {
@@ -207,6 +212,7 @@ impl Parser<'_> {
         };
         let noreturn = self.eat_noreturn();
         self.expect(Tok::Semi, "`;`")?;
+        self.context = outer;
         Ok(Statement::CallPrototype {
             label,
             returns,

@@ -9,14 +9,15 @@ use crate::ir::{
 };
 use crate::lexer::Tok;
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     /// Parses the rest of an instruction whose opcode word was just consumed.
     pub(crate) fn instruction(
         &mut self,
         guard: Option<Guard>,
-        opcode: &str,
+        opcode: &'a str,
         span: Span,
     ) -> Result<Instruction, ParseError> {
+        let outer = self.set_context("instruction", opcode);
         let opcode = Opcode::from_word(opcode);
         let mut modifiers = Vec::new();
         while self.at(Tok::DotWord) {
@@ -39,6 +40,7 @@ impl Parser<'_> {
                 self.expect(Tok::Comma, "`,` or `;`")?;
             }
         }
+        self.context = outer;
         Ok(Instruction {
             guard,
             opcode,

@@ -27,6 +27,8 @@ pub const MAX_DEPTH: u32 = 256;
 
 /// Parses a PTX module.
 pub fn parse(text: &str) -> Result<Module, ParseError> {
+    // A byte-order mark is not PTX but editors add it.
+    let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     Parser::new(text).module()
 }
 
@@ -66,6 +68,8 @@ pub(crate) struct Parser<'a> {
     tok: Token,
     /// Current nesting depth (blocks, braces, parentheses).
     depth: u32,
+    /// What is being parsed, for error messages: a kind (`instruction`) and a name (`ld`).
+    context: Option<(&'static str, &'a str)>,
     /// Register names declared without a `%` prefix in the function being parsed, with the
     /// `<N>` range if any; they make bare names in operands registers rather than symbols.
     bare_registers: Vec<(String, Option<u32>)>,
@@ -81,6 +85,7 @@ impl<'a> Parser<'a> {
             stream,
             tok,
             depth: 0,
+            context: None,
             bare_registers: Vec::new(),
         }
     }
@@ -139,8 +144,10 @@ impl<'a> Parser<'a> {
     fn expect(&mut self, kind: Tok, expected: &str) -> Result<&'a str, ParseError> {
         if self.at(kind) {
             Ok(self.take())
+        } else if self.at(Tok::End) {
+            Err(self.error(expected, "unexpected end of input"))
         } else {
-            Err(self.error(expected, format!("expected {expected}")))
+            Err(self.error(expected, "unexpected token"))
         }
     }
 
@@ -155,11 +162,25 @@ impl<'a> Parser<'a> {
             Tok::End => "end of input",
             _ => self.text(),
         };
-        let message = match self.tok.kind {
+        let mut message = match self.tok.kind {
             Tok::Error => format!("unrecognised text; {}", message.into()),
             _ => message.into(),
         };
+        match self.context {
+            Some((what, "")) => message = format!("{message} in {what}"),
+            Some((what, name)) => message = format!("{message} in {what} `{name}`"),
+            None => {}
+        }
         ParseError::new(self.tok.line, self.tok.col, found, expected, message)
+    }
+
+    /// Sets what is being parsed, returning the previous context to restore afterwards.
+    fn set_context(
+        &mut self,
+        what: &'static str,
+        name: &'a str,
+    ) -> Option<(&'static str, &'a str)> {
+        self.context.replace((what, name))
     }
 
     /// Enters one nesting level, failing beyond [`MAX_DEPTH`].

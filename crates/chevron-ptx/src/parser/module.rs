@@ -5,7 +5,7 @@ use crate::error::ParseError;
 use crate::ir::{Item, Linkage, Module, Version};
 use crate::lexer::Tok;
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     /// Parses a whole module.
     pub(crate) fn module(mut self) -> Result<Module, ParseError> {
         let mut module = Module {
@@ -24,6 +24,20 @@ impl Parser<'_> {
 
     /// Parses one directive at module scope.
     fn module_directive(&mut self, module: &mut Module) -> Result<(), ParseError> {
+        let directive = self.text();
+        if matches!(
+            directive,
+            ".version" | ".target" | ".address_size" | ".file" | ".section" | ".pragma" | ".alias"
+        ) {
+            self.set_context("directive", directive);
+        }
+        let result = self.module_directive_body(module);
+        self.context = None;
+        result
+    }
+
+    /// Parses the directive [`Parser::module_directive`] stands at.
+    fn module_directive_body(&mut self, module: &mut Module) -> Result<(), ParseError> {
         match self.text() {
             ".version" => {
                 self.bump();

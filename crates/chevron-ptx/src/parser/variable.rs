@@ -12,7 +12,7 @@ const MAX_ARRAY_BYTES: u64 = 1 << 40;
 /// Most dimensions an array declaration may have.
 const MAX_ARRAY_DIMS: usize = 8;
 
-impl Parser<'_> {
+impl<'a> Parser<'a> {
     /// Parses `space [.align n] [.vN] type name[<N>][dims][= init][, name…];`, the current token
     /// being the first qualifier. Returns one variable per declared name.
     pub(crate) fn variables(
@@ -20,6 +20,7 @@ impl Parser<'_> {
         linkage: Linkage,
         span: Span,
     ) -> Result<Vec<Variable>, ParseError> {
+        let outer = self.set_context("declaration", "");
         let mut space = None;
         let mut align = None;
         let mut vector = None;
@@ -68,7 +69,9 @@ impl Parser<'_> {
         let element_size = ty.size().saturating_mul(u32::from(vector.unwrap_or(1)));
         let mut variables = Vec::new();
         loop {
-            let name = self.name("a variable name")?.to_string();
+            let name_text = self.name("a variable name")?;
+            self.set_context("declaration of", name_text);
+            let name = name_text.to_string();
             let range = if self.eat(Tok::Lt) {
                 let n = self.u32_int("a register count")?;
                 self.expect(Tok::Gt, "`>`")?;
@@ -103,6 +106,7 @@ impl Parser<'_> {
             }
         }
         self.expect(Tok::Semi, "`;`")?;
+        self.context = outer;
         Ok(variables)
     }
 

@@ -19,9 +19,7 @@ pub(super) fn print_function(out: &mut String, function: &Function) {
         out.push(' ');
     }
     out.push_str(&function.name);
-    if !function.params.is_empty() || function.kind == FunctionKind::Entry {
-        print_params(out, &function.params);
-    }
+    print_params(out, &function.params);
     if function.noreturn {
         out.push_str(" .noreturn");
     }
