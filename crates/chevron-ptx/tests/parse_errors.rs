@@ -31,7 +31,10 @@ fn messages_name_the_construct_being_parsed() {
     let err = error_of(&format!(
         "{HEADER}.visible .entry k(.param .u64 p, )\n{{ ret; }}"
     ));
-    assert_eq!(err.message, "parameter lacks a state space or type in function `k`");
+    assert_eq!(
+        err.message,
+        "parameter lacks a state space or type in function `k`"
+    );
     let err = error_of(&format!("{HEADER}.global .u32 counter = ;"));
     assert_eq!(
         err.message,
