@@ -166,7 +166,12 @@ impl backend::Stream for CudaStream {
                 format!("kernel `{}`, {config}", function.name),
             ));
         }
-        let slot = self.launches_since_clean.fetch_add(1, Ordering::Relaxed) as usize % RECENT;
+        // A plain load and store, not a read-modify-write: concurrent launches on one stream may
+        // overwrite each other's slot, which only blurs which names a fault report lists.
+        let count = self.launches_since_clean.load(Ordering::Relaxed);
+        self.launches_since_clean
+            .store(count + 1, Ordering::Relaxed);
+        let slot = count as usize % RECENT;
         self.recent[slot].store(
             function.name as *const String as *mut String,
             Ordering::Release,

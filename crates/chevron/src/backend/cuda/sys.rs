@@ -132,7 +132,7 @@ macro_rules! driver_table {
                     let $field = unsafe {
                         *library
                             .get::<unsafe extern "C" fn($($arg),*) -> CUresult>($symbol)
-                            .map_err(|e| format!("{}: {e}", $symbol))?
+                            .map_err(|e| format!("{}: {}", $symbol, with_source(&e)))?
                     };
                 )*
                 Ok(Driver { _library: library, $($field),* })
@@ -246,8 +246,17 @@ fn load() -> Result<Driver, String> {
         match unsafe { Library::new(name) } {
             // SAFETY: a library by this name is the CUDA driver.
             Ok(library) => return unsafe { Driver::resolve(library) },
-            Err(err) => reasons.push(err.to_string()),
+            Err(err) => reasons.push(with_source(&err)),
         }
     }
     Err(reasons.join("; "))
+}
+
+/// A libloading error with the system's own description (its source), e.g. `dlopen failed:
+/// libcuda.so.1: cannot open shared object file: No such file or directory`.
+fn with_source(err: &libloading::Error) -> String {
+    match std::error::Error::source(err) {
+        Some(source) => format!("{err}: {source}"),
+        None => err.to_string(),
+    }
 }
