@@ -301,3 +301,15 @@ fn a_buffer_passed_to_a_launch_is_freed_after_the_launch() {
     device.synchronize().unwrap();
     assert!(!backend.is_live(ptr));
 }
+
+#[test]
+fn public_handles_are_send_and_sync() {
+    fn check<T: Send + Sync>() {}
+    check::<crate::Runtime>();
+    check::<Device>();
+    check::<crate::Stream>();
+    check::<Token>();
+    check::<Buffer<f32>>();
+    check::<Module>();
+    check::<crate::Kernel>();
+}
