@@ -214,6 +214,34 @@ pub fn neg_int(ty: ScalarType, a: u64) -> u64 {
     mask(ty, a.wrapping_neg())
 }
 
+/// `add.sat` for `.s32`, `.u32`, `.s16x2`, `.u16x2`: the sum clamped to the (lane) type's range.
+#[inline]
+pub fn add_sat_int(ty: ScalarType, a: u64, b: u64) -> u64 {
+    per_lane(ty, a, b, |t, x, y| {
+        mask(t, clamp_int(t, value(t, x) + value(t, y)) as u64)
+    })
+}
+
+/// `sub.sat` for `.s32` (and, by the same rule, the other integer types): the difference clamped
+/// to the type's range.
+#[inline]
+pub fn sub_sat_int(ty: ScalarType, a: u64, b: u64) -> u64 {
+    per_lane(ty, a, b, |t, x, y| {
+        mask(t, clamp_int(t, value(t, x) - value(t, y)) as u64)
+    })
+}
+
+/// Clamps to the range of an integer type.
+#[inline]
+fn clamp_int(ty: ScalarType, v: i128) -> i128 {
+    let w = width(ty).min(64);
+    if ty.is_signed() {
+        v.clamp(-(1i128 << (w - 1)), (1i128 << (w - 1)) - 1)
+    } else {
+        v.clamp(0, (1i128 << w) - 1)
+    }
+}
+
 /// `add.sat.s32`.
 #[inline]
 pub fn add_sat_s32(a: i32, b: i32) -> i32 {

@@ -150,3 +150,14 @@ fn atomic_wrapping_counters() {
     assert_eq!(atom_dec(9, 3), 3);
     assert_eq!(atom_dec(3, 3), 2);
 }
+
+#[test]
+fn saturating_lanes() {
+    assert_eq!(add_sat_int(S32, 0x7fff_ffff, 1), 0x7fff_ffff);
+    assert_eq!(add_sat_int(U32, 0xffff_fff0, 0x20), 0xffff_ffff);
+    assert_eq!(add_sat_int(S16x2, 0x7fff_8000, 0x0001_ffff), 0x7fff_8000);
+    assert_eq!(add_sat_int(U16x2, 0xffff_0001, 0x0001_0001), 0xffff_0002);
+    assert_eq!(sub_sat_int(S32, 0x8000_0000, 1), 0x8000_0000);
+    assert_eq!(sub_sat_int(U32, 1, 2), 0);
+    assert_eq!(sub_sat_int(S64, 5, 7), (-2i64) as u64);
+}
