@@ -26,6 +26,20 @@ use crate::lexer::{Tok, Token, TokenStream};
 pub const MAX_DEPTH: u32 = 256;
 
 /// Parses a PTX module.
+///
+/// Bare names in operands are registers when a `.reg` declaration in scope names them (as
+/// inline assembly writes `.reg .pred p;`), and symbols otherwise; `%`-names are registers.
+///
+/// ```
+/// let module = chevron_ptx::parse(
+///     ".version 8.0\n.target sm_80\n.address_size 64\n\
+///      .visible .entry k(.param .u64 p)\n{\n\tret;\n}\n",
+/// )?;
+/// assert_eq!(module.target, ["sm_80"]);
+/// let err = chevron_ptx::parse(".version 8.0\n.target sm_80\n.entry k() { mov.u32 %r1 }").unwrap_err();
+/// assert_eq!((err.line, err.col, err.found.as_str()), (3, 26, "}"));
+/// # Ok::<(), chevron_ptx::ParseError>(())
+/// ```
 pub fn parse(text: &str) -> Result<Module, ParseError> {
     // A byte-order mark is not PTX but editors add it.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
