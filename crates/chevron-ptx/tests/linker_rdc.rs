@@ -5,7 +5,7 @@
 use std::path::Path;
 
 use chevron_ptx::ir::{FunctionKind, Item, Linkage, Module};
-use chevron_ptx::linker::{link_with, LinkOptions, SymbolProblem};
+use chevron_ptx::linker::{check_symbols, link_with, LinkOptions, SymbolProblem};
 use chevron_ptx::symbols::SymbolTable;
 use chevron_ptx::{link, parse, print, LinkError};
 
@@ -255,4 +255,25 @@ fn address_sizes_must_agree() {
         matches!(err, LinkError::AddressSize { module: 1, .. }),
         "{err}"
     );
+}
+
+#[test]
+fn symbol_table_check_agrees_with_the_linker() {
+    let callee = corpus("nvrtc/compute_80/rdc_callee.ptx");
+    let caller = corpus("nvrtc/compute_80/rdc_caller.ptx");
+    let options = LinkOptions::default();
+    for set in [
+        vec![callee.clone(), caller.clone()],
+        vec![caller.clone()],
+        vec![callee.clone(), caller, callee],
+    ] {
+        let tables: Vec<SymbolTable> = set.iter().map(SymbolTable::from_module).collect();
+        let refs: Vec<&SymbolTable> = tables.iter().collect();
+        let checked = check_symbols(&refs, &options);
+        match link(&set) {
+            Ok(_) => assert_eq!(checked, Ok(())),
+            Err(LinkError::Symbols(problems)) => assert_eq!(checked, Err(problems)),
+            Err(other) => panic!("{other}"),
+        }
+    }
 }

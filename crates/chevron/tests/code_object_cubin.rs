@@ -5,6 +5,7 @@ use std::path::{Path, PathBuf};
 
 use chevron::code_object::{binary_symbols, detect, CodeObjectKind, Cubin};
 use chevron_ptx::ir::Linkage;
+use chevron_ptx::linker::{check_symbols, LinkOptions, SymbolProblem};
 use chevron_ptx::symbols::{SymbolKind, SymbolTable};
 
 fn corpus(path: &str) -> PathBuf {
@@ -189,4 +190,41 @@ fn damaged_cubins_are_errors_not_panics() {
     x86[18] = 62;
     let err = Cubin::parse(&x86).unwrap_err();
     assert!(err.to_string().contains("machine 62"), "{err}");
+}
+
+#[test]
+fn relocatable_cubins_are_checked_before_linking() {
+    let caller = Cubin::parse(&read("cubin/rdc_caller.sm_90.cubin"))
+        .unwrap()
+        .symbols;
+    let callee = Cubin::parse(&read("cubin/rdc_callee.sm_90.cubin"))
+        .unwrap()
+        .symbols;
+    let options = LinkOptions::default();
+    assert_eq!(check_symbols(&[&caller, &callee], &options), Ok(()));
+
+    let problems = check_symbols(&[&caller], &options).unwrap_err();
+    let mut unresolved: Vec<&str> = problems
+        .iter()
+        .map(|p| match p {
+            SymbolProblem::Unresolved { name, .. } => name.as_str(),
+            other => panic!("{other}"),
+        })
+        .collect();
+    unresolved.sort_unstable();
+    assert_eq!(
+        unresolved,
+        [
+            "_Z8rdc_bumpi",
+            "_Z9rdc_clampiii",
+            "rdc_counter",
+            "rdc_scale"
+        ]
+    );
+
+    let problems = check_symbols(&[&callee, &caller, &callee], &options).unwrap_err();
+    assert_eq!(problems.len(), 5, "{problems:?}");
+    assert!(problems
+        .iter()
+        .all(|p| matches!(p, SymbolProblem::Duplicate { modules, .. } if modules == &[0, 2])));
 }

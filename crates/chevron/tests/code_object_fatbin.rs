@@ -132,3 +132,17 @@ fn damaged_fatbins_are_errors_not_panics() {
     let entries = parse_fatbin(&huge).unwrap();
     assert!(entries[0].contents().is_err());
 }
+
+#[test]
+fn mlir_embedded_fatbin_and_cubin() {
+    let fatbin = read("../../corpus/mlir/fatbin_format.fatbin");
+    let entries = parse_fatbin(&fatbin).unwrap();
+    let ptx = entries.iter().find(|e| e.kind == EntryKind::Ptx).unwrap();
+    let from_ptx = SymbolTable::from_module(&chevron_ptx::parse(&ptx.ptx_text().unwrap()).unwrap());
+    assert_eq!(
+        layouts(&binary_symbols(&fatbin).unwrap()),
+        layouts(&from_ptx)
+    );
+    let cubin = binary_symbols(&read("../../corpus/mlir/cubin_format.cubin")).unwrap();
+    assert_eq!(cubin.kernels().count(), 1);
+}

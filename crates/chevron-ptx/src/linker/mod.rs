@@ -13,12 +13,17 @@
 //!   of external functions, forward declarations of functions used before their definition,
 //!   variables, function definitions (in module order), `.alias`es, and debug `.section`s (kept
 //!   when only one module has them).
+//!
+//! [`check_symbols`] applies the same resolution rules to symbol tables alone (of cubins, say),
+//! for objects another linker combines.
 
+mod check;
 mod debug_info;
 mod header;
 mod rename;
 mod resolve;
 
+pub use check::check_symbols;
 pub use resolve::DRIVER_PROVIDED;
 
 use std::collections::{HashMap, HashSet};
