@@ -3,7 +3,8 @@
 
 use std::path::Path;
 
-use chevron::{CodeKind, Symbol, SymbolKind, SymbolTable};
+use chevron::code_object::{self, CodeObjectKind};
+use chevron::{Symbol, SymbolKind, SymbolTable};
 use serde_json::json;
 
 use super::CommandResult;
@@ -11,7 +12,7 @@ use super::CommandResult;
 /// Prints the symbol table of `file`.
 pub fn run(file: &Path, as_json: bool) -> CommandResult {
     let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
-    let kind = CodeKind::detect(&bytes);
+    let kind = code_object::detect(&bytes).unwrap_or(CodeObjectKind::Ptx);
     let table = symbol_table(&bytes, kind, file)?;
     if as_json {
         let symbols: Vec<_> = table.symbols.iter().map(symbol_json).collect();
@@ -31,23 +32,23 @@ pub fn run(file: &Path, as_json: bool) -> CommandResult {
 }
 
 /// The symbol table of a code object of any kind.
-pub fn symbol_table(bytes: &[u8], kind: CodeKind, file: &Path) -> Result<SymbolTable, String> {
+pub fn symbol_table(bytes: &[u8], kind: CodeObjectKind, file: &Path) -> Result<SymbolTable, String> {
     match kind {
-        CodeKind::Ptx => {
+        CodeObjectKind::Ptx => {
             let module =
                 chevron_ptx::parse_bytes(bytes).map_err(|e| format!("{}: {e}", file.display()))?;
             Ok(SymbolTable::from_module(&module))
         }
-        CodeKind::Cubin | CodeKind::Fatbin => chevron::code_object::binary_symbols(bytes)
+        CodeObjectKind::Cubin | CodeObjectKind::Fatbin => code_object::binary_symbols(bytes)
             .map_err(|e| format!("{}: {e}", file.display())),
     }
 }
 
-fn kind_name(kind: CodeKind) -> &'static str {
+fn kind_name(kind: CodeObjectKind) -> &'static str {
     match kind {
-        CodeKind::Ptx => "ptx",
-        CodeKind::Cubin => "cubin",
-        CodeKind::Fatbin => "fatbin",
+        CodeObjectKind::Ptx => "ptx",
+        CodeObjectKind::Cubin => "cubin",
+        CodeObjectKind::Fatbin => "fatbin",
     }
 }
 
