@@ -456,6 +456,13 @@ pub(crate) enum Op {
         addr: Addr,
         srcs: Box<[Src]>,
     },
+    /// `cp.async` (run synchronously): copy `size` bytes, zero-filling past `src_size`.
+    CpAsync {
+        dst: Addr,
+        src: Addr,
+        size: u32,
+        src_size: Option<Src>,
+    },
     Atom {
         space: Space,
         op: crate::ir::Op,

@@ -280,6 +280,40 @@ impl Warp {
         }
     }
 
+    /// Reads a source operand for all 32 lanes (inactive lanes give whatever they hold).
+    #[inline(always)]
+    pub fn row(&self, src: Src) -> [u64; 32] {
+        match src {
+            Src::Reg(r) => {
+                let base = self.rbase + ((r as usize) << 5);
+                let mut out = [0u64; 32];
+                out.copy_from_slice(&self.regs[base..base + 32]);
+                out
+            }
+            Src::Imm(v) => [v; 32],
+            other => std::array::from_fn(|lane| self.get(other, lane)),
+        }
+    }
+
+    /// Writes `values` to register `d` for the lanes of `mask`.
+    #[inline(always)]
+    pub fn write_row(&mut self, d: u32, mask: u32, values: &[u64; 32]) {
+        if d == SINK {
+            return;
+        }
+        let base = self.rbase + ((d as usize) << 5);
+        let dst: &mut [u64] = &mut self.regs[base..base + 32];
+        if mask == u32::MAX {
+            dst.copy_from_slice(values);
+        } else {
+            for (lane, (slot, value)) in dst.iter_mut().zip(values).enumerate() {
+                if mask >> lane & 1 != 0 {
+                    *slot = *value;
+                }
+            }
+        }
+    }
+
     /// Reads a predicate operand for `lane`.
     #[inline(always)]
     pub fn pred(&self, src: Src, lane: usize) -> bool {

@@ -206,6 +206,16 @@ pub(super) fn execute(op: &Op, w: &mut Warp, mask: u32) -> Result<Flow, ExecFaul
             set_ty,
         } => {
             let packed = matches!(ty, T::F16x2 | T::Bf16x2);
+            if set_ty.is_none() && comb.is_none() && !packed {
+                let (ra, rb) = (w.row(a), w.row(b));
+                let out: [u64; 32] =
+                    std::array::from_fn(|l| u64::from(compare(cmp, ty, ftz, ra[l], rb[l]).0));
+                w.write_row(p, mask, &out);
+                if q != SINK {
+                    w.write_row(q, mask, &out.map(|v| v ^ 1));
+                }
+                return Ok(Flow::Next);
+            }
             for_lanes!(mask, |l| {
                 let (lo, hi) = compare(cmp, ty, ftz, w.get(a, l), w.get(b, l));
                 let cv = w.pred(c, l);
@@ -228,14 +238,15 @@ pub(super) fn execute(op: &Op, w: &mut Warp, mask: u32) -> Result<Flow, ExecFaul
             } else {
                 (1u64 << bits) - 1
             };
-            for_lanes!(mask, |l| {
-                let v = if w.pred(c, l) {
-                    w.get(a, l)
-                } else {
-                    w.get(b, l)
-                };
-                w.set(d, l, v & m);
-            });
+            super::lanes::map3(
+                w,
+                mask,
+                d,
+                a,
+                b,
+                c,
+                |x, y, z| if z & 1 != 0 { x & m } else { y & m },
+            );
         }
         Op::Slct {
             bits,

@@ -132,11 +132,8 @@ fn cvta(space: Space, to: bool, a: u64) -> u64 {
 pub(super) fn execute(op: &Op, w: &mut Warp, l: &Launch<'_>, mask: u32) -> Result<Flow, ExecFault> {
     match op {
         Op::Mov { d, a, bits } => {
-            let (d, a, m) = (*d, *a, width_mask(*bits));
-            for_lanes!(mask, |lane| {
-                let v = w.get(a, lane) & m;
-                w.set(d, lane, v);
-            });
+            let m = width_mask(*bits);
+            super::lanes::map1(w, mask, *d, *a, |x| x & m);
         }
         Op::Pack { d, parts, part } => {
             let m = width_mask(*part);

@@ -5,7 +5,8 @@
 //!
 //! [`numeric`]: crate::interp::numeric
 
-use super::{for_lanes, Flow};
+use super::lanes::{map2, map3};
+use super::Flow;
 use crate::interp::fault::{ExecFault, LoadError};
 use crate::interp::inst::{FloatMods, FloatOp, Op, Src};
 use crate::interp::numeric::{approx, float as nf, half as nh};
@@ -160,40 +161,31 @@ pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction, op: K) -> Result<O
     })
 }
 
-#[inline(always)]
-fn lanes3(
-    w: &mut Warp,
-    mask: u32,
-    d: u32,
-    a: Src,
-    b: Src,
-    c: Src,
-    f: impl Fn(u64, u64, u64) -> u64,
-) {
-    for_lanes!(mask, |l| {
-        let v = f(w.get(a, l), w.get(b, l), w.get(c, l));
-        w.set(d, l, v);
-    });
-}
-
 pub(super) fn execute(op: &Op, w: &mut Warp, mask: u32) -> Result<Flow, ExecFault> {
     let Op::Float { op, m, d, a, b, c } = *op else {
         return Ok(Flow::Next);
     };
-    match m.ty {
-        T::F32 => lanes3(w, mask, d, a, b, c, |x, y, z| {
-            u64::from(
-                f32_op(
-                    op,
-                    m,
-                    f32::from_bits(x as u32),
-                    f32::from_bits(y as u32),
-                    f32::from_bits(z as u32),
-                )
-                .to_bits(),
-            )
+    let plain = m.rnd == Rounding::Rn && !m.ftz && !m.sat && !m.relu;
+    let f32s = |x: u64| f32::from_bits(x as u32);
+    let bits = |r: f32| u64::from(r.to_bits());
+    match (m.ty, op) {
+        // The common forms, with the operation chosen outside the lane loop.
+        (T::F32, FloatOp::Add) if plain => map2(w, mask, d, a, b, |x, y| {
+            bits(nf::add_f32(f32s(x), f32s(y), Rounding::Rn))
         }),
-        T::F64 => lanes3(w, mask, d, a, b, c, |x, y, z| {
+        (T::F32, FloatOp::Sub) if plain => map2(w, mask, d, a, b, |x, y| {
+            bits(nf::sub_f32(f32s(x), f32s(y), Rounding::Rn))
+        }),
+        (T::F32, FloatOp::Mul) if plain => map2(w, mask, d, a, b, |x, y| {
+            bits(nf::mul_f32(f32s(x), f32s(y), Rounding::Rn))
+        }),
+        (T::F32, FloatOp::Fma) if plain => map3(w, mask, d, a, b, c, |x, y, z| {
+            bits(nf::fma_f32(f32s(x), f32s(y), f32s(z), Rounding::Rn))
+        }),
+        (T::F32, _) => map3(w, mask, d, a, b, c, |x, y, z| {
+            bits(f32_op(op, m, f32s(x), f32s(y), f32s(z)))
+        }),
+        (T::F64, _) => map3(w, mask, d, a, b, c, |x, y, z| {
             f64_op(
                 op,
                 m,
@@ -203,7 +195,7 @@ pub(super) fn execute(op: &Op, w: &mut Warp, mask: u32) -> Result<Flow, ExecFaul
             )
             .to_bits()
         }),
-        _ => lanes3(w, mask, d, a, b, c, |x, y, z| half_op(op, m, x, y, z)),
+        _ => map3(w, mask, d, a, b, c, |x, y, z| half_op(op, m, x, y, z)),
     }
     Ok(Flow::Next)
 }

@@ -251,18 +251,13 @@ pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction, op: K) -> Result<O
 
 #[inline(always)]
 fn bin(w: &mut Warp, mask: u32, d: u32, a: Src, b: Src, f: impl Fn(u64, u64) -> u64) {
-    for_lanes!(mask, |l| {
-        let v = f(w.get(a, l), w.get(b, l));
-        w.set(d, l, v);
-    });
+    super::lanes::map2(w, mask, d, a, b, f);
 }
 
 #[inline(always)]
+#[allow(clippy::too_many_arguments)]
 fn ter(w: &mut Warp, mask: u32, d: u32, a: Src, b: Src, c: Src, f: impl Fn(u64, u64, u64) -> u64) {
-    for_lanes!(mask, |l| {
-        let v = f(w.get(a, l), w.get(b, l), w.get(c, l));
-        w.set(d, l, v);
-    });
+    super::lanes::map3(w, mask, d, a, b, c, f);
 }
 
 fn carry(
@@ -345,10 +340,7 @@ pub(super) fn execute(op: &Op, w: &mut Warp, mask: u32) -> Result<Flow, ExecFaul
                     IntUn::Bfind { shiftamt } => u64::from(nb::bfind(t, x, shiftamt)),
                 }
             };
-            for_lanes!(mask, |l| {
-                let v = f(w.get(a, l));
-                w.set(d, l, v);
-            });
+            super::lanes::map1(w, mask, d, a, f);
         }
         Op::IntTer { k, t, d, a, b, c } => match k {
             IntTer::MadLo => ter(w, mask, d, a, b, c, |x, y, z| ni::mad_lo(t, x, y, z)),

@@ -82,6 +82,31 @@ pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction, op: K) -> Result<O
     })
 }
 
+/// Decodes `cp.async` (copies run at once; `commit_group` and `wait_group` do nothing).
+pub(super) fn decode_cp_async(d: &Decoder<'_>, inst: &ir::Instruction) -> Result<Op, LoadError> {
+    if inst.operands.len() < 3 {
+        return Ok(Op::Nop);
+    }
+    let size = match inst.operands.get(2) {
+        Some(ir::Operand::Immediate(ir::Immediate::Int(n))) if matches!(*n, 4 | 8 | 16) => {
+            *n as u32
+        }
+        _ => return Err(d.error(inst, "cp.async needs a copy size of 4, 8 or 16")),
+    };
+    let src_size = match inst.operands.get(3) {
+        Some(op @ (ir::Operand::Immediate(_) | ir::Operand::Register(_))) => {
+            Some(d.src(inst, op, T::U32)?)
+        }
+        _ => None,
+    };
+    Ok(Op::CpAsync {
+        dst: d.addr(inst, &inst.operands[0], Space::Shared)?,
+        src: d.addr(inst, &inst.operands[1], Space::Global)?,
+        size,
+        src_size,
+    })
+}
+
 /// The address of `addr` for `lane` in its own space's numbering.
 #[inline(always)]
 pub(crate) fn address(w: &Warp, addr: &Addr, lane: usize) -> u64 {
@@ -432,6 +457,33 @@ pub(super) fn execute(
                     };
                     let v = w.get(*s, lane);
                     store(w, b, l, at, len, lane, a + off, v)?;
+                }
+            });
+        }
+        Op::CpAsync {
+            dst,
+            src,
+            size,
+            src_size,
+        } => {
+            let size = u64::from(*size);
+            for_lanes!(mask, |lane| {
+                let (to, from) = (address(w, dst, lane), address(w, src, lane));
+                check_align(to, size, lane)?;
+                check_align(from, size, lane)?;
+                let valid = src_size.map(|s| w.get(s, lane)).unwrap_or(size).min(size);
+                for off in (0..size).step_by(4) {
+                    let v = if off < valid {
+                        global_load(w, l, from + off, 4, lane)?
+                    } else {
+                        0
+                    };
+                    let v = if off + 4 > valid && off < valid {
+                        v & ((1u64 << (8 * (valid - off))) - 1)
+                    } else {
+                        v
+                    };
+                    store(w, b, l, Loc::Shared(to + off), 4, lane, to + off, v)?;
                 }
             });
         }

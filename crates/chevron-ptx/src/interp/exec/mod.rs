@@ -12,6 +12,7 @@ mod control;
 mod convert;
 mod float;
 mod int;
+mod lanes;
 mod memory_ops;
 mod warp_ops;
 
@@ -72,11 +73,22 @@ pub(crate) fn decode(d: &Decoder<'_>, inst: &ir::Instruction) -> Result<Op, Load
             ),
         ));
     };
+    let unsupported = || {
+        let mut name = inst.opcode.as_str().to_string();
+        for m in &inst.modifiers {
+            name.push('.');
+            name.push_str(&m.to_word());
+        }
+        Err(d.error(inst, format!("`{name}` is not supported on the CPU device")))
+    };
     match op {
         K::Mov | K::Cvt | K::Cvta | K::Isspacep => convert::decode(d, inst, op),
         K::Setp | K::Set | K::Selp | K::Slct | K::Testp => compare::decode(d, inst, op),
         K::Ld | K::Ldu | K::St | K::Prefetch | K::Prefetchu | K::Discard | K::Createpolicy => {
             memory_ops::decode(d, inst, op)
+        }
+        K::Cp if inst.modifiers.iter().any(|m| m.to_word() == "async") => {
+            memory_ops::decode_cp_async(d, inst)
         }
         K::Atom | K::Red => atomics::decode(d, inst, op),
         K::Bra
@@ -100,7 +112,44 @@ pub(crate) fn decode(d: &Decoder<'_>, inst: &ir::Instruction) -> Result<Op, Load
         _ if inst.ty().is_some_and(|t| t.is_float()) && float::handles(op) => {
             float::decode(d, inst, op)
         }
-        _ => int::decode(d, inst, op),
+        K::Add
+        | K::Sub
+        | K::Mul
+        | K::Mad
+        | K::Mul24
+        | K::Mad24
+        | K::Div
+        | K::Rem
+        | K::Min
+        | K::Max
+        | K::Neg
+        | K::Abs
+        | K::And
+        | K::Or
+        | K::Xor
+        | K::Not
+        | K::Cnot
+        | K::Shl
+        | K::Shr
+        | K::Popc
+        | K::Clz
+        | K::Brev
+        | K::Bfind
+        | K::Bfe
+        | K::Bfi
+        | K::Prmt
+        | K::Shf
+        | K::Lop3
+        | K::Dp4a
+        | K::Dp2a
+        | K::Sad
+        | K::Bmsk
+        | K::Szext
+        | K::Fns
+        | K::Addc
+        | K::Subc
+        | K::Madc => int::decode(d, inst, op),
+        _ => unsupported(),
     }
 }
 
@@ -134,7 +183,9 @@ pub(crate) fn execute(
         | Op::CvtPack { .. }
         | Op::Cvta { .. }
         | Op::Isspacep { .. } => convert::execute(op, w, l, mask),
-        Op::Ld { .. } | Op::St { .. } => memory_ops::execute(op, w, b, l, mask),
+        Op::Ld { .. } | Op::St { .. } | Op::CpAsync { .. } => {
+            memory_ops::execute(op, w, b, l, mask)
+        }
         Op::Atom { .. } => atomics::execute(op, w, b, l, mask),
         Op::Call(call) => calls::call(call, w, b, l, mask),
         Op::Ret => calls::ret(w, b, l, mask),
