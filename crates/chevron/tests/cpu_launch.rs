@@ -267,3 +267,101 @@ fn printf_output_reaches_stdout() {
         }
     }
 }
+
+/// Block `b` stores at `order[b]` the ticket it drew from `*counter` (`atom.add`).
+const TICKETS: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+
+.visible .entry tickets(.param .u64 tickets_param_0, .param .u64 tickets_param_1)
+{
+	.reg .b32 	%r<4>;
+	.reg .b64 	%rd<7>;
+
+	ld.param.u64 	%rd1, [tickets_param_0];
+	ld.param.u64 	%rd2, [tickets_param_1];
+	cvta.to.global.u64 	%rd3, %rd1;
+	cvta.to.global.u64 	%rd4, %rd2;
+	mov.u32 	%r1, 1;
+	atom.global.add.u32 	%r2, [%rd3], %r1;
+	mov.u32 	%r3, %ctaid.x;
+	mul.wide.u32 	%rd5, %r3, 4;
+	add.s64 	%rd6, %rd4, %rd5;
+	st.global.u32 	[%rd6], %r2;
+	ret;
+}
+"#;
+
+#[test]
+fn deterministic_devices_run_blocks_in_order() {
+    let device = chevron::backend::cpu::discover_with(&chevron::backend::cpu::CpuConfig {
+        devices: 1,
+        threads: 8,
+        deterministic: true,
+        memory_bytes: 1 << 20,
+    })
+    .unwrap()
+    .remove(0);
+    assert_eq!(device.info().multiprocessors, 1);
+    let tickets = kernel(&device, TICKETS, "tickets");
+    let stream = device.create_stream().unwrap();
+    let blocks = 64u32;
+    let counter = device.alloc(4).unwrap();
+    let order = device.alloc(u64::from(blocks) * 4).unwrap();
+    stream.memset(counter, 0, 4, 1).unwrap();
+    let args = [Arg::U64(counter), Arg::U64(order)];
+    launch(&stream, &tickets, blocks, 1, &args).unwrap();
+    let drawn = read_u32(&stream, order, blocks as usize).unwrap();
+    assert_eq!(drawn, (0..blocks).collect::<Vec<_>>());
+    assert_eq!(read_u32(&stream, counter, 1).unwrap(), vec![blocks]);
+}
+
+#[test]
+fn parallel_blocks_draw_every_ticket_once() {
+    let device = cpu_support::devices(1, 4).remove(0);
+    let tickets = kernel(&device, TICKETS, "tickets");
+    let stream = device.create_stream().unwrap();
+    let blocks = 256u32;
+    let counter = device.alloc(4).unwrap();
+    let order = device.alloc(u64::from(blocks) * 4).unwrap();
+    stream.memset(counter, 0, 4, 1).unwrap();
+    let args = [Arg::U64(counter), Arg::U64(order)];
+    launch(&stream, &tickets, blocks, 32, &args).unwrap();
+    let mut drawn = read_u32(&stream, order, blocks as usize).unwrap();
+    drawn.sort_unstable();
+    // Every thread draws a ticket; the last thread of each block to store wins its slot, so the
+    // slots hold distinct tickets.
+    drawn.dedup();
+    assert_eq!(drawn.len(), blocks as usize);
+    assert_eq!(read_u32(&stream, counter, 1).unwrap(), vec![blocks * 32]);
+}
+
+/// Declares `.maxntid 64` and 1 KiB of static shared memory plus 256 bytes at module scope.
+const LIMITED: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+
+.shared .align 4 .b8 module_tile[256];
+
+.visible .entry limited()
+.maxntid 64, 1, 1
+{
+	.shared .align 4 .b8 tile[1024];
+	ret;
+}
+"#;
+
+#[test]
+fn kernel_limits_come_from_its_declaration() {
+    let device = device();
+    let limited = kernel(&device, LIMITED, "limited");
+    assert_eq!(limited.max_threads_per_block(), 64);
+    assert_eq!(limited.static_shared_bytes(), 1024 + 256);
+    let stream = device.create_stream().unwrap();
+    launch(&stream, &limited, 2, 64, &[]).unwrap();
+    let err = launch(&stream, &limited, 1, 65, &[]).unwrap_err();
+    assert!(matches!(err, Error::LaunchConfig { .. }), "{err}");
+    stream.synchronize().unwrap();
+}
