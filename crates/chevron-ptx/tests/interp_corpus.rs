@@ -86,6 +86,18 @@ impl Corpus {
 
     /// Launches `kernel` with parameters given as byte strings in declaration order.
     fn run(&self, kernel: &str, grid: u32, block: u32, args: &[Vec<u8>]) -> LaunchReport {
+        self.run_shared(kernel, grid, block, 0, args)
+    }
+
+    /// Launches `kernel` with `shared` bytes of dynamic shared memory.
+    fn run_shared(
+        &self,
+        kernel: &str,
+        grid: u32,
+        block: u32,
+        shared: u32,
+        args: &[Vec<u8>],
+    ) -> LaunchReport {
         let handle: KernelHandle = self
             .program
             .kernel(kernel)
@@ -98,7 +110,7 @@ impl Corpus {
         let config = LaunchConfig {
             grid: [grid, 1, 1],
             block: [block, 1, 1],
-            dynamic_shared: 0,
+            dynamic_shared: shared,
             threads: 2,
         };
         self.program
@@ -464,4 +476,164 @@ fn printf_formats_like_the_cuda_runtime() {
                     hello from block 1 thread 1 tag 7\n\
                     f=1.500000 d=2.250 s=str c=x ll=-1\n";
     assert_eq!(report.printf_output, expected);
+}
+
+#[test]
+fn dynamic_shared_memory_globals_constants_and_generic_pointers() {
+    let c = Corpus::load("memory_spaces.ptx");
+    let n = 200;
+    let input: Vec<i32> = (0..n).map(|i| i * 2 + 1).collect();
+    // The kernel writes out[base + t] whenever its source is in range: room for whole blocks.
+    let (din, dout) = (c.i32s(&input), c.i32s(&[0; 256]));
+    c.run_shared(
+        "reverse_dyn_smem",
+        2,
+        128,
+        128 * 4,
+        &[p64(din), p64(dout), p32(n)],
+    );
+    let out = c.get_i32(dout, n as usize);
+    for i in 0..n as usize {
+        let (base, t) = (i - i % 128, i % 128);
+        let src = 127 - t;
+        if base + src < n as usize {
+            assert_eq!(out[i], input[base + src], "reverse {i}");
+        }
+    }
+
+    let f: Vec<f32> = (0..64).map(|i| i as f32 - 20.0).collect();
+    let (df, dfo, dc) = (c.f32s(&f), c.f32s(&[0.0; 64]), c.i32s(&[0; 64]));
+    c.run_shared(
+        "dyn_smem_two_arrays",
+        1,
+        64,
+        64 * 8,
+        &[p64(df), p64(dfo), p64(dc)],
+    );
+    let (fo, counts) = (c.get_f32(dfo, 64), c.get_i32(dc, 64));
+    for t in 0..64 {
+        assert_eq!(fo[t], f[63 - t]);
+        assert_eq!(counts[t], (f[(t + 1) % 64] > 0.0) as i32);
+    }
+
+    let (lut, _) = c.program.global_address("const_lut").expect("const_lut");
+    c.memory
+        .write(
+            lut,
+            &[3i32, 5, 7, 9]
+                .iter()
+                .flat_map(|v| v.to_le_bytes())
+                .collect::<Vec<u8>>(),
+        )
+        .unwrap();
+    let x: Vec<f32> = (0..100).map(|i| i as f32).collect();
+    let (dx, dy) = (c.f32s(&x), c.f32s(&[0.0; 100]));
+    c.run("use_globals", 1, 128, &[p64(dx), p64(dy), p32(100)]);
+    let y = c.get_f32(dy, 100);
+    let coeffs = [1.0f32, 0.5, 0.25, 0.125, 2.0, 4.0, 8.0, 16.0];
+    for i in 0..100 {
+        let expected = x[i] * coeffs[i & 7] + (i & 15) as f32 + [3.0f32, 5.0, 7.0, 9.0][i & 3];
+        assert_eq!(y[i], expected, "use_globals {i}");
+    }
+    let dcount = c.i32s(&[0]);
+    c.run("read_counter", 1, 1, &[p64(dcount)]);
+    assert_eq!(c.get_i32(dcount, 1)[0], 100);
+    let (counter, size) = c.program.global_address("dev_counter").unwrap();
+    assert_eq!(size, 4);
+    assert_eq!(c.get_i32(counter, 1)[0], 100);
+
+    let g: Vec<f32> = (0..32).map(|i| i as f32 + 0.5).collect();
+    let (dg, dgo) = (c.f32s(&g), c.f32s(&[0.0; 32]));
+    for use_shared in [0, 1] {
+        c.run(
+            "generic_pointers",
+            1,
+            32,
+            &[p64(dg), p64(dgo), p32(use_shared)],
+        );
+        let out = c.get_f32(dgo, 32);
+        for t in 0..32 {
+            assert_eq!(
+                out[t],
+                if use_shared == 1 { 2.0 * g[t] } else { g[t] },
+                "generic {use_shared} {t}"
+            );
+        }
+    }
+}
+
+#[test]
+fn cooperative_group_tiles() {
+    let c = Corpus::load("coop_groups.ptx");
+    let input: Vec<i32> = (0..300).map(|i| i % 17 - 8).collect();
+    let (din, dout) = (c.i32s(&input), c.i32s(&[0]));
+    c.run("cg_tile_reduce", 3, 128, &[p64(din), p64(dout), p32(300)]);
+    assert_eq!(c.get_i32(dout, 1)[0], input.iter().sum::<i32>());
+
+    let f: Vec<f32> = (0..64).map(|i| ((i * 13) % 29) as f32).collect();
+    let (df, dmax) = (c.f32s(&f), c.f32s(&[0.0; 4]));
+    c.run("cg_tile16_max", 1, 64, &[p64(df), p64(dmax)]);
+    let maxes = c.get_f32(dmax, 4);
+    for t in 0..4 {
+        assert_eq!(
+            maxes[t],
+            f[16 * t..16 * t + 16]
+                .iter()
+                .cloned()
+                .fold(f32::MIN, f32::max)
+        );
+    }
+}
+
+#[test]
+fn structs_and_scalars_passed_by_value() {
+    let c = Corpus::load("structs.ptx");
+    // Params { float a; int n; double b; }: 16 bytes.
+    let mut params = Vec::new();
+    params.extend(2.5f32.to_le_bytes());
+    params.extend(10i32.to_le_bytes());
+    params.extend(0.125f64.to_le_bytes());
+    let x: Vec<f32> = (0..10).map(|i| i as f32).collect();
+    let (dx, dout) = (c.f32s(&x), c.f64s(&[0.0; 10]));
+    c.run("params_by_value", 1, 32, &[params, p64(dx), p64(dout)]);
+    let out = c.get_f64(dout, 10);
+    for i in 0..10 {
+        assert_eq!(out[i], f64::from(2.5 * x[i]) + 0.125);
+    }
+
+    let dmix = c.f64s(&[0.0; 7]);
+    c.run(
+        "mixed_scalars",
+        1,
+        1,
+        &[
+            vec![(-3i8) as u8],
+            (-300i16).to_le_bytes().to_vec(),
+            p32(70000),
+            (-5_000_000_000i64).to_le_bytes().to_vec(),
+            1.25f32.to_le_bytes().to_vec(),
+            (-2.5f64).to_le_bytes().to_vec(),
+            vec![200u8],
+            p64(dmix),
+        ],
+    );
+    assert_eq!(
+        c.get_f64(dmix, 7),
+        vec![-3.0, -300.0, 70000.0, -5e9, 1.25, -2.5, 200.0]
+    );
+
+    let table: Vec<u8> = (0..8i32).flat_map(|i| (i * i + 1).to_le_bytes()).collect();
+    let idx: Vec<i32> = (0..20).map(|i| i * 3).collect();
+    let (didx, dout) = (c.i32s(&idx), c.i32s(&[0; 20]));
+    c.run(
+        "table_lookup",
+        1,
+        32,
+        &[table, p64(didx), p64(dout), p32(20)],
+    );
+    let out = c.get_i32(dout, 20);
+    for i in 0..20 {
+        let e = idx[i] & 7;
+        assert_eq!(out[i], e * e + 1);
+    }
 }
