@@ -399,3 +399,21 @@ fn mask_initializers_of_packed_aggregates() {
     );
     assert!(matches!(&items[2], Initializer::Mask { mask: 0xFF, .. }));
 }
+
+#[test]
+fn many_bare_registers_are_all_classified() {
+    let n = 20_000;
+    let mut lines = String::new();
+    for i in 0..n {
+        lines.push_str(&format!(".reg .b32 v{i};\n"));
+    }
+    for i in 0..n {
+        lines.push_str(&format!("mov.b32 v{i}, w{i};\n"));
+    }
+    let stmts = body(&lines);
+    let Statement::Instruction(last) = &stmts[2 * n - 1] else {
+        panic!()
+    };
+    assert_eq!(last.operands[0], reg(&format!("v{}", n - 1)));
+    assert_eq!(last.operands[1], Operand::Symbol(format!("w{}", n - 1)));
+}

@@ -20,9 +20,9 @@ impl Parser<'_> {
                 Tok::LBrace => {
                     self.enter()?;
                     self.bump();
-                    let scope = self.bare_registers.len();
+                    let scope = self.registers.mark();
                     let inner = self.statements()?;
-                    self.bare_registers.truncate(scope);
+                    self.registers.leave(scope);
                     self.leave();
                     statements.push(Statement::Block(inner));
                 }

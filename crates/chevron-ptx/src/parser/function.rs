@@ -57,10 +57,10 @@ impl<'a> Parser<'a> {
         let body = if self.eat(Tok::Semi) {
             None
         } else if self.at(Tok::LBrace) {
-            self.bare_registers.clear();
+            self.registers.clear();
             for param in params.iter().chain(&returns) {
                 if param.space == StateSpace::Reg {
-                    self.declare_register(&param.name, None);
+                    self.registers.declare(&param.name, None);
                 }
             }
             self.bump();

@@ -67,7 +67,7 @@ impl<'a> Parser<'a> {
             }
             Tok::Ident => {
                 let name = self.take();
-                if self.is_register(name) {
+                if self.registers.contains(name) {
                     return Ok(Operand::Register(self.register_ref(name)));
                 }
                 match self.written_offset()? {
@@ -122,7 +122,7 @@ impl<'a> Parser<'a> {
         let (base, offset) = match self.kind() {
             Tok::Ident => {
                 let name = self.take();
-                let base = if self.is_register(name) {
+                let base = if self.registers.contains(name) {
                     AddressBase::Register(self.register_ref(name))
                 } else {
                     AddressBase::Symbol(name.to_string())

@@ -16,6 +16,7 @@ mod function;
 mod instruction;
 mod literal;
 mod module;
+mod registers;
 mod variable;
 
 use crate::error::ParseError;
@@ -84,9 +85,9 @@ pub(crate) struct Parser<'a> {
     depth: u32,
     /// What is being parsed, for error messages: a kind (`instruction`) and a name (`ld`).
     context: Option<(&'static str, &'a str)>,
-    /// Register names declared without a `%` prefix in the function being parsed, with the
-    /// `<N>` range if any; they make bare names in operands registers rather than symbols.
-    bare_registers: Vec<(String, Option<u32>)>,
+    /// Registers declared without a `%` prefix in the function being parsed; they make bare
+    /// names in operands registers rather than symbols.
+    registers: registers::RegisterScope,
 }
 
 impl<'a> Parser<'a> {
@@ -100,7 +101,7 @@ impl<'a> Parser<'a> {
             tok,
             depth: 0,
             context: None,
-            bare_registers: Vec::new(),
+            registers: registers::RegisterScope::default(),
         }
     }
 

@@ -86,7 +86,7 @@ impl<'a> Parser<'a> {
                 None
             };
             if space == StateSpace::Reg {
-                self.declare_register(&name, range);
+                self.registers.declare(&name, range);
             }
             variables.push(Variable {
                 linkage,
@@ -209,28 +209,5 @@ impl<'a> Parser<'a> {
     /// Whether the text right after the current token starts with `(` (a mask operator).
     fn next_is_paren(&self) -> bool {
         self.stream.remainder().trim_start().starts_with('(')
-    }
-
-    /// Records a register declared without a `%` prefix so operands naming it are registers.
-    pub(crate) fn declare_register(&mut self, name: &str, range: Option<u32>) {
-        if !name.starts_with('%') {
-            self.bare_registers.push((name.to_string(), range));
-        }
-    }
-
-    /// Whether an operand name is a register: `%`-prefixed, or declared with `.reg`.
-    pub(crate) fn is_register(&self, name: &str) -> bool {
-        name.starts_with('%')
-            || self
-                .bare_registers
-                .iter()
-                .any(|(declared, range)| match range {
-                    None => declared == name,
-                    Some(n) => name.strip_prefix(declared.as_str()).is_some_and(|suffix| {
-                        !suffix.is_empty()
-                            && suffix.bytes().all(|b| b.is_ascii_digit())
-                            && suffix.parse::<u64>().is_ok_and(|i| i < u64::from(*n))
-                    }),
-                })
     }
 }

@@ -129,3 +129,57 @@ pub(super) fn print_immediate(out: &mut String, imm: Immediate) {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn immediate(imm: Immediate) -> String {
+        let mut out = String::new();
+        print_immediate(&mut out, imm);
+        out
+    }
+
+    #[test]
+    fn immediates_print_in_a_form_that_parses_back() {
+        assert_eq!(immediate(Immediate::Int(-1)), "-1");
+        assert_eq!(immediate(Immediate::Int(i64::MIN)), "0x8000000000000000");
+        assert_eq!(immediate(Immediate::F32(0x3F80_0000)), "0f3F800000");
+        assert_eq!(immediate(Immediate::F64(1)), "0d0000000000000001");
+    }
+
+    #[test]
+    fn offsets_and_operand_shapes() {
+        let mut out = String::new();
+        print_signed_offset(&mut out, -8);
+        print_signed_offset(&mut out, 0);
+        print_signed_offset(&mut out, 4);
+        assert_eq!(out, "+-8+4");
+        let mut out = String::new();
+        let pair = Operand::PredicatePair(
+            Box::new(Operand::Sink),
+            RegisterRef {
+                name: "%p1".into(),
+                component: None,
+            },
+        );
+        print_operand(&mut out, &pair);
+        out.push(' ');
+        print_operand(
+            &mut out,
+            &Operand::AddressList(vec![
+                Operand::Symbol("tmap".into()),
+                Operand::Vector(vec![Operand::Immediate(Immediate::Int(0))]),
+            ]),
+        );
+        out.push(' ');
+        print_operand(
+            &mut out,
+            &Operand::Register(RegisterRef {
+                name: "%tid".into(),
+                component: Some(2),
+            }),
+        );
+        assert_eq!(out, "_|%p1 [tmap, {0}] %tid.z");
+    }
+}
