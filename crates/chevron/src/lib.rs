@@ -18,9 +18,9 @@
 //!
 //! # Example
 //!
-//! (Runs on the CPU device once its backend is built.)
+//! Runs on the default device: a GPU when there is one, else the CPU device.
 //!
-//! ```no_run
+//! ```
 //! use chevron::{Buffer, LaunchConfig, Module, Runtime};
 //!
 //! const PTX: &str = r#"
