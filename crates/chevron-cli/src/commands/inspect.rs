@@ -32,15 +32,20 @@ pub fn run(file: &Path, as_json: bool) -> CommandResult {
 }
 
 /// The symbol table of a code object of any kind.
-pub fn symbol_table(bytes: &[u8], kind: CodeObjectKind, file: &Path) -> Result<SymbolTable, String> {
+pub fn symbol_table(
+    bytes: &[u8],
+    kind: CodeObjectKind,
+    file: &Path,
+) -> Result<SymbolTable, String> {
     match kind {
         CodeObjectKind::Ptx => {
             let module =
                 chevron_ptx::parse_bytes(bytes).map_err(|e| format!("{}: {e}", file.display()))?;
             Ok(SymbolTable::from_module(&module))
         }
-        CodeObjectKind::Cubin | CodeObjectKind::Fatbin => code_object::binary_symbols(bytes)
-            .map_err(|e| format!("{}: {e}", file.display())),
+        CodeObjectKind::Cubin | CodeObjectKind::Fatbin => {
+            code_object::binary_symbols(bytes).map_err(|e| format!("{}: {e}", file.display()))
+        }
     }
 }
 

@@ -97,15 +97,14 @@ impl CpuStream {
             )));
         }
         let threads = config.block.iter().fold(1u64, |acc, &d| acc * u64::from(d));
-        let limit = crate::backend::Function::max_threads_per_block(function);
+        let limit = function.max_threads_per_block();
         if threads > u64::from(limit) {
             return Err(invalid(format!(
                 "block {:?} has {threads} threads, the kernel allows at most {limit}",
                 config.block
             )));
         }
-        let shared = u64::from(config.shared_bytes)
-            + u64::from(crate::backend::Function::static_shared_bytes(function));
+        let shared = u64::from(config.shared_bytes) + u64::from(function.static_shared_bytes());
         if shared > u64::from(info.max_shared_per_block_optin) {
             return Err(invalid(format!(
                 "{shared} bytes of shared memory per block, the device allows at most {}",
