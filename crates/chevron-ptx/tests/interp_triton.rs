@@ -173,3 +173,71 @@ fn triton_layer_norm() {
         }
     }
 }
+
+#[test]
+fn triton_matmul_with_ldmatrix_and_mma() {
+    use chevron_ptx::interp::numeric::half::{f16_to_f32, f32_to_f16};
+    use chevron_ptx::ir::Rounding;
+    let (memory, program) = load("matmul.sm_80.ptx");
+    let (m, n, k) = (96usize, 80usize, 48usize);
+    let a: Vec<u16> = (0..m * k)
+        .map(|i| f32_to_f16(((i * 7) % 11) as f32 * 0.25 - 1.0, Rounding::Rn, false))
+        .collect();
+    let bm: Vec<u16> = (0..k * n)
+        .map(|i| f32_to_f16(((i * 5) % 13) as f32 * 0.125 - 0.5, Rounding::Rn, false))
+        .collect();
+    let put16 = |data: &[u16]| {
+        let bytes: Vec<u8> = data.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let addr = memory.alloc(bytes.len() as u64, 256).unwrap();
+        memory.write(addr, &bytes).unwrap();
+        addr
+    };
+    let (da, db, dc) = (put16(&a), put16(&bm), put16(&vec![0; m * n]));
+    let handle = program.kernel("matmul_kernel").unwrap();
+    let values = [
+        b(da),
+        b(db),
+        b(dc),
+        b32(m as i32),
+        b32(n as i32),
+        b32(k as i32),
+        b32(k as i32),
+        b32(1),
+        b32(n as i32),
+        b32(1),
+        b32(n as i32),
+        b32(1),
+    ];
+    let mut params = vec![0u8; handle.param_size as usize];
+    for (arg, (offset, size)) in values.iter().zip(&handle.params) {
+        params[*offset as usize..(*offset + *size) as usize].copy_from_slice(arg);
+    }
+    let config = LaunchConfig {
+        grid: [2, 2, 1],
+        block: [128, 1, 1],
+        dynamic_shared: 65536,
+        threads: 2,
+    };
+    program
+        .launch(&handle, &config, &params)
+        .unwrap_or_else(|f| panic!("{f}"));
+    let mut bytes = vec![0u8; 2 * m * n];
+    memory.read(dc, &mut bytes).unwrap();
+    let c: Vec<f32> = bytes
+        .chunks(2)
+        .map(|h| f16_to_f32(u16::from_le_bytes([h[0], h[1]])))
+        .collect();
+    for i in 0..m {
+        for j in 0..n {
+            let exact: f32 = (0..k)
+                .map(|kk| f16_to_f32(a[i * k + kk]) * f16_to_f32(bm[kk * n + j]))
+                .sum();
+            let expected = f16_to_f32(f32_to_f16(exact, Rounding::Rn, false));
+            assert!(
+                (c[i * n + j] - expected).abs() <= 1e-3 * expected.abs().max(1.0),
+                "C[{i}][{j}] = {} vs {expected}",
+                c[i * n + j]
+            );
+        }
+    }
+}

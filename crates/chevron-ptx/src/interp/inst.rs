@@ -512,6 +512,10 @@ pub(crate) enum Op {
     StackRestore {
         a: Src,
     },
+    /// `ldmatrix` (warp-wide).
+    Ldmatrix(Box<super::exec::mma::Ldmatrix>),
+    /// `mma.sync` (warp-wide).
+    Mma(Box<super::exec::mma::Mma>),
     /// `nanosleep`: yields the warp.
     Nanosleep,
 }

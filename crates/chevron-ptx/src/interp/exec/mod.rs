@@ -14,6 +14,7 @@ mod float;
 mod int;
 mod lanes;
 mod memory_ops;
+pub(crate) mod mma;
 mod warp_ops;
 
 use super::block::Block;
@@ -91,6 +92,8 @@ pub(crate) fn decode(d: &Decoder<'_>, inst: &ir::Instruction) -> Result<Op, Load
             memory_ops::decode_cp_async(d, inst)
         }
         K::Atom | K::Red => atomics::decode(d, inst, op),
+        K::Ldmatrix => mma::decode_ldmatrix(d, inst),
+        K::Mma => mma::decode_mma(d, inst),
         K::Bra
         | K::Brx
         | K::Ret
@@ -191,6 +194,8 @@ pub(crate) fn execute(
         Op::Ret => calls::ret(w, b, l, mask),
         Op::Bar { .. } | Op::Fence => barrier::execute(op, w, b, mask),
         Op::Warp { .. } | Op::Activemask { .. } => warp_ops::execute(op, w, mask),
+        Op::Ldmatrix(m) => mma::ldmatrix(m, w, b, l, mask),
+        Op::Mma(m) => mma::mma(m, w, mask),
         Op::Nop => Ok(Flow::Next),
         _ => control::execute(op, w, b, l, mask),
     }
