@@ -1,15 +1,21 @@
 //! The PTX parser: recursive descent from tokens into the [`crate::ir`] module.
 //!
-//! - [`module`]: the header (`.version`, `.target`, `.address_size`) and module-scope items.
-//! - [`function`]: `.entry`/`.func` signatures, parameters, directives, `.callprototype`.
-//! - [`variable`]: variable declarations and their initializers.
-//! - [`body`]: statements of a function body: labels, blocks, declarations, `.loc`.
-//! - [`instruction`]: instructions, modifier classification and operands.
-//! - [`literal`]: integer and floating-point literals.
+//! - `module`: the header (`.version`, `.target`, `.address_size`) and module-scope items.
+//! - `function`: `.entry`/`.func` signatures, parameters, directives, `.callprototype`.
+//! - `variable`: variable declarations and their initializers.
+//! - `body`: statements of a function body: labels, blocks, declarations, `.loc`.
+//! - `instruction`: instructions, modifier classification and operands.
+//! - `literal`: integer and floating-point literals.
 //!
 //! The parser never panics on bad input: nesting is capped at [`MAX_DEPTH`], array sizes are
 //! only recorded (never allocated), and every failure is a [`ParseError`] naming the line,
 //! column, offending token and what was expected.
+//!
+//! Accepted: PTX ISA 7.0–9.x as NVRTC/nvcc, clang/LLVM NVPTX (MLIR included) and Triton emit
+//! it, inline assembly included. Not accepted (no compiler of those emits them): general
+//! constant expressions (`(4*8)`, `1 << 3`) beyond `sym±n`, `generic(sym)±n` and the `0xFF00(…)`
+//! mask of initializers; `.texref`/`.samplerref`/`.surfref` variables (texture references, gone
+//! since CUDA 12); `.attribute(.unified(…))` with arguments.
 
 mod body;
 mod function;

@@ -5,8 +5,8 @@
 //! spans: `parse(print(m)).without_spans() == m.without_spans()`.
 //!
 //! - this file: the module header, module-scope items and spans;
-//! - [`function`]: functions, parameters, variables and statements;
-//! - [`instruction`]: instructions, operands and immediates.
+//! - `function`: functions, parameters, variables and statements;
+//! - `instruction`: instructions, operands and immediates.
 
 mod function;
 mod instruction;
