@@ -337,18 +337,21 @@ fn parallel_blocks_draw_every_ticket_once() {
     assert_eq!(read_u32(&stream, counter, 1).unwrap(), vec![blocks * 32]);
 }
 
-/// Declares `.maxntid 64` and 1 KiB of static shared memory plus 256 bytes at module scope.
+/// Declares `.maxntid 64` and 1 KiB of static shared memory, and uses 256 bytes of the module's.
 const LIMITED: &str = r#"
 .version 7.0
 .target sm_70
 .address_size 64
 
 .shared .align 4 .b8 module_tile[256];
+.shared .align 4 .b8 other_kernels_tile[4096];
 
 .visible .entry limited()
 .maxntid 64, 1, 1
 {
+	.reg .b32 	%r<2>;
 	.shared .align 4 .b8 tile[1024];
+	ld.shared.u32 	%r1, [module_tile];
 	ret;
 }
 "#;

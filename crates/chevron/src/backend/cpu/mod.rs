@@ -13,6 +13,7 @@
 //! | `memory.rs` | allocation table with a capacity cap |
 //! | `image.rs` | which PTX to run for a code image (PTX, fatbin; cubins refused) |
 //! | `module.rs` | PTX loading, kernels resolved once |
+//! | `shared_usage.rs` | a kernel's static shared memory, as a GPU counts it |
 //! | `stream.rs` | [`CpuStream`]: the in-order queue, launches and copies |
 //! | `worker.rs` | the thread that runs a stream's queue; fault handling and cancellation |
 //! | `timeline.rs` | a stream's completion counter and sticky fault |
@@ -24,6 +25,7 @@ mod event;
 mod image;
 mod memory;
 mod module;
+mod shared_usage;
 mod stream;
 mod timeline;
 mod worker;

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use chevron_ptx::interp::{KernelHandle, Program};
-use chevron_ptx::ir::{self, FunctionKind, Item, StateSpace, Statement};
+use chevron_ptx::ir::{self, FunctionKind, Item};
 use chevron_ptx::symbols::{self, ParamLayout};
 
 use crate::backend::{CodeImage, DevicePtr, Function, Module};
@@ -16,6 +16,7 @@ use crate::error::{Error, Result};
 
 use super::device::DeviceCore;
 use super::image::{self, IN_MEMORY};
+use super::shared_usage::SharedUsage;
 
 /// A PTX module loaded on one CPU device.
 pub struct CpuModule {
@@ -67,7 +68,7 @@ fn load_ptx(device: &DeviceCore, text: &str) -> Result<Arc<CpuModule>> {
             message: format!("cannot load on {}: {e}", device.label()),
         })?;
     let program = Arc::new(program);
-    let module_shared = module_shared_bytes(&module);
+    let shared = SharedUsage::new(&module);
     let mut kernels = BTreeMap::new();
     for item in &module.items {
         let Item::Function(function) = item else {
@@ -95,7 +96,7 @@ fn load_ptx(device: &DeviceCore, text: &str) -> Result<Arc<CpuModule>> {
             device: device.label().to_string(),
             name: function.name.clone(),
             max_threads_per_block: max_threads(function, device.info().max_threads_per_block),
-            static_shared_bytes: module_shared.saturating_add(body_shared_bytes(function)),
+            static_shared_bytes: shared.static_bytes(&function.name),
         };
         let function = CpuFunction {
             kernel: Arc::new(kernel),
@@ -157,39 +158,6 @@ fn max_threads(function: &ir::Function, device_limit: u32) -> u32 {
             _ => None,
         })
         .fold(device_limit, u32::min)
-}
-
-/// Bytes of sized module-scope `.shared` variables (counted for every kernel, as a bound).
-fn module_shared_bytes(module: &ir::Module) -> u32 {
-    let bytes: u64 = module
-        .items
-        .iter()
-        .filter_map(|item| match item {
-            Item::Variable(var) if var.space == StateSpace::Shared => {
-                Some(symbols::variable_size_align(var).0)
-            }
-            _ => None,
-        })
-        .sum();
-    u32::try_from(bytes).unwrap_or(u32::MAX)
-}
-
-/// Bytes of `.shared` variables declared inside a kernel body (nested scopes included).
-fn body_shared_bytes(function: &ir::Function) -> u32 {
-    fn walk(statements: &[Statement]) -> u64 {
-        statements
-            .iter()
-            .map(|statement| match statement {
-                Statement::Variable(var) if var.space == StateSpace::Shared => {
-                    symbols::variable_size_align(var).0
-                }
-                Statement::Block(inner) => walk(inner),
-                _ => 0,
-            })
-            .sum()
-    }
-    let bytes = function.body.as_deref().map_or(0, walk);
-    u32::try_from(bytes).unwrap_or(u32::MAX)
 }
 
 impl Module for CpuModule {
