@@ -140,9 +140,10 @@ pub(super) fn ldmatrix(
         };
     let mut values = [[0u64; 4]; 32];
     for_lanes!(mask, |lane| {
-        for i in 0..op.count.min(op.d.len()) {
+        let count = op.count.min(op.d.len());
+        for (i, slot) in values[lane].iter_mut().enumerate().take(count) {
             let (group, pair) = (lane / 4, 2 * (lane % 4));
-            values[lane][i] = if op.trans {
+            *slot = if op.trans {
                 element(w, b, lane, i, pair, group)?
                     | element(w, b, lane, i, pair + 1, group)? << 16
             } else {
