@@ -43,7 +43,12 @@ fn list(heading: &str, names: &[String]) -> String {
 }
 
 /// The lookup levels, most specific first; the first level with any match decides.
-pub(crate) fn find<'a>(symbols: &'a [Symbol], query: &str) -> Result<&'a Symbol, LookupError> {
+pub(crate) fn find<'a>(
+    all: &'a [Symbol],
+    query: &str,
+    accept: impl Fn(&Symbol) -> bool,
+) -> Result<&'a Symbol, LookupError> {
+    let symbols: Vec<&Symbol> = all.iter().filter(|s| accept(s)).collect();
     if let Some(s) = symbols.iter().find(|s| s.name == query) {
         return Ok(s);
     }
@@ -59,7 +64,7 @@ pub(crate) fn find<'a>(symbols: &'a [Symbol], query: &str) -> Result<&'a Symbol,
             .iter()
             .zip(&keys)
             .filter(|(_, k)| matches(k))
-            .map(|(s, _)| s)
+            .map(|(s, _)| *s)
             .collect();
         match found.as_slice() {
             [] => continue,
@@ -74,7 +79,7 @@ pub(crate) fn find<'a>(symbols: &'a [Symbol], query: &str) -> Result<&'a Symbol,
     }
     Err(LookupError::NotFound {
         query: query.to_string(),
-        candidates: close_names(symbols, &keys, &key),
+        candidates: close_names(&symbols, &keys, &key),
     })
 }
 
@@ -88,13 +93,14 @@ fn same_signature(query: &str, signature: &str) -> bool {
 }
 
 /// Symbols whose plain name is within a few edits of the query's plain name, or contains it.
-fn close_names(symbols: &[Symbol], keys: &[NameKeys], key: &str) -> Vec<String> {
+fn close_names(symbols: &[&Symbol], keys: &[NameKeys], key: &str) -> Vec<String> {
     let wanted = key.split('(').next().unwrap_or(key);
     let wanted = wanted.split('<').next().unwrap_or(wanted);
     let wanted = wanted.rsplit("::").next().unwrap_or(wanted).to_lowercase();
     let limit = (wanted.chars().count() / 3).max(2);
     let mut scored: Vec<(usize, &Symbol)> = symbols
         .iter()
+        .copied()
         .zip(keys)
         .filter_map(|(s, k)| {
             let have = k.unqualified().to_lowercase();

@@ -178,7 +178,22 @@ impl SymbolTable {
     /// it. The error lists the candidates when the query is ambiguous, or close names when
     /// nothing matches.
     pub fn find(&self, query: &str) -> Result<&Symbol, LookupError> {
-        lookup::find(&self.symbols, query)
+        lookup::find(&self.symbols, query, |_| true)
+    }
+
+    /// Like [`find`](Self::find), among kernels only: a kernel `scale` is found even when a
+    /// device function `scale(float)` exists too, and the candidates of an error are kernels.
+    pub fn find_kernel(&self, query: &str) -> Result<&Symbol, LookupError> {
+        lookup::find(&self.symbols, query, Symbol::is_kernel)
+    }
+
+    /// Like [`find`](Self::find), among the symbols `accept` admits.
+    pub fn find_where(
+        &self,
+        query: &str,
+        accept: impl Fn(&Symbol) -> bool,
+    ) -> Result<&Symbol, LookupError> {
+        lookup::find(&self.symbols, query, accept)
     }
 
     /// The kernels, in source order.

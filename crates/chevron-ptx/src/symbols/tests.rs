@@ -149,3 +149,39 @@ fn call_graph_indirect_calls_and_address_taken() {
     );
     assert!(!graph.calls("a").unwrap().indirect);
 }
+
+#[test]
+fn kernel_lookup_ignores_functions_of_the_same_name() {
+    let m = module(vec![
+        function(
+            Func,
+            Internal,
+            "_Z5scalef",
+            vec![param(F32, "x")],
+            Some(vec![]),
+        ),
+        function(
+            Entry,
+            Visible,
+            "_Z5scalePf",
+            vec![param(U64, "p")],
+            Some(vec![]),
+        ),
+        global(Visible, StateSpace::Global, F32, "_ZN2ns5scaleE", 1),
+    ]);
+    let table = SymbolTable::from_module(&m);
+    assert!(matches!(
+        table.find("scale"),
+        Err(LookupError::Ambiguous { ref candidates, .. }) if candidates.len() == 2
+    ));
+    assert_eq!(table.find_kernel("scale").unwrap().name, "_Z5scalePf");
+    assert_eq!(
+        table
+            .find_where("scale", |s| matches!(s.kind, SymbolKind::Global { .. }))
+            .unwrap()
+            .name,
+        "_ZN2ns5scaleE"
+    );
+    let err = table.find_kernel("scale(float)").unwrap_err();
+    assert_eq!(err.candidates(), ["scale(float*)"]);
+}

@@ -25,7 +25,7 @@ pub const FLAG_DEBUG: u64 = 0x2;
 
 /// The largest decompressed payload accepted (a guard against corrupt sizes).
 const MAX_DECOMPRESSED: u64 = 1 << 30;
-/// Entry header bytes read (the header may be longer).
+/// Entry header bytes read (the header may be longer); also the least an entry header may be.
 const ENTRY_HEADER: usize = 64;
 
 /// What an entry holds.
@@ -114,6 +114,9 @@ fn parse_container<'a>(
     }
     let header_size = u16_at(bytes, start + 6).ok_or_else(|| malformed(start, "short header"))?;
     let body_size = u64_at(bytes, start + 8).ok_or_else(|| malformed(start, "short header"))?;
+    if header_size < 16 {
+        return Err(malformed(start, "container header shorter than 16 bytes"));
+    }
     let body_start = start + usize::from(header_size);
     let body_end = usize::try_from(body_size)
         .ok()
@@ -245,5 +248,45 @@ impl FatbinEntry<'_> {
             offset: self.offset,
             reason,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn container(header_size: u16, body: &[u8]) -> Vec<u8> {
+        let mut bytes = FATBIN_MAGIC.to_le_bytes().to_vec();
+        bytes.extend_from_slice(&1u16.to_le_bytes());
+        bytes.extend_from_slice(&header_size.to_le_bytes());
+        bytes.extend_from_slice(&(body.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(body);
+        bytes
+    }
+
+    #[test]
+    fn headers_that_would_not_advance_are_errors() {
+        assert!(parse_fatbin(&container(0, &[])).is_err());
+        assert_eq!(parse_fatbin(&container(16, &[])).unwrap(), []);
+        let mut entry = vec![0u8; 64];
+        entry[0] = 1; // PTX
+        entry[4] = 8; // header size 8 < 64
+        assert!(parse_fatbin(&container(16, &entry)).is_err());
+    }
+
+    #[test]
+    fn ptx_entry_text_drops_padding() {
+        let text = b".version 8.0\n\0\0\0";
+        let mut entry = vec![0u8; 64];
+        entry[0] = 1;
+        entry[4] = 64;
+        entry[8] = text.len() as u8;
+        entry[28] = 80;
+        entry.extend_from_slice(text);
+        let bytes = container(16, &entry);
+        let entries = parse_fatbin(&bytes).unwrap();
+        assert_eq!(entries[0].kind, EntryKind::Ptx);
+        assert_eq!(entries[0].arch, 80);
+        assert_eq!(entries[0].ptx_text().unwrap(), ".version 8.0\n");
     }
 }
