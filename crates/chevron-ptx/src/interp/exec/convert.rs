@@ -31,6 +31,13 @@ fn width_mask(bits: u8) -> u64 {
 
 pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction, op: K) -> Result<Op, LoadError> {
     let types: Vec<T> = inst.types().collect();
+    if op == K::Isspacep {
+        return Ok(Op::Isspacep {
+            space: space_of(inst),
+            d: d.dst_at(inst, 0)?,
+            a: d.src_at(inst, 1, T::U64)?,
+        });
+    }
     let ty = *types.first().ok_or_else(|| d.error(inst, "missing type"))?;
     if ty == T::B128 {
         return Err(d.error(
@@ -140,7 +147,9 @@ pub(super) fn execute(op: &Op, w: &mut Warp, l: &Launch<'_>, mask: u32) -> Resul
             for_lanes!(mask, |lane| {
                 let mut v = 0u64;
                 for (i, p) in parts.iter().enumerate() {
-                    v |= (w.get(*p, lane) & m) << (i as u32 * u32::from(*part));
+                    v |= (w.get(*p, lane) & m)
+                        .checked_shl(i as u32 * u32::from(*part))
+                        .unwrap_or(0);
                 }
                 w.set(*d, lane, v);
             });
@@ -150,7 +159,11 @@ pub(super) fn execute(op: &Op, w: &mut Warp, l: &Launch<'_>, mask: u32) -> Resul
             for_lanes!(mask, |lane| {
                 let v = w.get(*a, lane);
                 for (i, d) in ds.iter().enumerate() {
-                    w.set(*d, lane, (v >> (i as u32 * u32::from(*part))) & m);
+                    w.set(
+                        *d,
+                        lane,
+                        v.checked_shr(i as u32 * u32::from(*part)).unwrap_or(0) & m,
+                    );
                 }
             });
         }
