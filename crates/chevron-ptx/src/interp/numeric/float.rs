@@ -292,16 +292,17 @@ pub fn copysign_f64(a: f64, b: f64) -> f64 {
     b.copysign(a)
 }
 
-/// `neg.f32`: flips the sign bit (NaNs included: PTX leaves the NaN unspecified).
+/// `neg.f32`: flips the sign bit. A NaN gives the canonical NaN: PTX leaves it unspecified, and
+/// the GPU compiles `neg.f32` to an `FADD` with negated operand, which canonicalizes (assumed).
 #[inline]
 pub fn neg_f32(a: f32) -> f32 {
-    f32::from_bits(a.to_bits() ^ 0x8000_0000)
+    canonicalize_f32(f32::from_bits(a.to_bits() ^ 0x8000_0000))
 }
 
-/// `abs.f32`: clears the sign bit.
+/// `abs.f32`: clears the sign bit. A NaN gives the canonical NaN (as for [`neg_f32`]).
 #[inline]
 pub fn abs_f32(a: f32) -> f32 {
-    f32::from_bits(a.to_bits() & 0x7fff_ffff)
+    canonicalize_f32(f32::from_bits(a.to_bits() & 0x7fff_ffff))
 }
 
 /// `neg.f64`: flips the sign bit.

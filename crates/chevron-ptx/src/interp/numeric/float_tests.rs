@@ -128,6 +128,8 @@ fn ftz_sat_min_max() {
     assert_eq!(copysign_f64(1.0, -2.0), 2.0);
     assert_eq!(neg_f32(0.0).to_bits(), 0x8000_0000);
     assert_eq!(abs_f32(-2.5), 2.5);
+    assert_eq!(neg_f32(f32::from_bits(0xffc0_0000)).to_bits(), 0x7fff_ffff);
+    assert_eq!(abs_f32(f32::from_bits(0xffc0_0001)).to_bits(), 0x7fff_ffff);
 }
 
 #[test]

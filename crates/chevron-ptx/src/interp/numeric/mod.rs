@@ -18,6 +18,22 @@
 //! (`f32`, `f64`, `u16` patterns) or register values (`u64`, low bits read, results masked to
 //! the type's width). Everything here is `#[inline]`, allocation-free and panic-free for any
 //! input. Where the GPU's behaviour is not documented, the doc comment says what is assumed.
+//!
+//! Sources: the PTX ISA (CUDA 13) for every documented rule; rustc_apfloat (LLVM's APFloat) as
+//! the test oracle for all exact arithmetic and conversions. Assumptions beyond the ISA, each
+//! exercised by `scripts/gpu/numeric_probe.py` (run it on a GPU, then the `numeric_check`
+//! example compares):
+//! - f32 NaN results are `0x7fffffff`, also for `neg`/`abs` (compiled to `FADD`), `cvt` to f32;
+//!   f16/bf16 NaN results `0x7fff`; e4m3/e5m2 `0x7f`; tf32 `0x7fffe000`.
+//! - f64 invalid operations give `0x7fffffffffffffff`; NaN operands propagate quieted, the
+//!   first in operand order; `cvt.f64.f32` of a NaN gives the canonical f64 NaN.
+//! - Integer `div`/`rem` by zero give all ones.
+//! - `sin`/`cos.approx` reduce the argument as `x × 0x3e22f983` rounded toward zero.
+//! - `.sat` and `.relu` turn −0 into +0.
+//!
+//! Not modelled: the `.oob` modifier, `.rs` stochastic rounding (treated as `.rn`), fp4/fp6
+//! formats, tensor-core (`mma`/`wgmma`) accumulation order, and the fusion of `mul`+`add`
+//! without rounding modifiers into `fma` that ptxas may perform.
 
 pub mod approx;
 pub mod bits;
