@@ -10,7 +10,9 @@
 //! Float → integer rounds to integral in the requested mode and clamps to the destination range
 //! (PTX clamps by default, `.sat` or not); NaN gives 0, or `1 << (width − 1)` from an f64 source
 //! or into a 64-bit destination. NaN results of float conversions
-//! are the destination's canonical NaN (`0x7fff`, `0x7fffffff`, …; e4m3/e5m2: `0x7f`).
+//! are the destination's canonical NaN (`0x7fff`, `0x7fffffff`, …; e4m3/e5m2: `0x7f`), except
+//! into f64, which keeps the source NaN's sign and payload (quieted), as f64 instructions keep
+//! payloads (assumed for `cvt`).
 
 use super::float::flush_f32;
 use super::integer::{mask, value};
@@ -99,10 +101,31 @@ fn decode(fmt: Float, bits: u64, ftz: bool) -> f64 {
         Float::Plain(f) if f == F64 => f64::from_bits(bits),
         Float::Plain(f) if f == F32 => {
             let x = f32::from_bits(bits as u32);
-            (if ftz { flush_f32(x) } else { x }) as f64
+            widen_f32(if ftz { flush_f32(x) } else { x })
         }
         Float::Plain(f) => f.to_f64(bits & ((f.sign_bit() << 1) - 1)),
         Float::Tf32 => f32::from_bits(bits as u32) as f64,
+    }
+}
+
+/// An f32 as an f64, exactly; a NaN keeps its sign and payload (shifted up, as IEEE widening
+/// does), independently of the host's conversion.
+#[inline]
+fn widen_f32(x: f32) -> f64 {
+    if x.is_nan() {
+        F32.to_f64(x.to_bits() as u64)
+    } else {
+        x as f64
+    }
+}
+
+/// A NaN with its quiet bit set (f64 results keep payloads); other values unchanged.
+#[inline]
+fn quiet_f64(v: f64) -> f64 {
+    if v.is_nan() {
+        f64::from_bits(v.to_bits() | 0x0008_0000_0000_0000)
+    } else {
+        v
     }
 }
 
@@ -118,7 +141,7 @@ fn encode(fmt: Float, v: f64, mode: Mode, o: &CvtOptions) -> u64 {
         v
     };
     match fmt {
-        Float::Plain(f) if f == F64 => super::float::canonicalize_f64(v).to_bits(),
+        Float::Plain(f) if f == F64 => quiet_f64(v).to_bits(),
         Float::Plain(f) => {
             let fp8 = f == E4M3 || f == E5M2;
             let r = round_f64(v, 0.0, f, mode, o.satfinite || fp8);
@@ -215,9 +238,7 @@ fn common(dst: ScalarType, src: ScalarType, bits: u64, rnd: Option<Rounding>) ->
         (F32, F64) if nearest => {
             super::float::canonicalize_f32(f64::from_bits(bits) as f32).to_bits() as u64
         }
-        (F64, F32) if !is_integer_rounding(rnd) => {
-            super::float::canonicalize_f64(f() as f64).to_bits()
-        }
+        (F64, F32) if !is_integer_rounding(rnd) => quiet_f64(widen_f32(f())).to_bits(),
         (S32 | U32, F32) => {
             let r = match rnd {
                 Some(Rounding::Rni | Rounding::Rn) => round_ties_even_f32(f()),

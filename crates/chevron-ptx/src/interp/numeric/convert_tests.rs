@@ -155,9 +155,22 @@ fn float_to_float_matches_reference() {
 #[test]
 fn float_to_float_specials() {
     let nan = f32b(f32::NAN);
+    // Into f64 a NaN keeps its sign and payload, quieted.
     assert_eq!(
         cvt(F64, F32, nan, None, false, false),
-        0x7fff_ffff_ffff_ffff
+        0x7ff8_0000_0000_0000
+    );
+    assert_eq!(
+        cvt(F64, F32, 0x7fff_ffff, None, false, false),
+        0x7fff_ffff_e000_0000
+    );
+    assert_eq!(
+        cvt(F64, F32, 0xff80_0001, None, false, false),
+        0xfff8_0000_2000_0000
+    );
+    assert_eq!(
+        cvt(F64, F16, 0x7e01, None, false, false),
+        0x7ff8_0400_0000_0000
     );
     assert_eq!(cvt(F16, F32, nan, Some(Rn), false, false), 0x7fff);
     assert_eq!(

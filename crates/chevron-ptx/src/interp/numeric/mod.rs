@@ -26,7 +26,7 @@
 //! - f32 NaN results are `0x7fffffff`, also for `neg`/`abs` (compiled to `FADD`), `cvt` to f32;
 //!   f16/bf16 NaN results `0x7fff`; e4m3/e5m2 `0x7f`; tf32 `0x7fffe000`.
 //! - f64 invalid operations give `0x7fffffffffffffff`; NaN operands propagate quieted, the
-//!   first in operand order; `cvt.f64.f32` of a NaN gives the canonical f64 NaN.
+//!   first in operand order; `cvt.f64.*` of a NaN keeps its sign and payload, quieted.
 //! - Integer `div`/`rem` by zero give all ones.
 //! - `sin`/`cos.approx` reduce the argument as `x × 0x3e22f983` rounded toward zero.
 //! - `.sat` and `.relu` turn −0 into +0.

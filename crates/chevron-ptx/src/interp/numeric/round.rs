@@ -129,7 +129,7 @@ impl Format {
     }
 
     /// Decodes a finite or infinite pattern exactly into an f64 (every format here but f64 fits);
-    /// NaN decodes to a NaN.
+    /// a NaN decodes to the quiet f64 NaN with the same sign and payload.
     #[inline]
     pub fn to_f64(self, bits: u64) -> f64 {
         let sign = (bits & self.sign_bit()) << (63 - self.frac_bits - self.exp_bits);
@@ -144,7 +144,9 @@ impl Format {
             if self.ieee && mag == self.inf_bits() {
                 f64::INFINITY
             } else {
-                f64::NAN
+                // A quiet NaN carrying the payload, as a widening IEEE conversion does.
+                let payload = (mag & ((1 << self.frac_bits) - 1)) << (52 - self.frac_bits);
+                f64::from_bits(0x7ff8_0000_0000_0000 | payload)
             }
         } else {
             // Zero or subnormal.
