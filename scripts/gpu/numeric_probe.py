@@ -332,6 +332,17 @@ def main():
         return
     out_path = sys.argv[1] if len(sys.argv) > 1 else "numeric_probe.txt"
     cuda = ctypes.CDLL("libcuda.so.1")
+    u64, vp, sz, u32 = ctypes.c_uint64, ctypes.c_void_p, ctypes.c_size_t, ctypes.c_uint
+    cuda.cuMemAlloc_v2.argtypes = [ctypes.POINTER(u64), sz]
+    cuda.cuMemFree_v2.argtypes = [u64]
+    cuda.cuMemcpyHtoD_v2.argtypes = [u64, vp, sz]
+    cuda.cuMemcpyDtoH_v2.argtypes = [vp, u64, sz]
+    cuda.cuModuleLoadDataEx.argtypes = [ctypes.POINTER(vp), ctypes.c_char_p, u32,
+                                        ctypes.POINTER(ctypes.c_int), ctypes.POINTER(vp)]
+    cuda.cuModuleGetFunction.argtypes = [ctypes.POINTER(vp), vp, ctypes.c_char_p]
+    cuda.cuModuleUnload.argtypes = [vp]
+    cuda.cuLaunchKernel.argtypes = [vp, u32, u32, u32, u32, u32, u32, u32, vp,
+                                    ctypes.POINTER(vp), ctypes.POINTER(vp)]
 
     def check(status, what):
         if status != 0:
