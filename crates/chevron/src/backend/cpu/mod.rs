@@ -42,7 +42,7 @@ pub use module::{CpuFunction, CpuModule};
 pub use stream::CpuStream;
 
 use crate::backend::Device;
-use crate::error::Result;
+use crate::error::{Error, Result};
 
 /// Memory indices handed out so far in this process: every CPU device ever created gets its own,
 /// so that addresses of different devices never overlap, even across discoveries.
@@ -54,13 +54,26 @@ pub fn discover() -> Result<Vec<Arc<dyn Device>>> {
     discover_with(&CpuConfig::from_env()?)
 }
 
+/// Memory indices available to one process: each spans 1 TiB of addresses above the
+/// interpreter's fixed windows, and the 64-bit address space must hold them all.
+const MAX_MEMORY_INDICES: u32 = 1 << 20;
+
 /// Creates `config.devices` CPU devices, numbered from 0.
 pub fn discover_with(config: &CpuConfig) -> Result<Vec<Arc<dyn Device>>> {
-    Ok((0..config.devices)
+    (0..config.devices)
         .map(|ordinal| {
             let index = NEXT_MEMORY_INDEX.fetch_add(1, Ordering::Relaxed);
+            if index >= MAX_MEMORY_INDICES {
+                return Err(Error::Unavailable {
+                    backend: "cpu",
+                    reason: format!(
+                        "{MAX_MEMORY_INDICES} CPU devices were created in this process already; \
+                         their address ranges are used up"
+                    ),
+                });
+            }
             let memory = DeviceMemory::new(index);
-            Arc::new(CpuDevice::new(ordinal, memory, config)) as Arc<dyn Device>
+            Ok(Arc::new(CpuDevice::new(ordinal, memory, config)) as Arc<dyn Device>)
         })
-        .collect())
+        .collect()
 }
