@@ -187,7 +187,7 @@ pub(crate) fn run_block(
             w as u32,
             valid,
             tid,
-            launch.kernel_index,
+            (launch.kernel_index, launch.kernel.num_regs),
             launch.kernel.frame_size,
         );
         warp.env = env;

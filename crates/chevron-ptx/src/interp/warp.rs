@@ -156,8 +156,17 @@ impl Warp {
         }
     }
 
-    /// Resets the warp to start `kernel` with the given lanes and thread ids.
-    pub fn start(&mut self, index: u32, valid: u32, tid: [[u32; 3]; 32], kernel: u32, frame: u64) {
+    /// Resets the warp to start `kernel` (function index, register count) with the given lanes
+    /// and thread ids.
+    pub fn start(
+        &mut self,
+        index: u32,
+        valid: u32,
+        tid: [[u32; 3]; 32],
+        kernel: (u32, u32),
+        frame: u64,
+    ) {
+        let (kernel, kernel_regs) = kernel;
         self.index = index;
         self.valid = valid;
         self.exited = !valid;
@@ -174,8 +183,13 @@ impl Warp {
             local.clear();
             local.resize(frame as usize, 0);
         }
-        self.regs.clear();
-        self.regs.resize(self.region, 0);
+        // Registers start at zero at the kernel's level; deeper levels keep whatever an earlier
+        // call left (PTX leaves uninitialised registers undefined).
+        if self.regs.len() < self.region {
+            self.regs.resize(self.region, 0);
+        }
+        let used = (kernel_regs as usize * 32).min(self.region);
+        self.regs[..used].fill(0);
         self.rbase = 0;
         self.group = valid;
         self.gfunc = kernel;
