@@ -1,5 +1,7 @@
 //! Interpreter tests on clang's CUDA output (`corpus/clang`), at -O0 (everything through local
 //! memory and `.param` copies) and -O2, checked against host computations.
+// Index loops mirror the CUDA sources' thread indexing.
+#![allow(clippy::needless_range_loop)]
 
 use chevron_ptx::interp::{DeviceMemory, LaunchConfig, Program};
 use std::sync::Arc;
