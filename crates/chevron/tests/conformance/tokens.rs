@@ -144,3 +144,25 @@ fn buffers_dropped_while_in_use_are_freed_only_after_the_work() {
         Ok(())
     });
 }
+
+#[test]
+fn work_on_two_streams_runs_concurrently() {
+    on_every_device(|device| {
+        let kernel = basics(device)?.kernel("handshake")?;
+        let flags = Buffer::<u32>::zeroed(device, 2)?;
+        let seen = Buffer::<u32>::zeroed(device, 2)?;
+        let (a, b) = (device.create_stream()?, device.create_stream()?);
+        let one = LaunchConfig::new(1, 1);
+        let seen_ptr = seen.device_ptr();
+        let first = kernel.launch(&a, one, (&flags, 0u32, 1u32, seen_ptr))?;
+        let second = kernel.launch(&b, one, (&flags, 1u32, 0u32, seen_ptr + 4))?;
+        first.wait()?;
+        second.wait()?;
+        assert_eq!(
+            seen.to_vec()?,
+            [1, 1],
+            "the two streams did not run at the same time"
+        );
+        Ok(())
+    });
+}
