@@ -13,4 +13,5 @@ mod harness;
 mod launches;
 mod modules;
 mod multi_device;
+mod runtime;
 mod tokens;
