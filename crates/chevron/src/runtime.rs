@@ -150,11 +150,13 @@ impl Runtime {
         })
     }
 
-    /// The device labelled `label` (`cuda:0`, `cpu:1`).
+    /// The device labelled `label` (`cuda:0`, `cpu:1`); a bare backend name (`cuda`, `cpu`)
+    /// means that backend's first device in use.
     pub fn device(&self, label: &str) -> Result<&Device> {
         self.devices
             .iter()
             .find(|d| d.label() == label)
+            .or_else(|| self.devices.iter().find(|d| d.backend().as_str() == label))
             .ok_or_else(|| Error::NotFound {
                 what: "device",
                 name: label.to_string(),
