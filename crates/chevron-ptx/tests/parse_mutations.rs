@@ -110,8 +110,32 @@ fn mutate(seed: &[u8], rng: &mut XorShift) -> Vec<u8> {
     let rounds = 1 + rng.below(3);
     for _ in 0..rounds {
         let at = rng.below(bytes.len() + 1);
-        match rng.below(6) {
+        match rng.below(8) {
             0 => bytes.truncate(at),
+            6 => {
+                // Line-level edits keep most files parseable, exercising the printer.
+                let line = line_at(&bytes, rng.below(bytes.len()));
+                if rng.below(2) == 0 {
+                    bytes.drain(line);
+                } else {
+                    let copy = bytes[line.clone()].to_vec();
+                    bytes.splice(line.start..line.start, copy);
+                }
+            }
+            7 => {
+                // Replace one number with another literal form.
+                const NUMBERS: &[&[u8]] =
+                    &[b"0", b"-1", b"0x7fffffff", b"0f3F800000", b"2.5", b"017"];
+                if let Some(start) = bytes[at..].iter().position(u8::is_ascii_digit) {
+                    let start = at + start;
+                    let len = bytes[start..]
+                        .iter()
+                        .take_while(|b| b.is_ascii_alphanumeric())
+                        .count();
+                    let number = NUMBERS[rng.below(NUMBERS.len())];
+                    bytes.splice(start..start + len, number.iter().copied());
+                }
+            }
             1 => {
                 if at < bytes.len() {
                     bytes[at] ^= 1 << rng.below(8);
@@ -140,6 +164,20 @@ fn mutate(seed: &[u8], rng: &mut XorShift) -> Vec<u8> {
         }
     }
     bytes
+}
+
+/// The byte range of the line (with its newline) containing `at`.
+fn line_at(bytes: &[u8], at: usize) -> std::ops::Range<usize> {
+    let at = at.min(bytes.len());
+    let start = bytes[..at]
+        .iter()
+        .rposition(|&b| b == b'\n')
+        .map_or(0, |i| i + 1);
+    let end = bytes[at..]
+        .iter()
+        .position(|&b| b == b'\n')
+        .map_or(bytes.len(), |i| at + i + 1);
+    start..end
 }
 
 /// Parses one input; any module it yields must print to text that parses to the same module.
