@@ -1,0 +1,162 @@
+//! `mgpuModuleLoad`, `mgpuModuleLoadJIT`, `mgpuModuleUnload`, `mgpuModuleGetFunction`.
+//!
+//! A module keeps a copy of its code object and loads it on each device that launches one of
+//! its kernels (first on the default device, at load time, so errors show early). Functions
+//! are cached by name per module, so the `mgpuModuleGetFunction` that precedes every launch
+//! is one hash lookup and always returns the same handle.
+
+use std::collections::HashMap;
+use std::ffi::{c_char, c_void, CStr};
+use std::sync::{Arc, Mutex, RwLock};
+
+use chevron::{Device, Kernel, Module};
+
+use super::{default_device, guard, lookup, FUNCTIONS, MODULES};
+use crate::error::{CapiError, CapiResult};
+
+/// A code object loaded through `mgpuModuleLoad[JIT]`.
+pub struct MgpuModule {
+    image: Vec<u8>,
+    loaded: Mutex<Vec<Module>>,
+    functions: Mutex<HashMap<String, u64>>,
+}
+
+impl MgpuModule {
+    /// The module loaded on `device` (loading it there on first use).
+    fn on(&self, device: &Device) -> CapiResult<Module> {
+        let mut loaded = lock(&self.loaded);
+        if let Some(module) = loaded.iter().find(|m| m.device().same_device(device)) {
+            return Ok(module.clone());
+        }
+        let module = Module::from_bytes(device, &self.image)?;
+        loaded.push(module.clone());
+        Ok(module)
+    }
+}
+
+/// A kernel name of a module, resolved on each device that launches it.
+pub struct MgpuFunction {
+    module: Arc<MgpuModule>,
+    name: String,
+    kernels: RwLock<Vec<Kernel>>,
+}
+
+impl MgpuFunction {
+    /// The kernel name as the program gave it.
+    pub fn name(&self) -> &str {
+        &self.name
+    }
+
+    /// The kernel resolved on `device`.
+    pub(crate) fn kernel_for(&self, device: &Device) -> CapiResult<Kernel> {
+        {
+            let kernels = self.kernels.read().unwrap_or_else(|e| e.into_inner());
+            if let Some(kernel) = kernels.iter().find(|k| k.device().same_device(device)) {
+                return Ok(kernel.clone());
+            }
+        }
+        let kernel = self.module.on(device)?.kernel(&self.name)?;
+        let mut kernels = self.kernels.write().unwrap_or_else(|e| e.into_inner());
+        kernels.push(kernel.clone());
+        Ok(kernel)
+    }
+}
+
+fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+fn load(image: Vec<u8>) -> CapiResult<*mut c_void> {
+    let module = Arc::new(MgpuModule {
+        image,
+        loaded: Mutex::new(Vec::new()),
+        functions: Mutex::new(HashMap::new()),
+    });
+    module.on(&default_device()?)?;
+    Ok(MODULES.insert(module) as usize as *mut c_void)
+}
+
+/// Loads a cubin or fatbin of `size` bytes (PTX is accepted too). Returns NULL on failure.
+///
+/// # Safety
+/// `data` points to `size` readable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn mgpuModuleLoad(data: *mut c_void, size: usize) -> *mut c_void {
+    guard("mgpuModuleLoad", std::ptr::null_mut(), || {
+        if data.is_null() || size == 0 {
+            return Err(CapiError::invalid(format!(
+                "empty code object ({size} bytes at {data:?})"
+            )));
+        }
+        // SAFETY: `size` readable bytes by the caller's contract.
+        let bytes = unsafe { std::slice::from_raw_parts(data as *const u8, size) };
+        load(bytes.to_vec())
+    })
+}
+
+/// Loads NUL-terminated PTX text. `opt_level` is accepted and ignored (chevron's backends pick
+/// their own optimization). Returns NULL on failure.
+///
+/// # Safety
+/// `data` points to a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn mgpuModuleLoadJIT(data: *mut c_void, opt_level: i32) -> *mut c_void {
+    let _ = opt_level;
+    guard("mgpuModuleLoadJIT", std::ptr::null_mut(), || {
+        if data.is_null() {
+            return Err(CapiError::invalid("the PTX pointer is NULL"));
+        }
+        // SAFETY: NUL-terminated by the caller's contract.
+        let text = unsafe { CStr::from_ptr(data as *const c_char) };
+        load(text.to_bytes().to_vec())
+    })
+}
+
+/// Unloads a module: its functions become invalid; the code itself is released once the work
+/// already submitted has passed (launches in flight finish).
+#[no_mangle]
+pub extern "C" fn mgpuModuleUnload(module: *mut c_void) {
+    guard("mgpuModuleUnload", (), || {
+        let handle = module as usize as u64;
+        let removed = MODULES.remove(handle).map_err(|e| {
+            CapiError::new(
+                crate::status::chevron_status::CHEVRON_ERROR_INVALID_HANDLE,
+                e.describe(MODULES.kind(), handle),
+            )
+        })?;
+        FUNCTIONS.remove_where(|f| Arc::ptr_eq(&f.module, &removed));
+        Ok(())
+    })
+}
+
+/// Returns the kernel `name` of `module` (the same handle on every call), or NULL.
+///
+/// # Safety
+/// `name` points to a NUL-terminated string.
+#[no_mangle]
+pub unsafe extern "C" fn mgpuModuleGetFunction(
+    module: *mut c_void,
+    name: *const c_char,
+) -> *mut c_void {
+    guard("mgpuModuleGetFunction", std::ptr::null_mut(), || {
+        let module = lookup(&MODULES, module)?;
+        if name.is_null() {
+            return Err(CapiError::invalid("the kernel name is NULL"));
+        }
+        // SAFETY: NUL-terminated by the caller's contract.
+        let name = unsafe { CStr::from_ptr(name) }.to_string_lossy();
+        let mut functions = lock(&module.functions);
+        if let Some(&handle) = functions.get(name.as_ref()) {
+            return Ok(handle as usize as *mut c_void);
+        }
+        let function = Arc::new(MgpuFunction {
+            module: Arc::clone(&module),
+            name: name.to_string(),
+            kernels: RwLock::new(Vec::new()),
+        });
+        function.kernel_for(&default_device()?)?;
+        let handle = FUNCTIONS.insert(function);
+        functions.insert(name.into_owned(), handle);
+        Ok(handle as usize as *mut c_void)
+    })
+}
