@@ -12,7 +12,7 @@
 //! - The linked module is ordered: module-scope `.pragma`s, `.file`s (renumbered), declarations
 //!   of external functions, forward declarations of functions used before their definition,
 //!   variables, function definitions (in module order), `.alias`es, and debug `.section`s (kept
-//!   when only one module has them).
+//!   when only one module has them; otherwise dropped, with the `debug` target word).
 //!
 //! [`check_symbols`] applies the same resolution rules to symbol tables alone (of cubins, say),
 //! for objects another linker combines.
@@ -135,10 +135,14 @@ pub fn link(modules: &[Module]) -> Result<Module, LinkError> {
 
 /// Links `modules` into one, with `options`.
 pub fn link_with(modules: &[Module], options: &LinkOptions) -> Result<Module, LinkError> {
-    let header = header::merge(modules)?;
+    let mut header = header::merge(modules)?;
     let renames = resolve::internal_renames(modules);
     let files = FileTable::build(modules);
     let keep_sections = debug_info::sections_mergeable(modules);
+    if !keep_sections {
+        // ptxas rejects `.target …, debug` without debug sections.
+        header.target.retain(|word| word != "debug");
+    }
     let mut work = modules.to_vec();
     for (index, module) in work.iter_mut().enumerate() {
         rename::rename_module(module, &renames[index]);
@@ -199,13 +203,14 @@ fn assemble(work: &[Module], resolved: &HashMap<String, Resolution>, keep_sectio
                     Some(r) if r.winner != Some((m, i)) => {}
                     _ => parts.aliases.push(item.clone()),
                 },
+                // A definition stays where its module put it, after what its initializer names.
                 Item::Variable(v) => match resolved.get(&v.name) {
                     None => parts.variables.push(item.clone()),
-                    Some(r) => {
-                        if emitted.insert(&v.name) {
-                            parts.variables.push(item_at(r.winner.unwrap_or(r.first)));
-                        }
+                    Some(r) if r.winner == Some((m, i)) => parts.variables.push(item.clone()),
+                    Some(r) if r.winner.is_none() && emitted.insert(&v.name) => {
+                        parts.variables.push(item_at(r.first));
                     }
+                    Some(_) => {}
                 },
                 Item::Function(f) => match resolved.get(&f.name) {
                     None if f.body.is_some() => parts.definitions.push(item.clone()),

@@ -46,6 +46,7 @@ struct Occurrence {
     kind: Kind,
     shared: bool,
     size: u64,
+    align: u32,
     signature: Option<(Vec<u32>, Vec<u32>)>,
 }
 
@@ -54,7 +55,8 @@ struct Occurrence {
 pub(super) struct Resolution {
     /// The winning definition: (module, item index); `None` when the name stays external.
     pub winner: Option<(usize, usize)>,
-    /// The first declaration or definition: (module, item index).
+    /// The declaration kept when the name stays external (the first, or for dynamic shared
+    /// memory the most aligned); otherwise the first occurrence: (module, item index).
     pub first: (usize, usize),
 }
 
@@ -83,6 +85,7 @@ fn occurrences(module_index: usize, module: &Module) -> Vec<(String, Occurrence)
             kind: Kind::Func,
             shared: false,
             size: 0,
+            align: 1,
             signature: None,
         };
         let (name, occurrence) = match it {
@@ -110,6 +113,7 @@ fn occurrences(module_index: usize, module: &Module) -> Vec<(String, Occurrence)
                         StateSpace::Shared | StateSpace::SharedCta | StateSpace::SharedCluster
                     ),
                     size: variable_size_align(v).0,
+                    align: variable_size_align(v).1,
                     ..base
                 },
             ),
@@ -258,10 +262,14 @@ fn resolve_one(
             || first.shared
             || DRIVER_PROVIDED.contains(&name)
             || options.provided.iter().any(|p| p == name);
+        let kept = list
+            .iter()
+            .reduce(|best, o| if o.align > best.align { o } else { best })
+            .unwrap_or(first);
         return if allowed {
             Ok(Resolution {
                 winner: None,
-                first: (first.module, first.item),
+                first: (kept.module, kept.item),
             })
         } else {
             Err(SymbolProblem::Unresolved {
