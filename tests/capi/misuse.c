@@ -1,0 +1,99 @@
+/* Misuse of the C API: every mistake gives the right status and a message naming the call,
+ * the kernel and the parameter, never a crash. Usage: misuse KERNELS.ptx */
+#include "check.h"
+
+int main(int argc, char **argv)
+{
+    REQUIRE(argc == 2, "usage: misuse KERNELS.ptx");
+    chevron_device device;
+    chevron_module module;
+    chevron_kernel saxpy;
+    chevron_stream stream;
+    chevron_buffer buffer;
+    CHECK(chevron_device_get(0, &device));
+    CHECK(chevron_module_load_file(device, argv[1], &module));
+    CHECK(chevron_module_get_kernel(module, "saxpy", &saxpy));
+    CHECK(chevron_stream_create(device, &stream));
+    CHECK(chevron_buffer_alloc(device, 64, &buffer));
+    uint64_t p;
+    CHECK(chevron_buffer_address(buffer, &p));
+    int n = 16;
+    float a = 1.0f;
+    double wide = 1.0;
+    chevron_arg good[] = {CHEVRON_ARG(n), CHEVRON_ARG(a), CHEVRON_ARG(p), CHEVRON_ARG(p)};
+    chevron_dim3 one = CHEVRON_DIM3(1, 1, 1), block = CHEVRON_DIM3(32, 1, 1);
+
+    puts("handles:");
+    EXPECT_ERROR(chevron_launch(NULL, stream, one, block, 0, good, 4, NULL, 0, NULL),
+                 CHEVRON_ERROR_INVALID_HANDLE, "chevron_launch", "kernel handle is NULL");
+    EXPECT_ERROR(chevron_launch((chevron_kernel)stream, stream, one, block, 0, good, 4, NULL, 0, NULL),
+                 CHEVRON_ERROR_INVALID_HANDLE, "is a stream handle, not a kernel handle");
+    EXPECT_ERROR(chevron_stream_synchronize((chevron_stream)(uintptr_t)0x1234),
+                 CHEVRON_ERROR_INVALID_HANDLE, "not a chevron handle");
+    chevron_kernel released;
+    CHECK(chevron_module_get_kernel(module, "iota", &released));
+    CHECK(chevron_kernel_release(released));
+    EXPECT_ERROR(chevron_kernel_release(released), CHEVRON_ERROR_INVALID_HANDLE, "already released");
+    uint32_t iota_n = 4;
+    chevron_arg iota_args[] = {CHEVRON_ARG(p), CHEVRON_ARG(iota_n)};
+    EXPECT_ERROR(chevron_launch(released, NULL, one, block, 0, iota_args, 2, NULL, 0, NULL),
+                 CHEVRON_ERROR_INVALID_HANDLE, "already released");
+    EXPECT_ERROR(chevron_device_get(99, &device), CHEVRON_ERROR_NOT_FOUND, "device 99");
+    EXPECT_ERROR(chevron_device_get(0, NULL), CHEVRON_ERROR_INVALID_VALUE, "`device` is NULL");
+
+    puts("arguments:");
+    EXPECT_ERROR(chevron_launch(saxpy, stream, one, block, 0, good, 3, NULL, 0, NULL),
+                 CHEVRON_ERROR_ARGUMENT, "saxpy(int, float, float const*, float*)",
+                 "takes 4 parameters", "got 3 arguments");
+    chevron_arg too_wide[] = {CHEVRON_ARG(n), CHEVRON_ARG(wide), CHEVRON_ARG(p), CHEVRON_ARG(p)};
+    EXPECT_ERROR(chevron_launch(saxpy, stream, one, block, 0, too_wide, 4, NULL, 0, NULL),
+                 CHEVRON_ERROR_ARGUMENT, "saxpy(int, float, float const*, float*)", "parameter 1",
+                 "is 4 bytes, got 8 bytes");
+    EXPECT_ERROR(chevron_launch(saxpy, stream, one, block, 0, NULL, 4, NULL, 0, NULL),
+                 CHEVRON_ERROR_INVALID_VALUE, "`args` is NULL");
+    EXPECT_ERROR(chevron_launch(saxpy, stream, one, block, 0, good, 4, NULL, 2, NULL),
+                 CHEVRON_ERROR_INVALID_VALUE, "`deps` is NULL");
+    EXPECT_ERROR(chevron_launch(saxpy, stream, one, CHEVRON_DIM3(4096, 1, 1), 0, good, 4, NULL, 0, NULL),
+                 CHEVRON_ERROR_LAUNCH_CONFIG, "saxpy(int, float, float const*, float*)", "4096");
+
+    puts("lookups and code objects:");
+    chevron_kernel k;
+    EXPECT_ERROR(chevron_module_get_kernel(module, "saxpi", &k), CHEVRON_ERROR_NOT_FOUND, "saxpi");
+    EXPECT_ERROR(chevron_module_get_kernel(module, "scale", &k), CHEVRON_ERROR_INVALID_VALUE,
+                 "scale(float*, float, int)", "scale(double*, double, int)");
+    chevron_module m;
+    EXPECT_ERROR(chevron_module_load(device, ".version 7.0\n.target sm_50\n.entry broken(", 0, &m),
+                 CHEVRON_ERROR_CODE_OBJECT, "chevron_module_load");
+    EXPECT_ERROR(chevron_module_load_file(device, "/nonexistent/k.ptx", &m), CHEVRON_ERROR_IO,
+                 "/nonexistent/k.ptx");
+
+    puts("buffers:");
+    float host[32];
+    EXPECT_ERROR(chevron_buffer_write(buffer, 48, host, 32, NULL, NULL, 0, NULL),
+                 CHEVRON_ERROR_INVALID_VALUE, "32 bytes at offset 48 exceed the buffer's 64 bytes");
+    EXPECT_ERROR(chevron_buffer_read(buffer, 0, NULL, 4, NULL, NULL, 0), CHEVRON_ERROR_INVALID_VALUE,
+                 "`dst` is NULL");
+    EXPECT_ERROR(chevron_buffer_memset(buffer, 0, 0, 3, 4, NULL, NULL, 0, NULL),
+                 CHEVRON_ERROR_INVALID_VALUE, "1, 2 or 4");
+
+    puts("faults:");
+    /* x points nowhere: the launch is accepted, its fault reported by the wait, naming it. */
+    uint64_t nowhere = 0x10;
+    chevron_arg faulty[] = {CHEVRON_ARG(n), CHEVRON_ARG(a), CHEVRON_ARG(nowhere), CHEVRON_ARG(p)};
+    chevron_stream doomed;
+    chevron_token fault;
+    CHECK(chevron_stream_create(device, &doomed));
+    CHECK(chevron_launch(saxpy, doomed, one, block, 0, faulty, 4, NULL, 0, &fault));
+    EXPECT_ERROR(chevron_token_wait(fault), CHEVRON_ERROR_FAULT, "chevron_token_wait", "saxpy");
+    CHECK(chevron_token_release(fault));
+    CHECK(chevron_stream_release(doomed));
+
+    /* The healthy stream still works after all of the above. */
+    chevron_token ok;
+    CHECK(chevron_launch(saxpy, stream, one, block, 0, good, 4, NULL, 0, &ok));
+    CHECK(chevron_token_wait(ok));
+    REQUIRE(strcmp(chevron_status_name(CHEVRON_ERROR_FAULT), "CHEVRON_ERROR_FAULT") == 0, "name");
+    REQUIRE(strcmp(chevron_status_name(1234), "unknown status") == 0, "unknown name");
+    puts("capi misuse: ok");
+    return 0;
+}
