@@ -368,3 +368,19 @@ fn kernel_limits_come_from_its_declaration() {
     assert!(matches!(err, Error::LaunchConfig { .. }), "{err}");
     stream.synchronize().unwrap();
 }
+
+#[test]
+fn a_kernel_of_one_device_is_refused_on_another() {
+    // Devices of two discoveries share ordinal 0 and label, yet are distinct devices.
+    for devices in [cpu_support::devices(2, 1), {
+        let mut two = cpu_support::devices(1, 1);
+        two.extend(cpu_support::devices(1, 1));
+        two
+    }] {
+        let saxpy = kernel(&devices[0], SAXPY, "saxpy");
+        let stream = devices[1].create_stream().unwrap();
+        let args = [Arg::U32(0), Arg::F32(1.0), Arg::U64(0), Arg::U64(0)];
+        let err = launch(&stream, &saxpy, 1, 32, &args).unwrap_err();
+        assert!(matches!(err, Error::InvalidValue { .. }), "{err}");
+    }
+}

@@ -41,8 +41,6 @@ pub(crate) struct LoadedKernel {
     pub(crate) params: Vec<ParamLayout>,
     /// Size of the parameter buffer in bytes.
     pub(crate) param_bytes: usize,
-    /// The label of the device, for fault messages.
-    pub(crate) device: String,
     /// The kernel's symbol name.
     pub(crate) name: String,
     max_threads_per_block: u32,
@@ -93,7 +91,6 @@ fn load_ptx(device: &DeviceCore, text: &str) -> Result<Arc<CpuModule>> {
             handle,
             params,
             param_bytes,
-            device: device.label().to_string(),
             name: function.name.clone(),
             max_threads_per_block: max_threads(function, device.info().max_threads_per_block),
             static_shared_bytes: shared.static_bytes(&function.name),

@@ -133,13 +133,13 @@ impl Stream for CpuStream {
                 ),
             })?;
         let kernel = &function.kernel;
-        if kernel.device != self.device.label() {
+        // The program was loaded into its device's memory: same memory, same device.
+        if !Arc::ptr_eq(kernel.program.memory(), self.device.memory().shared()) {
             return Err(Error::InvalidValue {
                 call: "Stream::launch",
                 message: format!(
-                    "kernel `{}` was loaded on {}, the stream belongs to {}",
+                    "kernel `{}` was loaded on another device than this stream's ({})",
                     kernel.name,
-                    kernel.device,
                     self.device.label()
                 ),
             });
