@@ -417,3 +417,15 @@ fn many_bare_registers_are_all_classified() {
     assert_eq!(last.operands[0], reg(&format!("v{}", n - 1)));
     assert_eq!(last.operands[1], Operand::Symbol(format!("w{}", n - 1)));
 }
+
+#[test]
+fn instructions_and_operands_display_as_ptx() {
+    let i = inst("@!%p1   ld.global.nc.v2.f32 {%f1,_},[%rd1+-8] ;");
+    assert_eq!(
+        i.to_string(),
+        "@!%p1 ld.global.nc.v2.f32 {%f1, _}, [%rd1+-8];"
+    );
+    assert_eq!(i.operands[1].to_string(), "[%rd1+-8]");
+    let m = parse(".version 8.0\n.target sm_80\n.entry k() { ret; }").unwrap();
+    assert_eq!(m.to_string(), chevron_ptx::print(&m));
+}

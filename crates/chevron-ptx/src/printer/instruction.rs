@@ -26,7 +26,7 @@ pub(super) fn print_instruction(out: &mut String, inst: &Instruction) {
 }
 
 /// Prints an operand.
-fn print_operand(out: &mut String, operand: &Operand) {
+pub(super) fn print_operand(out: &mut String, operand: &Operand) {
     match operand {
         Operand::Register(reg) => print_register(out, reg),
         Operand::Not(reg) => {

@@ -11,8 +11,8 @@
 mod function;
 mod instruction;
 
-use crate::ir::{Item, Linkage, Module, Span, Statement};
-use std::fmt::Write;
+use crate::ir::{Instruction, Item, Linkage, Module, Operand, Span, Statement};
+use std::fmt::{self, Write};
 
 /// Prints a module as PTX text.
 pub fn print(module: &Module) -> String {
@@ -84,6 +84,31 @@ fn linkage_prefix(linkage: Linkage) -> &'static str {
         Linkage::Extern => ".extern ",
         Linkage::Weak => ".weak ",
         Linkage::Common => ".common ",
+    }
+}
+
+/// Displays as [`print`] writes it.
+impl fmt::Display for Module {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&print(self))
+    }
+}
+
+/// Displays as PTX, e.g. `@!%p1 ld.global.f32 %f1, [%rd1+4];` (for error messages and traces).
+impl fmt::Display for Instruction {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = String::new();
+        instruction::print_instruction(&mut out, self);
+        f.write_str(&out)
+    }
+}
+
+/// Displays as PTX, e.g. `[%rd1+-8]` or `{%r1, _}`.
+impl fmt::Display for Operand {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut out = String::new();
+        instruction::print_operand(&mut out, self);
+        f.write_str(&out)
     }
 }
 
