@@ -637,3 +637,100 @@ fn structs_and_scalars_passed_by_value() {
         assert_eq!(out[i], e * e + 1);
     }
 }
+
+#[test]
+fn redux_async_copies_assertions_device_malloc_and_polling() {
+    let c = Corpus::load("advanced.ptx");
+    let v: Vec<i32> = (0..64).map(|i| (i * 37) % 50 - 20).collect();
+    let (dv, dout) = (c.i32s(&v), c.i32s(&[0; 256]));
+    c.run("warp_redux", 1, 64, &[p64(dv), p64(dout)]);
+    let out = c.get_i32(dout, 256);
+    for t in 0..64 {
+        let warp = &v[t - t % 32..t - t % 32 + 32];
+        let xor = warp.iter().fold(0u32, |acc, &x| acc ^ x as u32) as i32;
+        let expected = [
+            warp.iter().sum::<i32>(),
+            *warp.iter().min().unwrap(),
+            *warp.iter().max().unwrap(),
+            xor,
+        ];
+        assert_eq!(&out[4 * t..4 * t + 4], &expected, "redux thread {t}");
+    }
+
+    let data: Vec<f32> = (0..256 * 4).map(|i| i as f32).collect();
+    let (din, dcopy) = (c.f32s(&data), c.f32s(&[0.0; 256 * 4]));
+    c.run("async_copy", 2, 128, &[p64(din), p64(dcopy)]);
+    let copy = c.get_f32(dcopy, 256 * 4);
+    for blk in 0..2 {
+        for t in 0..128 {
+            let src = (blk * 128 + 127 - t) * 4;
+            let dst = (blk * 128 + t) * 4;
+            assert_eq!(
+                &copy[dst..dst + 4],
+                &[data[src + 3], data[src + 2], data[src + 1], data[src]]
+            );
+        }
+    }
+
+    let (a, b) = (c.i32s(&[10, 20, 30, 40]), c.i32s(&[2, 5, 0, 4]));
+    let dq = c.i32s(&[0; 4]);
+    let handle = c.program.kernel("checked_divide").unwrap();
+    let mut params = vec![0u8; handle.param_size as usize];
+    for (arg, (offset, size)) in [p64(a), p64(b), p64(dq), p32(4)].iter().zip(&handle.params) {
+        params[*offset as usize..(*offset + *size) as usize].copy_from_slice(arg);
+    }
+    let config = LaunchConfig {
+        grid: [1, 1, 1],
+        block: [4, 1, 1],
+        dynamic_shared: 0,
+        threads: 1,
+    };
+    let fault = c.program.launch(&handle, &config, &params).unwrap_err();
+    assert_eq!(
+        fault.kind,
+        chevron_ptx::interp::FaultKind::AssertFailed,
+        "{fault}"
+    );
+    assert_eq!(fault.thread, [2, 0, 0]);
+    assert!(fault.detail.contains("b[i] != 0"), "{fault}");
+
+    let slots = c.u64s(&[0; 8]);
+    c.run("device_malloc", 1, 8, &[p64(slots), p32(5)]);
+    let pointers = c.get_u64(slots, 8);
+    for (t, &p) in pointers.iter().enumerate() {
+        assert_ne!(p, 0);
+        assert_eq!(
+            c.get_i32(p, 5),
+            (0..5).map(|i| t as i32 * i).collect::<Vec<_>>()
+        );
+    }
+    c.run("device_free", 1, 8, &[p64(slots)]);
+    assert!(c.memory.contains(pointers[0]).is_none());
+
+    let (flag, fdata) = (c.i32s(&[0]), c.i32s(&[0; 4]));
+    c.run("flag_handoff", 4, 32, &[p64(flag), p64(fdata)]);
+    assert_eq!(c.get_i32(fdata, 4), vec![42, 43, 44, 45]);
+}
+
+#[test]
+fn kernels_with_unsupported_instructions_fail_at_launch_and_spare_the_others() {
+    let c = Corpus::load("advanced.ptx");
+    let handle = c.program.kernel("texture_fetch").unwrap();
+    let params = vec![0u8; handle.param_size as usize];
+    let config = LaunchConfig {
+        grid: [1, 1, 1],
+        block: [32, 1, 1],
+        dynamic_shared: 0,
+        threads: 1,
+    };
+    let fault = c.program.launch(&handle, &config, &params).unwrap_err();
+    assert_eq!(fault.kind, chevron_ptx::interp::FaultKind::Unsupported);
+    assert!(fault.instruction.starts_with("tex."), "{fault}");
+    assert!(
+        fault.line > 0
+            && fault
+                .to_string()
+                .contains("not supported on the CPU device"),
+        "{fault}"
+    );
+}

@@ -98,6 +98,24 @@ impl Program {
                 code.param_size
             )));
         }
+        if let Some((function, pc, why)) = self.unsupported_in(kernel.index) {
+            let function = &self.functions[function as usize];
+            return Err(Fault {
+                kind: FaultKind::Unsupported,
+                kernel: code.name.clone(),
+                function: function.name.clone(),
+                block: [0; 3],
+                thread: [0; 3],
+                line: function.line(pc),
+                instruction: function
+                    .source
+                    .get(pc)
+                    .map(super::program::instruction_text)
+                    .unwrap_or_default(),
+                address: None,
+                detail: why,
+            });
+        }
         let launch = Launch {
             program: self,
             kernel: code,

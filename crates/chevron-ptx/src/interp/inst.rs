@@ -516,6 +516,9 @@ pub(crate) enum Op {
     Ldmatrix(Box<super::exec::mma::Ldmatrix>),
     /// `mma.sync` (warp-wide).
     Mma(Box<super::exec::mma::Mma>),
+    /// An instruction the CPU device cannot execute, with the reason: launching a kernel that
+    /// can reach it fails, naming it.
+    Unsupported(String),
     /// `nanosleep`: yields the warp.
     Nanosleep,
 }

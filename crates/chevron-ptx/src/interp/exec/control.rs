@@ -125,6 +125,9 @@ pub(super) fn execute(
             });
         }
         Op::Nanosleep => {}
+        Op::Unsupported(what) => {
+            return Err(ExecFault::new(FaultKind::Unsupported, first, what.clone()))
+        }
         Op::Brx { index, targets } => {
             narrow(w, mask);
             for_lanes!(mask, |lane| {

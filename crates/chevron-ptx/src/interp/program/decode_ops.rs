@@ -6,9 +6,12 @@ use std::collections::HashMap;
 use super::decode::SharedLayout;
 use super::scope::{Binding, Scopes};
 use crate::interp::fault::LoadError;
-use crate::interp::inst::{Addr, AddrBase, Inst, Space, Special, Src, SINK};
+use crate::interp::inst::{Addr, AddrBase, Inst, Op, Space, Special, Src, SINK};
 use crate::interp::memory::{FUNCTION_WINDOW, PARAM_WINDOW, SHARED_WINDOW};
 use crate::ir::{self, AddressBase, Operand, RegisterRef, ScalarType, StateSpace};
+
+/// The phrase every "cannot run this" message contains.
+pub(crate) const NOT_SUPPORTED: &str = "not supported on the CPU device";
 
 /// Decodes the instructions of one function.
 pub(crate) struct Decoder<'a> {
@@ -298,7 +301,13 @@ impl Decoder<'_> {
             return Err(self.error(inst, format!("`{what}` is not supported on the CPU device")));
         }
         let guard = self.guard(inst)?;
-        let op = crate::interp::exec::decode(self, inst)?;
+        let op = match crate::interp::exec::decode(self, inst) {
+            Ok(op) => op,
+            // Other kernels of the module stay usable: launching one that reaches this
+            // instruction fails with this message.
+            Err(e) if e.message.contains(NOT_SUPPORTED) => Op::Unsupported(e.message),
+            Err(e) => return Err(e),
+        };
         Ok(Inst { guard, op })
     }
 }

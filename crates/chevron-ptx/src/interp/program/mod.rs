@@ -51,6 +51,28 @@ pub(crate) struct FunctionCode {
 }
 
 impl FunctionCode {
+    /// The first instruction the CPU device cannot execute, as (index, reason).
+    pub fn first_unsupported(&self) -> Option<(usize, &str)> {
+        self.insts
+            .iter()
+            .enumerate()
+            .find_map(|(pc, inst)| match &inst.op {
+                super::inst::Op::Unsupported(why) => Some((pc, why.as_str())),
+                _ => None,
+            })
+    }
+
+    /// Functions this one calls directly.
+    pub fn direct_callees(&self) -> impl Iterator<Item = u32> + '_ {
+        self.insts.iter().filter_map(|inst| match &inst.op {
+            super::inst::Op::Call(call) => match call.target {
+                super::inst::CallTarget::Direct(index) => Some(index),
+                _ => None,
+            },
+            _ => None,
+        })
+    }
+
     /// PTX line of instruction `pc`.
     pub fn line(&self, pc: usize) -> u32 {
         self.source.get(pc).map(|i| i.span.line).unwrap_or(0)
@@ -227,6 +249,28 @@ impl Program {
             .filter(|f| f.is_kernel && f.defined)
             .map(|f| f.name.as_str())
             .collect()
+    }
+
+    /// The first instruction the kernel can reach (through direct calls) that the CPU device
+    /// cannot execute, as (function index, instruction index, reason).
+    pub(crate) fn unsupported_in(&self, kernel: u32) -> Option<(u32, usize, String)> {
+        let mut seen = vec![false; self.functions.len()];
+        let mut stack = vec![kernel];
+        while let Some(index) = stack.pop() {
+            if std::mem::replace(&mut seen[index as usize], true) {
+                continue;
+            }
+            let function = &self.functions[index as usize];
+            if let Some((pc, why)) = function.first_unsupported() {
+                return Some((index, pc, why.to_string()));
+            }
+            stack.extend(
+                function
+                    .direct_callees()
+                    .filter(|&c| (c as usize) < seen.len()),
+            );
+        }
+        None
     }
 
     /// The device memory the program's variables live in.
