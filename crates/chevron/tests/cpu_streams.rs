@@ -223,3 +223,27 @@ fn work_of_a_dropped_stream_still_runs_and_the_device_waits_for_it() {
     assert_eq!(read_u32(&releaser, data, 1).unwrap(), vec![11]);
     drop(device);
 }
+
+#[test]
+fn a_value_relayed_through_many_streams_arrives_in_order() {
+    let device = devices(1, 1).remove(0);
+    let streams: Vec<_> = (0..12).map(|_| device.create_stream().unwrap()).collect();
+    let events: Vec<_> = (0..12).map(|_| device.create_event().unwrap()).collect();
+    let slots: Vec<u64> = (0..=12).map(|_| device.alloc(4).unwrap()).collect();
+    for round in 1..=25u32 {
+        // Stream 0 writes the round's value into slot 0; stream i copies slot i to slot i + 1
+        // after stream i - 1 is done. Without the waits the copies would race.
+        streams[0].memset(slots[0], round, 4, 1).unwrap();
+        for (i, stream) in streams.iter().enumerate() {
+            if i > 0 {
+                stream.wait(events[i - 1].as_ref()).unwrap();
+            }
+            stream.copy_on_device(slots[i + 1], slots[i], 4).unwrap();
+            stream.record(events[i].as_ref()).unwrap();
+        }
+    }
+    let last = streams.last().unwrap();
+    let value = read_u32(last, slots[12], 1).unwrap();
+    assert_eq!(value, vec![25]);
+    device.synchronize().unwrap();
+}
