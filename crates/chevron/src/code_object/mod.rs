@@ -90,22 +90,28 @@ fn skip_comments(mut text: &[u8]) -> &[u8] {
     }
 }
 
-/// The symbol table of a cubin, or of a fatbin's first cubin entry. A fatbin holding only PTX
-/// gives an `Unsupported` error naming that (read its text with [`FatbinEntry::ptx_text`]).
+/// The symbol table of a cubin, or of a fatbin: its first cubin entry, else its newest PTX
+/// entry (a PTX-only fatbin lists the symbols of its PTX).
 pub fn binary_symbols(bytes: &[u8]) -> Result<SymbolTable, CodeObjectError> {
     match detect(bytes) {
         Some(CodeObjectKind::Cubin) => Ok(Cubin::parse(bytes)?.symbols),
         Some(CodeObjectKind::Fatbin) => {
             let entries = parse_fatbin(bytes)?;
-            let cubin = entries
+            if let Some(cubin) = entries.iter().find(|e| e.kind == EntryKind::Elf) {
+                return Ok(Cubin::parse(&cubin.contents()?)?.symbols);
+            }
+            let ptx = entries
                 .iter()
-                .find(|e| e.kind == EntryKind::Elf)
+                .filter(|e| e.kind == EntryKind::Ptx)
+                .max_by_key(|e| e.arch)
                 .ok_or_else(|| {
-                    CodeObjectError::Unsupported(
-                        "the fatbin holds no cubin (only PTX or other entries)".into(),
-                    )
+                    CodeObjectError::Unsupported("the fatbin holds neither a cubin nor PTX".into())
                 })?;
-            Ok(Cubin::parse(&cubin.contents()?)?.symbols)
+            let text = ptx.ptx_text()?;
+            let module = chevron_ptx::parse(&text).map_err(|e| {
+                CodeObjectError::Malformed(format!("PTX entry for sm_{}: {e}", ptx.arch))
+            })?;
+            Ok(SymbolTable::from_module(&module))
         }
         Some(CodeObjectKind::Ptx) => Err(CodeObjectError::Unsupported(
             "PTX text is not a binary code object".into(),
