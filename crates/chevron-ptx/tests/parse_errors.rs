@@ -116,6 +116,14 @@ fn unterminated_strings_comments_and_sections() {
 }
 
 #[test]
+fn non_ascii_text_is_reported_whole() {
+    let err = error_of(&format!("{HEADER}.entry k() {{ mov.u32 %r1, é; }}"));
+    assert_eq!((err.line, err.col, err.found.as_str()), (4, 27, "é"));
+    let err = error_of(&format!("{HEADER}漢字"));
+    assert_eq!(err.found, "漢");
+}
+
+#[test]
 fn invalid_utf8_is_an_error_with_position() {
     let mut bytes = HEADER.as_bytes().to_vec();
     bytes.extend_from_slice(b".entry k() { \xc3\x28 }");

@@ -61,6 +61,8 @@ const GARBAGE: &[&[u8]] = &[
     b".callprototype",
     b".branchtargets",
     b".attribute(",
+    "é".as_bytes(),
+    "漢".as_bytes(),
 ];
 
 /// A small deterministic generator.
