@@ -2,6 +2,7 @@
 # The C API (include/chevron.h) from C, on the CPU device: builds libchevron (chevron-capi) and
 # the programs of tests/capi/ with the system C compiler, links them against the shared library
 # (and the docs example also against the static one), and runs them with CHEVRON_DEVICES=cpu.
+# mgpu.c calls the MLIR mgpu* ABI directly (edge cases and error reports).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -13,7 +14,7 @@ CC="${CC:-cc}"
 flags=(-std=c11 -O1 -Wall -Wextra -Werror -Iinclude -Itests/capi)
 kernels=tests/capi/kernels.ptx
 passed=0
-for program in example launch misuse; do
+for program in example launch misuse mgpu; do
     "$CC" "${flags[@]}" "tests/capi/$program.c" -L"$lib" -lchevron -Wl,-rpath,"$lib" -lm \
         -o "$out/$program"
     CHEVRON_DEVICES=cpu "$out/$program" "$kernels" >"$out/$program.stdout"

@@ -25,20 +25,16 @@ fn allocations() -> std::sync::MutexGuard<'static, Option<HashMap<u64, Buffer<u8
 }
 
 /// Allocates `size` bytes: device memory of the default device, or host-shared memory when
-/// `is_host_shared` is true. Returns NULL for 0 bytes or on failure. The stream is ignored
-/// (allocation is synchronous, as upstream).
+/// `is_host_shared` is non-zero (an `i8`: LLVM passes the `bool` so). Returns NULL for 0 bytes
+/// or on failure. The stream is ignored (allocation is synchronous, as upstream).
 #[no_mangle]
-pub extern "C" fn mgpuMemAlloc(
-    size: u64,
-    stream: *mut c_void,
-    is_host_shared: bool,
-) -> *mut c_void {
+pub extern "C" fn mgpuMemAlloc(size: u64, stream: *mut c_void, is_host_shared: u8) -> *mut c_void {
     let _ = stream;
     guard("mgpuMemAlloc", std::ptr::null_mut(), || {
         if size == 0 {
             return Ok(std::ptr::null_mut());
         }
-        if is_host_shared {
+        if is_host_shared != 0 {
             return Ok(host_memory::alloc_shared(size)? as *mut c_void);
         }
         let bytes =
