@@ -7,10 +7,12 @@
 #       each program into carry/mlir/ (git-ignored) with tests/mlir/print_memref.c and an rpath
 #       of $ORIGIN/lib, where a stripped copy of libchevron.so is put. The memref printer is
 #       linked in, so no libmlir_runner_utils is needed. async_execute is left out: MLIR's async
-#       runtime (libmlir_async_runtime.so.22.1) needs libLLVM.so.22.1 (150 MB).
+#       runtime (libmlir_async_runtime.so.22.1) needs libLLVM.so.22.1 (150 MB). The C programs
+#       of tests/capi/ (chevron's own C API and direct mgpu* calls) are linked in as capi-NAME.
 #   OUT=/some/dir scripts/gpu/mlir.sh run [NAME...]      (on the GPU machine, carrying carry/mlir)
 #       runs each program with CHEVRON_DEVICES=cuda (override with CHEVRON_DEVICES=...), checks its
-#       stdout against the // CHECK: lines of tests/mlir/NAME.mlir, writes NAME.stdout/.stderr
+#       stdout against the // CHECK: lines of tests/mlir/NAME.mlir (capi-NAME: its exit status,
+#       given tests/capi/kernels.ptx), writes NAME.stdout/.stderr
 #       and summary.txt to $OUT/mlir-chevron, and prints "N passed, N failed".
 # Expected to fail on chevron today: cluster_launch (thread-block clusters are not in chevron's
 # launch path; the error is printed and the kernel does not run).
@@ -42,6 +44,12 @@ prepare() {
             -Wl,-rpath,'$ORIGIN/lib' -lpthread -o "$carry/$name$tag"
         count=$((count + 1))
     done
+    for f in "$root"/tests/capi/*.c; do
+        name="$(basename "$f" .c)"
+        cc -std=c11 -O1 -Wall -I"$root/include" -I"$root/tests/capi" "$f" -L"$carry/lib" -lchevron \
+            -Wl,-rpath,'$ORIGIN/lib' -lm -lpthread -o "$carry/capi-$name"
+        count=$((count + 1))
+    done
     rm -rf "$work"
     echo "carry/mlir: $count programs and lib/libchevron.so ($(du -sh "$carry" | cut -f1)); carry it"
 }
@@ -60,8 +68,20 @@ run() {
     for name in "${programs[@]}"; do
         exe="$carry/$name"
         # concurrent_kernels hangs unless its two streams run concurrently: hence the timeout.
-        CHEVRON_DEVICES="${CHEVRON_DEVICES:-cuda}" timeout 120 "$exe" >"$out/$name.stdout" 2>"$out/$name.stderr"
+        CHEVRON_DEVICES="${CHEVRON_DEVICES:-cuda}" CHEVRON_TEST_KERNELS="$root/tests/capi/kernels.ptx" \
+            timeout 120 "$exe" "$root/tests/capi/kernels.ptx" >"$out/$name.stdout" 2>"$out/$name.stderr"
         rc=$?
+        if [[ $name == capi-* ]]; then
+            if [[ $rc == 0 ]]; then
+                echo "$name: ok" | tee -a "$out/summary.txt"
+                passed=$((passed + 1))
+            else
+                echo "$name: FAIL (exit $rc)" | tee -a "$out/summary.txt"
+                tail -n 5 "$out/$name.stdout" "$out/$name.stderr" | sed 's/^/    /' | tee -a "$out/summary.txt"
+                failed=$((failed + 1))
+            fi
+            continue
+        fi
         if [[ $rc == 0 ]] && python3 "$here/check_output.py" "$here/${name%-llvm19}.mlir" \
             "$out/$name.stdout" >/dev/null 2>>"$out/$name.stderr"; then
             echo "$name: ok$([[ -s $out/$name.stderr ]] && echo ' (stderr not empty)')" | tee -a "$out/summary.txt"
@@ -79,5 +99,5 @@ run() {
 case "${1:-}" in
 prepare) shift; prepare "$@" ;;
 run) shift; run "$@" ;;
-*) sed -n '2,20s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+*) sed -n '2,23s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 esac

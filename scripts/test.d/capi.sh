@@ -2,7 +2,8 @@
 # The C API (include/chevron.h) from C, on the CPU device: builds libchevron (chevron-capi) and
 # the programs of tests/capi/ with the system C compiler, links them against the shared library
 # (and the docs example also against the static one), and runs them with CHEVRON_DEVICES=cpu.
-# mgpu.c calls the MLIR mgpu* ABI directly (edge cases and error reports).
+# mgpu.c calls the MLIR mgpu* ABI directly (edge cases and error reports); lifetime.c uses the
+# API in a constructor, from several threads and in a destructor at exit.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -14,8 +15,9 @@ CC="${CC:-cc}"
 flags=(-std=c11 -O1 -Wall -Wextra -Werror -Iinclude -Itests/capi)
 kernels=tests/capi/kernels.ptx
 passed=0
-for program in example launch misuse mgpu; do
-    "$CC" "${flags[@]}" "tests/capi/$program.c" -L"$lib" -lchevron -Wl,-rpath,"$lib" -lm \
+export CHEVRON_TEST_KERNELS="$root/$kernels"
+for program in example launch misuse mgpu lifetime; do
+    "$CC" "${flags[@]}" "tests/capi/$program.c" -L"$lib" -lchevron -Wl,-rpath,"$lib" -lm -lpthread \
         -o "$out/$program"
     CHEVRON_DEVICES=cpu "$out/$program" "$kernels" >"$out/$program.stdout"
     echo "$program: ok ($(tail -n1 "$out/$program.stdout"))"

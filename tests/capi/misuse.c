@@ -76,6 +76,14 @@ int main(int argc, char **argv)
     EXPECT_ERROR(chevron_buffer_memset(buffer, 0, 0, 3, 4, NULL, NULL, 0, NULL),
                  CHEVRON_ERROR_INVALID_VALUE, "1, 2 or 4");
 
+    chevron_device_info info;
+    CHECK(chevron_device_get_info(device, &info));
+    if (info.backend == CHEVRON_BACKEND_CUDA) {
+        /* On CUDA a fault poisons the whole context, and every later call of the process fails. */
+        puts("faults: skipped on CUDA");
+        puts("capi misuse: ok");
+        return 0;
+    }
     puts("faults:");
     /* x points nowhere: the launch is accepted, its fault reported by the wait, naming it. */
     uint64_t nowhere = 0x10;
