@@ -69,7 +69,8 @@ pub struct RunArgs {
     /// Device (`cuda:0`, `cpu`…); default: the default device.
     #[arg(long)]
     pub device: Option<String>,
-    /// Kernel arguments in order: TYPE:VALUE or TYPE[COUNT]=zeros|fill:V|iota|file:PATH.
+    /// Kernel arguments in order: TYPE:VALUE, TYPE[COUNT]=zeros|fill:V|iota|file:PATH, bytes:HEX
+    /// (a by-value struct) or ptr:N (the address of buffer argument N).
     #[arg(long = "arg", value_name = "SPEC")]
     pub args: Vec<String>,
     /// Write buffer argument N to PATH after the kernel (raw little-endian): N=PATH.

@@ -57,9 +57,7 @@ pub fn run(args: &RunArgs) -> CommandResult {
     for n in args.print.iter().chain(saves.iter().map(|(n, _)| n)) {
         match specs.get(*n) {
             Some(ArgSpec::Buffer { .. }) => {}
-            Some(ArgSpec::Scalar { .. }) => {
-                return Err(format!("argument {n} is a scalar, not a buffer"))
-            }
+            Some(_) => return Err(format!("argument {n} is a scalar, not a buffer")),
             None => return Err(format!("there is no argument {n} ({} given)", specs.len())),
         }
     }
@@ -68,10 +66,11 @@ pub fn run(args: &RunArgs) -> CommandResult {
     let device = pick_device(&runtime, args.device.as_deref())?;
     let module = Module::from_file(device, &args.file).map_err(|e| e.to_string())?;
     let kernel = module.kernel(&args.kernel).map_err(|e| e.to_string())?;
-    let prepared = specs
+    let mut prepared = specs
         .iter()
         .map(|spec| prepare(device, spec))
         .collect::<Result<Vec<_>, _>>()?;
+    resolve_addresses(&specs, &mut prepared)?;
     let kernel_args: Vec<&dyn KernelArg> = prepared.iter().map(Prepared::as_kernel_arg).collect();
     let config = LaunchConfig {
         grid: args.grid,
@@ -148,13 +147,33 @@ fn parse_saves(saves: &[String]) -> Result<Vec<(usize, PathBuf)>, String> {
 
 fn prepare(device: &Device, spec: &ArgSpec) -> Result<Prepared, String> {
     Ok(match spec {
-        ArgSpec::Scalar { bytes, .. } => Prepared::Scalar(ScalarValue(bytes.clone())),
+        ArgSpec::Scalar { bytes, .. } | ArgSpec::Bytes(bytes) => {
+            Prepared::Scalar(ScalarValue(bytes.clone()))
+        }
+        // Filled in by `resolve_addresses` once every buffer exists.
+        ArgSpec::AddressOf(_) => Prepared::Scalar(ScalarValue(vec![0; 8])),
         ArgSpec::Buffer { ty, count, init } => {
             let bytes = initial_bytes(*ty, *count, init)?;
             let buffer = Buffer::from_slice(device, &bytes).map_err(|e| e.to_string())?;
             Prepared::Buffer { ty: *ty, buffer }
         }
     })
+}
+
+/// Gives each `ptr:N` argument the device address of buffer argument N.
+fn resolve_addresses(specs: &[ArgSpec], prepared: &mut [Prepared]) -> Result<(), String> {
+    for (i, spec) in specs.iter().enumerate() {
+        let ArgSpec::AddressOf(n) = *spec else {
+            continue;
+        };
+        let address = match prepared.get(n) {
+            Some(Prepared::Buffer { buffer, .. }) => buffer.device_ptr(),
+            Some(_) => return Err(format!("argument {i}: `ptr:{n}` names a scalar, not a buffer")),
+            None => return Err(format!("argument {i}: there is no argument {n}")),
+        };
+        prepared[i] = Prepared::Scalar(ScalarValue(address.to_le_bytes().to_vec()));
+    }
+    Ok(())
 }
 
 fn initial_bytes(ty: ElementType, count: usize, init: &BufferInit) -> Result<Vec<u8>, String> {

@@ -1,162 +1,20 @@
 //! The `--arg SPEC` language of `chevron run`.
 //!
 //! ```text
-//! SPEC  TYPE:VALUE                      a scalar; TYPE is i8 i16 i32 i64 u8 u16 u32 u64 f32 f64
-//!       TYPE[COUNT]=zeros               a device buffer of COUNT elements, zero-filled
+//! SPEC  TYPE:VALUE          a scalar; TYPE is i8 i16 i32 i64 u8 u16 u32 u64 f16 bf16 f32 f64
+//!       TYPE[COUNT]=zeros   a device buffer of COUNT elements, zero-filled
 //!       TYPE[COUNT]=fill:VALUE | =iota | =file:PATH   (PATH holds raw little-endian elements)
+//!       bytes:HEX           a by-value parameter of exactly these bytes, in memory order
+//!                           (a struct: `bytes:0000c03f0a000000`)
+//!       ptr:N               a 64-bit scalar holding the device address of buffer argument N
+//!                           (one buffer passed twice, as MLIR's memref descriptors do)
 //! ```
 
-use std::fmt;
+mod element_type;
+
 use std::path::PathBuf;
 
-/// An element type of a scalar or buffer argument.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ElementType {
-    /// `i8`
-    I8,
-    /// `i16`
-    I16,
-    /// `i32`
-    I32,
-    /// `i64`
-    I64,
-    /// `u8`
-    U8,
-    /// `u16`
-    U16,
-    /// `u32`
-    U32,
-    /// `u64`
-    U64,
-    /// `f32`
-    F32,
-    /// `f64`
-    F64,
-}
-
-impl ElementType {
-    fn parse(word: &str) -> Option<ElementType> {
-        use ElementType::*;
-        Some(match word {
-            "i8" => I8,
-            "i16" => I16,
-            "i32" => I32,
-            "i64" => I64,
-            "u8" => U8,
-            "u16" => U16,
-            "u32" => U32,
-            "u64" => U64,
-            "f32" => F32,
-            "f64" => F64,
-            _ => return None,
-        })
-    }
-
-    /// Size of one element in bytes.
-    pub fn size(self) -> usize {
-        use ElementType::*;
-        match self {
-            I8 | U8 => 1,
-            I16 | U16 => 2,
-            I32 | U32 | F32 => 4,
-            I64 | U64 | F64 => 8,
-        }
-    }
-
-    /// Parses one value of this type into its little-endian bytes.
-    pub fn encode(self, text: &str) -> Result<Vec<u8>, String> {
-        use ElementType::*;
-        let bad = |e: &dyn fmt::Display| format!("`{text}` is not a valid {self}: {e}");
-        Ok(match self {
-            F32 => text
-                .parse::<f32>()
-                .map_err(|e| bad(&e))?
-                .to_le_bytes()
-                .to_vec(),
-            F64 => text
-                .parse::<f64>()
-                .map_err(|e| bad(&e))?
-                .to_le_bytes()
-                .to_vec(),
-            _ => {
-                let value = parse_integer(text).map_err(|e| bad(&e))?;
-                let bits = self.size() * 8;
-                let (min, max) = if matches!(self, I8 | I16 | I32 | I64) {
-                    (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
-                } else {
-                    (0, (1i128 << bits) - 1)
-                };
-                if value < min || value > max {
-                    return Err(bad(&format!("out of range {min}..={max}")));
-                }
-                value.to_le_bytes()[..self.size()].to_vec()
-            }
-        })
-    }
-
-    /// `count` elements 0, 1, 2, … as little-endian bytes.
-    pub fn iota(self, count: usize) -> Vec<u8> {
-        let mut out = Vec::with_capacity(count * self.size());
-        for i in 0..count {
-            // Indices beyond the type's range wrap, like a C cast.
-            let bytes = match self {
-                ElementType::F32 => (i as f32).to_le_bytes().to_vec(),
-                ElementType::F64 => (i as f64).to_le_bytes().to_vec(),
-                _ => (i as u128).to_le_bytes()[..self.size()].to_vec(),
-            };
-            out.extend_from_slice(&bytes);
-        }
-        out
-    }
-
-    /// Decodes little-endian elements into JSON numbers.
-    pub fn decode(self, bytes: &[u8]) -> Vec<serde_json::Value> {
-        use ElementType::*;
-        bytes
-            .chunks_exact(self.size())
-            .map(|c| match self {
-                I8 => (c[0] as i8).into(),
-                I16 => i16::from_le_bytes([c[0], c[1]]).into(),
-                I32 => i32::from_le_bytes(c.try_into().expect("4 bytes")).into(),
-                I64 => i64::from_le_bytes(c.try_into().expect("8 bytes")).into(),
-                U8 => c[0].into(),
-                U16 => u16::from_le_bytes([c[0], c[1]]).into(),
-                U32 => u32::from_le_bytes(c.try_into().expect("4 bytes")).into(),
-                U64 => u64::from_le_bytes(c.try_into().expect("8 bytes")).into(),
-                F32 => float_json(f32::from_le_bytes(c.try_into().expect("4 bytes")) as f64),
-                F64 => float_json(f64::from_le_bytes(c.try_into().expect("8 bytes"))),
-            })
-            .collect()
-    }
-}
-
-/// JSON has no NaN or infinity: those become strings.
-fn float_json(value: f64) -> serde_json::Value {
-    serde_json::Number::from_f64(value)
-        .map(serde_json::Value::Number)
-        .unwrap_or_else(|| serde_json::Value::String(value.to_string()))
-}
-
-fn parse_integer(text: &str) -> Result<i128, String> {
-    let (negative, digits) = match text.strip_prefix('-') {
-        Some(rest) => (true, rest),
-        None => (false, text),
-    };
-    let magnitude = if let Some(hex) = digits.strip_prefix("0x").or(digits.strip_prefix("0X")) {
-        i128::from_str_radix(hex, 16)
-    } else {
-        digits.parse::<i128>()
-    }
-    .map_err(|e| e.to_string())?;
-    Ok(if negative { -magnitude } else { magnitude })
-}
-
-impl fmt::Display for ElementType {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let name = format!("{self:?}").to_lowercase();
-        f.write_str(&name)
-    }
-}
+pub use element_type::ElementType;
 
 /// How a buffer argument starts out.
 #[derive(Debug, Clone, PartialEq)]
@@ -181,6 +39,10 @@ pub enum ArgSpec {
         /// Its little-endian bytes.
         bytes: Vec<u8>,
     },
+    /// `bytes:HEX`: raw bytes, passed by value.
+    Bytes(Vec<u8>),
+    /// `ptr:N`: the device address of buffer argument N.
+    AddressOf(usize),
     /// `TYPE[COUNT]=INIT`.
     Buffer {
         /// Element type.
@@ -233,11 +95,34 @@ impl ArgSpec {
         let (ty_word, value) = spec
             .split_once(':')
             .ok_or_else(|| err("expected TYPE:VALUE or TYPE[COUNT]=INIT"))?;
+        if ty_word == "bytes" {
+            return parse_hex(value).map(ArgSpec::Bytes).map_err(|e| err(&e));
+        }
+        if ty_word == "ptr" {
+            let index = value
+                .parse()
+                .map_err(|_| err("N must be an argument position"))?;
+            return Ok(ArgSpec::AddressOf(index));
+        }
         let ty =
             ElementType::parse(ty_word).ok_or_else(|| err(&format!("unknown type `{ty_word}`")))?;
         let bytes = ty.encode(value).map_err(|e| err(&e))?;
         Ok(ArgSpec::Scalar { ty, bytes })
     }
+}
+
+/// Bytes written as pairs of hex digits (`0a1B`); at least one byte.
+fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
+    if text.is_empty() || text.len() % 2 != 0 || !text.is_ascii() {
+        return Err("HEX must be a non-empty even number of hex digits".into());
+    }
+    (0..text.len())
+        .step_by(2)
+        .map(|i| {
+            u8::from_str_radix(&text[i..i + 2], 16)
+                .map_err(|_| format!("`{}` is not a hex byte", &text[i..i + 2]))
+        })
+        .collect()
 }
 
 #[cfg(test)]
@@ -296,6 +181,27 @@ mod tests {
         assert!(ArgSpec::parse("i32[0]=zeros").is_err());
         assert!(ArgSpec::parse("i32[4]=ones").is_err());
         assert!(ArgSpec::parse("i32[4=zeros").is_err());
+    }
+
+    #[test]
+    fn raw_bytes_and_addresses() {
+        assert_eq!(
+            ArgSpec::parse("bytes:0000c03F0a").unwrap(),
+            ArgSpec::Bytes(vec![0, 0, 0xc0, 0x3f, 0x0a])
+        );
+        assert!(ArgSpec::parse("bytes:abc").is_err());
+        assert!(ArgSpec::parse("bytes:").is_err());
+        assert!(ArgSpec::parse("bytes:zz").unwrap_err().contains("`zz`"));
+        assert_eq!(ArgSpec::parse("ptr:3").unwrap(), ArgSpec::AddressOf(3));
+        assert!(ArgSpec::parse("ptr:x").is_err());
+        assert_eq!(
+            ArgSpec::parse("f16[2]=fill:0.5").unwrap(),
+            ArgSpec::Buffer {
+                ty: ElementType::F16,
+                count: 2,
+                init: BufferInit::Fill(vec![0x00, 0x38])
+            }
+        );
     }
 
     #[test]
