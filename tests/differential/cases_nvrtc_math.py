@@ -87,7 +87,7 @@ def rounding_f64(ins):
 def precise_math(ins):
     out = []
     for v in ins[0]:
-        out += [math.exp(v), math.sin(v), math.erf(v), abs(v) ** 2.5, math.log(abs(v) + 1.0),
+        out += [math.exp(v), math.sin(v), math.erf(v), abs(v) ** 2.5, math.log(f32(abs(v) + 1.0)),
                 math.sqrt(abs(v)), v / f32(v + 3.0), math.tanh(v)]
     return {1: (out, ulp("f32", 4))}
 
@@ -95,8 +95,8 @@ def precise_math(ins):
 def fast_intrinsics(ins):
     out = []
     for v in ins[0]:
-        out += [math.exp(v), math.sin(v), math.cos(v), math.log(abs(v) + 1.0), v / f32(v + 3.0),
-                1.0 / math.sqrt(abs(v) + 1.0)]
+        out += [math.exp(v), math.sin(v), math.cos(v), math.log(f32(abs(v) + 1.0)), v / f32(v + 3.0),
+                1.0 / math.sqrt(f32(abs(v) + 1.0))]
     return {1: (out, rel("f32", 2e-5))}
 
 

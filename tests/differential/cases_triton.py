@@ -3,7 +3,10 @@ layer norm and an fp16 `tl.dot` matmul (mma.sync + ldmatrix), with host expectat
 
 Triton entries take two trailing `.u64` scratch pointers (global and profile scratch) after
 the kernel's own parameters; these kernels never load them, so they get `u64:0`. Every entry
-has `.reqntid 128` (num_warps=4)."""
+has `.reqntid 128` (num_warps=4). Their shared memory is dynamic (`.extern .shared global_smem`):
+the launch gives the size Triton's compiled metadata names (`metadata.shared`: 16 bytes for
+softmax and layer norm, 8192 for matmul; recompiling scripts/corpus/triton_corpus.py gives the
+same PTX and these sizes)."""
 
 import math
 
@@ -56,14 +59,15 @@ CASES = [
          expect=lambda ins: {2: [f32(x + y) for x, y in zip(ins[0], ins[1])]}),
     case("triton_softmax", f"{TRITON}/softmax.sm_80.ptx", "softmax_kernel", str(ROWS), "128",
          [f"f32[{ROWS * COLS}]=zeros", Rand("f32", ROWS * COLS, -5, 5, 303), f"i32:{COLS}", f"i32:{COLS}",
-          f"i32:{COLS}"] + SCRATCH, {0: rel("f32", 2e-6)}, expect=softmax),
+          f"i32:{COLS}"] + SCRATCH, {0: rel("f32", 2e-6)}, shared=16, expect=softmax),
     case("triton_layer_norm", f"{TRITON}/layer_norm.sm_80.ptx", "layer_norm_kernel", str(LN_ROWS), "128",
          [Rand("f32", LN_ROWS * LN_COLS, -3, 3, 304), f"f32[{LN_ROWS * LN_COLS}]=zeros",
           Rand("f32", LN_COLS, 0.5, 1.5, 305), Rand("f32", LN_COLS, -0.5, 0.5, 306),
           f"f32[{LN_ROWS}]=zeros", f"f32[{LN_ROWS}]=zeros", f"i32:{LN_COLS}", f"i32:{LN_COLS}", "f32:1e-5"]
-         + SCRATCH, {1: rel("f32", 4e-6), 4: rel("f32", 4e-6), 5: rel("f32", 4e-6)}, expect=layer_norm),
+         + SCRATCH, {1: rel("f32", 4e-6), 4: rel("f32", 4e-6), 5: rel("f32", 4e-6)}, shared=16,
+         expect=layer_norm),
     case("triton_matmul_f16", f"{TRITON}/matmul.sm_80.ptx", "matmul_kernel", f"{M // 64},{N // 64}", "128",
          [Rand("f16", M * K, -1, 1, 307), Rand("f16", K * N, -1, 1, 308), f"f16[{M * N}]=zeros",
           f"i32:{M}", f"i32:{N}", f"i32:{K}", f"i32:{K}", "i32:1", f"i32:{N}", "i32:1", f"i32:{N}", "i32:1"]
-         + SCRATCH, {2: ulp("f16", 1)}, expect=matmul),
+         + SCRATCH, {2: ulp("f16", 1)}, shared=8192, expect=matmul),
 ]

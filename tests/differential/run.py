@@ -76,12 +76,16 @@ def main():
     os.makedirs(inputs, exist_ok=True)
     chosen = [c for c in CASES if not opts.only or c["name"] in opts.only]
     status = {}
+    status_path = os.path.join(opts.out, "status.json")
+    if opts.only and os.path.exists(status_path):  # a partial rerun keeps the other verdicts
+        with open(status_path) as f:
+            status = json.load(f)
     with ThreadPoolExecutor(max_workers=max(1, opts.jobs)) as pool:
         results = pool.map(lambda c: (c["name"], run_case(c, opts, inputs)), chosen)
         for name, (outcome, seconds) in results:
             status[name] = outcome
             print("%-26s %6.2fs %s" % (name, seconds, outcome), flush=True)
-    with open(os.path.join(opts.out, "status.json"), "w") as f:
+    with open(status_path, "w") as f:
         json.dump(status, f, indent=1, sort_keys=True)
 
 
