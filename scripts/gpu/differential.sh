@@ -1,7 +1,18 @@
 #!/usr/bin/env bash
 # On a GPU machine: run the differential cases on cuda:0 with a carried release build of the
-# CLI (carry/bin/chevron) and leave the outputs under $OUT/diff-cuda.
-set -euo pipefail
+# CLI (carry/bin/chevron) and leave the outputs under $OUT/diff-cuda (copy that folder to
+# tests/differential/reference/h200/ to make it the reference CI compares the CPU device with).
+# Then check the GPU's outputs against the host expectations (which proves the expectations),
+# and run the minimal reproductions of CPU-device divergences, which must all pass on a GPU.
+set -uo pipefail
 cd "$(dirname "$0")/../.."
 bin=${CHEVRON_BIN:-carry/bin/chevron}
-python3 tests/differential/run.py --chevron "$bin" --device cuda:0 --out "${OUT:-/tmp}/diff-cuda"
+out="${OUT:-/tmp}/diff-cuda"
+python3 tests/differential/run.py --chevron "$bin" --device cuda:0 --out "$out"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/DEVICE.txt" 2>/dev/null || true
+status=0
+echo "== host expectations on cuda:0"
+python3 tests/differential/verify.py "$out" | tee "$out/verify.txt" || status=1
+echo "== repros on cuda:0"
+python3 tests/differential/repros/check.py --chevron "$bin" --device cuda:0 | tee "$out/repros.txt" || status=1
+exit $status

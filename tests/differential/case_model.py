@@ -48,6 +48,21 @@ class Rand:
         return pack(self.ty, self.values())
 
 
+class Values(Rand):
+    """A buffer argument of the given values (edge cases: NaN, infinities, signed zeros,
+    subnormals, extreme integers), written as a file like a Rand. Floats are rounded to the
+    element type."""
+
+    def __init__(self, ty, values):
+        super().__init__(ty, len(values), 0, 0, 0)
+        self.given = list(values)
+
+    def values(self):
+        if self.integer:
+            return list(self.given)
+        return [v if v != v else round_to(self.ty, float(v)) for v in self.given]
+
+
 class Struct:
     """A by-value parameter (a C struct): `fmt` is a little-endian `struct` format with the
     padding written out (`x` bytes), so the bytes match the C layout."""
@@ -119,5 +134,5 @@ def spec_of(arg):
     return arg.spec() if isinstance(arg, Struct) else arg
 
 
-__all__ = ["EXACT", "ulp", "rel", "Rand", "Struct", "case", "element_type", "initial_value",
+__all__ = ["EXACT", "ulp", "rel", "Rand", "Values", "Struct", "case", "element_type", "initial_value",
            "spec_of", "WIDTHS"]

@@ -12,6 +12,7 @@ case_model.py. The cases live in one module per compiler:
   device functions, memory spaces;
 * cases_nvrtc_math.py: NVRTC bit operations, integer arithmetic, rounding, f32/f64 math;
 * cases_nvrtc_extra.py: NVRTC structs by value, half/bf16, redux.sync, cp.async, printf, WMMA;
+* cases_edges.py: NVRTC kernels fed NaN, infinities, signed zeros, subnormals, extremes;
 * cases_triton.py: Triton add, softmax, layer norm, fp16 matmul (sm_80);
 * cases_mlir.py: MLIR 22 `gpu` dialect kernels (memref descriptors).
 """
@@ -21,7 +22,8 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from case_model import EXACT, Rand, Struct, case, rel, ulp  # noqa: E402
+from case_model import EXACT, Rand, Struct, Values, case, rel, ulp  # noqa: E402
+from cases_edges import CASES as EDGES  # noqa: E402
 from cases_mlir import CASES as MLIR  # noqa: E402
 from cases_nvrtc_core import CASES as NVRTC_CORE  # noqa: E402
 from cases_nvrtc_extra import CASES as NVRTC_EXTRA  # noqa: E402
@@ -29,10 +31,10 @@ from cases_nvrtc_math import CASES as NVRTC_MATH  # noqa: E402
 from cases_triton import CASES as TRITON  # noqa: E402
 from xfail import XFAIL  # noqa: E402
 
-CASES = NVRTC_CORE + NVRTC_MATH + NVRTC_EXTRA + TRITON + MLIR
+CASES = NVRTC_CORE + NVRTC_MATH + NVRTC_EXTRA + EDGES + TRITON + MLIR
 
 for _case in CASES:
     if _case["name"] in XFAIL:
         _case["xfail"] = XFAIL[_case["name"]]
 
-__all__ = ["CASES", "EXACT", "Rand", "Struct", "case", "rel", "ulp"]
+__all__ = ["CASES", "EXACT", "Rand", "Struct", "Values", "case", "rel", "ulp"]

@@ -60,7 +60,7 @@ def _round_dyadic(ty, num, k, mode):
         rest = num & ((1 << -shift) - 1)
         half = 1 << (-shift - 1)
     whole += _round_up(whole, rest, half, sign, mode)
-    return _finish(ty, sign, whole, quantum)
+    return _finish(ty, sign, whole, quantum, mode)
 
 
 def _round_fraction(ty, value, mode):
@@ -78,7 +78,7 @@ def _round_fraction(ty, value, mode):
     whole = scaled.numerator // scaled.denominator
     rest = scaled - whole
     whole += _round_up(whole, rest, Fraction(1, 2), sign, mode)
-    return _finish(ty, sign, whole, quantum)
+    return _finish(ty, sign, whole, quantum, mode)
 
 
 def _round_up(whole, rest, half, sign, mode):
@@ -90,11 +90,42 @@ def _round_up(whole, rest, half, sign, mode):
     return int(mode == "ru" and sign > 0 or mode == "rd" and sign < 0)
 
 
-def _finish(ty, sign, whole, quantum):
+def _finish(ty, sign, whole, quantum, mode):
+    """sign * whole * 2^quantum; beyond the largest finite value, infinity or (rounding
+    toward zero, or away from the overflow's direction) the largest finite value."""
+    digits, _ = _FLOAT_SHAPE[ty]
     emax = {"f16": 15, "bf16": 127, "f32": 127, "f64": 1023}[ty]
     if whole.bit_length() + quantum > emax + 1:
+        if mode == "rz" or (mode == "ru" and sign < 0) or (mode == "rd" and sign > 0):
+            return sign * math.ldexp((1 << digits) - 1, emax - digits + 1)
         return sign * math.inf
-    return sign * math.ldexp(whole, quantum)
+    return math.copysign(math.ldexp(whole, quantum), sign)
+
+
+def ieee(ty, op, x, y, mode="rn"):
+    """x OP y (`add`, `mul`, `div`) as IEEE 754 `ty` arithmetic with PTX rounding `mode`:
+    infinities, NaN and signed zeros included; finite results rounded exactly once."""
+    if math.isnan(x) or math.isnan(y):
+        return math.nan
+    if op == "div":
+        if y == 0:
+            return math.nan if x == 0 else math.copysign(math.inf, x) * math.copysign(1, y)
+        if math.isinf(x) and math.isinf(y):
+            return math.nan
+        if math.isinf(y):
+            return math.copysign(0.0, x) * math.copysign(1, y)
+    if math.isinf(x) or math.isinf(y):
+        return {"add": lambda: x + y, "mul": lambda: x * y, "div": lambda: x / y}[op]()
+    exact = {"add": lambda: Fraction(x) + Fraction(y), "mul": lambda: Fraction(x) * Fraction(y),
+             "div": lambda: Fraction(x) / Fraction(y)}[op]()
+    if exact == 0:
+        if op == "add":
+            both_negative = math.copysign(1, x) < 0 and math.copysign(1, y) < 0
+            negative = both_negative if x == 0 and y == 0 else mode == "rd"
+        else:
+            negative = (math.copysign(1, x) < 0) != (math.copysign(1, y) < 0)
+        return -0.0 if negative else 0.0
+    return round_to(ty, exact, mode)
 
 
 def fma(ty, a, b, c):
@@ -157,13 +188,22 @@ def ordered_bits(ty, data, i):
 
 def elements_differ(ty, ref, got, check, skip):
     """Element indices where `got` disagrees with `ref` (bytes of `ty` elements) per `check`:
-    "exact" (same bytes), ("ulp", _, N) or ("rel", _, TOL) (|r-g| within TOL relative or
-    absolute). NaN matches NaN. Indices in `skip` are not compared."""
+    "exact" (same bytes), "bits" (same bytes, but any NaN matches any NaN: for host
+    expectations, which do not model NaN payloads), ("ulp", _, N) or ("rel", _, TOL) (|r-g|
+    within TOL relative or absolute; NaN matches NaN). Indices in `skip` are not compared."""
     width = WIDTHS[ty]
     if len(ref) != len(got):
         return ["length %d vs %d" % (len(got), len(ref))]
     count = len(ref) // width
     bad = []
+    if check == "bits":
+        rv, gv = decode(ty, ref), decode(ty, got)
+        for i in range(count):
+            both_nan = is_float(ty) and math.isnan(rv[i]) and math.isnan(gv[i])
+            same = ref[i * width:(i + 1) * width] == got[i * width:(i + 1) * width]
+            if i not in skip and not same and not both_nan:
+                bad.append(i)
+        return bad
     if check == "exact":
         for i in range(count):
             if i not in skip and ref[i * width:(i + 1) * width] != got[i * width:(i + 1) * width]:

@@ -20,10 +20,12 @@ pub fn runtime() -> Result<Runtime, String> {
 /// (`cpu`, `cuda`) means that backend's first device (`cpu:0`, `cuda:0`).
 pub fn pick_device<'r>(runtime: &'r Runtime, label: Option<&str>) -> Result<&'r Device, String> {
     match label {
-        Some(label) => runtime.device(label).or_else(|e| match label.contains(':') {
-            true => Err(e),
-            false => runtime.device(&format!("{label}:0")).map_err(|_| e),
-        }),
+        Some(label) => runtime
+            .device(label)
+            .or_else(|e| match label.contains(':') {
+                true => Err(e),
+                false => runtime.device(&format!("{label}:0")).map_err(|_| e),
+            }),
         None => runtime.default_device(),
     }
     .map_err(|e| e.to_string())

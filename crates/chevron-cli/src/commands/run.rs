@@ -168,7 +168,11 @@ fn resolve_addresses(specs: &[ArgSpec], prepared: &mut [Prepared]) -> Result<(),
         };
         let address = match prepared.get(n) {
             Some(Prepared::Buffer { buffer, .. }) => buffer.device_ptr(),
-            Some(_) => return Err(format!("argument {i}: `ptr:{n}` names a scalar, not a buffer")),
+            Some(_) => {
+                return Err(format!(
+                    "argument {i}: `ptr:{n}` names a scalar, not a buffer"
+                ))
+            }
             None => return Err(format!("argument {i}: there is no argument {n}")),
         };
         prepared[i] = Prepared::Scalar(ScalarValue(address.to_le_bytes().to_vec()));

@@ -198,7 +198,10 @@ mod tests {
     #[test]
     fn integers_check_their_range() {
         assert_eq!(ElementType::I16.encode("-2").unwrap(), vec![0xfe, 0xff]);
-        assert!(ElementType::U8.encode("256").unwrap_err().contains("out of range"));
+        assert!(ElementType::U8
+            .encode("256")
+            .unwrap_err()
+            .contains("out of range"));
         assert_eq!(parse_integer("-0x10").unwrap(), -16);
     }
 }

@@ -113,7 +113,7 @@ impl ArgSpec {
 
 /// Bytes written as pairs of hex digits (`0a1B`); at least one byte.
 fn parse_hex(text: &str) -> Result<Vec<u8>, String> {
-    if text.is_empty() || text.len() % 2 != 0 || !text.is_ascii() {
+    if text.is_empty() || !text.len().is_multiple_of(2) || !text.is_ascii() {
         return Err("HEX must be a non-empty even number of hex digits".into());
     }
     (0..text.len())
