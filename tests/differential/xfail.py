@@ -9,9 +9,6 @@ _UNUSED_TEX = ("module load rejects all of advanced.ptx because texture_fetch (n
                "(repros/unused_tex_rejects_module)")
 _WMMA = ("`wmma.load.a/.b`, `wmma.mma.sync` and `wmma.store.d` (m16n16k16, m16n16k8 tf32) are "
          "rejected at load (repros/wmma_m16n16k16)")
-_TENSOR_CORE_MMA = ("`ldmatrix.sync.aligned.m8n8.x4[.trans].shared.b16` and "
-                    "`mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32` are rejected at load "
-                    "(repros/ldmatrix_x1, repros/mma_m16n8k16_f16)")
 
 XFAIL = {
     "ldg_and_clock": _UNUSED_TEX,
@@ -20,5 +17,4 @@ XFAIL = {
     "checked_divide": _UNUSED_TEX,
     "wmma_f16_f32": _WMMA,
     "wmma_tf32": _WMMA,
-    "triton_matmul_f16": _TENSOR_CORE_MMA,
 }

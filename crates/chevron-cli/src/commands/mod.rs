@@ -16,16 +16,10 @@ pub fn runtime() -> Result<Runtime, String> {
     Runtime::new().map_err(|e| e.to_string())
 }
 
-/// The device named by `--device`, or the runtime's default device. A backend name alone
-/// (`cpu`, `cuda`) means that backend's first device (`cpu:0`, `cuda:0`).
+/// The device named by `--device`, or the runtime's default device.
 pub fn pick_device<'r>(runtime: &'r Runtime, label: Option<&str>) -> Result<&'r Device, String> {
     match label {
-        Some(label) => runtime
-            .device(label)
-            .or_else(|e| match label.contains(':') {
-                true => Err(e),
-                false => runtime.device(&format!("{label}:0")).map_err(|_| e),
-            }),
+        Some(label) => runtime.device(label),
         None => runtime.default_device(),
     }
     .map_err(|e| e.to_string())
