@@ -356,6 +356,37 @@ const LIMITED: &str = r#"
 }
 "#;
 
+/// Demands blocks of exactly 32 × 2 threads.
+const REQUIRED: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+
+.visible .entry required()
+.reqntid 32, 2
+{
+	ret;
+}
+"#;
+
+#[test]
+fn a_required_block_shape_is_enforced() {
+    let device = device();
+    let required = kernel(&device, REQUIRED, "required");
+    assert_eq!(required.max_threads_per_block(), 64);
+    let stream = device.create_stream().unwrap();
+    let err = launch(&stream, &required, 1, 64, &[]).unwrap_err();
+    assert!(err.to_string().contains("reqntid"), "{err}");
+    let config = chevron::backend::LaunchConfig {
+        grid: [1, 1, 1],
+        block: [32, 2, 1],
+        shared_bytes: 0,
+    };
+    // SAFETY: the kernel has no parameters.
+    unsafe { stream.launch(required.as_ref(), &config, &[]) }.unwrap();
+    stream.synchronize().unwrap();
+}
+
 #[test]
 fn kernel_limits_come_from_its_declaration() {
     let device = device();

@@ -43,6 +43,8 @@ pub(crate) struct LoadedKernel {
     pub(crate) param_bytes: usize,
     /// The kernel's symbol name.
     pub(crate) name: String,
+    /// The block shape `.reqntid` demands, if declared.
+    pub(crate) required_block: Option<[u32; 3]>,
     max_threads_per_block: u32,
     static_shared_bytes: u32,
 }
@@ -92,6 +94,7 @@ fn load_ptx(device: &DeviceCore, text: &str) -> Result<Arc<CpuModule>> {
             params,
             param_bytes,
             name: function.name.clone(),
+            required_block: required_block(function),
             max_threads_per_block: max_threads(function, device.info().max_threads_per_block),
             static_shared_bytes: shared.static_bytes(&function.name),
         };
@@ -139,6 +142,23 @@ fn param_layout(function: &ir::Function, handle: &KernelHandle) -> Result<Vec<Pa
             param
         })
         .collect())
+}
+
+/// The block shape a kernel's `.reqntid x[, y[, z]]` demands (missing dimensions are 1).
+fn required_block(function: &ir::Function) -> Option<[u32; 3]> {
+    function
+        .directives
+        .iter()
+        .find_map(|directive| match directive {
+            ir::FunctionDirective::Performance { name, values }
+                if name == "reqntid" && (1..=3).contains(&values.len()) =>
+            {
+                let mut block = [1u32; 3];
+                block[..values.len()].copy_from_slice(values);
+                Some(block)
+            }
+            _ => None,
+        })
 }
 
 /// The block size limit of a kernel: the device's, lowered by `.maxntid`/`.reqntid`.

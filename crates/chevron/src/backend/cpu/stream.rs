@@ -96,6 +96,14 @@ impl CpuStream {
                 config.grid, config.block
             )));
         }
+        if let Some(required) = kernel.required_block {
+            if config.block != required {
+                return Err(invalid(format!(
+                    "block {:?}, the kernel requires {required:?} (.reqntid)",
+                    config.block
+                )));
+            }
+        }
         let threads = config.block.iter().fold(1u64, |acc, &d| acc * u64::from(d));
         let limit = function.max_threads_per_block();
         if threads > u64::from(limit) {
