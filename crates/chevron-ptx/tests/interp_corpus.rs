@@ -734,3 +734,44 @@ fn kernels_with_unsupported_instructions_fail_at_launch_and_spare_the_others() {
         "{fault}"
     );
 }
+
+#[test]
+fn wmma_tensor_core_tiles() {
+    use chevron_ptx::interp::numeric::half::{f16_to_f32, f32_to_f16};
+    use chevron_ptx::ir::Rounding;
+    let c = Corpus::load("tensor_cores.ptx");
+    let a: Vec<u16> = (0..256)
+        .map(|i| f32_to_f16(((i * 7) % 9) as f32 * 0.5 - 2.0, Rounding::Rn, false))
+        .collect();
+    let b: Vec<u16> = (0..256)
+        .map(|i| f32_to_f16(((i * 3) % 7) as f32 * 0.25 - 0.5, Rounding::Rn, false))
+        .collect();
+    let (da, db) = (
+        c.put(&a, |v| v.to_le_bytes().to_vec()),
+        c.put(&b, |v| v.to_le_bytes().to_vec()),
+    );
+    let dc = c.f32s(&[0.0; 256]);
+    c.run("wmma_f16_f32", 1, 32, &[p64(da), p64(db), p64(dc)]);
+    let out = c.get_f32(dc, 256);
+    for i in 0..16 {
+        for j in 0..16 {
+            // A row-major, B column-major (element (k, j) at j * 16 + k), C row-major.
+            let expected: f32 = (0..16)
+                .map(|k| f16_to_f32(a[i * 16 + k]) * f16_to_f32(b[j * 16 + k]))
+                .sum();
+            assert_eq!(out[i * 16 + j], expected, "wmma f16 C[{i}][{j}]");
+        }
+    }
+
+    let fa: Vec<f32> = (0..256).map(|i| ((i * 5) % 11) as f32 - 5.0).collect();
+    let fb: Vec<f32> = (0..256).map(|i| ((i * 3) % 13) as f32 * 0.5).collect();
+    let (dfa, dfb, dfc) = (c.f32s(&fa), c.f32s(&fb), c.f32s(&[0.0; 256]));
+    c.run("wmma_tf32", 1, 32, &[p64(dfa), p64(dfb), p64(dfc)]);
+    let out = c.get_f32(dfc, 256);
+    for i in 0..16 {
+        for j in 0..16 {
+            let expected: f32 = (0..16).map(|k| fa[i * 16 + k] * fb[k * 16 + j]).sum();
+            assert_eq!(out[i * 16 + j], expected, "wmma tf32 C[{i}][{j}]");
+        }
+    }
+}

@@ -516,6 +516,10 @@ pub(crate) enum Op {
     Ldmatrix(Box<super::exec::mma::Ldmatrix>),
     /// `mma.sync` (warp-wide).
     Mma(Box<super::exec::mma::Mma>),
+    /// `wmma.load` / `wmma.store` (warp-wide).
+    WmmaMove(Box<super::exec::wmma::WmmaMove>),
+    /// `wmma.mma` (warp-wide).
+    WmmaMma(Box<super::exec::wmma::WmmaMma>),
     /// An instruction the CPU device cannot execute, with the reason: launching a kernel that
     /// can reach it fails, naming it.
     Unsupported(String),

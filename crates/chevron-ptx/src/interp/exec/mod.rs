@@ -16,6 +16,7 @@ mod lanes;
 mod memory_ops;
 pub(crate) mod mma;
 mod warp_ops;
+pub(crate) mod wmma;
 
 use super::block::Block;
 use super::fault::{ExecFault, LoadError};
@@ -94,6 +95,7 @@ pub(crate) fn decode(d: &Decoder<'_>, inst: &ir::Instruction) -> Result<Op, Load
         K::Atom | K::Red => atomics::decode(d, inst, op),
         K::Ldmatrix => mma::decode_ldmatrix(d, inst),
         K::Mma => mma::decode_mma(d, inst),
+        K::Wmma => wmma::decode(d, inst),
         K::Bra
         | K::Brx
         | K::Ret
@@ -196,6 +198,8 @@ pub(crate) fn execute(
         Op::Warp { .. } | Op::Activemask { .. } => warp_ops::execute(op, w, mask),
         Op::Ldmatrix(m) => mma::ldmatrix(m, w, b, l, mask),
         Op::Mma(m) => mma::mma(m, w, mask),
+        Op::WmmaMove(m) => wmma::transfer(m, w, b, l, mask),
+        Op::WmmaMma(m) => wmma::mma(m, w, mask),
         Op::Nop => Ok(Flow::Next),
         _ => control::execute(op, w, b, l, mask),
     }
