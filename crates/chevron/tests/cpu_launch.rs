@@ -415,3 +415,38 @@ fn a_kernel_of_one_device_is_refused_on_another() {
         assert!(matches!(err, Error::InvalidValue { .. }), "{err}");
     }
 }
+
+/// Warp 0 waits at barrier 0, warp 1 at barrier 1: neither barrier ever fills.
+const DEADLOCK: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+
+.visible .entry split_barriers()
+{
+	.reg .pred 	%p<2>;
+	.reg .b32 	%r<2>;
+
+	mov.u32 	%r1, %tid.x;
+	setp.lt.u32 	%p1, %r1, 32;
+	@%p1 bra 	$L__first;
+	bar.sync 	1;
+	ret;
+$L__first:
+	bar.sync 	0;
+	ret;
+}
+"#;
+
+#[test]
+fn a_block_stuck_at_a_barrier_is_a_fault_not_a_hang() {
+    let device = device();
+    let stuck = kernel(&device, DEADLOCK, "split_barriers");
+    let stream = device.create_stream().unwrap();
+    launch(&stream, &stuck, 1, 64, &[]).unwrap();
+    let result = finishes(120, move || stream.synchronize());
+    match result {
+        Err(Error::Fault { kernel, .. }) => assert_eq!(kernel, "split_barriers"),
+        other => panic!("expected a fault, got {other:?}"),
+    }
+}
