@@ -42,7 +42,7 @@ fn list(heading: &str, names: &[String]) -> String {
     }
 }
 
-/// The lookup levels, most specific first; the first level with any match decides.
+/// Finds the one symbol among those `accept` admits that `query` names.
 pub(crate) fn find<'a>(
     all: &'a [Symbol],
     query: &str,
@@ -53,11 +53,65 @@ pub(crate) fn find<'a>(
         return Ok(s);
     }
     let key = normalize(query);
+    // A mangled name spells its own identifier, so only symbols whose raw name contains the
+    // query's identifier need demangling; the rest are tried only when none of those match
+    // (operators and other special names do not spell it).
+    if let Some(word) = base_identifier(&key) {
+        let narrowed: Vec<&Symbol> = symbols
+            .iter()
+            .copied()
+            .filter(|s| s.name.contains(word))
+            .collect();
+        if let Some(found) = match_levels(&narrowed, &key, query)? {
+            return Ok(found);
+        }
+    }
+    if let Some(found) = match_levels(&symbols, &key, query)? {
+        return Ok(found);
+    }
+    let keys: Vec<NameKeys> = symbols.iter().map(|s| NameKeys::of(&s.name)).collect();
+    Err(LookupError::NotFound {
+        query: query.to_string(),
+        candidates: close_names(&symbols, &keys, &key),
+    })
+}
+
+/// The identifier a query key ends its name with (`bar` for `ns::Foo<int>::bar(int)`), if it is
+/// an ordinary one.
+fn base_identifier(key: &str) -> Option<&str> {
+    let name = key.split('(').next().unwrap_or(key);
+    let mut depth = 0usize;
+    let mut end = name.len();
+    for (i, c) in name.char_indices().rev() {
+        match c {
+            '>' => depth += 1,
+            '<' => depth = depth.saturating_sub(1),
+            _ if depth == 0 => {
+                end = i + c.len_utf8();
+                break;
+            }
+            _ => {}
+        }
+    }
+    let name = &name[..end];
+    let start = name
+        .rfind(|c: char| !(c.is_alphanumeric() || c == '_' || c == '$'))
+        .map_or(0, |i| i + 1);
+    let word = &name[start..];
+    (!word.is_empty() && !word.starts_with("operator")).then_some(word)
+}
+
+/// The lookup levels, most specific first; the first level with any match decides.
+fn match_levels<'a>(
+    symbols: &[&'a Symbol],
+    key: &str,
+    query: &str,
+) -> Result<Option<&'a Symbol>, LookupError> {
     let keys: Vec<NameKeys> = symbols.iter().map(|s| NameKeys::of(&s.name)).collect();
     let levels: [&dyn Fn(&NameKeys) -> bool; 3] = [
-        &|k| k.signatures.iter().any(|sig| same_signature(&key, sig)),
-        &|k| k.templated.as_deref() == Some(key.as_str()),
-        &|k| k.qualified_matches(&key),
+        &|k| k.signatures.iter().any(|sig| same_signature(key, sig)),
+        &|k| k.templated.as_deref() == Some(key),
+        &|k| k.qualified_matches(key),
     ];
     for matches in levels {
         let found: Vec<&Symbol> = symbols
@@ -68,7 +122,7 @@ pub(crate) fn find<'a>(
             .collect();
         match found.as_slice() {
             [] => continue,
-            [one] => return Ok(one),
+            [one] => return Ok(Some(one)),
             many => {
                 return Err(LookupError::Ambiguous {
                     query: query.to_string(),
@@ -77,10 +131,7 @@ pub(crate) fn find<'a>(
             }
         }
     }
-    Err(LookupError::NotFound {
-        query: query.to_string(),
-        candidates: close_names(&symbols, &keys, &key),
-    })
+    Ok(None)
 }
 
 /// Whether a query key names a signature key, allowing a return type before it (only template
@@ -135,7 +186,17 @@ fn edit_distance(a: &str, b: &str) -> usize {
 
 #[cfg(test)]
 mod tests {
-    use super::edit_distance;
+    use super::{base_identifier, edit_distance};
+
+    #[test]
+    fn base_identifiers() {
+        assert_eq!(base_identifier("ns::Foo<int>::bar(int)"), Some("bar"));
+        assert_eq!(base_identifier("block_scan<int,128>"), Some("block_scan"));
+        assert_eq!(base_identifier("void saxpy(float)"), Some("saxpy"));
+        assert_eq!(base_identifier("ns::operator()(int)"), None);
+        assert_eq!(base_identifier("operator<"), None);
+        assert_eq!(base_identifier(""), None);
+    }
 
     #[test]
     fn edit_distances() {
