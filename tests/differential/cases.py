@@ -14,7 +14,10 @@ case_model.py. The cases live in one module per compiler:
 * cases_nvrtc_extra.py: NVRTC structs by value, half/bf16, redux.sync, cp.async, printf, WMMA;
 * cases_edges.py: NVRTC kernels fed NaN, infinities, signed zeros, subnormals, extremes;
 * cases_triton.py: Triton add, softmax, layer norm, fp16 matmul (sm_80);
-* cases_mlir.py: MLIR 22 `gpu` dialect kernels (memref descriptors).
+* cases_mlir.py: MLIR 22 `gpu` dialect kernels (memref descriptors);
+* cases_clang.py: clang 22 CUDA kernels at -O2, -O0, sm_90 -O3 and with line info;
+* cases_variants.py: the cases above on other builds of the same sources (NVRTC compute_90,
+  -G, -O0, -lineinfo, -rdc; nvcc PTX and fatbins; Triton sm_90a; MLIR 19), named CASE@TAG.
 """
 
 import os
@@ -23,15 +26,17 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from case_model import EXACT, Rand, Struct, Values, case, rel, ulp  # noqa: E402
+from cases_clang import CASES as CLANG  # noqa: E402
 from cases_edges import CASES as EDGES  # noqa: E402
 from cases_mlir import CASES as MLIR  # noqa: E402
 from cases_nvrtc_core import CASES as NVRTC_CORE  # noqa: E402
 from cases_nvrtc_extra import CASES as NVRTC_EXTRA  # noqa: E402
 from cases_nvrtc_math import CASES as NVRTC_MATH  # noqa: E402
 from cases_triton import CASES as TRITON  # noqa: E402
+from cases_variants import CASES as VARIANTS  # noqa: E402
 from xfail import XFAIL  # noqa: E402
 
-CASES = NVRTC_CORE + NVRTC_MATH + NVRTC_EXTRA + EDGES + TRITON + MLIR
+CASES = NVRTC_CORE + NVRTC_MATH + NVRTC_EXTRA + EDGES + TRITON + MLIR + CLANG + VARIANTS
 
 for _case in CASES:
     if _case["name"] in XFAIL:
