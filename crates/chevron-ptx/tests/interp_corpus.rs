@@ -775,3 +775,34 @@ fn wmma_tensor_core_tiles() {
         }
     }
 }
+
+#[test]
+fn grid_wide_synchronisation_runs_all_blocks_together() {
+    let c = Corpus::load("advanced.ptx");
+    let input: Vec<i32> = (0..1000).map(|i| i % 13).collect();
+    for threads in [1, 2] {
+        let (din, partial, total) = (c.i32s(&input), c.i32s(&[0; 6]), c.i32s(&[0]));
+        let handle = c.program.kernel("grid_sync_sum").unwrap();
+        let mut params = vec![0u8; handle.param_size as usize];
+        for (arg, (offset, size)) in [p64(din), p64(partial), p64(total), p32(1000)]
+            .iter()
+            .zip(&handle.params)
+        {
+            params[*offset as usize..(*offset + *size) as usize].copy_from_slice(arg);
+        }
+        let config = LaunchConfig {
+            grid: [6, 1, 1],
+            block: [64, 1, 1],
+            dynamic_shared: 0,
+            threads,
+        };
+        c.program
+            .launch(&handle, &config, &params)
+            .unwrap_or_else(|f| panic!("{f}"));
+        assert_eq!(
+            c.get_i32(total, 1)[0],
+            input.iter().sum::<i32>(),
+            "{threads} threads"
+        );
+    }
+}

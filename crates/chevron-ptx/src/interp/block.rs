@@ -135,86 +135,108 @@ fn combine(op: IrOp, a: u64, b: u64) -> u64 {
     }
 }
 
-/// Runs block `ctaid` to completion on the calling thread, reusing `warps` and `block`.
-// A fault is the rare end of a launch; its size does not matter.
-#[allow(clippy::result_large_err)]
-pub(crate) fn run_block(
-    launch: &Launch<'_>,
-    ctaid: [u32; 3],
-    warps: &mut Vec<Warp>,
-    block: &mut Block,
-) -> Result<(), Fault> {
-    let [bx, by, bz] = launch.config.block;
-    let threads = bx * by * bz;
-    let warp_count = threads.div_ceil(32);
-    while warps.len() < warp_count as usize {
-        warps.push(Warp::new(launch.program.max_regs));
-    }
-    block.ctaid = ctaid;
-    block.shared.clear();
-    block.shared.resize(
-        (launch.program.static_shared + u64::from(launch.config.dynamic_shared)) as usize,
-        0,
-    );
-    block.barriers.clear();
-    block.barriers.resize(BARRIERS, Barrier::default());
-    block.live = threads;
-    block.releases.clear();
-    block.printf.clear();
-    let env = Env {
-        ntid: launch.config.block,
-        ctaid,
-        nctaid: launch.config.grid,
-        gridid: launch.gridid,
-        smid: 0,
-        dynamic_smem: launch.config.dynamic_shared,
-        total_smem: block.shared.len() as u32,
-    };
-    for (w, warp) in warps.iter_mut().take(warp_count as usize).enumerate() {
-        let first = w as u32 * 32;
-        let lanes = (threads - first).min(32);
-        let valid = if lanes == 32 {
-            u32::MAX
-        } else {
-            (1u32 << lanes) - 1
-        };
-        let mut tid = [[0u32; 3]; 32];
-        for (l, t) in tid.iter_mut().enumerate().take(lanes as usize) {
-            let linear = first + l as u32;
-            *t = [linear % bx, (linear / bx) % by, linear / (bx * by)];
+/// A block in flight: its shared state and warps. Reused from block to block by a worker.
+#[derive(Debug, Default)]
+pub(crate) struct BlockRun {
+    pub block: Block,
+    pub warps: Vec<Warp>,
+    warp_count: usize,
+}
+
+impl BlockRun {
+    /// Sets up block `ctaid` of the launch, ready to run from its first instruction.
+    pub fn start(&mut self, launch: &Launch<'_>, ctaid: [u32; 3]) {
+        let [bx, by, bz] = launch.config.block;
+        let threads = bx * by * bz;
+        let warp_count = threads.div_ceil(32) as usize;
+        while self.warps.len() < warp_count {
+            self.warps.push(Warp::new(launch.program.max_regs));
         }
-        warp.start(
-            w as u32,
-            valid,
-            tid,
-            (launch.kernel_index, launch.kernel.num_regs),
-            launch.kernel.frame_size,
+        self.warp_count = warp_count;
+        let block = &mut self.block;
+        block.ctaid = ctaid;
+        block.shared.clear();
+        block.shared.resize(
+            (launch.program.static_shared + u64::from(launch.config.dynamic_shared)) as usize,
+            0,
         );
-        warp.env = env;
-        warp.cache.clear();
+        block.barriers.clear();
+        block.barriers.resize(BARRIERS, Barrier::default());
+        block.live = threads;
+        block.releases.clear();
+        block.printf.clear();
+        let env = Env {
+            ntid: launch.config.block,
+            ctaid,
+            nctaid: launch.config.grid,
+            gridid: launch.gridid,
+            smid: 0,
+            dynamic_smem: launch.config.dynamic_shared,
+            total_smem: block.shared.len() as u32,
+            workspace: launch.workspace,
+        };
+        for (w, warp) in self.warps.iter_mut().take(warp_count).enumerate() {
+            let first = w as u32 * 32;
+            let lanes = (threads - first).min(32);
+            let valid = if lanes == 32 {
+                u32::MAX
+            } else {
+                (1u32 << lanes) - 1
+            };
+            let mut tid = [[0u32; 3]; 32];
+            for (l, t) in tid.iter_mut().enumerate().take(lanes as usize) {
+                let linear = first + l as u32;
+                *t = [linear % bx, (linear / bx) % by, linear / (bx * by)];
+            }
+            warp.start(
+                w as u32,
+                valid,
+                tid,
+                (launch.kernel_index, launch.kernel.num_regs),
+                launch.kernel.frame_size,
+            );
+            warp.env = env;
+            warp.cache.clear();
+        }
     }
-    let warps = &mut warps[..warp_count as usize];
-    loop {
-        let mut progress = false;
-        for warp in warps.iter_mut() {
-            block.apply_releases(warp);
-            if warp.ready() == 0 {
-                continue;
+
+    /// Runs the block: to completion (`passes` None), or for that many turns of its warps.
+    /// Returns whether the block has finished.
+    // A fault is the rare end of a launch; its size does not matter.
+    #[allow(clippy::result_large_err)]
+    pub fn resume(&mut self, launch: &Launch<'_>, passes: Option<u32>) -> Result<bool, Fault> {
+        let block = &mut self.block;
+        let warps = &mut self.warps[..self.warp_count];
+        let mut turns = 0u32;
+        loop {
+            if block.live == 0 {
+                return Ok(true);
             }
-            progress = true;
-            exec::run_warp(warp, block, launch, TIME_SLICE)
-                .map_err(|e| fault(launch, block, warp, e))?;
-        }
-        if block.live == 0 {
-            return Ok(());
-        }
-        if !progress && block.releases.is_empty() {
-            if let Some(warp) = warps.iter_mut().find(|w| w.coll_wait != 0) {
-                warp.force_collective = true;
-                warp.coll_wait = 0;
-                continue;
+            if passes.is_some_and(|limit| turns >= limit) {
+                return Ok(false);
             }
-            return Err(deadlock(launch, block, warps));
+            turns += 1;
+            let mut progress = false;
+            for warp in warps.iter_mut() {
+                block.apply_releases(warp);
+                if warp.ready() == 0 {
+                    continue;
+                }
+                progress = true;
+                exec::run_warp(warp, block, launch, TIME_SLICE)
+                    .map_err(|e| fault(launch, block, warp, e))?;
+            }
+            if block.live == 0 {
+                return Ok(true);
+            }
+            if !progress && block.releases.is_empty() {
+                if let Some(warp) = warps.iter_mut().find(|w| w.coll_wait != 0) {
+                    warp.force_collective = true;
+                    warp.coll_wait = 0;
+                    continue;
+                }
+                return Err(deadlock(launch, block, warps));
+            }
         }
     }
 }

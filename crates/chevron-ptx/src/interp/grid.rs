@@ -8,11 +8,10 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use super::block::{run_block, Block};
+use super::block::BlockRun;
 use super::exec::Launch;
 use super::fault::{Fault, FaultKind};
 use super::program::{KernelHandle, Program};
-use super::warp::Warp;
 
 /// How to launch a kernel.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -116,6 +115,13 @@ impl Program {
                 detail: why,
             });
         }
+        // Kernels that synchronise the grid get a workspace and run with all blocks resident.
+        let cooperative = self.needs_grid_sync(kernel.index);
+        let workspace = if cooperative {
+            self.memory.alloc(64, 256).unwrap_or(0)
+        } else {
+            0
+        };
         let launch = Launch {
             program: self,
             kernel: code,
@@ -124,6 +130,7 @@ impl Program {
             params,
             config,
             gridid: GRID_IDS.fetch_add(1, Ordering::Relaxed),
+            workspace,
         };
         let ctaid = |index: u64| {
             let [gx, gy, _] = config.grid.map(u64::from);
@@ -139,44 +146,71 @@ impl Program {
         let first_fault: Mutex<Option<(u64, Fault)>> = Mutex::new(None);
         let outputs: Mutex<Vec<(u64, String)>> = Mutex::new(Vec::new());
         let instructions = AtomicU64::new(0);
-        let work = || {
-            let mut warps: Vec<Warp> = Vec::new();
-            let mut block = Block::default();
-            let mut done = 0u64;
+        let finish = |index: u64, run: &mut BlockRun, result: Result<bool, Fault>| {
+            if !run.block.printf.is_empty() {
+                let text = std::mem::take(&mut run.block.printf);
+                outputs
+                    .lock()
+                    .unwrap_or_else(|e| e.into_inner())
+                    .push((index, text));
+            }
+            if let Err(fault) = result {
+                abort.store(true, Ordering::Relaxed);
+                let mut slot = first_fault.lock().unwrap_or_else(|e| e.into_inner());
+                if slot.as_ref().is_none_or(|(i, _)| index < *i) {
+                    *slot = Some((index, fault));
+                }
+            }
+        };
+        let count = |run: &BlockRun| run.warps.iter().map(|w| w.lane_instructions).sum::<u64>();
+        let work = |worker: usize| {
+            if cooperative {
+                // Every block of this worker is in flight; they take turns.
+                let mut runs: Vec<(u64, BlockRun, bool)> = (worker as u64..blocks)
+                    .step_by(workers)
+                    .map(|index| {
+                        let mut run = BlockRun::default();
+                        run.start(&launch, ctaid(index));
+                        (index, run, false)
+                    })
+                    .collect();
+                while !abort.load(Ordering::Relaxed) && runs.iter().any(|(_, _, done)| !done) {
+                    for (index, run, done) in runs.iter_mut().filter(|(_, _, done)| !done) {
+                        let result = run.resume(&launch, Some(1));
+                        *done = !matches!(result, Ok(false));
+                        finish(*index, run, result);
+                    }
+                }
+                instructions.fetch_add(
+                    runs.iter().map(|(_, run, _)| count(run)).sum(),
+                    Ordering::Relaxed,
+                );
+                return;
+            }
+            let mut run = BlockRun::default();
             while !abort.load(Ordering::Relaxed) {
                 let index = next.fetch_add(1, Ordering::Relaxed);
                 if index >= blocks {
                     break;
                 }
-                let result = run_block(&launch, ctaid(index), &mut warps, &mut block);
-                if !block.printf.is_empty() {
-                    let text = std::mem::take(&mut block.printf);
-                    outputs
-                        .lock()
-                        .unwrap_or_else(|e| e.into_inner())
-                        .push((index, text));
-                }
-                if let Err(fault) = result {
-                    abort.store(true, Ordering::Relaxed);
-                    let mut slot = first_fault.lock().unwrap_or_else(|e| e.into_inner());
-                    if slot.as_ref().is_none_or(|(i, _)| index < *i) {
-                        *slot = Some((index, fault));
-                    }
-                }
+                run.start(&launch, ctaid(index));
+                let result = run.resume(&launch, None);
+                finish(index, &mut run, result);
             }
-            for warp in &warps {
-                done += warp.lane_instructions;
-            }
-            instructions.fetch_add(done, Ordering::Relaxed);
+            instructions.fetch_add(count(&run), Ordering::Relaxed);
         };
         if workers <= 1 {
-            work();
+            work(0);
         } else {
             std::thread::scope(|scope| {
-                for _ in 0..workers {
-                    scope.spawn(work);
+                for worker in 0..workers {
+                    scope.spawn(move || work(worker));
                 }
             });
+        }
+        if workspace != 0 {
+            // The workspace was allocated above; failing to free it only leaks 64 bytes.
+            let _ = self.memory.free(workspace);
         }
         if let Some((_, fault)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
             return Err(fault);

@@ -46,6 +46,10 @@ pub(crate) enum Special {
     GlobaltimerLo,
     GlobaltimerHi,
     Gridid,
+    /// `%envreg1`: high half of the grid-synchronisation workspace address.
+    WorkspaceHi,
+    /// `%envreg2`: low half of it.
+    WorkspaceLo,
     DynamicSmem,
     TotalSmem,
     /// Linear thread index in the block (used internally).

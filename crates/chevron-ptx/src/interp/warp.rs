@@ -122,6 +122,8 @@ pub(crate) struct Env {
     pub smid: u32,
     pub dynamic_smem: u32,
     pub total_smem: u32,
+    /// Address of the grid-synchronisation workspace (`%envreg1`:`%envreg2`), 0 if none.
+    pub workspace: u64,
 }
 
 impl Warp {
@@ -381,6 +383,8 @@ impl Warp {
             Special::Ctaid(c) => u64::from(self.env.ctaid[usize::from(c.min(2))]),
             Special::Nctaid(c) => u64::from(self.env.nctaid[usize::from(c.min(2))]),
             Special::Gridid => self.env.gridid,
+            Special::WorkspaceHi => self.env.workspace >> 32,
+            Special::WorkspaceLo => self.env.workspace & 0xffff_ffff,
             Special::Smid => u64::from(self.env.smid),
             Special::DynamicSmem => u64::from(self.env.dynamic_smem),
             Special::TotalSmem => u64::from(self.env.total_smem),

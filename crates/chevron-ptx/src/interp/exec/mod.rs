@@ -38,6 +38,8 @@ pub(crate) struct Launch<'a> {
     pub params: &'a [u8],
     pub config: &'a LaunchConfig,
     pub gridid: u64,
+    /// Grid-synchronisation workspace of a cooperative launch (0 if none).
+    pub workspace: u64,
 }
 
 /// What the run loop does after an instruction.

@@ -136,6 +136,7 @@ pub(crate) fn decode_function(
             None
         },
         carry_reg: 0,
+        grid_sync: false,
     };
     let mut scopes = Scopes::new(names);
     let mut frame = FrameBuilder { regs: 0, frame: 0 };
@@ -203,8 +204,10 @@ pub(crate) fn decode_function(
         branch_targets: &branch_targets,
         carry_reg,
         shared,
+        grid_sync: std::cell::Cell::new(false),
     };
     decode_body(body, &mut decoder, &mut frame, &mut code)?;
+    code.grid_sync = decoder.grid_sync.get();
     code.num_regs = frame.regs;
     code.frame_size = frame.frame.next_multiple_of(16);
     Ok(code)

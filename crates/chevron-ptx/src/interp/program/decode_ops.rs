@@ -23,6 +23,8 @@ pub(crate) struct Decoder<'a> {
     pub branch_targets: &'a HashMap<String, Vec<String>>,
     pub carry_reg: u32,
     pub shared: &'a SharedLayout,
+    /// Set when the function reads the grid-synchronisation workspace (`%envreg1`/`%envreg2`).
+    pub grid_sync: std::cell::Cell<bool>,
 }
 
 /// Maps `%tid` and friends (with their component) to a source.
@@ -55,6 +57,8 @@ fn special(name: &str, component: Option<u8>) -> Option<Src> {
         "%cluster_ctaid" | "%cluster_ctarank" | "%is_explicit_cluster" => Some(Src::Imm(0)),
         "%cluster_nctaid" | "%cluster_nctarank" => Some(Src::Imm(1)),
         "%current_graph_exec" => Some(Src::Imm(0)),
+        "%envreg1" => s(Special::WorkspaceHi),
+        "%envreg2" => s(Special::WorkspaceLo),
         _ if name.starts_with("%envreg")
             || name.starts_with("%pm")
             || name.starts_with("%reserved_smem_offset") =>
@@ -76,8 +80,13 @@ impl Decoder<'_> {
         match self.scopes.resolve(&r.name) {
             Some(Binding::Reg(index)) => Ok(Src::Reg(index + u32::from(r.component.unwrap_or(0)))),
             Some(_) => Err(self.error(inst, format!("`{}` is not a register", r.name))),
-            None => special(&r.name, r.component)
-                .ok_or_else(|| self.error(inst, format!("unknown register `{}`", r.name))),
+            None => {
+                if r.name == "%envreg1" || r.name == "%envreg2" {
+                    self.grid_sync.set(true);
+                }
+                special(&r.name, r.component)
+                    .ok_or_else(|| self.error(inst, format!("unknown register `{}`", r.name)))
+            }
         }
     }
 

@@ -48,6 +48,8 @@ pub(crate) struct FunctionCode {
     pub builtin: Option<Builtin>,
     /// Hidden register holding the carry flag of `add.cc` and friends.
     pub carry_reg: u32,
+    /// Whether the function synchronises the grid (reads the workspace of cooperative launches).
+    pub grid_sync: bool,
 }
 
 impl FunctionCode {
@@ -271,6 +273,28 @@ impl Program {
             );
         }
         None
+    }
+
+    /// Whether the kernel (or a function it calls directly) synchronises the whole grid, so that
+    /// its blocks must all be resident at once.
+    pub(crate) fn needs_grid_sync(&self, kernel: u32) -> bool {
+        let mut seen = vec![false; self.functions.len()];
+        let mut stack = vec![kernel];
+        while let Some(index) = stack.pop() {
+            if std::mem::replace(&mut seen[index as usize], true) {
+                continue;
+            }
+            let function = &self.functions[index as usize];
+            if function.grid_sync {
+                return true;
+            }
+            stack.extend(
+                function
+                    .direct_callees()
+                    .filter(|&c| (c as usize) < seen.len()),
+            );
+        }
+        false
     }
 
     /// The device memory the program's variables live in.
