@@ -8,6 +8,7 @@ from case_model import EXACT, Rand, Struct, case, rel
 from cases_nvrtc_core import NVRTC, warps, wrap
 from elements import f32, fma, round_to
 
+NVRTC90 = "corpus/nvrtc/compute_90"
 PARAMS_P = (1.5, 3, 2.0)
 PARAMS_Q = (0.25, -1, -3.0)
 ALIGNED = (1.0, 2.0, 3.0, 4.5, 9)
@@ -111,6 +112,15 @@ CASES = [
     case("checked_divide", f"{NVRTC}/advanced.ptx", "checked_divide", "1", "256",
          [Rand("i32", 200, 0, 10**6, 214), Rand("i32", 200, 1, 50, 215), "i32[200]=zeros", "i32:200"],
          {2: EXACT}, expect=lambda ins: {2: [a // b for a, b in zip(ins[0], ins[1])]}),
+    # Producer/consumer between blocks through a system fence and a volatile flag.
+    case("flag_handoff", f"{NVRTC}/advanced.ptx", "flag_handoff", "4", "32", ["i32[1]=zeros", "i32[4]=zeros"],
+         {0: EXACT, 1: EXACT}, expect=lambda ins: {0: [1], 1: [42, 43, 44, 45]}),
+    # sm_90 thread-block clusters (compile-time cluster of 2) and distributed shared memory.
+    case("cluster_ids", f"{NVRTC90}/hopper.ptx", "cluster_ids", "4", "32", ["u32[4]=zeros"], {0: EXACT},
+         expect=lambda ins: {0: [1 << 16] * 4}),
+    case("cluster_exchange", f"{NVRTC90}/hopper.ptx", "cluster_exchange", "4", "64",
+         [Rand("i32", 256, -10**6, 10**6, 220), "i32[256]=zeros"], {1: EXACT},
+         expect=lambda ins: {1: [ins[0][(b ^ 1) * 64 + t] for b in range(4) for t in range(64)]}),
     # Device printf: lines in any order.
     case("printf_hello", f"{NVRTC}/printf.ptx", "hello", "2", "4", ["i32:42", "f32:1.5", "f64:2.25"], {},
          stdout=["hello from block %d thread %d tag 42" % (b, t) for b in range(2) for t in range(4)]

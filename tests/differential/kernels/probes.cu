@@ -1,0 +1,113 @@
+// Probes of instruction semantics an emulator easily gets wrong, written for the differential
+// suite (tests/differential/cases_probes.py): explicit PTX through inline asm where the exact
+// instruction matters (bfe, bfi, prmt with sign replication), float rounding to integral values
+// at signed zeros and halves, saturating float/int conversions of doubles, sub-word loads with
+// sign extension, shuffles under disjoint partial masks, shared-memory float/16-bit atomics and
+// 24-bit multiplies.
+
+extern "C" __global__ void bitfield_asm(const unsigned *v, const unsigned *pos, const unsigned *len,
+                                        unsigned *out)
+{
+    unsigned i = threadIdx.x, a = v[i], p = pos[i], l = len[i], r;
+    int s;
+    asm("bfe.u32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(p), "r"(l));
+    out[5 * i + 0] = r;
+    asm("bfe.s32 %0, %1, %2, %3;" : "=r"(s) : "r"(a), "r"(p), "r"(l));
+    out[5 * i + 1] = (unsigned)s;
+    asm("bfi.b32 %0, %1, %2, %3, %4;" : "=r"(r) : "r"(a), "r"(0x5a5a5a5au), "r"(p), "r"(l));
+    out[5 * i + 2] = r;
+    asm("prmt.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(a), "r"(~a), "r"(p | l << 8));
+    out[5 * i + 3] = r;
+    asm("bfind.u32 %0, %1;" : "=r"(r) : "r"(a >> (p & 31)));
+    out[5 * i + 4] = r;
+}
+
+extern "C" __global__ void round_integral(const float *x, const double *y, float *fo, double *dout)
+{
+    unsigned i = threadIdx.x;
+    float a = x[i];
+    double b = y[i];
+    fo[5 * i + 0] = floorf(a);
+    fo[5 * i + 1] = ceilf(a);
+    fo[5 * i + 2] = truncf(a);
+    fo[5 * i + 3] = rintf(a);
+    fo[5 * i + 4] = roundf(a);
+    dout[5 * i + 0] = floor(b);
+    dout[5 * i + 1] = ceil(b);
+    dout[5 * i + 2] = trunc(b);
+    dout[5 * i + 3] = rint(b);
+    dout[5 * i + 4] = round(b);
+}
+
+extern "C" __global__ void convert_f64(const double *x, const long long *n, long long *as_i64,
+                                       unsigned long long *as_u64, float *as_f32, double *back,
+                                       int *as_i32)
+{
+    unsigned i = threadIdx.x;
+    double v = x[i];
+    as_i64[i] = __double2ll_rz(v);
+    as_u64[i] = __double2ull_rz(v);
+    as_f32[i] = __double2float_rn(v);
+    as_i32[i] = __double2int_rn(v);
+    back[2 * i + 0] = __ll2double_rn(n[i]);
+    back[2 * i + 1] = (double)__ll2float_rn(n[i]);
+}
+
+extern "C" __global__ void subword(const signed char *a, const short *b, const unsigned short *c,
+                                   unsigned char *sum8, short *prod16, int *wide)
+{
+    unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    sum8[i] = (unsigned char)(a[i] + b[i]);
+    prod16[i] = (short)(a[i] * b[i]);
+    wide[2 * i + 0] = a[i] * (int)c[i];
+    wide[2 * i + 1] = (int)(short)c[i] >> 3;
+}
+
+extern "C" __global__ void disjoint_masks(const int *in, int *out)
+{
+    unsigned lane = threadIdx.x & 31;
+    int v = in[threadIdx.x];
+    if (lane & 1) {
+        v = __shfl_xor_sync(0xaaaaaaaau, v, 2);
+    } else {
+        v = __shfl_down_sync(0x55555555u, v, 2);
+    }
+    __syncwarp();
+    out[threadIdx.x] = v;
+}
+
+extern "C" __global__ void shared_atomics(const float *in, float *fsum, int *imax,
+                                          unsigned short *cas16)
+{
+    __shared__ float sum;
+    __shared__ int best;
+    __shared__ unsigned short flag;
+    if (threadIdx.x == 0) {
+        sum = 0.0f;
+        best = -2147483647 - 1;
+        flag = 0;
+    }
+    __syncthreads();
+    float v = in[blockIdx.x * blockDim.x + threadIdx.x];
+    atomicAdd(&sum, v);
+    atomicMax(&best, __float_as_int(v) ^ 0x7fffffff);
+    atomicCAS(&flag, (unsigned short)0, (unsigned short)(blockIdx.x + 7));
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        fsum[blockIdx.x] = sum;
+        imax[blockIdx.x] = best;
+        cas16[blockIdx.x] = flag;
+    }
+}
+
+extern "C" __global__ void mul24(const int *a, const int *b, int *out)
+{
+    unsigned i = threadIdx.x;
+    int x = a[i], y = b[i], r;
+    out[4 * i + 0] = __mul24(x, y);
+    out[4 * i + 1] = (int)__umul24((unsigned)x, (unsigned)y);
+    asm("mul24.hi.s32 %0, %1, %2;" : "=r"(r) : "r"(x), "r"(y));
+    out[4 * i + 2] = r;
+    asm("mad24.lo.s32 %0, %1, %2, %3;" : "=r"(r) : "r"(x), "r"(y), "r"(x ^ y));
+    out[4 * i + 3] = r;
+}
