@@ -2,6 +2,7 @@
 
 mod cpu_support;
 
+use chevron::backend::cpu::{discover_with, CpuConfig};
 use chevron::backend::BackendKind;
 use chevron::Error;
 use cpu_support::{bytes_of_u32, device, devices, read_u32};
@@ -45,13 +46,20 @@ fn allocations_are_aligned_and_freed_once() {
 
 #[test]
 fn the_memory_cap_is_enforced() {
-    let device = device();
-    let err = device.alloc(2 << 30).unwrap_err();
+    let device = discover_with(&CpuConfig {
+        devices: 1,
+        threads: 1,
+        deterministic: false,
+        memory_bytes: 1 << 20,
+    })
+    .unwrap()
+    .remove(0);
+    let err = device.alloc(2 << 20).unwrap_err();
     assert!(err.to_string().contains("OUT_OF_MEMORY"), "{err}");
-    let half = device.alloc(600 << 20).unwrap();
-    assert!(device.alloc(600 << 20).is_err());
-    device.free(half).unwrap();
-    let again = device.alloc(600 << 20).unwrap();
+    let most = device.alloc(600 << 10).unwrap();
+    assert!(device.alloc(600 << 10).is_err());
+    device.free(most).unwrap();
+    let again = device.alloc(600 << 10).unwrap();
     device.free(again).unwrap();
 }
 

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use chevron::backend::{Device, Stream};
 use chevron::Error;
-use cpu_support::{devices, finishes, kernel, launch, read_u32, Arg};
+use cpu_support::{devices, finishes, kernel, launch, read_u32, Arg, OUT_OF_BOUNDS};
 
 /// `handshake(mine, theirs)` sets `*mine = 1` and spins until `*theirs != 0`;
 /// `wait_then_write(flag, out, value)` spins until `*flag != 0`, then stores `value` at `out`.
@@ -57,25 +57,6 @@ $L__spin:
 	setp.eq.s32 	%p1, %r2, 0;
 	@%p1 bra 	$L__spin;
 	st.global.u32 	[%rd4], %r1;
-	ret;
-}
-"#;
-
-/// Stores one word 4 KiB past the pointer it is given.
-const OUT_OF_BOUNDS: &str = r#"
-.version 7.0
-.target sm_70
-.address_size 64
-
-.visible .entry oob_store(.param .u64 oob_store_param_0)
-{
-	.reg .b32 	%r<2>;
-	.reg .b64 	%rd<3>;
-
-	ld.param.u64 	%rd1, [oob_store_param_0];
-	cvta.to.global.u64 	%rd2, %rd1;
-	mov.u32 	%r1, 1;
-	st.global.u32 	[%rd2+4096], %r1;
 	ret;
 }
 "#;

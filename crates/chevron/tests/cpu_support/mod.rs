@@ -104,3 +104,22 @@ pub fn finishes<T: Send + 'static>(seconds: u64, f: impl FnOnce() -> T + Send + 
         .recv_timeout(Duration::from_secs(seconds))
         .expect("the work hung (or panicked)")
 }
+
+/// Stores one word 4 KiB past the pointer it is given.
+pub const OUT_OF_BOUNDS: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+
+.visible .entry oob_store(.param .u64 oob_store_param_0)
+{
+	.reg .b32 	%r<2>;
+	.reg .b64 	%rd<3>;
+
+	ld.param.u64 	%rd1, [oob_store_param_0];
+	cvta.to.global.u64 	%rd2, %rd1;
+	mov.u32 	%r1, 1;
+	st.global.u32 	[%rd2+4096], %r1;
+	ret;
+}
+"#;
