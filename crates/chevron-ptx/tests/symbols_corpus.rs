@@ -22,7 +22,13 @@ fn table(path: &str) -> SymbolTable {
 
 fn ptx_files() -> Vec<PathBuf> {
     let mut files = Vec::new();
-    for dir in ["nvrtc/compute_80", "nvrtc/compute_90", "nvcc", "clang"] {
+    for dir in [
+        "nvrtc/compute_80",
+        "nvrtc/compute_90",
+        "nvcc",
+        "clang",
+        "mlir",
+    ] {
         let Ok(entries) = std::fs::read_dir(corpus().join(dir)) else {
             continue;
         };

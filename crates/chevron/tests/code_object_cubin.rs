@@ -228,3 +228,26 @@ fn relocatable_cubins_are_checked_before_linking() {
         .iter()
         .all(|p| matches!(p, SymbolProblem::Duplicate { modules, .. } if modules == &[0, 2])));
 }
+
+#[test]
+fn weak_template_kernels_found_by_instance() {
+    let cubin = Cubin::parse(&read("cubin/reduce.sm_80.cubin")).unwrap();
+    assert_eq!(cubin.arch, 80);
+    let scan = cubin
+        .symbols
+        .find("block_scan<float, 256>(const float*, float*, int)")
+        .unwrap();
+    assert_eq!(scan.name, "_Z10block_scanIfLi256EEvPKT_PS0_i");
+    assert_eq!(scan.linkage, Linkage::Weak);
+    assert_eq!(scan.kind, SymbolKind::Kernel);
+    assert!(cubin.symbols.find("block_scan").is_err());
+    assert_eq!(
+        cubin
+            .symbols
+            .find_kernel("block_reduce_sum")
+            .unwrap()
+            .params
+            .len(),
+        3
+    );
+}
