@@ -111,3 +111,79 @@ extern "C" __global__ void mul24(const int *a, const int *b, int *out)
     asm("mad24.lo.s32 %0, %1, %2, %3;" : "=r"(r) : "r"(x), "r"(y), "r"(x ^ y));
     out[4 * i + 3] = r;
 }
+
+// Flush-to-zero arithmetic (what --use_fast_math emits): subnormal inputs and results become
+// zeros of the same sign.
+extern "C" __global__ void ftz_ops(const float *a, const float *b, float *out)
+{
+    unsigned i = threadIdx.x;
+    float x = a[i], y = b[i], r;
+    asm("add.ftz.f32 %0, %1, %2;" : "=f"(r) : "f"(x), "f"(y));
+    out[6 * i + 0] = r;
+    asm("mul.ftz.f32 %0, %1, %2;" : "=f"(r) : "f"(x), "f"(y));
+    out[6 * i + 1] = r;
+    asm("fma.rn.ftz.f32 %0, %1, %2, %1;" : "=f"(r) : "f"(x), "f"(y));
+    out[6 * i + 2] = r;
+    asm("div.rn.ftz.f32 %0, %1, %2;" : "=f"(r) : "f"(x), "f"(y));
+    out[6 * i + 3] = r;
+    asm("sqrt.rn.ftz.f32 %0, %1;" : "=f"(r) : "f"(x));
+    out[6 * i + 4] = r;
+    asm("min.ftz.f32 %0, %1, %2;" : "=f"(r) : "f"(x), "f"(y));
+    out[6 * i + 5] = r;
+}
+
+// Approximate transcendentals at the special inputs whose results the PTX ISA tabulates.
+extern "C" __global__ void approx_specials(const float *a, float *out)
+{
+    unsigned i = threadIdx.x;
+    float x = a[i], r;
+    asm("ex2.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
+    out[8 * i + 0] = r;
+    asm("lg2.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
+    out[8 * i + 1] = r;
+    asm("rcp.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
+    out[8 * i + 2] = r;
+    asm("rsqrt.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
+    out[8 * i + 3] = r;
+    asm("sqrt.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
+    out[8 * i + 4] = r;
+    asm("sin.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
+    out[8 * i + 5] = r;
+    asm("cos.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
+    out[8 * i + 6] = r;
+    asm("tanh.approx.f32 %0, %1;" : "=f"(r) : "f"(x));
+    out[8 * i + 7] = r;
+}
+
+// Class tests, sign manipulation, dot products, clamped funnel shifts, f32 to 64-bit integers.
+extern "C" __global__ void classify(const float *a, const int *b, unsigned *flags, float *signs,
+                                    int *dots, unsigned *shifts, long long *wide)
+{
+    unsigned i = threadIdx.x;
+    float x = a[i];
+    int y = b[i];
+    unsigned f = 0, p;
+    asm("{.reg .pred q; testp.finite.f32 q, %1; selp.u32 %0, 1, 0, q;}" : "=r"(p) : "f"(x));
+    f |= p;
+    asm("{.reg .pred q; testp.infinite.f32 q, %1; selp.u32 %0, 1, 0, q;}" : "=r"(p) : "f"(x));
+    f |= p << 1;
+    asm("{.reg .pred q; testp.number.f32 q, %1; selp.u32 %0, 1, 0, q;}" : "=r"(p) : "f"(x));
+    f |= p << 2;
+    asm("{.reg .pred q; testp.notanumber.f32 q, %1; selp.u32 %0, 1, 0, q;}" : "=r"(p) : "f"(x));
+    f |= p << 3;
+    asm("{.reg .pred q; testp.normal.f32 q, %1; selp.u32 %0, 1, 0, q;}" : "=r"(p) : "f"(x));
+    f |= p << 4;
+    asm("{.reg .pred q; testp.subnormal.f32 q, %1; selp.u32 %0, 1, 0, q;}" : "=r"(p) : "f"(x));
+    f |= p << 5;
+    flags[i] = f;
+    signs[3 * i + 0] = fabsf(x);
+    signs[3 * i + 1] = -x;
+    signs[3 * i + 2] = copysignf(2.0f, x);
+    dots[3 * i + 0] = __dp4a(y, y ^ 0x5a5a5a5a, 7);
+    dots[3 * i + 1] = __dp2a_lo(y, y * 31, -3);
+    dots[3 * i + 2] = (int)__dp4a((unsigned)y, (unsigned)~y, 1u);
+    shifts[2 * i + 0] = __funnelshift_lc((unsigned)y, ~(unsigned)y, i * 3);
+    shifts[2 * i + 1] = __funnelshift_rc((unsigned)y, ~(unsigned)y, i * 3);
+    wide[2 * i + 0] = __float2ll_rz(x);
+    wide[2 * i + 1] = (long long)__float2ull_rn(x);
+}
