@@ -8,11 +8,14 @@
 #       of $ORIGIN/lib, where a stripped copy of libchevron.so is put. The memref printer is
 #       linked in, so no libmlir_runner_utils is needed. async_execute is left out: MLIR's async
 #       runtime (libmlir_async_runtime.so.22.1) needs libLLVM.so.22.1 (150 MB). The C programs
-#       of tests/capi/ (chevron's own C API and direct mgpu* calls) are linked in as capi-NAME.
+#       of tests/capi/ (chevron's own C API and direct mgpu* calls) are linked in as capi-NAME,
+#       and the launch-overhead benchmark tests/capi/bench_launch.c as bench-launch (raw
+#       cuLaunchKernel vs chevron_launch vs mgpuLaunchKernel). PROFILE=release links the release
+#       build of libchevron (use it for the benchmark's figures).
 #   OUT=/some/dir scripts/gpu/mlir.sh run [NAME...]      (on the GPU machine, carrying carry/mlir)
 #       runs each program with CHEVRON_DEVICES=cuda (override with CHEVRON_DEVICES=...), checks its
 #       stdout against the // CHECK: lines of tests/mlir/NAME.mlir (capi-NAME: its exit status,
-#       given tests/capi/kernels.ptx), writes NAME.stdout/.stderr
+#       given tests/capi/kernels.ptx; bench-launch: figures only), writes NAME.stdout/.stderr
 #       and summary.txt to $OUT/mlir-chevron, and prints "N passed, N failed".
 # Expected to fail on chevron today: cluster_launch (thread-block clusters are not in chevron's
 # launch path; the error is printed and the kernel does not run).
@@ -24,10 +27,15 @@ carry="$root/carry/mlir"
 prepare() {
     set -e
     command -v clang-22 >/dev/null || { echo "mlir.sh prepare: needs clang-22 (scripts/deps/mlir.sh)" >&2; exit 1; }
-    (cd "$root" && cargo build -q -p chevron-capi)
+    local profile="${PROFILE:-debug}"
+    if [[ $profile == release ]]; then
+        (cd "$root" && cargo build -q --release -p chevron-capi)
+    else
+        (cd "$root" && cargo build -q -p chevron-capi)
+    fi
     rm -rf "$carry"
     mkdir -p "$carry/lib"
-    cp "$root/target/debug/libchevron.so" "$carry/lib/libchevron.so"
+    cp "$root/target/$profile/libchevron.so" "$carry/lib/libchevron.so"
     strip --strip-debug "$carry/lib/libchevron.so" 2>/dev/null || true
     local work
     work="$(mktemp -d)"
@@ -46,6 +54,11 @@ prepare() {
     done
     for f in "$root"/tests/capi/*.c; do
         name="$(basename "$f" .c)"
+        if [[ $name == bench_launch ]]; then
+            cc -std=c11 -O2 -Wall -I"$root/include" -I"$root/tests/capi" "$f" -L"$carry/lib" -lchevron \
+                -Wl,-rpath,'$ORIGIN/lib' -ldl -o "$carry/bench-launch"
+            continue
+        fi
         cc -std=c11 -O1 -Wall -I"$root/include" -I"$root/tests/capi" "$f" -L"$carry/lib" -lchevron \
             -Wl,-rpath,'$ORIGIN/lib' -lm -lpthread -o "$carry/capi-$name"
         count=$((count + 1))
@@ -71,6 +84,12 @@ run() {
         CHEVRON_DEVICES="${CHEVRON_DEVICES:-cuda}" CHEVRON_TEST_KERNELS="$root/tests/capi/kernels.ptx" \
             timeout 120 "$exe" "$root/tests/capi/kernels.ptx" >"$out/$name.stdout" 2>"$out/$name.stderr"
         rc=$?
+        if [[ $name == bench-* ]]; then
+            echo "$name: $([[ $rc == 0 ]] && echo done || echo "FAIL (exit $rc)")" | tee -a "$out/summary.txt"
+            sed 's/^/    /' "$out/$name.stdout" | tee -a "$out/summary.txt"
+            [[ $rc == 0 ]] && passed=$((passed + 1)) || failed=$((failed + 1))
+            continue
+        fi
         if [[ $name == capi-* ]]; then
             if [[ $rc == 0 ]]; then
                 echo "$name: ok" | tee -a "$out/summary.txt"
@@ -99,5 +118,5 @@ run() {
 case "${1:-}" in
 prepare) shift; prepare "$@" ;;
 run) shift; run "$@" ;;
-*) sed -n '2,23s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
+*) sed -n '2,27s/^# \{0,1\}//p' "$0" >&2; exit 2 ;;
 esac

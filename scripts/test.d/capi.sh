@@ -28,4 +28,9 @@ done
 CHEVRON_DEVICES=cpu "$out/example-static" "$kernels" >"$out/example-static.stdout"
 echo "example-static: ok ($(tail -n1 "$out/example-static.stdout"))"
 passed=$((passed + 1))
+# The launch-overhead benchmark builds and runs (a few bursts; its figures are not checked).
+"$CC" "${flags[@]}" -O2 tests/capi/bench_launch.c -L"$lib" -lchevron -Wl,-rpath,"$lib" -ldl -o "$out/bench_launch"
+CHEVRON_DEVICES=cpu "$out/bench_launch" "$kernels" 3 >"$out/bench_launch.stdout"
+echo "bench_launch: ok (runs)"
+passed=$((passed + 1))
 echo "capi: $passed passed, 0 failed"
