@@ -187,3 +187,70 @@ extern "C" __global__ void classify(const float *a, const int *b, unsigned *flag
     wide[2 * i + 0] = __float2ll_rz(x);
     wide[2 * i + 1] = (long long)__float2ull_rn(x);
 }
+
+// Threads that exit before a barrier: PTX `exit` releases barriers waiting only on exited
+// threads, so the remaining ones pass __syncthreads.
+extern "C" __global__ void early_exit_barrier(const int *in, int *out, int n)
+{
+    __shared__ int s[128];
+    int t = threadIdx.x;
+    if (t >= n) return;
+    s[t] = in[t];
+    __syncthreads();
+    out[t] = s[(t + 1) % n];
+}
+
+// Warp specialisation with a named barrier: warp 0 produces (bar.arrive), warp 1 consumes
+// (bar.sync) with a thread count of 64; warp 2 takes no part.
+extern "C" __global__ void named_barrier(const int *in, int *out)
+{
+    __shared__ int s[32];
+    unsigned warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    if (warp == 0) {
+        s[lane] = in[lane] * 2;
+        asm volatile("bar.arrive 1, 64;" ::: "memory");
+    } else if (warp == 1) {
+        asm volatile("bar.sync 1, 64;" ::: "memory");
+        out[lane] = s[31 - lane];
+    } else {
+        out[32 + lane] = (int)lane;
+    }
+}
+
+// cp.async with a source size below the copy size: the rest of the 16 bytes is zero-filled.
+extern "C" __global__ void cp_async_zfill(const int4 *in, int4 *out)
+{
+    __shared__ int4 tile[32];
+    unsigned t = threadIdx.x;
+    tile[t] = make_int4(-1, -1, -1, -1);
+    __syncthreads();
+    unsigned dst = (unsigned)__cvta_generic_to_shared(&tile[t]);
+    unsigned src_size = (t % 5) * 4;
+    asm volatile("cp.async.ca.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(&in[t]), "r"(src_size)
+                 : "memory");
+    asm volatile("cp.async.wait_all;" ::: "memory");
+    __syncthreads();
+    out[t] = tile[t];
+}
+
+// Logic and bit-mask instructions compilers emit from inline assembly: lop3, bmsk, szext.
+extern "C" __global__ void logic_ops(const unsigned *a, const unsigned *b, unsigned *out)
+{
+    unsigned i = threadIdx.x, x = a[i], y = b[i], z = x * 2654435761u, r;
+    asm("lop3.b32 %0, %1, %2, %3, 0x96;" : "=r"(r) : "r"(x), "r"(y), "r"(z));
+    out[8 * i + 0] = r;
+    asm("lop3.b32 %0, %1, %2, %3, 0xe8;" : "=r"(r) : "r"(x), "r"(y), "r"(z));
+    out[8 * i + 1] = r;
+    asm("lop3.b32 %0, %1, %2, %3, 0x1b;" : "=r"(r) : "r"(x), "r"(y), "r"(z));
+    out[8 * i + 2] = r;
+    asm("bmsk.clamp.b32 %0, %1, %2;" : "=r"(r) : "r"(x % 40), "r"(y % 40));
+    out[8 * i + 3] = r;
+    asm("bmsk.wrap.b32 %0, %1, %2;" : "=r"(r) : "r"(x % 40), "r"(y % 40));
+    out[8 * i + 4] = r;
+    asm("szext.clamp.s32 %0, %1, %2;" : "=r"(r) : "r"(x), "r"(y % 40));
+    out[8 * i + 5] = r;
+    asm("szext.wrap.u32 %0, %1, %2;" : "=r"(r) : "r"(x), "r"(y % 40));
+    out[8 * i + 6] = r;
+    asm("shf.r.wrap.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(x), "r"(y), "r"(z));
+    out[8 * i + 7] = r;
+}
