@@ -17,6 +17,7 @@ case_model.py. The cases live in one module per compiler:
   saturating f64 conversions, sub-word loads, disjoint shuffle masks, shared atomics, mul24;
 * cases_probes_float.py: kernels/probes.cu, flush-to-zero arithmetic, approximate instructions
   at tabulated special inputs, testp classes, dp4a/dp2a, clamped funnel shifts;
+* cases_probes_half.py: kernels/probes.cu, packed f16x2/bf16x2 arithmetic and conversions;
 * cases_probes_sync.py: kernels/probes.cu, barriers after early exit, named barriers,
   cp.async zero-fill, lop3/bmsk/szext/shf;
 * cases_triton.py: Triton add, softmax, layer norm, fp16 matmul (sm_80);
@@ -40,12 +41,13 @@ from cases_nvrtc_extra import CASES as NVRTC_EXTRA  # noqa: E402
 from cases_nvrtc_math import CASES as NVRTC_MATH  # noqa: E402
 from cases_probes import CASES as PROBES  # noqa: E402
 from cases_probes_float import CASES as PROBES_FLOAT  # noqa: E402
+from cases_probes_half import CASES as PROBES_HALF  # noqa: E402
 from cases_probes_sync import CASES as PROBES_SYNC  # noqa: E402
 from cases_triton import CASES as TRITON  # noqa: E402
 from cases_variants import CASES as VARIANTS  # noqa: E402
 from xfail import XFAIL  # noqa: E402
 
-CASES = NVRTC_CORE + NVRTC_MATH + NVRTC_EXTRA + EDGES + PROBES + PROBES_FLOAT + PROBES_SYNC + TRITON + MLIR + CLANG + VARIANTS
+CASES = NVRTC_CORE + NVRTC_MATH + NVRTC_EXTRA + EDGES + PROBES + PROBES_FLOAT + PROBES_HALF + PROBES_SYNC + TRITON + MLIR + CLANG + VARIANTS
 
 for _case in CASES:
     if _case["name"] in XFAIL:

@@ -27,8 +27,8 @@ def round_to(ty, value, mode="rn"):
 
     Exact: a Fraction is rounded once, so fma and exact sums need no double rounding."""
     if isinstance(value, float):
-        if math.isnan(value) or math.isinf(value):
-            return value
+        if math.isnan(value) or math.isinf(value) or value == 0:
+            return value  # zeros keep their sign
         if mode == "rn" and ty in ("f32", "f16"):
             fmt = "<f" if ty == "f32" else "<e"
             try:

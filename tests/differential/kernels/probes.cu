@@ -254,3 +254,40 @@ extern "C" __global__ void logic_ops(const unsigned *a, const unsigned *b, unsig
     asm("shf.r.wrap.b32 %0, %1, %2, %3;" : "=r"(r) : "r"(x), "r"(y), "r"(z));
     out[8 * i + 7] = r;
 }
+
+// Packed half and bfloat16 arithmetic (sm_80 forms) through inline assembly on raw bits: each
+// thread takes two f16x2 / bf16x2 words and writes the packed results.
+extern "C" __global__ void packed_half(const unsigned *a, const unsigned *b, const unsigned *c,
+                                       unsigned *h, const float *f, unsigned *packed)
+{
+    unsigned i = threadIdx.x, x = a[i], y = b[i], z = c[i], r;
+    asm("add.rn.f16x2 %0, %1, %2;" : "=r"(r) : "r"(x), "r"(y));
+    h[8 * i + 0] = r;
+    asm("mul.rn.f16x2 %0, %1, %2;" : "=r"(r) : "r"(x), "r"(y));
+    h[8 * i + 1] = r;
+    asm("fma.rn.f16x2 %0, %1, %2, %3;" : "=r"(r) : "r"(x), "r"(y), "r"(z));
+    h[8 * i + 2] = r;
+    asm("fma.rn.relu.f16x2 %0, %1, %2, %3;" : "=r"(r) : "r"(x), "r"(y), "r"(z));
+    h[8 * i + 3] = r;
+    asm("min.f16x2 %0, %1, %2;" : "=r"(r) : "r"(x), "r"(y));
+    h[8 * i + 4] = r;
+    asm("max.NaN.f16x2 %0, %1, %2;" : "=r"(r) : "r"(x), "r"(y));
+    h[8 * i + 5] = r;
+    asm("neg.f16x2 %0, %1;" : "=r"(r) : "r"(x));
+    h[8 * i + 6] = r;
+    asm("abs.f16x2 %0, %1;" : "=r"(r) : "r"(x));
+    h[8 * i + 7] = r;
+    float p = f[2 * i], q = f[2 * i + 1];
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(p), "f"(q));
+    packed[6 * i + 0] = r;
+    asm("cvt.rn.relu.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(p), "f"(q));
+    packed[6 * i + 1] = r;
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(p), "f"(q));
+    packed[6 * i + 2] = r;
+    asm("fma.rn.bf16x2 %0, %1, %2, %3;" : "=r"(r) : "r"(x), "r"(y), "r"(z));
+    packed[6 * i + 3] = r;
+    asm("min.bf16x2 %0, %1, %2;" : "=r"(r) : "r"(x), "r"(y));
+    packed[6 * i + 4] = r;
+    asm("max.NaN.bf16x2 %0, %1, %2;" : "=r"(r) : "r"(x), "r"(y));
+    packed[6 * i + 5] = r;
+}
