@@ -111,3 +111,14 @@ fn copies_outside_allocations_are_refused() {
     // Refused calls leave the stream healthy.
     stream.synchronize().unwrap();
 }
+
+#[test]
+fn empty_copies_and_fills_are_no_ops() {
+    let device = device();
+    let stream = device.create_stream().unwrap();
+    stream.copy_to_device(0, &[]).unwrap();
+    stream.copy_to_host(&mut [], 0).unwrap();
+    stream.copy_on_device(0, 0, 0).unwrap();
+    stream.memset(0, 7, 4, 0).unwrap();
+    stream.synchronize().unwrap();
+}

@@ -191,6 +191,9 @@ impl Stream for CpuStream {
     }
 
     fn copy_to_device(&self, dst: DevicePtr, src: &[u8]) -> Result<()> {
+        if src.is_empty() {
+            return Ok(()); // Nothing to copy, whatever `dst` is.
+        }
         let memory = self.device.memory();
         memory.check_range("Stream::copy_to_device", dst, src.len() as u64)?;
         let data = src.to_vec();
@@ -202,6 +205,9 @@ impl Stream for CpuStream {
     }
 
     fn copy_to_host(&self, dst: &mut [u8], src: DevicePtr) -> Result<()> {
+        if dst.is_empty() {
+            return Ok(());
+        }
         let bytes = dst.len();
         self.device
             .memory()
@@ -234,6 +240,9 @@ impl Stream for CpuStream {
     }
 
     fn copy_on_device(&self, dst: DevicePtr, src: DevicePtr, bytes: u64) -> Result<()> {
+        if bytes == 0 {
+            return Ok(());
+        }
         let memory = self.device.memory();
         memory.check_range("Stream::copy_on_device", src, bytes)?;
         memory.check_range("Stream::copy_on_device", dst, bytes)?;
@@ -250,6 +259,9 @@ impl Stream for CpuStream {
                 call: "Stream::memset",
                 message: format!("element size {element_bytes} (must be 1, 2 or 4)"),
             });
+        }
+        if count == 0 {
+            return Ok(());
         }
         let bytes =
             count
