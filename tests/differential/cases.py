@@ -20,6 +20,8 @@ case_model.py. The cases live in one module per compiler:
 * cases_probes_half.py: kernels/probes.cu, packed f16x2/bf16x2 arithmetic and conversions;
 * cases_probes_sync.py: kernels/probes.cu, barriers after early exit, named barriers,
   cp.async zero-fill, lop3/bmsk/szext/shf;
+* cases_probes_warp.py: kernels/probes.cu, shfl.sync modes with clamp/segment masks,
+  redux/vote.uni/match among odd lanes;
 * cases_triton.py: Triton add, softmax, layer norm, fp16 matmul (sm_80);
 * cases_mlir.py: MLIR 22 `gpu` dialect kernels (memref descriptors);
 * cases_clang.py: clang 22 CUDA kernels at -O2, -O0, sm_90 -O3 and with line info;
@@ -43,11 +45,12 @@ from cases_probes import CASES as PROBES  # noqa: E402
 from cases_probes_float import CASES as PROBES_FLOAT  # noqa: E402
 from cases_probes_half import CASES as PROBES_HALF  # noqa: E402
 from cases_probes_sync import CASES as PROBES_SYNC  # noqa: E402
+from cases_probes_warp import CASES as PROBES_WARP  # noqa: E402
 from cases_triton import CASES as TRITON  # noqa: E402
 from cases_variants import CASES as VARIANTS  # noqa: E402
 from xfail import XFAIL  # noqa: E402
 
-CASES = NVRTC_CORE + NVRTC_MATH + NVRTC_EXTRA + EDGES + PROBES + PROBES_FLOAT + PROBES_HALF + PROBES_SYNC + TRITON + MLIR + CLANG + VARIANTS
+CASES = NVRTC_CORE + NVRTC_MATH + NVRTC_EXTRA + EDGES + PROBES + PROBES_FLOAT + PROBES_HALF + PROBES_SYNC + PROBES_WARP + TRITON + MLIR + CLANG + VARIANTS
 
 for _case in CASES:
     if _case["name"] in XFAIL:

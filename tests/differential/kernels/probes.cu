@@ -291,3 +291,45 @@ extern "C" __global__ void packed_half(const unsigned *a, const unsigned *b, con
     asm("max.NaN.bf16x2 %0, %1, %2;" : "=r"(r) : "r"(x), "r"(y));
     packed[6 * i + 5] = r;
 }
+
+// shfl.sync in all four modes with per-lane source operands b and clamp/segment-mask operands
+// c, returning the value and the in-range predicate.
+extern "C" __global__ void shfl_modes(const int *in, const unsigned *b, const unsigned *c, int *out,
+                                      unsigned *preds)
+{
+    unsigned t = threadIdx.x, lane = b[t], clamp = c[t], p0, p1, p2, p3;
+    int v = in[t], r0, r1, r2, r3;
+    asm volatile("{.reg .pred q; shfl.sync.up.b32 %0|q, %2, %3, %4, 0xffffffff; selp.u32 %1, 1, 0, q;}"
+                 : "=r"(r0), "=r"(p0) : "r"(v), "r"(lane), "r"(clamp));
+    asm volatile("{.reg .pred q; shfl.sync.down.b32 %0|q, %2, %3, %4, 0xffffffff; selp.u32 %1, 1, 0, q;}"
+                 : "=r"(r1), "=r"(p1) : "r"(v), "r"(lane), "r"(clamp));
+    asm volatile("{.reg .pred q; shfl.sync.bfly.b32 %0|q, %2, %3, %4, 0xffffffff; selp.u32 %1, 1, 0, q;}"
+                 : "=r"(r2), "=r"(p2) : "r"(v), "r"(lane), "r"(clamp));
+    asm volatile("{.reg .pred q; shfl.sync.idx.b32 %0|q, %2, %3, %4, 0xffffffff; selp.u32 %1, 1, 0, q;}"
+                 : "=r"(r3), "=r"(p3) : "r"(v), "r"(lane), "r"(clamp));
+    out[4 * t + 0] = r0;
+    out[4 * t + 1] = r1;
+    out[4 * t + 2] = r2;
+    out[4 * t + 3] = r3;
+    preds[t] = p0 | p1 << 1 | p2 << 2 | p3 << 3;
+}
+
+// Warp reductions, votes and matches among the odd lanes only (member mask 0xaaaaaaaa).
+extern "C" __global__ void partial_collectives(const unsigned *in, unsigned *out)
+{
+    unsigned t = threadIdx.x, lane = t & 31, v = in[t], r[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+    if (lane & 1) {
+        const unsigned m = 0xaaaaaaaau;
+        asm volatile("redux.sync.add.u32 %0, %1, %2;" : "=r"(r[0]) : "r"(v), "r"(m));
+        asm volatile("redux.sync.min.u32 %0, %1, %2;" : "=r"(r[1]) : "r"(v), "r"(m));
+        asm volatile("redux.sync.max.s32 %0, %1, %2;" : "=r"(r[2]) : "r"(v), "r"(m));
+        asm volatile("redux.sync.and.b32 %0, %1, %2;" : "=r"(r[3]) : "r"(v), "r"(m));
+        asm volatile("redux.sync.or.b32 %0, %1, %2;" : "=r"(r[4]) : "r"(v), "r"(m));
+        asm volatile("{.reg .pred q, u; setp.ne.u32 q, %1, 0; vote.sync.uni.pred u, q, %2; selp.u32 %0, 1, 0, u;}"
+                     : "=r"(r[5]) : "r"(v & 1), "r"(m));
+        int pred;
+        r[6] = __match_all_sync(m, v >> 28, &pred);
+        r[7] = __match_any_sync(m, v >> 29) | (unsigned)pred << 31;
+    }
+    for (int k = 0; k < 8; ++k) out[8 * t + k] = r[k];
+}
