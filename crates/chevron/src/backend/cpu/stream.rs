@@ -3,7 +3,8 @@
 //! Submissions take the next sequence number on the stream's [`Timeline`] and go to the worker
 //! (see `worker.rs`). Launches copy their argument values into a parameter buffer laid out as
 //! the kernel declares; host-to-device copies copy the source before returning; device-to-host
-//! copies wait for their turn on the queue. A fault is reported by the next `synchronize` or
+//! copies wait for their turn on the queue. Unlike a GPU launch, a CPU launch allocates: its
+//! parameter buffer and queue entry must outlive the call, since the worker runs it later. A fault is reported by the next `synchronize` or
 //! `query` (and by `copy_to_host`), and cancels all later work on the stream.
 
 use std::any::Any;

@@ -2,8 +2,9 @@
 //!
 //! Each stream owns one OS thread, so kernels on different streams truly run at the same time
 //! (a kernel spinning on a flag that another stream's kernel sets finishes). A launch runs its
-//! blocks on `threads` interpreter threads, started for that launch; the worker thread waits for
-//! them. Once a piece of work faults, everything queued after it on the stream is cancelled:
+//! blocks on up to `threads` host threads started for that launch (with one, on the worker
+//! thread itself, in a fixed block order); no pool is shared between streams, so a spinning block
+//! never starves another stream's blocks. Once a piece of work faults, everything queued after it on the stream is cancelled:
 //! it is marked completed without running, so waiters wake up and see the fault.
 
 use std::panic::{self, AssertUnwindSafe};
