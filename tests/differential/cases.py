@@ -22,6 +22,7 @@ case_model.py. The cases live in one module per compiler:
   cp.async zero-fill, lop3/bmsk/szext/shf;
 * cases_probes_warp.py: kernels/probes.cu, shfl.sync modes with clamp/segment masks,
   redux/vote.uni/match among odd lanes;
+* cases_shapes.py: partial last warps, odd 2-D blocks, 1024-thread blocks, many blocks;
 * cases_triton.py: Triton add, softmax, layer norm, fp16 matmul (sm_80);
 * cases_mlir.py: MLIR 22 `gpu` dialect kernels (memref descriptors);
 * cases_clang.py: clang 22 CUDA kernels at -O2, -O0, sm_90 -O3 and with line info;
@@ -46,11 +47,12 @@ from cases_probes_float import CASES as PROBES_FLOAT  # noqa: E402
 from cases_probes_half import CASES as PROBES_HALF  # noqa: E402
 from cases_probes_sync import CASES as PROBES_SYNC  # noqa: E402
 from cases_probes_warp import CASES as PROBES_WARP  # noqa: E402
+from cases_shapes import CASES as SHAPES  # noqa: E402
 from cases_triton import CASES as TRITON  # noqa: E402
 from cases_variants import CASES as VARIANTS  # noqa: E402
 from xfail import XFAIL  # noqa: E402
 
-CASES = NVRTC_CORE + NVRTC_MATH + NVRTC_EXTRA + EDGES + PROBES + PROBES_FLOAT + PROBES_HALF + PROBES_SYNC + PROBES_WARP + TRITON + MLIR + CLANG + VARIANTS
+CASES = NVRTC_CORE + NVRTC_MATH + NVRTC_EXTRA + EDGES + PROBES + PROBES_FLOAT + PROBES_HALF + PROBES_SYNC + PROBES_WARP + SHAPES + TRITON + MLIR + CLANG + VARIANTS
 
 for _case in CASES:
     if _case["name"] in XFAIL:
