@@ -122,3 +122,48 @@ fn empty_copies_and_fills_are_no_ops() {
     stream.memset(0, 7, 4, 0).unwrap();
     stream.synchronize().unwrap();
 }
+
+/// Set in the child process of [`discovery_reads_the_environment`].
+const ENV_CHILD: &str = "CHEVRON_CPU_TEST_ENV_CHILD";
+
+#[test]
+fn discovery_reads_the_environment() {
+    if std::env::var_os(ENV_CHILD).is_some() {
+        let devices = chevron::backend::cpu::discover().unwrap();
+        assert_eq!(devices.len(), 3);
+        for device in &devices {
+            assert_eq!(
+                device.info().multiprocessors,
+                1,
+                "deterministic: one thread"
+            );
+            assert_eq!(device.info().total_memory, 64 << 20);
+        }
+        return;
+    }
+    // Run this test again in a child process with the variables set.
+    let child = |extra: &[(&str, &str)]| {
+        let mut command = std::process::Command::new(std::env::current_exe().unwrap());
+        command
+            .args(["discovery_reads_the_environment", "--exact"])
+            .env(ENV_CHILD, "1")
+            .env("CHEVRON_CPU_DEVICES", "3")
+            .env("CHEVRON_CPU_THREADS", "4")
+            .env("CHEVRON_CPU_DETERMINISTIC", "1")
+            .env("CHEVRON_CPU_MEMORY", "64M");
+        for (key, value) in extra {
+            command.env(key, value);
+        }
+        command.output().unwrap()
+    };
+    let output = child(&[]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stdout)
+    );
+    let output = child(&[("CHEVRON_CPU_DEVICES", "three")]);
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    assert!(!output.status.success());
+    assert!(stdout.contains("CHEVRON_CPU_DEVICES"), "{stdout}");
+}
