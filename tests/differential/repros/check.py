@@ -30,7 +30,8 @@ def check(name, opts):
     done = subprocess.run(command, capture_output=True, text=True, timeout=60)
     if done.returncode != 0:
         return (done.stderr.strip().splitlines() or ["exit %d" % done.returncode])[-1]
-    buffers = json.loads(done.stdout.strip().splitlines()[-1])["buffers"]
+    summary = [line for line in done.stdout.splitlines() if line.startswith('{"')][-1]
+    buffers = json.loads(summary)["buffers"]
     for n, want in repro["expected"].items():
         if buffers[n] != want:
             first = next(i for i, (g, w) in enumerate(zip(buffers[n], want)) if g != w)
