@@ -64,7 +64,8 @@ impl DeviceCore {
     }
 
     /// Releases `what` now if no stream of the device has unfinished work, or once they all
-    /// have passed this point.
+    /// have passed this point (checked by [`DeviceCore::collect`], which allocation,
+    /// synchronization and token waits call).
     pub(crate) fn release(&self, what: Release) {
         let waits: Vec<(Arc<StreamProgress>, u64)> = lock(&self.streams)
             .iter()
@@ -74,34 +75,45 @@ impl DeviceCore {
         if waits.is_empty() {
             self.release_now(what);
         } else {
-            lock(&self.pending).push(PendingRelease { what, waits });
-            self.pending_count.fetch_add(1, Ordering::AcqRel);
+            let mut pending = lock(&self.pending);
+            pending.push(PendingRelease { what, waits });
+            self.pending_count.store(pending.len(), Ordering::Release);
         }
-        self.collect();
     }
 
-    /// Releases whatever is pending and no longer in use. Cheap when nothing is pending.
+    /// Releases whatever is pending and no longer in use: each stream waited for is asked
+    /// once, then every pending release is checked against what is known. Cheap (one atomic
+    /// load) when nothing is pending.
     pub(crate) fn collect(&self) {
         if self.pending_count.load(Ordering::Acquire) == 0 {
             return;
         }
         let ready: Vec<Release> = {
             let mut pending = lock(&self.pending);
-            let mut ready = Vec::new();
-            let mut i = 0;
-            while i < pending.len() {
-                let done = pending[i]
-                    .waits
-                    .iter()
-                    .all(|(s, n)| s.reached(*n).unwrap_or(true));
-                if done {
-                    ready.push(pending.swap_remove(i).what);
-                } else {
-                    i += 1;
+            let mut polled: Vec<*const StreamProgress> = Vec::new();
+            let mut faulted: Vec<*const StreamProgress> = Vec::new();
+            for release in pending.iter() {
+                for (stream, sequence) in &release.waits {
+                    let id = Arc::as_ptr(stream);
+                    if stream.completed() < *sequence && !polled.contains(&id) {
+                        polled.push(id);
+                        // A faulted stream runs nothing more: its releases need not wait (the
+                        // fault is reported to whoever synchronizes or waits on its tokens).
+                        if stream.reached(*sequence).is_err() {
+                            faulted.push(id);
+                        }
+                    }
                 }
             }
+            let (done, waiting): (Vec<_>, Vec<_>) =
+                std::mem::take(&mut *pending).into_iter().partition(|r| {
+                    r.waits
+                        .iter()
+                        .all(|(s, n)| s.completed() >= *n || faulted.contains(&Arc::as_ptr(s)))
+                });
+            *pending = waiting;
             self.pending_count.store(pending.len(), Ordering::Release);
-            ready
+            done.into_iter().map(|r| r.what).collect()
         };
         for what in ready {
             self.release_now(what);

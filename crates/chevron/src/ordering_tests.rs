@@ -313,3 +313,19 @@ fn public_handles_are_send_and_sync() {
     check::<Module>();
     check::<crate::Kernel>();
 }
+
+#[test]
+fn pending_releases_are_collected_by_the_next_allocation() {
+    let (device, backend) = scripted(0);
+    let stream = device.create_stream().unwrap();
+    let mut pointers = Vec::new();
+    for _ in 0..10 {
+        let buffer = Buffer::<u32>::new(&device, 8).unwrap();
+        stream.fill(&buffer, 1).unwrap();
+        pointers.push(buffer.device_ptr());
+    }
+    assert!(pointers.iter().all(|&p| backend.is_live(p)));
+    backend.finish_all();
+    let _fresh = Buffer::<u32>::new(&device, 8).unwrap();
+    assert!(pointers.iter().all(|&p| !backend.is_live(p)));
+}
