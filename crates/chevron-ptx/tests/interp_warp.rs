@@ -221,3 +221,44 @@ fn divergent_paths_reconverge_before_a_collective() {
         report.lane_instructions
     );
 }
+
+/// Every lane takes a global spin lock (held by a lane of the same warp while the others spin).
+const SPIN_LOCK: &str = r#"
+.version 8.0
+.target sm_80
+.address_size 64
+
+.visible .entry locked(.param .u64 lock, .param .u64 counter)
+{
+    .reg .pred %p1;
+    .reg .b32 %r<4>;
+    .reg .b64 %rd<3>;
+
+    ld.param.u64 %rd1, [lock];
+    ld.param.u64 %rd2, [counter];
+SPIN:
+    atom.global.cas.b32 %r1, [%rd1], 0, 1;
+    setp.ne.u32 %p1, %r1, 0;
+    @%p1 bra SPIN;
+    ld.volatile.global.u32 %r2, [%rd2];
+    add.u32 %r2, %r2, 1;
+    st.volatile.global.u32 [%rd2], %r2;
+    membar.gl;
+    atom.global.exch.b32 %r3, [%rd1], 0;
+    ret;
+}
+"#;
+
+#[test]
+fn lanes_spinning_on_a_lock_held_by_their_own_warp_make_progress() {
+    for threads in [1, 2] {
+        let (memory, program) = load(SPIN_LOCK);
+        let (lock, counter) = (upload_u32(&memory, &[0]), upload_u32(&memory, &[0]));
+        let kernel = program.kernel("locked").unwrap();
+        let params = Params::new().u64(lock).u64(counter).build(&kernel);
+        program
+            .launch(&kernel, &config([4, 1, 1], [64, 1, 1], threads), &params)
+            .unwrap();
+        assert_eq!(download_u32(&memory, counter, 1)[0], 4 * 64);
+    }
+}

@@ -106,6 +106,8 @@ pub(crate) struct Warp {
     pub bar_dst: [usize; 32],
     /// Set when the block could not progress and a collective must run with the lanes present.
     pub force_collective: bool,
+    /// Backward branches taken by a diverged group since the lanes furthest ahead last ran.
+    pub spins: u32,
     pub cache: AllocCache,
     pub lane_instructions: u64,
     /// Launch- and block-wide special-register values.
@@ -152,6 +154,7 @@ impl Warp {
             tid: [[0; 3]; 32],
             bar_dst: [0; 32],
             force_collective: false,
+            spins: 0,
             cache: AllocCache::default(),
             lane_instructions: 0,
             env: Env::default(),
@@ -227,6 +230,16 @@ impl Warp {
     /// Picks the next group among the ready lanes (deepest call level, then lowest function
     /// index, then lowest program counter). Returns false when no lane is ready.
     pub fn reschedule(&mut self) -> bool {
+        self.pick(false)
+    }
+
+    /// Like [`Warp::reschedule`] but picks the highest program counter, to let lanes that are
+    /// ahead make progress while others spin.
+    pub fn reschedule_furthest(&mut self) -> bool {
+        self.pick(true)
+    }
+
+    fn pick(&mut self, furthest: bool) -> bool {
         self.park();
         let ready = self.ready();
         if ready == 0 {
@@ -234,11 +247,12 @@ impl Warp {
             return false;
         }
         let key = |l: usize| {
-            (
-                std::cmp::Reverse(self.stacks[l].len()),
-                self.func[l],
-                self.pc[l],
-            )
+            let pc = if furthest {
+                u32::MAX - self.pc[l]
+            } else {
+                self.pc[l]
+            };
+            (std::cmp::Reverse(self.stacks[l].len()), self.func[l], pc)
         };
         let mut best = None;
         let mut m = ready;
@@ -253,6 +267,7 @@ impl Warp {
         let Some((depth, func, pc)) = best else {
             return false;
         };
+        let pc = if furthest { u32::MAX - pc } else { pc };
         let mut group = 0;
         let mut merge = u32::MAX;
         let mut m = ready;
@@ -262,7 +277,7 @@ impl Warp {
             if self.stacks[l].len() == depth.0 && self.func[l] == func {
                 if self.pc[l] == pc {
                     group |= 1 << l;
-                } else {
+                } else if self.pc[l] > pc {
                     merge = merge.min(self.pc[l]);
                 }
             }

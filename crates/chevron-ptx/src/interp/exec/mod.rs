@@ -256,12 +256,27 @@ pub(crate) fn run_warp(
     Ok(())
 }
 
+/// Backward branches a diverged group may take before the lanes furthest ahead get a turn.
+const SPIN_TURNS: u32 = 256;
+
 /// Moves `taken` lanes of the group to `target` and the rest to the next instruction.
 fn branch(w: &mut Warp, taken: u32, target: u32) {
     let not_taken = w.group & !taken;
     if not_taken == 0 {
+        let backward = target <= w.gpc;
         w.gpc = target;
         if w.others_ready() {
+            // Lanes looping while others wait further on may be spinning on those others (a lock
+            // held by a lane of the same warp): now and then let the lanes furthest ahead run,
+            // as independent thread scheduling guarantees.
+            if backward {
+                w.spins += 1;
+                if w.spins >= SPIN_TURNS {
+                    w.spins = 0;
+                    w.reschedule_furthest();
+                    return;
+                }
+            }
             w.reschedule();
         }
         return;
