@@ -4,7 +4,8 @@
 use std::path::Path;
 
 use chevron::code_object::{
-    binary_symbols, detect, parse_fatbin, CodeObjectKind, Compression, Cubin, EntryKind,
+    binary_symbols, detect, embedded_fatbins, is_cuda_elf, parse_fatbin, CodeObjectKind,
+    Compression, Cubin, EntryKind,
 };
 use chevron_ptx::symbols::SymbolTable;
 
@@ -150,4 +151,26 @@ fn mlir_embedded_fatbin_and_cubin() {
     );
     let cubin = binary_symbols(&read("../../corpus/mlir/cubin_format.cubin")).unwrap();
     assert_eq!(cubin.kernels().count(), 1);
+}
+
+#[test]
+fn fatbin_embedded_in_an_nvcc_host_object() {
+    let object = read("tests/data/structs.sm_90.host.elf");
+    assert_eq!(detect(&object), Some(CodeObjectKind::Cubin));
+    assert!(!is_cuda_elf(&object));
+    let fatbins = embedded_fatbins(&object).unwrap();
+    assert_eq!(fatbins.len(), 1);
+    let entries = parse_fatbin(fatbins[0]).unwrap();
+    let kinds: Vec<(EntryKind, u32)> = entries.iter().map(|e| (e.kind, e.arch)).collect();
+    assert!(kinds.contains(&(EntryKind::Elf, 90)), "{kinds:?}");
+    let from_object = binary_symbols(&object).unwrap();
+    let cubin = Cubin::parse(&read("../../corpus/cubin/structs.sm_90.cubin")).unwrap();
+    assert_eq!(layouts(&from_object), layouts(&cubin.symbols));
+    // A cubin is not a host file, and a host file is not a cubin.
+    assert!(
+        embedded_fatbins(&read("../../corpus/cubin/structs.sm_90.cubin"))
+            .unwrap()
+            .is_empty()
+    );
+    assert!(Cubin::parse(&object).is_err());
 }

@@ -27,8 +27,8 @@ use super::CodeObjectError;
 
 /// Offset of the ABI version byte in the ELF identification.
 const EI_ABIVERSION: usize = 8;
-/// `EM_CUDA`.
-const EM_CUDA: u16 = 190;
+/// `EM_CUDA`: the ELF machine number of NVIDIA GPU code.
+pub const EM_CUDA: u16 = 190;
 /// `STO_CUDA_ENTRY`: the symbol is a kernel.
 const STO_CUDA_ENTRY: u8 = 0x10;
 /// `STT_CUDA_OBJECT`: a device variable (used for undefined ones in relocatable cubins).

@@ -5,17 +5,21 @@
 //! - [`Cubin::parse`] reads a cubin's kernels, device functions, globals and kernel parameter
 //!   layouts into the same [`SymbolTable`] that PTX gives (see `elf.rs`, `nv_info.rs`).
 //! - [`parse_fatbin`] lists a fatbin's entries and decompresses them (see `fatbin.rs`).
-//! - [`binary_symbols`] is the symbol table of a cubin or fatbin in one call.
+//! - [`embedded_fatbins`] finds the fatbins nvcc embeds in host objects and executables.
+//! - [`binary_symbols`] is the symbol table of a cubin, a fatbin, or a host ELF file's embedded
+//!   fatbins, in one call.
 
 mod elf;
 mod fatbin;
+mod host;
 pub mod nv_info;
 
-pub use elf::{Cubin, CubinKernel};
+pub use elf::{Cubin, CubinKernel, EM_CUDA};
 pub use fatbin::{
     parse_fatbin, Compression, EntryKind, FatbinEntry, FATBIN_MAGIC, FLAG_COMPRESSED_LZ4,
     FLAG_COMPRESSED_ZSTD, FLAG_DEBUG,
 };
+pub use host::embedded_fatbins;
 
 use chevron_ptx::symbols::SymbolTable;
 
@@ -91,28 +95,25 @@ fn skip_comments(mut text: &[u8]) -> &[u8] {
 }
 
 /// The symbol table of a cubin, or of a fatbin: its first cubin entry, else its newest PTX
-/// entry (a PTX-only fatbin lists the symbols of its PTX).
+/// entry (a PTX-only fatbin lists the symbols of its PTX). A host ELF file (an nvcc-built object
+/// or executable) gives the symbols of the fatbins it embeds.
 pub fn binary_symbols(bytes: &[u8]) -> Result<SymbolTable, CodeObjectError> {
     match detect(bytes) {
-        Some(CodeObjectKind::Cubin) => Ok(Cubin::parse(bytes)?.symbols),
-        Some(CodeObjectKind::Fatbin) => {
-            let entries = parse_fatbin(bytes)?;
-            if let Some(cubin) = entries.iter().find(|e| e.kind == EntryKind::Elf) {
-                return Ok(Cubin::parse(&cubin.contents()?)?.symbols);
+        Some(CodeObjectKind::Cubin) if !is_cuda_elf(bytes) => {
+            let fatbins = embedded_fatbins(bytes)?;
+            if fatbins.is_empty() {
+                return Err(CodeObjectError::Unsupported(
+                    "a host ELF file without embedded device code (.nv_fatbin)".into(),
+                ));
             }
-            let ptx = entries
-                .iter()
-                .filter(|e| e.kind == EntryKind::Ptx)
-                .max_by_key(|e| e.arch)
-                .ok_or_else(|| {
-                    CodeObjectError::Unsupported("the fatbin holds neither a cubin nor PTX".into())
-                })?;
-            let text = ptx.ptx_text()?;
-            let module = chevron_ptx::parse(&text).map_err(|e| {
-                CodeObjectError::Malformed(format!("PTX entry for sm_{}: {e}", ptx.arch))
-            })?;
-            Ok(SymbolTable::from_module(&module))
+            let mut entries = Vec::new();
+            for fatbin in fatbins {
+                entries.extend(parse_fatbin(fatbin)?);
+            }
+            fatbin_symbols(&entries)
         }
+        Some(CodeObjectKind::Cubin) => Ok(Cubin::parse(bytes)?.symbols),
+        Some(CodeObjectKind::Fatbin) => fatbin_symbols(&parse_fatbin(bytes)?),
         Some(CodeObjectKind::Ptx) => Err(CodeObjectError::Unsupported(
             "PTX text is not a binary code object".into(),
         )),
@@ -120,6 +121,31 @@ pub fn binary_symbols(bytes: &[u8]) -> Result<SymbolTable, CodeObjectError> {
             "neither a cubin (ELF) nor a fatbin".into(),
         )),
     }
+}
+
+/// Whether ELF bytes are GPU code (`e_machine` is `EM_CUDA`) rather than a host file.
+pub fn is_cuda_elf(bytes: &[u8]) -> bool {
+    bytes
+        .get(18..20)
+        .is_some_and(|m| u16::from_le_bytes([m[0], m[1]]) == EM_CUDA)
+}
+
+/// The symbols of the first cubin entry, else of the newest PTX entry.
+fn fatbin_symbols(entries: &[FatbinEntry]) -> Result<SymbolTable, CodeObjectError> {
+    if let Some(cubin) = entries.iter().find(|e| e.kind == EntryKind::Elf) {
+        return Ok(Cubin::parse(&cubin.contents()?)?.symbols);
+    }
+    let ptx = entries
+        .iter()
+        .filter(|e| e.kind == EntryKind::Ptx)
+        .max_by_key(|e| e.arch)
+        .ok_or_else(|| {
+            CodeObjectError::Unsupported("the fatbin holds neither a cubin nor PTX".into())
+        })?;
+    let text = ptx.ptx_text()?;
+    let module = chevron_ptx::parse(&text)
+        .map_err(|e| CodeObjectError::Malformed(format!("PTX entry for sm_{}: {e}", ptx.arch)))?;
+    Ok(SymbolTable::from_module(&module))
 }
 
 #[cfg(test)]
