@@ -48,14 +48,16 @@ unsafe fn enqueue(
     config: LaunchConfig,
     params: &[*mut c_void],
 ) -> CapiResult<()> {
-    let sizes: Option<Vec<u32>> = kernel.params().map(|p| p.iter().map(|l| l.size).collect());
-    let translate = host_memory::any() && sizes.is_some();
-    if !translate {
-        // SAFETY: forwarded from the caller (count checked against the layout by launch_raw).
-        unsafe { kernel.launch_raw(stream, config, params, &[])? };
-        return Ok(());
-    }
-    let sizes = sizes.unwrap_or_default();
+    let layout = match kernel.params() {
+        Some(layout) if host_memory::any() => layout,
+        _ => {
+            // SAFETY: forwarded from the caller (count checked against the layout by
+            // launch_raw).
+            unsafe { kernel.launch_raw(stream, config, params, &[])? };
+            return Ok(());
+        }
+    };
+    let sizes: Vec<u32> = layout.iter().map(|l| l.size).collect();
     if sizes.len() != params.len() {
         return Err(CapiError::new(
             crate::status::chevron_status::CHEVRON_ERROR_ARGUMENT,
