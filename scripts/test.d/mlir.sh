@@ -92,5 +92,22 @@ for program in "${programs[@]}"; do
         failed=$((failed + 1))
     fi
 done
+# LD_PRELOAD: a program linked against another mgpu* library (the tracing stub, built as a
+# shared object) runs on chevron when libchevron.so is preloaded.
+if [[ $# -eq 0 ]]; then
+    clang-22 -O1 -shared -fPIC "$here/mgpu_stub.c" -o "$out/libmgpu_stub.so"
+    exe="$out/preload-join_streams"
+    if clang-22 "$out/lowered-join_streams.o" "$out/print_memref.o" -L"$out" -lmgpu_stub \
+        -Wl,-rpath,"$out" -lpthread -o "$exe" &&
+        LD_PRELOAD="$lib/libchevron.so" CHEVRON_DEVICES=cpu CHEVRON_ABORT_ON_ERROR=1 \
+            MGPU_STUB_TRACE=/dev/null timeout 120 "$exe" >"$exe.stdout" 2>"$exe.stderr" &&
+        python3 "$here/check_output.py" "$here/join_streams.mlir" "$exe.stdout" >/dev/null; then
+        echo "join_streams (LD_PRELOAD over another mgpu library): ok"
+        passed=$((passed + 1))
+    else
+        echo "join_streams (LD_PRELOAD over another mgpu library): FAIL"
+        failed=$((failed + 1))
+    fi
+fi
 echo "mlir: $passed passed, $failed failed, $skipped skipped"
 [[ $failed == 0 ]]
