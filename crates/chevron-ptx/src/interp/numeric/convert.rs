@@ -288,7 +288,7 @@ fn clamp_to(ty: ScalarType, v: i128) -> i128 {
 fn float_to_int(dst: ScalarType, src: ScalarType, v: f64, rnd: Option<Rounding>) -> u64 {
     if v.is_nan() {
         return if src == ScalarType::F64 || dst.size() == 8 {
-            1 << (dst.size() * 8 - 1)
+            1 << (dst.size().min(8) * 8 - 1)
         } else {
             0
         };

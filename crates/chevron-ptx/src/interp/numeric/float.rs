@@ -30,23 +30,25 @@ pub fn canonical_nan_f64() -> f64 {
 }
 
 /// Replaces any NaN by the canonical f32 NaN.
+///
+/// Works on the bit pattern: the optimizer treats all NaNs as interchangeable in float
+/// selects (it may fold `if x.is_nan() { NAN } else { x }` into `x`), but not in integer ones.
 #[inline]
 pub fn canonicalize_f32(x: f32) -> f32 {
-    if x.is_nan() {
-        canonical_nan_f32()
+    let b = x.to_bits();
+    f32::from_bits(if b & 0x7fff_ffff > 0x7f80_0000 {
+        0x7fff_ffff
     } else {
-        x
-    }
+        b
+    })
 }
 
-/// Replaces any NaN by the canonical f64 NaN.
+/// Replaces any NaN by the canonical f64 NaN (on the bit pattern, as [`canonicalize_f32`]).
 #[inline]
 pub fn canonicalize_f64(x: f64) -> f64 {
-    if x.is_nan() {
-        canonical_nan_f64()
-    } else {
-        x
-    }
+    let b = x.to_bits();
+    let nan = b & 0x7fff_ffff_ffff_ffff > 0x7ff0_0000_0000_0000;
+    f64::from_bits(if nan { 0x7fff_ffff_ffff_ffff } else { b })
 }
 
 /// `.ftz`: a subnormal becomes a zero of the same sign; everything else is unchanged.

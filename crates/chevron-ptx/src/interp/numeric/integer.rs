@@ -11,10 +11,11 @@ use crate::ir::ScalarType;
 // The bit-manipulation instructions live in `bits`; they are reachable from here too.
 pub use super::bits::{bfe, bfi, bfind, bmsk, brev, clz, fns, lop3, popc, prmt, shf, szext};
 
-/// Width of an integer type in bits (`.u16x2`/`.s16x2`: 32).
+/// Width of an integer type in bits (`.u16x2`/`.s16x2`: 32; at most 64, so that a type no
+/// integer instruction takes, such as `.b128`, cannot make a shift overflow).
 #[inline]
 pub fn width(ty: ScalarType) -> u32 {
-    ty.size() * 8
+    (ty.size() * 8).min(64)
 }
 
 /// The low `width(ty)` bits of `v`.
@@ -66,7 +67,7 @@ pub fn mul_hi(ty: ScalarType, a: u64, b: u64) -> u64 {
 /// `mul.wide` (16 → 32 and 32 → 64 bits): the full product, masked to twice the width.
 #[inline]
 pub fn mul_wide(ty: ScalarType, a: u64, b: u64) -> u64 {
-    let p = (value(ty, a) * value(ty, b)) as u64;
+    let p = value(ty, a).wrapping_mul(value(ty, b)) as u64;
     let w = 2 * width(ty);
     if w >= 64 {
         p

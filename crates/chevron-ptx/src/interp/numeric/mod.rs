@@ -103,6 +103,160 @@ pub fn f64_reg(x: f64) -> u64 {
 mod tests {
     use super::*;
 
+    /// Every type the IR knows, including ones an instruction would never carry.
+    const ALL_TYPES: [ScalarType; 27] = {
+        use ScalarType::*;
+        [
+            Pred, B8, B16, B32, B64, B128, U8, U16, U32, U64, S8, S16, S32, S64, F16, F16x2, Bf16,
+            Bf16x2, Tf32, F32, F64, U16x2, S16x2, E4m3, E5m2, E4m3x2, E5m2x2,
+        ]
+    };
+
+    /// Whether `v` fits in the low `bits` bits.
+    fn fits(v: u64, bits: u32) -> bool {
+        bits >= 64 || v >> bits == 0
+    }
+
+    #[test]
+    fn any_input_gives_a_result_of_the_type_width() {
+        use crate::ir::{Compare, Rounding};
+        let mut rng = oracle::Rng(99);
+        let rounding = [
+            None,
+            Some(Rounding::Rn),
+            Some(Rounding::Rzi),
+            Some(Rounding::Rna),
+        ];
+        for i in 0..4000usize {
+            let (a, b, c) = (rng.next(), rng.next(), rng.next());
+            let small = (b >> 58) as u32 * 3; // shift amounts and positions up to 189
+            for ty in ALL_TYPES {
+                let w = integer::width(ty);
+                for v in [
+                    mul_hi(ty, a, b),
+                    mad_hi(ty, a, b, c, false),
+                    div_int(ty, a, b),
+                    rem_int(ty, a, b & (i as u64 % 2)),
+                    sad(ty, a, b, c),
+                    shl(ty, a, small),
+                    shr(ty, a, small),
+                    abs_int(ty, a),
+                    neg_int(ty, a),
+                    min_int(ty, a, b),
+                    add_sat_int(ty, a, b),
+                    add_carry(ty, a, b, true).0,
+                    bfe(ty, a, small, small),
+                    bfi(ty, a, b, small, small),
+                    brev(ty, a),
+                ] {
+                    assert!(fits(v, w), "{ty:?} {v:#x}");
+                }
+                assert!(fits(mul_wide(ty, a, b), 2 * w));
+                assert!(clz(ty, a) <= w && popc(ty, a) <= w);
+                assert!(bfind(ty, a, true) < w || bfind(ty, a, true) == u32::MAX);
+                let _ = (testp("normal", ty, a), compare_int(Compare::Lt, ty, a, b));
+                assert!(fits(extend_to_register(ty, a, 2), 16));
+                for src in ALL_TYPES {
+                    let o = CvtOptions {
+                        rnd: rounding[i % 4],
+                        ftz: i % 3 == 0,
+                        ..CvtOptions::default()
+                    };
+                    let v = cvt_with(ty, src, a, &o);
+                    assert!(
+                        fits(v, ty.size().min(8) * 8),
+                        "{ty:?} {src:?} {a:#x} {v:#x}"
+                    );
+                }
+                let (x, y) = (f32::from_bits(a as u32), f32::from_bits(b as u32));
+                assert!(fits(
+                    cvt_pack_f32(ty, x, y, &CvtOptions::default()) as u64,
+                    32
+                ));
+            }
+            assert!(
+                fns(a as u32, small, b as i32) < 32 || fns(a as u32, small, b as i32) == u32::MAX
+            );
+            let m = bmsk(small, small, false);
+            assert_eq!(
+                m.count_ones(),
+                if m == 0 {
+                    0
+                } else {
+                    32 - m.leading_zeros() - m.trailing_zeros()
+                }
+            );
+            let _ = (
+                szext(a as u32, small, true, false),
+                shf(a as u32, b as u32, small, true, false),
+            );
+            let _ = prmt(a as u32, b as u32, c as u32, Some("ecl"));
+        }
+    }
+
+    #[test]
+    fn any_float_input_gives_canonical_nans() {
+        use crate::ir::Rounding::*;
+        let canonical32 = |v: f32| !v.is_nan() || v.to_bits() == 0x7fff_ffff;
+        let canonical16 = |v: u16, bf: bool| {
+            let nan = if bf {
+                v & 0x7fff > 0x7f80
+            } else {
+                v & 0x7fff > 0x7c00
+            };
+            !nan || v == 0x7fff
+        };
+        // An f64 NaN result is a quieted operand or the canonical NaN: its quiet bit is set.
+        let quiet64 = |v: f64| !v.is_nan() || v.to_bits() & 0x0008_0000_0000_0000 != 0;
+        let mut rng = oracle::Rng(7);
+        for _ in 0..20_000 {
+            let (a, b, c) = (rng.next(), rng.next(), rng.next());
+            let (x, y, z) = (reg_f32(a), reg_f32(b), reg_f32(c));
+            let (p, q, r) = (reg_f64(a), reg_f64(b), reg_f64(c));
+            let (h, g, k) = (a as u16, b as u16, c as u16);
+            for rnd in [Rn, Rz, Rm, Rp, Rna, Rs, Rni] {
+                let f32s = [
+                    add_f32(x, y, rnd),
+                    div_f32(x, y, rnd),
+                    fma_f32(x, y, z, rnd),
+                ];
+                assert!(
+                    f32s.into_iter().all(canonical32),
+                    "{x:e} {y:e} {z:e} {rnd:?} {f32s:?}"
+                );
+                assert!(
+                    canonical32(sqrt_f32(x, rnd)),
+                    "{:#x} {rnd:?} {:#x}",
+                    x.to_bits(),
+                    sqrt_f32(x, rnd).to_bits()
+                );
+                let f64s = [
+                    add_f64(p, q, rnd),
+                    fma_f64(p, q, r, rnd),
+                    div_f64(p, q, rnd),
+                ];
+                assert!(f64s.into_iter().all(quiet64));
+                assert!(quiet64(sqrt_f64(p, rnd)) && quiet64(mul_f64(p, q, rnd)));
+                assert!(canonical16(fma_f16(h, g, k, rnd, true, false), false));
+                assert!(canonical16(fma_bf16(h, g, k, rnd, false, false), true));
+                assert!(canonical16(f64_to_f16(p, rnd, true), false));
+                assert!(canonical16(f32_to_bf16(x, rnd, false), true));
+            }
+            let approx = [ex2_approx_f32(x), lg2_approx_f32(x), sin_approx_f32(x)];
+            assert!(approx.into_iter().all(canonical32));
+            let approx = [cos_approx_f32(x), div_approx_f32(x, y), tanh_approx_f32(x)];
+            assert!(approx.into_iter().all(canonical32));
+            assert_eq!(rcp_approx_ftz_f64(p).to_bits() & 0xffff_ffff, 0);
+            assert_eq!(rsqrt_approx_ftz_f64(p).to_bits() & 0xffff_ffff, 0);
+            assert!(quiet64(rsqrt_approx_f64(p)));
+            assert!(canonical16(ex2_approx_f16(h), false));
+            assert!(canonical16(
+                minmax_xorsign_abs_half(h, g, true, true, false),
+                true
+            ));
+        }
+    }
+
     #[test]
     fn register_extension() {
         assert_eq!(extend_to_register(ScalarType::S8, 0x80, 4), 0xffff_ff80);
