@@ -66,3 +66,26 @@ fn saxpy_computes_on_one_and_two_threads() {
         assert!(report.lane_instructions > 1000 * 15);
     }
 }
+
+#[test]
+fn programs_and_device_memory_are_shared_between_threads() {
+    fn shareable<T: Send + Sync>(_: &T) {}
+    let (memory, program) = load(SAXPY);
+    shareable(&program);
+    shareable(&*memory);
+    // Launch the same program from two host threads at once.
+    std::thread::scope(|scope| {
+        for _ in 0..2 {
+            scope.spawn(|| {
+                let x = upload_f32(&memory, &[1.0; 64]);
+                let y = upload_f32(&memory, &[2.0; 64]);
+                let kernel = program.kernel("saxpy").unwrap();
+                let params = Params::new().u32(64).f32(0.5).u64(x).u64(y).build(&kernel);
+                program
+                    .launch(&kernel, &config([1, 1, 1], [64, 1, 1], 1), &params)
+                    .unwrap();
+                assert!(download_f32(&memory, y, 64).iter().all(|&v| v == 2.5));
+            });
+        }
+    });
+}

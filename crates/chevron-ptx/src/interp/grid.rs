@@ -50,6 +50,9 @@ pub struct LaunchReport {
 /// Counts launches, for `%gridid`.
 static GRID_IDS: AtomicU64 = AtomicU64::new(1);
 
+/// Most shared memory (static and dynamic) of a block.
+const MAX_SHARED: u64 = 64 << 20;
+
 /// Most threads in a block.
 const MAX_BLOCK_THREADS: u64 = 1024;
 
@@ -88,6 +91,14 @@ impl Program {
         if threads > MAX_BLOCK_THREADS {
             return Err(invalid(format!(
                 "{threads} threads per block exceed {MAX_BLOCK_THREADS}"
+            )));
+        }
+        let shared = self
+            .static_shared
+            .saturating_add(u64::from(config.dynamic_shared));
+        if shared > MAX_SHARED {
+            return Err(invalid(format!(
+                "{shared} bytes of shared memory per block exceed the CPU device's {MAX_SHARED}"
             )));
         }
         if (params.len() as u64) < code.param_size {

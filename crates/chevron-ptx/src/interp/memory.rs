@@ -265,8 +265,11 @@ impl DeviceMemory {
     /// The allocation containing `[addr, addr + len)`.
     pub(crate) fn lookup(&self, addr: u64, len: u64) -> Result<Arc<Allocation>, MemoryError> {
         let table = self.table.read().unwrap_or_else(|e| e.into_inner());
+        let Some(end) = addr.checked_add(len) else {
+            return Err(MemoryError::OutOfBounds { addr, len });
+        };
         match table.range(..=addr).next_back() {
-            Some((base, Entry::Live(a))) if addr + len <= base + a.size => Ok(Arc::clone(a)),
+            Some((base, Entry::Live(a))) if end <= base + a.size => Ok(Arc::clone(a)),
             Some((base, Entry::Freed { size })) if addr < base + size => {
                 Err(MemoryError::UseAfterFree {
                     addr,

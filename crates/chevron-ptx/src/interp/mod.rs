@@ -4,12 +4,22 @@
 //!   table that catches out-of-bounds accesses and uses after free.
 //! - [`Program`] ([`program`]): a module decoded once into an executable form; its `.global` and
 //!   `.const` variables allocated in device memory.
-//! - [`Program::launch`] ([`grid`]): a grid of blocks on worker threads; each block ([`block`])
-//!   runs its warps ([`warp`]) of 32 lanes with one program counter each, converged lanes
-//!   stepped together; instruction families live in `exec/`.
+//! - [`Program::launch`] ([`grid`]): a grid of blocks on worker threads; each block runs its
+//!   warps of 32 lanes with one program counter each, converged lanes stepped together and
+//!   divergent ones reconverging (min-PC scheduling); instruction families live in `exec/`.
 //! - [`Fault`] ([`fault`]): what a faulting kernel reports: kernel, block, thread, PTX line,
 //!   instruction and address.
 //! - [`numeric`]: the bit-exact arithmetic of PTX instructions.
+//!
+//! What runs: integer, float (all rounding modes, `.ftz`, `.sat`), f16/bf16 and conversions;
+//! loads and stores in every state space with generic addressing; barriers (`bar.sync`,
+//! `bar.arrive`, `bar.red`, named barriers with counts); warp collectives (`shfl`, `vote`,
+//! `match`, `redux`, `elect`, `activemask`) with member masks; atomics across concurrent blocks;
+//! calls, recursion, indirect calls; `printf`, `malloc`/`free`, `assert`; `cp.async` (run
+//! synchronously); `ldmatrix`, `mma.sync` and WMMA (accumulated in f64, not bit-identical to
+//! tensor cores); grid-wide synchronisation. `wgmma`, TMA and `tcgen05` fail the load; other
+//! instructions the CPU device cannot run (textures, surfaces, `mbarrier`, cluster memory) fail
+//! the launch of a kernel that reaches them, naming function and line.
 //!
 //! ```no_run
 //! use std::sync::Arc;

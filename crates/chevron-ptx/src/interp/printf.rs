@@ -26,7 +26,7 @@ fn word(
 ) -> Result<u64, ExecFault> {
     let mut v = 0u64;
     for i in 0..len {
-        v |= u64::from(byte(w, b, l, lane, addr + i)?) << (8 * i);
+        v |= u64::from(byte(w, b, l, lane, addr.wrapping_add(i))?) << (8 * i);
     }
     Ok(v)
 }
@@ -44,7 +44,7 @@ pub(crate) fn c_string(
     }
     let mut bytes = Vec::new();
     while bytes.len() < MAX_STRING {
-        let c = byte(w, b, l, lane, addr + bytes.len() as u64)?;
+        let c = byte(w, b, l, lane, addr.wrapping_add(bytes.len() as u64))?;
         if c == 0 {
             break;
         }
@@ -83,7 +83,7 @@ pub(crate) fn vprintf(
     let mut count = 0u64;
     let mut next_arg = |w: &mut Warp, b: &Block, size: u64| -> Result<u64, ExecFault> {
         offset = offset.next_multiple_of(size);
-        let v = word(w, b, l, lane, args + offset, size)?;
+        let v = word(w, b, l, lane, args.wrapping_add(offset), size)?;
         offset += size;
         count += 1;
         Ok(v)

@@ -422,12 +422,12 @@ pub(super) fn execute(
                 for (i, d) in ds.iter().enumerate() {
                     let off = i as u64 * len;
                     let at = match loc {
-                        Loc::Global(x) => Loc::Global(x + off),
-                        Loc::Shared(x) => Loc::Shared(x + off),
-                        Loc::Local(x) => Loc::Local(x + off),
-                        Loc::Param(x) => Loc::Param(x + off),
+                        Loc::Global(x) => Loc::Global(x.wrapping_add(off)),
+                        Loc::Shared(x) => Loc::Shared(x.wrapping_add(off)),
+                        Loc::Local(x) => Loc::Local(x.wrapping_add(off)),
+                        Loc::Param(x) => Loc::Param(x.wrapping_add(off)),
                     };
-                    let mut v = load(w, b, l, at, len, lane, a + off)?;
+                    let mut v = load(w, b, l, at, len, lane, a.wrapping_add(off))?;
                     if *signed && *bits < 64 {
                         v = sign_extend(v, *bits);
                     }
@@ -450,13 +450,13 @@ pub(super) fn execute(
                 for (i, s) in srcs.iter().enumerate() {
                     let off = i as u64 * len;
                     let at = match loc {
-                        Loc::Global(x) => Loc::Global(x + off),
-                        Loc::Shared(x) => Loc::Shared(x + off),
-                        Loc::Local(x) => Loc::Local(x + off),
-                        Loc::Param(x) => Loc::Param(x + off),
+                        Loc::Global(x) => Loc::Global(x.wrapping_add(off)),
+                        Loc::Shared(x) => Loc::Shared(x.wrapping_add(off)),
+                        Loc::Local(x) => Loc::Local(x.wrapping_add(off)),
+                        Loc::Param(x) => Loc::Param(x.wrapping_add(off)),
                     };
                     let v = w.get(*s, lane);
-                    store(w, b, l, at, len, lane, a + off, v)?;
+                    store(w, b, l, at, len, lane, a.wrapping_add(off), v)?;
                 }
             });
         }
@@ -474,7 +474,7 @@ pub(super) fn execute(
                 let valid = src_size.map(|s| w.get(s, lane)).unwrap_or(size).min(size);
                 for off in (0..size).step_by(4) {
                     let v = if off < valid {
-                        global_load(w, l, from + off, 4, lane)?
+                        global_load(w, l, from.wrapping_add(off), 4, lane)?
                     } else {
                         0
                     };
@@ -483,7 +483,16 @@ pub(super) fn execute(
                     } else {
                         v
                     };
-                    store(w, b, l, Loc::Shared(to + off), 4, lane, to + off, v)?;
+                    store(
+                        w,
+                        b,
+                        l,
+                        Loc::Shared(to.wrapping_add(off)),
+                        4,
+                        lane,
+                        to.wrapping_add(off),
+                        v,
+                    )?;
                 }
             });
         }

@@ -135,7 +135,7 @@ pub(super) fn ldmatrix(
     let rows: [u64; 32] = std::array::from_fn(|lane| address(w, &op.addr, lane));
     let element =
         |w: &mut Warp, b: &mut Block, lane: usize, matrix: usize, row: usize, col: usize| {
-            let a = rows[8 * matrix + row] + 2 * col as u64;
+            let a = rows[8 * matrix + row].wrapping_add(2 * col as u64);
             load(w, b, l, locate(op.space, &op.addr, a), 2, lane, a)
         };
     let mut values = [[0u64; 4]; 32];

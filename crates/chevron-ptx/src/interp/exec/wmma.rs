@@ -198,7 +198,7 @@ pub(super) fn transfer(
             } else {
                 row * ld + col
             };
-            let a = base + (offset * size) as u64;
+            let a = base.wrapping_add((offset * size) as u64);
             let (reg, shift) = slot(e, per);
             let loc = locate(op.space, &op.addr, a);
             if op.store {

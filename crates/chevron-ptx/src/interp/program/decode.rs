@@ -41,7 +41,7 @@ impl SharedLayout {
             layout
                 .offsets
                 .insert((function, var.span, var.name.clone()), offset);
-            offset += layout::variable_size(var);
+            offset = offset.saturating_add(layout::variable_size(var));
         };
         for item in &module.items {
             if let ir::Item::Variable(var) = item {

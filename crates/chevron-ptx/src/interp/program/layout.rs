@@ -9,8 +9,11 @@ pub(crate) fn element_size(ty: ScalarType) -> u64 {
 
 /// Size in bytes of a parameter (element × vector × array dimensions).
 pub(crate) fn param_size(param: &Param) -> u64 {
-    let dims: u64 = param.array.iter().map(|d| d.unwrap_or(0)).product();
-    element_size(param.ty) * u64::from(param.vector.unwrap_or(1)) * dims
+    let dims = param
+        .array
+        .iter()
+        .fold(1u64, |acc, d| acc.saturating_mul(d.unwrap_or(0)));
+    (element_size(param.ty) * u64::from(param.vector.unwrap_or(1))).saturating_mul(dims)
 }
 
 /// Alignment of a parameter: its `.align`, else its element (vector) size.
@@ -24,8 +27,11 @@ pub(crate) fn param_align(param: &Param) -> u64 {
 
 /// Size of a variable; an unsized array (`[]`) has size 0.
 pub(crate) fn variable_size(var: &Variable) -> u64 {
-    let dims: u64 = var.array.iter().map(|d| d.unwrap_or(0)).product();
-    element_size(var.ty) * u64::from(var.vector.unwrap_or(1)) * dims
+    let dims = var
+        .array
+        .iter()
+        .fold(1u64, |acc, d| acc.saturating_mul(d.unwrap_or(0)));
+    (element_size(var.ty) * u64::from(var.vector.unwrap_or(1))).saturating_mul(dims)
 }
 
 /// Alignment of a variable: its `.align`, else its element (vector) size.
