@@ -346,3 +346,76 @@ fn float(spec: &Spec, v: f64) -> String {
     let body = if upper { body.to_uppercase() } else { body };
     format!("{}{body}", sign(spec, negative))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Formats one conversion the way `vprintf` does, from its spec text (e.g. "08.3f").
+    fn one(spec_text: &str, value: f64) -> String {
+        let conv = spec_text.chars().last().unwrap_or('d');
+        let body = &spec_text[..spec_text.len() - 1];
+        let mut spec = Spec {
+            conv,
+            ..Spec::default()
+        };
+        let mut rest = body;
+        while let Some(c) = rest.chars().next().filter(|c| "-+ #0".contains(*c)) {
+            match c {
+                '-' => spec.left = true,
+                '+' => spec.plus = true,
+                ' ' => spec.space = true,
+                '#' => spec.alt = true,
+                _ => spec.zero = true,
+            }
+            rest = &rest[1..];
+        }
+        let (width, precision) = match rest.split_once('.') {
+            Some((w, p)) => (w, Some(p.parse().unwrap_or(0))),
+            None => (rest, None),
+        };
+        spec.width = width.parse().ok();
+        spec.precision = precision;
+        let body = match conv {
+            'd' | 'i' => integer(&spec, value < 0.0, value.abs() as u128, 10, false),
+            'x' => integer(&spec, false, value as u128, 16, false),
+            'X' => integer(&spec, false, value as u128, 16, true),
+            'o' => integer(&spec, false, value as u128, 8, false),
+            _ => float(&spec, value),
+        };
+        let mut out = String::new();
+        pad(&mut out, &spec, body);
+        out
+    }
+
+    #[test]
+    fn conversions_match_c_printf() {
+        let cases: &[(&str, f64, &str)] = &[
+            ("d", -42.0, "-42"),
+            ("5d", 42.0, "   42"),
+            ("-5d", 42.0, "42   "),
+            ("05d", -42.0, "-0042"),
+            ("+d", 7.0, "+7"),
+            (".3d", 7.0, "007"),
+            ("x", 255.0, "ff"),
+            ("#X", 255.0, "0XFF"),
+            ("#o", 8.0, "010"),
+            ("f", 1.5, "1.500000"),
+            ("8.3f", -4.56789, "  -4.568"),
+            ("08.2f", 4.56789, "00004.57"),
+            ("e", 12345.678, "1.234568e+04"),
+            (".2E", 0.000123, "1.23E-04"),
+            ("g", 0.0001, "0.0001"),
+            ("g", 123456789.0, "1.23457e+08"),
+            ("g", 100.0, "100"),
+            (".3g", 4.56789, "4.57"),
+            ("#g", 1.0, "1.00000"),
+            ("f", f64::INFINITY, "inf"),
+            ("F", f64::NEG_INFINITY, "-INF"),
+            ("5f", f64::NAN, "  nan"),
+        ];
+        for (spec, value, expected) in cases {
+            assert_eq!(one(spec, *value), *expected, "%{spec} of {value}");
+        }
+    }
+}
