@@ -130,18 +130,23 @@ impl Module {
             let function = self.backend().function(query)?;
             return Ok(Kernel::new(self.clone(), function, query.to_string(), None));
         }
-        let symbol = self.find(query, "kernel")?;
-        if !symbol.is_kernel() {
-            return Err(Error::InvalidValue {
-                call: "Module::kernel",
-                message: format!(
-                    "`{}` in {} is a {}, not a kernel",
-                    symbol.display_name(),
-                    self.shared.source_name,
-                    kind_word(&symbol.kind)
-                ),
-            });
-        }
+        let symbols = &self.shared.symbols;
+        let symbol = match symbols.find_kernel(query) {
+            Ok(symbol) => symbol,
+            Err(LookupError::NotFound { .. }) if symbols.find(query).is_ok() => {
+                let other = symbols.find(query).expect("just found");
+                return Err(Error::InvalidValue {
+                    call: "Module::kernel",
+                    message: format!(
+                        "`{}` in {} is a {}, not a kernel",
+                        other.display_name(),
+                        self.shared.source_name,
+                        kind_word(&other.kind)
+                    ),
+                });
+            }
+            Err(err) => return Err(self.lookup_error(err, "kernel", query)),
+        };
         let function = self.backend().function(&symbol.name)?;
         Ok(Kernel::new(
             self.clone(),
@@ -155,7 +160,12 @@ impl Module {
     /// device address and size.
     pub fn global(&self, query: &str) -> Result<GlobalVar> {
         let name = if self.shared.symbols_known {
-            self.find(query, "global")?.name.clone()
+            self.shared
+                .symbols
+                .find_where(query, |s| matches!(s.kind, SymbolKind::Global { .. }))
+                .map_err(|err| self.lookup_error(err, "global", query))?
+                .name
+                .clone()
         } else {
             query.to_string()
         };
@@ -163,8 +173,8 @@ impl Module {
         Ok(GlobalVar { name, ptr, size })
     }
 
-    fn find(&self, query: &str, what: &'static str) -> Result<&Symbol> {
-        self.shared.symbols.find(query).map_err(|err| match err {
+    fn lookup_error(&self, err: LookupError, what: &'static str, query: &str) -> Error {
+        match err {
             LookupError::NotFound { candidates, .. } => Error::NotFound {
                 what,
                 name: query.to_string(),
@@ -172,10 +182,14 @@ impl Module {
                 candidates,
             },
             ambiguous @ LookupError::Ambiguous { .. } => Error::InvalidValue {
-                call: "Module::kernel",
+                call: if what == "kernel" {
+                    "Module::kernel"
+                } else {
+                    "Module::global"
+                },
                 message: format!("{ambiguous} in {}", self.shared.source_name),
             },
-        })
+        }
     }
 
     pub(crate) fn backend(&self) -> &Arc<dyn backend::Module> {

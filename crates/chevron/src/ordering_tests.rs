@@ -329,3 +329,26 @@ fn pending_releases_are_collected_by_the_next_allocation() {
     let _fresh = Buffer::<u32>::new(&device, 8).unwrap();
     assert!(pointers.iter().all(|&p| !backend.is_live(p)));
 }
+
+#[test]
+fn a_kernel_is_found_even_when_a_device_function_shares_its_plain_name() {
+    const SHADOWED: &str = r#"
+.version 7.0
+.target sm_50
+.address_size 64
+.visible .func (.param .b32 r) _Z5scalef(.param .b32 x)
+{
+    ret;
+}
+.visible .entry scale(.param .u64 data)
+{
+    ret;
+}
+.visible .global .align 4 .u32 scale_count;
+"#;
+    let (device, _) = scripted(0);
+    let module = Module::from_ptx(&device, SHADOWED).unwrap();
+    assert_eq!(module.kernel("scale").unwrap().name(), "scale");
+    let err = module.kernel("scale(float)").unwrap_err().to_string();
+    assert!(err.contains("device function"), "{err}");
+}
