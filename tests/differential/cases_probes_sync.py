@@ -1,7 +1,7 @@
 """Probe kernels for synchronisation and less common instructions (kernels/probes.cu): barriers
 after some threads exited, named barriers with bar.arrive/bar.sync and a thread count, cp.async
-with zero-fill, lop3/bmsk/szext/shf from inline assembly; each checked against the PTX ISA's
-definition computed on the host."""
+with zero-fill, lop3/bmsk/szext/shf from inline assembly, and device printf conversions; each
+checked against the PTX ISA's (or C's) definition computed on the host."""
 
 from case_model import EXACT, Rand, case
 from cases_probes import PROBES
@@ -48,6 +48,19 @@ def zfill(ins):
     return {1: out}
 
 
+def printf_lines(i, u, ll, d, f, threads):
+    """What printf_formats prints per thread, formatted as C does (Python's % agrees for these
+    conversions once the `ll` length modifiers are dropped)."""
+    lines = []
+    for t in range(threads):
+        lines += ["d=%d i=%+i u=%u x=%x X=%#X o=%o c=%c s=%s pct=%%" % (i, i, u, u, u, u, chr(65 + t), "str"),
+                  "w=[%6d] l=[%-6d] z=[%06d] ll=%d llu=%d llx=%x" % (i, i, i, ll, ll % 2**64, ll % 2**64),
+                  "f=%f e=%e E=%E g=%g G=%G p3=%.3f w10=%10.4f sci=%.2e neg=%+.1f" % ((d,) * 8 + (-d,)),
+                  "float=%f tiny=%g big=%g inf=%f nan=%f t=%u" % (f, f * 1e-30, f * 1e300, float("inf"),
+                                                                  float("nan"), t)]
+    return lines
+
+
 CASES = [
     case("probe_early_exit_barrier", PROBES, "early_exit_barrier", "1", "128",
          [Rand("i32", 128, -1000, 1000, 712), "i32[128]=zeros", "i32:40"], {1: EXACT},
@@ -57,6 +70,9 @@ CASES = [
          expect=lambda ins: {1: [2 * ins[0][31 - l] for l in range(32)] + list(range(32))}),
     case("probe_cp_async_zfill", PROBES, "cp_async_zfill", "1", "32",
          [Rand("i32", 128, -10**6, 10**6, 714), "i32[128]=zeros"], {1: EXACT}, expect=zfill),
+    case("probe_printf_formats", PROBES, "printf_formats", "1", "3",
+         ["i32:-42", "u32:3735928559", "i64:-1234567890123", "f64:12345.6789", "f32:1.5"], {},
+         stdout=printf_lines(-42, 3735928559, -1234567890123, 12345.6789, 1.5, 3)),
     case("probe_logic_ops", PROBES, "logic_ops", "1", "64",
          [Rand("u32", 64, 0, 2**32 - 1, 715), Rand("u32", 64, 0, 2**32 - 1, 716), "u32[512]=zeros"], {2: EXACT},
          expect=logic_ops),

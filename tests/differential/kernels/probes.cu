@@ -333,3 +333,14 @@ extern "C" __global__ void partial_collectives(const unsigned *in, unsigned *out
     }
     for (int k = 0; k < 8; ++k) out[8 * t + k] = r[k];
 }
+
+// Device printf with the conversions and flags C programs use.
+extern "C" __global__ void printf_formats(int i, unsigned u, long long ll, double d, float f)
+{
+    printf("d=%d i=%+i u=%u x=%x X=%#X o=%o c=%c s=%s pct=%%\n", i, i, u, u, u, u, 'A' + threadIdx.x, "str");
+    printf("w=[%6d] l=[%-6d] z=[%06d] ll=%lld llu=%llu llx=%llx\n", i, i, i, ll, (unsigned long long)ll,
+           (unsigned long long)ll);
+    printf("f=%f e=%e E=%E g=%g G=%G p3=%.3f w10=%10.4f sci=%.2e neg=%+.1f\n", d, d, d, d, d, d, d, d, -d);
+    printf("float=%f tiny=%g big=%g inf=%f nan=%f t=%u\n", f, f * 1e-30, (double)f * 1e300, d / (d - d),
+           0.0 / (d - d), threadIdx.x);
+}
