@@ -62,3 +62,35 @@ pub fn discover() -> Result<Vec<Arc<dyn Device>>> {
     }
     Ok(devices)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn discovery_finds_devices_or_says_why_not() {
+        match discover() {
+            Ok(devices) => {
+                assert!(!devices.is_empty());
+                for (ordinal, device) in devices.iter().enumerate() {
+                    let info = device.info();
+                    assert_eq!(info.ordinal as usize, ordinal);
+                    assert!(
+                        info.warp_size > 0 && info.max_threads_per_block > 0,
+                        "{info:?}"
+                    );
+                }
+            }
+            Err(Error::Unavailable { backend, reason }) => {
+                assert_eq!(backend, "cuda");
+                assert!(
+                    reason.contains("libcuda")
+                        || reason.starts_with("cu")
+                        || reason.contains("CUDA"),
+                    "unhelpful reason: {reason}"
+                );
+            }
+            Err(other) => panic!("discovery failed with {other}"),
+        }
+    }
+}
