@@ -1,9 +1,10 @@
 """Probe kernels for synchronisation and less common instructions (kernels/probes.cu): barriers
 after some threads exited, named barriers with bar.arrive/bar.sync and a thread count, cp.async
-with zero-fill, lop3/bmsk/szext/shf from inline assembly, and device printf conversions; each
+with zero-fill, lop3/bmsk/szext/shf from inline assembly, device printf conversions,
+f16x2/f16 atomics, 16-bit CAS next to live data and scoped 64-bit atomics; each
 checked against the PTX ISA's (or C's) definition computed on the host."""
 
-from case_model import EXACT, Rand, case
+from case_model import EXACT, Rand, Values, case
 from cases_probes import PROBES
 
 M32 = 0xFFFFFFFF
@@ -73,6 +74,10 @@ CASES = [
     case("probe_printf_formats", PROBES, "printf_formats", "1", "3",
          ["i32:-42", "u32:3735928559", "i64:-1234567890123", "f64:12345.6789", "f32:1.5"], {},
          stdout=printf_lines(-42, 3735928559, -1234567890123, 12345.6789, 1.5, 3)),
+    case("probe_atomics_narrow", PROBES, "atomics_narrow", "2", "128",
+         ["f16[2]=zeros", "f16[1]=zeros", Values("u16", [0, 0x1234]), "u64[4]=zeros"],
+         {0: EXACT, 1: EXACT, 2: EXACT, 3: EXACT}, skip={3: [2]},
+         expect=lambda ins: {0: [256.0, 512.0], 1: [256.0], 2: [7, 0x1234], 3: [768 << 40, 2**64 - 1, None, 0]}),
     case("probe_logic_ops", PROBES, "logic_ops", "1", "64",
          [Rand("u32", 64, 0, 2**32 - 1, 715), Rand("u32", 64, 0, 2**32 - 1, 716), "u32[512]=zeros"], {2: EXACT},
          expect=logic_ops),

@@ -344,3 +344,24 @@ extern "C" __global__ void printf_formats(int i, unsigned u, long long ll, doubl
     printf("float=%f tiny=%g big=%g inf=%f nan=%f t=%u\n", f, f * 1e-30, (double)f * 1e300, d / (d - d),
            0.0 / (d - d), threadIdx.x);
 }
+
+// Packed half atomics and 16-bit compare-and-swap on global memory (sm_80 forms), plus scoped
+// 64-bit atomics with memory-order qualifiers.
+extern "C" __global__ void atomics_narrow(unsigned *h2, unsigned short *h1, unsigned short *cas,
+                                          unsigned long long *wide)
+{
+    unsigned old;
+    unsigned short old16, one = 0x3c00, seven = 7;
+    unsigned long long old64;
+    asm volatile("atom.global.add.noftz.f16x2 %0, [%1], %2;" : "=r"(old) : "l"(h2), "r"(0x40003c00u) : "memory");
+    asm volatile("red.global.add.noftz.f16 [%0], %1;" ::"l"(h1), "h"(one) : "memory");
+    asm volatile("atom.global.cas.b16 %0, [%1], %2, %3;" : "=h"(old16) : "l"(cas), "h"((unsigned short)0), "h"(seven)
+                 : "memory");
+    asm volatile("atom.relaxed.gpu.global.add.u64 %0, [%1], %2;" : "=l"(old64) : "l"(wide), "l"(3ull << 40) : "memory");
+    asm volatile("atom.acq_rel.sys.global.or.b64 %0, [%1], %2;" : "=l"(old64) : "l"(wide + 1), "l"(1ull << (threadIdx.x & 63))
+                 : "memory");
+    asm volatile("atom.global.exch.b64 %0, [%1], %2;" : "=l"(old64) : "l"(wide + 2), "l"((unsigned long long)threadIdx.x << 33)
+                 : "memory");
+    // Never true: keeps the returned values alive.
+    if (old == 0xffffffffu || old16 == 0xffffu || old64 >> 33 == 0xffffffffull) wide[3] = 1;
+}
