@@ -4,7 +4,7 @@
 //! `Arc<dyn …>` of the traits below, so nothing above this file is generic over the backend.
 //! Each backend lives in a folder with the same file names (`mod.rs` discovery, `device.rs`,
 //! `memory.rs`, `module.rs`, `stream.rs`, `event.rs`; CUDA adds `sys.rs`, its curated driver
-//! table):
+//! table, `context.rs` for primary contexts and `error.rs` for driver error names):
 //!
 //! | backend | loaded how | devices |
 //! |---|---|---|
