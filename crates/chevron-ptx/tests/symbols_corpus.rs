@@ -191,4 +191,8 @@ fn misspelled_names_suggest_close_ones() {
         .find("vec_mul_i(const long long *, const long long*, long long*, unsigned long)")
         .unwrap();
     assert_eq!(found.name, "_Z9vec_mul_iPKxS0_Pxm");
+    let with_typedef = table
+        .find("vec_mul_i(const long long*, const long long*, long long*, std::size_t)")
+        .unwrap();
+    assert_eq!(with_typedef.name, found.name);
 }

@@ -184,10 +184,45 @@ fn matching_close(tokens: &[String], open: usize) -> usize {
     tokens.len()
 }
 
+/// The standard integer typedefs as the CUDA compilers on Linux (LP64) define them, which is how
+/// they appear in demangled names.
+const TYPEDEFS: [(&str, &[&str]); 12] = [
+    ("size_t", &["unsigned", "long"]),
+    ("uintptr_t", &["unsigned", "long"]),
+    ("uint64_t", &["unsigned", "long"]),
+    ("ptrdiff_t", &["long"]),
+    ("intptr_t", &["long"]),
+    ("int64_t", &["long"]),
+    ("uint32_t", &["unsigned"]),
+    ("int32_t", &["int"]),
+    ("uint16_t", &["unsigned", "short"]),
+    ("int16_t", &["short"]),
+    ("uint8_t", &["unsigned", "char"]),
+    ("int8_t", &["signed", "char"]),
+];
+
+/// Replaces `size_t`, `std::int64_t`, … by the fundamental types they name.
+fn expand_typedefs(tokens: Vec<String>) -> Vec<String> {
+    let mut out: Vec<String> = Vec::with_capacity(tokens.len());
+    for token in tokens {
+        let Some((_, spelled)) = TYPEDEFS.iter().find(|(name, _)| *name == token) else {
+            out.push(token);
+            continue;
+        };
+        // `std::size_t`: drop the `std::` qualifier (but not another namespace's).
+        let n = out.len();
+        if n >= 2 && out[n - 1] == "::" && out[n - 2] == "std" && (n == 2 || out[n - 3] != "::") {
+            out.truncate(n - 2);
+        }
+        out.extend(spelled.iter().map(|w| w.to_string()));
+    }
+    out
+}
+
 /// A comparison key for a C++ name or signature, insensitive to whitespace, to the placement of
 /// `const`/`volatile`, and to `int` after `unsigned`/`signed`/`short`/`long`.
 pub fn normalize(text: &str) -> String {
-    let tokens = move_leading_cv(&tokenize(text));
+    let tokens = move_leading_cv(&expand_typedefs(tokenize(text)));
     let mut kept: Vec<String> = Vec::with_capacity(tokens.len());
     for t in tokens {
         let drop_int = t == "int"
@@ -243,6 +278,11 @@ mod tests {
             normalize("f(const volatile char*, unsigned int)"),
             normalize("f(char volatile const*, unsigned)")
         );
+        assert_eq!(
+            normalize("h(size_t, const std::int64_t*, uint8_t)"),
+            normalize("h(unsigned long, long const*, unsigned char)")
+        );
+        assert_ne!(normalize("h(my::size_t)"), normalize("h(unsigned long)"));
         assert_eq!(
             normalize("g(const ns::Foo<const int>&)"),
             normalize("g(ns::Foo<int const> const&)")
