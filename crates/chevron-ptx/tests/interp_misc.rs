@@ -193,3 +193,61 @@ fn stack_instructions_space_predicates_carries_and_indexed_branches() {
         .unwrap();
     assert_eq!(download_u32(&memory, out, 5), vec![1234, 7, 2, 4, 102]);
 }
+
+const MBARRIER: &str = r#"
+.version 8.0
+.target sm_80
+.address_size 64
+
+.visible .entry mbar(.param .u64 out)
+{
+    .reg .pred %p<4>;
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<6>;
+    .shared .align 8 .b64 bar;
+    .shared .align 4 .b8 data[256];
+
+    mov.u32 %r1, %tid.x;
+    setp.ne.u32 %p1, %r1, 0;
+    @%p1 bra SKIP;
+    mbarrier.init.shared.b64 [bar], 64;
+SKIP:
+    bar.sync 0;
+    mov.u32 %r3, data;
+    shl.b32 %r2, %r1, 2;
+    add.u32 %r4, %r3, %r2;
+    st.shared.u32 [%r4], %r1;
+    mbarrier.arrive.shared.b64 %rd1, [bar];
+WAIT:
+    mbarrier.test_wait.shared.b64 %p2, [bar], %rd1;
+    @!%p2 bra WAIT;
+    xor.b32 %r5, %r1, 63;
+    shl.b32 %r5, %r5, 2;
+    add.u32 %r5, %r3, %r5;
+    ld.shared.u32 %r6, [%r5];
+    ld.param.u64 %rd2, [out];
+    mul.wide.u32 %rd3, %r1, 4;
+    add.s64 %rd4, %rd2, %rd3;
+    st.global.u32 [%rd4], %r6;
+    mbarrier.try_wait.parity.shared.b64 %p3, [bar], 0;
+    selp.u32 %r7, 1, 0, %p3;
+    st.global.u32 [%rd4+256], %r7;
+    ret;
+}
+"#;
+
+#[test]
+fn mbarrier_phases_order_shared_memory_between_warps() {
+    let (memory, program) = load(MBARRIER);
+    let out = upload_u32(&memory, &[7; 128]);
+    let kernel = program.kernel("mbar").unwrap();
+    let params = Params::new().u64(out).build(&kernel);
+    program
+        .launch(&kernel, &config([2, 1, 1], [64, 1, 1], 1), &params)
+        .unwrap();
+    let r = download_u32(&memory, out, 128);
+    for t in 0..64 {
+        assert_eq!(r[t], 63 - t as u32, "thread {t}");
+        assert_eq!(r[64 + t], 1, "parity wait of thread {t}");
+    }
+}

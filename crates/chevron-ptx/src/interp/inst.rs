@@ -524,6 +524,8 @@ pub(crate) enum Op {
     WmmaMove(Box<super::exec::wmma::WmmaMove>),
     /// `wmma.mma` (warp-wide).
     WmmaMma(Box<super::exec::wmma::WmmaMma>),
+    /// `mbarrier` operations.
+    Mbarrier(Box<super::exec::mbarrier::Mbarrier>),
     /// An instruction the CPU device cannot execute, with the reason: launching a kernel that
     /// can reach it fails, naming it.
     Unsupported(String),

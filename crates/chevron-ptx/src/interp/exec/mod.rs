@@ -13,6 +13,7 @@ mod convert;
 mod float;
 mod int;
 mod lanes;
+pub(crate) mod mbarrier;
 mod memory_ops;
 pub(crate) mod mma;
 mod warp_ops;
@@ -91,9 +92,13 @@ pub(crate) fn decode(d: &Decoder<'_>, inst: &ir::Instruction) -> Result<Op, Load
         K::Ld | K::Ldu | K::St | K::Prefetch | K::Prefetchu | K::Discard | K::Createpolicy => {
             memory_ops::decode(d, inst, op)
         }
+        K::Cp if inst.modifiers.iter().any(|m| m.to_word() == "mbarrier") => {
+            mbarrier::decode_cp_async_arrive(d, inst)
+        }
         K::Cp if inst.modifiers.iter().any(|m| m.to_word() == "async") => {
             memory_ops::decode_cp_async(d, inst)
         }
+        K::Mbarrier => mbarrier::decode(d, inst),
         K::Atom | K::Red => atomics::decode(d, inst, op),
         K::Ldmatrix => mma::decode_ldmatrix(d, inst),
         K::Mma => mma::decode_mma(d, inst),
@@ -200,6 +205,7 @@ pub(crate) fn execute(
         Op::Warp { .. } | Op::Activemask { .. } => warp_ops::execute(op, w, mask),
         Op::Ldmatrix(m) => mma::ldmatrix(m, w, b, l, mask),
         Op::Mma(m) => mma::mma(m, w, mask),
+        Op::Mbarrier(m) => mbarrier::execute(m, w, b, l, mask),
         Op::WmmaMove(m) => wmma::transfer(m, w, b, l, mask),
         Op::WmmaMma(m) => wmma::mma(m, w, mask),
         Op::Nop => Ok(Flow::Next),
