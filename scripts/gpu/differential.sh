@@ -9,6 +9,7 @@ cd "$(dirname "$0")/../.."
 bin=${CHEVRON_BIN:-carry/bin/chevron}
 out="${OUT:-/tmp}/diff-cuda"
 python3 tests/differential/run.py --chevron "$bin" --device cuda:0 --out "$out"
+rm -rf "$out/inputs"  # regenerated from the seeds on every run; not part of a reference
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader > "$out/DEVICE.txt" 2>/dev/null || true
 status=0
 echo "== host expectations on cuda:0"
