@@ -89,3 +89,42 @@ fn programs_and_device_memory_are_shared_between_threads() {
         }
     });
 }
+
+#[test]
+fn every_corpus_module_without_wgmma_or_tma_loads() {
+    let root = concat!(env!("CARGO_MANIFEST_DIR"), "/../..");
+    let mut files = Vec::new();
+    for dir in [
+        "corpus/nvrtc/compute_80",
+        "corpus/nvrtc/compute_90",
+        "corpus/nvcc",
+        "corpus/clang",
+        "corpus/triton",
+        "corpus/mlir",
+        "crates/chevron-ptx/tests/data",
+    ] {
+        for entry in std::fs::read_dir(format!("{root}/{dir}"))
+            .unwrap()
+            .flatten()
+        {
+            let path = entry.path();
+            if path.extension().is_some_and(|e| e == "ptx") {
+                files.push(path);
+            }
+        }
+    }
+    assert!(files.len() > 40);
+    for path in files {
+        let text = std::fs::read_to_string(&path).unwrap();
+        let module = chevron_ptx::parse(&text).unwrap();
+        let memory = std::sync::Arc::new(chevron_ptx::interp::DeviceMemory::new(0));
+        match chevron_ptx::interp::Program::load(&module, &memory) {
+            Ok(program) => assert!(!program.kernel_names().is_empty(), "{}", path.display()),
+            Err(e) => assert!(
+                e.message.contains("wgmma") || e.message.contains("TMA"),
+                "{}: {e}",
+                path.display()
+            ),
+        }
+    }
+}

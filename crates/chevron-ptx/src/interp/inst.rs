@@ -529,6 +529,12 @@ pub(crate) enum Op {
     /// An instruction the CPU device cannot execute, with the reason: launching a kernel that
     /// can reach it fails, naming it.
     Unsupported(String),
+    /// `mapa`: the address of a variable in another block of the cluster (rank 0 only).
+    Mapa {
+        d: u32,
+        a: Src,
+        rank: Src,
+    },
     /// `nanosleep`: yields the warp.
     Nanosleep,
 }

@@ -5,7 +5,7 @@
 use super::{for_lanes, narrow, Flow, Launch};
 use crate::interp::block::Block;
 use crate::interp::fault::{ExecFault, FaultKind, LoadError};
-use crate::interp::inst::Op;
+use crate::interp::inst::{Op, Src};
 use crate::interp::program::Decoder;
 use crate::interp::warp::Warp;
 use crate::ir::{self, KnownOpcode as K, ScalarType as T};
@@ -60,6 +60,17 @@ pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction, op: K) -> Result<O
             a: d.src_at(inst, 0, T::U64)?,
         },
         K::Nanosleep => Op::Nanosleep,
+        // Clusters have one block on the CPU device: rank 0 maps an address to itself.
+        K::Mapa => Op::Mapa {
+            d: d.dst_at(inst, 0)?,
+            a: d.src_at(inst, 1, T::U64)?,
+            rank: d.src_at(inst, 2, T::U32)?,
+        },
+        K::Getctarank => Op::Mov {
+            d: d.dst_at(inst, 0)?,
+            a: Src::Imm(0),
+            bits: 32,
+        },
         _ => Op::Nop,
     })
 }
@@ -125,6 +136,20 @@ pub(super) fn execute(
             });
         }
         Op::Nanosleep => {}
+        Op::Mapa { d, a, rank } => {
+            for_lanes!(mask, |lane| {
+                let r = w.get(*rank, lane);
+                if r != 0 {
+                    return Err(ExecFault::new(
+                        FaultKind::Unsupported,
+                        lane as u32,
+                        format!("cluster rank {r}: the CPU device runs clusters of one block"),
+                    ));
+                }
+                let v = w.get(*a, lane);
+                w.set(*d, lane, v);
+            });
+        }
         Op::Unsupported(what) => {
             return Err(ExecFault::new(FaultKind::Unsupported, first, what.clone()))
         }

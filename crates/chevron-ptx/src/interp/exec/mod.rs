@@ -115,7 +115,9 @@ pub(crate) fn decode(d: &Decoder<'_>, inst: &ir::Instruction) -> Result<Op, Load
         | K::Nanosleep
         | K::Pmevent
         | K::Griddepcontrol
-        | K::Setmaxnreg => control::decode(d, inst, op),
+        | K::Setmaxnreg
+        | K::Mapa
+        | K::Getctarank => control::decode(d, inst, op),
         K::Call => calls::decode(d, inst),
         K::Bar | K::Barrier | K::Membar | K::Fence => barrier::decode(d, inst, op),
         K::Shfl | K::Vote | K::Match | K::Redux | K::Activemask | K::Elect => {

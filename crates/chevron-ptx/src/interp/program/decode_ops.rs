@@ -57,6 +57,8 @@ fn special(name: &str, component: Option<u8>) -> Option<Src> {
         "%cluster_ctaid" | "%cluster_ctarank" | "%is_explicit_cluster" => Some(Src::Imm(0)),
         "%cluster_nctaid" | "%cluster_nctarank" => Some(Src::Imm(1)),
         "%current_graph_exec" => Some(Src::Imm(0)),
+        // The predefined constant of PTX.
+        "WARP_SZ" => Some(Src::Imm(32)),
         "%envreg1" => s(Special::WorkspaceHi),
         "%envreg2" => s(Special::WorkspaceLo),
         _ if name.starts_with("%envreg")
