@@ -1,11 +1,12 @@
 //! Cubins read by chevron against NVIDIA's own reading of them: `cuobjdump -elf` views next to
 //! every cubin of the corpus (NVRTC, nvcc, Triton with ptxas 12.9 and 13.4, MLIR), listing each
-//! kernel's `EIATTR_KPARAM_INFO` (ordinal, offset, size).
+//! kernel's `EIATTR_KPARAM_INFO` (ordinal, offset, size); and `cuobjdump -elf` views of every
+//! fatbin, listing each entry's kind, architecture, version and compression.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use chevron::code_object::Cubin;
+use chevron::code_object::{parse_fatbin, Cubin, EntryKind};
 
 /// Kernel name → (ordinal, offset, size) of each parameter, from a `cuobjdump -elf` view.
 fn kparams_of_view(view: &str) -> BTreeMap<String, Vec<(u32, u32, u32)>> {
@@ -83,4 +84,77 @@ fn parameter_layouts_match_cuobjdump() {
         }
     }
     assert!(kernels >= 50, "only {kernels} kernels compared");
+}
+
+/// (is PTX, SM architecture, (major, minor) version, compressed) of each entry described by the
+/// `cuobjdump -elf` part of a fatbin view, sorted.
+fn entries_of_view(view: &str) -> Vec<(bool, u32, (u16, u16), bool)> {
+    let Some(start) = view.find("# cuobjdump -elf") else {
+        return Vec::new();
+    };
+    let part = &view[start..];
+    let part = &part[..part.find("# cuobjdump -ptx").unwrap_or(part.len())];
+    let mut out = Vec::new();
+    for block in part.split("Fatbin ").skip(1) {
+        let ptx = block.starts_with("ptx code");
+        let mut arch = 0;
+        let mut version = (0, 0);
+        let mut compressed = false;
+        for line in block.lines().take(8) {
+            if let Some(sm) = line.strip_prefix("arch = sm_") {
+                arch = sm.trim().parse().unwrap_or(0);
+            } else if let Some(v) = line.strip_prefix("code version = [") {
+                let mut parts = v.trim_end_matches(']').split(',');
+                let mut next = || {
+                    parts
+                        .next()
+                        .and_then(|p| p.trim().parse().ok())
+                        .unwrap_or(0)
+                };
+                version = (next(), next());
+            } else if line.trim() == "compressed" {
+                compressed = true;
+            }
+        }
+        out.push((ptx, arch, version, compressed));
+    }
+    out.sort_unstable();
+    out
+}
+
+#[test]
+fn fatbin_entries_match_cuobjdump() {
+    let corpus = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
+    let mut compared = 0;
+    for dir in ["nvcc", "mlir"] {
+        for entry in std::fs::read_dir(corpus.join(dir)).unwrap() {
+            let view_path = entry.unwrap().path();
+            let view_name = view_path.to_string_lossy();
+            let Some(fatbin_path) = view_name.strip_suffix(".txt") else {
+                continue;
+            };
+            if !fatbin_path.ends_with(".fatbin") {
+                continue;
+            }
+            let expected = entries_of_view(&std::fs::read_to_string(&view_path).unwrap());
+            assert!(!expected.is_empty(), "{view_name}");
+            let bytes = std::fs::read(fatbin_path).unwrap();
+            let mut ours: Vec<(bool, u32, (u16, u16), bool)> = parse_fatbin(&bytes)
+                .unwrap()
+                .iter()
+                .map(|e| {
+                    (
+                        e.kind == EntryKind::Ptx,
+                        e.arch,
+                        e.version,
+                        e.compression.is_some(),
+                    )
+                })
+                .collect();
+            ours.sort_unstable();
+            assert_eq!(ours, expected, "{fatbin_path}");
+            compared += 1;
+        }
+    }
+    assert!(compared >= 4, "only {compared} fatbins compared");
 }
