@@ -440,6 +440,26 @@ pub(super) fn execute(
             bits,
             addr,
             srcs,
+        } if srcs.len() == 1 => {
+            let (len, src) = (u64::from(*bits / 8), srcs[0]);
+            for_lanes!(mask, |lane| {
+                let a = address(w, addr, lane);
+                check_align(a, len, lane)?;
+                let v = w.get(src, lane);
+                match *space {
+                    Space::Shared => {
+                        let at = shared_range(b, a, len, lane, a)?;
+                        write_fixed(&mut b.shared, at, len, v);
+                    }
+                    _ => store(w, b, l, locate(*space, addr, a), len, lane, a, v)?,
+                }
+            });
+        }
+        Op::St {
+            space,
+            bits,
+            addr,
+            srcs,
         } => {
             let len = u64::from(*bits / 8);
             let total = len * srcs.len() as u64;
