@@ -28,6 +28,7 @@ fn ptx_files() -> Vec<PathBuf> {
         "nvcc",
         "clang",
         "mlir",
+        "triton",
     ] {
         let Ok(entries) = std::fs::read_dir(corpus().join(dir)) else {
             continue;

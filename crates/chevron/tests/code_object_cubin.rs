@@ -48,6 +48,20 @@ const PAIRS: &[(&str, &str)] = &[
         "cubin/rdc_callee.sm_90.cubin",
         "nvrtc/compute_90/rdc_callee.ptx",
     ),
+    ("triton/add.sm_80.cubin", "triton/add.sm_80.ptx"),
+    ("triton/add.sm_90.cubin", "triton/add.sm_90.ptx"),
+    (
+        "triton/layer_norm.sm_80.cubin",
+        "triton/layer_norm.sm_80.ptx",
+    ),
+    (
+        "triton/layer_norm.sm_90.cubin",
+        "triton/layer_norm.sm_90.ptx",
+    ),
+    ("triton/matmul.sm_80.cubin", "triton/matmul.sm_80.ptx"),
+    ("triton/matmul.sm_90.cubin", "triton/matmul.sm_90.ptx"),
+    ("triton/softmax.sm_80.cubin", "triton/softmax.sm_80.ptx"),
+    ("triton/softmax.sm_90.cubin", "triton/softmax.sm_90.ptx"),
 ];
 
 #[test]
