@@ -251,3 +251,66 @@ fn mbarrier_phases_order_shared_memory_between_warps() {
         assert_eq!(r[64 + t], 1, "parity wait of thread {t}");
     }
 }
+
+const STRUCT_RETURN: &str = r#"
+.version 8.0
+.target sm_80
+.address_size 64
+
+.func (.param .align 8 .b8 func_retval0[16]) make_pair(.param .b64 a, .param .b64 b)
+{
+    .reg .b64 %rd<3>;
+    ld.param.b64 %rd1, [a];
+    ld.param.b64 %rd2, [b];
+    st.param.b64 [func_retval0+0], %rd1;
+    st.param.b64 [func_retval0+8], %rd2;
+    ret;
+}
+
+.visible .entry pairs(.param .u64 out)
+{
+    .reg .b32 %r<4>;
+    .reg .b16 %h<3>;
+    .reg .f32 %f<4>;
+    .reg .b64 %rd<6>;
+    mov.u64 %rd1, 1111;
+    mov.u64 %rd2, 2222;
+    {
+    .param .b64 param0;
+    st.param.b64 [param0], %rd1;
+    .param .b64 param1;
+    st.param.b64 [param1], %rd2;
+    .param .align 8 .b8 retval0[16];
+    call.uni (retval0), make_pair, (param0, param1);
+    ld.param.b64 %rd3, [retval0+0];
+    ld.param.b64 %rd4, [retval0+8];
+    }
+    ld.param.u64 %rd5, [out];
+    st.global.v2.u64 [%rd5], {%rd3, %rd4};
+    mov.f32 %f1, 0fC0400000;
+    mov.f32 %f2, 0f40000000;
+    max.xorsign.abs.f32 %f3, %f1, %f2;
+    st.global.f32 [%rd5+16], %f3;
+    mov.b16 %h1, 0x4000;
+    ex2.approx.f16 %h2, %h1;
+    st.global.b16 [%rd5+20], %h2;
+    ret;
+}
+"#;
+
+#[test]
+fn sixteen_byte_struct_returns_xorsign_and_half_exponentials() {
+    let (memory, program) = load(STRUCT_RETURN);
+    let out = upload_u32(&memory, &[0; 6]);
+    let kernel = program.kernel("pairs").unwrap();
+    let params = Params::new().u64(out).build(&kernel);
+    program
+        .launch(&kernel, &config([1, 1, 1], [1, 1, 1], 1), &params)
+        .unwrap();
+    assert_eq!(download_u64(&memory, out, 2), vec![1111, 2222]);
+    let r = download_u32(&memory, out, 6);
+    // max(|-3|, |2|) = 3 with sign(-3) xor sign(2) = negative.
+    assert_eq!(f32::from_bits(r[4]), -3.0);
+    // ex2(2.0) = 4.0 in f16 (0x4400).
+    assert_eq!(r[5] & 0xffff, 0x4400);
+}

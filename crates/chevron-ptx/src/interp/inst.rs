@@ -176,8 +176,17 @@ pub(crate) enum FloatOp {
     Div,
     DivApprox,
     DivFull,
-    Min { nan: bool },
-    Max { nan: bool },
+    Min {
+        nan: bool,
+    },
+    Max {
+        nan: bool,
+    },
+    /// `min.xorsign.abs` / `max.xorsign.abs`.
+    XorsignAbs {
+        max: bool,
+        nan: bool,
+    },
     Copysign,
     Fma,
     Neg,

@@ -201,6 +201,17 @@ pub(super) fn ret(
         let caller = &l.program.functions[frame.func as usize];
         if let Some(Op::Call(call)) = caller.insts.get(frame.call_pc as usize).map(|i| &i.op) {
             for (dest, slot) in call.returns.iter().zip(&callee.returns) {
+                // A frame-to-frame return (structs by value) copies every byte.
+                if let (ParamSlot::Frame { offset, size }, CallSlot::Frame(to)) = (*slot, *dest) {
+                    let from = (w.frame_base[lane] + offset) as usize;
+                    let to = (frame.frame_base + to) as usize;
+                    let local = &mut w.local[lane];
+                    let size = (size as usize)
+                        .min(local.len().saturating_sub(from))
+                        .min(local.len().saturating_sub(to));
+                    local.copy_within(from..from + size, to);
+                    continue;
+                }
                 let value_bytes: ([u8; 8], usize) = match *slot {
                     ParamSlot::Frame { offset, size } => {
                         let at = (w.frame_base[lane] + offset) as usize;

@@ -50,9 +50,19 @@ pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction, op: K) -> Result<O
     if inst
         .modifiers
         .iter()
-        .any(|m| matches!(m, Modifier::Other(w) if w == "xorsign" || w == "oob"))
+        .any(|m| matches!(m, Modifier::Other(w) if w == "oob"))
     {
         return Err(d.error(inst, "this form is not supported on the CPU device"));
+    }
+    let xorsign = inst
+        .modifiers
+        .iter()
+        .any(|m| matches!(m, Modifier::Other(w) if w == "xorsign"));
+    if xorsign && ty != T::F32 {
+        return Err(d.error(
+            inst,
+            "xorsign.abs on halves is not supported on the CPU device",
+        ));
     }
     let m = FloatMods {
         ty,
@@ -69,6 +79,8 @@ pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction, op: K) -> Result<O
         K::Div if approx => FloatOp::DivApprox,
         K::Div if inst.has(Flag::Full) => FloatOp::DivFull,
         K::Div => FloatOp::Div,
+        K::Min if xorsign => FloatOp::XorsignAbs { max: false, nan },
+        K::Max if xorsign => FloatOp::XorsignAbs { max: true, nan },
         K::Min => FloatOp::Min { nan },
         K::Max => FloatOp::Max { nan },
         K::Neg => FloatOp::Neg,
@@ -111,6 +123,8 @@ pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction, op: K) -> Result<O
                 | FloatOp::Max { .. }
                 | FloatOp::Neg
                 | FloatOp::Abs
+                | FloatOp::Ex2
+                | FloatOp::Tanh
         ),
         _ => false,
     };
@@ -215,6 +229,7 @@ fn f32_op(op: FloatOp, m: FloatMods, a: f32, b: f32, c: f32) -> f32 {
         FloatOp::DivFull => approx::div_full_f32(a, b),
         FloatOp::Min { nan } => nf::min_f32(a, b, nan),
         FloatOp::Max { nan } => nf::max_f32(a, b, nan),
+        FloatOp::XorsignAbs { max, nan } => nf::minmax_xorsign_abs_f32(a, b, max, nan),
         FloatOp::Neg => nf::neg_f32(a),
         FloatOp::Abs => nf::abs_f32(a),
         FloatOp::Copysign => nf::copysign_f32(a, b),
@@ -251,7 +266,7 @@ fn f64_op(op: FloatOp, m: FloatMods, a: f64, b: f64, c: f64) -> f64 {
         FloatOp::Fma => nf::fma_f64(a, b, c, m.rnd),
         FloatOp::Div | FloatOp::DivApprox | FloatOp::DivFull => nf::div_f64(a, b, m.rnd),
         FloatOp::Min { nan } => nf::min_f64(a, b, nan),
-        FloatOp::Max { nan } => nf::max_f64(a, b, nan),
+        FloatOp::Max { nan } | FloatOp::XorsignAbs { nan, .. } => nf::max_f64(a, b, nan),
         FloatOp::Neg => f64::from_bits(a.to_bits() ^ (1 << 63)),
         FloatOp::Abs => f64::from_bits(a.to_bits() & !(1 << 63)),
         FloatOp::Copysign => nf::copysign_f64(a, b),
@@ -266,6 +281,11 @@ fn f64_op(op: FloatOp, m: FloatMods, a: f64, b: f64, c: f64) -> f64 {
     } else {
         r
     }
+}
+
+/// Applies a 16-bit function to both halves of a pair.
+fn pair(x: u32, f: fn(u16) -> u16) -> u32 {
+    u32::from(f(x as u16)) | u32::from(f((x >> 16) as u16)) << 16
 }
 
 fn half_op(op: FloatOp, m: FloatMods, a: u64, b: u64, c: u64) -> u64 {
@@ -294,6 +314,8 @@ fn half_op(op: FloatOp, m: FloatMods, a: u64, b: u64, c: u64) -> u64 {
             FloatOp::Min { nan } => nh::min_f16(h, g, nan),
             FloatOp::Max { nan } => nh::max_f16(h, g, nan),
             FloatOp::Neg => nh::neg_f16(h),
+            FloatOp::Ex2 => approx::ex2_approx_f16(h),
+            FloatOp::Tanh => approx::tanh_approx_f16(h),
             _ => nh::abs_f16(h),
         })),
         T::Bf16 => u64::from(relu16(match op {
@@ -304,6 +326,8 @@ fn half_op(op: FloatOp, m: FloatMods, a: u64, b: u64, c: u64) -> u64 {
             FloatOp::Min { nan } => nh::min_bf16(h, g, nan),
             FloatOp::Max { nan } => nh::max_bf16(h, g, nan),
             FloatOp::Neg => nh::neg_bf16(h),
+            FloatOp::Ex2 => approx::ex2_approx_ftz_bf16(h),
+            FloatOp::Tanh => approx::tanh_approx_bf16(h),
             _ => nh::abs_bf16(h),
         })),
         T::F16x2 => u64::from(relu32(match op {
@@ -314,6 +338,8 @@ fn half_op(op: FloatOp, m: FloatMods, a: u64, b: u64, c: u64) -> u64 {
             FloatOp::Min { nan } => nh::min_f16x2(x, y, nan),
             FloatOp::Max { nan } => nh::max_f16x2(x, y, nan),
             FloatOp::Neg => nh::neg_f16x2(x),
+            FloatOp::Ex2 => pair(x, approx::ex2_approx_f16),
+            FloatOp::Tanh => pair(x, approx::tanh_approx_f16),
             _ => nh::abs_f16x2(x),
         })),
         _ => u64::from(relu32(match op {
@@ -324,6 +350,8 @@ fn half_op(op: FloatOp, m: FloatMods, a: u64, b: u64, c: u64) -> u64 {
             FloatOp::Min { nan } => nh::min_bf16x2(x, y, nan),
             FloatOp::Max { nan } => nh::max_bf16x2(x, y, nan),
             FloatOp::Neg => nh::neg_bf16x2(x),
+            FloatOp::Ex2 => pair(x, approx::ex2_approx_ftz_bf16),
+            FloatOp::Tanh => pair(x, approx::tanh_approx_bf16),
             _ => nh::abs_bf16x2(x),
         })),
     }
