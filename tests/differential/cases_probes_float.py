@@ -1,5 +1,5 @@
 """Probe kernels for floating-point modes (kernels/probes.cu): flush-to-zero arithmetic, the
-special-input tables of the approximate instructions, testp classes, sign operations on NaN and
+special-input tables of the approximate instructions (f32, and ex2/tanh on f16x2), testp classes, sign operations on NaN and
 zeros, dp4a/dp2a, clamped funnel shifts and f32 to 64-bit integer conversions, each checked
 against the PTX ISA's definition computed on the host."""
 
@@ -119,6 +119,29 @@ CLASS_IN = [NAN, INF, -INF, 0.0, -0.0, 1e-40, -1e-40, 1.0, -2.5, 3e38, MIN_NORMA
             -100.5, 2.5e9, -2.5e9, 1e19, 2e19, -1e19, 0.5, 1.5, 2.5, -0.5, 4294967296.0, -1.0, 9.3e18,
             -9.3e18, 1.8e19, 3.5, 7.5, 16777216.0]
 
+HALF_SPECIALS = [NAN, -INF, -0.0, 0.0, INF, NAN]  # an even count: f16x2 pairs
+HALF_FINITE = [-1.0, 0.5, 1.0, 2.0, 3.0, -3.0, 0.125, 1.5, -0.25, 4.0]
+
+
+def special_index(x):
+    """Position of x in SPECIAL_IN, telling -0.0 from +0.0."""
+    if math.isnan(x):
+        return 0
+    return next(k for k, v in enumerate(SPECIAL_IN)
+                if v == x and math.copysign(1, v) == math.copysign(1, x))
+
+
+def approx_half(ins, finite):
+    out = []
+    for k in range(0, len(ins[0]), 2):
+        pair = ins[0][k:k + 2]
+        if finite:
+            out += [2.0**x for x in pair] + [math.tanh(x) for x in pair]
+        else:
+            out += [SPECIAL_OUT[f][special_index(x)] for f in ("ex2", "tanh") for x in pair]
+    return {1: (out, rel("f16", 4e-3)) if finite else out}
+
+
 CASES = [
     case("probe_ftz_ops", PROBES, "ftz_ops", "1", str(len(FTZ_X)),
          [Values("f32", FTZ_X), Values("f32", FTZ_Y), f"f32[{6 * len(FTZ_X)}]=zeros"], {2: EXACT},
@@ -129,6 +152,12 @@ CASES = [
     case("probe_approx_finite", PROBES, "approx_specials", "1", str(len(FINITE_IN)),
          [Values("f32", FINITE_IN), f"f32[{8 * len(FINITE_IN)}]=zeros"], {1: rel("f32", 1e-3)},
          expect=approx_finite),
+    case("probe_approx_half_specials", PROBES, "approx_half", "1", str(len(HALF_SPECIALS) // 2),
+         [Values("f16", HALF_SPECIALS), f"f16[{2 * len(HALF_SPECIALS)}]=zeros"], {1: EXACT},
+         expect=lambda ins: approx_half(ins, False)),
+    case("probe_approx_half_finite", PROBES, "approx_half", "1", str(len(HALF_FINITE) // 2),
+         [Values("f16", HALF_FINITE), f"f16[{2 * len(HALF_FINITE)}]=zeros"], {1: rel("f16", 4e-3)},
+         expect=lambda ins: approx_half(ins, True)),
     case("probe_classify", PROBES, "classify", "1", "32",
          [Values("f32", CLASS_IN), Rand("i32", 32, -2**31, 2**31 - 1, 711), "u32[32]=zeros", "f32[96]=zeros",
           "i32[96]=zeros", "u32[64]=zeros", "i64[64]=zeros"], {2: EXACT, 3: EXACT, 4: EXACT, 5: EXACT, 6: EXACT},

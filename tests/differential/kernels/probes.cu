@@ -365,3 +365,13 @@ extern "C" __global__ void atomics_narrow(unsigned *h2, unsigned short *h1, unsi
     // Never true: keeps the returned values alive.
     if (old == 0xffffffffu || old16 == 0xffffu || old64 >> 33 == 0xffffffffull) wide[3] = 1;
 }
+
+// Half-precision approximations on f16x2 pairs (sm_75+).
+extern "C" __global__ void approx_half(const unsigned *a, unsigned *out)
+{
+    unsigned i = threadIdx.x, x = a[i], r;
+    asm("ex2.approx.f16x2 %0, %1;" : "=r"(r) : "r"(x));
+    out[2 * i + 0] = r;
+    asm("tanh.approx.f16x2 %0, %1;" : "=r"(r) : "r"(x));
+    out[2 * i + 1] = r;
+}
