@@ -125,6 +125,68 @@ impl Kernel {
         unsafe { self.enqueue(stream, &config, &args) }
     }
 
+    /// Launches the kernel in thread-block clusters of `cluster` blocks (x, y, z), after the
+    /// same checks as [`Kernel::launch`] and checking that the cluster divides the grid.
+    /// Clusters of more than one block need a CUDA GPU of compute capability 9.0 or later
+    /// (at most 8 blocks per cluster); elsewhere they are [`Error::LaunchConfig`], while a
+    /// cluster of one block runs everywhere as an ordinary launch.
+    pub fn launch_cluster(
+        &self,
+        stream: &Stream,
+        config: LaunchConfig,
+        cluster: [u32; 3],
+        args: impl KernelArgs,
+    ) -> Result<Token> {
+        self.check(stream, &config, &args)?;
+        self.check_cluster(stream.device(), &config, cluster)?;
+        let backend = &stream.shared.progress.backend;
+        let function = &*self.shared.function;
+        // SAFETY: as in `launch`: stream, configuration and arguments were checked.
+        args.with_pointers(|pointers| unsafe {
+            backend.launch_cluster(function, &config, cluster, pointers)
+        })
+        .map_err(|err| self.name_device(stream.device(), err))?;
+        Ok(stream.submitted())
+    }
+
+    /// Checks that `cluster` is non-empty and divides the grid of `config`.
+    fn check_cluster(
+        &self,
+        device: &Device,
+        config: &LaunchConfig,
+        cluster: [u32; 3],
+    ) -> Result<()> {
+        let [x, y, z] = cluster;
+        let message = if cluster.contains(&0) {
+            format!("the cluster ({x}, {y}, {z}) has an empty dimension")
+        } else if let Some(axis) = (0..3).find(|&a| !config.grid[a].is_multiple_of(cluster[a])) {
+            let name = ["x", "y", "z"][axis];
+            format!(
+                "grid {name} = {} is not a multiple of the cluster's {name} = {}",
+                config.grid[axis], cluster[axis]
+            )
+        } else {
+            return Ok(());
+        };
+        Err(Error::LaunchConfig {
+            kernel: self.shared.display_name.clone(),
+            device: device.to_string(),
+            message,
+        })
+    }
+
+    /// A backend's configuration error with the kernel's display name and the device filled in.
+    fn name_device(&self, device: &Device, err: Error) -> Error {
+        match err {
+            Error::LaunchConfig { message, .. } => Error::LaunchConfig {
+                kernel: self.shared.display_name.clone(),
+                device: device.to_string(),
+                message,
+            },
+            other => other,
+        }
+    }
+
     /// Launches without any check: the driver (or the CPU device) sees the call as given.
     ///
     /// # Safety

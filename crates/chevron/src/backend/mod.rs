@@ -200,6 +200,30 @@ pub trait Stream: Send + Sync + 'static {
         args: &[*mut c_void],
     ) -> Result<()>;
 
+    /// Enqueues a launch in thread-block clusters of `cluster` blocks (x, y, z). The public
+    /// layer has checked that the cluster is non-empty and divides the grid. Backends without
+    /// clusters keep this default: a cluster of one block is an ordinary [`Stream::launch`]
+    /// (a kernel reading `%cluster_*` sees a one-block cluster), anything larger is
+    /// [`crate::Error::LaunchConfig`] ("clusters … are not supported on this device"). CUDA
+    /// launches with `cuLaunchKernelEx` (compute capability ≥ 9.0, at most 8 blocks per
+    /// cluster). Kept apart from [`Stream::launch`] so the plain launch path is unchanged.
+    ///
+    /// # Safety
+    /// As [`Stream::launch`].
+    unsafe fn launch_cluster(
+        &self,
+        function: &dyn Function,
+        config: &LaunchConfig,
+        cluster: [u32; 3],
+        args: &[*mut c_void],
+    ) -> Result<()> {
+        if cluster == [1, 1, 1] {
+            // SAFETY: forwarded from the caller.
+            return unsafe { self.launch(function, config, args) };
+        }
+        Err(clusters_unsupported(function, cluster))
+    }
+
     /// Enqueues a host-to-device copy. `src` may be reused as soon as this returns.
     fn copy_to_device(&self, dst: DevicePtr, src: &[u8]) -> Result<()>;
 
@@ -241,4 +265,67 @@ pub trait Event: Send + Sync + 'static {
 
     /// For downcasting within the backend.
     fn as_any(&self) -> &dyn Any;
+}
+
+/// The error of a cluster launch of more than one block on a backend without clusters. The
+/// public layer fills in the device.
+pub(crate) fn clusters_unsupported(function: &dyn Function, cluster: [u32; 3]) -> crate::Error {
+    let [x, y, z] = cluster;
+    crate::Error::LaunchConfig {
+        kernel: function.name().to_string(),
+        device: "this device".into(),
+        message: format!(
+            "clusters of ({x}, {y}, {z}) blocks are not supported on this device (thread-block \
+             clusters need a CUDA GPU of compute capability 9.0 or later; only clusters of one \
+             block run elsewhere)"
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scripted_backend::{Counters, ScriptedDevice};
+
+    /// A kernel of no module, for backends that never look inside it.
+    struct NamedFunction;
+
+    impl Function for NamedFunction {
+        fn name(&self) -> &str {
+            "exchange"
+        }
+        fn max_threads_per_block(&self) -> u32 {
+            1024
+        }
+        fn static_shared_bytes(&self) -> u32 {
+            0
+        }
+        fn as_any(&self) -> &dyn Any {
+            self
+        }
+    }
+
+    #[test]
+    fn the_default_cluster_launch_runs_one_block_clusters_and_rejects_larger_ones() {
+        let device = ScriptedDevice::new(0);
+        let stream = device.create_stream().unwrap();
+        let config = LaunchConfig {
+            grid: [4, 1, 1],
+            block: [32, 1, 1],
+            shared_bytes: 0,
+        };
+        // SAFETY: the scripted stream reads no argument.
+        unsafe { stream.launch_cluster(&NamedFunction, &config, [1, 1, 1], &[]) }.unwrap();
+        assert_eq!(Counters::get(&device.counters.launches), 1);
+        // SAFETY: as above.
+        let err =
+            unsafe { stream.launch_cluster(&NamedFunction, &config, [2, 1, 1], &[]) }.unwrap_err();
+        assert_eq!(Counters::get(&device.counters.launches), 1);
+        let text = err.to_string();
+        assert!(text.contains("kernel `exchange`"), "{text}");
+        assert!(
+            text.contains("clusters of (2, 1, 1) blocks are not supported on this device"),
+            "{text}"
+        );
+    }
 }

@@ -7,6 +7,7 @@
 //! them vacuously; `scripts/gpu/conformance.sh` runs them with `--include-ignored`.
 
 mod buffers;
+mod clusters;
 mod errors;
 mod gpu_only;
 mod harness;

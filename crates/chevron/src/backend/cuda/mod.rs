@@ -10,7 +10,10 @@
 //! | `module.rs` | module loading (with the JIT error log) and functions |
 //! | `stream.rs` | launches, copies, fills, waits, and fault reports naming kernels |
 //! | `event.rs` | events for tokens |
+//! | `cluster.rs` | launches in thread-block clusters (`cuLaunchKernelEx`, sm_90+) |
+//! | `tensor_map.rs` | TMA descriptors (`CUtensorMap`) for MLIR memrefs |
 
+mod cluster;
 mod context;
 mod device;
 mod error;
@@ -19,6 +22,7 @@ mod memory;
 mod module;
 mod stream;
 pub mod sys;
+mod tensor_map;
 
 use std::ffi::c_int;
 use std::sync::Arc;
@@ -26,6 +30,7 @@ use std::sync::Arc;
 pub(crate) use device::CudaDevice;
 pub(crate) use module::CudaFunction;
 pub(crate) use stream::CudaStream;
+pub use tensor_map::{encode_tensor_map, TiledTensorMap, MAX_TENSOR_MAP_RANK};
 
 use crate::backend::Device;
 use crate::error::{Error, Result};

@@ -104,6 +104,15 @@ impl CudaStream {
         })
     }
 
+    /// Notes a launch of `name` in the ring of recent kernels (for fault reports).
+    pub(super) fn remember_launch(&self, name: &'static String) {
+        let count = self.launches_since_clean.load(Ordering::Relaxed);
+        self.launches_since_clean
+            .store(count + 1, Ordering::Relaxed);
+        self.recent[count as usize % RECENT]
+            .store(name as *const String as *mut String, Ordering::Release);
+    }
+
     fn copy_error(&self, call: &'static str, code: CUresult, what: String) -> Error {
         if is_fault(code) {
             match self.finish_sync(call, code) {
@@ -177,6 +186,17 @@ impl backend::Stream for CudaStream {
             Ordering::Release,
         );
         Ok(())
+    }
+
+    unsafe fn launch_cluster(
+        &self,
+        function: &dyn backend::Function,
+        config: &LaunchConfig,
+        cluster: [u32; 3],
+        args: &[*mut c_void],
+    ) -> Result<()> {
+        // SAFETY: forwarded from the caller.
+        unsafe { super::cluster::launch(self, function, config, cluster, args) }
     }
 
     fn copy_to_device(&self, dst: DevicePtr, src: &[u8]) -> Result<()> {

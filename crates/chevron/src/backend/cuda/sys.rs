@@ -111,13 +111,19 @@ pub mod function_attribute {
 }
 
 /// Declares the table: each field is one driver entry point, resolved by its exported name.
+/// Entries under `@optional` exist only in newer drivers: they are `None` when missing, and the
+/// code that needs one reports [`Error::Unavailable`](crate::Error::Unavailable) when used.
 macro_rules! driver_table {
-    ($( $(#[$doc:meta])* $field:ident = $symbol:literal ($($arg:ty),* $(,)?); )*) => {
+    ($( $(#[$doc:meta])* $field:ident = $symbol:literal ($($arg:ty),* $(,)?); )*
+     @optional {
+         $( $(#[$odoc:meta])* $ofield:ident = $osymbol:literal ($($oarg:ty),* $(,)?); )*
+     }) => {
         /// The driver entry points, resolved from the loaded library.
         pub struct Driver {
             /// Keeps the library loaded for as long as the function pointers are used.
             _library: Library,
             $( $(#[$doc])* pub $field: unsafe extern "C" fn($($arg),*) -> CUresult, )*
+            $( $(#[$odoc])* pub $ofield: Option<unsafe extern "C" fn($($oarg),*) -> CUresult>, )*
         }
 
         impl Driver {
@@ -135,7 +141,16 @@ macro_rules! driver_table {
                             .map_err(|e| format!("{}: {}", $symbol, with_source(&e)))?
                     };
                 )*
-                Ok(Driver { _library: library, $($field),* })
+                $(
+                    // SAFETY: as above; a driver without the symbol leaves it `None`.
+                    let $ofield = unsafe {
+                        library
+                            .get::<unsafe extern "C" fn($($oarg),*) -> CUresult>($osymbol)
+                            .ok()
+                            .map(|symbol| *symbol)
+                    };
+                )*
+                Ok(Driver { _library: library, $($field,)* $($ofield,)* })
             }
         }
     };
@@ -228,6 +243,69 @@ driver_table! {
     cuLaunchKernel = "cuLaunchKernel"(
         CUfunction, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, CUstream,
         *mut *mut c_void, *mut *mut c_void);
+    @optional {
+        /// `cuLaunchKernelEx(&config, f, params, extra)` (CUDA ≥ 12.0): cluster launches.
+        cuLaunchKernelEx = "cuLaunchKernelEx"(
+            *const CUlaunchConfig, CUfunction, *mut *mut c_void, *mut *mut c_void);
+        /// `cuTensorMapEncodeTiled(&map, dtype, rank, address, dims, strides, box,
+        /// element strides, interleave, swizzle, l2 promotion, oob fill)` (CUDA ≥ 12.0).
+        cuTensorMapEncodeTiled = "cuTensorMapEncodeTiled"(
+            *mut CUtensorMap, c_uint, c_uint, *mut c_void, *const u64, *const u64,
+            *const c_uint, *const c_uint, c_uint, c_uint, c_uint, c_uint);
+    }
+}
+
+/// `CUlaunchAttributeID`: a thread-block cluster shape (`CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`).
+pub const CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION: c_uint = 4;
+/// `CUlaunchAttributeID`: how clusters are placed on the GPU.
+pub const CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE: c_uint = 5;
+/// `CU_CLUSTER_SCHEDULING_POLICY_SPREAD`: spread clusters over the GPU (as MLIR's wrappers).
+pub const CU_CLUSTER_SCHEDULING_POLICY_SPREAD: c_uint = 1;
+
+/// `CUlaunchAttribute`: an id and a 64-byte value union, 8-byte aligned (72 bytes).
+#[repr(C, align(8))]
+#[derive(Clone, Copy)]
+pub struct CUlaunchAttribute {
+    /// The `CUlaunchAttributeID`.
+    pub id: c_uint,
+    /// Padding before the value union.
+    pub pad: [u8; 4],
+    /// The value union as 32-bit words: a cluster dimension is words 0..3, a scheduling
+    /// policy word 0.
+    pub value: [c_uint; 16],
+}
+
+/// `CUlaunchConfig`: the launch geometry, stream and attributes of `cuLaunchKernelEx`.
+#[repr(C)]
+pub struct CUlaunchConfig {
+    /// Grid dimension x.
+    pub gridDimX: c_uint,
+    /// Grid dimension y.
+    pub gridDimY: c_uint,
+    /// Grid dimension z.
+    pub gridDimZ: c_uint,
+    /// Block dimension x.
+    pub blockDimX: c_uint,
+    /// Block dimension y.
+    pub blockDimY: c_uint,
+    /// Block dimension z.
+    pub blockDimZ: c_uint,
+    /// Dynamic shared memory in bytes.
+    pub sharedMemBytes: c_uint,
+    /// The stream.
+    pub hStream: CUstream,
+    /// The attributes.
+    pub attrs: *mut CUlaunchAttribute,
+    /// How many attributes.
+    pub numAttrs: c_uint,
+}
+
+/// `CUtensorMap`: an opaque 128-byte, 64-byte-aligned TMA descriptor.
+#[repr(C, align(64))]
+#[derive(Clone, Copy)]
+pub struct CUtensorMap {
+    /// The encoded descriptor.
+    pub opaque: [u64; 16],
 }
 
 /// The names under which the driver library is looked for.

@@ -1,0 +1,206 @@
+//! Launches in thread-block clusters: `cuLaunchKernelEx` with the cluster dimension and the
+//! spread scheduling policy (as MLIR's `mgpuLaunchClusterKernel`).
+//!
+//! Kept out of the plain launch path: a cluster launch first checks that the device has
+//! clusters (compute capability ≥ 9.0), that the cluster divides the grid and holds at most 8
+//! blocks (the portable maximum), and that the driver exports `cuLaunchKernelEx` (CUDA ≥ 12.0).
+//! Errors name the kernel and the device.
+
+use std::ffi::{c_int, c_void};
+
+use super::module::CudaFunction;
+use super::stream::CudaStream;
+use super::sys::{self, attribute, CUlaunchAttribute, CUlaunchConfig};
+use crate::backend::{self, LaunchConfig};
+use crate::error::{Error, Result};
+
+/// The most blocks per cluster every cluster-capable GPU runs (the portable cluster size).
+pub(crate) const MAX_PORTABLE_CLUSTER_BLOCKS: u64 = 8;
+
+/// Launches `function` on `stream` in clusters of `cluster` blocks.
+///
+/// # Safety
+/// As [`backend::Stream::launch`].
+pub(super) unsafe fn launch(
+    stream: &CudaStream,
+    function: &dyn backend::Function,
+    config: &LaunchConfig,
+    cluster: [u32; 3],
+    args: &[*mut c_void],
+) -> Result<()> {
+    let Some(function) = function.as_any().downcast_ref::<CudaFunction>() else {
+        return Err(Error::InvalidValue {
+            call: "Stream::launch_cluster",
+            message: format!("kernel `{}` is not a CUDA kernel", function.name()),
+        });
+    };
+    let state = &stream.state;
+    let fail = |message: String| Error::LaunchConfig {
+        kernel: function.name.clone(),
+        device: state.label.clone(),
+        message,
+    };
+    check_shape(config, cluster).map_err(fail)?;
+    let major = device_attribute(stream, attribute::COMPUTE_CAPABILITY_MAJOR)?;
+    if major < 9 {
+        let minor = device_attribute(stream, attribute::COMPUTE_CAPABILITY_MINOR)?;
+        return Err(fail(format!(
+            "thread-block clusters need compute capability 9.0 or later; this device is \
+             {major}.{minor}"
+        )));
+    }
+    let launch_ex = state
+        .driver
+        .cuLaunchKernelEx
+        .ok_or_else(|| Error::Unavailable {
+            backend: "cuda",
+            reason: format!(
+                "the CUDA driver has no cuLaunchKernelEx (CUDA 12.0 or later is needed to launch \
+             kernel `{}` in clusters)",
+                function.name
+            ),
+        })?;
+    if config.shared_bytes > 0 {
+        function.allow_dynamic_shared(config.shared_bytes)?;
+    }
+    let mut attributes = [
+        attribute_value(sys::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, &cluster),
+        attribute_value(
+            sys::CU_LAUNCH_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE,
+            &[sys::CU_CLUSTER_SCHEDULING_POLICY_SPREAD],
+        ),
+    ];
+    let launch_config = CUlaunchConfig {
+        gridDimX: config.grid[0],
+        gridDimY: config.grid[1],
+        gridDimZ: config.grid[2],
+        blockDimX: config.block[0],
+        blockDimY: config.block[1],
+        blockDimZ: config.block[2],
+        sharedMemBytes: config.shared_bytes,
+        hStream: stream.stream,
+        attrs: attributes.as_mut_ptr(),
+        numAttrs: attributes.len() as u32,
+    };
+    let params = if args.is_empty() {
+        std::ptr::null_mut()
+    } else {
+        args.as_ptr() as *mut *mut c_void
+    };
+    // SAFETY: the caller guarantees that the function belongs to this stream's device and that
+    // `args` holds one pointer per parameter to a value of its size; `launch_config` and its
+    // attributes live for the call, and the driver copies the values before returning.
+    let call = || unsafe {
+        launch_ex(
+            &launch_config,
+            function.function,
+            params,
+            std::ptr::null_mut(),
+        )
+    };
+    let code = state.anywhere(call);
+    if code != sys::CUDA_SUCCESS {
+        let [x, y, z] = cluster;
+        return Err(state.error(
+            "cuLaunchKernelEx",
+            code,
+            format!(
+                "kernel `{}`, {config}, clusters of ({x}, {y}, {z}) blocks",
+                function.name
+            ),
+        ));
+    }
+    stream.remember_launch(function.name);
+    Ok(())
+}
+
+/// Checks a cluster shape against a grid: non-empty, dividing the grid, at most
+/// [`MAX_PORTABLE_CLUSTER_BLOCKS`] blocks. Returns the reason otherwise.
+pub(crate) fn check_shape(
+    config: &LaunchConfig,
+    cluster: [u32; 3],
+) -> std::result::Result<(), String> {
+    let [x, y, z] = cluster;
+    if cluster.contains(&0) {
+        return Err(format!(
+            "the cluster ({x}, {y}, {z}) has an empty dimension"
+        ));
+    }
+    for (axis, name) in ["x", "y", "z"].iter().enumerate() {
+        if !config.grid[axis].is_multiple_of(cluster[axis]) {
+            return Err(format!(
+                "grid {name} = {} is not a multiple of the cluster's {name} = {}",
+                config.grid[axis], cluster[axis]
+            ));
+        }
+    }
+    let blocks = u64::from(x) * u64::from(y) * u64::from(z);
+    if blocks > MAX_PORTABLE_CLUSTER_BLOCKS {
+        return Err(format!(
+            "clusters of ({x}, {y}, {z}) = {blocks} blocks exceed the portable maximum of \
+             {MAX_PORTABLE_CLUSTER_BLOCKS}"
+        ));
+    }
+    Ok(())
+}
+
+/// A launch attribute whose value union starts with `words`.
+fn attribute_value(id: u32, words: &[u32]) -> CUlaunchAttribute {
+    let mut value = [0u32; 16];
+    value[..words.len()].copy_from_slice(words);
+    CUlaunchAttribute {
+        id,
+        pad: [0; 4],
+        value,
+    }
+}
+
+fn device_attribute(stream: &CudaStream, which: c_int) -> Result<i32> {
+    let state = &stream.state;
+    let mut value: c_int = 0;
+    // SAFETY: `value` is a valid out-pointer and `device` a valid device handle.
+    let code = unsafe { (state.driver.cuDeviceGetAttribute)(&mut value, which, state.device) };
+    state.check("cuDeviceGetAttribute", code)?;
+    Ok(value)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grid(grid: [u32; 3]) -> LaunchConfig {
+        LaunchConfig {
+            grid,
+            block: [32, 1, 1],
+            shared_bytes: 0,
+        }
+    }
+
+    #[test]
+    fn launch_structures_have_the_driver_layout() {
+        assert_eq!(std::mem::size_of::<CUlaunchAttribute>(), 72);
+        assert_eq!(std::mem::align_of::<CUlaunchAttribute>(), 8);
+        assert_eq!(std::mem::size_of::<CUlaunchConfig>(), 56);
+        assert_eq!(std::mem::size_of::<sys::CUtensorMap>(), 128);
+        assert_eq!(std::mem::align_of::<sys::CUtensorMap>(), 64);
+        let attr = attribute_value(sys::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, &[2, 3, 1]);
+        assert_eq!(&attr.value[..4], &[2, 3, 1, 0]);
+    }
+
+    #[test]
+    fn cluster_shapes_are_checked_against_the_grid() {
+        assert_eq!(check_shape(&grid([8, 2, 1]), [2, 2, 1]), Ok(()));
+        let odd = check_shape(&grid([3, 1, 1]), [2, 1, 1]).unwrap_err();
+        assert!(
+            odd.contains("grid x = 3 is not a multiple of the cluster's x = 2"),
+            "{odd}"
+        );
+        let big = check_shape(&grid([16, 1, 1]), [16, 1, 1]).unwrap_err();
+        assert!(
+            big.contains("16 blocks exceed the portable maximum of 8"),
+            "{big}"
+        );
+        let empty = check_shape(&grid([4, 1, 1]), [0, 1, 1]).unwrap_err();
+        assert!(empty.contains("empty dimension"), "{empty}");
+    }
+}
