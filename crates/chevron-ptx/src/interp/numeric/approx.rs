@@ -89,9 +89,16 @@ pub fn sqrt_approx_f32(x: f32) -> f32 {
 
 /// `div.approx.f32`: computed as the GPU does, `a × (1/b)` with the reciprocal rounded to f32
 /// (GPU bound: 2 ulp for 2^−126 ≤ |b| ≤ 2^126). For 2^126 < |b| < 2^128 the GPU's reciprocal
-/// underflows: the result is a signed zero, or NaN when `a` is infinite.
+/// underflows: the result is a signed zero, or NaN when `a` is infinite. A subnormal `b` is not
+/// flushed: the GPU scales it into the normal range first (measured on an H200: `1e-45 / 1e-45`
+/// is 1, `0 / 1e-45` is 0), so the quotient is `a × (1/(b·2^24)) × 2^24`, rounded once.
 #[inline]
 pub fn div_approx_f32(a: f32, b: f32) -> f32 {
+    if b != 0.0 && b.abs() < f32::MIN_POSITIVE {
+        let two24 = 16_777_216.0f32;
+        let r = rcp_approx_f32(b * two24) as f64; // b·2^24 is exact and normal
+        return to_f32(a as f64 * r * two24 as f64);
+    }
     let big = f32::from_bits(0x7e80_0000); // 2^126
     if b.abs() > big && b.is_finite() {
         if a.is_infinite() || a.is_nan() {

@@ -129,8 +129,18 @@ fn double_precision_high_word() {
         0x7fff_ffff_0000_0000
     );
     assert_eq!(rsqrt_approx_ftz_f64(0.25), 2.0);
+    // H200: div.approx.f32 scales a subnormal divisor rather than flushing it.
+    let (d1, d256) = (f32::from_bits(1), f32::from_bits(0x100));
+    assert_eq!(div_approx_f32(d1, d1), 1.0);
+    assert_eq!(div_approx_f32(-0.0, d1).to_bits(), 0x8000_0000);
+    assert_eq!(div_approx_f32(d256, d256), 1.0);
+    assert_eq!(
+        div_approx_f32(f32::from_bits(0x3380_0000), d1).to_bits(),
+        0x7e00_0000
+    );
     assert_eq!(rsqrt_approx_f64(0.25), 2.0);
-    assert_eq!(rsqrt_approx_f64(-1.0).to_bits(), 0x7fff_ffff_ffff_ffff);
+    // H200: rsqrt.approx.f64 of a negative number gives the default NaN 0xfff8000000000000.
+    assert_eq!(rsqrt_approx_f64(-1.0).to_bits(), 0xfff8_0000_0000_0000);
     assert_eq!(
         rsqrt_approx_f64(f64::from_bits(0x7ff0_0000_0000_0001)).to_bits(),
         0x7ff8_0000_0000_0001

@@ -4,12 +4,21 @@
 use super::integer::{mask, width};
 use crate::ir::ScalarType;
 
-/// `bfe`: extracts `len` bits of `a` from bit `pos` (both read modulo 256, as PTX takes their
-/// low byte). Signed types replicate the field's top bit (the type's sign bit if the field runs
-/// past it); `len == 0` gives 0.
+/// `bfe`: extracts `len` bits of `a` from bit `pos`. Signed types replicate the field's top bit
+/// (the type's sign bit if the field runs past it); `len == 0` gives 0.
+///
+/// The PTX ISA restricts `pos` and `len` to 0..255. Beyond that the GPU differs by width
+/// (measured on an H200): 32-bit forms read only the low byte of each (modulo 256), 64-bit forms
+/// take the full 32-bit values (`pos` = 256 extracts nothing: the result is the fill).
 #[inline]
 pub fn bfe(ty: ScalarType, a: u64, pos: u32, len: u32) -> u64 {
-    let (pos, len, w) = (pos & 0xff, len & 0xff, width(ty));
+    let w = width(ty);
+    let (pos, len) = if w == 64 {
+        (pos as u64, len as u64)
+    } else {
+        ((pos & 0xff) as u64, (len & 0xff) as u64)
+    };
+    let w = w as u64;
     let a = mask(ty, a);
     let sbit = ty.is_signed() && len != 0 && (a >> (pos + len - 1).min(w - 1)) & 1 == 1;
     let fill = if sbit { u64::MAX } else { 0 };

@@ -13,6 +13,10 @@ fn field_extract_and_insert() {
     assert_eq!(bfe(U32, 0xabcd, 0x104, 0x108), 0xbc); // low bytes only
     assert_eq!(bfe(S64, 1 << 63, 60, 10), u64::MAX - 7);
     assert_eq!(bfe(U64, u64::MAX, 0, 64), u64::MAX);
+    // H200: 64-bit bfe does not reduce pos/len modulo 256 (pos 256 extracts nothing).
+    assert_eq!(bfe(S64, 1, 0x100, 0xbf), 0);
+    assert_eq!(bfe(S64, 1 << 63, 0x80_0000, 7), u64::MAX);
+    assert_eq!(bfe(S64, 0x8000_0000, 1, 0xb274_fc11), 0x4000_0000);
     assert_eq!(bfi(B32, 0xff, 0, 8, 4), 0xf00);
     assert_eq!(bfi(B32, 0xff, 0xffff_ffff, 30, 8), 0xffff_ffff);
     assert_eq!(bfi(B32, 0, 0xffff_ffff, 30, 8), 0x3fff_ffff);

@@ -9,13 +9,17 @@
 //! Every float source decodes exactly into an f64, so each conversion rounds exactly once.
 //! Float → integer rounds to integral in the requested mode and clamps to the destination range
 //! (PTX clamps by default, `.sat` or not); NaN gives 0, or `1 << (width − 1)` from an f64 source
-//! or into a 64-bit destination. NaN results of float conversions
-//! are the destination's canonical NaN (`0x7fff`, `0x7fffffff`, …; e4m3/e5m2: `0x7f`), except
-//! into f64, which keeps the source NaN's sign and payload (quieted), as f64 instructions keep
-//! payloads (assumed for `cvt`).
+//! or into a 64-bit destination. NaN results of float conversions are the destination's
+//! canonical NaN (`0x7fff`, `0x7fffffff`, …; e4m3/e5m2: `0x7f`), except (as measured on an
+//! H200): into f64, which keeps the source NaN's sign and payload (quieted); from f64 into
+//! f32/f16/bf16, which keeps the sign and the top of the payload, quieted
+//! ([`narrow_nan_f64`]); bf16 → f32, which shifts the bits up unchanged; and `cvt.rna.tf32.f32`,
+//! which rounds a NaN's bits like a number's (`0x7f800001` gives `0x7f800000`). `.sat` turns
+//! −0 into +0.
 
 use super::float::flush_f32;
 use super::integer::{mask, value};
+pub use super::round::narrow_nan_f64;
 use super::round::{
     round_f64, round_to_format, Format, Mode, BF16, E4M3, E5M2, F16, F32, F64, TF32,
 };
@@ -134,7 +138,8 @@ fn quiet_f64(v: f64) -> f64 {
 fn encode(fmt: Float, v: f64, mode: Mode, o: &CvtOptions) -> u64 {
     let negative = v < 0.0 || (v == 0.0 && v.is_sign_negative());
     let v = if o.sat && !v.is_nan() {
-        v.clamp(0.0, 1.0)
+        // `+ 0.0` turns −0 into +0.
+        v.clamp(0.0, 1.0) + 0.0
     } else if o.sat || (o.relu && negative) {
         0.0
     } else {
@@ -157,6 +162,16 @@ fn encode(fmt: Float, v: f64, mode: Mode, o: &CvtOptions) -> u64 {
             r << 13
         }
     }
+}
+
+/// `cvt.rna.tf32.f32` of a NaN: the GPU rounds the bit pattern ties-away by integer addition,
+/// NaN or not, so a NaN whose payload lies in the low 13 bits becomes ∞ (`0x7f800001` gives
+/// `0x7f800000`, measured on an H200). Assumed: a payload that would carry out of the exponent
+/// saturates at `0x7fffe000`, keeping the sign.
+#[inline]
+fn tf32_rna_nan(bits: u32) -> u64 {
+    let mag = ((bits & 0x7fff_ffff) + 0x1000).min(0x7fff_ffff) & 0xffff_e000;
+    ((bits & 0x8000_0000) | mag) as u64
 }
 
 /// `cvt{.rnd}{.ftz}{.sat}.dst.src`: converts the register value `bits`.
@@ -195,6 +210,14 @@ pub fn cvt_with(dst: ScalarType, src: ScalarType, bits: u64, o: &CvtOptions) -> 
     match (float_format(dst), float_format(src)) {
         (Some(df), Some(sf)) => {
             let v = decode(sf, bits, o.ftz);
+            if matches!(df, Float::Tf32) && v.is_nan() && o.rnd == Some(Rounding::Rna) {
+                return tf32_rna_nan(bits as u32);
+            }
+            if let (Float::Plain(s), Float::Plain(f)) = (sf, df) {
+                if s == F64 && !o.sat && v.is_nan() && (f == F32 || f == F16 || f == BF16) {
+                    return narrow_nan_f64(v, f);
+                }
+            }
             if is_integer_rounding(o.rnd) {
                 let mode = Mode::of(o.rnd.unwrap_or(Rounding::Rni));
                 encode(df, round_integral(v, mode), Mode::NearestEven, o)
@@ -236,7 +259,12 @@ fn common(dst: ScalarType, src: ScalarType, bits: u64, rnd: Option<Rounding>) ->
             super::half::bf16_to_f32(bits as u16).to_bits() as u64
         }
         (F32, F64) if nearest => {
-            super::float::canonicalize_f32(f64::from_bits(bits) as f32).to_bits() as u64
+            let x = f64::from_bits(bits);
+            if x.is_nan() {
+                narrow_nan_f64(x, super::round::F32)
+            } else {
+                (x as f32).to_bits() as u64
+            }
         }
         (F64, F32) if !is_integer_rounding(rnd) => quiet_f64(widen_f32(f())).to_bits(),
         (S32 | U32, F32) => {

@@ -173,10 +173,44 @@ fn float_to_float_specials() {
         0x7ff8_0400_0000_0000
     );
     assert_eq!(cvt(F16, F32, nan, Some(Rn), false, false), 0x7fff);
+    // H200: from f64 a NaN keeps its sign, quieted, into f32/f16/bf16; bf16 → f32 shifts the
+    // bits unchanged; cvt.rna.tf32.f32 rounds a NaN's bits like a number's.
+    for rnd in [Rn, Rz, Rm, Rp] {
+        assert_eq!(
+            cvt(F32, F64, 0xfff8_0000_0000_0000, Some(rnd), false, false),
+            0xffc0_0000
+        );
+        assert_eq!(
+            cvt(F32, F64, 0x7ff0_0000_0000_0001, Some(rnd), false, false),
+            0x7fc0_0000
+        );
+    }
     assert_eq!(
-        cvt(F32, F64, f64::NAN.to_bits(), Some(Rn), false, false),
-        0x7fff_ffff
+        cvt(F16, F64, 0xfff8_0000_0000_0000, Some(Rn), false, false),
+        0xfe00
     );
+    assert_eq!(
+        cvt(Bf16, F64, 0x7ff8_0000_0000_0000, Some(Rn), false, false),
+        0x7fc0
+    );
+    assert_eq!(cvt(F32, Bf16, 0x7f81, None, false, false), 0x7f81_0000);
+    assert_eq!(cvt(F32, Bf16, 0xffcd, None, false, false), 0xffcd_0000);
+    assert_eq!(
+        cvt(Tf32, F32, 0x7f80_0001, Some(Rna), false, false),
+        0x7f80_0000
+    );
+    assert_eq!(
+        cvt(Tf32, F32, 0xffc0_0000, Some(Rna), false, false),
+        0xffc0_0000
+    );
+    assert_eq!(
+        cvt(Tf32, F32, 0x7f7f_ffff, Some(Rna), false, false),
+        0x7f80_0000
+    );
+    // H200: .sat turns −0 (also a flushed negative subnormal) into +0; NaN into +0.
+    assert_eq!(cvt(F32, F32, 0x8000_0001, None, true, true), 0);
+    assert_eq!(cvt(F32, F64, 1u64 << 63, Some(Rn), false, true), 0);
+    assert_eq!(cvt(F32, F64, f64::NAN.to_bits(), Some(Rn), false, true), 0);
     assert_eq!(cvt(F64, F16, 0x3c00, None, false, false), 1.0f64.to_bits());
     assert_eq!(cvt(F32, F32, f32b(2.5), Some(Rni), false, false), f32b(2.0));
     assert_eq!(
@@ -206,7 +240,8 @@ fn float_to_float_specials() {
     );
     assert_eq!(cvt(Tf32, F32, f32b(x), Some(Rn), false, false), 0x3f80_0000);
     assert_eq!(cvt(Tf32, F32, f32b(x), Some(Rz), false, false), 0x3f80_0000);
-    assert_eq!(cvt(Tf32, F32, nan, Some(Rna), false, false), 0x7fff_e000);
+    // H200: cvt.rna.tf32.f32 keeps the quiet NaN 0x7fc00000 (not a canonical 0x7fffe000).
+    assert_eq!(cvt(Tf32, F32, nan, Some(Rna), false, false), 0x7fc0_0000);
     // fp8 saturates (PTX requires .satfinite for these destinations).
     assert_eq!(cvt(E4m3, F32, f32b(1000.0), Some(Rn), false, false), 0x7e);
     assert_eq!(

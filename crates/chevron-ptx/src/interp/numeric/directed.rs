@@ -8,15 +8,19 @@
 //! - `sqrt`: the fma residual `a − r²` (exact; tiny inputs are scaled by an even power of two).
 //!
 //! NaN results keep f64 payloads, as the PTX ISA says double-precision instructions do: a NaN
-//! operand comes back quieted (the first NaN operand, in operand order: assumed), and an invalid
-//! operation on numbers (∞ − ∞, 0 × ∞, √−1) gives the canonical NaN.
+//! operand comes back quieted, and an invalid operation on numbers (∞ − ∞, 0 × ∞, 0/0, √−1)
+//! gives the default NaN `0xfff8000000000000` (sign set). With two NaN operands `add`, `sub`,
+//! `mul` and `fma` return the second (`b`), `div` the first (`a`); `sub` does not negate a NaN
+//! `b`. All as measured on an H200 (`tests/data/numeric_probe_h200.txt`).
 
 use super::float::{canonical_nan_f64, zero_sum};
 use super::round::{decompose, pow2, round_wide, Mode, F64};
 use crate::ir::Rounding;
 
 /// The NaN result of an f64 operation: `result` itself when it is not NaN, else the first NaN
-/// operand with its quiet bit set, else (an invalid operation) the canonical NaN.
+/// among the operands in the order given, with its quiet bit set, else (an invalid operation)
+/// the default NaN [`canonical_nan_f64`]. Callers pass the operands in the GPU's priority order
+/// (`b, a, c` for `add`/`mul`/`fma`, `a, b` for `div`).
 #[inline]
 pub fn nan_f64(result: f64, a: f64, b: f64, c: f64) -> f64 {
     if !result.is_nan() {
@@ -94,7 +98,7 @@ pub fn add_f64(a: f64, b: f64, rnd: Rounding) -> f64 {
         if s.is_infinite() && a.is_finite() && b.is_finite() {
             return overflow(s, mode);
         }
-        return nan_f64(s, a, b, 0.0);
+        return nan_f64(s, b, a, 0.0);
     }
     if s == 0.0 {
         let neg = zero_sum(
@@ -122,9 +126,12 @@ fn fast_two_sum(a: f64, b: f64) -> (f64, f64) {
     (s, b - z)
 }
 
-/// `sub{.rnd}.f64`.
+/// `sub{.rnd}.f64`: `a + (−b)`, except that a NaN `b` propagates with its own sign.
 #[inline]
 pub fn sub_f64(a: f64, b: f64, rnd: Rounding) -> f64 {
+    if b.is_nan() {
+        return nan_f64(b, b, a, 0.0);
+    }
     add_f64(a, -b, rnd)
 }
 
@@ -148,7 +155,7 @@ fn ordinary(a: f64, b: f64) -> bool {
 pub fn mul_f64(a: f64, b: f64, rnd: Rounding) -> f64 {
     let mode = Mode::of(rnd);
     if mode == Mode::NearestEven || !ordinary(a, b) {
-        return nan_f64(a * b, a, b, 0.0);
+        return nan_f64(a * b, b, a, 0.0);
     }
     let (na, ma, ea) = decompose(a);
     let (nb, mb, eb) = decompose(b);
@@ -204,7 +211,7 @@ pub fn sqrt_f64(a: f64, rnd: Rounding) -> f64 {
 pub fn fma_f64(a: f64, b: f64, c: f64, rnd: Rounding) -> f64 {
     let mode = Mode::of(rnd);
     if mode == Mode::NearestEven || !a.is_finite() || !b.is_finite() || !c.is_finite() {
-        return nan_f64(a.mul_add(b, c), a, b, c);
+        return nan_f64(a.mul_add(b, c), b, a, c);
     }
     let p_neg = a.is_sign_negative() != b.is_sign_negative();
     if a == 0.0 || b == 0.0 {

@@ -1,4 +1,5 @@
 use super::*;
+use crate::interp::numeric::float::{abs_f64, max_f64, min_f64, neg_f64};
 use crate::interp::numeric::oracle::{f64_fma, f64_op, same64, Rng, MODES};
 use crate::ir::Rounding::{Rm, Rn, Rp, Rz};
 
@@ -53,7 +54,8 @@ fn subnormal_and_overflow_edges() {
     assert_eq!(fma_f64(0.0, 3.0, -0.0, Rn).to_bits(), 0);
     assert_eq!(rcp_f64(3.0, Rz).to_bits(), 0x3fd5_5555_5555_5555);
     assert_eq!(rcp_f64(3.0, Rp).to_bits(), 0x3fd5_5555_5555_5556);
-    assert_eq!(div_f64(0.0, 0.0, Rp).to_bits(), 0x7fff_ffff_ffff_ffff);
+    // H200: div.rp.f64 0/0 gives 0xfff8000000000000.
+    assert_eq!(div_f64(0.0, 0.0, Rp).to_bits(), 0xfff8_0000_0000_0000);
 }
 
 #[test]
@@ -95,11 +97,35 @@ fn nan_payloads_propagate() {
             0xfff8_0000_0000_1234
         );
         assert_eq!(sqrt_f64(payload, rnd).to_bits(), 0xfff8_0000_0000_1234);
+        // The H200's default NaN for invalid operations has the sign set.
         assert_eq!(
             add_f64(f64::INFINITY, f64::NEG_INFINITY, rnd).to_bits(),
-            0x7fff_ffff_ffff_ffff
+            0xfff8_0000_0000_0000
         );
-        assert_eq!(sqrt_f64(-2.0, rnd).to_bits(), 0x7fff_ffff_ffff_ffff);
+        assert_eq!(sqrt_f64(-2.0, rnd).to_bits(), 0xfff8_0000_0000_0000);
+        // H200: with two NaN operands add/sub/mul/fma return b (quieted), div returns a; sub
+        // does not negate a NaN b.
+        assert_eq!(add_f64(payload, snan, rnd).to_bits(), 0x7ff8_0000_0000_0001);
+        assert_eq!(mul_f64(snan, payload, rnd).to_bits(), 0xfff8_0000_0000_1234);
+        assert_eq!(
+            fma_f64(snan, payload, 1.0, rnd).to_bits(),
+            0xfff8_0000_0000_1234
+        );
+        assert_eq!(sub_f64(0.0, snan, rnd).to_bits(), 0x7ff8_0000_0000_0001);
+        assert_eq!(sub_f64(payload, snan, rnd).to_bits(), 0x7ff8_0000_0000_0001);
     }
+    // H200: min/max.f64 of two NaNs give b quieted; neg/abs.f64 quiet a NaN and keep its sign.
+    assert_eq!(
+        min_f64(payload, snan, false).to_bits(),
+        0x7ff8_0000_0000_0001
+    );
+    assert_eq!(
+        max_f64(snan, payload, false).to_bits(),
+        0xfff8_0000_0000_1234
+    );
+    assert_eq!(min_f64(snan, 2.0, false), 2.0);
+    assert_eq!(neg_f64(snan).to_bits(), 0x7ff8_0000_0000_0001);
+    assert_eq!(abs_f64(payload).to_bits(), 0xfff8_0000_0000_1234);
+    assert_eq!(neg_f64(-0.0).to_bits(), 0);
     assert_eq!(nan_f64(1.5, snan, snan, snan), 1.5);
 }

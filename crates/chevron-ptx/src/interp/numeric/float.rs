@@ -21,12 +21,12 @@ pub fn canonical_nan_f32() -> f32 {
     f32::from_bits(0x7fff_ffff)
 }
 
-/// The NaN assumed for f64 results of invalid operations on numbers: `0x7fffffffffffffff` (all
-/// bits but the sign set, as for f32; GPU check pending). NaN operands propagate instead (see
-/// `directed`).
+/// The NaN NVIDIA GPUs give for f64 results of invalid operations on numbers (∞ − ∞, 0 × ∞,
+/// 0/0, √−1): `0xfff8000000000000`, the quiet NaN with the sign bit set (measured on an H200).
+/// NaN operands propagate instead (see `directed`).
 #[inline]
 pub fn canonical_nan_f64() -> f64 {
-    f64::from_bits(0x7fff_ffff_ffff_ffff)
+    f64::from_bits(0xfff8_0000_0000_0000)
 }
 
 /// Replaces any NaN by the canonical f32 NaN.
@@ -48,7 +48,7 @@ pub fn canonicalize_f32(x: f32) -> f32 {
 pub fn canonicalize_f64(x: f64) -> f64 {
     let b = x.to_bits();
     let nan = b & 0x7fff_ffff_ffff_ffff > 0x7ff0_0000_0000_0000;
-    f64::from_bits(if nan { 0x7fff_ffff_ffff_ffff } else { b })
+    f64::from_bits(if nan { 0xfff8_0000_0000_0000 } else { b })
 }
 
 /// `.ftz`: a subnormal becomes a zero of the same sign; everything else is unchanged.
@@ -161,6 +161,26 @@ pub fn mul_f32(a: f32, b: f32, rnd: Rounding) -> f32 {
     finish(a as f64 * b as f64, 0.0, mode)
 }
 
+/// `mul{.rnd}.ftz.f32`: subnormal operands are flushed, and so is a result that is tiny before
+/// it is rounded to the normal range: the GPU detects tininess on the product rounded to 24
+/// bits with an unbounded exponent, so a product just below 2^−126 that IEEE rounding would
+/// carry up to 2^−126 still gives a signed zero (measured on an H200:
+/// `mul.rn.ftz.sat.f32` of `0x00800000 × 0x3f7fffff` is `+0`).
+#[inline]
+pub fn mul_ftz_f32(a: f32, b: f32, rnd: Rounding) -> f32 {
+    let (a, b) = (flush_f32(a), flush_f32(b));
+    let p = a as f64 * b as f64; // exact
+    if p != 0.0 && p.abs() < f32::MIN_POSITIVE as f64 {
+        // Scaled by 2^64 the product is normal in f32, so rounding it there is rounding to 24
+        // bits with an unbounded exponent.
+        let scaled = round::round_f64(p * round::pow2(64), 0.0, F32, Mode::of(rnd), false);
+        if f32::from_bits(scaled as u32).abs() < f32::MIN_POSITIVE * round::pow2(64) as f32 {
+            return if p < 0.0 { -0.0 } else { 0.0 };
+        }
+    }
+    flush_f32(mul_f32(a, b, rnd))
+}
+
 /// `div.rnd.f32` (IEEE-correct division; `.approx`/`.full` are in `approx`).
 #[inline]
 pub fn div_f32(a: f32, b: f32, rnd: Rounding) -> f32 {
@@ -225,15 +245,15 @@ pub fn fma_f32(a: f32, b: f32, c: f32, rnd: Rounding) -> f32 {
 }
 
 macro_rules! min_max {
-    ($min:ident, $max:ident, $t:ty, $nan:ident, $what:literal) => {
+    ($min:ident, $max:ident, $t:ty, $nan:expr, $what:literal, $both:literal) => {
         #[doc = concat!("`min{.NaN}.", $what, "`: one NaN operand gives the other operand (both NaN: ")]
-        /// the canonical NaN); with `nan_propagating` (`.NaN`) any NaN gives the canonical NaN.
+        #[doc = concat!($both, "); with `nan_propagating` (`.NaN`) any NaN gives that NaN too.")]
         /// −0 is less than +0.
         #[inline]
         pub fn $min(a: $t, b: $t, nan_propagating: bool) -> $t {
             if a.is_nan() || b.is_nan() {
                 return if nan_propagating || (a.is_nan() && b.is_nan()) {
-                    $nan()
+                    $nan(a, b)
                 } else if a.is_nan() {
                     b
                 } else {
@@ -262,8 +282,22 @@ macro_rules! min_max {
     };
 }
 
-min_max!(min_f32, max_f32, f32, canonical_nan_f32, "f32");
-min_max!(min_f64, max_f64, f64, canonical_nan_f64, "f64");
+min_max!(
+    min_f32,
+    max_f32,
+    f32,
+    |_, _| canonical_nan_f32(),
+    "f32",
+    "the canonical NaN"
+);
+min_max!(
+    min_f64,
+    max_f64,
+    f64,
+    |a, b| super::directed::nan_f64(f64::NAN, b, a, 0.0),
+    "f64",
+    "`b` quieted, as measured on an H200; `.NaN` does not exist for f64"
+);
 
 /// `min.xorsign.abs.f32` / `max.xorsign.abs.f32`: the min (or max) of |a| and |b|, carrying the
 /// sign `sign(a) XOR sign(b)`. A NaN result is the canonical NaN (its sign is not set).
@@ -307,17 +341,22 @@ pub fn abs_f32(a: f32) -> f32 {
     canonicalize_f32(f32::from_bits(a.to_bits() & 0x7fff_ffff))
 }
 
-/// `neg.f64`: flips the sign bit.
+/// `neg.f64`: flips the sign bit. A NaN comes back quieted with its sign unchanged (measured on
+/// an H200: `neg.f64` of `0x7ff0000000000001` is `0x7ff8000000000001`).
 #[inline]
 pub fn neg_f64(a: f64) -> f64 {
+    if a.is_nan() {
+        return f64::from_bits(a.to_bits() | 0x0008_0000_0000_0000);
+    }
     f64::from_bits(a.to_bits() ^ (1 << 63))
 }
 
-/// `abs.f64`: clears the sign bit; a NaN passes through unchanged, as the PTX ISA specifies.
+/// `abs.f64`: clears the sign bit. A NaN comes back quieted with its sign unchanged (measured
+/// on an H200: `abs.f64` of `0xfff8000000000000` is itself).
 #[inline]
 pub fn abs_f64(a: f64) -> f64 {
     if a.is_nan() {
-        return a;
+        return f64::from_bits(a.to_bits() | 0x0008_0000_0000_0000);
     }
     f64::from_bits(a.to_bits() & !(1 << 63))
 }

@@ -89,7 +89,27 @@ fn nan_results_are_canonical() {
         assert_eq!(fma_f32(weird, 1.0, 2.0, rnd).to_bits(), 0x7fff_ffff);
         assert_eq!(div_f32(0.0, 0.0, rnd).to_bits(), 0x7fff_ffff);
     }
-    assert_eq!(canonical_nan_f64().to_bits(), 0x7fff_ffff_ffff_ffff);
+    // H200: f64 invalid operations give 0xfff8000000000000.
+    assert_eq!(canonical_nan_f64().to_bits(), 0xfff8_0000_0000_0000);
+    assert_eq!(
+        mul_f64(0.0, f64::INFINITY, Rn).to_bits(),
+        0xfff8_0000_0000_0000
+    );
+}
+
+#[test]
+fn ftz_product_flushes_when_tiny_before_rounding() {
+    // H200: mul.rn.ftz.sat.f32 0x00800000 × 0x3f7fffff = +0, though IEEE rounding of the
+    // product (2^-126 − 2^-150, a tie) gives 2^-126.
+    let (m, x) = (f32::from_bits(0x0080_0000), f32::from_bits(0x3f7f_ffff));
+    assert_eq!(mul_f32(m, x, Rn), m);
+    assert_eq!(mul_ftz_f32(m, x, Rn).to_bits(), 0);
+    assert_eq!(mul_ftz_f32(-m, x, Rn).to_bits(), 0x8000_0000);
+    // The product fits 24 bits, so it is tiny in every rounding mode.
+    assert_eq!(mul_ftz_f32(m, x, Rp).to_bits(), 0);
+    assert_eq!(mul_ftz_f32(m, 1.0, Rn), m);
+    assert_eq!(mul_ftz_f32(f32::from_bits(1), 1e30, Rn), 0.0); // flushed operand
+    assert_eq!(mul_ftz_f32(m, 0.75, Rn), 0.0);
 }
 
 #[test]

@@ -8,7 +8,7 @@
 //! NaN `0x7fff`.
 
 use super::float::zero_sum;
-use super::round::{round_f64, two_sum, Format, Mode, BF16, F16};
+use super::round::{narrow_nan_f64, round_f64, two_sum, Format, Mode, BF16, F16};
 use crate::ir::Rounding;
 
 /// f16 → f32, exact; NaN gives the canonical f32 NaN.
@@ -17,10 +17,11 @@ pub fn f16_to_f32(h: u16) -> f32 {
     super::float::canonicalize_f32(F16.to_f64(h as u64) as f32)
 }
 
-/// bf16 → f32, exact; NaN gives the canonical f32 NaN.
+/// bf16 → f32, exact: the bits shifted up, so a NaN keeps its sign and payload and is not even
+/// quieted (measured on an H200: `cvt.f32.bf16` of `0x7f81` is `0x7f810000`).
 #[inline]
 pub fn bf16_to_f32(h: u16) -> f32 {
-    super::float::canonicalize_f32(f32::from_bits((h as u32) << 16))
+    f32::from_bits((h as u32) << 16)
 }
 
 /// f32 → f16 rounded in `rnd`; `satfinite` clamps overflow (and ±∞) to ±65504.
@@ -38,12 +39,18 @@ pub fn f32_to_bf16(x: f32, rnd: Rounding, satfinite: bool) -> u16 {
 /// f64 → f16 with a single rounding (not through f32).
 #[inline]
 pub fn f64_to_f16(x: f64, rnd: Rounding, satfinite: bool) -> u16 {
+    if x.is_nan() {
+        return narrow_nan_f64(x, F16) as u16;
+    }
     round_f64(x, 0.0, F16, Mode::of(rnd), satfinite) as u16
 }
 
 /// f64 → bf16 with a single rounding (not through f32).
 #[inline]
 pub fn f64_to_bf16(x: f64, rnd: Rounding, satfinite: bool) -> u16 {
+    if x.is_nan() {
+        return narrow_nan_f64(x, BF16) as u16;
+    }
     round_f64(x, 0.0, BF16, Mode::of(rnd), satfinite) as u16
 }
 

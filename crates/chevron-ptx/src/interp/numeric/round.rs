@@ -255,6 +255,20 @@ pub fn decompose(x: f64) -> (bool, u64, i32) {
     (bits >> 63 != 0, m, e)
 }
 
+/// The NaN a conversion from f64 gives in `fmt` (f32, f16, bf16): the source's sign and the top
+/// of its payload, quieted (`cvt.f32.f64` of `0xfff8000000000000` is `0xffc00000`, measured on
+/// an H200; the payload bits are kept as IEEE recommends, which the measured NaNs cannot tell
+/// from dropping them).
+#[inline]
+pub fn narrow_nan_f64(x: f64, fmt: Format) -> u64 {
+    let b = x.to_bits();
+    let sign = if b >> 63 == 1 { fmt.sign_bit() } else { 0 };
+    let exp = ((1u64 << fmt.exp_bits) - 1) << fmt.frac_bits;
+    let quiet = 1u64 << (fmt.frac_bits - 1);
+    let payload = (b & ((1 << 52) - 1)) >> (52 - fmt.frac_bits);
+    sign | exp | quiet | payload
+}
+
 /// Rounds `r + t` (where `|t|` ≤ half an ulp of `r`, as TwoSum and fma residuals give) to `fmt`.
 /// NaN gives the format's canonical NaN; ∞ stays ∞ (e4m3: NaN, or its largest value with
 /// `satfinite`).
