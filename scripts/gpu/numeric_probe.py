@@ -7,6 +7,8 @@ Run on the GPU machine (needs only the CUDA driver, libcuda.so.1, and Python 3):
     python3 scripts/gpu/numeric_probe.py OUT.txt
 then, anywhere:
     cargo run -p chevron-ptx --example numeric_check -- OUT.txt
+and, to refresh the CI fixture crates/chevron-ptx/tests/data/numeric_probe_h200.txt, reduce it
+with scripts/gpu/numeric_fixture.py.
 
 Each instruction gets its own tiny PTX module (so one the driver rejects does not stop the
 others) with one kernel: thread i loads operands a[i], b[i], c[i] (64-bit patterns), runs the
@@ -23,13 +25,15 @@ F32_SPECIAL = [0x00000000, 0x80000000, 0x00000001, 0x80000001, 0x007fffff, 0x008
                0x80800000, 0x3f800000, 0xbf800000, 0x3fc00000, 0x7f7fffff, 0xff7fffff,
                0x7f800000, 0xff800000, 0x7fc00000, 0xffc00000, 0x7f800001, 0x40490fdb,
                0x33800000, 0x4b800000, 0x3f800001, 0x3f7fffff, 0x00000100, 0x4effffff,
-               0xcf000000, 0x5f800000, 0x3f000000, 0xbf000000, 0x40200000, 0xc0200000]
+               0xcf000000, 0x5f800000, 0x3f000000, 0xbf000000, 0x40200000, 0xc0200000,
+               0x7fffffff, 0xffbfe001, 0x00ffffff]
 F64_SPECIAL = [0x0, 0x8000000000000000, 0x1, 0x8000000000000001, 0x000fffffffffffff,
                0x0010000000000000, 0x3ff0000000000000, 0xbff0000000000000, 0x3ff8000000000000,
                0x7fefffffffffffff, 0xffefffffffffffff, 0x7ff0000000000000, 0xfff0000000000000,
                0x7ff8000000000000, 0xfff8000000000000, 0x7ff0000000000001, 0x400921fb54442d18,
                0x3ff0000000000001, 0x3fefffffffffffff, 0x43e0000000000000, 0xc3e0000000000000,
-               0x3fe0000000000000, 0x4004000000000000]
+               0x3fe0000000000000, 0x4004000000000000, 0x7ff4000000000000,
+               0xfffc000012345678]
 H16_SPECIAL = [0x0000, 0x8000, 0x0001, 0x8001, 0x03ff, 0x0400, 0x3c00, 0xbc00, 0x3e00, 0x7bff,
                0xfbff, 0x7c00, 0xfc00, 0x7e00, 0xfe00, 0x7c01, 0x3c01, 0x3bff, 0x4000, 0x3800]
 BF16_SPECIAL = [0x0000, 0x8000, 0x0001, 0x007f, 0x0080, 0x3f80, 0xbf80, 0x3fc0, 0x7f7f, 0xff7f,
@@ -121,6 +125,8 @@ for rnd in ("rn", "rz", "rm", "rp"):
     OPS += [(f"fma.{rnd}.f32", "f32_3", "f32", 3), (f"fma.{rnd}.f64", "f64_3", "f64", 3),
             (f"sqrt.{rnd}.f32", "f32_1", "f32", 1), (f"sqrt.{rnd}.f64", "f64_1", "f64", 1),
             (f"rcp.{rnd}.f32", "f32_1", "f32", 1), (f"rcp.{rnd}.f64", "f64_1", "f64", 1)]
+OPS += [("mul.rn.ftz.f32", "f32_2", "f32", 2), ("mul.rz.ftz.f32", "f32_2", "f32", 2),
+        ("bfe.u64", "bfe64", "i64", 3)]
 OPS += [("add.rn.ftz.f32", "f32_2", "f32", 2), ("add.rn.sat.f32", "f32_2", "f32", 2),
         ("mul.rn.ftz.sat.f32", "f32_2", "f32", 2), ("fma.rn.ftz.f32", "f32_3", "f32", 3),
         ("min.f32", "f32_2", "f32", 2), ("max.f32", "f32_2", "f32", 2),
@@ -363,7 +369,8 @@ def main():
             opts = (ctypes.c_int * 2)(5, 6)  # CU_JIT_ERROR_LOG_BUFFER(_SIZE_BYTES)
             vals = (ctypes.c_void_p * 2)(ctypes.cast(log, ctypes.c_void_p), ctypes.c_void_p(8192))
             if cuda.cuModuleLoadDataEx(ctypes.byref(mod), text, 2, opts, vals) != 0:
-                out.write(f"# skipped {name}: {log.value.decode(errors='replace').strip()}\n")
+                why = " | ".join(log.value.decode(errors="replace").split("\n")).strip(" |")
+                out.write(f"# skipped {name}: {why}\n")
                 continue
             fn = ctypes.c_void_p()
             check(cuda.cuModuleGetFunction(ctypes.byref(fn), mod, b"probe"), "GetFunction")
