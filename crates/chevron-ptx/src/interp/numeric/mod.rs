@@ -37,8 +37,10 @@
 //!   values, 32-bit `bfe` their low byte.
 //! - `sin`/`cos.approx` reduce the argument as `x × 0x3e22f983` rounded toward zero;
 //!   `div.approx.f32` scales a subnormal divisor instead of flushing it.
-//! - `.sat` and `.relu` turn −0 into +0; `.ftz` flushes results that are tiny before rounding
-//!   ([`mul_ftz_f32`]).
+//! - `.sat` and `.relu` turn −0 into +0; `mul.ftz` flushes results that are tiny before
+//!   rounding ([`mul_ftz_f32`]). `fma.ftz` may do the same (it runs on the same unit) but is not
+//!   measured near 2^−126; it flushes after rounding here. (`add.ftz` cannot differ: a sum of
+//!   normal f32 values below 2^−126 is exact.)
 //!
 //! Not modelled: the `.oob` modifier, `.rs` stochastic rounding (treated as `.rn`), fp4/fp6
 //! formats, tensor-core (`mma`/`wgmma`) accumulation order, and the fusion of `mul`+`add`
