@@ -149,6 +149,42 @@ impl Kernel {
         Ok(stream.submitted())
     }
 
+    /// [`Kernel::launch_raw`] in thread-block clusters of `cluster` blocks, with the cluster
+    /// checks of [`Kernel::launch_cluster`].
+    ///
+    /// # Safety
+    /// As [`Kernel::launch_raw`].
+    pub unsafe fn launch_raw_cluster(
+        &self,
+        stream: &Stream,
+        config: LaunchConfig,
+        cluster: [u32; 3],
+        args: &[*mut c_void],
+        deps: &[&Token],
+    ) -> Result<Token> {
+        self.check_device(stream)?;
+        self.check_config(stream.device(), &config)?;
+        self.check_cluster(stream.device(), &config, cluster)?;
+        if let Some(params) = &self.shared.params {
+            if params.len() != args.len() {
+                return Err(self.count_error(params, args.len()));
+            }
+        }
+        stream.wait_for(deps)?;
+        // SAFETY: device and count checked; values guaranteed by the caller.
+        let launched = unsafe {
+            stream.shared.progress.backend.launch_cluster(
+                &*self.shared.function,
+                &config,
+                cluster,
+                args,
+            )
+        };
+        launched
+            .map(|()| stream.submitted())
+            .map_err(|err| self.name_device(stream.device(), err))
+    }
+
     /// Checks that `cluster` is non-empty and divides the grid of `config`.
     fn check_cluster(
         &self,

@@ -1,4 +1,4 @@
-//! `mgpuLaunchKernel`, `mgpuLaunchClusterKernel` and `mgpuTensorMapEncodeTiledMemref`.
+//! `mgpuLaunchKernel` and `mgpuLaunchClusterKernel`.
 //!
 //! `params` follows `cuLaunchKernel`'s convention: one pointer per parameter, each to the
 //! value in the caller's stack frame. The backend copies the values during the call; when
@@ -46,14 +46,22 @@ unsafe fn enqueue(
     kernel: &Kernel,
     stream: &Stream,
     config: LaunchConfig,
+    cluster: [u32; 3],
     params: &[*mut c_void],
 ) -> CapiResult<()> {
+    // SAFETY: forwarded from the caller of `enqueue`.
+    let raw = |pointers: &[*mut c_void]| unsafe {
+        if cluster == [1, 1, 1] {
+            kernel.launch_raw(stream, config, pointers, &[])
+        } else {
+            kernel.launch_raw_cluster(stream, config, cluster, pointers, &[])
+        }
+    };
     let layout = match kernel.params() {
         Some(layout) if host_memory::any() => layout,
         _ => {
-            // SAFETY: forwarded from the caller (count checked against the layout by
-            // launch_raw).
-            unsafe { kernel.launch_raw(stream, config, params, &[])? };
+            // Count checked against the layout by launch_raw.
+            raw(params)?;
             return Ok(());
         }
     };
@@ -90,9 +98,9 @@ unsafe fn enqueue(
     for &i in &wide {
         pointers[i] = (&mut words[i]) as *mut u64 as *mut c_void;
     }
-    // SAFETY: each pointer points to the caller's value or to its (translated) copy in
-    // `words`, alive for the call.
-    let launched = unsafe { kernel.launch_raw(stream, config, &pointers, &[]) };
+    // Each pointer points to the caller's value or to its (translated) copy in `words`, alive
+    // for the call.
+    let launched = raw(&pointers);
     host_memory::finish(&bases, launched.as_ref().ok());
     launched?;
     Ok(())
@@ -104,6 +112,7 @@ unsafe fn enqueue(
 unsafe fn launch(
     call: &str,
     function: *mut c_void,
+    cluster: [i64; 3],
     grid: [i64; 3],
     block: [i64; 3],
     smem: i32,
@@ -118,6 +127,11 @@ unsafe fn launch(
             let stream = stream_or_default(stream)?;
             let kernel = function.kernel_for(stream.device())?;
             let config = config(grid, block, smem)?;
+            let names = ["x", "y", "z"];
+            let mut blocks = [1u32; 3];
+            for axis in 0..3 {
+                blocks[axis] = dimension(&format!("cluster {}", names[axis]), cluster[axis])?;
+            }
             let expected = kernel.params().map(|p| p.len());
             let n = match (expected, count) {
                 (Some(n), Some(c)) if n != c => {
@@ -144,7 +158,7 @@ unsafe fn launch(
                 unsafe { std::slice::from_raw_parts(params, n) }
             };
             // SAFETY: forwarded from the caller.
-            unsafe { enqueue(&kernel, &stream, config, pointers) }
+            unsafe { enqueue(&kernel, &stream, config, blocks, pointers) }
         })();
         launched.map_err(|mut e| {
             if !e.message.contains(&format!("`{name}")) {
@@ -191,6 +205,7 @@ pub unsafe extern "C" fn mgpuLaunchKernel(
         launch(
             "mgpuLaunchKernel",
             function,
+            [1, 1, 1],
             [grid_x, grid_y, grid_z],
             [block_x, block_y, block_z],
             smem,
@@ -201,9 +216,11 @@ pub unsafe extern "C" fn mgpuLaunchKernel(
     }
 }
 
-/// Launches with thread-block clusters. LLVM 19–22 pass 14 arguments (no parameter count, which
-/// is never read here). Clusters of one block run as ordinary launches; larger clusters are
-/// not supported by chevron's launch path yet and are reported.
+/// Launches with thread-block clusters of `clusterX×clusterY×clusterZ` blocks. LLVM 19–22 pass
+/// 14 arguments (no parameter count, which is never read here). On CUDA GPUs of compute
+/// capability 9.0 or later this is `cuLaunchKernelEx` with the cluster dimension and the spread
+/// scheduling policy, as upstream; elsewhere clusters of one block run as ordinary launches
+/// and larger ones are reported.
 ///
 /// # Safety
 /// As [`mgpuLaunchKernel`].
@@ -225,15 +242,11 @@ pub unsafe extern "C" fn mgpuLaunchClusterKernel(
     params: *mut *mut c_void,
     extra: *mut *mut c_void,
 ) {
-    if [cluster_x, cluster_y, cluster_z] != [1, 1, 1] || !extra.is_null() {
-        let name = lookup(&FUNCTIONS, function)
-            .map(|f| f.name().to_string())
-            .unwrap_or_else(|_| "?".into());
+    if !extra.is_null() {
         guard("mgpuLaunchClusterKernel", (), || {
-            Err(CapiError::invalid(format!(
-                "kernel `{name}`: clusters of ({cluster_x}, {cluster_y}, {cluster_z}) blocks are \
-                 not supported by chevron's launch path (only clusters of one block)"
-            )))
+            Err(CapiError::invalid(
+                "`extra` is not supported (must be NULL)",
+            ))
         });
         return;
     }
@@ -242,6 +255,7 @@ pub unsafe extern "C" fn mgpuLaunchClusterKernel(
         launch(
             "mgpuLaunchClusterKernel",
             function,
+            [cluster_x, cluster_y, cluster_z],
             [grid_x, grid_y, grid_z],
             [block_x, block_y, block_z],
             smem,
@@ -250,39 +264,4 @@ pub unsafe extern "C" fn mgpuLaunchClusterKernel(
             None,
         )
     }
-}
-
-/// Would build a TMA descriptor (`CUtensorMap`) for a memref: not supported by chevron's
-/// backends yet; reports the error and returns NULL.
-#[no_mangle]
-#[allow(clippy::too_many_arguments)]
-pub extern "C" fn mgpuTensorMapEncodeTiledMemref(
-    rank: i64,
-    ranked_desc: *mut c_void,
-    data_type: i64,
-    interleave: i64,
-    swizzle: i64,
-    l2_promotion: i64,
-    oob_fill: i64,
-    box_dims: *mut i64,
-) -> *mut c_void {
-    let _ = (
-        ranked_desc,
-        data_type,
-        interleave,
-        swizzle,
-        l2_promotion,
-        oob_fill,
-        box_dims,
-    );
-    guard(
-        "mgpuTensorMapEncodeTiledMemref",
-        std::ptr::null_mut(),
-        || {
-            Err(CapiError::invalid(format!(
-                "TMA descriptors (nvgpu.tma.create.descriptor, rank {rank}) are not supported by \
-             chevron: no backend encodes CUtensorMap yet"
-            )))
-        },
-    )
 }

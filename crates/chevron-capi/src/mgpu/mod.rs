@@ -10,7 +10,8 @@
 //! | file | functions |
 //! |---|---|
 //! | `module.rs` | `mgpuModuleLoad`, `mgpuModuleLoadJIT`, `mgpuModuleUnload`, `mgpuModuleGetFunction` |
-//! | `launch.rs` | `mgpuLaunchKernel`, `mgpuLaunchClusterKernel`, `mgpuTensorMapEncodeTiledMemref` |
+//! | `launch.rs` | `mgpuLaunchKernel`, `mgpuLaunchClusterKernel` |
+//! | `tensor_map.rs` | `mgpuTensorMapEncodeTiledMemref` (TMA descriptors, CUDA only) |
 //! | `stream.rs` | streams and events, `mgpuSetDefaultDevice` |
 //! | `memory.rs` | `mgpuMemAlloc`, `mgpuMemFree`, `mgpuMemcpy`, `mgpuMemset32/16`, host registration |
 //! | `host_memory.rs` | host-shared and host-registered memory and its device mirrors |
@@ -38,6 +39,7 @@ pub mod memory;
 pub mod module;
 mod report;
 pub mod stream;
+pub mod tensor_map;
 
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
