@@ -151,6 +151,33 @@ fn blocks_of_a_cluster_exchange_data_through_distributed_shared_memory() {
             .map(|i| input[(((i / threads) ^ 1) * threads + i % threads) as usize])
             .collect();
         assert_eq!(dst.to_vec().unwrap(), expected, "on {device}");
+
+        // The compiled cluster shape also applies to a plain launch.
+        let plain = Buffer::<i32>::zeroed(&device, input.len()).unwrap();
+        kernel
+            .launch(&stream, LaunchConfig::new(blocks, threads), (&src, &plain))
+            .unwrap()
+            .wait()
+            .unwrap();
+        assert_eq!(
+            plain.to_vec().unwrap(),
+            expected,
+            "plain launch on {device}"
+        );
+
+        let err = kernel
+            .launch_cluster(
+                &stream,
+                LaunchConfig::new(blocks, threads),
+                [4, 1, 1],
+                (&src, &dst),
+            )
+            .unwrap_err();
+        assert!(
+            err.to_string()
+                .contains("compiled for clusters of (2, 1, 1) blocks"),
+            "{err}"
+        );
     }
 }
 

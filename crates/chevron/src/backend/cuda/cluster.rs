@@ -4,7 +4,9 @@
 //! Kept out of the plain launch path: a cluster launch first checks that the device has
 //! clusters (compute capability ≥ 9.0), that the cluster divides the grid and holds at most 8
 //! blocks (the portable maximum), and that the driver exports `cuLaunchKernelEx` (CUDA ≥ 12.0).
-//! Errors name the kernel and the device.
+//! A kernel compiled with a cluster shape (`.reqnctapercluster`, `__cluster_dims__`) is launched
+//! plainly when asked for exactly that shape (the compiled shape applies to every launch) and
+//! rejected for any other. Errors name the kernel and the device.
 
 use std::ffi::{c_int, c_void};
 
@@ -41,6 +43,21 @@ pub(super) unsafe fn launch(
         message,
     };
     check_shape(config, cluster).map_err(fail)?;
+    let required = required_cluster(stream, function);
+    if let Some(required) = required.filter(|&r| r != cluster) {
+        let [rx, ry, rz] = required;
+        let [x, y, z] = cluster;
+        return Err(fail(format!(
+            "the kernel is compiled for clusters of ({rx}, {ry}, {rz}) blocks \
+             (.reqnctapercluster / __cluster_dims__), not ({x}, {y}, {z})"
+        )));
+    }
+    if required.is_some() || cluster == [1, 1, 1] {
+        // A compiled cluster shape applies to every launch of the kernel, and a cluster of one
+        // block is what every launch has (on any compute capability).
+        // SAFETY: forwarded from the caller.
+        return unsafe { backend::Stream::launch(stream, function, config, args) };
+    }
     let major = device_attribute(stream, attribute::COMPUTE_CAPABILITY_MAJOR)?;
     if major < 9 {
         let minor = device_attribute(stream, attribute::COMPUTE_CAPABILITY_MINOR)?;
@@ -154,6 +171,38 @@ fn attribute_value(id: u32, words: &[u32]) -> CUlaunchAttribute {
         value,
     }
 }
+
+/// The cluster shape the kernel was compiled for (`CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_*`), if
+/// any. A driver that does not know the attributes has none.
+fn required_cluster(stream: &CudaStream, function: &CudaFunction) -> Option<[u32; 3]> {
+    let mut required = [0u32; 3];
+    for (axis, which) in [
+        REQUIRED_CLUSTER_WIDTH,
+        REQUIRED_CLUSTER_HEIGHT,
+        REQUIRED_CLUSTER_DEPTH,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let mut value: c_int = 0;
+        // SAFETY: `function` is live and `value` a valid out-pointer.
+        let code = unsafe {
+            (stream.state.driver.cuFuncGetAttribute)(&mut value, which, function.function)
+        };
+        if code != sys::CUDA_SUCCESS || value <= 0 {
+            return None;
+        }
+        required[axis] = value as u32;
+    }
+    Some(required)
+}
+
+/// `CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH`.
+const REQUIRED_CLUSTER_WIDTH: c_int = 11;
+/// `CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_HEIGHT`.
+const REQUIRED_CLUSTER_HEIGHT: c_int = 12;
+/// `CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_DEPTH`.
+const REQUIRED_CLUSTER_DEPTH: c_int = 13;
 
 fn device_attribute(stream: &CudaStream, which: c_int) -> Result<i32> {
     let state = &stream.state;
