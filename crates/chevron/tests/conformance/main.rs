@@ -15,4 +15,5 @@ mod launches;
 mod modules;
 mod multi_device;
 mod runtime;
+mod tensor_maps;
 mod tokens;
