@@ -22,6 +22,9 @@
 //!   thread concurrently.
 //! - **The launch path** ([`Stream::launch`]) allocates nothing, takes no lock, records no event
 //!   and switches no context on CUDA.
+//! - **Cluster launches** ([`Stream::launch_cluster`]) are a separate method: backends without
+//!   thread-block clusters run clusters of one block as plain launches and report larger ones;
+//!   CUDA uses `cuLaunchKernelEx` on compute capability ≥ 9.0.
 //! - **Streams are in order.** Work submitted to one stream runs in submission order. Work on
 //!   different streams may run concurrently (truly: two kernels that spin-wait on each other on
 //!   two streams finish on every backend).
