@@ -8,7 +8,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 deps="$root/.deps/nvcc"
-find_ptxas() { find "$deps" -type f -name ptxas -perm -u+x 2>/dev/null | head -n 1; }
+find_ptxas() { [[ -d "$deps" ]] && find "$deps" -type f -name ptxas -perm -u+x | head -n 1 || true; }
 ptxas="$(find_ptxas)"
 if [[ -z "$ptxas" ]]; then
     python3 -m pip install --quiet --disable-pip-version-check --no-deps --target "$deps" \
