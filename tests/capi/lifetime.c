@@ -3,6 +3,7 @@
  * while all share one module and kernel handle. Usage: lifetime KERNELS.ptx */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
+#include <string.h>
 
 #include "check.h"
 
@@ -42,8 +43,15 @@ __attribute__((destructor)) static void during_exit(void)
     CHECK(chevron_buffer_address(early, &p));
     chevron_arg args[] = {CHEVRON_ARG(p), CHEVRON_ARG(n)};
     chevron_token done;
-    CHECK(chevron_launch(iota, NULL, CHEVRON_DIM3(N / 64, 1, 1), CHEVRON_DIM3(64, 1, 1), 0, args, 2,
-                         NULL, 0, &done));
+    chevron_status launched = chevron_launch(iota, NULL, CHEVRON_DIM3(N / 64, 1, 1),
+                                             CHEVRON_DIM3(64, 1, 1), 0, args, 2, NULL, 0, &done);
+    if (launched == CHEVRON_ERROR_DRIVER && strstr(chevron_last_error(), "CUDA_ERROR_DEINITIALIZED")) {
+        /* The CUDA driver's own exit handler may run before this destructor: then the launch is
+         * refused with a clear error, which is all chevron can do (no hang, no crash). */
+        printf("capi lifetime: destructor after the CUDA driver shut down: %s\n", chevron_last_error());
+        return;
+    }
+    CHECK(launched);
     CHECK(chevron_buffer_read(early, 0, out, sizeof out, NULL, &done, 1));
     REQUIRE(out[N - 1] == N - 1, "at exit: %u", out[N - 1]);
     CHECK(chevron_token_release(done));

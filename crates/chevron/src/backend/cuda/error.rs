@@ -28,9 +28,17 @@ pub(crate) fn describe(driver: &Driver, code: CUresult) -> (String, String) {
             fallback
         }
     };
+    let (fallback_name, fallback_text) = match code {
+        // The driver cannot describe its own errors once it has shut down (at process exit).
+        4 => (
+            "CUDA_ERROR_DEINITIALIZED".to_string(),
+            "the driver is shutting down",
+        ),
+        _ => (format!("CUDA error {code}"), "unknown error"),
+    };
     (
-        read(name_rc, name, format!("CUDA error {code}")),
-        read(text_rc, text, "unknown error".to_string()),
+        read(name_rc, name, fallback_name),
+        read(text_rc, text, fallback_text.to_string()),
     )
 }
 
