@@ -4,6 +4,12 @@
 //! its kernels (first on the default device, at load time, so errors show early). Functions
 //! are cached by name per module, so the `mgpuModuleGetFunction` that precedes every launch
 //! is one hash lookup and always returns the same handle.
+//!
+//! LLVM ≤ 20 loads and unloads the module around every launch, right after an asynchronous
+//! launch. Loading a module on CUDA while a kernel runs waits for the device, so a program whose
+//! kernels wait for each other (upstream's `concurrent-kernels` test) would hang. An unloaded
+//! module therefore stays in a small cache of recent code objects, and loading the very same
+//! bytes again reuses it (its `.global` variables keep their values, as within one load).
 
 use std::collections::HashMap;
 use std::ffi::{c_char, c_void, CStr};
@@ -66,10 +72,31 @@ fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     mutex.lock().unwrap_or_else(|e| e.into_inner())
 }
 
+/// How many unloaded modules stay loaded for reuse.
+const RECENT_CAPACITY: usize = 8;
+
+/// Modules unloaded most recently (newest last), still loaded on their devices.
+static RECENT: Mutex<Vec<Arc<MgpuModule>>> = Mutex::new(Vec::new());
+
+/// The devices' modules of a recently unloaded module with exactly these bytes, taken out of the
+/// cache.
+fn reuse_recent(image: &[u8]) -> Vec<Module> {
+    let mut recent = lock(&RECENT);
+    match recent.iter().rposition(|m| m.image == image) {
+        Some(i) => {
+            let module = recent.remove(i);
+            let loaded = lock(&module.loaded).clone();
+            loaded
+        }
+        None => Vec::new(),
+    }
+}
+
 fn load(image: Vec<u8>) -> CapiResult<*mut c_void> {
+    let loaded = reuse_recent(&image);
     let module = Arc::new(MgpuModule {
         image,
-        loaded: Mutex::new(Vec::new()),
+        loaded: Mutex::new(loaded),
         functions: Mutex::new(HashMap::new()),
     });
     module.on(&default_device()?)?;
@@ -125,6 +152,11 @@ pub extern "C" fn mgpuModuleUnload(module: *mut c_void) {
             )
         })?;
         FUNCTIONS.remove_where(|f| Arc::ptr_eq(&f.module, &removed));
+        let mut recent = lock(&RECENT);
+        if recent.len() == RECENT_CAPACITY {
+            recent.remove(0);
+        }
+        recent.push(removed);
         Ok(())
     })
 }
