@@ -50,12 +50,12 @@ from cases_probes_warp import CASES as PROBES_WARP  # noqa: E402
 from cases_shapes import CASES as SHAPES  # noqa: E402
 from cases_triton import CASES as TRITON  # noqa: E402
 from cases_variants import CASES as VARIANTS  # noqa: E402
-from xfail import XFAIL  # noqa: E402
+from xfail import XFAIL, XFAIL_AGAINST_GPU  # noqa: E402
 
 CASES = NVRTC_CORE + NVRTC_MATH + NVRTC_EXTRA + EDGES + PROBES + PROBES_FLOAT + PROBES_HALF + PROBES_SYNC + PROBES_WARP + SHAPES + TRITON + MLIR + CLANG + VARIANTS
 
 for _case in CASES:
-    if _case["name"] in XFAIL:
-        _case["xfail"] = XFAIL[_case["name"]]
+    _case["xfail"] = XFAIL.get(_case["name"])
+    _case["xfail_gpu"] = XFAIL_AGAINST_GPU.get(_case["name"], _case["xfail"])
 
 __all__ = ["CASES", "EXACT", "Rand", "Struct", "Values", "case", "rel", "ulp"]

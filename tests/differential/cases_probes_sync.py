@@ -57,8 +57,8 @@ def printf_lines(i, u, ll, d, f, threads):
         lines += ["d=%d i=%+i u=%u x=%x X=%#X o=%o c=%c s=%s pct=%%" % (i, i, u, u, u, u, chr(65 + t), "str"),
                   "w=[%6d] l=[%-6d] z=[%06d] ll=%d llu=%d llx=%x" % (i, i, i, ll, ll % 2**64, ll % 2**64),
                   "f=%f e=%e E=%E g=%g G=%G p3=%.3f w10=%10.4f sci=%.2e neg=%+.1f" % ((d,) * 8 + (-d,)),
-                  "float=%f tiny=%g big=%g inf=%f nan=%f t=%u" % (f, f * 1e-30, f * 1e300, float("inf"),
-                                                                  float("nan"), t)]
+                  # 0.0/0.0 is 0xfff8000000000000 on a GPU: C prints the sign of a NaN.
+                  "float=%f tiny=%g big=%g inf=%f nan=-nan t=%u" % (f, f * 1e-30, f * 1e300, float("inf"), t)]
     return lines
 
 

@@ -3,6 +3,7 @@
 Triton for sm_90a at PTX ISA 9.0; MLIR 19's lowering of the MLIR programs. Each variant is
 named CASE@TAG and keeps its case's arguments, checks and host expectation."""
 
+from case_model import ulp
 from cases_mlir import CASES as MLIR
 from cases_nvrtc_core import CASES as NVRTC_CORE
 from cases_nvrtc_extra import CASES as NVRTC_EXTRA
@@ -37,13 +38,29 @@ BUILDS = {
 }
 
 
+# Where a build's PTX leaves the result open. bf16_native for compute_90 uses `mul.bf16` and
+# `add.bf16` without a rounding modifier, which the PTX ISA lets ptxas contract into one fma (the
+# H200 does: one rounding instead of two), so the result is only known within 1 bf16 ULP.
+LOOSER = {"bf16_native@nvrtc90": {1: ulp("bf16", 1)}}
+
+
+def loosened(case, checks):
+    expect = case["expect"]
+
+    def within(ins):
+        return {n: (v if isinstance(v, tuple) or n not in checks else (v, checks[n]))
+                for n, v in expect(ins).items()}
+    return dict(case, check={**case["check"], **checks}, expect=within)
+
+
 def variants(cases):
     out = []
     for tag, files in BUILDS.items():
         for case in cases:
             if case["file"] in files:
-                out.append(dict(case, name="%s@%s" % (case["name"], tag), file=files[case["file"]],
-                                xfail=None))
+                name = "%s@%s" % (case["name"], tag)
+                variant = dict(case, name=name, file=files[case["file"]], xfail=None)
+                out.append(loosened(variant, LOOSER[name]) if name in LOOSER else variant)
     return out
 
 

@@ -4,7 +4,7 @@
     repros/check.py --chevron target/release/chevron [--device cpu] [NAME ...]
 
 Each NAME.ptx has a NAME.json: the kernel, launch shape, `chevron run` arguments, the buffers a
-GPU leaves (by argument position), the corpus cases it explains, and the diagnosis. Prints one
+GPU leaves (by argument position) and optionally the lines it prints (`stdout`), the corpus cases it explains, and the diagnosis. Prints one
 line per repro and `N passed, N failed`; exit status 1 while any diverges.
 """
 
@@ -30,8 +30,12 @@ def check(name, opts):
     done = subprocess.run(command, capture_output=True, text=True, timeout=60)
     if done.returncode != 0:
         return (done.stderr.strip().splitlines() or ["exit %d" % done.returncode])[-1]
-    summary = [line for line in done.stdout.splitlines() if line.startswith('{"')][-1]
+    lines = done.stdout.splitlines()
+    summary = [line for line in lines if line.startswith('{"')][-1]
     buffers = json.loads(summary)["buffers"]
+    printed = sorted(line for line in lines if line != summary)
+    if "stdout" in repro and printed != sorted(repro["stdout"]):
+        return "printed %r, a GPU prints %r" % (printed, repro["stdout"])
     for n, want in repro["expected"].items():
         if buffers[n] != want:
             first = next(i for i, (g, w) in enumerate(zip(buffers[n], want)) if g != w)
