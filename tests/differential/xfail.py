@@ -11,12 +11,7 @@ _WGMMA = ("`wgmma.mma_async` (with wgmma.fence/commit_group/wait_group) of Trito
 _MAPA = ("`mapa.u64` (distributed shared memory of a cluster) faults as unsupported "
          "(repros/mapa_cluster_peer)")
 
-_PRINTF_NAN = ("device printf prints `nan` for a NaN with the sign bit set (0.0/0.0 gives "
-               "0xfff8000000000000 on both devices); CUDA's host-side C printf prints `-nan` "
-               "(repros/printf_negative_nan)")
-
 XFAIL = {
-    "probe_printf_formats": _PRINTF_NAN,
     "cluster_exchange": _MAPA,
     "triton_matmul_f16@sm90": _WGMMA,
 }

@@ -308,7 +308,9 @@ fn strip_zeros(s: String) -> String {
 
 fn float(spec: &Spec, v: f64) -> String {
     let upper = spec.conv.is_ascii_uppercase();
-    let negative = v.is_sign_negative() && !v.is_nan();
+    // C's printf (which formats CUDA's device printf on the host) writes `-nan` for a NaN with
+    // the sign bit set, such as the 0xfff8000000000000 of a GPU's invalid f64 operation.
+    let negative = v.is_sign_negative();
     let a = v.abs();
     let body = if v.is_nan() {
         "nan".to_string()
@@ -413,6 +415,7 @@ mod tests {
             ("f", f64::INFINITY, "inf"),
             ("F", f64::NEG_INFINITY, "-INF"),
             ("5f", f64::NAN, "  nan"),
+            ("5f", f64::from_bits(0xfff8_0000_0000_0000), " -nan"),
         ];
         for (spec, value, expected) in cases {
             assert_eq!(one(spec, *value), *expected, "%{spec} of {value}");
