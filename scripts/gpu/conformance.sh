@@ -29,7 +29,7 @@ echo "== conformance: CUDA devices only (CHEVRON_DEVICES=cuda)"
 CHEVRON_DEVICES=cuda "$bin" --include-ignored --skip cuda_fault_names_the_kernel \
   --skip "$concurrency" || status=1
 # The driver's cuMemFree and cuModuleUnload wait for the whole device: another test freeing memory
-# in a parallel thread while the handshake kernels spin serializes the two streams (measured on
+# in a parallel thread while the handshake kernels spin likely serializes the two streams (seen on
 # H200, driver 580: fails in the parallel run, passes alone every time). So it runs alone.
 echo "== conformance: two streams run concurrently, alone"
 "$bin" --include-ignored --exact "$concurrency" || status=1
