@@ -118,9 +118,15 @@ unsafe fn launch(
     smem: i32,
     stream: *mut c_void,
     params: *mut *mut c_void,
+    extra: *mut *mut c_void,
     count: Option<usize>,
 ) {
     guard(call, (), || {
+        if !extra.is_null() {
+            return Err(CapiError::invalid(
+                "`extra` is not supported (must be NULL)",
+            ));
+        }
         let function = lookup(&FUNCTIONS, function)?;
         let name = function.name().to_string();
         let launched = (|| -> CapiResult<()> {
@@ -192,14 +198,6 @@ pub unsafe extern "C" fn mgpuLaunchKernel(
     extra: *mut *mut c_void,
     params_count: usize,
 ) {
-    if !extra.is_null() {
-        guard("mgpuLaunchKernel", (), || {
-            Err(CapiError::invalid(
-                "`extra` is not supported (must be NULL)",
-            ))
-        });
-        return;
-    }
     // SAFETY: forwarded from the caller.
     unsafe {
         launch(
@@ -211,6 +209,7 @@ pub unsafe extern "C" fn mgpuLaunchKernel(
             smem,
             stream,
             params,
+            extra,
             Some(params_count),
         )
     }
@@ -242,14 +241,6 @@ pub unsafe extern "C" fn mgpuLaunchClusterKernel(
     params: *mut *mut c_void,
     extra: *mut *mut c_void,
 ) {
-    if !extra.is_null() {
-        guard("mgpuLaunchClusterKernel", (), || {
-            Err(CapiError::invalid(
-                "`extra` is not supported (must be NULL)",
-            ))
-        });
-        return;
-    }
     // SAFETY: forwarded from the caller.
     unsafe {
         launch(
@@ -261,6 +252,7 @@ pub unsafe extern "C" fn mgpuLaunchClusterKernel(
             smem,
             stream,
             params,
+            extra,
             None,
         )
     }
