@@ -22,6 +22,18 @@ pub(crate) enum Loc {
     Param(u64),
 }
 
+impl Loc {
+    /// The same space, `off` bytes further (vector elements after the first).
+    fn offset(self, off: u64) -> Loc {
+        match self {
+            Loc::Global(x) => Loc::Global(x.wrapping_add(off)),
+            Loc::Shared(x) => Loc::Shared(x.wrapping_add(off)),
+            Loc::Local(x) => Loc::Local(x.wrapping_add(off)),
+            Loc::Param(x) => Loc::Param(x.wrapping_add(off)),
+        }
+    }
+}
+
 pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction, op: K) -> Result<Op, LoadError> {
     if matches!(op, K::Prefetch | K::Prefetchu | K::Discard) {
         return Ok(Op::Nop);
@@ -421,12 +433,7 @@ pub(super) fn execute(
                 let loc = locate(*space, addr, a);
                 for (i, d) in ds.iter().enumerate() {
                     let off = i as u64 * len;
-                    let at = match loc {
-                        Loc::Global(x) => Loc::Global(x.wrapping_add(off)),
-                        Loc::Shared(x) => Loc::Shared(x.wrapping_add(off)),
-                        Loc::Local(x) => Loc::Local(x.wrapping_add(off)),
-                        Loc::Param(x) => Loc::Param(x.wrapping_add(off)),
-                    };
+                    let at = loc.offset(off);
                     let mut v = load(w, b, l, at, len, lane, a.wrapping_add(off))?;
                     if *signed && *bits < 64 {
                         v = sign_extend(v, *bits);
@@ -469,12 +476,7 @@ pub(super) fn execute(
                 let loc = locate(*space, addr, a);
                 for (i, s) in srcs.iter().enumerate() {
                     let off = i as u64 * len;
-                    let at = match loc {
-                        Loc::Global(x) => Loc::Global(x.wrapping_add(off)),
-                        Loc::Shared(x) => Loc::Shared(x.wrapping_add(off)),
-                        Loc::Local(x) => Loc::Local(x.wrapping_add(off)),
-                        Loc::Param(x) => Loc::Param(x.wrapping_add(off)),
-                    };
+                    let at = loc.offset(off);
                     let v = w.get(*s, lane);
                     store(w, b, l, at, len, lane, a.wrapping_add(off), v)?;
                 }
