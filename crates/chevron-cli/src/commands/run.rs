@@ -83,7 +83,11 @@ pub fn run(args: &RunArgs) -> CommandResult {
     let token = kernel
         .launch(&stream, config, &kernel_args[..])
         .map_err(|e| e.to_string())?;
-    token.wait().map_err(|e| e.to_string())?;
+    match args.timeout {
+        Some(timeout) => token.wait_timeout(timeout),
+        None => token.wait(),
+    }
+    .map_err(|e| e.to_string())?;
     let elapsed_ms = start.elapsed().as_secs_f64() * 1e3;
 
     let mut printed = serde_json::Map::new();

@@ -254,6 +254,13 @@ pub trait Stream: Send + Sync + 'static {
     /// Whether all work submitted so far is done (a fault reports as an error).
     fn query(&self) -> Result<bool>;
 
+    /// Stops the stream's running and queued work after a host-side timeout: the running kernel
+    /// ends with a fault saying where its threads were, and the stream stays faulted. Returns
+    /// false where the backend cannot stop a running kernel (a GPU's driver cannot).
+    fn stop(&self) -> bool {
+        false
+    }
+
     /// For downcasting within the backend.
     fn as_any(&self) -> &dyn Any;
 }
