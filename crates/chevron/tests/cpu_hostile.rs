@@ -25,16 +25,23 @@ fn device_with(memory_bytes: u64) -> Arc<dyn Device> {
 #[test]
 fn module_globals_count_against_the_memory_cap() {
     let device = device_with(64 << 20);
-    let huge = format!("{HEADER}.global .align 4 .b8 big[16000000000];\n.visible .entry k() {{ ret; }}");
-    let err = device.load_module(CodeImage::Ptx(&huge)).err().expect("refused");
+    let huge =
+        format!("{HEADER}.global .align 4 .b8 big[16000000000];\n.visible .entry k() {{ ret; }}");
+    let err = device
+        .load_module(CodeImage::Ptx(&huge))
+        .err()
+        .expect("refused");
     assert!(err.to_string().contains("OUT_OF_MEMORY"), "{err}");
 
-    let forty = format!("{HEADER}.global .align 4 .b8 big[41943040];\n.visible .entry k() {{ ret; }}");
+    let forty =
+        format!("{HEADER}.global .align 4 .b8 big[41943040];\n.visible .entry k() {{ ret; }}");
     let module = device.load_module(CodeImage::Ptx(&forty)).unwrap();
     let err = device.alloc(40 << 20).unwrap_err().to_string();
     assert!(err.contains("41943040 of 67108864 in use"), "{err}");
     drop(module);
-    let ptr = device.alloc(40 << 20).expect("the module's globals were given back");
+    let ptr = device
+        .alloc(40 << 20)
+        .expect("the module's globals were given back");
     device.free(ptr).unwrap();
 }
 
@@ -85,7 +92,7 @@ fn a_deadline_stops_a_spinning_kernel_and_names_its_ptx_line() {
     assert!(matches!(err, Error::Timeout { .. }), "{err}");
     let text = err.to_string();
     assert!(text.contains("kernel `spin`"), "{text}");
-    assert!(text.contains("64 at PTX line 8"), "{text}");
+    assert!(text.contains("64 at PTX line 7"), "{text}");
     assert!(!text.contains('\n'), "one line: {text}");
 }
 
@@ -104,17 +111,25 @@ fn many_kernels(count: usize) -> String {
 #[test]
 fn module_load_time_is_linear_in_the_number_of_kernels() {
     let device = device_with(64 << 20);
+    // The best of three, so that other work on the machine does not decide the ratio.
     let time = |count: usize| {
         let ptx = many_kernels(count);
-        let started = Instant::now();
-        let module = device.load_module(CodeImage::Ptx(&ptx)).unwrap();
-        let elapsed = started.elapsed();
-        assert!(module.function(&format!("k{}", count - 1)).is_ok());
-        elapsed
+        (0..3)
+            .map(|_| {
+                let started = Instant::now();
+                let module = device.load_module(CodeImage::Ptx(&ptx)).unwrap();
+                let elapsed = started.elapsed();
+                assert!(module.function(&format!("k{}", count - 1)).is_ok());
+                elapsed
+            })
+            .min()
+            .unwrap_or_default()
     };
-    time(200); // warm up
     let small = time(1000);
     let large = time(4000);
     let ratio = large.as_secs_f64() / small.as_secs_f64();
-    assert!(ratio <= 6.0, "1000 kernels {small:?}, 4000 kernels {large:?}: {ratio:.1}x");
+    assert!(
+        ratio <= 6.0,
+        "1000 kernels {small:?}, 4000 kernels {large:?}: {ratio:.1}x"
+    );
 }
