@@ -133,3 +133,53 @@ fn module_load_time_is_linear_in_the_number_of_kernels() {
         "1000 kernels {small:?}, 4000 kernels {large:?}: {ratio:.1}x"
     );
 }
+
+#[test]
+fn gpu_limits_fail_with_the_same_words_on_the_cpu_device() {
+    let runtime = Runtime::from_devices(vec![device_with(64 << 20)]);
+    let device = runtime.default_device().unwrap();
+    let stream = device.create_stream().unwrap();
+
+    // Parameter space: refused at load with ptxas's words, and at launch in the common path.
+    let too_many = format!("{HEADER}.visible .entry k(.param .align 4 .b8 p[40000]) {{ ret; }}");
+    let err = Module::from_ptx(device, &too_many).unwrap_err().to_string();
+    assert!(err.contains("uses too much parameter space"), "{err}");
+    let one = format!("{HEADER}.visible .entry k(.param .u32 p) {{ ret; }}");
+    let kernel = Module::from_ptx(device, &one).unwrap().kernel("k").unwrap();
+    let huge = chevron::Value([[0u8; 4096]; 10]);
+    let err = kernel
+        .launch(&stream, LaunchConfig::new(1, 1), (huge,))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("40960 bytes, more than the 32764 bytes of kernel parameter space"),
+        "{err}"
+    );
+
+    // A kernel of 10,000 parameters launched without arguments: a short error.
+    let params: Vec<String> = (0..10_000).map(|i| format!(".param .u8 p{i}")).collect();
+    let wide = format!(
+        "{HEADER}.visible .entry wide({}) {{ ret; }}",
+        params.join(", ")
+    );
+    let kernel = Module::from_ptx(device, &wide)
+        .unwrap()
+        .kernel("wide")
+        .unwrap();
+    let err = kernel
+        .launch(&stream, LaunchConfig::new(1, 1), ())
+        .unwrap_err()
+        .to_string();
+    assert!(err.len() < 400 && err.contains("9992 more"), "{err}");
+
+    // A memset whose destination is not aligned to its elements.
+    let buffer = chevron::Buffer::<u32>::zeroed(device, 16).unwrap();
+    let err = stream
+        .memset_at(buffer.device_ptr() + 2, 0, 4, 2)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("is not aligned to its 4-byte elements"),
+        "{err}"
+    );
+}

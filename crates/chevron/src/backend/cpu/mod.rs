@@ -53,7 +53,14 @@ static NEXT_MEMORY_INDEX: AtomicU32 = AtomicU32::new(0);
 /// Creates the CPU devices configured by the `CHEVRON_CPU_*` environment variables (see
 /// [`CpuConfig`]); by default one device.
 pub fn discover() -> Result<Vec<Arc<dyn Device>>> {
-    discover_with(&CpuConfig::from_env()?)
+    let config = CpuConfig::from_env()?;
+    if config.devices == 0 {
+        return Err(Error::Unavailable {
+            backend: "cpu",
+            reason: "turned off by CHEVRON_CPU_DEVICES=0".into(),
+        });
+    }
+    discover_with(&config)
 }
 
 /// Memory indices available to one process: each spans 1 TiB of addresses above the

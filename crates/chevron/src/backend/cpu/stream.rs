@@ -267,6 +267,14 @@ impl Stream for CpuStream {
                 message: format!("element size {element_bytes} (must be 1, 2 or 4)"),
             });
         }
+        if !dst.is_multiple_of(u64::from(element_bytes)) {
+            return Err(Error::InvalidValue {
+                call: "Stream::memset",
+                message: format!(
+                    "destination {dst:#x} is not aligned to its {element_bytes}-byte elements"
+                ),
+            });
+        }
         if count == 0 {
             return Ok(());
         }
