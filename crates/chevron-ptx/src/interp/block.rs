@@ -275,6 +275,16 @@ pub(crate) fn fault(launch: &Launch<'_>, block: &Block, warp: &Warp, e: ExecFaul
     }
 }
 
+/// Where lane `lane` of `warp` is, as (function, instruction index): lanes of the running group
+/// are at the group's instruction, the others at their own.
+pub(crate) fn place(warp: &Warp, lane: usize) -> (u32, usize) {
+    if warp.group & (1 << lane) != 0 {
+        (warp.gfunc, warp.gpc as usize)
+    } else {
+        (warp.func[lane], warp.pc[lane] as usize)
+    }
+}
+
 /// Where the live threads of a block are: `32 threads at PTX line 7, 2 at line 9 (in `f`)`.
 pub(crate) fn positions(launch: &Launch<'_>, warps: &[Warp]) -> String {
     let mut places: Vec<((u32, u32), u32)> = Vec::new();
@@ -283,8 +293,7 @@ pub(crate) fn positions(launch: &Launch<'_>, warps: &[Warp]) -> String {
         while live != 0 {
             let lane = live.trailing_zeros() as usize;
             live &= live - 1;
-            let function = warp.func[lane];
-            let pc = warp.pc[lane] as usize;
+            let (function, pc) = place(warp, lane);
             let line = launch.program.functions[function as usize].line(pc);
             match places
                 .iter_mut()
@@ -323,8 +332,8 @@ fn stopped(launch: &Launch<'_>, block: &Block, warps: &[Warp]) -> Fault {
         .find(|w| w.valid & !w.exited != 0)
         .unwrap_or(&warps[0]);
     let lane = (warp.valid & !warp.exited).trailing_zeros().min(31) as usize;
-    let function = &launch.program.functions[warp.func[lane] as usize];
-    let pc = warp.pc[lane] as usize;
+    let (function, pc) = place(warp, lane);
+    let function = &launch.program.functions[function as usize];
     Fault {
         kind: FaultKind::Stopped,
         kernel: launch.kernel.name.clone(),

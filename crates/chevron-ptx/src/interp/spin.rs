@@ -11,7 +11,7 @@ use std::collections::hash_map::DefaultHasher;
 use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
 
-use super::block::{positions, BlockRun};
+use super::block::{place, positions, BlockRun};
 use super::exec::Launch;
 use super::fault::{Fault, FaultKind};
 use super::program::instruction_text;
@@ -53,7 +53,8 @@ fn state_hash(run: &BlockRun) -> u64 {
     let mut hasher = DefaultHasher::new();
     run.block.shared.hash(&mut hasher);
     for warp in run.running_warps() {
-        (warp.exited, warp.bar_wait, warp.pc, warp.func).hash(&mut hasher);
+        let places: Vec<(u32, usize)> = (0..32).map(|lane| place(warp, lane)).collect();
+        (warp.exited, warp.bar_wait, places).hash(&mut hasher);
         let depth = warp.stacks.iter().map(Vec::len).max().unwrap_or(0);
         let live = ((depth + 1) * warp.region).min(warp.regs.len());
         warp.regs[..live].hash(&mut hasher);
@@ -69,8 +70,8 @@ pub(crate) fn deadlock(launch: &Launch<'_>, run: &BlockRun, waiting: u64) -> Fau
         .find(|w| w.valid & !w.exited != 0)
         .unwrap_or(&warps[0]);
     let lane = (warp.valid & !warp.exited).trailing_zeros().min(31) as usize;
-    let function = &launch.program.functions[warp.func[lane] as usize];
-    let pc = warp.pc[lane] as usize;
+    let (function, pc) = place(warp, lane);
+    let function = &launch.program.functions[function as usize];
     Fault {
         kind: FaultKind::Deadlock,
         kernel: launch.kernel.name.clone(),
