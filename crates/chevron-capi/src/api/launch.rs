@@ -3,11 +3,11 @@
 
 use std::ffi::c_void;
 
-use chevron::{Kernel, LaunchConfig, Token};
+use chevron::{Kernel, LaunchConfig, Stream, Token};
 
 use super::{
-    chevron_kernel, chevron_stream, chevron_token, give_token, lookup, read_tokens,
-    stream_or_default, KERNELS,
+    chevron_kernel, chevron_stream, chevron_token, give_token, lookup_with, read_tokens, KERNELS,
+    STREAMS,
 };
 use crate::error::{entry, CapiError, CapiResult};
 use crate::status::chevron_status;
@@ -66,38 +66,77 @@ pub unsafe extern "C" fn chevron_launch(
     token: *mut chevron_token,
 ) -> chevron_status {
     entry("chevron_launch", || {
-        let kernel = lookup(&KERNELS, kernel)?;
-        let stream = stream_or_default(stream, kernel.device())?;
-        let args: &[chevron_arg] = if nargs == 0 {
+        let args: &[chevron_arg] = if nargs == 0 || args.is_null() {
             &[]
-        } else if args.is_null() {
-            return Err(CapiError::invalid(format!(
-                "`args` is NULL but `nargs` is {nargs} (kernel `{}`)",
-                kernel.display_name()
-            )));
         } else {
             // SAFETY: `nargs` arguments by the caller's contract.
             unsafe { std::slice::from_raw_parts(args, nargs) }
         };
-        check_args(&kernel, args)?;
-        // SAFETY: forwarded from the caller.
-        let tokens = unsafe { read_tokens(deps, ndeps)? };
-        let refs: Vec<&Token> = tokens.iter().collect();
-        let config = LaunchConfig {
-            grid: [grid.x, grid.y, grid.z],
-            block: [block.x, block.y, block.z],
-            shared_bytes,
+        let launch = Launch {
+            config: LaunchConfig {
+                grid: [grid.x, grid.y, grid.z],
+                block: [block.x, block.y, block.z],
+                shared_bytes,
+            },
+            args,
+            nargs,
+            deps,
+            ndeps,
+            token,
         };
-        let launched = with_pointers(args, |pointers| {
+        // The kernel and the stream are borrowed from their registries, not cloned: the
+        // launch path costs two uncontended slot read locks.
+        lookup_with(&KERNELS, kernel, |kernel| {
+            if stream.is_null() {
+                // SAFETY: forwarded from the caller.
+                unsafe { launch.on(kernel, &kernel.device().default_stream()?) }
+            } else {
+                // SAFETY: forwarded from the caller.
+                lookup_with(&STREAMS, stream, |stream| unsafe {
+                    launch.on(kernel, stream)
+                })?
+            }
+        })?
+    })
+}
+
+/// The arguments of one `chevron_launch` besides the kernel and the stream.
+struct Launch<'a> {
+    config: LaunchConfig,
+    args: &'a [chevron_arg],
+    nargs: usize,
+    deps: *const chevron_token,
+    ndeps: usize,
+    token: *mut chevron_token,
+}
+
+impl Launch<'_> {
+    /// Checks the arguments and launches `kernel` on `stream`.
+    ///
+    /// # Safety
+    /// As [`chevron_launch`].
+    unsafe fn on(&self, kernel: &Kernel, stream: &Stream) -> CapiResult<chevron_status> {
+        if self.args.len() != self.nargs {
+            return Err(CapiError::invalid(format!(
+                "`args` is NULL but `nargs` is {} (kernel `{}`)",
+                self.nargs,
+                kernel.display_name()
+            )));
+        }
+        check_args(kernel, self.args)?;
+        // SAFETY: forwarded from the caller.
+        let tokens = unsafe { read_tokens(self.deps, self.ndeps)? };
+        let refs: Vec<&Token> = tokens.iter().collect();
+        let launched = with_pointers(self.args, |pointers| {
             // SAFETY: each pointer points to a readable value of its parameter's size (sizes
             // checked above against the layout where the code object gives one).
-            unsafe { kernel.launch_raw(&stream, config, pointers, &refs) }
+            unsafe { kernel.launch_raw(stream, self.config, pointers, &refs) }
         });
-        let done = launched.map_err(|e| name_kernel(&kernel, e.into()))?;
+        let done = launched.map_err(|e| name_kernel(kernel, e.into()))?;
         // SAFETY: forwarded from the caller.
-        unsafe { give_token(token, done) };
+        unsafe { give_token(self.token, done) };
         Ok(chevron_status::CHEVRON_SUCCESS)
-    })
+    }
 }
 
 /// Checks the argument count and sizes against the kernel's parameter layout.
