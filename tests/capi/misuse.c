@@ -38,6 +38,21 @@ int main(int argc, char **argv)
     chevron_arg iota_args[] = {CHEVRON_ARG(p), CHEVRON_ARG(iota_n)};
     EXPECT_ERROR(chevron_launch(released, NULL, one, block, 0, iota_args, 2, NULL, 0, NULL),
                  CHEVRON_ERROR_INVALID_HANDLE, "already released");
+    /* A released handle stays invalid while its slot is reused by later objects: it never
+     * names another owner's object (release/create cycles never hand it out again). */
+    chevron_buffer first, latest;
+    CHECK(chevron_buffer_alloc(device, 16, &first));
+    CHECK(chevron_buffer_free(first));
+    for (int cycle = 0; cycle < 10000; cycle++) {
+        CHECK(chevron_buffer_alloc(device, 16, &latest));
+        REQUIRE(latest != first, "cycle %d reissued the released handle %p", cycle, (void *)first);
+        size_t size;
+        REQUIRE(chevron_buffer_size(first, &size) == CHEVRON_ERROR_INVALID_HANDLE, "cycle %d", cycle);
+        CHECK(chevron_buffer_free(latest));
+    }
+    EXPECT_ERROR(chevron_buffer_free(first), CHEVRON_ERROR_INVALID_HANDLE, "buffer handle",
+                 "already released");
+    EXPECT_ERROR(chevron_buffer_free(latest), CHEVRON_ERROR_INVALID_HANDLE, "already released");
     EXPECT_ERROR(chevron_device_get(99, &device), CHEVRON_ERROR_NOT_FOUND, "device 99");
     EXPECT_ERROR(chevron_device_get(0, NULL), CHEVRON_ERROR_INVALID_VALUE, "`device` is NULL");
 

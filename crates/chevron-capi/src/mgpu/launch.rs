@@ -10,7 +10,8 @@ use std::ffi::c_void;
 use chevron::{Kernel, LaunchConfig, Stream};
 
 use super::host_memory;
-use super::{guard, lookup, stream_or_default, FUNCTIONS};
+use super::{guard, stream_or_default, FUNCTIONS};
+use crate::api::lookup_with;
 use crate::error::{CapiError, CapiResult};
 
 /// Argument lists up to this long are handled without allocating.
@@ -131,50 +132,51 @@ unsafe fn launch(
                 "`extra` is not supported (must be NULL)",
             ));
         }
-        let function = lookup(&FUNCTIONS, function)?;
-        let launched = (|| -> CapiResult<()> {
-            let stream = stream_or_default(stream)?;
-            let kernel = function.kernel_for(stream.device())?;
-            let config = config(grid, block, smem)?;
-            let mut blocks = [1u32; 3];
-            for axis in 0..3 {
-                blocks[axis] = dimension("cluster", axis, cluster[axis])?;
-            }
-            let expected = kernel.params().map(|p| p.len());
-            let n = match (expected, count) {
-                (Some(n), Some(c)) if n != c => {
-                    return Err(CapiError::new(
-                        crate::status::chevron_status::CHEVRON_ERROR_ARGUMENT,
-                        format!("takes {n} parameters, the caller passes {c}"),
-                    ))
+        // The function is borrowed from its registry, not cloned (the launch path).
+        lookup_with(&FUNCTIONS, function, |function| {
+            let launched = (|| -> CapiResult<()> {
+                let stream = stream_or_default(stream)?;
+                let kernel = function.kernel_for(stream.device())?;
+                let config = config(grid, block, smem)?;
+                let mut blocks = [1u32; 3];
+                for axis in 0..3 {
+                    blocks[axis] = dimension("cluster", axis, cluster[axis])?;
                 }
-                (Some(n), _) | (None, Some(n)) => n,
-                (None, None) => {
-                    return Err(CapiError::invalid(
-                        "the parameter count is unknown (the code object does not describe it)",
-                    ))
+                let expected = kernel.params().map(|p| p.len());
+                let n =
+                    match (expected, count) {
+                        (Some(n), Some(c)) if n != c => {
+                            return Err(CapiError::new(
+                                crate::status::chevron_status::CHEVRON_ERROR_ARGUMENT,
+                                format!("takes {n} parameters, the caller passes {c}"),
+                            ))
+                        }
+                        (Some(n), _) | (None, Some(n)) => n,
+                        (None, None) => return Err(CapiError::invalid(
+                            "the parameter count is unknown (the code object does not describe it)",
+                        )),
+                    };
+                let pointers: &[*mut c_void] = if n == 0 {
+                    &[]
+                } else if params.is_null() {
+                    return Err(CapiError::invalid(format!(
+                        "`params` is NULL for {n} parameters"
+                    )));
+                } else {
+                    // SAFETY: `params` holds one pointer per parameter (caller's contract).
+                    unsafe { std::slice::from_raw_parts(params, n) }
+                };
+                // SAFETY: forwarded from the caller.
+                unsafe { enqueue(&kernel, &stream, config, blocks, pointers) }
+            })();
+            launched.map_err(|mut e| {
+                let name = function.name();
+                if !e.message.contains(&format!("`{name}")) {
+                    e.message = format!("kernel `{name}`: {}", e.message);
                 }
-            };
-            let pointers: &[*mut c_void] = if n == 0 {
-                &[]
-            } else if params.is_null() {
-                return Err(CapiError::invalid(format!(
-                    "`params` is NULL for {n} parameters"
-                )));
-            } else {
-                // SAFETY: `params` holds one pointer per parameter (caller's contract).
-                unsafe { std::slice::from_raw_parts(params, n) }
-            };
-            // SAFETY: forwarded from the caller.
-            unsafe { enqueue(&kernel, &stream, config, blocks, pointers) }
-        })();
-        launched.map_err(|mut e| {
-            let name = function.name();
-            if !e.message.contains(&format!("`{name}")) {
-                e.message = format!("kernel `{name}`: {}", e.message);
-            }
-            e
-        })
+                e
+            })
+        })?
     });
 }
 
