@@ -210,7 +210,9 @@ int main(int argc, char **argv)
     mgpuMemFree(b, s1);
 
     /* Freed device memory and stray pointers are looked up and reported, never dereferenced. */
-    const char *freed = on_cuda ? "(a freed device allocation?)" : "not inside one live allocation";
+    /* CUDA: the driver no longer knows the address, and the host cannot read it; the CPU
+     * device knows it as freed. Either way a report, and the process goes on. */
+    const char *freed = on_cuda ? "0x" : "not inside one live allocation";
     mgpuMemcpy(back, a, sizeof back, s1);
     EXPECT("memcpy from freed memory", "mgpuMemcpy", freed);
     mgpuMemcpy(b, host, sizeof host, s1);
