@@ -38,6 +38,22 @@ int main(int argc, char **argv)
     chevron_arg iota_args[] = {CHEVRON_ARG(p), CHEVRON_ARG(iota_n)};
     EXPECT_ERROR(chevron_launch(released, NULL, one, block, 0, iota_args, 2, NULL, 0, NULL),
                  CHEVRON_ERROR_INVALID_HANDLE, "already released");
+    /* Launches of the pair launched just before (answered by the thread's launch cache) still
+     * see the release of the stream, then of the kernel. */
+    chevron_stream brief;
+    chevron_kernel iota;
+    CHECK(chevron_stream_create(device, &brief));
+    CHECK(chevron_module_get_kernel(module, "iota", &iota));
+    CHECK(chevron_launch(iota, brief, one, block, 0, iota_args, 2, NULL, 0, NULL));
+    CHECK(chevron_launch(iota, brief, one, block, 0, iota_args, 2, NULL, 0, NULL));
+    CHECK(chevron_stream_synchronize(brief));
+    CHECK(chevron_stream_release(brief));
+    EXPECT_ERROR(chevron_launch(iota, brief, one, block, 0, iota_args, 2, NULL, 0, NULL),
+                 CHEVRON_ERROR_INVALID_HANDLE, "stream handle", "already released");
+    CHECK(chevron_launch(iota, NULL, one, block, 0, iota_args, 2, NULL, 0, NULL));
+    CHECK(chevron_kernel_release(iota));
+    EXPECT_ERROR(chevron_launch(iota, NULL, one, block, 0, iota_args, 2, NULL, 0, NULL),
+                 CHEVRON_ERROR_INVALID_HANDLE, "kernel handle", "already released");
     /* A released handle stays invalid while its slot is reused by later objects: it never
      * names another owner's object (release/create cycles never hand it out again). */
     chevron_buffer first, latest;

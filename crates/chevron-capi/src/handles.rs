@@ -8,6 +8,7 @@
 //! tell a stream from an event when a caller passes one for the other. Handles are never
 //! reissued: a slot whose 24-bit generation is used up is retired (see [`Registry`]).
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, MutexGuard, OnceLock, RwLock, RwLockWriteGuard};
 
 /// Bits of a handle that hold the slot index plus one.
@@ -132,6 +133,9 @@ pub(crate) struct Registry<T> {
     kind: Kind,
     chunks: [OnceLock<Box<[Slot<T>]>>; CHUNKS],
     allocator: Mutex<Allocator>,
+    /// How many objects were ever removed: a cache of looked-up objects is current while this
+    /// has not moved (see `api::launch_cache`).
+    removals: AtomicU64,
 }
 
 impl<T: Clone> Registry<T> {
@@ -144,7 +148,14 @@ impl<T: Clone> Registry<T> {
                 free: Vec::new(),
                 next: 0,
             }),
+            removals: AtomicU64::new(0),
         }
+    }
+
+    /// How many objects were ever removed; unchanged means every handle looked up since is
+    /// still live.
+    pub(crate) fn removals(&self) -> u64 {
+        self.removals.load(Ordering::Acquire)
     }
 
     /// The kind of the objects.
@@ -205,6 +216,7 @@ impl<T: Clone> Registry<T> {
                 return Err(HandleError::Stale);
             }
             let value = entry.value.take().ok_or(HandleError::Stale)?;
+            self.removals.fetch_add(1, Ordering::Release);
             (value, retire_generation(&mut entry))
         };
         if reusable {
@@ -225,6 +237,7 @@ impl<T: Clone> Registry<T> {
             let mut entry = write(slot);
             if entry.value.as_ref().is_some_and(&mut doomed) {
                 removed.extend(entry.value.take());
+                self.removals.fetch_add(1, Ordering::Release);
                 if retire_generation(&mut entry) {
                     reusable.push(index);
                 }

@@ -5,10 +5,7 @@ use std::ffi::c_void;
 
 use chevron::{Kernel, LaunchConfig, Stream, Token};
 
-use super::{
-    chevron_kernel, chevron_stream, chevron_token, give_token, lookup_with, read_tokens, KERNELS,
-    STREAMS,
-};
+use super::{chevron_kernel, chevron_stream, chevron_token, give_token, launch_cache, read_tokens};
 use crate::error::{entry, CapiError, CapiResult};
 use crate::status::chevron_status;
 
@@ -84,19 +81,10 @@ pub unsafe extern "C" fn chevron_launch(
             ndeps,
             token,
         };
-        // The kernel and the stream are borrowed from their registries, not cloned: the
-        // launch path costs two uncontended slot read locks.
-        lookup_with(&KERNELS, kernel, |kernel| {
-            if stream.is_null() {
-                // SAFETY: forwarded from the caller.
-                unsafe { launch.on(kernel, &kernel.device().default_stream()?) }
-            } else {
-                // SAFETY: forwarded from the caller.
-                lookup_with(&STREAMS, stream, |stream| unsafe {
-                    launch.on(kernel, stream)
-                })?
-            }
-        })?
+        // SAFETY: forwarded from the caller.
+        launch_cache::with_kernel_and_stream(kernel, stream, |kernel, stream| unsafe {
+            launch.on(kernel, stream)
+        })
     })
 }
 

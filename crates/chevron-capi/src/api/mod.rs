@@ -8,6 +8,7 @@
 pub mod buffer;
 pub mod device;
 pub mod launch;
+mod launch_cache;
 pub mod module;
 pub mod stream;
 
