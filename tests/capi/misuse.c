@@ -82,6 +82,31 @@ int main(int argc, char **argv)
                  "is 4 bytes, got 8 bytes");
     EXPECT_ERROR(chevron_launch(saxpy, stream, one, block, 0, NULL, 4, NULL, 0, NULL),
                  CHEVRON_ERROR_INVALID_VALUE, "`args` is NULL");
+    /* Absurd counts are refused before the arrays are read. */
+    EXPECT_ERROR(chevron_launch(saxpy, stream, one, block, 0, good, (size_t)1 << 62, NULL, 0, NULL),
+                 CHEVRON_ERROR_INVALID_VALUE, "`nargs`", "is not a count");
+    EXPECT_ERROR(chevron_launch(saxpy, stream, one, block, 0, good, 1000000, NULL, 0, NULL),
+                 CHEVRON_ERROR_ARGUMENT, "takes 4 parameters", "got 1000000 arguments");
+    chevron_token no_tokens[1] = {NULL};
+    EXPECT_ERROR(chevron_launch(saxpy, stream, one, block, 0, good, 4, no_tokens, (size_t)1 << 62, NULL),
+                 CHEVRON_ERROR_INVALID_VALUE, "`ndeps`", "is not a count");
+    /* A count mismatch names a few parameters and counts the rest. */
+    static char wide_ptx[4096];
+    int used = snprintf(wide_ptx, sizeof wide_ptx, ".version 7.0\n.target sm_70\n.address_size 64\n"
+                                                   ".visible .entry wide(");
+    for (int i = 0; i < 100; i++)
+        used += snprintf(wide_ptx + used, sizeof wide_ptx - (size_t)used, "%s.param .u32 w%d",
+                         i ? ", " : "", i);
+    snprintf(wide_ptx + used, sizeof wide_ptx - (size_t)used, ")\n{\nret;\n}\n");
+    chevron_module wide_module;
+    chevron_kernel hundred;
+    CHECK(chevron_module_load(device, wide_ptx, 0, &wide_module));
+    CHECK(chevron_module_get_kernel(wide_module, "wide", &hundred));
+    EXPECT_ERROR(chevron_launch(hundred, stream, one, block, 0, good, 1, NULL, 0, NULL),
+                 CHEVRON_ERROR_ARGUMENT, "takes 100 parameters", "`w7`, … 92 more), got 1");
+    REQUIRE(strlen(chevron_last_error()) < 300, "long message: %s", chevron_last_error());
+    CHECK(chevron_kernel_release(hundred));
+    CHECK(chevron_module_release(wide_module));
     EXPECT_ERROR(chevron_launch(saxpy, stream, one, block, 0, good, 4, NULL, 2, NULL),
                  CHEVRON_ERROR_INVALID_VALUE, "`deps` is NULL");
     EXPECT_ERROR(chevron_launch(saxpy, stream, one, CHEVRON_DIM3(4096, 1, 1), 0, good, 4, NULL, 0, NULL),

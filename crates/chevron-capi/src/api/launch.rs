@@ -37,6 +37,8 @@ pub struct chevron_dim3 {
 
 /// Argument lists up to this long are passed without allocating.
 const STACK_ARGS: usize = 32;
+/// Parameters named in a count mismatch's message; the rest are counted.
+const NAMED_PARAMS: usize = 8;
 
 /// Launches `kernel` on `stream` (NULL: the default stream of the kernel's device) with
 /// `grid` blocks of `block` threads and `shared_bytes` of dynamic shared memory, after the
@@ -63,6 +65,11 @@ pub unsafe extern "C" fn chevron_launch(
     token: *mut chevron_token,
 ) -> chevron_status {
     entry("chevron_launch", || {
+        if nargs > isize::MAX as usize / std::mem::size_of::<chevron_arg>() {
+            return Err(CapiError::invalid(format!(
+                "`nargs` = {nargs} is not a count"
+            )));
+        }
         let args: &[chevron_arg] = if nargs == 0 || args.is_null() {
             &[]
         } else {
@@ -135,14 +142,12 @@ fn check_args(kernel: &Kernel, args: &[chevron_arg]) -> CapiResult<()> {
             format!("kernel `{}`: {message}", kernel.display_name()),
         )
     };
-    if let Some((i, _)) = args.iter().enumerate().find(|(_, a)| a.value.is_null()) {
-        return Err(argument(format!("argument {i} has a NULL value pointer")));
-    }
-    let Some(params) = kernel.params() else {
-        return Ok(());
-    };
-    if params.len() != args.len() {
-        let names: Vec<String> = params.iter().map(param_name).collect();
+    // The count first: a wrong `nargs` must not make the checks read past the caller's array.
+    if let Some(params) = kernel.params().filter(|p| p.len() != args.len()) {
+        let mut names: Vec<String> = params.iter().take(NAMED_PARAMS).map(param_name).collect();
+        if params.len() > NAMED_PARAMS {
+            names.push(format!("… {} more", params.len() - NAMED_PARAMS));
+        }
         return Err(argument(format!(
             "takes {} parameters ({}), got {} arguments",
             params.len(),
@@ -150,6 +155,12 @@ fn check_args(kernel: &Kernel, args: &[chevron_arg]) -> CapiResult<()> {
             args.len()
         )));
     }
+    if let Some((i, _)) = args.iter().enumerate().find(|(_, a)| a.value.is_null()) {
+        return Err(argument(format!("argument {i} has a NULL value pointer")));
+    }
+    let Some(params) = kernel.params() else {
+        return Ok(());
+    };
     for (i, (param, arg)) in params.iter().zip(args).enumerate() {
         if arg.size != param.size as usize {
             return Err(argument(format!(

@@ -183,6 +183,11 @@ pub(crate) unsafe fn read_tokens(
             "`deps` is NULL but `ndeps` is {count}"
         )));
     }
+    if count > isize::MAX as usize / std::mem::size_of::<chevron_token>() {
+        return Err(CapiError::invalid(format!(
+            "`ndeps` = {count} is not a count"
+        )));
+    }
     // SAFETY: non-null and `count` elements long by the caller's contract.
     let handles = unsafe { std::slice::from_raw_parts(deps, count) };
     handles
