@@ -197,6 +197,8 @@ int main(int argc, char **argv)
     EXPECT("destroyed stream", "mgpuStreamSynchronize", "already released or destroyed");
     mgpuStreamSynchronize(e);
     EXPECT("event as a stream", "mgpuStreamSynchronize", "CUevent handle, not a CUstream");
+    REQUIRE(!mgpuMemAlloc(UINT64_MAX, s1, 0) && !mgpuMemAlloc(UINT64_MAX, s1, 1), "huge allocations");
+    EXPECT("huge allocations", "mgpuMemAlloc", "18446744073709551615 bytes");
     mgpuMemFree((void *)(uintptr_t)0x1000, s1);
     EXPECT("foreign free", "mgpuMemFree", "not allocated by mgpuMemAlloc");
     mgpuSetDefaultDevice(99);

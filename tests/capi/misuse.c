@@ -131,6 +131,9 @@ int main(int argc, char **argv)
                  "`dst` is NULL");
     EXPECT_ERROR(chevron_buffer_memset(buffer, 0, 0, 3, 4, NULL, NULL, 0, NULL),
                  CHEVRON_ERROR_INVALID_VALUE, "1, 2 or 4");
+    chevron_buffer huge;
+    EXPECT_ERROR(chevron_buffer_alloc(device, SIZE_MAX, &huge), CHEVRON_ERROR_DRIVER,
+                 "chevron_buffer_alloc", "OUT_OF_MEMORY");
 
     chevron_device_info info;
     CHECK(chevron_device_get_info(device, &info));
