@@ -1,7 +1,8 @@
-/* Hostile PTX from a C host: tiny modules whose declarations ask for absurd resources (two
- * billion registers, gigabytes of local or shared memory) must be refused with an error status
- * and a message naming the problem, by the load or at the latest by the launch, never abort
- * the process. Run under a `ulimit -v` cap, so an allocation attempt cannot hide as an OOM kill.
+/* Hostile PTX from a C host: tiny modules whose declarations ask for absurd resources
+ * (gigabytes of shared memory, two billion registers or gigabytes of local memory in a called
+ * function rather than the kernel) must be refused with an error status and a message naming
+ * the problem, by the load or at the latest by the launch, never abort the process. Run under
+ * a `ulimit -v` cap, so an allocation attempt cannot hide as an out-of-memory kill.
  * Usage: hostile_ptx */
 #include "check.h"
 
@@ -14,16 +15,19 @@ struct hostile {
 };
 
 static const struct hostile CASES[] = {
-    {"two billion registers",
-     HEADER ".visible .entry k()\n{\n.reg .b32 %r<2000000000>;\nmov.u32 %r1, 1;\nret;\n}\n",
-     "register"},
-    {"a 2 GiB local array",
-     HEADER ".visible .entry k()\n{\n.local .align 4 .b8 big[2147483648];\nret;\n}\n", "local"},
     {"a 4 GiB shared array", HEADER ".shared .align 4 .b8 huge[4294967295];\n"
                                     ".visible .entry k()\n{\nret;\n}\n",
      "shared"},
     {"a 1 GiB shared array in the kernel",
      HEADER ".visible .entry k()\n{\n.shared .align 4 .b8 huge[1073741824];\nret;\n}\n", "shared"},
+    {"two billion registers in a called function",
+     HEADER ".func f()\n{\n.reg .b64 %rd<2000000000>;\nret;\n}\n"
+            ".visible .entry k()\n{\ncall f;\nret;\n}\n",
+     "register"},
+    {"a 2 GiB local array in a called function",
+     HEADER ".func f()\n{\n.local .align 8 .b8 frame[2147483648];\nret;\n}\n"
+            ".visible .entry k()\n{\ncall f;\nret;\n}\n",
+     "local"},
 };
 
 /* Loads, looks up and launches `c`; returns the status of the first call that failed. */
