@@ -1,12 +1,21 @@
 /* Host memory stays flat over many create/release cycles through the C API: buffers allocated
  * and freed, streams created (each with a submission another stream waits for, so that its
- * pooled events are used) and released, tokens taken and released. Resident memory is read
- * from /proc/self/statm after a warm-up and again after the cycles; the growth must stay under
- * 2 MB. Usage: leaks KERNELS.ptx [CYCLES [buffers|streams]] (default: 200000 cycles of
- * both). */
+ * pooled events are used) and released, tokens taken and released; and through the MLIR ABI,
+ * streams and events created, recorded, waited for and destroyed. Resident memory is read from
+ * /proc/self/statm after a warm-up and again after the cycles; the growth must stay under
+ * 2 MB. Usage: leaks KERNELS.ptx [CYCLES [buffers|streams|mgpu]] (default: 200000 cycles of
+ * each). */
 #include <unistd.h>
 
 #include "check.h"
+
+void *mgpuStreamCreate(void);
+void mgpuStreamDestroy(void *stream);
+void mgpuStreamSynchronize(void *stream);
+void mgpuStreamWaitEvent(void *stream, void *event);
+void *mgpuEventCreate(void);
+void mgpuEventDestroy(void *event);
+void mgpuEventRecord(void *event, void *stream);
 
 enum { LIMIT_BYTES = 2 << 20 };
 
@@ -50,6 +59,21 @@ static void stream_cycles(chevron_device device, chevron_stream waiter, chevron_
     CHECK(chevron_stream_synchronize(waiter));
 }
 
+/* MLIR's lowering of gpu.wait: a fresh stream and an event per dependency, destroyed at once. */
+static void mgpu_cycles(long cycles)
+{
+    void *waiter = mgpuStreamCreate();
+    for (long i = 0; i < cycles; i++) {
+        void *stream = mgpuStreamCreate(), *event = mgpuEventCreate();
+        mgpuEventRecord(event, stream);
+        mgpuStreamWaitEvent(waiter, event);
+        mgpuEventDestroy(event);
+        mgpuStreamDestroy(stream);
+    }
+    mgpuStreamSynchronize(waiter);
+    mgpuStreamDestroy(waiter);
+}
+
 static void measure(const char *what, long cycles, void (*run)(long, void *), void *context)
 {
     run(cycles / 20 + 1, context); /* warm-up: pools, registries and allocator caches settle */
@@ -76,19 +100,27 @@ static void run_streams(long cycles, void *c)
     stream_cycles(k->device, k->waiter, k->buffer, cycles);
 }
 
+static void run_mgpu(long cycles, void *c)
+{
+    (void)c;
+    mgpu_cycles(cycles);
+}
+
 int main(int argc, char **argv)
 {
-    REQUIRE(argc >= 2, "usage: leaks KERNELS.ptx [CYCLES [buffers|streams]]");
+    REQUIRE(argc >= 2, "usage: leaks KERNELS.ptx [CYCLES [buffers|streams|mgpu]]");
     long cycles = argc > 2 ? atol(argv[2]) : 200000;
     REQUIRE(cycles > 0, "CYCLES must be positive");
     const char *only = argc > 3 ? argv[3] : NULL;
-    REQUIRE(!only || !strcmp(only, "buffers") || !strcmp(only, "streams"), "unknown kind %s", only);
+    REQUIRE(!only || !strcmp(only, "buffers") || !strcmp(only, "streams") || !strcmp(only, "mgpu"),
+            "unknown kind %s", only);
     struct context c;
     CHECK(chevron_device_get(0, &c.device));
     CHECK(chevron_stream_create(c.device, &c.waiter));
     CHECK(chevron_buffer_alloc(c.device, 64, &c.buffer));
     if (!only || !strcmp(only, "buffers")) measure("buffers", cycles, run_buffers, &c);
     if (!only || !strcmp(only, "streams")) measure("streams", cycles, run_streams, &c);
+    if (!only || !strcmp(only, "mgpu")) measure("mgpu", cycles, run_mgpu, &c);
     CHECK(chevron_buffer_free(c.buffer));
     CHECK(chevron_stream_release(c.waiter));
     puts("leaks: resident memory flat");
