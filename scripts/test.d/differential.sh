@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [[ -z ${CHEVRON_BIN:-} ]]; then
     profile=${DIFFERENTIAL_PROFILE:-dev}
-    cargo build --profile "$profile" --quiet -p chevron-cli
+    scripts/build-workspace --profile "$profile" --quiet   # the chevron CLI among the rest
     CHEVRON_BIN=target/$([[ $profile == dev ]] && echo debug || echo "$profile")/chevron
 fi
 out="$(mktemp -d)"

@@ -35,7 +35,7 @@ Example (saxpy(float a, const float *x, float *y, int n): y = a*x + y):
   chevron run corpus/nvrtc/compute_80/elementwise.ptx saxpy --grid 4 --block 256 \\
       --arg f32:2 --arg 'f32[1000]=iota' --arg 'f32[1000]=fill:1' --arg i32:1000 --print 2:4
   prints `arg 2 (first 4 of 1000): [1.0,3.0,5.0,7.0]`.
-Without KERNEL, or with a kernel the file lacks, the error lists the file's kernels.";
+Without KERNEL, the file's kernels are listed with their parameters' PTX types.";
 
 /// chevron: load GPU code objects, list their symbols, launch kernels by name — on CUDA GPUs or
 /// on the CPU device.

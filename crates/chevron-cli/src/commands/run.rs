@@ -1,8 +1,8 @@
 //! `chevron run FILE KERNEL …`: launch one kernel with arguments built from `--arg` specs, then
 //! print or save buffers. The interface is stable: scripts depend on it.
 //!
-//! Without a kernel, or with one the file lacks, the error lists the file's kernels with their
-//! parameters. Scalars are checked against their parameters' PTX types; buffers are checked
+//! Without a kernel, it lists the file's kernels with their parameters; with one the file lacks,
+//! so does the error. Scalars are checked against their parameters' PTX types; buffers are checked
 //! against the device's memory, then built and read back a chunk at a time.
 
 use std::ffi::c_void;
@@ -65,12 +65,8 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> CommandResult {
         )
     };
     let Some(query) = &args.kernel else {
-        return Err(format!(
-            "{}: name the kernel to run; {}",
-            args.file.display(),
-            listing()
-        )
-        .into());
+        writeln!(out, "{}: name one of {}", args.file.display(), listing())?;
+        return Ok(());
     };
     let (Some(grid), Some(block)) = (args.grid, args.block) else {
         return Err("`run` needs --grid X[,Y[,Z]] and --block X[,Y[,Z]]".into());
