@@ -13,12 +13,21 @@ use crate::spec::{ArgSpec, BufferInit, ElementType};
 /// Bytes generated or read on the host per copy to the device.
 pub const CHUNK_BYTES: u64 = 4 << 20;
 
-/// Checks that every buffer of `specs`, and all of them together, fit in `device`'s memory.
+/// Checks, before anything is allocated, that every buffer of `specs` and all of them together
+/// fit in `device`'s memory, and that each `file:` source holds the buffer's bytes.
 pub fn check_sizes(device: &Device, specs: &[String], parsed: &[ArgSpec]) -> Result<(), String> {
     let capacity = device.total_memory();
     let mut total = 0u64;
     for (i, (text, spec)) in specs.iter().zip(parsed).enumerate() {
         let bytes = spec.buffer_bytes();
+        if let ArgSpec::Buffer {
+            ty,
+            count,
+            init: BufferInit::File(path),
+        } = spec
+        {
+            check_length(path, *ty, *count, bytes)?;
+        }
         if bytes > capacity {
             return Err(format!(
                 "argument {i} (`{text}`): {bytes} bytes ({}) exceed the {} of {}",
@@ -105,12 +114,18 @@ pub fn upload(
     Ok(buffer)
 }
 
-/// Opens a `file:` source. A regular file must hold exactly the buffer's bytes (checked before
-/// reading); a pipe or device is read for exactly that many bytes.
+/// Opens a `file:` source, checked with [`check_length`].
 fn open_sized(path: &Path, ty: ElementType, count: u64, bytes: u64) -> Result<File, String> {
+    let file = File::open(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    check_length(path, ty, count, bytes)?;
+    Ok(file)
+}
+
+/// A regular file must hold exactly the buffer's bytes (checked before reading); a pipe or
+/// device (opened later, once) is read for exactly that many bytes.
+fn check_length(path: &Path, ty: ElementType, count: u64, bytes: u64) -> Result<(), String> {
     let name = path.display();
-    let file = File::open(path).map_err(|e| format!("{name}: {e}"))?;
-    let metadata = file.metadata().map_err(|e| format!("{name}: {e}"))?;
+    let metadata = std::fs::metadata(path).map_err(|e| format!("{name}: {e}"))?;
     if metadata.is_dir() {
         return Err(format!("{name}: is a directory"));
     }
@@ -120,7 +135,7 @@ fn open_sized(path: &Path, ty: ElementType, count: u64, bytes: u64) -> Result<Fi
             metadata.len()
         ));
     }
-    Ok(file)
+    Ok(())
 }
 
 /// Appends the next `want` bytes of `file` (at `offset` of `total`) to `chunk`.
