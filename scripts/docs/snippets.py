@@ -5,6 +5,8 @@
 
 Fenced blocks tagged ```sh run from the repository root under bash and under zsh (`set -e`,
 `pipefail`), with the built `chevron` CLI (target/debug) first on PATH and CHEVRON_DEVICES=cpu.
+zsh reads the block as an interactive shell reads a paste: without rc files, and (zsh's default)
+with `#` not starting a comment, so a trailing `# comment` fails as it would for a reader.
 Blocks tagged ```rust are compiled as a program against the workspace's built chevron crate
 (target/debug/libchevron.rlib; a block without `fn main` is wrapped in one) and run; blocks
 tagged ```c are compiled with the system C compiler, linked against libchevron.so and run.
@@ -53,25 +55,40 @@ def environment():
     return env
 
 
-def run(command, **kwargs):
+def run(command, stdin=None):
     """Runs a command from the repository root; returns (ok, the tail of its output)."""
     try:
         done = subprocess.run(command, cwd=ROOT, env=environment(), capture_output=True,
-                              text=True, timeout=TIMEOUT_S, **kwargs)
+                              text=True, timeout=TIMEOUT_S, input=stdin)
     except subprocess.TimeoutExpired:
         return False, "timed out after %d s" % TIMEOUT_S
     output = (done.stdout + done.stderr).strip().split("\n")
     return done.returncode == 0, "\n".join(output[-15:])
 
 
+def trailing_comment(text):
+    """The first line with a `#` comment outside quotes, which a pasted line in zsh passes on as
+    arguments; None if there is none."""
+    for line in text.split("\n"):
+        unquoted = re.sub(r"'[^']*'|\"(\\.|[^\"])*\"", "", line)
+        if re.search(r"(^|\s)#", unquoted):
+            return line
+    return None
+
+
 def check_sh(name, text):
+    comment = trailing_comment(text)
+    if comment is not None:
+        return False, "a comment, which zsh takes as arguments when pasted: " + comment
     script = os.path.join(WORK, name + ".sh")
     with open(script, "w") as f:
         f.write(text)
-    for shell in (["bash", "-e", "-o", "pipefail"], ["zsh", "-e", "-o", "pipefail"]):
-        ok, tail = run(shell + [script])
-        if not ok:
-            return False, "%s: %s" % (shell[0], tail)
+    ok, tail = run(["bash", "-e", "-o", "pipefail", script])
+    if not ok:
+        return False, "bash: " + tail
+    ok, tail = run(["zsh", "-f", "-i", "-e", "-o", "pipefail"], stdin=text)
+    if not ok:
+        return False, "zsh (interactive): " + tail
     return True, ""
 
 
@@ -118,6 +135,12 @@ def main(argv):
                 continue
             where = "%s:%d (%s)" % (rel, line, words[0])
             if "no-ci" in words[1:]:
+                comment = trailing_comment(text) if words[0] == "sh" else None
+                if comment is not None:
+                    failed += 1
+                    print("FAIL   %s\n       a comment, which zsh takes as arguments when "
+                          "pasted: %s" % (where, comment))
+                    continue
                 not_run += 1
                 print("no-ci  " + where)
                 continue
