@@ -7,6 +7,12 @@ use clap::{Args, Parser, Subcommand};
 
 use crate::commands::results::{parse_print, PrintRequest};
 
+/// The worked example of both help texts: saxpy of the corpus, y = 2x + 1 for x = 0, 1, 2, …
+const RUN_EXAMPLE: &str = concat!(
+    "  chevron run corpus/nvrtc/compute_80/elementwise.ptx saxpy --grid 4 --block 256 \\\n",
+    "      --arg f32:2 --arg 'f32[1000]=iota' --arg 'f32[1000]=fill:1' --arg i32:1000 --print 2:4"
+);
+
 /// The environment variables chevron reads, for `--help`.
 const ENVIRONMENT: &str = "\
 Environment:
@@ -31,16 +37,17 @@ Arguments (--arg SPEC, one per kernel parameter, in order):
   ptr:N                      the device address of buffer argument N again
 Quote specs with brackets in the shell: --arg 'f32[1000]=iota'.
 
-Example (saxpy(float a, const float *x, float *y, int n): y = a*x + y):
-  chevron run corpus/nvrtc/compute_80/elementwise.ptx saxpy --grid 4 --block 256 \\
-      --arg f32:2 --arg 'f32[1000]=iota' --arg 'f32[1000]=fill:1' --arg i32:1000 --print 2:4
-  prints `arg 2 (first 4 of 1000): [1.0,3.0,5.0,7.0]`.
-Without KERNEL, the file's kernels are listed with their parameters' PTX types.";
+Without KERNEL, the file's kernels are listed with their parameters' PTX types.
+
+Example (saxpy(float a, const float *x, float *y, int n): y = a*x + y):";
 
 /// chevron: load GPU code objects, list their symbols, launch kernels by name — on CUDA GPUs or
 /// on the CPU device.
 #[derive(Debug, Parser)]
-#[command(name = "chevron", version, about, after_help = ENVIRONMENT)]
+#[command(name = "chevron", version, about, after_help = format!(
+    "Example:\n  chevron devices\n  chevron inspect corpus/nvrtc/compute_80/elementwise.ptx\n\
+     {RUN_EXAMPLE}\n`chevron run --help` gives the --arg grammar.\n\n{ENVIRONMENT}"
+))]
 pub struct Cli {
     /// What to do.
     #[command(subcommand)]
@@ -65,7 +72,10 @@ pub enum Command {
         json: bool,
     },
     /// Launch one kernel by name or demangled signature, and show its results.
-    #[command(after_help = RUN_GRAMMAR)]
+    #[command(after_help = format!(
+        "{RUN_GRAMMAR}\n{RUN_EXAMPLE}\n  prints `arg 2 (first 4 of 1000): [1.0,3.0,5.0,7.0]`.\n\n\
+         {ENVIRONMENT}"
+    ))]
     Run(RunArgs),
     /// Measure launch overhead against the raw driver.
     Bench {
@@ -199,6 +209,7 @@ mod tests {
             .to_string();
         assert!(help.contains("TYPE[COUNT]=file:PATH"), "{help}");
         assert!(help.contains("'f32[1000]=iota'"), "{help}");
+        assert!(help.contains("CHEVRON_DEVICES"), "{help}");
         let top = Cli::try_parse_from(["chevron", "--help"])
             .unwrap_err()
             .render()
