@@ -10,7 +10,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
-cargo build -q -p chevron-capi
+scripts/build-workspace -q   # libchevron (chevron-capi), sharing cargo test's build
 lib="$root/target/debug"
 out="$root/target/capi"
 mkdir -p "$out"
