@@ -149,13 +149,14 @@ impl CpuMemory {
         self.memory.contains(ptr)
     }
 
-    /// Whether `ptr` is an address of this device's table: inside a live allocation or global,
-    /// or inside a freed range the table still remembers (an access there is a use after free).
+    /// Whether `ptr` is an address of this device: inside a live allocation or global, inside a
+    /// freed range the table still remembers (an access there is a use after free), or, when
+    /// the window is reserved (no host mapping can be there), anywhere in the window.
     pub fn is_device_address(&self, ptr: DevicePtr) -> bool {
         matches!(
             self.memory.read(ptr, &mut []),
             Ok(()) | Err(MemoryError::UseAfterFree { .. })
-        )
+        ) || (self._window.is_some() && self.in_window(ptr))
     }
 
     /// Checks that `[ptr, ptr + bytes)` lies inside one live allocation of this device.
