@@ -20,6 +20,7 @@ pub mod compiler;
 pub mod device;
 pub mod errors;
 pub mod launch;
+pub mod linked;
 pub mod memory;
 pub mod mirror;
 pub mod registry;

@@ -27,6 +27,8 @@ const FATBIN_MAGIC: u32 = 0xBA55ED50;
 pub struct FatBinary {
     /// The fatbin container, in the program's read-only data (valid until unregistered).
     image: &'static [u8],
+    /// With `-rdc=true`: the translation units' own fatbins (see [`crate::linked`]).
+    units: Vec<&'static [u8]>,
     /// The module per device ordinal, once loaded.
     modules: Mutex<HashMap<usize, Module>>,
 }
@@ -78,10 +80,16 @@ pub unsafe fn register_fatbin(wrapper: *const c_void) -> CudaResult<Arc<FatBinar
             "a NULL fatbin wrapper",
         ));
     }
-    // SAFETY: the wrapper is `{ int magic; int version; const u64 *data; void *filename; }`.
-    let (magic, data) = unsafe {
+    // SAFETY: the wrapper is `{ int magic; int version; const u64 *data; void *units; }`.
+    let (magic, version, data, units) = unsafe {
         let words = wrapper as *const u32;
-        (*words, *(wrapper as *const *const u8).add(1))
+        let pointers = wrapper as *const *const u8;
+        (
+            *words,
+            *words.add(1),
+            *pointers.add(1),
+            *pointers.add(2) as *const *const u8,
+        )
     };
     if magic != WRAPPER_MAGIC || data.is_null() {
         return Err(CudaError::new(
@@ -89,6 +97,31 @@ pub unsafe fn register_fatbin(wrapper: *const c_void) -> CudaResult<Arc<FatBinar
             format!("not a fatbin wrapper (magic {magic:#x})"),
         ));
     }
+    // SAFETY: forwarded from the caller.
+    let image = unsafe { container(data) }?;
+    let mut unit_images = Vec::new();
+    if version == 2 && !units.is_null() {
+        // SAFETY: version 2's last field is a NULL-terminated array of the units' fatbins.
+        unsafe {
+            let mut at = units;
+            while !(*at).is_null() {
+                unit_images.push(container(*at)?);
+                at = at.add(1);
+            }
+        }
+    }
+    Ok(Arc::new(FatBinary {
+        image,
+        units: unit_images,
+        modules: Mutex::new(HashMap::new()),
+    }))
+}
+
+/// The fatbin container starting at `data`.
+///
+/// # Safety
+/// `data` points to a fatbin container that stays mapped until unregistration.
+unsafe fn container(data: *const u8) -> CudaResult<&'static [u8]> {
     // SAFETY: a fatbin starts with `{ u32 magic; u16 version; u16 header_size; u64 fat_size }`.
     let (fat_magic, header_size, fat_size) = unsafe {
         (
@@ -105,11 +138,7 @@ pub unsafe fn register_fatbin(wrapper: *const c_void) -> CudaResult<Arc<FatBinar
     }
     let len = usize::from(header_size) + fat_size as usize;
     // SAFETY: the container is `header_size + fat_size` bytes, mapped until unregistration.
-    let image = unsafe { std::slice::from_raw_parts(data, len) };
-    Ok(Arc::new(FatBinary {
-        image,
-        modules: Mutex::new(HashMap::new()),
-    }))
+    Ok(unsafe { std::slice::from_raw_parts(data, len) })
 }
 
 /// Maps the host stub `stub` to the kernel `name` of `fatbin`.
@@ -185,6 +214,12 @@ impl FatBinary {
             return Ok(module.clone());
         }
         let device = &state::device(ordinal)?.device;
+        if device.backend() == BackendKind::Cpu && !self.units.is_empty() {
+            let ptx = crate::linked::link_ptx(&self.units, user)?;
+            let module = Module::from_ptx(device, &ptx)?;
+            modules.insert(ordinal, module.clone());
+            return Ok(module);
+        }
         let module = Module::from_fatbin(device, self.image).map_err(|error| {
             if device.backend() == BackendKind::Cpu {
                 CudaError::new(

@@ -3,6 +3,7 @@
 pub mod bench;
 pub mod demo;
 pub mod devices;
+pub mod exec;
 pub mod inspect;
 pub mod run;
 
