@@ -106,6 +106,17 @@ pub struct Program {
     pub(crate) max_regs: u32,
 }
 
+/// Unloading a program frees its module-scope variables (a process that loads and unloads
+/// modules repeatedly, e.g. `dlopen`/`dlclose` of CUDA libraries, keeps its memory flat).
+impl Drop for Program {
+    fn drop(&mut self) {
+        for &(address, _) in self.globals.values() {
+            // A global's memory was allocated by `Program::load` and is freed once.
+            let _ = self.memory.free(address);
+        }
+    }
+}
+
 /// The bit pattern of an immediate for an operand of type `ty`.
 pub(crate) fn immediate_bits(imm: Immediate, ty: ScalarType) -> u64 {
     match (imm, ty) {
