@@ -7,7 +7,7 @@
 //! the configuration and launches: nvcc through `__cudaGetKernel` (once per stub) and
 //! `__cudaLaunchKernel`, clang through `cudaLaunchKernel` with the stub's address.
 
-use std::cell::RefCell;
+use std::cell::Cell;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::sync::Arc;
 
@@ -27,9 +27,30 @@ struct CallConfiguration {
     stream: *mut c_void,
 }
 
+/// The deepest nesting of pushed configurations (a launch inside a launch's arguments).
+const DEPTH: usize = 8;
+
+const NO_CONFIGURATION: CallConfiguration = CallConfiguration {
+    grid: Dim3 { x: 0, y: 0, z: 0 },
+    block: Dim3 { x: 0, y: 0, z: 0 },
+    shared: 0,
+    stream: std::ptr::null_mut(),
+};
+
+/// Pushed, not yet popped configurations: a fixed stack with nothing to drop, so that a
+/// push/pop pair is a few stores and loads in thread-local memory.
+struct ConfigurationStack {
+    len: Cell<usize>,
+    slots: [Cell<CallConfiguration>; DEPTH],
+}
+
 thread_local! {
-    /// Pushed, not yet popped configurations (a stack: an argument of a launch may launch).
-    static CONFIGURATIONS: RefCell<Vec<CallConfiguration>> = const { RefCell::new(Vec::new()) };
+    static CONFIGURATIONS: ConfigurationStack = const {
+        ConfigurationStack {
+            len: Cell::new(0),
+            slots: [const { Cell::new(NO_CONFIGURATION) }; DEPTH],
+        }
+    };
 }
 
 /// Registers a translation unit's fatbin; the handle is passed to the other registrations.
@@ -212,8 +233,23 @@ pub extern "C" fn __cudaPushCallConfiguration(
         shared,
         stream,
     };
-    CONFIGURATIONS.with(|c| c.borrow_mut().push(config));
-    0
+    let pushed = CONFIGURATIONS.with(|stack| {
+        let len = stack.len.get();
+        let slot = stack.slots.get(len)?;
+        slot.set(config);
+        stack.len.set(len + 1);
+        Some(())
+    });
+    if pushed.is_some() {
+        return 0;
+    }
+    // A non-zero result makes the compiler's code skip the launch.
+    guard("__cudaPushCallConfiguration", || {
+        Err(CudaError::new(
+            INVALID_VALUE,
+            format!("more than {DEPTH} launch configurations pushed without a launch"),
+        ))
+    }) as c_uint
 }
 
 /// Pops the configuration pushed for this launch.
@@ -227,7 +263,12 @@ pub unsafe extern "C" fn __cudaPopCallConfiguration(
     shared: *mut usize,
     stream: *mut c_void,
 ) -> cudaError_t {
-    let Some(config) = CONFIGURATIONS.with(|c| c.borrow_mut().pop()) else {
+    let popped = CONFIGURATIONS.with(|stack| {
+        let len = stack.len.get().checked_sub(1)?;
+        stack.len.set(len);
+        Some(stack.slots[len].get())
+    });
+    let Some(config) = popped else {
         return guard("__cudaPopCallConfiguration", || {
             Err(CudaError::new(
                 MISSING_CONFIGURATION,

@@ -157,11 +157,25 @@ impl From<chevron::Error> for CudaError {
             E::NotFound { what, .. } if *what == "kernel" => INVALID_DEVICE_FUNCTION,
             E::NotFound { .. } => SYMBOL_NOT_FOUND,
             E::CodeObject { .. } => INVALID_KERNEL_IMAGE,
-            E::Fault { message, .. } if message.contains("Assertion") => ASSERT,
-            E::Fault { .. } => ILLEGAL_ADDRESS,
+            E::Fault { message, .. } => fault_code(message),
             _ => UNKNOWN,
         };
         CudaError::new(code, error.to_string())
+    }
+}
+
+/// The code CUDA reports for a kernel fault, from chevron's description of it (the CPU
+/// device's fault kinds, or the driver's error name on a GPU).
+fn fault_code(message: &str) -> cudaError_t {
+    if message.contains("Assertion") || message.contains("CUDA_ERROR_ASSERT") {
+        ASSERT
+    } else if ["out-of-bounds", "address", "ILLEGAL_ADDRESS"]
+        .iter()
+        .any(|word| message.contains(word))
+    {
+        ILLEGAL_ADDRESS
+    } else {
+        LAUNCH_FAILURE
     }
 }
 

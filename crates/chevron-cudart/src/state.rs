@@ -10,7 +10,7 @@
 use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use chevron::{BackendKind, Device, Runtime, Stream};
@@ -42,8 +42,29 @@ pub struct DeviceState {
     pub device: Device,
     /// CUDA's legacy default stream of the device.
     pub legacy: Stream,
-    /// Blocking streams of this device, by handle address.
+    /// Blocking streams of this device.
     blocking: Mutex<Vec<Arc<StreamHandle>>>,
+    /// How many there are (read without the lock on the launch path).
+    blocking_count: AtomicUsize,
+}
+
+/// A resolved `cudaStream_t`: the device's legacy stream, borrowed for the process, or another.
+pub enum StreamRef {
+    /// A legacy stream.
+    Legacy(&'static Stream),
+    /// A created or per-thread stream.
+    Other(Stream),
+}
+
+impl std::ops::Deref for StreamRef {
+    type Target = Stream;
+
+    fn deref(&self) -> &Stream {
+        match self {
+            StreamRef::Legacy(stream) => stream,
+            StreamRef::Other(stream) => stream,
+        }
+    }
 }
 
 static DEVICES: OnceLock<Result<Vec<DeviceState>, String>> = OnceLock::new();
@@ -70,6 +91,7 @@ fn discover() -> Result<Vec<DeviceState>, String> {
                 device: device.clone(),
                 legacy: device.create_stream().map_err(|e| e.to_string())?,
                 blocking: Mutex::new(Vec::new()),
+                blocking_count: AtomicUsize::new(0),
             })
         })
         .collect()
@@ -127,7 +149,11 @@ pub fn add_stream(device: usize, stream: Stream, blocking: bool) -> *mut c_void 
     let key = Arc::as_ptr(&handle) as usize;
     if blocking {
         if let Ok(state) = self::device(device) {
-            lock(&state.blocking).push(Arc::clone(&handle));
+            let mut blocking = lock(&state.blocking);
+            blocking.push(Arc::clone(&handle));
+            state
+                .blocking_count
+                .store(blocking.len(), Ordering::Release);
         }
     }
     lock(&HANDLES)
@@ -144,7 +170,11 @@ pub fn remove_stream(stream: *mut c_void) -> CudaResult<Arc<StreamHandle>> {
         .and_then(|h| h.remove(&key))
         .ok_or_else(|| bad_stream(key))?;
     if let Ok(state) = device(handle.device) {
-        lock(&state.blocking).retain(|h| !Arc::ptr_eq(h, &handle));
+        let mut blocking = lock(&state.blocking);
+        blocking.retain(|h| !Arc::ptr_eq(h, &handle));
+        state
+            .blocking_count
+            .store(blocking.len(), Ordering::Release);
     }
     Ok(handle)
 }
@@ -158,20 +188,22 @@ fn bad_stream(key: usize) -> CudaError {
 
 /// Resolves `stream` for submitting work, after ordering it with the legacy stream where
 /// CUDA's implicit synchronization asks for it. Returns the device index and the stream.
-pub fn submit_stream(stream: *mut c_void) -> CudaResult<(usize, Stream)> {
+pub fn submit_stream(stream: *mut c_void) -> CudaResult<(usize, StreamRef)> {
     check_sticky()?;
     match stream as usize {
         0 | STREAM_LEGACY => {
             let ordinal = current_ordinal();
             let state = device(ordinal)?;
-            for handle in lock(&state.blocking).iter() {
-                state.legacy.wait_for(&[&handle.stream.token()])?;
+            if state.blocking_count.load(Ordering::Acquire) > 0 {
+                for handle in lock(&state.blocking).iter() {
+                    state.legacy.wait_for(&[&handle.stream.token()])?;
+                }
             }
-            Ok((ordinal, state.legacy.clone()))
+            Ok((ordinal, StreamRef::Legacy(&state.legacy)))
         }
         STREAM_PER_THREAD => {
             let ordinal = current_ordinal();
-            Ok((ordinal, per_thread_stream(ordinal)?))
+            Ok((ordinal, StreamRef::Other(per_thread_stream(ordinal)?)))
         }
         key => {
             let handle = lookup(key)?;
@@ -182,7 +214,7 @@ pub fn submit_stream(stream: *mut c_void) -> CudaResult<(usize, Stream)> {
                     handle.stream.wait_for(&[&legacy.token()])?;
                 }
             }
-            Ok((handle.device, handle.stream.clone()))
+            Ok((handle.device, StreamRef::Other(handle.stream.clone())))
         }
     }
 }
