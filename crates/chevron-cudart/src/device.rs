@@ -168,7 +168,7 @@ pub extern "C" fn cudaGetDeviceProperties(prop: *mut cudaDeviceProp, device: c_i
     })
 }
 
-/// One attribute of `device` (those chevron knows; others are a named error).
+/// One attribute of `device`: chevron's figure, or 0 (absent) for features it does not have.
 #[no_mangle]
 pub extern "C" fn cudaDeviceGetAttribute(
     value: *mut c_int,
@@ -188,20 +188,20 @@ pub extern "C" fn cudaDeviceGetAttribute(
             12 | 82 => 65536,
             13 => 1_000_000,
             16 => int(info.multiprocessors),
-            18 => 0,
             19 | 31 | 41 | 83 | 95 => 1,
-            33 => 0,
-            38 => 0,
             39 => 2048,
             75 => int(info.compute_capability.0),
             76 => int(info.compute_capability.1),
             81 | 97 => int(info.max_shared_per_block_optin),
-            89 | 115 => 0,
             106 => 32,
+            36 => 1_000_000,
+            37 => 256,
+            // Other attributes of CUDA 13.0 (features, interop, …): reported as absent.
+            other if (1..=150).contains(&other) => 0,
             other => {
                 return Err(CudaError::new(
                     INVALID_VALUE,
-                    format!("device attribute {other} is not provided by chevron"),
+                    format!("{other} is not a cudaDeviceAttr"),
                 ))
             }
         };
