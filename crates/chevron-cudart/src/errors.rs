@@ -268,3 +268,54 @@ pub fn describe(code: cudaError_t) -> Option<(&'static str, &'static str)> {
         .find(|(known, ..)| *known == code)
         .map(|(_, name, text)| (*name, *text))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fault(message: &str) -> cudaError_t {
+        CudaError::from(chevron::Error::Fault {
+            kernel: "k".into(),
+            device: "cpu:0".into(),
+            message: message.into(),
+        })
+        .code
+    }
+
+    #[test]
+    fn faults_map_to_the_codes_cuda_reports() {
+        assert_eq!(fault("assertion failed …: Assertion `x` failed."), ASSERT);
+        assert_eq!(
+            fault("CUDA_ERROR_ASSERT: device-side assert triggered"),
+            ASSERT
+        );
+        assert_eq!(fault("out-of-bounds access in kernel `k`"), ILLEGAL_ADDRESS);
+        assert_eq!(
+            fault("CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access"),
+            ILLEGAL_ADDRESS
+        );
+        assert_eq!(fault("trap in kernel `k`"), LAUNCH_FAILURE);
+    }
+
+    #[test]
+    fn every_code_has_a_name_and_a_text() {
+        assert_eq!(
+            describe(ASSERT),
+            Some(("cudaErrorAssert", "device-side assert triggered"))
+        );
+        assert_eq!(describe(12345), None);
+    }
+
+    #[test]
+    fn a_fault_is_sticky_until_cleared() {
+        assert_eq!(
+            guard("test", || Err(CudaError::new(ILLEGAL_ADDRESS, ""))),
+            ILLEGAL_ADDRESS
+        );
+        assert_eq!(take_last_error(), ILLEGAL_ADDRESS);
+        assert_eq!(take_last_error(), ILLEGAL_ADDRESS, "sticky");
+        assert!(check_sticky().is_err());
+        clear_sticky();
+        assert_eq!(take_last_error(), SUCCESS);
+    }
+}
