@@ -20,7 +20,7 @@ if [[ ${1:-} == --prepare ]]; then
     cargo build -q --release -p chevron-cudart -p chevron-cli
     toolkit="$(dirname "$(scripts/deps/cuda_nvcc.sh)")"
     mkdir -p "$carry/nvidia"
-    cp target/release/libcudart.so target/release/chevron "$carry/"
+    for file in libcudart.so chevron; do objcopy --strip-debug "target/release/$file" "$carry/$file"; done
     for program in "${programs[@]}"; do cp "target/cudart/$program" "$carry/"; done
     cp "$toolkit/lib/libcudart.so.13" "$carry/nvidia/"
     echo "prepared $carry"
@@ -38,15 +38,16 @@ status=0
 
 # compare NAME ARGS...: stdout under both runtimes must be identical.
 compare() {
-    local name=$1
+    local name=$1 label="$*"
     shift
-    nvidia "$carry/$name" "$@" >"$OUT/$name$*.nvidia" 2>"$OUT/$name$*.nvidia.err" || true
-    chevron "$carry/$name" "$@" >"$OUT/$name$*.chevron" 2>"$OUT/$name$*.chevron.err" || true
-    if diff -u "$OUT/$name$*.nvidia" "$OUT/$name$*.chevron" >"$OUT/$name$*.diff"; then
-        echo "$name $*: same output ($(tail -n1 "$OUT/$name$*.chevron"))"
+    label="${label// /-}"
+    nvidia "$carry/$name" "$@" >"$OUT/$label.nvidia" 2>"$OUT/$label.nvidia.err" || true
+    chevron "$carry/$name" "$@" >"$OUT/$label.chevron" 2>"$OUT/$label.chevron.err" || true
+    if diff -u "$OUT/$label.nvidia" "$OUT/$label.chevron" >"$OUT/$label.diff"; then
+        echo "$label: same output ($(tail -n1 "$OUT/$label.chevron"))"
     else
-        echo "$name $*: outputs differ:"
-        cat "$OUT/$name$*.diff"
+        echo "$label: outputs differ:"
+        cat "$OUT/$label.diff"
         status=1
     fi
 }
@@ -61,8 +62,8 @@ cat "$OUT"/faults*.chevron.err
 
 echo "== <<<>>> enqueue and push/pop, the same binary, NVIDIA's runtime then chevron's"
 for round in 1 2; do
-    nvidia "$carry/launch_bench" 200 | sed 's/^/nvidia:  /' | tee -a "$OUT/launch_bench.txt"
-    chevron "$carry/launch_bench" 200 | sed 's/^/chevron: /' | tee -a "$OUT/launch_bench.txt"
+    nvidia "$carry/launch_bench" 200 | sed 's/^/nvidia:  /' | tee -a "$OUT/launch_bench.txt" || status=1
+    chevron "$carry/launch_bench" 200 | sed 's/^/chevron: /' | tee -a "$OUT/launch_bench.txt" || status=1
 done
 python3 - "$OUT/launch_bench.txt" <<'EOF' || status=1
 import re, sys
@@ -77,9 +78,9 @@ sys.exit(0 if ratio <= 1.03 else 1)
 EOF
 
 echo "== 1000 dlopen/dlclose cycles of a CUDA shared library"
-nvidia "$carry/dlopen_host" "$carry/libdlopen_kernels.so" 1000 | sed 's/^/nvidia:  /'
+nvidia "$carry/dlopen_host" "$carry/libdlopen_kernels.so" 1000 | sed 's/^/nvidia:  /' || status=1
 chevron "$carry/dlopen_host" "$carry/libdlopen_kernels.so" 1000 | sed 's/^/chevron: /' \
-    | tee "$OUT/dlopen.txt"
+    | tee "$OUT/dlopen.txt" || status=1
 grep -q "dlopen: ok" "$OUT/dlopen.txt" || status=1
 echo "logs in $OUT"
 exit $status
