@@ -1,4 +1,4 @@
-// Device management, errors, memory of every kind, __device__/__constant__ globals with
+// Device management, errors, memory of every kind, __device__/__constant__/__managed__ globals with
 // cudaMemcpyToSymbol, templates, streams with events and callbacks, and printf. Checks its own
 // results and prints a final summary line.
 #include <cstdio>
@@ -25,6 +25,10 @@ static void expect(bool ok, const char *what) {
 
 __constant__ float scale_factor;
 __device__ int hits;
+#ifdef __NVCC__  // clang 22 does not implement __managed__ variables
+#define HAVE_MANAGED_VARIABLES 1
+__managed__ int managed_total = 5;
+#endif
 
 template <typename T>
 __global__ void scale(T *data, int n) {
@@ -38,6 +42,13 @@ __global__ void scale(T *data, int n) {
 __global__ void greet(int value) {
     if (threadIdx.x == 0) printf("hello from block %d, value %d\n", blockIdx.x, value);
 }
+
+#ifdef HAVE_MANAGED_VARIABLES
+__global__ void accumulate(const int *data, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) atomicAdd(&managed_total, data[i]);
+}
+#endif
 
 __global__ void add_one(int *data, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -102,6 +113,14 @@ int main() {
     add_one<<<1, 32>>>(mapped, 32);
     CHECK(cudaDeviceSynchronize());
     expect(managed[31] == 32 && pinned[31] == 32, "managed and pinned memory");
+#ifdef HAVE_MANAGED_VARIABLES
+    // A __managed__ variable: initial value, host write, kernel update, host read.
+    expect(managed_total == 5, "__managed__ initial value");
+    managed_total += 10;
+    accumulate<<<1, 32>>>(managed, 32);  // adds 1 + 2 + ... + 32 = 528
+    CHECK(cudaDeviceSynchronize());
+    expect(managed_total == 543, "__managed__ variable");
+#endif
     cudaPointerAttributes attributes;
     CHECK(cudaPointerGetAttributes(&attributes, a));
     expect(attributes.type == cudaMemoryTypeDevice, "device pointer attributes");

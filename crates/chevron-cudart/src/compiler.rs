@@ -12,10 +12,9 @@ use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
 use std::sync::Arc;
 
 use crate::abi::Dim3;
-use crate::errors::{
-    cudaError_t, guard, CudaError, INVALID_VALUE, MISSING_CONFIGURATION, NOT_SUPPORTED,
-};
+use crate::errors::{cudaError_t, guard, CudaError, INVALID_VALUE, MISSING_CONFIGURATION};
 use crate::launch::launch;
+use crate::managed_vars;
 use crate::registry::{self, FatBinary, KernelEntry};
 
 /// A pushed launch configuration.
@@ -106,6 +105,7 @@ pub unsafe extern "C" fn __cudaUnregisterFatBinary(handle: *mut *mut c_void) {
         // SAFETY: takes back the registration's reference, once.
         let fatbin = unsafe { Arc::from_raw(handle as *const FatBinary) };
         registry::unregister(&fatbin);
+        managed_vars::unregister(&fatbin);
         Ok(())
     });
 }
@@ -172,10 +172,12 @@ pub unsafe extern "C" fn __cudaRegisterVar(
     });
 }
 
-/// `__managed__` variables are not supported yet: reported when registered.
+/// Registers a `__managed__` variable: its host copy's address goes to `host_var_ptr_address`
+/// (see [`crate::managed_vars`]).
 ///
 /// # Safety
-/// `device_name` is NULL or a NUL-terminated string.
+/// `handle` came from [`__cudaRegisterFatBinary`]; `host_var_ptr_address` is writable;
+/// `device_name` is a NUL-terminated string.
 #[no_mangle]
 pub unsafe extern "C" fn __cudaRegisterManagedVar(
     handle: *mut *mut c_void,
@@ -187,36 +189,32 @@ pub unsafe extern "C" fn __cudaRegisterManagedVar(
     constant: c_int,
     global: c_int,
 ) {
-    let _ = (
-        handle,
-        host_var_ptr_address,
-        device_address,
-        ext,
-        size,
-        constant,
-        global,
-    );
+    let _ = (device_address, ext, constant, global);
     guard("__cudaRegisterManagedVar", || {
-        let name = if device_name.is_null() {
-            String::from("?")
-        } else {
-            // SAFETY: the compiler passes the variable's name as a C string.
-            unsafe { CStr::from_ptr(device_name) }
-                .to_string_lossy()
-                .into_owned()
-        };
-        Err(CudaError::new(
-            NOT_SUPPORTED,
-            format!("__managed__ variable `{name}` is not supported"),
-        ))
+        // SAFETY: forwarded from the caller.
+        let fatbin = unsafe { fatbin_of(handle) }?;
+        // SAFETY: the compiler passes the variable's name as a C string.
+        let name = unsafe { CStr::from_ptr(device_name) }
+            .to_string_lossy()
+            .into_owned();
+        // SAFETY: forwarded from the caller.
+        unsafe { managed_vars::register(&fatbin, host_var_ptr_address, name, size) }
     });
 }
 
-/// Initializes the module for managed variables: nothing to do (loading is lazy).
+/// Initializes a fatbin's `__managed__` variables before host code touches them: loads the
+/// module on the current device and fills the host copies. Returns 1, or 0 on failure.
+///
+/// # Safety
+/// `handle` came from [`__cudaRegisterFatBinary`].
 #[no_mangle]
-pub extern "C" fn __cudaInitModule(handle: *mut *mut c_void) -> c_char {
-    let _ = handle;
-    1
+pub unsafe extern "C" fn __cudaInitModule(handle: *mut *mut c_void) -> c_char {
+    let code = guard("__cudaInitModule", || {
+        // SAFETY: forwarded from the caller.
+        let fatbin = unsafe { fatbin_of(handle) }?;
+        managed_vars::initialize(&fatbin)
+    });
+    c_char::from(code == 0)
 }
 
 /// Pushes the configuration of the next launch (`<<<grid, block, shared, stream>>>`).

@@ -12,9 +12,9 @@ use chevron::LaunchConfig;
 
 use crate::abi::{cudaFuncAttributes, Dim3};
 use crate::errors::{cudaError_t, guard, CudaError, CudaResult, INVALID_VALUE};
-use crate::mirror;
 use crate::registry::{self, KernelEntry};
 use crate::state::{self, STREAM_PER_THREAD};
+use crate::{managed_vars, mirror};
 
 /// The stream a `_ptsz` entry point uses for `stream`: the per-thread default for NULL.
 pub fn per_thread_default(stream: *mut c_void) -> *mut c_void {
@@ -39,6 +39,7 @@ pub unsafe fn launch(
 ) -> CudaResult {
     let (ordinal, stream) = state::submit_stream(stream)?;
     let kernel = entry.kernel(ordinal)?;
+    managed_vars::push(ordinal, &stream)?;
     let count = kernel.params().map_or(0, <[_]>::len);
     let args: &[*mut c_void] = if count == 0 {
         &[]

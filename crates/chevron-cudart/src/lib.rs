@@ -22,6 +22,7 @@ pub mod errors;
 pub mod launch;
 pub mod limits;
 pub mod linked;
+pub mod managed_vars;
 pub mod memory;
 pub mod mirror;
 pub mod per_thread;

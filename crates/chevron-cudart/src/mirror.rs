@@ -143,6 +143,7 @@ fn push(stream: &Stream, start: usize, mirror: &mut Mirror) -> CudaResult {
 
 /// Copies every mirror that kernels may have written back to the host (after their work).
 pub fn pull_all() -> CudaResult {
+    crate::managed_vars::pull()?;
     if !ANY.load(Ordering::Acquire) {
         return Ok(());
     }
