@@ -36,6 +36,12 @@ cargo build -q -p chevron-cudart -p chevron-cli
 cargo test -q -p chevron-cudart --test abi_layout -- --ignored 2>&1 | grep -q "1 passed" \
     || { echo "cudart: ABI layout check failed" >&2; exit 1; }
 echo "abi_layout: ok"
+# Every other export of NVIDIA's libcudart.so.13 is an unsupported! stub naming itself.
+stubs="$(sed -n '/^unsupported! {/,/^}/p' crates/chevron-cudart/src/unsupported.rs \
+    | grep -v 'unsupported!\|^}' | tr ',' '\n' | tr -d ' ' | grep . | sort)"
+diff <(scripts/cudart_unsupported.sh) <(echo "$stubs") >&2 \
+    || { echo "cudart: regenerate the unsupported! list (scripts/cudart_unsupported.sh)" >&2; exit 1; }
+echo "exports: ok ($(echo "$stubs" | wc -l) unsupported)"
 
 # stale OUTPUT SOURCE...: whether OUTPUT is missing or older than a source.
 stale() {
