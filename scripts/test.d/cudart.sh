@@ -91,7 +91,7 @@ check() {
     passed=$((passed + 1))
 }
 check basics "basics: ok" "$out/basics"
-grep -q "hello from block 1, value 7" "$out/basics.stdout"
+grep -A2 "greeting from the device:" "$out/basics.stdout" | grep -q "hello from block 1, value 7"
 check basics-clang "basics: ok" "$out/basics-clang"
 check units "units: ok" "$out/units"
 check rdc "rdc: 256 calls, ok" "$out/rdc"

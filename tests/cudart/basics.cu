@@ -147,6 +147,7 @@ int main() {
     CHECK(cudaStreamSynchronize(stream));
     expect(rows[0][7] == 2, "async copy after a stream launch");
 
+    printf("greeting from the device:\n");  // printed before the kernel's lines
     greet<<<2, 32>>>(7);
     CHECK(cudaDeviceSynchronize());
     expect(cudaGetLastError() == cudaSuccess, "no error left");

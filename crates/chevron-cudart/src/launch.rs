@@ -8,7 +8,11 @@
 
 use std::ffi::{c_int, c_uint, c_void};
 
-use chevron::LaunchConfig;
+use chevron::{BackendKind, LaunchConfig};
+
+extern "C" {
+    fn fflush(stream: *mut c_void) -> c_int;
+}
 
 use crate::abi::{cudaFuncAttributes, Dim3};
 use crate::errors::{cudaError_t, guard, CudaError, CudaResult, INVALID_VALUE};
@@ -39,6 +43,12 @@ pub unsafe fn launch(
 ) -> CudaResult {
     let (ordinal, stream) = state::submit_stream(stream)?;
     let kernel = entry.kernel(ordinal)?;
+    if stream.device().backend() == BackendKind::Cpu {
+        // The CPU device prints a kernel's printf output from its worker thread: the program's
+        // buffered output written before the launch goes first, as on a GPU.
+        // SAFETY: fflush(NULL) flushes every open output stream; it takes no pointer.
+        unsafe { fflush(std::ptr::null_mut()) };
+    }
     managed_vars::push(ordinal, &stream)?;
     let count = kernel.params().map_or(0, <[_]>::len);
     let args: &[*mut c_void] = if count == 0 {
