@@ -107,6 +107,8 @@ int main() {
     CHECK(cudaMallocHost(&pinned, 32 * sizeof(int)));
     CHECK(cudaMallocManaged(&managed, 32 * sizeof(int)));
     for (int i = 0; i < 32; i++) pinned[i] = managed[i] = i;
+    cudaMemLocation here = {cudaMemLocationTypeDevice, 0};
+    CHECK(cudaMemPrefetchAsync(managed, 32 * sizeof(int), here, 0, 0));
     add_one<<<1, 32>>>(managed, 32);
     int *mapped = nullptr;
     CHECK(cudaHostGetDevicePointer((void **)&mapped, pinned, 0));

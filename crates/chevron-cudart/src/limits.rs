@@ -130,3 +130,85 @@ pub extern "C" fn cudaMemcpyPeer(
     let _ = (dst_device, src_device);
     crate::memory::cudaMemcpy(dst, src, bytes, crate::abi::MEMCPY_DEFAULT)
 }
+
+/// `cudaMemLocation`, passed by value (`{ enum cudaMemLocationType type; int id; }`).
+#[repr(C)]
+#[derive(Clone, Copy)]
+pub struct MemLocation {
+    /// `cudaMemLocationType`.
+    pub kind: c_int,
+    /// The device ordinal or NUMA node.
+    pub id: c_int,
+}
+
+/// Checks that `ptr` lies in managed memory, for the hints below.
+fn check_managed(ptr: *const c_void) -> crate::errors::CudaResult {
+    match crate::mirror::find(ptr as usize) {
+        Some((_, crate::mirror::MirrorKind::Managed, _)) => Ok(()),
+        _ => Err(CudaError::new(
+            INVALID_VALUE,
+            format!("{ptr:p} is not managed memory"),
+        )),
+    }
+}
+
+/// A prefetch hint for managed memory: accepted (managed data move at launches and
+/// synchronizing calls).
+#[no_mangle]
+pub extern "C" fn cudaMemPrefetchAsync(
+    ptr: *const c_void,
+    bytes: usize,
+    location: MemLocation,
+    flags: c_uint,
+    stream: *mut c_void,
+) -> cudaError_t {
+    let _ = (bytes, location, flags, stream);
+    guard("cudaMemPrefetchAsync", || check_managed(ptr))
+}
+
+/// An advice for managed memory: accepted.
+#[no_mangle]
+pub extern "C" fn cudaMemAdvise(
+    ptr: *const c_void,
+    bytes: usize,
+    advice: c_int,
+    location: MemLocation,
+) -> cudaError_t {
+    let _ = (bytes, advice, location);
+    guard("cudaMemAdvise", || check_managed(ptr))
+}
+
+/// Attaching managed memory to a stream: accepted.
+#[no_mangle]
+pub extern "C" fn cudaStreamAttachMemAsync(
+    stream: *mut c_void,
+    ptr: *mut c_void,
+    bytes: usize,
+    flags: c_uint,
+) -> cudaError_t {
+    let _ = (stream, bytes, flags);
+    guard("cudaStreamAttachMemAsync", || check_managed(ptr))
+}
+
+/// [`cudaMemPrefetchAsync`] of a per-thread-default-stream program.
+#[no_mangle]
+pub extern "C" fn cudaMemPrefetchAsync_ptsz(
+    ptr: *const c_void,
+    bytes: usize,
+    location: MemLocation,
+    flags: c_uint,
+    stream: *mut c_void,
+) -> cudaError_t {
+    cudaMemPrefetchAsync(ptr, bytes, location, flags, stream)
+}
+
+/// [`cudaStreamAttachMemAsync`] of a per-thread-default-stream program.
+#[no_mangle]
+pub extern "C" fn cudaStreamAttachMemAsync_ptsz(
+    stream: *mut c_void,
+    ptr: *mut c_void,
+    bytes: usize,
+    flags: c_uint,
+) -> cudaError_t {
+    cudaStreamAttachMemAsync(stream, ptr, bytes, flags)
+}
