@@ -55,6 +55,9 @@ nvcc() { nice "$bin/nvcc" -cudart shared -arch=sm_90 "$@"; }
 
 stale "$out/basics" $src/basics.cu && nvcc "${link[@]}" -o "$out/basics" $src/basics.cu
 stale "$out/faults" $src/faults.cu && nvcc "${link[@]}" -o "$out/faults" $src/faults.cu
+stale "$out/faults-sass" $src/faults.cu \
+    && nice "$bin/nvcc" -cudart shared -gencode arch=compute_90,code=sm_90 "${link[@]}" \
+        -o "$out/faults-sass" $src/faults.cu
 stale "$out/units" $src/units_main.cu $src/units_kernels.cu \
     && nvcc "${link[@]}" -o "$out/units" $src/units_main.cu $src/units_kernels.cu
 stale "$out/rdc" $src/rdc_main.cu $src/rdc_lib.cu \
@@ -101,6 +104,13 @@ grep -q "kernel \`_Z14check_positivePKii\`.*block (1, 0, 0), thread (5, 0, 0), P
 check faults-oob "faults oob: ok" "$out/faults" oob
 grep -q "out-of-bounds access in kernel \`_Z14write_past_endPii\`, block (0, 0, 0), thread (0, 0, 0), PTX line [0-9]*" \
     "$out/faults-oob.stderr"
+# SASS only: the CPU device names the kernel and says how to rebuild.
+"$chevron" exec --device cpu "$out/faults-sass" assert >"$out/faults-sass.stdout" 2>"$out/faults-sass.stderr" \
+    && { echo "cudart: a SASS-only program ran on the CPU device" >&2; exit 1; }
+grep -q "launch: cudaErrorNoKernelImageForDevice" "$out/faults-sass.stdout"
+grep -q "\`_Z14check_positivePKii\` cannot run on cpu:0: .*holds no PTX.*-gencode arch=compute_XX,code=compute_XX" \
+    "$out/faults-sass.stderr"
+echo "faults-sass: ok (refused, naming the kernel)"
 check launch_bench "launch_bench: ok" "$out/launch_bench" 3
 check dlopen "dlopen: ok" "$out/dlopen_host" "$out/libdlopen_kernels.so" 300
 

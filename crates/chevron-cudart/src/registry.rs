@@ -225,9 +225,8 @@ impl FatBinary {
                 CudaError::new(
                     NO_KERNEL_IMAGE_FOR_DEVICE,
                     format!(
-                        "`{user}` cannot run on {}: {error}; the CPU device runs the fatbin's \
-                         PTX: rebuild with nvcc's default, which embeds PTX, or add \
-                         -gencode arch=compute_XX,code=compute_XX",
+                        "`{user}` cannot run on {}: {error}; rebuild with nvcc's default, which \
+                         embeds PTX, or add -gencode arch=compute_XX,code=compute_XX",
                         device.label()
                     ),
                 )
