@@ -5,11 +5,14 @@
 //!
 //! | file | entry points |
 //! |---|---|
-//! | [`compiler`] | what compilers emit: `__cudaRegisterFatBinary`, `__cudaRegisterFunction`, `__cudaPushCallConfiguration`, `__cudaLaunchKernel`, … |
+//! | [`compiler`] | what compilers emit: `__cudaRegisterFatBinary`, `__cudaRegisterFunction`, `__cudaPushCallConfiguration`, `__cudaLaunchKernel`, … ([`registry`] keeps what they register, [`linked`] links `-rdc=true` code) |
 //! | [`launch`] | `cudaLaunchKernel`, `cudaFuncGetAttributes`, occupancy |
-//! | [`device`] | device management, versions, errors |
+//! | [`device`] | device management, versions, errors ([`errors`]: codes, last and sticky errors) |
 //! | [`memory`], [`symbols`] | allocations, copies, fills, variables, pointer attributes |
-//! | [`streams`] | streams, host functions, events |
+//! | [`mirror`], [`managed_vars`] | managed, pinned and registered memory, `__managed__` variables |
+//! | [`streams`] | streams, host functions, events ([`state`]: devices, legacy and per-thread streams) |
+//! | [`per_thread`] | the `_ptsz`/`_ptds` entry points of `--default-stream per-thread` programs |
+//! | [`limits`] | limits, cache preferences, pitched allocations, managed-memory hints |
 //! | [`unsupported`] | every other export of `libcudart.so.13`: a one-line error naming it |
 //!
 //! Built as `libcudart.so` (soname `libcudart.so.13`) and `libcudart.a`; `chevron exec` runs a
