@@ -39,8 +39,9 @@ pub struct KernelEntry {
     pub fatbin: Arc<FatBinary>,
     /// The device symbol (mangled) name.
     pub name: String,
-    /// The kernel per device ordinal, once loaded.
-    loaded: Vec<OnceLock<Kernel>>,
+    /// The kernel per device ordinal, once loaded (sized at the first launch, so that
+    /// registration does not start the devices).
+    loaded: OnceLock<Vec<OnceLock<Kernel>>>,
 }
 
 /// A variable registered by `__cudaRegisterVar`.
@@ -143,11 +144,10 @@ unsafe fn container(data: *const u8) -> CudaResult<&'static [u8]> {
 
 /// Maps the host stub `stub` to the kernel `name` of `fatbin`.
 pub fn register_function(fatbin: &Arc<FatBinary>, stub: usize, name: &CStr) {
-    let devices = state::devices().map_or(0, <[_]>::len);
     let entry = Arc::new(KernelEntry {
         fatbin: Arc::clone(fatbin),
         name: name.to_string_lossy().into_owned(),
-        loaded: (0..devices).map(|_| OnceLock::new()).collect(),
+        loaded: OnceLock::new(),
     });
     write()
         .get_or_insert_with(Registry::default)
@@ -242,7 +242,15 @@ impl FatBinary {
 impl KernelEntry {
     /// The kernel on device `ordinal`, loading its fatbin there on first use.
     pub fn kernel(&self, ordinal: usize) -> CudaResult<&Kernel> {
-        let slot = self.loaded.get(ordinal).ok_or_else(|| {
+        let slots = match self.loaded.get() {
+            Some(slots) => slots,
+            None => {
+                let devices = state::devices()?.len();
+                self.loaded
+                    .get_or_init(|| (0..devices).map(|_| OnceLock::new()).collect())
+            }
+        };
+        let slot = slots.get(ordinal).ok_or_else(|| {
             CudaError::new(
                 INVALID_DEVICE_FUNCTION,
                 format!("`{}`: no device {ordinal}", self.name),
