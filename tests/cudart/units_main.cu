@@ -1,6 +1,7 @@
 // Several translation units, each with its own fatbin, and the orderings of CUDA's streams:
 // the legacy default stream against a blocking stream, the per-thread default stream, a
-// non-blocking stream waiting on an event, and a stream callback. Prints a final line.
+// non-blocking stream waiting on an event, a stream callback, and cudaLaunchKernelEx. Prints a
+// final line.
 #include <cstdio>
 #include <cuda_runtime.h>
 
@@ -35,6 +36,24 @@ int main() {
     int hy[n];
     cudaMemcpy(hy, y, sizeof hy, cudaMemcpyDeviceToHost);
 
+    // The extensible launch with a cluster-dimension attribute (clusters of one block).
+    cudaLaunchConfig_t config = {};
+    config.gridDim = dim3((n + 127) / 128);
+    config.blockDim = dim3(128);
+    cudaLaunchAttribute cluster[1];
+    cluster[0].id = cudaLaunchAttributeClusterDimension;
+    cluster[0].val.clusterDim.x = 1;
+    cluster[0].val.clusterDim.y = 1;
+    cluster[0].val.clusterDim.z = 1;
+    config.attrs = cluster;
+    config.numAttrs = 1;
+    int *z = nullptr;
+    cudaMalloc(&z, n * sizeof(int));
+    bool launched_ex = cudaLaunchKernelEx(&config, fill, z, 9, n) == cudaSuccess;
+    int hz[n];
+    cudaMemcpy(hz, z, sizeof hz, cudaMemcpyDeviceToHost);
+    cudaFree(z);
+
     // A non-blocking stream ordered by an event recorded on the per-thread stream.
     cudaStream_t other;
     cudaStreamCreateWithFlags(&other, cudaStreamNonBlocking);
@@ -53,7 +72,8 @@ int main() {
     cudaMemcpyAsync(hdy, dy, sizeof hdy, cudaMemcpyDeviceToHost, other);
     cudaStreamSynchronize(other);
     bool ok = cudaStreamQuery(other) == cudaSuccess && callback == 1;
-    for (int i = 0; i < n; i++) ok = ok && hy[i] == 7 && hdy[i] == 1.5;
+    ok = ok && launched_ex;
+    for (int i = 0; i < n; i++) ok = ok && hy[i] == 7 && hdy[i] == 1.5 && hz[i] == 9;
     ok = ok && cudaGetLastError() == cudaSuccess;
     cudaEventDestroy(copied);
     cudaStreamDestroy(other);

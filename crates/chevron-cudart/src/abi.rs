@@ -58,6 +58,30 @@ pub struct cudaPointerAttributes {
     pub reserved: [c_long; 8],
 }
 
+/// `cudaLaunchAttribute` (`struct cudaLaunchAttribute_st`): an id and a 64-byte value.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct cudaLaunchAttribute {
+    pub id: c_int,
+    pub pad: [c_char; 4],
+    pub val: [u64; 8],
+}
+
+/// `cudaLaunchAttributeClusterDimension`: the value starts with the cluster's x, y, z.
+pub const LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION: c_int = 4;
+
+/// `cudaLaunchConfig_t` (`struct cudaLaunchConfig_st`), for `cudaLaunchKernelExC`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct cudaLaunchConfig_t {
+    pub gridDim: Dim3,
+    pub blockDim: Dim3,
+    pub dynamicSmemBytes: usize,
+    pub stream: *mut c_void,
+    pub attrs: *mut cudaLaunchAttribute,
+    pub numAttrs: c_uint,
+}
+
 /// `cudaMemoryType` values.
 pub const MEMORY_TYPE_UNREGISTERED: c_int = 0;
 pub const MEMORY_TYPE_HOST: c_int = 1;

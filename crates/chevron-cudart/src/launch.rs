@@ -14,7 +14,9 @@ extern "C" {
     fn fflush(stream: *mut c_void) -> c_int;
 }
 
-use crate::abi::{cudaFuncAttributes, Dim3};
+use crate::abi::{
+    cudaFuncAttributes, cudaLaunchConfig_t, Dim3, LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
+};
 use crate::errors::{cudaError_t, guard, CudaError, CudaResult, INVALID_VALUE};
 use crate::registry::{self, KernelEntry};
 use crate::state::{self, STREAM_PER_THREAD};
@@ -37,6 +39,23 @@ pub unsafe fn launch(
     entry: &KernelEntry,
     grid: Dim3,
     block: Dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    stream: *mut c_void,
+) -> CudaResult {
+    // SAFETY: forwarded from the caller.
+    unsafe { launch_in_clusters(entry, grid, block, [1, 1, 1], args, shared, stream) }
+}
+
+/// [`launch`] in thread-block clusters of `cluster` blocks.
+///
+/// # Safety
+/// As [`launch`].
+unsafe fn launch_in_clusters(
+    entry: &KernelEntry,
+    grid: Dim3,
+    block: Dim3,
+    cluster: [u32; 3],
     args: *mut *mut c_void,
     shared: usize,
     stream: *mut c_void,
@@ -77,11 +96,15 @@ pub unsafe fn launch(
     };
     let params = kernel.params().unwrap_or(&[]);
     mirror::with_translated_args(&stream, params, args, |args| {
-        // SAFETY: each pointer reads a value of its parameter's size (the caller's guarantee,
-        // or a translated copy of the same size).
-        unsafe { kernel.launch_raw(&stream, config, args, &[]) }
-            .map(drop)
-            .map_err(CudaError::from)
+        let launched = if cluster == [1, 1, 1] {
+            // SAFETY: each pointer reads a value of its parameter's size (the caller's
+            // guarantee, or a translated copy of the same size).
+            unsafe { kernel.launch_raw(&stream, config, args, &[]) }
+        } else {
+            // SAFETY: as above.
+            unsafe { kernel.launch_raw_cluster(&stream, config, cluster, args, &[]) }
+        };
+        launched.map(drop).map_err(CudaError::from)
     })
 }
 
@@ -103,6 +126,64 @@ pub unsafe extern "C" fn cudaLaunchKernel(
         // SAFETY: forwarded from the caller.
         unsafe { launch(&entry, grid, block, args, shared, stream) }
     })
+}
+
+/// The extensible launch (`cudaLaunchKernelEx`): the cluster-dimension attribute launches in
+/// thread-block clusters; other attributes are hints chevron's devices do not need.
+///
+/// # Safety
+/// `config` points to a launch configuration whose `attrs` holds `numAttrs` attributes;
+/// `func` and `args` as for [`cudaLaunchKernel`].
+#[no_mangle]
+pub unsafe extern "C" fn cudaLaunchKernelExC(
+    config: *const cudaLaunchConfig_t,
+    func: *const c_void,
+    args: *mut *mut c_void,
+) -> cudaError_t {
+    guard("cudaLaunchKernelExC", || {
+        // SAFETY: NULL or a configuration, by contract.
+        let config = unsafe { config.as_ref() }
+            .ok_or_else(|| CudaError::new(INVALID_VALUE, "config is NULL"))?;
+        let attributes = if config.attrs.is_null() || config.numAttrs == 0 {
+            &[][..]
+        } else {
+            // SAFETY: `numAttrs` attributes, by contract.
+            unsafe { std::slice::from_raw_parts(config.attrs, config.numAttrs as usize) }
+        };
+        let mut cluster = [1, 1, 1];
+        for attribute in attributes {
+            if attribute.id == LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION {
+                let [xy, z] = [attribute.val[0], attribute.val[1]];
+                cluster = [xy as u32, (xy >> 32) as u32, z as u32];
+            }
+        }
+        let entry = registry::kernel_entry(func)?;
+        let (grid, block) = (config.gridDim, config.blockDim);
+        let (shared, stream) = (config.dynamicSmemBytes, config.stream);
+        // SAFETY: forwarded from the caller.
+        unsafe { launch_in_clusters(&entry, grid, block, cluster, args, shared, stream) }
+    })
+}
+
+/// [`cudaLaunchKernelExC`] for `--default-stream per-thread` programs.
+///
+/// # Safety
+/// As [`cudaLaunchKernelExC`].
+#[no_mangle]
+pub unsafe extern "C" fn cudaLaunchKernelExC_ptsz(
+    config: *const cudaLaunchConfig_t,
+    func: *const c_void,
+    args: *mut *mut c_void,
+) -> cudaError_t {
+    if config.is_null() {
+        // SAFETY: reports the NULL configuration.
+        return unsafe { cudaLaunchKernelExC(config, func, args) };
+    }
+    // SAFETY: non-NULL configuration, by contract.
+    let mut local = unsafe { *config };
+    local.stream = per_thread_default(local.stream);
+    // SAFETY: forwarded from the caller, with a local copy of the configuration.
+    unsafe { cudaLaunchKernelExC(&local, func, args) }
 }
 
 /// [`cudaLaunchKernel`] with the per-thread default stream.

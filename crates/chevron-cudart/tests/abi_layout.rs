@@ -8,7 +8,10 @@ use std::mem::{offset_of, size_of};
 use std::path::Path;
 use std::process::Command;
 
-use cudart::abi::{cudaDeviceProp, cudaFuncAttributes, cudaPointerAttributes, Dim3};
+use cudart::abi::{
+    cudaDeviceProp, cudaFuncAttributes, cudaLaunchAttribute, cudaLaunchConfig_t,
+    cudaPointerAttributes, Dim3,
+};
 
 /// `(struct, field)` → offset, and `(struct, "sizeof")` → size, from Rust and C side by side.
 macro_rules! layout {
@@ -67,6 +70,10 @@ fn abi_structs_match_the_toolkit_headers() {
         }
         "cudaPointerAttributes" => cudaPointerAttributes { r#type, device, devicePointer, hostPointer, reserved }
         "dim3" => Dim3 { x, y, z }
+        "cudaLaunchAttribute_st" => cudaLaunchAttribute { id, pad, val }
+        "cudaLaunchConfig_st" => cudaLaunchConfig_t {
+            gridDim, blockDim, dynamicSmemBytes, stream, attrs, numAttrs
+        }
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let include = root.join(".deps/cuda/nvidia/cu13/include");
