@@ -33,8 +33,8 @@ ln -sf "$toolkit/lib/libcudadevrt.a" "$nvlib/libcudadevrt.a"
 link=(-L"$nvlib" -Xlinker -rpath -Xlinker "$toolkit/lib")
 
 cargo build -q -p chevron-cudart -p chevron-cli
-cargo test -q -p chevron-cudart --test abi_layout -- --ignored 2>&1 | grep -q "1 passed" \
-    || { echo "cudart: ABI layout check failed" >&2; exit 1; }
+cargo test -q -p chevron-cudart --test abi_layout -- --ignored >"$out/abi_layout.log" 2>&1 \
+    || { cat "$out/abi_layout.log" >&2; echo "cudart: ABI layout check failed" >&2; exit 1; }
 echo "abi_layout: ok"
 # Every other export of NVIDIA's libcudart.so.13 is an unsupported! stub naming itself.
 stubs="$(sed -n '/^unsupported! {/,/^}/p' crates/chevron-cudart/src/unsupported.rs \
