@@ -4,8 +4,9 @@
 # cost (medians of bursts of 256) and push/pop pairs of the same binary under both runtimes; and
 # 1000 dlopen/dlclose cycles of a CUDA shared library under both, host and device memory flat.
 #
-# Prepare on the development machine (builds release chevron and the programs, copies them to
-# carry/cudart/ with NVIDIA's libcudart.so.13):
+# Prepare on the development machine (builds release chevron and the programs, among them a
+# Thrust program too slow to compile in CI, and copies them to carry/cudart/ with NVIDIA's
+# libcudart.so.13):
 #   scripts/gpu/cudart.sh --prepare
 # then on the GPU machine (no cargo or nvcc needed):
 #   scripts/gpu/cudart.sh            # writes its logs to $OUT (default: a temporary folder)
@@ -13,12 +14,17 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 carry="$root/carry/cudart"
-programs=(basics basics-clang units rdc faults launch_bench dlopen_host libdlopen_kernels.so)
+programs=(basics basics-clang units rdc faults launch_bench dlopen_host libdlopen_kernels.so
+    thrust_sort)
 
 if [[ ${1:-} == --prepare ]]; then
     scripts/test.d/cudart.sh
     cargo build -q --release -p chevron-cudart -p chevron-cli
     toolkit="$(dirname "$(scripts/deps/cuda_nvcc.sh)")"
+    [[ target/cudart/thrust_sort -nt tests/cudart/thrust_sort.cu ]] \
+        || "$toolkit/bin/nvcc" -cudart shared -arch=sm_90 -L target/cudart/nvidia-lib \
+            -o target/cudart/thrust_sort tests/cudart/thrust_sort.cu
+    target/debug/chevron exec --device cpu target/cudart/thrust_sort | tail -n1
     mkdir -p "$carry/nvidia"
     for file in libcudart.so chevron; do objcopy --strip-debug "target/release/$file" "$carry/$file"; done
     for program in "${programs[@]}"; do cp "target/cudart/$program" "$carry/"; done
@@ -55,6 +61,7 @@ compare basics
 compare basics-clang
 compare units
 compare rdc
+compare thrust_sort
 compare faults assert
 compare faults oob
 echo "== chevron's fault reports"
