@@ -14,7 +14,7 @@ use std::process::Command;
 
 use clap::Args;
 
-use super::CommandResult;
+use crate::output::CommandResult;
 
 /// The variable naming chevron's `libcudart.so` explicitly.
 const LIBRARY_VARIABLE: &str = "CHEVRON_CUDART";
@@ -45,10 +45,7 @@ pub fn run(args: &ExecArgs) -> CommandResult {
         command.env("CHEVRON_DEVICES", device);
     }
     let error = command.exec();
-    Err(format!(
-        "exec: cannot run {}: {error}",
-        Path::new(program).display()
-    ))
+    Err(format!("exec: cannot run {}: {error}", Path::new(program).display()).into())
 }
 
 /// chevron's `libcudart.so`: `$CHEVRON_CUDART`, else next to this executable or in `../lib`.
