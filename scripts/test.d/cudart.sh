@@ -32,8 +32,8 @@ ln -sf "$toolkit/lib/libcudart.so.13" "$nvlib/libcudart.so"
 ln -sf "$toolkit/lib/libcudadevrt.a" "$nvlib/libcudadevrt.a"
 link=(-L"$nvlib" -Xlinker -rpath -Xlinker "$toolkit/lib")
 
-cargo build -q -p chevron-cudart -p chevron-cli
-cargo test -q -p chevron-cudart --test abi_layout -- --ignored >"$out/abi_layout.log" 2>&1 \
+scripts/build-workspace -q   # libcudart.so (chevron-cudart) and the CLI, sharing cargo test's build
+cargo test -q --workspace --test abi_layout -- --ignored >"$out/abi_layout.log" 2>&1 \
     || { cat "$out/abi_layout.log" >&2; echo "cudart: ABI layout check failed" >&2; exit 1; }
 echo "abi_layout: ok"
 # Every other export of NVIDIA's libcudart.so.13 is an unsupported! stub naming itself.
