@@ -9,8 +9,9 @@ use std::path::PathBuf;
 /// Result alias used throughout chevron.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-/// Everything that can go wrong in chevron.
-#[derive(Debug, thiserror::Error)]
+/// Everything that can go wrong in chevron. `Debug` shows the same readable message as
+/// `Display` (as anyhow's errors do), so `fn main() -> chevron::Result<()>` reports it well.
+#[derive(thiserror::Error)]
 pub enum Error {
     /// A backend (its driver library, a symbol of it, or its devices) is not available.
     #[error("{backend} is unavailable: {reason}")]
@@ -126,6 +127,12 @@ pub enum Error {
     },
 }
 
+impl std::fmt::Debug for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
+}
+
 fn context_suffix(context: &str) -> String {
     if context.is_empty() {
         String::new()
@@ -147,5 +154,23 @@ fn candidates_suffix(candidates: &[String]) -> String {
         String::new()
     } else {
         format!("; candidates: {}", candidates.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_shows_the_readable_message() {
+        let error = Error::NotFound {
+            what: "kernel",
+            name: "saxpy".into(),
+            scope: "k.ptx".into(),
+            candidates: vec!["saxpy2".into()],
+        };
+        let message = "kernel `saxpy` not found in k.ptx; candidates: saxpy2";
+        assert_eq!(format!("{error:?}"), message);
+        assert_eq!(error.to_string(), message);
     }
 }

@@ -135,6 +135,10 @@ impl Device for CpuDevice {
         self.core.memory.allocation_of(ptr)
     }
 
+    fn is_device_address(&self, ptr: DevicePtr) -> bool {
+        self.core.memory.is_device_address(ptr)
+    }
+
     fn create_stream(&self) -> Result<Arc<dyn Stream>> {
         let index = self.next_stream.fetch_add(1, Ordering::Relaxed);
         let stream = CpuStream::start(Arc::clone(&self.core), index)?;

@@ -13,7 +13,7 @@
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use chevron_ptx::interp::DeviceMemory;
+use chevron_ptx::interp::{DeviceMemory, MemoryError};
 
 use super::window::AddressWindow;
 use crate::backend::DevicePtr;
@@ -147,6 +147,15 @@ impl CpuMemory {
     /// The live allocation (or module global) containing `ptr`, as (base, size).
     pub fn allocation_of(&self, ptr: DevicePtr) -> Option<(DevicePtr, u64)> {
         self.memory.contains(ptr)
+    }
+
+    /// Whether `ptr` is an address of this device's table: inside a live allocation or global,
+    /// or inside a freed range the table still remembers (an access there is a use after free).
+    pub fn is_device_address(&self, ptr: DevicePtr) -> bool {
+        matches!(
+            self.memory.read(ptr, &mut []),
+            Ok(()) | Err(MemoryError::UseAfterFree { .. })
+        )
     }
 
     /// Checks that `[ptr, ptr + bytes)` lies inside one live allocation of this device.
