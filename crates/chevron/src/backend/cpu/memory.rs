@@ -30,9 +30,9 @@ pub(crate) struct CpuMemory {
     /// against `capacity`.
     allocations: Mutex<Allocations>,
     device: String,
-    /// Keeps the host range of the device's addresses reserved (dropped after `memory`'s
-    /// owner, the device, is gone).
-    _window: Option<AddressWindow>,
+    /// Keeps the host range of the device's addresses reserved while the device lives; `None`
+    /// where the host refused the reservation (then the range proves nothing).
+    window: Option<AddressWindow>,
 }
 
 #[derive(Default)]
@@ -54,14 +54,14 @@ impl CpuMemory {
             capacity,
             allocations: Mutex::new(Allocations::default()),
             device,
-            _window: window,
+            window,
         }
     }
 
-    /// Whether `ptr` lies in the device's address window: device memory (live, freed or not yet
-    /// allocated), never a host pointer when the window is reserved.
+    /// Whether `ptr` lies in the device's reserved address window: device memory (live, freed
+    /// or not yet allocated), never a host pointer.
     pub fn in_window(&self, ptr: DevicePtr) -> bool {
-        self.memory.in_window_range(ptr)
+        self.window.is_some() && self.memory.in_window_range(ptr)
     }
 
     /// Counts `bytes` that `what` (a module's globals) takes against the capacity.
