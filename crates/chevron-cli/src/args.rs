@@ -42,6 +42,8 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run a program with the trace on, or turn a trace into an HTML timeline.
+    Trace(crate::commands::trace::TraceArgs),
     /// Run a real kernel end to end on the best device present and show what happened.
     Demo {
         /// Device to use (`cuda:0`, `cpu`…); default: the default device.
@@ -82,6 +84,9 @@ pub struct RunArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Record a trace of the run into FILE (Chrome trace-event JSON).
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
 }
 
 /// Parses `X[,Y[,Z]]`; missing dimensions are 1.

@@ -1,4 +1,4 @@
-//! The `chevron` command-line tool: devices · inspect · run · bench · demo.
+//! The `chevron` command-line tool: devices · inspect · run · trace · bench · demo.
 //!
 //! Every failure is one line on stderr and exit code 2; a panic is a bug.
 
@@ -17,7 +17,10 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Devices { json } => commands::devices::run(json),
         Command::Inspect { file, json } => commands::inspect::run(&file, json),
-        Command::Run(run) => commands::run::run(&run),
+        Command::Run(run) => {
+            commands::trace::with_trace(run.trace.as_deref(), || commands::run::run(&run))
+        }
+        Command::Trace(trace) => commands::trace::run(&trace),
         Command::Bench { device, json } => commands::bench::run(device.as_deref(), json),
         Command::Demo { device } => commands::demo::run(device.as_deref()),
     };

@@ -10,6 +10,7 @@ pub mod device;
 pub mod launch;
 pub mod module;
 pub mod stream;
+pub mod trace;
 
 use std::ffi::{c_char, CStr};
 use std::sync::{Arc, OnceLock};

@@ -5,6 +5,8 @@ pub mod demo;
 pub mod devices;
 pub mod inspect;
 pub mod run;
+pub mod trace;
+pub mod trace_html;
 
 use chevron::{Device, Runtime};
 

@@ -219,7 +219,8 @@ pub(crate) fn device_work(started: Option<Instant>, device: &str, name: impl FnO
         name: name(),
         category: "device",
         track: Track::Worker {
-            device: device.to_string(),
+            // `cpu:0 (chevron CPU device)`: the label the other tracks use is `cpu:0`.
+            device: device.split(" (").next().unwrap_or(device).to_string(),
             name: worker,
         },
         start_ns: since_start(started),
