@@ -196,7 +196,9 @@ impl Kernel {
         cluster: [u32; 3],
     ) -> Result<()> {
         let [x, y, z] = cluster;
-        let message = if cluster.contains(&0) {
+        let message = if self.shared.instrumented.is_some() {
+            "cluster launches of instrumented kernels are not supported".to_string()
+        } else if cluster.contains(&0) {
             format!("the cluster ({x}, {y}, {z}) has an empty dimension")
         } else if let Some(axis) = (0..3).find(|&a| !config.grid[a].is_multiple_of(cluster[a])) {
             let name = ["x", "y", "z"][axis];

@@ -76,6 +76,8 @@ pub(crate) fn collect_records(sink: &mut dyn FnMut(Event), epoch_unix_ns: u64) {
             .and_then(|()| record.buffer.to_vec())
         {
             Ok(values) => values,
+            // The fault was reported to whoever waited for the kernel.
+            Err(crate::Error::Fault { .. }) => continue,
             Err(err) => {
                 eprintln!(
                     "chevron: {} record of `{}`: {err}",
