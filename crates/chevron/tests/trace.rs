@@ -74,6 +74,30 @@ fn a_tool_counts_every_thread_of_a_corpus_kernel_and_results_are_unchanged() {
 }
 
 #[test]
+fn a_tool_missing_a_hook_is_reported_by_name() {
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let runtime = Runtime::new().unwrap();
+    let device = runtime.default_device().unwrap();
+    let tool = COUNT_TOOL.replace("chevron_on_block", "renamed_block_hook");
+    let what = Instrumentation {
+        hooks: Hooks {
+            blocks: true,
+            ..Hooks::default()
+        },
+        kernels: None,
+    };
+    let err = Module::load_instrumented(device, ELEMENTWISE.as_bytes(), tool.as_bytes(), &what)
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("the tool defines no device function `chevron_on_block`"),
+        "{err}"
+    );
+}
+
+#[test]
 fn cubins_cannot_be_instrumented() {
     let _serial = SERIAL
         .lock()

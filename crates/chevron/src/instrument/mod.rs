@@ -206,6 +206,18 @@ fn load(
         message: e.to_string(),
     })?;
     let parse_ns = parse_started.elapsed().as_nanos() as u64;
+    let tool_symbols = chevron_ptx::SymbolTable::from_module(&tool_module);
+    for hook in what.hooks.function_names() {
+        let defined = tool_symbols.symbols.iter().any(|s| {
+            s.name == hook && s.defined && s.kind == chevron_ptx::SymbolKind::DeviceFunction
+        });
+        if !defined {
+            return Err(Error::CodeObject {
+                source_name: "<instrumentation tool>".into(),
+                message: format!("the tool defines no device function `{hook}`"),
+            });
+        }
+    }
     let symbols = chevron_ptx::SymbolTable::from_module(&module);
     let selected = |name: &str| match &what.kernels {
         None => true,
@@ -218,7 +230,12 @@ fn load(
     };
     let done =
         instrument(&mut module, selected, what.hooks).map_err(|e| code_error(e.to_string()))?;
-    let linked = link_with(&[module, tool_module], &LinkOptions::default())
+    // The application's own unresolved declarations (-rdc code) stay as they are.
+    let options = LinkOptions {
+        allow_unresolved: true,
+        ..LinkOptions::default()
+    };
+    let linked = link_with(&[module, tool_module], &options)
         .map_err(|e| code_error(format!("linking the instrumentation tool: {e}")))?;
     let printed = chevron_ptx::print(&linked);
     let mut loaded = module_loading::load_ptx(device, &printed, source_name)?;
