@@ -74,12 +74,74 @@ pub fn render(trace: &Value, title: &str) -> Result<String, String> {
             _ => {}
         }
     }
-    let bars = tracks.values().flatten();
-    let begin = bars.clone().map(|b| b.start).fold(f64::INFINITY, f64::min);
-    let end = bars.map(|b| b.start + b.duration).fold(0.0, f64::max);
     if tracks.is_empty() {
         return Err("the trace holds no events".into());
     }
+    let bars = tracks.values().flatten();
+    let begin = bars.clone().map(|b| b.start).fold(f64::INFINITY, f64::min);
+    let end = bars
+        .clone()
+        .map(|b| b.start + b.duration)
+        .fold(0.0, f64::max);
+    let names = |(pid, tid): (u64, u64)| {
+        let process = process_names.get(&pid).map_or("", String::as_str);
+        let thread = thread_names.get(&(pid, tid)).map_or("", String::as_str);
+        format!("{process} · {thread}")
+    };
+    let mut body = timeline(&tracks, &names, begin, end);
+    // Loading modules may dwarf the rest: then a second view starts at the first device work.
+    let work = bars
+        .filter(|b| {
+            matches!(
+                b.category.as_str(),
+                "launch" | "device" | "block" | "copy" | "fill"
+            )
+        })
+        .map(|b| b.start)
+        .fold(f64::INFINITY, f64::min);
+    if work.is_finite() && end - work < (end - begin) / 2.0 {
+        let _ = write!(
+            body,
+            "<h3>From the first launch or copy ({:.1} µs)</h3>\n{}",
+            work - begin,
+            timeline(&tracks, &names, work, end)
+        );
+    }
+    let mut launches = String::new();
+    for (track, bars) in &tracks {
+        if !names(*track).starts_with("host ") {
+            continue;
+        }
+        for bar in bars.iter().filter(|b| b.category == "launch") {
+            let _ = write!(
+                launches,
+                "<tr><td class=\"kernel\">{}</td><td>{:.1}</td><td>{:.2}</td><td><code>{}</code></td></tr>",
+                escape(&bar.name),
+                bar.start - begin,
+                bar.duration,
+                escape(&bar.args)
+            );
+        }
+    }
+    let title = escape(title);
+    Ok(format!(
+        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>chevron trace {title}</title></head>\n\
+         <body style=\"font-family: sans-serif; margin: 12px\">\n<h2>chevron trace {title}</h2>\n\
+         <p>{} tracks, {:.1} µs. Hover a bar for its details.</p>\n{body}\n<h3>Launches</h3>\n\
+         <table border=\"1\" cellpadding=\"3\" style=\"border-collapse: collapse; font-size: 12px\">\n\
+         <tr><th>kernel</th><th>at (µs)</th><th>host (µs)</th><th>details</th></tr>\n{launches}</table>\n</body></html>\n",
+        tracks.len(),
+        end - begin
+    ))
+}
+
+/// The SVG of the bars of `tracks` between `begin` and `end` (µs), one row per track.
+fn timeline(
+    tracks: &BTreeMap<(u64, u64), Vec<Bar>>,
+    names: &dyn Fn((u64, u64)) -> String,
+    begin: f64,
+    end: f64,
+) -> String {
     let span = (end - begin).max(1.0);
     let scale = (WIDTH - LABEL - 10.0) / span;
     let height = ROW * (tracks.len() as f64 + 1.0) + 10.0;
@@ -90,25 +152,22 @@ pub fn render(trace: &Value, title: &str) -> Result<String, String> {
     );
     let _ = write!(
         svg,
-        r##"<rect width="{WIDTH}" height="{height}" fill="#ffffff"/><text x="{LABEL}" y="14" fill="#333">0 µs</text><text x="{}" y="14" text-anchor="end" fill="#333">{:.1} µs</text>"##,
+        r##"<rect width="{WIDTH}" height="{height}" fill="#ffffff"/><text x="{LABEL}" y="14" fill="#333">+0 µs</text><text x="{}" y="14" text-anchor="end" fill="#333">+{:.1} µs</text>"##,
         WIDTH - 10.0,
         span
     );
-    let mut launches = String::new();
-    for (row, ((pid, tid), bars)) in tracks.iter().enumerate() {
+    for (row, (track, bars)) in tracks.iter().enumerate() {
         let y = ROW * (row as f64 + 1.0);
-        let process = process_names.get(pid).map_or("", String::as_str);
-        let thread = thread_names.get(&(*pid, *tid)).map_or("", String::as_str);
-        let label = escape(&format!("{process} · {thread}"));
+        let label = escape(&names(*track));
         let fill = if row % 2 == 0 { "#f4f4f4" } else { "#ffffff" };
         let _ = write!(
             svg,
             r##"<rect x="0" y="{y}" width="{WIDTH}" height="{ROW}" fill="{fill}"/><text x="4" y="{}" fill="#222">{label}</text>"##,
             y + 15.0
         );
-        for bar in bars {
-            let x = LABEL + (bar.start - begin) * scale;
-            let w = (bar.duration * scale).max(1.0);
+        for bar in bars.iter().filter(|b| b.start + b.duration >= begin) {
+            let x = LABEL + (bar.start.max(begin) - begin) * scale;
+            let w = ((bar.start + bar.duration - bar.start.max(begin)) * scale).max(1.0);
             let name = escape(&bar.name);
             let _ = write!(
                 svg,
@@ -128,26 +187,8 @@ pub fn render(trace: &Value, title: &str) -> Result<String, String> {
                 );
             }
             svg.push_str("</g>");
-            if bar.category == "launch" && process == "host" {
-                let _ = write!(
-                    launches,
-                    "<tr><td class=\"kernel\">{name}</td><td>{:.1}</td><td>{:.2}</td><td><code>{}</code></td></tr>",
-                    bar.start - begin,
-                    bar.duration,
-                    escape(&bar.args)
-                );
-            }
         }
     }
     svg.push_str("</svg>");
-    let title = escape(title);
-    Ok(format!(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>chevron trace {title}</title></head>\n\
-         <body style=\"font-family: sans-serif; margin: 12px\">\n<h2>chevron trace {title}</h2>\n\
-         <p>{} tracks, {:.1} µs. Hover a bar for its details.</p>\n{svg}\n<h3>Launches</h3>\n\
-         <table border=\"1\" cellpadding=\"3\" style=\"border-collapse: collapse; font-size: 12px\">\n\
-         <tr><th>kernel</th><th>at (µs)</th><th>host (µs)</th><th>details</th></tr>\n{launches}</table>\n</body></html>\n",
-        tracks.len(),
-        span
-    ))
+    svg
 }
