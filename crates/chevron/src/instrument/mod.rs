@@ -45,9 +45,9 @@ pub struct Instrumentation {
 pub enum Builtin {
     /// Per thread block: the first thread's start and the last thread's exit (`%globaltimer`).
     Blocks,
-    /// Per kernel: basic blocks entered and instructions executed, counted per thread.
+    /// Per kernel: basic blocks entered and instructions executed, summed over threads.
     Counts,
-    /// Per kernel: global loads and stores and their bytes, counted per thread.
+    /// Per kernel: global loads and stores and their bytes, summed over threads.
     Memory,
 }
 

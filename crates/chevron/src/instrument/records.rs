@@ -204,7 +204,7 @@ pub(crate) fn print_summary() {
                 t.block_ns as f64 / 1000.0 / t.thread_blocks.max(1) as f64
             ),
             "counts" => format!(
-                "{} launches, {} basic blocks and {} instructions executed (per thread)",
+                "{} launches, {} basic blocks and {} instructions executed (summed over threads)",
                 t.launches, t.basic_blocks, t.instructions
             ),
             _ => format!(
