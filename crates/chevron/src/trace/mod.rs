@@ -14,8 +14,8 @@ mod chrome;
 mod hooks;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Mutex, Once};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Mutex, Once, OnceLock};
 use std::time::Instant;
 
 pub(crate) use buffer::{record, Event, Track};
@@ -27,11 +27,19 @@ use crate::error::{Error, Result};
 
 static ON: AtomicBool = AtomicBool::new(false);
 
-/// Where the trace goes and when it started.
+/// Where the trace goes and when it started (as `%globaltimer` reads it).
 struct Session {
     path: Option<PathBuf>,
-    epoch: Instant,
     epoch_unix_ns: u64,
+}
+
+/// The instant event times are measured from, and the session's start after it (in ns): read
+/// without a lock, since every recording thread needs them.
+static BASE: OnceLock<Instant> = OnceLock::new();
+static EPOCH_NS: AtomicU64 = AtomicU64::new(0);
+
+fn base() -> Instant {
+    *BASE.get_or_init(Instant::now)
 }
 
 static SESSION: Mutex<Option<Session>> = Mutex::new(None);
@@ -64,9 +72,10 @@ fn begin(path: Option<PathBuf>) {
     let epoch_unix_ns = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
+    let epoch = Instant::now().saturating_duration_since(base());
+    EPOCH_NS.store(epoch.as_nanos() as u64, Ordering::Relaxed);
     *session = Some(Session {
         path,
-        epoch: Instant::now(),
         epoch_unix_ns,
     });
     ON.store(true, Ordering::Relaxed);
@@ -94,11 +103,10 @@ pub fn stop() -> Result<usize> {
     Ok(events.len())
 }
 
-/// Nanoseconds since the trace started (0 when it is not recording).
+/// Nanoseconds from the start of the trace to `at` (0 for earlier instants).
 pub(crate) fn since_start(at: Instant) -> u64 {
-    lock(&SESSION).as_ref().map_or(0, |s| {
-        at.saturating_duration_since(s.epoch).as_nanos() as u64
-    })
+    let since_base = at.saturating_duration_since(base()).as_nanos() as u64;
+    since_base.saturating_sub(EPOCH_NS.load(Ordering::Relaxed))
 }
 
 /// Starts the trace named by `CHEVRON_TRACE` and the built-in instrumentation named by
