@@ -6,7 +6,7 @@ use std::process::Command;
 
 use clap::Args;
 
-use super::CommandResult;
+use crate::output::{CommandResult, Failure};
 
 /// `chevron trace [-o FILE.json] [--instrument KIND] -- PROGRAM [ARGS...]`, or
 /// `chevron trace --html FILE.json [-o FILE.html]`.
@@ -57,13 +57,14 @@ pub fn run(args: &TraceArgs) -> CommandResult {
         return Err(format!(
             "`{program}` wrote no trace to {} (is it linked against chevron?)",
             output.display()
-        ));
+        )
+        .into());
     }
     eprintln!("chevron: trace written to {}", output.display());
     if status.success() {
         Ok(())
     } else {
-        Err(format!("`{program}` failed: {status}"))
+        Err(format!("`{program}` failed: {status}").into())
     }
 }
 
@@ -91,6 +92,6 @@ pub fn with_trace(path: Option<&Path>, command: impl FnOnce() -> CommandResult) 
     };
     chevron::trace::start(path);
     let result = command();
-    let written = chevron::trace::stop().map_err(|e| e.to_string());
+    let written = chevron::trace::stop().map_err(Failure::from);
     result.and(written.map(|_| ()))
 }
