@@ -9,6 +9,8 @@ pub mod inspect;
 pub mod kernel_params;
 pub mod results;
 pub mod run;
+pub mod trace;
+pub mod trace_html;
 pub mod upload;
 
 use chevron::{Device, Runtime};
