@@ -126,6 +126,19 @@ pub struct RunArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Give up after SECONDS: the error names the kernel (and, on the CPU device, the PTX
+    /// lines its threads are at).
+    #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
+    pub timeout: Option<std::time::Duration>,
+}
+
+/// Parses a positive number of seconds (`2`, `0.5`).
+fn parse_timeout(text: &str) -> Result<std::time::Duration, String> {
+    text.parse::<f64>()
+        .ok()
+        .filter(|s| s.is_finite() && *s > 0.0 && *s < 1e9)
+        .map(std::time::Duration::from_secs_f64)
+        .ok_or_else(|| format!("`{text}` is not a positive number of seconds"))
 }
 
 /// Parses `X[,Y[,Z]]`; missing dimensions are 1.

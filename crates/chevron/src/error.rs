@@ -95,6 +95,19 @@ pub enum Error {
         message: String,
     },
 
+    /// Work did not finish within a host-side deadline ([`crate::Token::wait_timeout`]).
+    #[error("{what} on {device} did not finish within {seconds} s{}", context_suffix(.detail))]
+    Timeout {
+        /// What was waited for: ``kernel `k` `` where known, else the submission.
+        what: String,
+        /// The device.
+        device: String,
+        /// The deadline, in seconds.
+        seconds: f64,
+        /// On the CPU device, where the stopped kernel's threads were.
+        detail: String,
+    },
+
     /// A file could not be read or written.
     #[error("{}: {source}", .path.display())]
     Io {

@@ -122,7 +122,11 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> CommandResult {
     };
 
     let start = Instant::now();
-    kernel.launch(&stream, config, &kernel_args[..])?.wait()?;
+    let token = kernel.launch(&stream, config, &kernel_args[..])?;
+    match args.timeout {
+        Some(timeout) => token.wait_timeout(timeout),
+        None => token.wait(),
+    }?;
     let elapsed_ms = start.elapsed().as_secs_f64() * 1e3;
 
     for (n, path) in &saves {
