@@ -41,6 +41,9 @@ pub enum Command {
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
+        /// Measure graph replay (explicit, automatic, raw CUDA graph) instead.
+        #[arg(long)]
+        graphs: bool,
     },
     /// Run a real kernel end to end on the best device present and show what happened.
     Demo {

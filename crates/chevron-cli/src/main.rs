@@ -18,7 +18,11 @@ fn main() -> ExitCode {
         Command::Devices { json } => commands::devices::run(json),
         Command::Inspect { file, json } => commands::inspect::run(&file, json),
         Command::Run(run) => commands::run::run(&run),
-        Command::Bench { device, json } => commands::bench::run(device.as_deref(), json),
+        Command::Bench {
+            device,
+            json,
+            graphs,
+        } => commands::bench::run(device.as_deref(), json, graphs),
         Command::Demo { device } => commands::demo::run(device.as_deref()),
     };
     match result {

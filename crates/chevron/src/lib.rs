@@ -72,6 +72,7 @@ pub mod backend;
 pub mod bench;
 pub mod code_object;
 pub mod error;
+pub mod graph;
 pub mod selection;
 
 mod buffer;
@@ -97,6 +98,8 @@ pub use backend::{BackendKind, DeviceInfo, DevicePtr, LaunchConfig};
 pub use buffer::Buffer;
 pub use device::{Device, Limits};
 pub use error::{Error, Result};
+pub use graph::auto::AutoGraphStats;
+pub use graph::{Graph, NodeId, Recorder};
 pub use kernel::Kernel;
 pub use kernel_args::{KernelArg, KernelArgs, Value};
 pub use launch_config::Dim3;

@@ -1,15 +1,18 @@
 //! `chevron bench`: launch overhead of chevron against the raw driver, in one process.
 
-use chevron::bench::{launch_overhead, BenchOptions};
+use chevron::bench::{graph_replay, launch_overhead, BenchOptions, GraphBenchOptions};
 use chevron::BackendKind;
 use serde_json::json;
 
 use super::{pick_device, runtime, CommandResult};
 
 /// Runs the benchmark and prints the table (or JSON).
-pub fn run(device: Option<&str>, as_json: bool) -> CommandResult {
+pub fn run(device: Option<&str>, as_json: bool, graphs: bool) -> CommandResult {
     let runtime = runtime()?;
     let device = pick_device(&runtime, device)?;
+    if graphs {
+        return graph_bench(device, as_json);
+    }
     let options = match device.backend() {
         BackendKind::Cuda => BenchOptions::default(),
         BackendKind::Cpu => BenchOptions::quick(),
@@ -32,6 +35,42 @@ pub fn run(device: Option<&str>, as_json: bool) -> CommandResult {
             })
             .collect();
         println!("{}", json!({ "device": report.device, "figures": figures }));
+    } else {
+        print!("{report}");
+    }
+    Ok(())
+}
+
+/// `chevron bench --graphs`: graph replay against eager launches (and a raw CUDA graph).
+fn graph_bench(device: &chevron::Device, as_json: bool) -> CommandResult {
+    let mut options = GraphBenchOptions::default();
+    if device.backend() == BackendKind::Cpu {
+        options.repetitions = 10;
+    }
+    let report = graph_replay(device, &options).map_err(|e| e.to_string())?;
+    if as_json {
+        let figures: Vec<_> = report
+            .figures
+            .iter()
+            .map(|f| {
+                json!({
+                    "variant": f.variant.as_str(),
+                    "submit_ns_per_kernel": f.submit_ns,
+                    "complete_ns_per_kernel": f.complete_ns,
+                })
+            })
+            .collect();
+        println!(
+            "{}",
+            json!({
+                "device": report.device,
+                "kernels": report.options.kernels,
+                "repetitions": report.options.repetitions,
+                "figures": figures,
+                "update_ns_per_node": report.update_ns,
+                "raw_update_ns_per_node": report.raw_update_ns,
+            })
+        );
     } else {
         print!("{report}");
     }

@@ -18,6 +18,7 @@ mod context;
 mod device;
 mod error;
 mod event;
+mod graph;
 mod memory;
 mod module;
 mod stream;

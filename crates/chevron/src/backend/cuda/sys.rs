@@ -28,6 +28,12 @@ pub type CUfunction = *mut c_void;
 pub type CUstream = *mut c_void;
 /// An event (opaque).
 pub type CUevent = *mut c_void;
+/// A graph (opaque).
+pub type CUgraph = *mut c_void;
+/// A node of a graph (opaque).
+pub type CUgraphNode = *mut c_void;
+/// An instantiated graph (opaque).
+pub type CUgraphExec = *mut c_void;
 
 /// `CUDA_SUCCESS`.
 pub const CUDA_SUCCESS: CUresult = 0;
@@ -252,7 +258,137 @@ driver_table! {
         cuTensorMapEncodeTiled = "cuTensorMapEncodeTiled"(
             *mut CUtensorMap, c_uint, c_uint, *mut c_void, *const u64, *const u64,
             *const c_uint, *const c_uint, c_uint, c_uint, c_uint, c_uint);
+        /// `cuGraphCreate(&graph, flags)` (CUDA ≥ 10.0).
+        cuGraphCreate = "cuGraphCreate"(*mut CUgraph, c_uint);
+        /// `cuGraphDestroy(graph)`.
+        cuGraphDestroy = "cuGraphDestroy"(CUgraph);
+        /// `cuGraphAddKernelNode(&node, graph, deps, count, &params)` (CUDA ≥ 12.0 struct).
+        cuGraphAddKernelNode = "cuGraphAddKernelNode_v2"(
+            *mut CUgraphNode, CUgraph, *const CUgraphNode, usize, *const CUDA_KERNEL_NODE_PARAMS);
+        /// `cuGraphAddMemcpyNode(&node, graph, deps, count, &copy, context)`.
+        cuGraphAddMemcpyNode = "cuGraphAddMemcpyNode"(
+            *mut CUgraphNode, CUgraph, *const CUgraphNode, usize, *const CUDA_MEMCPY3D, CUcontext);
+        /// `cuGraphAddMemsetNode(&node, graph, deps, count, &params, context)`.
+        cuGraphAddMemsetNode = "cuGraphAddMemsetNode"(
+            *mut CUgraphNode, CUgraph, *const CUgraphNode, usize, *const CUDA_MEMSET_NODE_PARAMS,
+            CUcontext);
+        /// `cuGraphInstantiateWithFlags(&exec, graph, flags)` (CUDA ≥ 11.4).
+        cuGraphInstantiateWithFlags = "cuGraphInstantiateWithFlags"(*mut CUgraphExec, CUgraph, u64);
+        /// `cuGraphLaunch(exec, stream)`.
+        cuGraphLaunch = "cuGraphLaunch"(CUgraphExec, CUstream);
+        /// `cuGraphExecDestroy(exec)`.
+        cuGraphExecDestroy = "cuGraphExecDestroy"(CUgraphExec);
+        /// `cuGraphExecKernelNodeSetParams(exec, node, &params)` (CUDA ≥ 12.0 struct).
+        cuGraphExecKernelNodeSetParams = "cuGraphExecKernelNodeSetParams_v2"(
+            CUgraphExec, CUgraphNode, *const CUDA_KERNEL_NODE_PARAMS);
     }
+}
+
+/// `CUDA_KERNEL_NODE_PARAMS_v2`: a kernel node's function, geometry and arguments.
+#[repr(C)]
+pub struct CUDA_KERNEL_NODE_PARAMS {
+    /// The function.
+    pub func: CUfunction,
+    /// Grid dimension x.
+    pub gridDimX: c_uint,
+    /// Grid dimension y.
+    pub gridDimY: c_uint,
+    /// Grid dimension z.
+    pub gridDimZ: c_uint,
+    /// Block dimension x.
+    pub blockDimX: c_uint,
+    /// Block dimension y.
+    pub blockDimY: c_uint,
+    /// Block dimension z.
+    pub blockDimZ: c_uint,
+    /// Dynamic shared memory in bytes.
+    pub sharedMemBytes: c_uint,
+    /// One pointer per parameter (the values are copied by the driver).
+    pub kernelParams: *mut *mut c_void,
+    /// Packed arguments (unused: null).
+    pub extra: *mut *mut c_void,
+    /// A context-independent kernel (unused: null, `func` is set).
+    pub kern: *mut c_void,
+    /// The context (ignored when `func` is set).
+    pub ctx: CUcontext,
+}
+
+/// `CU_MEMORYTYPE_HOST`.
+pub const CU_MEMORYTYPE_HOST: c_uint = 1;
+/// `CU_MEMORYTYPE_DEVICE`.
+pub const CU_MEMORYTYPE_DEVICE: c_uint = 2;
+
+/// `CUDA_MEMCPY3D`: a copy; chevron uses one row (`Height` = `Depth` = 1).
+#[repr(C)]
+#[derive(Default)]
+pub struct CUDA_MEMCPY3D {
+    /// Source offsets (x in bytes, y, z) and mipmap level.
+    pub srcXInBytes: usize,
+    /// Source y.
+    pub srcY: usize,
+    /// Source z.
+    pub srcZ: usize,
+    /// Source level of detail.
+    pub srcLOD: usize,
+    /// `CU_MEMORYTYPE_*` of the source.
+    pub srcMemoryType: c_uint,
+    /// The source on the host.
+    pub srcHost: usize,
+    /// The source on the device.
+    pub srcDevice: CUdeviceptr,
+    /// A source array (unused).
+    pub srcArray: usize,
+    /// Reserved.
+    pub reserved0: usize,
+    /// Source row pitch.
+    pub srcPitch: usize,
+    /// Source rows per slice.
+    pub srcHeight: usize,
+    /// Destination offsets (x in bytes, y, z) and mipmap level.
+    pub dstXInBytes: usize,
+    /// Destination y.
+    pub dstY: usize,
+    /// Destination z.
+    pub dstZ: usize,
+    /// Destination level of detail.
+    pub dstLOD: usize,
+    /// `CU_MEMORYTYPE_*` of the destination.
+    pub dstMemoryType: c_uint,
+    /// The destination on the host.
+    pub dstHost: usize,
+    /// The destination on the device.
+    pub dstDevice: CUdeviceptr,
+    /// A destination array (unused).
+    pub dstArray: usize,
+    /// Reserved.
+    pub reserved1: usize,
+    /// Destination row pitch.
+    pub dstPitch: usize,
+    /// Destination rows per slice.
+    pub dstHeight: usize,
+    /// Bytes per row.
+    pub WidthInBytes: usize,
+    /// Rows.
+    pub Height: usize,
+    /// Slices.
+    pub Depth: usize,
+}
+
+/// `CUDA_MEMSET_NODE_PARAMS`: a fill of `width` elements of `elementSize` (1, 2 or 4) bytes.
+#[repr(C)]
+pub struct CUDA_MEMSET_NODE_PARAMS {
+    /// The destination.
+    pub dst: CUdeviceptr,
+    /// Row pitch (one row: ignored).
+    pub pitch: usize,
+    /// The element value.
+    pub value: c_uint,
+    /// 1, 2 or 4.
+    pub elementSize: c_uint,
+    /// Elements per row.
+    pub width: usize,
+    /// Rows.
+    pub height: usize,
 }
 
 /// `CUlaunchAttributeID`: a thread-block cluster shape (`CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`).
