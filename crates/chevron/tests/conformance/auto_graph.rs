@@ -36,6 +36,7 @@ fn same_as_eager<T: PartialEq + std::fmt::Debug>(
     body: impl Fn(&Stream) -> Result<T>,
 ) -> Result<AutoGraphStats> {
     let eager = device.create_stream()?;
+    eager.auto_graph(false)?; // Whatever CHEVRON_AUTO_GRAPH says.
     let expected = body(&eager)?;
     let auto = device.create_stream()?;
     auto.auto_graph(true)?;
