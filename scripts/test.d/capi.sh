@@ -16,7 +16,7 @@ flags=(-std=c11 -O1 -Wall -Wextra -Werror -Iinclude -Itests/capi)
 kernels=tests/capi/kernels.ptx
 passed=0
 export CHEVRON_TEST_KERNELS="$root/$kernels"
-for program in example launch misuse mgpu lifetime; do
+for program in example launch misuse mgpu lifetime graph; do
     "$CC" "${flags[@]}" "tests/capi/$program.c" -L"$lib" -lchevron -Wl,-rpath,"$lib" -lm -lpthread \
         -o "$out/$program"
     CHEVRON_DEVICES=cpu "$out/$program" "$kernels" >"$out/$program.stdout"
