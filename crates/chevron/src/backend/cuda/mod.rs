@@ -19,6 +19,7 @@ mod device;
 mod error;
 mod event;
 mod graph;
+mod graph_types;
 mod memory;
 mod module;
 mod stream;
