@@ -103,6 +103,7 @@ impl RawGraph {
         let add = self
             .driver
             .cuGraphAddKernelNode
+            .or(self.driver.cuGraphAddKernelNodeV1)
             .ok_or_else(|| missing("cuGraphAddKernelNode"))?;
         let instantiate = self
             .driver
@@ -146,6 +147,7 @@ impl RawGraph {
         let set = self
             .driver
             .cuGraphExecKernelNodeSetParams
+            .or(self.driver.cuGraphExecKernelNodeSetParamsV1)
             .ok_or_else(|| missing("cuGraphExecKernelNodeSetParams"))?;
         for &node in &self.nodes {
             // SAFETY: live exec and node; the argument pointers are those of `new`, which the

@@ -131,7 +131,10 @@ impl CudaGraph {
                     if config.shared_bytes > 0 {
                         cuda.allow_dynamic_shared(config.shared_bytes)?;
                     }
-                    let add = entry(driver.cuGraphAddKernelNode, "cuGraphAddKernelNode", state)?;
+                    let add = driver
+                        .cuGraphAddKernelNode
+                        .or(driver.cuGraphAddKernelNodeV1);
+                    let add = entry(add, "cuGraphAddKernelNode", state)?;
                     let params = kernel_params(cuda.function, &config, args);
                     built.names.push(cuda.name);
                     // SAFETY: live graph, valid out-pointer and dependency array; the argument
@@ -249,11 +252,11 @@ impl ExecGraph for CudaGraph {
         let Some(Some((node, function, config))) = self.launches.get(step) else {
             return Err(not_a_launch(step));
         };
-        let set = entry(
-            self.state.driver.cuGraphExecKernelNodeSetParams,
-            "cuGraphExecKernelNodeSetParams",
-            &self.state,
-        )?;
+        let driver = self.state.driver;
+        let set = driver
+            .cuGraphExecKernelNodeSetParams
+            .or(driver.cuGraphExecKernelNodeSetParamsV1);
+        let set = entry(set, "cuGraphExecKernelNodeSetParams", &self.state)?;
         let params = kernel_params(*function, config, args);
         // SAFETY: live exec and node of it; the argument pointers are valid for the call
         // (caller) and the driver copies the values.

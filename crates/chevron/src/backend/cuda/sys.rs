@@ -286,6 +286,14 @@ driver_table! {
         /// `cuGraphExecKernelNodeSetParams(exec, node, &params)` (CUDA ≥ 12.0 struct).
         cuGraphExecKernelNodeSetParams = "cuGraphExecKernelNodeSetParams_v2"(
             CUgraphExec, CUgraphNode, *const CUDA_KERNEL_NODE_PARAMS);
+        /// The same two calls under their CUDA 10/11 names, whose parameter struct is the
+        /// prefix of the one above without `kern` and `ctx` (used when the `_v2` names are
+        /// missing).
+        cuGraphAddKernelNodeV1 = "cuGraphAddKernelNode"(
+            *mut CUgraphNode, CUgraph, *const CUgraphNode, usize, *const CUDA_KERNEL_NODE_PARAMS);
+        /// `cuGraphExecKernelNodeSetParams` under its CUDA 10/11 name.
+        cuGraphExecKernelNodeSetParamsV1 = "cuGraphExecKernelNodeSetParams"(
+            CUgraphExec, CUgraphNode, *const CUDA_KERNEL_NODE_PARAMS);
     }
 }
 
