@@ -176,3 +176,43 @@ fn timed(
     sync()?;
     Ok((submitted, start.elapsed().as_nanos() as f64))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::cpu::discover;
+    use crate::bench::GraphVariant;
+
+    #[test]
+    fn every_variant_is_measured_and_automatic_replay_replays_each_timed_repetition() {
+        let backend = discover().unwrap().remove(0);
+        let device = Device::from_backend(backend);
+        let options = GraphBenchOptions {
+            kernels: 8,
+            repetitions: 3,
+        };
+        let report = graph_replay(&device, &options).unwrap();
+        let measured: Vec<GraphVariant> = report.figures.iter().map(|f| f.variant).collect();
+        assert_eq!(
+            measured,
+            [
+                GraphVariant::Eager,
+                GraphVariant::Explicit,
+                GraphVariant::Automatic,
+                GraphVariant::AutomaticChanging
+            ]
+        );
+        assert!(report
+            .figures
+            .iter()
+            .all(|f| f.submit_ns > 0.0 && f.complete_ns >= f.submit_ns));
+        // One learning repetition, one that instantiates and replays, then one per timed round.
+        let stats = report.auto_stats;
+        assert_eq!((stats.instantiations, stats.replays), (1, 4), "{stats:?}");
+        assert_eq!(stats.eager_launches, 8);
+        assert!(report.update_ns > 0.0 && report.raw_update_ns.is_none());
+        assert!(report
+            .to_string()
+            .contains("no raw CUDA graph on this device"));
+    }
+}
