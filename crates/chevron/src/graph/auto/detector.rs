@@ -90,16 +90,17 @@ pub(super) struct Detector {
 
 impl Detector {
     /// Notes a launch since the boundary; returns whether it extends the current match.
-    pub(super) fn matches(&mut self, key: &Key) -> bool {
+    pub(super) fn matches(&mut self, key: Key) -> bool {
+        let matched = !self.diverged
+            && !self.graph_failed
+            && self.candidate.len() >= MIN_LEN
+            && self.candidate.get(self.held.len()) == Some(&key);
         if self.seen.len() < MAX_LEN {
-            self.seen.push(key.clone());
+            self.seen.push(key);
         } else {
             self.seen_overflow = true;
         }
-        !self.diverged
-            && !self.graph_failed
-            && self.candidate.len() >= MIN_LEN
-            && self.candidate.get(self.held.len()) == Some(key)
+        matched
     }
 
     /// Whether the held launches make up the whole candidate.

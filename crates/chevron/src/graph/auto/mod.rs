@@ -76,7 +76,7 @@ impl AutoGraph {
     ) -> Result<()> {
         self.with_state(|state| {
             let key = Key::of(kernel.backend_function(), &config, &values);
-            if state.matches(&key) {
+            if state.matches(key) {
                 state.held.push(Held {
                     function: kernel.backend_function_arc(),
                     config,
