@@ -2,7 +2,7 @@
 //! for every new stream).
 //!
 //! Every stream's backend stream is wrapped in an [`AutoGraph`]. While replay is off it only
-//! forwards (one relaxed load per call). While on, checked launches come here with copies of
+//! forwards (one relaxed load per call). While on, launches of known layout come here with copies of
 //! their argument values; `detector.rs` decides whether each is held back (it matches a
 //! sequence seen before), released eagerly, or completes a sequence that is replayed as one
 //! graph. Every other operation of the stream, including the queries and event records behind
@@ -68,7 +68,7 @@ impl AutoGraph {
     }
 
     /// A checked launch with copies of its values: held, replayed or enqueued.
-    pub(crate) fn launch(
+    pub(crate) fn launch_tracked(
         &self,
         kernel: &Kernel,
         config: LaunchConfig,
@@ -323,7 +323,7 @@ pub(crate) fn launch(
     config: LaunchConfig,
     values: ArgValues,
 ) -> Result<Token> {
-    stream.shared.auto.launch(kernel, config, values)?;
+    stream.shared.auto.launch_tracked(kernel, config, values)?;
     Ok(stream.submitted())
 }
 
