@@ -52,7 +52,7 @@ impl AutoGraph {
         })
     }
 
-    /// Whether launches come through [`AutoGraph::launch`].
+    /// Whether launches come through [`AutoGraph::launch_tracked`].
     #[inline]
     pub(crate) fn enabled(&self) -> bool {
         self.enabled.load(Ordering::Relaxed)
