@@ -1,17 +1,25 @@
 //! `chevron bench`: launch overhead of chevron against the raw driver, in one process.
 
 use chevron::bench::{graph_replay, launch_overhead, BenchOptions, GraphBenchOptions};
+use std::io::Write;
+
 use chevron::BackendKind;
 use serde_json::json;
 
-use super::{pick_device, runtime, CommandResult};
+use super::{pick_device, runtime};
+use crate::output::CommandResult;
 
 /// Runs the benchmark and prints the table (or JSON).
-pub fn run(device: Option<&str>, as_json: bool, graphs: bool) -> CommandResult {
+pub fn run(
+    device: Option<&str>,
+    as_json: bool,
+    graphs: bool,
+    out: &mut dyn Write,
+) -> CommandResult {
     let runtime = runtime()?;
     let device = pick_device(&runtime, device)?;
     if graphs {
-        return graph_bench(device, as_json);
+        return graph_bench(device, as_json, out);
     }
     let options = match device.backend() {
         BackendKind::Cuda => BenchOptions::default(),
@@ -34,15 +42,19 @@ pub fn run(device: Option<&str>, as_json: bool, graphs: bool) -> CommandResult {
                 })
             })
             .collect();
-        println!("{}", json!({ "device": report.device, "figures": figures }));
+        writeln!(
+            out,
+            "{}",
+            json!({ "device": report.device, "figures": figures })
+        )?;
     } else {
-        print!("{report}");
+        write!(out, "{report}")?;
     }
     Ok(())
 }
 
 /// `chevron bench --graphs`: graph replay against eager launches (and a raw CUDA graph).
-fn graph_bench(device: &chevron::Device, as_json: bool) -> CommandResult {
+fn graph_bench(device: &chevron::Device, as_json: bool, out: &mut dyn Write) -> CommandResult {
     let mut options = GraphBenchOptions::default();
     if device.backend() == BackendKind::Cpu {
         options.repetitions = 10;
@@ -60,7 +72,8 @@ fn graph_bench(device: &chevron::Device, as_json: bool) -> CommandResult {
                 })
             })
             .collect();
-        println!(
+        writeln!(
+            out,
             "{}",
             json!({
                 "device": report.device,
@@ -70,9 +83,9 @@ fn graph_bench(device: &chevron::Device, as_json: bool) -> CommandResult {
                 "update_ns_per_node": report.update_ns,
                 "raw_update_ns_per_node": report.raw_update_ns,
             })
-        );
+        )?;
     } else {
-        print!("{report}");
+        write!(out, "{report}")?;
     }
     Ok(())
 }

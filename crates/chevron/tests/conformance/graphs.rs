@@ -127,7 +127,7 @@ impl Kernels {
 /// Every kind of node: launches of the conformance kernels (dynamic shared memory included),
 /// fills, host-to-device and device-to-device copies.
 fn workload(sink: &mut dyn Sink, k: &Kernels, out: &Outputs) -> Result<()> {
-    let config = LaunchConfig::for_elements(N.into(), 128);
+    let config = LaunchConfig::for_elements(N as usize, 128);
     let n = N as i32;
     sink.fill(&out.plus, 0)?;
     sink.launch(&k.fill_index, config, &[&out.index, &N])?;

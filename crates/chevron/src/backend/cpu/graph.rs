@@ -105,6 +105,15 @@ impl CpuGraph {
                             message: format!("element size {element_bytes} (must be 1, 2 or 4)"),
                         });
                     }
+                    if !dst.is_multiple_of(u64::from(element_bytes)) {
+                        return Err(Error::InvalidValue {
+                            call: "Graph::fill",
+                            message: format!(
+                                "destination {dst:#x} is not aligned to its {element_bytes}-byte \
+                                 elements"
+                            ),
+                        });
+                    }
                     memory.check_range("Graph::fill", dst, count * u64::from(element_bytes))?;
                     let pattern = value.to_le_bytes()[..element_bytes as usize].to_vec();
                     (

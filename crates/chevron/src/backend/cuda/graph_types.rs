@@ -38,8 +38,6 @@ pub struct CUDA_KERNEL_NODE_PARAMS {
 
 /// `CU_MEMORYTYPE_HOST`.
 pub const CU_MEMORYTYPE_HOST: c_uint = 1;
-/// `CU_MEMORYTYPE_DEVICE`.
-pub const CU_MEMORYTYPE_DEVICE: c_uint = 2;
 
 /// `CUDA_MEMCPY3D`: a copy; chevron uses one row (`Height` = `Depth` = 1).
 #[repr(C)]

@@ -309,6 +309,11 @@ impl backend::Stream for AutoGraph {
         self.inner.flush()
     }
 
+    fn stop(&self) -> bool {
+        // Held launches are not queued yet: released later, a stopped stream cancels them.
+        self.inner.stop()
+    }
+
     fn as_any(&self) -> &dyn Any {
         // The backend's own stream: backends downcast to it.
         self.inner.as_any()
