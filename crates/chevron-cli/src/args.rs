@@ -95,6 +95,8 @@ pub enum Command {
         #[arg(long)]
         device: Option<String>,
     },
+    /// Run a CUDA program built with `-cudart shared` on chevron's CUDA runtime.
+    Exec(crate::commands::exec::ExecArgs),
 }
 
 /// `chevron run FILE KERNEL …`.

@@ -4,6 +4,7 @@
 pub mod bench;
 pub mod demo;
 pub mod devices;
+pub mod exec;
 pub mod inspect;
 pub mod kernel_params;
 pub mod results;
