@@ -156,7 +156,7 @@ impl CpuMemory {
         matches!(
             self.memory.read(ptr, &mut []),
             Ok(()) | Err(MemoryError::UseAfterFree { .. })
-        ) || (self.window.is_some() && self.in_window(ptr))
+        ) || self.in_window(ptr)
     }
 
     /// Checks that `[ptr, ptr + bytes)` lies inside one live allocation of this device.
