@@ -64,6 +64,9 @@ typedef struct chevron_buffer_s chevron_buffer_s;
 // The opaque object behind [`chevron_device`].
 typedef struct chevron_device_s chevron_device_s;
 
+// The opaque object behind [`chevron_graph`].
+typedef struct chevron_graph_s chevron_graph_s;
+
 // The opaque object behind [`chevron_kernel`].
 typedef struct chevron_kernel_s chevron_kernel_s;
 
@@ -119,6 +122,10 @@ typedef struct {
   // Total device memory in bytes.
   uint64_t total_memory;
 } chevron_device_info;
+
+// A graph: recording between `chevron_graph_begin` and `chevron_graph_end`, launchable after.
+// Release with `chevron_graph_release`.
+typedef chevron_graph_s *chevron_graph;
 
 // A kernel of a module (keeps its module loaded). Release with `chevron_kernel_release`.
 typedef chevron_kernel_s *chevron_kernel;
@@ -259,6 +266,79 @@ chevron_status chevron_device_get_info(chevron_device device, chevron_device_inf
 
 // Waits until all work on all streams of `device` is done; reports a fault of that work.
 chevron_status chevron_device_synchronize(chevron_device device);
+
+// Starts recording a graph for the device of `stream` (nothing is submitted to it).
+//
+// # Safety
+// `graph` is valid for a write.
+chevron_status chevron_graph_begin(chevron_stream stream, chevron_graph *graph);
+
+// Records a launch of `kernel` (arguments copied now; checked against the kernel's
+// parameters when the recording ends). `node` (may be NULL) receives the node's index.
+//
+// # Safety
+// As `chevron_launch` for `args`; `node` is NULL or valid for a write.
+chevron_status chevron_graph_add_launch(chevron_graph graph,
+                                        chevron_kernel kernel,
+                                        chevron_dim3 grid,
+                                        chevron_dim3 block,
+                                        uint32_t shared_bytes,
+                                        const chevron_arg *args,
+                                        size_t nargs,
+                                        size_t *node);
+
+// Records a fill of every byte of `buffer` with `value`.
+//
+// # Safety
+// `node` is NULL or valid for a write.
+chevron_status chevron_graph_add_fill(chevron_graph graph,
+                                      chevron_buffer buffer,
+                                      uint8_t value,
+                                      size_t *node);
+
+// Records a copy of `bytes` bytes from `src` (copied now) into `buffer`, whose size they
+// must equal.
+//
+// # Safety
+// `src` points to `bytes` readable bytes; `node` is NULL or valid for a write.
+chevron_status chevron_graph_add_copy_to_device(chevron_graph graph,
+                                                chevron_buffer buffer,
+                                                const void *src,
+                                                size_t bytes,
+                                                size_t *node);
+
+// Ends the recording: checks every operation (errors name the kernel and parameter) and
+// instantiates the graph once. After a failure the graph can only be released.
+chevron_status chevron_graph_end(chevron_graph graph);
+
+// Replays the graph on `stream` after `ndeps` tokens; `token` (may be NULL) receives the
+// token of the whole replay.
+//
+// # Safety
+// `deps` points to `ndeps` token handles (may be NULL when `ndeps` is 0); `token` is NULL or
+// valid for a write.
+chevron_status chevron_graph_launch(chevron_graph graph,
+                                    chevron_stream stream,
+                                    const chevron_token *deps,
+                                    size_t ndeps,
+                                    chevron_token *token);
+
+// Replaces the arguments of launch node `node` for later replays, checked against the
+// kernel's parameters (`CHEVRON_ERROR_ARGUMENT` names the kernel and parameter).
+//
+// # Safety
+// As `chevron_launch` for `args`.
+chevron_status chevron_graph_set_args(chevron_graph graph,
+                                      size_t node,
+                                      const chevron_arg *args,
+                                      size_t nargs);
+
+// Releases a graph handle (replays already submitted still run).
+chevron_status chevron_graph_release(chevron_graph graph);
+
+// Turns automatic graph replay on (`on` true) or off for `stream`: launch sequences repeated
+// between synchronizations replay as graphs (docs/graphs.md).
+chevron_status chevron_stream_auto_graph(chevron_stream stream, bool on);
 
 // Launches `kernel` on `stream` (NULL: the default stream of the kernel's device) with
 // `grid` blocks of `block` threads and `shared_bytes` of dynamic shared memory, after the

@@ -29,7 +29,7 @@ run_capped() {
 }
 
 # Each entry: a program of tests/capi/ and its arguments after the kernels file.
-runs=("example" "launch" "misuse" "mgpu" "lifetime" "leaks 200000" "hostile_ptx")
+runs=("example" "launch" "misuse" "mgpu" "lifetime" "graph" "leaks 200000" "hostile_ptx")
 for entry in "${runs[@]}"; do
     read -r program arguments <<<"$entry"
     "$CC" "${flags[@]}" "tests/capi/$program.c" -L"$lib" -lchevron -Wl,-rpath,"$lib" -lm -lpthread \

@@ -31,6 +31,7 @@ pub(crate) enum Kind {
     MgpuFunction = 8,
     MgpuStream = 9,
     MgpuEvent = 10,
+    Graph = 11,
 }
 
 impl Kind {
@@ -47,12 +48,13 @@ impl Kind {
             Kind::MgpuFunction => "CUfunction",
             Kind::MgpuStream => "CUstream",
             Kind::MgpuEvent => "CUevent",
+            Kind::Graph => "graph",
         }
     }
 
     /// The kind whose tag `handle` carries, if any.
     pub(crate) fn of_handle(handle: u64) -> Option<Kind> {
-        const KINDS: [Kind; 10] = [
+        const KINDS: [Kind; 11] = [
             Kind::Device,
             Kind::Module,
             Kind::Kernel,
@@ -63,6 +65,7 @@ impl Kind {
             Kind::MgpuFunction,
             Kind::MgpuStream,
             Kind::MgpuEvent,
+            Kind::Graph,
         ];
         let tag = (handle >> 56) as u8;
         KINDS.into_iter().find(|k| *k as u8 == tag)

@@ -87,6 +87,9 @@ pub enum Command {
         /// Print one JSON object.
         #[arg(long)]
         json: bool,
+        /// Measure graph replay (explicit, automatic, raw CUDA graph) instead.
+        #[arg(long)]
+        graphs: bool,
     },
     /// Run a program with the trace on, or turn a trace into an HTML timeline.
     Trace(crate::commands::trace::TraceArgs),

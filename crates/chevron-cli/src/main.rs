@@ -41,7 +41,11 @@ fn dispatch(command: Command, out: &mut Output) -> CommandResult {
             commands::trace::with_trace(run.trace.as_deref(), || commands::run::run(&run, out))
         }
         Command::Trace(trace) => commands::trace::run(&trace),
-        Command::Bench { device, json } => commands::bench::run(device.as_deref(), json, out),
+        Command::Bench {
+            device,
+            json,
+            graphs,
+        } => commands::bench::run(device.as_deref(), json, graphs, out),
         Command::Demo { device } => commands::demo::run(device.as_deref(), out),
         Command::Exec(exec) => commands::exec::run(&exec),
     }

@@ -114,6 +114,7 @@ impl Device {
     /// Waits until all work on all streams of the device is done, then releases buffers and
     /// modules dropped meanwhile.
     pub fn synchronize(&self) -> Result<()> {
+        self.shared.core.flush_streams()?;
         self.shared.core.backend.synchronize()?;
         self.shared.core.collect();
         Ok(())

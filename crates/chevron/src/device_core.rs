@@ -11,6 +11,7 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::backend::{self, DevicePtr};
+use crate::error::Result;
 use crate::event_pool::EventPool;
 use crate::progress::StreamProgress;
 
@@ -61,6 +62,12 @@ impl DeviceCore {
         let mut streams = lock(&self.streams);
         streams.retain(|s| Arc::strong_count(s) > 1 || !s.is_idle());
         streams.push(progress);
+    }
+
+    /// Enqueues what the device's streams hold back (launches held by automatic graph replay).
+    pub(crate) fn flush_streams(&self) -> Result<()> {
+        let streams: Vec<Arc<StreamProgress>> = lock(&self.streams).iter().cloned().collect();
+        streams.iter().try_for_each(|s| s.backend.flush())
     }
 
     /// Releases `what` now if no stream of the device has unfinished work, or once they all

@@ -15,6 +15,7 @@ use chevron_ptx::symbols::ParamLayout;
 use crate::backend::{self, LaunchConfig};
 use crate::device::Device;
 use crate::error::{Error, Result};
+use crate::graph::values::ArgValues;
 use crate::kernel_args::{KernelArg, KernelArgs};
 use crate::module::Module;
 use crate::stream::Stream;
@@ -96,6 +97,11 @@ impl Kernel {
 
     pub(crate) fn backend_function(&self) -> &dyn backend::Function {
         &*self.shared.function
+    }
+
+    /// The backend function, shared (keeps the backend module loaded, not the public one).
+    pub(crate) fn backend_function_arc(&self) -> Arc<dyn backend::Function> {
+        Arc::clone(&self.shared.function)
     }
 
     /// Launches the kernel on `stream` after checking the stream's device, the configuration
@@ -267,6 +273,16 @@ impl Kernel {
             }
         }
         stream.wait_for(deps)?;
+        if let (true, None, Some(params)) = (
+            stream.shared.auto.enabled(),
+            &self.shared.instrumented,
+            &self.shared.params,
+        ) {
+            let sizes: Vec<usize> = params.iter().map(|p| p.size as usize).collect();
+            // SAFETY: the caller guarantees one readable value per parameter, of its size.
+            let values = unsafe { ArgValues::from_pointers(args, &sizes) };
+            return crate::graph::auto::launch(self, stream, config, values);
+        }
         let started = crate::trace::clock();
         // SAFETY: device and count checked; values guaranteed by the caller.
         let launched = unsafe { self.backend_launch(stream, &config, args) };
@@ -318,6 +334,9 @@ impl Kernel {
         config: &LaunchConfig,
         args: &impl KernelArgs,
     ) -> Result<Token> {
+        if stream.shared.auto.enabled() && self.shared.instrumented.is_none() {
+            return crate::graph::auto::launch(self, stream, *config, ArgValues::capture(args));
+        }
         let started = crate::trace::clock();
         // SAFETY: forwarded from the caller.
         args.with_pointers(|pointers| unsafe { self.backend_launch(stream, config, pointers) })?;
@@ -416,7 +435,7 @@ impl Kernel {
         Ok(())
     }
 
-    fn check_args(&self, device: &Device, args: &impl KernelArgs) -> Result<()> {
+    pub(crate) fn check_args(&self, device: &Device, args: &impl KernelArgs) -> Result<()> {
         let mut passed = 0u64;
         args.visit(&mut |_, arg: &dyn KernelArg| {
             passed = passed.saturating_add(arg.arg_size() as u64);

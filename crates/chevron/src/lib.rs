@@ -73,6 +73,7 @@ pub mod bench;
 pub mod code_object;
 pub mod error;
 pub mod instrument;
+pub mod graph;
 pub mod selection;
 pub mod trace;
 
@@ -100,6 +101,8 @@ pub use buffer::Buffer;
 pub use device::{Device, Limits};
 pub use error::{Error, Result};
 pub use instrument::{Builtin, Hooks, Instrumentation};
+pub use graph::auto::AutoGraphStats;
+pub use graph::{Graph, NodeId, Recorder};
 pub use kernel::Kernel;
 pub use kernel_args::{KernelArg, KernelArgs, Value};
 pub use launch_config::Dim3;

@@ -17,6 +17,7 @@ use crate::buffer::Buffer;
 use crate::device::Device;
 use crate::device_core::{lock, DeviceCore};
 use crate::error::{Error, Result};
+use crate::graph::auto::AutoGraph;
 use crate::progress::StreamProgress;
 use crate::token::Token;
 use crate::trace::Submission;
@@ -53,6 +54,8 @@ pub(crate) struct StreamShared {
     pub(crate) id: u64,
     pub(crate) core: Arc<DeviceCore>,
     pub(crate) progress: Arc<StreamProgress>,
+    /// Automatic graph replay in front of the backend stream (`progress.backend` is it).
+    pub(crate) auto: Arc<AutoGraph>,
     marks: Mutex<Marks>,
 }
 
@@ -62,12 +65,14 @@ impl StreamShared {
     pub(crate) fn create(core: &Arc<DeviceCore>) -> Result<Arc<StreamShared>> {
         let backend = core.backend.create_stream()?;
         core.events.grow_for_stream(&*core.backend)?;
-        let progress = Arc::new(StreamProgress::new(backend));
+        let auto = AutoGraph::wrap(backend, Arc::clone(&core.backend));
+        let progress = Arc::new(StreamProgress::new(Arc::clone(&auto) as _));
         core.register_stream(Arc::clone(&progress));
         Ok(Arc::new(StreamShared {
             id: NEXT_STREAM_ID.fetch_add(1, Ordering::Relaxed),
             core: Arc::clone(core),
             progress,
+            auto,
             marks: Mutex::new(Marks::default()),
         }))
     }
@@ -329,7 +334,7 @@ impl Stream {
 }
 
 /// The (value, element width, count) of a memset that writes `value` repeatedly over `bytes`.
-fn fill_pattern(value: &[u8], bytes: u64) -> Option<(u32, u32, u64)> {
+pub(crate) fn fill_pattern(value: &[u8], bytes: u64) -> Option<(u32, u32, u64)> {
     match value.len() {
         1 => Some((u32::from(value[0]), 1, bytes)),
         2 => Some((
@@ -345,7 +350,7 @@ fn fill_pattern(value: &[u8], bytes: u64) -> Option<(u32, u32, u64)> {
     }
 }
 
-fn check_lengths(call: &'static str, buffer: usize, host: usize) -> Result<()> {
+pub(crate) fn check_lengths(call: &'static str, buffer: usize, host: usize) -> Result<()> {
     if buffer == host {
         Ok(())
     } else {

@@ -7,6 +7,7 @@
 
 pub mod buffer;
 pub mod device;
+pub mod graph;
 pub mod launch;
 mod launch_cache;
 pub mod module;
@@ -85,6 +86,7 @@ pub(crate) static KERNELS: Registry<Kernel> = Registry::new(Kind::Kernel);
 pub(crate) static STREAMS: Registry<Stream> = Registry::new(Kind::Stream);
 pub(crate) static TOKENS: Registry<Token> = Registry::new(Kind::Token);
 pub(crate) static BUFFERS: Registry<Arc<Buffer<u8>>> = Registry::new(Kind::Buffer);
+pub(crate) static GRAPHS: Registry<graph::SharedGraph> = Registry::new(Kind::Graph);
 
 /// The process-wide runtime (created on first use).
 pub(crate) fn runtime() -> CapiResult<&'static Runtime> {

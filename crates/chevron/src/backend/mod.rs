@@ -41,6 +41,9 @@
 
 pub mod cpu;
 pub mod cuda;
+pub mod graph;
+
+pub use graph::{ExecGraph, GraphStep};
 
 use std::any::Any;
 use std::ffi::c_void;
@@ -158,6 +161,17 @@ pub trait Device: Send + Sync + 'static {
     /// Waits until all work on all streams of this device is done.
     fn synchronize(&self) -> Result<()>;
 
+    /// Instantiates `steps` as a graph, launched later by [`Stream::launch_graph`]. Backends
+    /// without graphs keep this default error.
+    ///
+    /// # Safety
+    /// Launch steps as [`Stream::launch`]: functions of this device, one valid argument pointer
+    /// per parameter (valid for the call).
+    unsafe fn instantiate_graph(&self, steps: &[GraphStep<'_>]) -> Result<Arc<dyn ExecGraph>> {
+        let _ = steps;
+        Err(graph::graphs_unsupported(self.info()))
+    }
+
     /// For downcasting within the backend.
     fn as_any(&self) -> &dyn Any;
 }
@@ -261,6 +275,22 @@ pub trait Stream: Send + Sync + 'static {
 
     /// Whether all work submitted so far is done (a fault reports as an error).
     fn query(&self) -> Result<bool>;
+
+    /// Enqueues one launch of `graph` (instantiated on this stream's device), in order with
+    /// the stream's other work. Backends without graphs keep this default error.
+    fn launch_graph(&self, graph: &dyn ExecGraph) -> Result<()> {
+        let _ = graph;
+        Err(crate::Error::InvalidValue {
+            call: "Stream::launch_graph",
+            message: "graphs are not supported on this device".into(),
+        })
+    }
+
+    /// Enqueues whatever the stream holds back (automatic graph replay buffers launches until
+    /// it knows whether a sequence repeats). Backend streams enqueue at once: the default.
+    fn flush(&self) -> Result<()> {
+        Ok(())
+    }
 
     /// Stops the stream's running and queued work after a host-side timeout: the running kernel
     /// ends with a fault saying where its threads were, and the stream stays faulted. Returns

@@ -44,3 +44,34 @@ DONE:
 
 /// Elements (and threads) of the axpy launch: one block of one warp.
 pub(crate) const AXPY_ELEMENTS: u32 = 32;
+
+/// `add_one(data, n)`: data[i] += 1 for i < n (u32): the small kernel of the graph benchmark,
+/// whose effect shows how many times it ran.
+pub const GRAPH_PTX: &str = r#"
+.version 7.0
+.target sm_50
+.address_size 64
+
+.visible .entry add_one(.param .u64 data, .param .u32 n)
+{
+    .reg .pred %p;
+    .reg .b32 %r<6>;
+    .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [data];
+    ld.param.u32 %r1, [n];
+    mov.u32 %r2, %ctaid.x;
+    mov.u32 %r3, %ntid.x;
+    mov.u32 %r4, %tid.x;
+    mad.lo.s32 %r2, %r2, %r3, %r4;
+    setp.ge.u32 %p, %r2, %r1;
+    @%p bra DONE;
+    cvta.to.global.u64 %rd1, %rd1;
+    mul.wide.u32 %rd2, %r2, 4;
+    add.s64 %rd3, %rd1, %rd2;
+    ld.global.u32 %r5, [%rd3];
+    add.u32 %r5, %r5, 1;
+    st.global.u32 [%rd3], %r5;
+DONE:
+    ret;
+}
+"#;

@@ -12,13 +12,19 @@
 //! driver drift affect all alike. On a device without a raw baseline (the CPU device) only
 //! chevron's own figures are reported.
 
+mod graph_report;
+mod graphs;
 mod kernels;
 mod raw;
+mod raw_graph;
 mod report;
 
 use std::ffi::c_void;
 use std::time::Instant;
 
+pub use graph_report::{GraphFigure, GraphReport, GraphVariant};
+pub use graphs::{graph_replay, GraphBenchOptions};
+pub use kernels::GRAPH_PTX;
 pub use report::{Figure, LaunchReport, Variant, TARGETS};
 
 use crate::error::Result;

@@ -6,10 +6,12 @@
 //! marked `#[ignore = "needs a CUDA GPU"]`, so CI lists them as ignored rather than passing
 //! them vacuously; `scripts/gpu/conformance.sh` runs them with `--include-ignored`.
 
+mod auto_graph;
 mod buffers;
 mod clusters;
 mod errors;
 mod gpu_only;
+mod graphs;
 mod harness;
 mod launches;
 mod modules;

@@ -7,12 +7,14 @@ use std::sync::{Arc, Mutex, Weak};
 use chevron_ptx::interp::DeviceMemory;
 
 use crate::backend::{
-    BackendKind, CodeImage, Device, DeviceInfo, DevicePtr, Event, Module, Stream,
+    BackendKind, CodeImage, Device, DeviceInfo, DevicePtr, Event, ExecGraph, GraphStep, Module,
+    Stream,
 };
 use crate::error::Result;
 
 use super::config::CpuConfig;
 use super::event::CpuEvent;
+use super::graph::CpuGraph;
 use super::memory::CpuMemory;
 use super::module;
 use super::stream::CpuStream;
@@ -154,6 +156,13 @@ impl Device for CpuDevice {
 
     fn load_module(&self, image: CodeImage<'_>) -> Result<Arc<dyn Module>> {
         Ok(module::load(&self.core, image)?)
+    }
+
+    unsafe fn instantiate_graph(&self, steps: &[GraphStep<'_>]) -> Result<Arc<dyn ExecGraph>> {
+        // SAFETY: forwarded from the caller.
+        Ok(Arc::new(unsafe {
+            CpuGraph::instantiate(&self.core, steps)
+        }?))
     }
 
     fn synchronize(&self) -> Result<()> {

@@ -23,6 +23,7 @@
 mod config;
 mod device;
 mod event;
+mod graph;
 mod image;
 mod memory;
 mod module;
@@ -40,6 +41,7 @@ use chevron_ptx::interp::DeviceMemory;
 pub use config::CpuConfig;
 pub use device::{CpuDevice, COMPUTE_CAPABILITY, DEVICE_NAME};
 pub use event::CpuEvent;
+pub use graph::CpuGraph;
 pub use module::{CpuFunction, CpuModule};
 pub use stream::CpuStream;
 

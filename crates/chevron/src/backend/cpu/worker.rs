@@ -16,6 +16,7 @@ use chevron_ptx::interp::{self, DeviceMemory};
 
 use crate::backend::LaunchConfig;
 
+use super::graph::Replay;
 use super::module::LoadedKernel;
 use super::timeline::{FaultRecord, Timeline};
 
@@ -34,6 +35,8 @@ pub(crate) enum Job {
     Memory { what: &'static str, op: MemoryOp },
     /// Waits until another stream's timeline (possibly of another CPU device) reaches `seq`.
     Wait { timeline: Arc<Timeline>, seq: u64 },
+    /// One launch of a graph: its steps in order (see `graph.rs`).
+    Graph(Replay),
 }
 
 impl Job {
@@ -118,10 +121,11 @@ impl WorkerContext {
                     ..earlier
                 }),
             },
+            Job::Graph(replay) => self.run_graph(seq, &replay),
         }
     }
 
-    fn launch(
+    pub(super) fn launch(
         &self,
         kernel: &LoadedKernel,
         config: &LaunchConfig,
@@ -149,7 +153,7 @@ impl WorkerContext {
 
 /// Runs `f`, turning a panic (an interpreter bug) into a fault instead of killing the worker and
 /// leaving waiters blocked forever.
-fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
+pub(super) fn guarded<T>(f: impl FnOnce() -> T) -> Result<T, String> {
     panic::catch_unwind(AssertUnwindSafe(f)).map_err(|payload| {
         let text = payload
             .downcast_ref::<&str>()

@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use super::context::DeviceState;
 use super::event::CudaEvent;
+use super::graph::CudaGraph;
 use super::memory::Allocations;
 use super::module::CudaModule;
 use super::stream::CudaStream;
@@ -123,6 +124,16 @@ impl backend::Device for CudaDevice {
 
     fn load_module(&self, image: CodeImage<'_>) -> Result<Arc<dyn backend::Module>> {
         Ok(Arc::new(CudaModule::load(&self.state, image)?))
+    }
+
+    unsafe fn instantiate_graph(
+        &self,
+        steps: &[backend::GraphStep<'_>],
+    ) -> Result<Arc<dyn backend::ExecGraph>> {
+        // SAFETY: forwarded from the caller.
+        Ok(Arc::new(unsafe {
+            CudaGraph::instantiate(&self.state, steps)
+        }?))
     }
 
     fn synchronize(&self) -> Result<()> {

@@ -18,6 +18,8 @@ mod context;
 mod device;
 mod error;
 mod event;
+mod graph;
+mod graph_types;
 mod memory;
 mod module;
 mod stream;

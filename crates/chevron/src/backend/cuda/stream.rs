@@ -14,6 +14,7 @@ use std::sync::Arc;
 use super::context::DeviceState;
 use super::error::is_fault;
 use super::event::CudaEvent;
+use super::graph::CudaGraph;
 use super::module::CudaFunction;
 use super::sys::{self, CUresult, CUstream};
 use crate::backend::{self, DevicePtr, LaunchConfig};
@@ -320,6 +321,21 @@ impl backend::Stream for CudaStream {
             sys::CUDA_ERROR_NOT_READY => Ok(false),
             code => self.finish_sync("cuStreamQuery", code).map(|()| true),
         }
+    }
+
+    fn launch_graph(&self, graph: &dyn backend::ExecGraph) -> Result<()> {
+        let graph = graph
+            .as_any()
+            .downcast_ref::<CudaGraph>()
+            .filter(|graph| graph.belongs_to(&self.state))
+            .ok_or_else(|| Error::InvalidValue {
+                call: "Graph::launch",
+                message: format!(
+                    "the graph was not instantiated on this stream's device ({})",
+                    self.state.label
+                ),
+            })?;
+        graph.launch(self)
     }
 
     fn as_any(&self) -> &dyn Any {

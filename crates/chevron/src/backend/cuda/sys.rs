@@ -12,6 +12,10 @@ use std::sync::OnceLock;
 
 use libloading::Library;
 
+pub use super::graph_types::{
+    CUDA_KERNEL_NODE_PARAMS, CUDA_MEMCPY3D, CUDA_MEMSET_NODE_PARAMS, CU_MEMORYTYPE_HOST,
+};
+
 /// A driver return code.
 pub type CUresult = c_int;
 /// A device ordinal handle.
@@ -28,6 +32,12 @@ pub type CUfunction = *mut c_void;
 pub type CUstream = *mut c_void;
 /// An event (opaque).
 pub type CUevent = *mut c_void;
+/// A graph (opaque).
+pub type CUgraph = *mut c_void;
+/// A node of a graph (opaque).
+pub type CUgraphNode = *mut c_void;
+/// An instantiated graph (opaque).
+pub type CUgraphExec = *mut c_void;
 
 /// `CUDA_SUCCESS`.
 pub const CUDA_SUCCESS: CUresult = 0;
@@ -263,6 +273,37 @@ driver_table! {
         cuTensorMapEncodeTiled = "cuTensorMapEncodeTiled"(
             *mut CUtensorMap, c_uint, c_uint, *mut c_void, *const u64, *const u64,
             *const c_uint, *const c_uint, c_uint, c_uint, c_uint, c_uint);
+        /// `cuGraphCreate(&graph, flags)` (CUDA ≥ 10.0).
+        cuGraphCreate = "cuGraphCreate"(*mut CUgraph, c_uint);
+        /// `cuGraphDestroy(graph)`.
+        cuGraphDestroy = "cuGraphDestroy"(CUgraph);
+        /// `cuGraphAddKernelNode(&node, graph, deps, count, &params)` (CUDA ≥ 12.0 struct).
+        cuGraphAddKernelNode = "cuGraphAddKernelNode_v2"(
+            *mut CUgraphNode, CUgraph, *const CUgraphNode, usize, *const CUDA_KERNEL_NODE_PARAMS);
+        /// `cuGraphAddMemcpyNode(&node, graph, deps, count, &copy, context)`.
+        cuGraphAddMemcpyNode = "cuGraphAddMemcpyNode"(
+            *mut CUgraphNode, CUgraph, *const CUgraphNode, usize, *const CUDA_MEMCPY3D, CUcontext);
+        /// `cuGraphAddMemsetNode(&node, graph, deps, count, &params, context)`.
+        cuGraphAddMemsetNode = "cuGraphAddMemsetNode"(
+            *mut CUgraphNode, CUgraph, *const CUgraphNode, usize, *const CUDA_MEMSET_NODE_PARAMS,
+            CUcontext);
+        /// `cuGraphInstantiateWithFlags(&exec, graph, flags)` (CUDA ≥ 11.4).
+        cuGraphInstantiateWithFlags = "cuGraphInstantiateWithFlags"(*mut CUgraphExec, CUgraph, u64);
+        /// `cuGraphLaunch(exec, stream)`.
+        cuGraphLaunch = "cuGraphLaunch"(CUgraphExec, CUstream);
+        /// `cuGraphExecDestroy(exec)`.
+        cuGraphExecDestroy = "cuGraphExecDestroy"(CUgraphExec);
+        /// `cuGraphExecKernelNodeSetParams(exec, node, &params)` (CUDA ≥ 12.0 struct).
+        cuGraphExecKernelNodeSetParams = "cuGraphExecKernelNodeSetParams_v2"(
+            CUgraphExec, CUgraphNode, *const CUDA_KERNEL_NODE_PARAMS);
+        /// The same two calls under their CUDA 10/11 names, whose parameter struct is the
+        /// prefix of the one above without `kern` and `ctx` (used when the `_v2` names are
+        /// missing).
+        cuGraphAddKernelNodeV1 = "cuGraphAddKernelNode"(
+            *mut CUgraphNode, CUgraph, *const CUgraphNode, usize, *const CUDA_KERNEL_NODE_PARAMS);
+        /// `cuGraphExecKernelNodeSetParams` under its CUDA 10/11 name.
+        cuGraphExecKernelNodeSetParamsV1 = "cuGraphExecKernelNodeSetParams"(
+            CUgraphExec, CUgraphNode, *const CUDA_KERNEL_NODE_PARAMS);
     }
 }
 

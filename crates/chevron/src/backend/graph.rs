@@ -1,0 +1,90 @@
+//! The graph part of the backend contract: a sequence of steps instantiated once on a device
+//! ([`crate::backend::Device::instantiate_graph`]) and launched on a stream as one submission
+//! ([`crate::backend::Stream::launch_graph`]), with kernel arguments updatable between launches.
+//!
+//! Backends without graphs keep the contract's defaults, which report
+//! [`graphs_unsupported`]; CUDA builds a driver graph node by node, the CPU device keeps a plan
+//! that its stream worker replays as one queue entry.
+
+use std::any::Any;
+use std::ffi::c_void;
+
+use super::{DeviceInfo, DevicePtr, Function, LaunchConfig};
+use crate::error::Error;
+
+/// One step of a graph, run after the step before it.
+#[derive(Clone, Copy)]
+pub enum GraphStep<'a> {
+    /// A kernel launch; `args` as in [`crate::backend::Stream::launch`] (one pointer per
+    /// parameter, valid for the duration of the instantiation; the backend copies the values).
+    Launch {
+        /// The kernel.
+        function: &'a dyn Function,
+        /// Its geometry.
+        config: LaunchConfig,
+        /// Pointers to the argument values.
+        args: &'a [*mut c_void],
+    },
+    /// A copy of `data` (captured when the graph was recorded) to device memory.
+    CopyToDevice {
+        /// The destination.
+        dst: DevicePtr,
+        /// The bytes, copied by the backend.
+        data: &'a [u8],
+    },
+    /// A copy between two ranges of the device.
+    CopyOnDevice {
+        /// The destination.
+        dst: DevicePtr,
+        /// The source.
+        src: DevicePtr,
+        /// How many bytes.
+        bytes: u64,
+    },
+    /// A fill of `count` elements of `element_bytes` (1, 2 or 4) bytes with `value`.
+    Memset {
+        /// The destination.
+        dst: DevicePtr,
+        /// The element value (its low `element_bytes` bytes).
+        value: u32,
+        /// 1, 2 or 4.
+        element_bytes: u32,
+        /// How many elements.
+        count: u64,
+    },
+}
+
+/// An instantiated graph of one device.
+pub trait ExecGraph: Send + Sync + 'static {
+    /// Replaces the argument values of launch step `step` for later launches of the graph
+    /// (launches already submitted keep the values they were submitted with).
+    ///
+    /// # Safety
+    /// As [`crate::backend::Stream::launch`]: one pointer per parameter of the step's kernel,
+    /// each to a readable value of the parameter's size, valid for the call.
+    unsafe fn set_kernel_args(&self, step: usize, args: &[*mut c_void]) -> crate::Result<()>;
+
+    /// For downcasting within the backend.
+    fn as_any(&self) -> &dyn Any;
+}
+
+/// The error of a graph operation on a backend without graphs.
+pub fn graphs_unsupported(info: &DeviceInfo) -> Error {
+    Error::Unavailable {
+        backend: info.backend.as_str(),
+        reason: format!(
+            "graphs are not supported on {}:{} ({})",
+            info.backend.as_str(),
+            info.ordinal,
+            info.name
+        ),
+    }
+}
+
+/// The error of a step index that is not a launch of the graph.
+pub(crate) fn not_a_launch(step: usize) -> Error {
+    Error::InvalidValue {
+        call: "Graph::set_args",
+        message: format!("graph node {step} is not a kernel launch"),
+    }
+}

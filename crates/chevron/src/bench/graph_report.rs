@@ -1,0 +1,121 @@
+//! The graph benchmark's results and the table `chevron bench --graphs` prints.
+
+use std::fmt;
+
+use super::graphs::GraphBenchOptions;
+use crate::AutoGraphStats;
+
+/// How the repetition's launches were submitted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GraphVariant {
+    /// One checked launch per kernel.
+    Eager,
+    /// One launch of a recorded [`crate::Graph`].
+    Explicit,
+    /// Eager calls on a stream with automatic replay, same arguments every repetition.
+    Automatic,
+    /// As `Automatic`, with one argument of every launch changing every repetition.
+    AutomaticChanging,
+    /// A graph built and launched through the raw driver.
+    RawCuda,
+}
+
+impl GraphVariant {
+    /// How the table names the variant.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            GraphVariant::Eager => "eager launches",
+            GraphVariant::Explicit => "explicit graph",
+            GraphVariant::Automatic => "automatic replay",
+            GraphVariant::AutomaticChanging => "automatic, args change",
+            GraphVariant::RawCuda => "raw CUDA graph",
+        }
+    }
+}
+
+/// The medians of one variant, per kernel.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GraphFigure {
+    /// The variant.
+    pub variant: GraphVariant,
+    /// Host time to submit a repetition, per kernel, in nanoseconds.
+    pub submit_ns: f64,
+    /// Submission plus stream synchronization, per kernel, in nanoseconds.
+    pub complete_ns: f64,
+}
+
+/// Everything one graph benchmark run measured.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GraphReport {
+    /// The device, e.g. `cuda:0 (NVIDIA H200)`.
+    pub device: String,
+    /// The sizes used.
+    pub options: GraphBenchOptions,
+    /// One figure per variant measured.
+    pub figures: Vec<GraphFigure>,
+    /// [`crate::Graph::set_args`] per node, in nanoseconds.
+    pub update_ns: f64,
+    /// `cuGraphExecKernelNodeSetParams` per node, in nanoseconds (CUDA only).
+    pub raw_update_ns: Option<f64>,
+    /// What automatic replay did on its stream (same-argument variant).
+    pub auto_stats: AutoGraphStats,
+}
+
+impl GraphReport {
+    /// The figure of one variant.
+    pub fn figure(&self, variant: GraphVariant) -> Option<&GraphFigure> {
+        self.figures.iter().find(|f| f.variant == variant)
+    }
+}
+
+impl fmt::Display for GraphReport {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        writeln!(
+            f,
+            "graph replay on {} ({} kernels x {} repetitions, medians per kernel)",
+            self.device, self.options.kernels, self.options.repetitions
+        )?;
+        writeln!(
+            f,
+            "{:<24} {:>10} {:>12} {:>9} {:>9}",
+            "variant", "submit ns", "complete ns", "vs eager", "vs raw"
+        )?;
+        let eager = self.figure(GraphVariant::Eager).map(|e| e.complete_ns);
+        let raw = self.figure(GraphVariant::RawCuda).map(|r| r.complete_ns);
+        let ratio = |base: Option<f64>, x: f64, invert: bool| match base {
+            Some(b) if invert => format!("{:.2}x", b / x),
+            Some(b) => format!("{:.3}", x / b),
+            None => "-".into(),
+        };
+        for fig in &self.figures {
+            writeln!(
+                f,
+                "{:<24} {:>10.0} {:>12.0} {:>9} {:>9}",
+                fig.variant.as_str(),
+                fig.submit_ns,
+                fig.complete_ns,
+                ratio(eager, fig.complete_ns, true),
+                ratio(raw, fig.complete_ns, false)
+            )?;
+        }
+        writeln!(
+            f,
+            "argument update, Graph::set_args: {:.0} ns per node",
+            self.update_ns
+        )?;
+        if let Some(raw) = self.raw_update_ns {
+            writeln!(
+                f,
+                "argument update, raw cuGraphExecKernelNodeSetParams: {raw:.0} ns per node"
+            )?;
+        } else {
+            writeln!(f, "(no raw CUDA graph on this device)")?;
+        }
+        let s = &self.auto_stats;
+        writeln!(
+            f,
+            "automatic replay: {} instantiation(s), {} replays, {} launches replayed, {} eager",
+            s.instantiations, s.replays, s.replayed_launches, s.eager_launches
+        )
+    }
+}

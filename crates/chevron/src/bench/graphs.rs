@@ -1,0 +1,218 @@
+//! The graph benchmark (`chevron bench --graphs`): `kernels` small launches per repetition,
+//! submitted four ways and timed per repetition, reported as medians per kernel:
+//!
+//! - **eager**: `kernels` checked [`Kernel::launch`] calls;
+//! - **explicit graph**: one [`Graph::launch`] of the same launches recorded once;
+//! - **automatic replay**: the eager loop on a stream with [`Stream::auto_graph`] on (after the
+//!   two repetitions it needs to learn the sequence), once with the same arguments every
+//!   repetition and once with one argument changing every repetition (one update per node);
+//! - **raw CUDA graph** (CUDA only): the same graph built and launched through the driver.
+//!
+//! Per repetition, *submit* is the host time to hand the work over and *complete* adds the
+//! stream synchronization. The variants run interleaved, one repetition each per round. The
+//! cost of argument updates is timed separately: [`Graph::set_args`] on every node, and raw
+//! `cuGraphExecKernelNodeSetParams` on every node.
+
+use std::time::Instant;
+
+use super::graph_report::{GraphFigure, GraphReport, GraphVariant};
+use super::kernels::GRAPH_PTX;
+use super::median;
+use super::raw_graph::RawGraph;
+use crate::error::Result;
+use crate::{Buffer, Device, Graph, LaunchConfig, Module, Stream};
+
+/// Sizes of the graph benchmark.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GraphBenchOptions {
+    /// Launches per repetition.
+    pub kernels: usize,
+    /// Timed repetitions per variant.
+    pub repetitions: usize,
+}
+
+impl Default for GraphBenchOptions {
+    fn default() -> Self {
+        GraphBenchOptions {
+            kernels: 256,
+            repetitions: 100,
+        }
+    }
+}
+
+/// Elements (threads) each small kernel touches: one warp.
+const ELEMENTS: u32 = 32;
+
+/// Runs the graph benchmark on `device`.
+pub fn graph_replay(device: &Device, options: &GraphBenchOptions) -> Result<GraphReport> {
+    let module = Module::from_ptx(device, GRAPH_PTX)?;
+    let kernel = module.kernel("add_one")?;
+    let data = Buffer::<u32>::zeroed(device, ELEMENTS as usize)?;
+    let config = LaunchConfig::new(1, ELEMENTS);
+    let n = ELEMENTS;
+    let count = options.kernels;
+
+    let eager = device.create_stream()?;
+    let auto = device.create_stream()?;
+    auto.auto_graph(true)?;
+    let changing = device.create_stream()?;
+    changing.auto_graph(true)?;
+    let explicit = device.create_stream()?;
+    let mut graph = explicit.record(|s| {
+        for _ in 0..count {
+            s.launch(&kernel, config, (&data, n))?;
+        }
+        Ok(())
+    })?;
+    let data_ptr = data.device_ptr();
+    let raw_args = [
+        &data_ptr as *const u64 as *mut std::ffi::c_void,
+        &n as *const u32 as *mut std::ffi::c_void,
+    ];
+    // SAFETY: one pointer per parameter of `add_one` (u64, u32), alive until the function ends.
+    let raw = unsafe { RawGraph::new(&kernel, &eager, config, &raw_args, count) }.transpose()?;
+
+    let run_eager = |stream: &Stream, round: usize, vary: bool| -> Result<()> {
+        let n = if vary { n - (round % 2) as u32 } else { n };
+        for _ in 0..count {
+            kernel.launch(stream, config, (&data, n))?;
+        }
+        Ok(())
+    };
+    // Two repetitions teach automatic replay the sequence (and instantiate its graph).
+    for round in 0..2 {
+        for (stream, vary) in [(&auto, false), (&changing, true)] {
+            run_eager(stream, round, vary)?;
+            stream.synchronize()?;
+        }
+    }
+
+    let mut samples: Vec<(GraphVariant, Vec<f64>, Vec<f64>)> = Vec::new();
+    let mut record = |variant: GraphVariant, submit: f64, complete: f64| match samples
+        .iter_mut()
+        .find(|(v, _, _)| *v == variant)
+    {
+        Some((_, s, c)) => {
+            s.push(submit);
+            c.push(complete);
+        }
+        None => samples.push((variant, vec![submit], vec![complete])),
+    };
+    for round in 0..options.repetitions {
+        let (s, c) = timed(|| run_eager(&eager, round, false), || eager.synchronize())?;
+        record(GraphVariant::Eager, s, c);
+        let (s, c) = timed(
+            || graph.launch(&explicit, &[]).map(drop),
+            || explicit.synchronize(),
+        )?;
+        record(GraphVariant::Explicit, s, c);
+        let (s, c) = timed(|| run_eager(&auto, round, false), || auto.synchronize())?;
+        record(GraphVariant::Automatic, s, c);
+        let (s, c) = timed(
+            || run_eager(&changing, round, true),
+            || changing.synchronize(),
+        )?;
+        record(GraphVariant::AutomaticChanging, s, c);
+        if let Some(raw) = &raw {
+            let (s, c) = timed(|| raw.launch(), || eager.synchronize())?;
+            record(GraphVariant::RawCuda, s, c);
+        }
+    }
+
+    let per_kernel = count.max(1) as f64;
+    let figures = samples
+        .into_iter()
+        .map(|(variant, mut submit, mut complete)| GraphFigure {
+            variant,
+            submit_ns: median(&mut submit) / per_kernel,
+            complete_ns: median(&mut complete) / per_kernel,
+        })
+        .collect();
+    let update_ns = update_cost(&mut graph, &data, options)?;
+    let raw_update_ns = match &raw {
+        Some(raw) => {
+            let mut samples = Vec::with_capacity(options.repetitions);
+            for _ in 0..options.repetitions {
+                let start = Instant::now();
+                raw.set_all_params()?;
+                samples.push(start.elapsed().as_nanos() as f64 / per_kernel);
+            }
+            Some(median(&mut samples))
+        }
+        None => None,
+    };
+    Ok(GraphReport {
+        device: device.to_string(),
+        options: *options,
+        figures,
+        update_ns,
+        raw_update_ns,
+        auto_stats: auto.auto_graph_stats(),
+    })
+}
+
+/// Median time of [`Graph::set_args`] per node, over every node, `repetitions` times.
+fn update_cost(graph: &mut Graph, data: &Buffer<u32>, options: &GraphBenchOptions) -> Result<f64> {
+    let mut samples = Vec::with_capacity(options.repetitions);
+    for round in 0..options.repetitions {
+        let n = ELEMENTS - (round % 2) as u32;
+        let start = Instant::now();
+        for node in 0..graph.len() {
+            graph.set_args(graph.node(node), (data, n))?;
+        }
+        samples.push(start.elapsed().as_nanos() as f64 / graph.len().max(1) as f64);
+    }
+    Ok(median(&mut samples))
+}
+
+/// Host time of `submit`, and of `submit` followed by `sync`, in nanoseconds.
+fn timed(
+    submit: impl FnOnce() -> Result<()>,
+    sync: impl FnOnce() -> Result<()>,
+) -> Result<(f64, f64)> {
+    let start = Instant::now();
+    submit()?;
+    let submitted = start.elapsed().as_nanos() as f64;
+    sync()?;
+    Ok((submitted, start.elapsed().as_nanos() as f64))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::backend::cpu::discover;
+    use crate::bench::GraphVariant;
+
+    #[test]
+    fn every_variant_is_measured_and_automatic_replay_replays_each_timed_repetition() {
+        let backend = discover().unwrap().remove(0);
+        let device = Device::from_backend(backend);
+        let options = GraphBenchOptions {
+            kernels: 8,
+            repetitions: 3,
+        };
+        let report = graph_replay(&device, &options).unwrap();
+        let measured: Vec<GraphVariant> = report.figures.iter().map(|f| f.variant).collect();
+        assert_eq!(
+            measured,
+            [
+                GraphVariant::Eager,
+                GraphVariant::Explicit,
+                GraphVariant::Automatic,
+                GraphVariant::AutomaticChanging
+            ]
+        );
+        assert!(report
+            .figures
+            .iter()
+            .all(|f| f.submit_ns > 0.0 && f.complete_ns >= f.submit_ns));
+        // One learning repetition, one that instantiates and replays, then one per timed round.
+        let stats = report.auto_stats;
+        assert_eq!((stats.instantiations, stats.replays), (1, 4), "{stats:?}");
+        assert_eq!(stats.eager_launches, 8);
+        assert!(report.update_ns > 0.0 && report.raw_update_ns.is_none());
+        assert!(report
+            .to_string()
+            .contains("no raw CUDA graph on this device"));
+    }
+}

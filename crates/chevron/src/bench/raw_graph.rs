@@ -1,0 +1,175 @@
+//! The hand-written baseline of the graph benchmark: a CUDA graph of kernel nodes built,
+//! instantiated, launched and updated straight through the driver table, as a program using
+//! the driver API by hand would.
+
+use std::ffi::c_void;
+
+use crate::backend::cuda::sys::{
+    self, CUgraph, CUgraphExec, CUgraphNode, CUstream, Driver, CUDA_KERNEL_NODE_PARAMS,
+};
+use crate::backend::cuda::{CudaFunction, CudaStream};
+use crate::backend::LaunchConfig;
+use crate::error::{Error, Result};
+use crate::{Kernel, Stream};
+
+/// A chain of `count` launches of one kernel as a raw CUDA graph.
+pub(crate) struct RawGraph {
+    driver: &'static Driver,
+    stream: CUstream,
+    graph: CUgraph,
+    exec: CUgraphExec,
+    nodes: Vec<CUgraphNode>,
+    /// The argument pointers `params` points at.
+    args: Vec<*mut c_void>,
+    params: CUDA_KERNEL_NODE_PARAMS,
+}
+
+fn call(name: &str, code: sys::CUresult) -> Result<()> {
+    if code == sys::CUDA_SUCCESS {
+        return Ok(());
+    }
+    Err(Error::InvalidValue {
+        call: "bench",
+        message: format!("raw {name} returned {code}"),
+    })
+}
+
+fn missing(name: &str) -> Error {
+    Error::InvalidValue {
+        call: "bench",
+        message: format!("the driver lacks {name}"),
+    }
+}
+
+impl RawGraph {
+    /// Builds the graph; `None` unless kernel and stream are CUDA's.
+    ///
+    /// # Safety
+    /// `args` holds one pointer per kernel parameter to a value of its size; the values stay
+    /// valid while the graph lives.
+    pub(crate) unsafe fn new(
+        kernel: &Kernel,
+        stream: &Stream,
+        config: LaunchConfig,
+        args: &[*mut c_void],
+        count: usize,
+    ) -> Option<Result<RawGraph>> {
+        let function = kernel
+            .backend_function()
+            .as_any()
+            .downcast_ref::<CudaFunction>()?;
+        let cuda = stream
+            .backend_stream()
+            .as_any()
+            .downcast_ref::<CudaStream>()?;
+        let driver = sys::driver().ok()?;
+        let [gx, gy, gz] = config.grid;
+        let [bx, by, bz] = config.block;
+        let params = CUDA_KERNEL_NODE_PARAMS {
+            func: function.function,
+            gridDimX: gx,
+            gridDimY: gy,
+            gridDimZ: gz,
+            blockDimX: bx,
+            blockDimY: by,
+            blockDimZ: bz,
+            sharedMemBytes: config.shared_bytes,
+            kernelParams: std::ptr::null_mut(),
+            extra: std::ptr::null_mut(),
+            kern: std::ptr::null_mut(),
+            ctx: std::ptr::null_mut(),
+        };
+        let mut raw = RawGraph {
+            driver,
+            stream: cuda.stream,
+            graph: std::ptr::null_mut(),
+            exec: std::ptr::null_mut(),
+            nodes: Vec::with_capacity(count),
+            args: args.to_vec(),
+            params,
+        };
+        raw.params.kernelParams = raw.args.as_mut_ptr();
+        // SAFETY: forwarded from the caller; the handles are live chevron objects.
+        Some(unsafe { raw.build(count) }.map(|()| raw))
+    }
+
+    /// # Safety
+    /// As [`RawGraph::new`].
+    unsafe fn build(&mut self, count: usize) -> Result<()> {
+        let create = self
+            .driver
+            .cuGraphCreate
+            .ok_or_else(|| missing("cuGraphCreate"))?;
+        let add = self
+            .driver
+            .cuGraphAddKernelNode
+            .or(self.driver.cuGraphAddKernelNodeV1)
+            .ok_or_else(|| missing("cuGraphAddKernelNode"))?;
+        let instantiate = self
+            .driver
+            .cuGraphInstantiateWithFlags
+            .ok_or_else(|| missing("cuGraphInstantiateWithFlags"))?;
+        // SAFETY: valid out-pointers, a live graph, each node depending on the previous one;
+        // the argument pointers are valid (caller) and copied by the driver.
+        unsafe {
+            call("cuGraphCreate", create(&mut self.graph, 0))?;
+            for _ in 0..count {
+                let mut node = std::ptr::null_mut();
+                let (deps, n) = match self.nodes.last() {
+                    Some(last) => (last as *const CUgraphNode, 1),
+                    None => (std::ptr::null(), 0),
+                };
+                call(
+                    "cuGraphAddKernelNode",
+                    add(&mut node, self.graph, deps, n, &self.params),
+                )?;
+                self.nodes.push(node);
+            }
+            call(
+                "cuGraphInstantiateWithFlags",
+                instantiate(&mut self.exec, self.graph, 0),
+            )
+        }
+    }
+
+    /// One `cuGraphLaunch`.
+    pub(crate) fn launch(&self) -> Result<()> {
+        let launch = self
+            .driver
+            .cuGraphLaunch
+            .ok_or_else(|| missing("cuGraphLaunch"))?;
+        // SAFETY: live exec and stream.
+        call("cuGraphLaunch", unsafe { launch(self.exec, self.stream) })
+    }
+
+    /// `cuGraphExecKernelNodeSetParams` on every node with the arguments it was built with.
+    pub(crate) fn set_all_params(&self) -> Result<()> {
+        let set = self
+            .driver
+            .cuGraphExecKernelNodeSetParams
+            .or(self.driver.cuGraphExecKernelNodeSetParamsV1)
+            .ok_or_else(|| missing("cuGraphExecKernelNodeSetParams"))?;
+        for &node in &self.nodes {
+            // SAFETY: live exec and node; the argument pointers are those of `new`, which the
+            // caller keeps valid while the graph is used.
+            call("cuGraphExecKernelNodeSetParams", unsafe {
+                set(self.exec, node, &self.params)
+            })?;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for RawGraph {
+    fn drop(&mut self) {
+        // SAFETY: handles created by `build` (or null), destroyed once.
+        unsafe {
+            if let (false, Some(destroy)) = (self.exec.is_null(), self.driver.cuGraphExecDestroy) {
+                destroy(self.exec);
+            }
+            if let (false, Some(destroy)) = (self.graph.is_null(), self.driver.cuGraphDestroy) {
+                destroy(self.graph);
+            }
+        }
+    }
+}

@@ -1,0 +1,100 @@
+//! [`ArgValues`]: copies of a launch's argument values, kept after the call that gave them.
+//!
+//! Graph nodes and launches held back by automatic replay outlive the caller's argument tuple,
+//! so the values are copied into 8-byte-aligned slots and handed to the backend as the usual
+//! array of pointers.
+
+use std::ffi::c_void;
+
+use crate::kernel_args::KernelArgs;
+
+/// The argument values of one launch, each at an 8-byte-aligned offset.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub(crate) struct ArgValues {
+    words: Vec<u64>,
+    /// (offset in bytes, size in bytes) of each value.
+    spans: Vec<(usize, usize)>,
+}
+
+impl ArgValues {
+    /// Copies the values of `args`.
+    pub(crate) fn capture(args: &impl KernelArgs) -> ArgValues {
+        let mut values = ArgValues::default();
+        let _ = args.visit(&mut |_, arg| {
+            // SAFETY: a `KernelArg` points to `arg_size()` readable bytes while borrowed.
+            unsafe { values.push(arg.arg_ptr(), arg.arg_size()) };
+            Ok(())
+        });
+        values
+    }
+
+    /// Copies the values behind `pointers`, of `sizes` bytes each.
+    ///
+    /// # Safety
+    /// Each pointer points to a readable value of its size.
+    pub(crate) unsafe fn from_pointers(pointers: &[*mut c_void], sizes: &[usize]) -> ArgValues {
+        let mut values = ArgValues::default();
+        for (&pointer, &size) in pointers.iter().zip(sizes) {
+            // SAFETY: forwarded from the caller.
+            unsafe { values.push(pointer, size) };
+        }
+        values
+    }
+
+    /// # Safety
+    /// `pointer` points to `size` readable bytes.
+    unsafe fn push(&mut self, pointer: *const c_void, size: usize) {
+        let offset = self.words.len() * 8;
+        self.words
+            .resize(self.words.len() + size.div_ceil(8).max(1), 0);
+        // SAFETY: the source is readable for `size` bytes (caller); the destination was just
+        // sized to hold them; the two never overlap (the words are a fresh allocation).
+        unsafe {
+            std::ptr::copy_nonoverlapping(
+                pointer.cast::<u8>(),
+                self.words.as_mut_ptr().cast::<u8>().add(offset),
+                size,
+            );
+        }
+        self.spans.push((offset, size));
+    }
+
+    /// The size of each value, in order.
+    pub(crate) fn sizes(&self) -> impl Iterator<Item = usize> + '_ {
+        self.spans.iter().map(|&(_, size)| size)
+    }
+
+    /// Calls `f` with one pointer per value (the `cuLaunchKernel` convention).
+    pub(crate) fn with_pointers<Out>(&self, f: impl FnOnce(&[*mut c_void]) -> Out) -> Out {
+        let base = self.words.as_ptr().cast::<u8>();
+        let pointers: Vec<*mut c_void> = self
+            .spans
+            .iter()
+            // SAFETY: every offset lies within `words` (set by `push`).
+            .map(|&(offset, _)| unsafe { base.add(offset) } as *mut c_void)
+            .collect();
+        f(&pointers)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn captured_values_read_back_aligned_and_compare_by_content() {
+        let values = ArgValues::capture(&(7u8, 2.5f64, -3i32));
+        assert_eq!(values.sizes().collect::<Vec<_>>(), [1, 8, 4]);
+        values.with_pointers(|p| {
+            assert!(p.iter().all(|q| (*q as usize).is_multiple_of(8)));
+            // SAFETY: the pointers point into `values`, alive for this closure.
+            unsafe {
+                assert_eq!(*(p[0] as *const u8), 7);
+                assert_eq!(*(p[1] as *const f64), 2.5);
+                assert_eq!(*(p[2] as *const i32), -3);
+            }
+        });
+        assert_eq!(values, ArgValues::capture(&(7u8, 2.5f64, -3i32)));
+        assert_ne!(values, ArgValues::capture(&(7u8, 2.5f64, 4i32)));
+    }
+}

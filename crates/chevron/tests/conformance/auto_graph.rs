@@ -1,0 +1,213 @@
+//! Automatic graph replay: sequences repeated between synchronizations replay as graphs, and
+//! the results are those of eager launches in every case (divergence mid-sequence, buffers
+//! freed between and within repetitions, an error in one kernel, host waits in the middle).
+
+use chevron::{AutoGraphStats, Buffer, Device, Error, Kernel, LaunchConfig, Result, Stream};
+
+use crate::harness::{basics, on_every_device, on_every_device_but_cuda};
+
+const N: u32 = 64;
+
+fn config() -> LaunchConfig {
+    LaunchConfig::new(1, N)
+}
+
+struct Kernels {
+    add_one: Kernel,
+    copy_plus: Kernel,
+    fill_index: Kernel,
+    store_to: Kernel,
+}
+
+fn kernels(device: &Device) -> Result<Kernels> {
+    let module = basics(device)?;
+    Ok(Kernels {
+        add_one: module.kernel("add_one")?,
+        copy_plus: module.kernel("copy_plus")?,
+        fill_index: module.kernel("fill_index")?,
+        store_to: module.kernel("store_to")?,
+    })
+}
+
+/// Runs `body` on a stream without and with automatic replay; asserts equal results and
+/// returns the replaying stream's statistics.
+fn same_as_eager<T: PartialEq + std::fmt::Debug>(
+    device: &Device,
+    body: impl Fn(&Stream) -> Result<T>,
+) -> Result<AutoGraphStats> {
+    let eager = device.create_stream()?;
+    eager.auto_graph(false)?; // Whatever CHEVRON_AUTO_GRAPH says.
+    let expected = body(&eager)?;
+    let auto = device.create_stream()?;
+    auto.auto_graph(true)?;
+    let got = body(&auto)?;
+    assert_eq!(got, expected, "automatic replay changed the results");
+    assert_eq!(eager.auto_graph_stats(), AutoGraphStats::default());
+    Ok(auto.auto_graph_stats())
+}
+
+#[test]
+fn a_repeated_sequence_replays_as_a_graph_with_updated_arguments() {
+    on_every_device(|device| {
+        let k = kernels(device)?;
+        let stats = same_as_eager(device, |stream| {
+            let a = Buffer::<u32>::zeroed(device, N as usize)?;
+            let b = Buffer::<u32>::zeroed(device, N as usize)?;
+            let mut seen = Vec::new();
+            for rep in 0..5u32 {
+                k.add_one.launch(stream, config(), (&a, N))?;
+                k.copy_plus
+                    .launch(stream, config(), (&a, &b, rep * 10, N))?;
+                k.add_one.launch(stream, config(), (&b, N - rep))?;
+                stream.synchronize()?;
+                seen.push(b.to_vec()?);
+            }
+            Ok(seen)
+        })?;
+        assert_eq!(stats.instantiations, 1, "{stats:?}");
+        assert_eq!(stats.replays, 4, "{stats:?}");
+        assert_eq!((stats.replayed_launches, stats.eager_launches), (12, 3));
+        Ok(())
+    });
+}
+
+#[test]
+fn a_sequence_that_diverges_mid_way_falls_back_to_eager_launches() {
+    on_every_device(|device| {
+        let k = kernels(device)?;
+        let stats = same_as_eager(device, |stream| {
+            let a = Buffer::<u32>::zeroed(device, N as usize)?;
+            let mut seen = Vec::new();
+            for rep in 0..6u32 {
+                k.add_one.launch(stream, config(), (&a, N))?;
+                k.add_one.launch(stream, config(), (&a, N / 2))?;
+                if rep == 3 {
+                    // A different kernel in the middle: the two held launches run eagerly.
+                    k.fill_index.launch(stream, config(), (&a, 8u32))?;
+                }
+                k.add_one.launch(stream, config(), (&a, N / 4))?;
+                stream.synchronize()?;
+                seen.push(a.to_vec()?);
+            }
+            Ok(seen)
+        })?;
+        // 0: learn; 1, 2: replay; 3: diverges (4 eager) and becomes the candidate; 4: learns
+        // the old shape again (3 eager, mismatching the 4-launch candidate); 5: replays.
+        assert_eq!(stats.replays, 3, "{stats:?}");
+        assert_eq!(stats.instantiations, 2, "{stats:?}");
+        assert_eq!(stats.eager_launches, 3 + 4 + 3, "{stats:?}");
+        Ok(())
+    });
+}
+
+#[test]
+fn buffers_freed_between_and_within_repetitions_stay_correct() {
+    on_every_device(|device| {
+        let k = kernels(device)?;
+        let stats = same_as_eager(device, |stream| {
+            let out = Buffer::<u32>::zeroed(device, N as usize)?;
+            let mut seen = Vec::new();
+            for rep in 0..4u32 {
+                let scratch = Buffer::<u32>::zeroed(device, N as usize)?;
+                k.fill_index.launch(stream, config(), (&scratch, N))?;
+                k.copy_plus
+                    .launch(stream, config(), (&scratch, &out, rep, N))?;
+                if rep == 2 {
+                    // Dropped while its launches may be held: they must run before it is freed.
+                    drop(scratch);
+                    let other = Buffer::<u32>::zeroed(device, N as usize)?;
+                    k.add_one.launch(stream, config(), (&other, N))?;
+                    stream.synchronize()?;
+                } else {
+                    stream.synchronize()?;
+                    drop(scratch);
+                }
+                seen.push(out.to_vec()?);
+            }
+            Ok(seen)
+        })?;
+        assert!(stats.replays >= 1, "{stats:?}");
+        Ok(())
+    });
+}
+
+#[test]
+fn host_waits_queries_and_other_streams_in_the_middle_see_held_launches_done() {
+    on_every_device(|device| {
+        let k = kernels(device)?;
+        let stats = same_as_eager(device, |stream| {
+            let a = Buffer::<u32>::zeroed(device, N as usize)?;
+            let b = Buffer::<u32>::zeroed(device, N as usize)?;
+            let other = device.create_stream()?;
+            let mut seen = Vec::new();
+            for rep in 0..4u32 {
+                let first = k.add_one.launch(stream, config(), (&a, N))?;
+                // In the middle of a matched (held) sequence from the second repetition on.
+                match rep {
+                    2 => first.wait()?,
+                    3 => {
+                        while !first.is_done()? {
+                            std::thread::yield_now();
+                        }
+                    }
+                    _ => {}
+                }
+                k.add_one.launch(stream, config(), (&a, N))?;
+                let last = k.add_one.launch(stream, config(), (&a, N))?;
+                // Another stream ordered after the held launches reads what they wrote.
+                k.copy_plus
+                    .launch_after(&other, config(), (&a, &b, 0u32, N), &[&last])?
+                    .wait()?;
+                seen.push(b.to_vec()?);
+                stream.synchronize()?;
+            }
+            Ok(seen)
+        })?;
+        // The second repetition replays; the waits in the middle of the third and fourth end
+        // their matches early.
+        assert!(stats.replays >= 1, "{stats:?}");
+        Ok(())
+    });
+}
+
+#[test]
+fn an_error_in_one_kernel_is_reported_as_eagerly() {
+    on_every_device_but_cuda(|device| {
+        let k = kernels(device)?;
+        let outcome = |stream: &Stream| -> Result<(Vec<Vec<u32>>, String, String)> {
+            let a = Buffer::<u32>::zeroed(device, N as usize)?;
+            let mut seen = Vec::new();
+            let mut launch_error = String::new();
+            let mut fault = String::new();
+            for rep in 0..4u64 {
+                k.add_one.launch(stream, config(), (&a, N))?;
+                // A wrong argument is refused at the call, replay or not.
+                if rep == 1 {
+                    let err = k.add_one.launch(stream, config(), (&a,)).unwrap_err();
+                    launch_error = err.to_string();
+                }
+                let target = if rep == 3 {
+                    0x10
+                } else {
+                    a.device_ptr() + 4 * rep
+                };
+                k.store_to
+                    .launch(stream, LaunchConfig::new(1, 1), (target,))?;
+                k.add_one.launch(stream, config(), (&a, N))?;
+                match stream.synchronize() {
+                    Ok(()) => seen.push(a.to_vec()?),
+                    // Named like the eager launch's fault (a replay adds the graph node).
+                    Err(Error::Fault { kernel, .. }) => fault = kernel,
+                    Err(other) => return Err(other),
+                }
+            }
+            Ok((seen, launch_error, fault))
+        };
+        let stats = same_as_eager(device, outcome)?;
+        assert!(stats.replays >= 1, "{stats:?}");
+        let (_, launch_error, fault) = outcome(&device.create_stream()?)?;
+        assert!(launch_error.contains("`add_one`"), "{launch_error}");
+        assert_eq!(fault, "store_to");
+        Ok(())
+    });
+}
