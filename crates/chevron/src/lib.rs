@@ -72,6 +72,7 @@ pub mod backend;
 pub mod bench;
 pub mod code_object;
 pub mod error;
+pub mod jit;
 pub mod selection;
 
 mod buffer;
