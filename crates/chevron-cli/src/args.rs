@@ -48,12 +48,18 @@ pub enum Command {
         #[arg(long)]
         device: Option<String>,
     },
+    /// Interactive CUDA C++: snippets compiled incrementally, kernels launched by name.
+    Repl {
+        /// Device to use (`cuda:0`, `cpu`…); default: the default device.
+        #[arg(long)]
+        device: Option<String>,
+    },
 }
 
 /// `chevron run FILE KERNEL …`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// The code object: .ptx, .cubin or .fatbin.
+    /// The code object (.ptx, .cubin, .fatbin) or CUDA C++ source (.cu, compiled with NVRTC).
     pub file: PathBuf,
     /// Kernel symbol name or demangled signature.
     pub kernel: String,

@@ -1,4 +1,4 @@
-//! The `chevron` command-line tool: devices · inspect · run · bench · demo.
+//! The `chevron` command-line tool: devices · inspect · run · bench · demo · repl.
 //!
 //! Every failure is one line on stderr and exit code 2; a panic is a bug.
 
@@ -20,6 +20,7 @@ fn main() -> ExitCode {
         Command::Run(run) => commands::run::run(&run),
         Command::Bench { device, json } => commands::bench::run(device.as_deref(), json),
         Command::Demo { device } => commands::demo::run(device.as_deref()),
+        Command::Repl { device } => commands::repl::run(device.as_deref()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

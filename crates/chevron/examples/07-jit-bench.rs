@@ -32,7 +32,12 @@ fn main() -> chevron::Result<()> {
     let device = runtime.default_device()?;
     let warm = Session::with_cache(device, Cache::at(None))?;
     let (path, version) = warm.compiler();
-    println!("device: {}   NVRTC {}.{} ({path})", device.label(), version.0, version.1);
+    println!(
+        "device: {}   NVRTC {}.{} ({path})",
+        device.label(),
+        version.0,
+        version.1
+    );
     println!("options: {}", warm.options().join(" "));
     Session::with_cache(device, Cache::at(None))?.add(&snippet(1, total))?;
 
@@ -48,12 +53,19 @@ fn main() -> chevron::Result<()> {
     }
     let started = Instant::now();
     let last = session.kernel("last")?;
-    println!("first kernel(\"last\") (link + load): {}", ms(started.elapsed()));
+    println!(
+        "first kernel(\"last\") (link + load): {}",
+        ms(started.elapsed())
+    );
     let out = Buffer::<i32>::zeroed(device, 4)?;
     let stream = device.default_stream()?;
-    last.launch(&stream, LaunchConfig::for_elements(4, 4), (&out,))?.wait()?;
+    last.launch(&stream, LaunchConfig::for_elements(4, 4), (&out,))?
+        .wait()?;
     let half = (total / 2) as i32;
-    assert_eq!(out.to_vec()?, (0..4).map(|x| x * half + 1).collect::<Vec<_>>());
+    assert_eq!(
+        out.to_vec()?,
+        (0..4).map(|x| x * half + 1).collect::<Vec<_>>()
+    );
 
     redefine(device, Cache::at(Some(cache_dir.clone())), redefinitions)?;
     let _ = std::fs::remove_dir_all(&cache_dir);
@@ -76,7 +88,15 @@ fn add_all(device: &Device, cache: Cache, total: usize) -> chevron::Result<Vec<D
 fn quadratic(session: &Session, total: usize) -> chevron::Result<Vec<(usize, Duration)>> {
     let compiler = nvrtc::nvrtc()?;
     let mut samples = Vec::new();
-    for n in [1, total / 10, total / 5, 2 * total / 5, 3 * total / 5, 4 * total / 5, total] {
+    for n in [
+        1,
+        total / 10,
+        total / 5,
+        2 * total / 5,
+        3 * total / 5,
+        4 * total / 5,
+        total,
+    ] {
         let source: Vec<String> = (1..=n.max(1)).map(|i| snippet(i, total)).collect();
         let started = Instant::now();
         compiler.compile(&source.join("\n"), "all", session.options())?;
@@ -168,7 +188,10 @@ fn device_memory(device: &Device) -> String {
         return "(in host RSS)".into();
     }
     let output = std::process::Command::new("nvidia-smi")
-        .args(["--query-compute-apps=pid,used_memory", "--format=csv,noheader"])
+        .args([
+            "--query-compute-apps=pid,used_memory",
+            "--format=csv,noheader",
+        ])
         .output();
     let pid = std::process::id().to_string();
     output

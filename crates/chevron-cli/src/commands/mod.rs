@@ -1,9 +1,11 @@
 //! One module per subcommand. Each returns `Err(message)` for a one-line report on stderr.
 
 pub mod bench;
+pub mod cuda_source;
 pub mod demo;
 pub mod devices;
 pub mod inspect;
+pub mod repl;
 pub mod run;
 
 use chevron::{Device, Runtime};

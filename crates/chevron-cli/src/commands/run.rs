@@ -5,7 +5,7 @@ use std::ffi::c_void;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use chevron::{Buffer, Device, KernelArg, LaunchConfig, Module};
+use chevron::{Buffer, Device, KernelArg, LaunchConfig};
 use serde_json::json;
 
 use super::{pick_device, runtime, CommandResult};
@@ -13,7 +13,7 @@ use crate::args::RunArgs;
 use crate::spec::{ArgSpec, BufferInit, ElementType};
 
 /// A scalar argument's bytes, handed to the kernel as they are.
-struct ScalarValue(Vec<u8>);
+pub(crate) struct ScalarValue(Vec<u8>);
 
 // SAFETY: `arg_ptr` points to `arg_size` bytes owned by `self.0`, which live as long as `self`
 // is borrowed; the kernel only reads them during the launch call.
@@ -32,13 +32,13 @@ unsafe impl KernelArg for ScalarValue {
 }
 
 /// One prepared argument.
-enum Prepared {
+pub(crate) enum Prepared {
     Scalar(ScalarValue),
     Buffer { ty: ElementType, buffer: Buffer<u8> },
 }
 
 impl Prepared {
-    fn as_kernel_arg(&self) -> &dyn KernelArg {
+    pub(crate) fn as_kernel_arg(&self) -> &dyn KernelArg {
         match self {
             Prepared::Scalar(value) => value,
             Prepared::Buffer { buffer, .. } => buffer,
@@ -64,8 +64,7 @@ pub fn run(args: &RunArgs) -> CommandResult {
 
     let runtime = runtime()?;
     let device = pick_device(&runtime, args.device.as_deref())?;
-    let module = Module::from_file(device, &args.file).map_err(|e| e.to_string())?;
-    let kernel = module.kernel(&args.kernel).map_err(|e| e.to_string())?;
+    let (kernel, _session) = super::cuda_source::load_kernel(device, &args.file, &args.kernel)?;
     let mut prepared = specs
         .iter()
         .map(|spec| prepare(device, spec))
@@ -145,7 +144,7 @@ fn parse_saves(saves: &[String]) -> Result<Vec<(usize, PathBuf)>, String> {
         .collect()
 }
 
-fn prepare(device: &Device, spec: &ArgSpec) -> Result<Prepared, String> {
+pub(crate) fn prepare(device: &Device, spec: &ArgSpec) -> Result<Prepared, String> {
     Ok(match spec {
         ArgSpec::Scalar { bytes, .. } | ArgSpec::Bytes(bytes) => {
             Prepared::Scalar(ScalarValue(bytes.clone()))
@@ -200,7 +199,7 @@ fn initial_bytes(ty: ElementType, count: usize, init: &BufferInit) -> Result<Vec
     })
 }
 
-fn read_elements(arg: &Prepared) -> Result<Vec<serde_json::Value>, String> {
+pub(crate) fn read_elements(arg: &Prepared) -> Result<Vec<serde_json::Value>, String> {
     match arg {
         Prepared::Buffer { ty, buffer } => {
             let bytes = buffer.to_vec().map_err(|e| e.to_string())?;

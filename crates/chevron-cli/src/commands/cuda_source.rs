@@ -1,0 +1,54 @@
+//! Kernels for `chevron run`: from a code object, or from a `.cu` file compiled through a JIT
+//! session (and its disk cache), with a spinner on a terminal when compiling takes over 0.3 s.
+
+use std::io::IsTerminal;
+use std::path::Path;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
+
+use chevron::jit::Session;
+use chevron::{Device, Kernel, Module};
+use indicatif::ProgressBar;
+
+/// The kernel `query` of `file`, and the JIT session it came from (keep it alive while the
+/// kernel is used: it holds the globals).
+pub fn load_kernel(
+    device: &Device,
+    file: &Path,
+    query: &str,
+) -> Result<(Kernel, Option<Session>), String> {
+    if file.extension().is_none_or(|e| e != "cu") {
+        let module = Module::from_file(device, file).map_err(|e| e.to_string())?;
+        let kernel = module.kernel(query).map_err(|e| e.to_string())?;
+        return Ok((kernel, None));
+    }
+    let source = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let mut session = Session::new(device).map_err(|e| e.to_string())?;
+    let label = file.display().to_string();
+    with_spinner(&label, || session.add(&source)).map_err(|e| format!("{label}: {e}"))?;
+    let kernel = session.kernel(query).map_err(|e| e.to_string())?;
+    Ok((kernel, Some(session)))
+}
+
+/// Runs `work`, showing a spinner on stderr (a terminal only) once it takes over 0.3 s.
+fn with_spinner<T>(label: &str, work: impl FnOnce() -> T) -> T {
+    if !std::io::stderr().is_terminal() {
+        return work();
+    }
+    let (done, finished) = mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            if finished.recv_timeout(Duration::from_millis(300)) != Err(RecvTimeoutError::Timeout) {
+                return;
+            }
+            let spinner = ProgressBar::new_spinner();
+            spinner.set_message(format!("compiling {label}"));
+            spinner.enable_steady_tick(Duration::from_millis(100));
+            let _ = finished.recv();
+            spinner.finish_and_clear();
+        });
+        let result = work();
+        drop(done);
+        result
+    })
+}
