@@ -3,8 +3,9 @@
 //! A [`Session`] compiles one snippet at a time with NVRTC (loaded at run time, see
 //! [`nvrtc`](self::nvrtc)) into relocatable PTX, and keeps what each snippet declared as a
 //! prelude for the next ones, so a later snippet calls earlier `__device__` functions and uses
-//! earlier globals without redeclaring them. Each snippet is compiled once; its cost does not
-//! depend on how many came before (beyond the prelude of declarations).
+//! earlier globals without redeclaring them. Each snippet is compiled once, after only the
+//! declarations it can need (types, templates, and the prototypes and globals it names), so its
+//! cost does not grow with the number of snippets before it.
 //!
 //! - **Globals** get one device address for the life of the session: they are placed once and
 //!   code reaches them through that address (see [`globals`](self::globals)), so their values
@@ -39,6 +40,7 @@ mod declarations;
 pub mod globals;
 mod link;
 pub mod nvrtc;
+mod prelude;
 mod session;
 mod snippet;
 mod storage;

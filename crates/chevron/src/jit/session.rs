@@ -12,6 +12,7 @@ use super::declarations::declarations;
 use super::globals;
 use super::link::{link_kernel, Definition};
 use super::nvrtc::{nvrtc, Compiled, Nvrtc};
+use super::prelude::Prelude;
 use super::snippet::SnippetCode;
 use super::storage::Storage;
 use crate::device::Device;
@@ -26,9 +27,8 @@ pub struct Session {
     nvrtc: &'static Nvrtc,
     options: Vec<String>,
     cache: Cache,
-    /// Declarations of every snippet so far, deduplicated, as one text.
-    prelude: String,
-    prelude_units: HashSet<String>,
+    /// Declarations of every snippet so far.
+    prelude: Prelude,
     /// Snippets added successfully.
     added: u64,
     storage: Storage,
@@ -83,8 +83,7 @@ impl Session {
                 "--std=c++17".into(),
             ],
             cache,
-            prelude: String::new(),
-            prelude_units: HashSet::new(),
+            prelude: Prelude::default(),
             added: 0,
             storage: Storage::default(),
             live: HashMap::new(),
@@ -116,7 +115,8 @@ impl Session {
     /// the snippet) the session is unchanged.
     pub fn add(&mut self, source: &str) -> Result<Added> {
         let id = self.added + 1;
-        let program = format!("{}\n#line 1 \"snippet\"\n{source}\n", self.prelude);
+        let prelude = self.prelude.for_source(source);
+        let program = format!("{prelude}\n#line 1 \"snippet\"\n{source}\n");
         let started = Instant::now();
         let key = Cache::key(&program, &self.options, self.nvrtc.version());
         let (ptx, cache_hit) = match self.cache.get(&key) {
@@ -137,12 +137,7 @@ impl Session {
         let symbols = SymbolTable::from_module(&module);
         let code = self.prepare(id, module, symbols)?;
         let defined = self.commit(code);
-        for unit in declarations(source) {
-            if self.prelude_units.insert(unit.clone()) {
-                self.prelude.push_str(&unit);
-                self.prelude.push('\n');
-            }
-        }
+        self.prelude.extend(declarations(source));
         self.added = id;
         Ok(Added {
             snippet: id,
