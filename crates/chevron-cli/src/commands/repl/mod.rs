@@ -27,20 +27,28 @@ use session::{Flow, Repl};
 pub fn run(device: Option<&str>) -> Result<(), String> {
     let mut repl = Repl::new(device)?;
     let interrupted = Arc::new(AtomicBool::new(false));
-    let flag = Arc::clone(&interrupted);
-    ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
-        .map_err(|e| format!("cannot handle Ctrl-C: {e}"))?;
     if std::io::stdin().is_terminal() {
         interactive(&mut repl, &interrupted)?;
     } else {
+        catch_ctrl_c(&interrupted)?;
         piped(&mut repl, &interrupted);
     }
     let _ = std::io::stdout().flush();
     std::process::exit(if repl.failures == 0 { 0 } else { 2 });
 }
 
-fn interactive(repl: &mut Repl, interrupted: &AtomicBool) -> Result<(), String> {
+/// Ctrl-C (SIGINT) sets `interrupted` instead of ending the process.
+fn catch_ctrl_c(interrupted: &Arc<AtomicBool>) -> Result<(), String> {
+    let flag = Arc::clone(interrupted);
+    ctrlc::set_handler(move || flag.store(true, Ordering::SeqCst))
+        .map_err(|e| format!("cannot handle Ctrl-C: {e}"))
+}
+
+fn interactive(repl: &mut Repl, interrupted: &Arc<AtomicBool>) -> Result<(), String> {
     let mut editor = DefaultEditor::new().map_err(|e| format!("terminal: {e}"))?;
+    // After the editor, which takes SIGINT for its lifetime: while it reads, the terminal is raw
+    // and Ctrl-C is a key; while a launch runs, Ctrl-C is this signal.
+    catch_ctrl_c(interrupted)?;
     let history = history_file();
     if let Some(path) = &history {
         let _ = editor.load_history(path);
