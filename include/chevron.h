@@ -62,6 +62,9 @@ typedef struct chevron_buffer_s chevron_buffer_s;
 // The opaque object behind [`chevron_device`].
 typedef struct chevron_device_s chevron_device_s;
 
+// The opaque object behind [`chevron_jit_session`].
+typedef struct chevron_jit_session_s chevron_jit_session_s;
+
 // The opaque object behind [`chevron_kernel`].
 typedef struct chevron_kernel_s chevron_kernel_s;
 
@@ -117,6 +120,10 @@ typedef struct {
   // Total device memory in bytes.
   uint64_t total_memory;
 } chevron_device_info;
+
+// An incremental CUDA C++ session on one device. Release with `chevron_jit_session_release`
+// once its kernels are no longer launched (it owns the globals they use).
+typedef chevron_jit_session_s *chevron_jit_session;
 
 // A kernel of a module (keeps its module loaded). Release with `chevron_kernel_release`.
 typedef chevron_kernel_s *chevron_kernel;
@@ -257,6 +264,44 @@ chevron_status chevron_device_get_info(chevron_device device, chevron_device_inf
 
 // Waits until all work on all streams of `device` is done; reports a fault of that work.
 chevron_status chevron_device_synchronize(chevron_device device);
+
+// Creates a JIT session on `device` (disk cache as `CHEVRON_CACHE` says).
+//
+// # Safety
+// `session` is valid for a write.
+chevron_status chevron_jit_session_create(chevron_device device, chevron_jit_session *session);
+
+// Releases a JIT session handle.
+chevron_status chevron_jit_session_release(chevron_jit_session session);
+
+// Compiles one snippet of CUDA C++. On a compile error (`CHEVRON_ERROR_CODE_OBJECT`),
+// `chevron_last_error()` holds NVRTC's diagnostics with the snippet's line numbers, and the
+// session is unchanged. `snippet`, when not NULL, receives the snippet's number (1, 2, …).
+//
+// # Safety
+// `source` is a NUL-terminated string; `snippet` is NULL or valid for a write.
+chevron_status chevron_jit_add(chevron_jit_session session, const char *source, uint64_t *snippet);
+
+// Finds the newest definition of a kernel (plain name, exact name, signature or template
+// instance), linked with the newest definition of everything it calls. Release the handle
+// with `chevron_kernel_release`; it keeps the code it was linked with.
+//
+// # Safety
+// `name` is a NUL-terminated string; `kernel` is valid for a write.
+chevron_status chevron_jit_get_kernel(chevron_jit_session session,
+                                      const char *name,
+                                      chevron_kernel *kernel);
+
+// The device address and size of a session global (exact or demangled name); the address
+// stays the same for the life of the session. `size` may be NULL.
+//
+// # Safety
+// `name` is a NUL-terminated string; `address` is valid for a write; `size` is NULL or valid
+// for a write.
+chevron_status chevron_jit_get_global(chevron_jit_session session,
+                                      const char *name,
+                                      uint64_t *address,
+                                      size_t *size);
 
 // Launches `kernel` on `stream` (NULL: the default stream of the kernel's device) with
 // `grid` blocks of `block` threads and `shared_bytes` of dynamic shared memory, after the

@@ -29,6 +29,7 @@ pub(crate) enum Kind {
     MgpuFunction = 8,
     MgpuStream = 9,
     MgpuEvent = 10,
+    JitSession = 11,
 }
 
 impl Kind {
@@ -45,12 +46,13 @@ impl Kind {
             Kind::MgpuFunction => "CUfunction",
             Kind::MgpuStream => "CUstream",
             Kind::MgpuEvent => "CUevent",
+            Kind::JitSession => "JIT session",
         }
     }
 
     /// The kind whose tag `handle` carries, if any.
     pub(crate) fn of_handle(handle: u64) -> Option<Kind> {
-        const KINDS: [Kind; 10] = [
+        const KINDS: [Kind; 11] = [
             Kind::Device,
             Kind::Module,
             Kind::Kernel,
@@ -61,6 +63,7 @@ impl Kind {
             Kind::MgpuFunction,
             Kind::MgpuStream,
             Kind::MgpuEvent,
+            Kind::JitSession,
         ];
         let tag = (handle >> 56) as u8;
         KINDS.into_iter().find(|k| *k as u8 == tag)
