@@ -2,11 +2,12 @@
 # `chevron repl` as a person uses it, on the CPU device, driven through tmux (send-keys and
 # capture-pane): the prompt, multi-line input, a launch and :print, history recall (Up), Ctrl-C
 # dropping a half-entered unit, Ctrl-C during a spinning kernel, and Ctrl-D quitting. Then the
-# same language from a pipe: no prompt, exit code 2 after an error. About 20 s.
+# same language from a pipe: no prompt, exit code 2 after an error; `chevron run FILE.cu`.
+# About 10 s once chevron is built.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
-command -v tmux >/dev/null || apt-get install -y -qq tmux >/dev/null
+command -v tmux >/dev/null || { apt-get update -qq >/dev/null && apt-get install -y -qq tmux >/dev/null; }
 CHEVRON_NVRTC="$(scripts/deps/nvrtc.sh)"
 export CHEVRON_NVRTC CHEVRON_DEVICES=cpu
 cargo build -q -p chevron-cli
@@ -104,4 +105,10 @@ grep -qF 'v = [3, 3]' "$work/out" || { cat "$work/out" >&2; exit 1; }
 ! grep -qF 'cu> ' "$work/out" || { echo "repl_tmux: prompt printed to a pipe" >&2; exit 1; }
 [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "kernel \`missing\` not found" "$work/err" \
     || { cat "$work/err" >&2; exit 1; }
-echo "repl_tmux: prompt, multi-line input, history recall, Ctrl-C (input and launch), Ctrl-D, pipe: ok"
+
+# `chevron run` compiles a .cu file through the same session.
+printf '%s\n' '__device__ int offset = 5;' \
+    '__global__ void shift(int *v) { v[threadIdx.x] += offset; }' >"$work/shift.cu"
+target/debug/chevron run "$work/shift.cu" shift --grid 1 --block 3 --arg 'i32[3]=iota' --print 0 \
+    | grep -qF 'arg 0: [5,6,7]' || { echo "repl_tmux: chevron run FILE.cu failed" >&2; exit 1; }
+echo "repl_tmux: prompt, multi-line input, history recall, Ctrl-C (input and launch), Ctrl-D, pipe, run .cu: ok"
