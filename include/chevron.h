@@ -46,6 +46,8 @@ typedef enum {
   CHEVRON_ERROR_IO = 11,
   // A bug in chevron (a panic caught at the C boundary).
   CHEVRON_ERROR_INTERNAL = 12,
+  // Work did not finish within the deadline of `chevron_token_wait_timeout`.
+  CHEVRON_ERROR_TIMEOUT = 13,
 } chevron_status;
 
 // Which backend runs a device.
@@ -393,6 +395,12 @@ chevron_status chevron_stream_token(chevron_stream stream, chevron_token *token)
 // Waits on the host until the work of `token` is done; reports a fault of it (naming the
 // kernel).
 chevron_status chevron_token_wait(chevron_token token);
+
+// Waits like `chevron_token_wait` for at most `milliseconds`. Past the deadline:
+// `CHEVRON_ERROR_TIMEOUT`, and `chevron_last_error()` names the kernel (on the CPU device, also
+// the PTX lines its threads were at; the CPU device stops the kernel and its stream stays
+// faulted, a GPU's kernel keeps running).
+chevron_status chevron_token_wait_timeout(chevron_token token, uint64_t milliseconds);
 
 // `CHEVRON_SUCCESS` if the work of `token` is done, `CHEVRON_NOT_READY` if not, an error if
 // it faulted.

@@ -11,7 +11,11 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 if [[ -z ${CHEVRON_BIN:-} ]]; then
     profile=${DIFFERENTIAL_PROFILE:-dev}
-    cargo build --profile "$profile" --quiet -p chevron-cli
+    if [[ $profile == dev ]]; then
+        scripts/build-workspace --quiet   # the chevron CLI among the rest: cargo test's build
+    else
+        cargo build --profile "$profile" --quiet -p chevron-cli
+    fi
     CHEVRON_BIN=target/$([[ $profile == dev ]] && echo debug || echo "$profile")/chevron
 fi
 out="$(mktemp -d)"

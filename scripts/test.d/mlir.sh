@@ -33,7 +33,7 @@ if ! command -v clang-22 >/dev/null || [[ ! -e $async_runtime ]]; then
 fi
 command -v clang-22 >/dev/null || { echo "mlir.sh: clang-22 is required" >&2; exit 1; }
 
-cargo build -q -p chevron-capi || exit 1
+"$root/scripts/build-workspace" -q || exit 1   # libchevron (chevron-capi) among the rest
 lib="$root/target/debug"
 mkdir -p "$out"
 clang-22 -O1 -c -fPIC "$here/print_memref.c" -o "$out/print_memref.o" || exit 1

@@ -19,7 +19,7 @@ fi
 [[ -n "$ptxas" ]] || { echo "ptxas-roundtrip: no ptxas inside $deps" >&2; exit 1; }
 "$ptxas" --version >/dev/null || { echo "ptxas-roundtrip: $ptxas does not run" >&2; exit 1; }
 
-cargo build --quiet -p chevron-ptx --example ptx_print
+scripts/build-workspace --quiet   # the ptx_print example among the rest
 printer="$root/target/debug/examples/ptx_print"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/../.."
 bin="$(scripts/deps/cuda_nvcc.sh)"
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-cargo build -q -p chevron-ptx --example ptx_link
+scripts/build-workspace -q   # the ptx_link example among the rest
 link_tool="target/debug/examples/ptx_link"
 n80=corpus/nvrtc/compute_80
 n90=corpus/nvrtc/compute_90

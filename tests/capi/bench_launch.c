@@ -1,8 +1,9 @@
 /* Launch overhead through the C ABIs, against the raw driver in the same run: the host time to
  * enqueue one launch of an empty kernel (no arguments, or 4), in bursts of 256 launches followed
- * by a synchronization, median over the bursts. Paths: chevron_launch (checked), mgpuLaunchKernel
- * (with the mgpuModuleGetFunction MLIR calls before each launch), and, on a CUDA device, raw
- * cuLaunchKernel (libcuda.so.1 through dlopen). A benchmark, not a test: it prints figures.
+ * by a synchronization, median over the bursts; the paths' bursts are interleaved. Paths:
+ * chevron_launch (checked), mgpuLaunchKernel (with the mgpuModuleGetFunction MLIR calls before
+ * each launch), and, on a CUDA device, raw cuLaunchKernel (libcuda.so.1 through dlopen), with
+ * the ratios to raw. A benchmark, not a test: it prints figures (scripts/gpu/bench_capi.sh).
  * Usage: bench_launch KERNELS.ptx [BURSTS] */
 #define _POSIX_C_SOURCE 200809L
 #include <dlfcn.h>
@@ -43,18 +44,30 @@ static double median(double *v, int n)
 typedef void (*launch_fn)(void *context);
 typedef void (*sync_fn)(void *context);
 
-/* Median per-launch enqueue time in ns over `bursts` bursts (after one warm-up burst). */
-static double measure(int bursts, launch_fn launch, sync_fn sync, void *context)
+/* One way of launching: its calls and its per-launch times, one per burst. */
+struct path {
+    launch_fn launch;
+    sync_fn sync;
+    void *context;
+    double per_launch[MAX_BURSTS];
+};
+
+/* Median per-launch enqueue time in ns of each path over `bursts` rounds (after one warm-up
+ * round). Each round runs one burst of every path, in a rotating order, so that drift in the
+ * machine's state (clocks, other load) affects every path alike. */
+static void measure(int bursts, struct path *paths, int npaths, double *medians)
 {
-    static double per_launch[MAX_BURSTS];
     for (int b = -1; b < bursts; b++) {
-        double start = now_ns();
-        for (int i = 0; i < BURST; i++) launch(context);
-        double end = now_ns();
-        sync(context);
-        if (b >= 0) per_launch[b] = (end - start) / BURST;
+        for (int k = 0; k < npaths; k++) {
+            struct path *p = &paths[(b + 1 + k) % npaths];
+            double start = now_ns();
+            for (int i = 0; i < BURST; i++) p->launch(p->context);
+            double end = now_ns();
+            p->sync(p->context);
+            if (b >= 0) p->per_launch[b] = (end - start) / BURST;
+        }
     }
-    return median(per_launch, bursts);
+    for (int k = 0; k < npaths; k++) medians[k] = median(paths[k].per_launch, bursts);
 }
 
 /* chevron_launch */
@@ -170,9 +183,10 @@ int main(int argc, char **argv)
     chevron_arg args4[] = {CHEVRON_ARG(p), CHEVRON_ARG(p), CHEVRON_ARG(f), CHEVRON_ARG(n)};
     void *params4[] = {&p, &p, &f, &n}, *mparams4[] = {&mp, &mp, &f, &n};
 
-    printf("launch enqueue on %s (%s), median of %d bursts of %d, ns per launch:\n", info.label,
-           info.name, bursts, BURST);
-    printf("%-12s %12s %12s %12s\n", "kernel", "raw driver", "chevron_launch", "mgpu (+GetFunction)");
+    printf("launch enqueue on %s (%s), median of %d interleaved bursts of %d, ns per launch:\n",
+           info.label, info.name, bursts, BURST);
+    printf("%-10s %10s %15s %20s %9s %9s\n", "kernel", "raw driver", "chevron_launch",
+           "mgpu (+GetFunction)", "chevron/raw", "mgpu/raw");
     const char *names[] = {"empty", "four_args"};
     for (int which = 0; which < 2; which++) {
         chevron_kernel kernel;
@@ -180,15 +194,24 @@ int main(int argc, char **argv)
         struct chevron_case c = {kernel, stream, which ? args4 : NULL, which ? 4 : 0};
         struct mgpu_case m = {mgpu_module, mgpu_stream, names[which], which ? mparams4 : NULL,
                               which ? 4 : 0};
-        double chevron_ns = measure(bursts, chevron_once, chevron_sync, &c);
-        double mgpu_ns = measure(bursts, mgpu_once, mgpu_sync, &m);
-        char raw_text[32] = "n/a (no CUDA)";
         struct raw_case r = {0};
+        static struct path paths[3];
+        paths[0] = (struct path){chevron_once, chevron_sync, &c, {0}};
+        paths[1] = (struct path){mgpu_once, mgpu_sync, &m, {0}};
+        int npaths = 2;
         if (info.backend == CHEVRON_BACKEND_CUDA && raw_setup(&r, (int)info.ordinal, ptx, names[which])) {
             r.params = which ? params4 : NULL;
-            snprintf(raw_text, sizeof raw_text, "%.0f", measure(bursts, raw_once, raw_sync, &r));
+            paths[2] = (struct path){raw_once, raw_sync, &r, {0}};
+            npaths = 3;
         }
-        printf("%-12s %12s %12.0f %12.0f\n", names[which], raw_text, chevron_ns, mgpu_ns);
+        double medians[3];
+        measure(bursts, paths, npaths, medians);
+        if (npaths == 3)
+            printf("%-10s %10.0f %15.0f %20.0f %9.3f %9.3f\n", names[which], medians[2], medians[0],
+                   medians[1], medians[0] / medians[2], medians[1] / medians[2]);
+        else
+            printf("%-10s %10s %15.0f %20.0f %9s %9s\n", names[which], "n/a", medians[0], medians[1],
+                   "n/a", "n/a");
         CHECK(chevron_kernel_release(kernel));
     }
     return 0;

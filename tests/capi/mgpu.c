@@ -1,7 +1,8 @@
 /* MLIR's mgpu* ABI called directly, for what the lowered programs of tests/mlir do not reach:
  * memcpy classification in every direction, host-shared and registered memory seen by kernels,
  * events destroyed with waits pending, a stream passed as an event, module unload right after
- * an asynchronous launch, and the error reports of misuse (stderr is captured and checked).
+ * an asynchronous launch, and the error reports of misuse (stderr is captured and checked),
+ * freed device memory and stray pointers in memcpy and memset among them.
  * Usage: mgpu KERNELS.ptx */
 #define _POSIX_C_SOURCE 200809L
 #include <stdint.h>
@@ -196,6 +197,8 @@ int main(int argc, char **argv)
     EXPECT("destroyed stream", "mgpuStreamSynchronize", "already released or destroyed");
     mgpuStreamSynchronize(e);
     EXPECT("event as a stream", "mgpuStreamSynchronize", "CUevent handle, not a CUstream");
+    REQUIRE(!mgpuMemAlloc(UINT64_MAX, s1, 0) && !mgpuMemAlloc(UINT64_MAX, s1, 1), "huge allocations");
+    EXPECT("huge allocations", "mgpuMemAlloc", "18446744073709551615 bytes");
     mgpuMemFree((void *)(uintptr_t)0x1000, s1);
     EXPECT("foreign free", "mgpuMemFree", "not allocated by mgpuMemAlloc");
     mgpuSetDefaultDevice(99);
@@ -207,6 +210,23 @@ int main(int argc, char **argv)
     mgpuStreamSynchronize(s1);
     mgpuMemFree(a, s1);
     mgpuMemFree(b, s1);
+
+    /* Freed device memory and stray pointers are looked up and reported, never dereferenced. */
+    /* CUDA: the driver no longer knows the address, and the host cannot read it; the CPU
+     * device knows it as freed. Either way a report, and the process goes on. */
+    const char *freed = on_cuda ? "0x" : "not inside one live allocation";
+    mgpuMemcpy(back, a, sizeof back, s1);
+    EXPECT("memcpy from freed memory", "mgpuMemcpy", freed);
+    mgpuMemcpy(b, host, sizeof host, s1);
+    EXPECT("memcpy to freed memory", "mgpuMemcpy", freed);
+    mgpuMemset32(a, 1, 64, s1);
+    EXPECT("memset of freed memory", "mgpuMemset32", freed);
+    mgpuMemcpy(back, (void *)(uintptr_t)0x1000, 16, s1);
+    EXPECT("memcpy from a stray pointer", "mgpuMemcpy", "src 0x1000 (16 bytes) is neither device memory");
+    mgpuMemset16((void *)(uintptr_t)0x1000, 1, 8, s1);
+    EXPECT("memset of a stray pointer", "mgpuMemset16", "dst 0x1000 (16 bytes) is neither");
+    mgpuStreamSynchronize(s1);
+    QUIET("the stream still works");
     mgpuStreamDestroy(s1);
     mgpuStreamDestroy(s);
     mgpuModuleUnload(module);

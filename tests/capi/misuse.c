@@ -38,6 +38,37 @@ int main(int argc, char **argv)
     chevron_arg iota_args[] = {CHEVRON_ARG(p), CHEVRON_ARG(iota_n)};
     EXPECT_ERROR(chevron_launch(released, NULL, one, block, 0, iota_args, 2, NULL, 0, NULL),
                  CHEVRON_ERROR_INVALID_HANDLE, "already released");
+    /* Launches of the pair launched just before (answered by the thread's launch cache) still
+     * see the release of the stream, then of the kernel. */
+    chevron_stream brief;
+    chevron_kernel iota;
+    CHECK(chevron_stream_create(device, &brief));
+    CHECK(chevron_module_get_kernel(module, "iota", &iota));
+    CHECK(chevron_launch(iota, brief, one, block, 0, iota_args, 2, NULL, 0, NULL));
+    CHECK(chevron_launch(iota, brief, one, block, 0, iota_args, 2, NULL, 0, NULL));
+    CHECK(chevron_stream_synchronize(brief));
+    CHECK(chevron_stream_release(brief));
+    EXPECT_ERROR(chevron_launch(iota, brief, one, block, 0, iota_args, 2, NULL, 0, NULL),
+                 CHEVRON_ERROR_INVALID_HANDLE, "stream handle", "already released");
+    CHECK(chevron_launch(iota, NULL, one, block, 0, iota_args, 2, NULL, 0, NULL));
+    CHECK(chevron_kernel_release(iota));
+    EXPECT_ERROR(chevron_launch(iota, NULL, one, block, 0, iota_args, 2, NULL, 0, NULL),
+                 CHEVRON_ERROR_INVALID_HANDLE, "kernel handle", "already released");
+    /* A released handle stays invalid while its slot is reused by later objects: it never
+     * names another owner's object (release/create cycles never hand it out again). */
+    chevron_buffer first, latest;
+    CHECK(chevron_buffer_alloc(device, 16, &first));
+    CHECK(chevron_buffer_free(first));
+    for (int cycle = 0; cycle < 10000; cycle++) {
+        CHECK(chevron_buffer_alloc(device, 16, &latest));
+        REQUIRE(latest != first, "cycle %d reissued the released handle %p", cycle, (void *)first);
+        size_t size;
+        REQUIRE(chevron_buffer_size(first, &size) == CHEVRON_ERROR_INVALID_HANDLE, "cycle %d", cycle);
+        CHECK(chevron_buffer_free(latest));
+    }
+    EXPECT_ERROR(chevron_buffer_free(first), CHEVRON_ERROR_INVALID_HANDLE, "buffer handle",
+                 "already released");
+    EXPECT_ERROR(chevron_buffer_free(latest), CHEVRON_ERROR_INVALID_HANDLE, "already released");
     EXPECT_ERROR(chevron_device_get(99, &device), CHEVRON_ERROR_NOT_FOUND, "device 99");
     EXPECT_ERROR(chevron_device_get(0, NULL), CHEVRON_ERROR_INVALID_VALUE, "`device` is NULL");
 
@@ -51,6 +82,31 @@ int main(int argc, char **argv)
                  "is 4 bytes, got 8 bytes");
     EXPECT_ERROR(chevron_launch(saxpy, stream, one, block, 0, NULL, 4, NULL, 0, NULL),
                  CHEVRON_ERROR_INVALID_VALUE, "`args` is NULL");
+    /* Absurd counts are refused before the arrays are read. */
+    EXPECT_ERROR(chevron_launch(saxpy, stream, one, block, 0, good, (size_t)1 << 62, NULL, 0, NULL),
+                 CHEVRON_ERROR_INVALID_VALUE, "`nargs`", "is not a count");
+    EXPECT_ERROR(chevron_launch(saxpy, stream, one, block, 0, good, 1000000, NULL, 0, NULL),
+                 CHEVRON_ERROR_ARGUMENT, "takes 4 parameters", "got 1000000 arguments");
+    chevron_token no_tokens[1] = {NULL};
+    EXPECT_ERROR(chevron_launch(saxpy, stream, one, block, 0, good, 4, no_tokens, (size_t)1 << 62, NULL),
+                 CHEVRON_ERROR_INVALID_VALUE, "`ndeps`", "is not a count");
+    /* A count mismatch names a few parameters and counts the rest. */
+    static char wide_ptx[4096];
+    int used = snprintf(wide_ptx, sizeof wide_ptx, ".version 7.0\n.target sm_70\n.address_size 64\n"
+                                                   ".visible .entry wide(");
+    for (int i = 0; i < 100; i++)
+        used += snprintf(wide_ptx + used, sizeof wide_ptx - (size_t)used, "%s.param .u32 w%d",
+                         i ? ", " : "", i);
+    snprintf(wide_ptx + used, sizeof wide_ptx - (size_t)used, ")\n{\nret;\n}\n");
+    chevron_module wide_module;
+    chevron_kernel hundred;
+    CHECK(chevron_module_load(device, wide_ptx, 0, &wide_module));
+    CHECK(chevron_module_get_kernel(wide_module, "wide", &hundred));
+    EXPECT_ERROR(chevron_launch(hundred, stream, one, block, 0, good, 1, NULL, 0, NULL),
+                 CHEVRON_ERROR_ARGUMENT, "takes 100 parameters", "`w7`, … 92 more), got 1");
+    REQUIRE(strlen(chevron_last_error()) < 300, "long message: %s", chevron_last_error());
+    CHECK(chevron_kernel_release(hundred));
+    CHECK(chevron_module_release(wide_module));
     EXPECT_ERROR(chevron_launch(saxpy, stream, one, block, 0, good, 4, NULL, 2, NULL),
                  CHEVRON_ERROR_INVALID_VALUE, "`deps` is NULL");
     EXPECT_ERROR(chevron_launch(saxpy, stream, one, CHEVRON_DIM3(4096, 1, 1), 0, good, 4, NULL, 0, NULL),
@@ -75,6 +131,9 @@ int main(int argc, char **argv)
                  "`dst` is NULL");
     EXPECT_ERROR(chevron_buffer_memset(buffer, 0, 0, 3, 4, NULL, NULL, 0, NULL),
                  CHEVRON_ERROR_INVALID_VALUE, "1, 2 or 4");
+    chevron_buffer huge;
+    EXPECT_ERROR(chevron_buffer_alloc(device, SIZE_MAX, &huge), CHEVRON_ERROR_DRIVER,
+                 "chevron_buffer_alloc", "OUT_OF_MEMORY");
 
     chevron_device_info info;
     CHECK(chevron_device_get_info(device, &info));

@@ -5,9 +5,11 @@
 //! holds it as an opaque pointer, and every entry point looks it up in the registry of the kind
 //! it expects. A NULL handle, a released one (its slot's generation moved on), or one of
 //! another kind (its tag differs) is an error, never a crash. The tag also lets the MLIR ABI
-//! tell a stream from an event when a caller passes one for the other.
+//! tell a stream from an event when a caller passes one for the other. Handles are never
+//! reissued: a slot whose 24-bit generation is used up is retired (see [`Registry`]).
 
-use std::sync::{RwLock, RwLockReadGuard, RwLockWriteGuard};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Mutex, MutexGuard, OnceLock, RwLock, RwLockWriteGuard};
 
 /// Bits of a handle that hold the slot index plus one.
 const SLOT_BITS: u32 = 32;
@@ -101,20 +103,42 @@ impl HandleError {
     }
 }
 
+/// Slots in the first chunk; chunk `c` holds `FIRST_CHUNK << c` slots.
+const FIRST_CHUNK: usize = 64;
+/// Chunks enough for every slot index a handle can hold (2^32 - 1 of them).
+const CHUNKS: usize = 27;
+
+/// One slot: the generation of its current (or next) handle and the object, if live. Readers
+/// take the slot's own read lock, so lookups of different handles never contend, and an
+/// insertion or removal elsewhere never blocks them.
 struct Slot<T> {
+    entry: RwLock<Entry<T>>,
+}
+
+struct Entry<T> {
     generation: u32,
     value: Option<T>,
 }
 
-struct Slab<T> {
-    slots: Vec<Slot<T>>,
+/// Which slots are free, and how many were ever handed out.
+struct Allocator {
     free: Vec<u32>,
+    next: u32,
 }
 
 /// The live objects of one kind.
+///
+/// Slots live in chunks that are allocated once and never move, so a lookup finds its slot
+/// without any registry-wide lock. A slot's generation grows by one per release; a slot whose
+/// generation reaches the largest value a handle can hold is retired for good instead of
+/// reused, so a released handle never becomes valid again.
 pub(crate) struct Registry<T> {
     kind: Kind,
-    slab: RwLock<Slab<T>>,
+    chunks: [OnceLock<Box<[Slot<T>]>>; CHUNKS],
+    allocator: Mutex<Allocator>,
+    /// How many objects were ever removed: a cache of looked-up objects is current while this
+    /// has not moved (see `api::launch_cache`).
+    removals: AtomicU64,
 }
 
 impl<T: Clone> Registry<T> {
@@ -122,11 +146,19 @@ impl<T: Clone> Registry<T> {
     pub(crate) const fn new(kind: Kind) -> Registry<T> {
         Registry {
             kind,
-            slab: RwLock::new(Slab {
-                slots: Vec::new(),
+            chunks: [const { OnceLock::new() }; CHUNKS],
+            allocator: Mutex::new(Allocator {
                 free: Vec::new(),
+                next: 0,
             }),
+            removals: AtomicU64::new(0),
         }
+    }
+
+    /// How many objects were ever removed; unchanged means every handle looked up since is
+    /// still live.
+    pub(crate) fn removals(&self) -> u64 {
+        self.removals.load(Ordering::Acquire)
     }
 
     /// The kind of the objects.
@@ -135,34 +167,44 @@ impl<T: Clone> Registry<T> {
     }
 
     /// Registers `value` and returns its handle.
+    ///
+    /// # Panics
+    /// When all 2^32 - 1 slots are in use or retired (2^56 handles were issued).
     pub(crate) fn insert(&self, value: T) -> u64 {
-        let mut slab = self.write();
-        let index = match slab.free.pop() {
-            Some(index) => {
-                let slot = &mut slab.slots[index as usize];
-                slot.value = Some(value);
-                index
-            }
-            None => {
-                slab.slots.push(Slot {
-                    generation: 1,
-                    value: Some(value),
-                });
-                (slab.slots.len() - 1) as u32
+        let index = {
+            let mut allocator = lock(&self.allocator);
+            match allocator.free.pop() {
+                Some(index) => index,
+                None => {
+                    let index = allocator.next;
+                    assert!(
+                        index < u32::MAX - 1,
+                        "{} handles exhausted",
+                        self.kind.word()
+                    );
+                    allocator.next += 1;
+                    index
+                }
             }
         };
-        let generation = slab.slots[index as usize].generation;
-        self.encode(index, generation)
+        let mut entry = write(self.slot_or_new(index));
+        entry.value = Some(value);
+        self.encode(index, entry.generation)
     }
 
     /// A clone of the object behind `handle`.
     pub(crate) fn get(&self, handle: u64) -> Result<T, HandleError> {
+        self.with(handle, T::clone)
+    }
+
+    /// Calls `f` with the object behind `handle`, borrowed (no clone) under its slot's read
+    /// lock: `f` must not release a handle of this registry.
+    pub(crate) fn with<R>(&self, handle: u64, f: impl FnOnce(&T) -> R) -> Result<R, HandleError> {
         let index = self.index_of(handle)?;
-        let slab = self.read();
-        match slab.slots.get(index) {
-            Some(slot) if self.encode(index as u32, slot.generation) == handle => {
-                slot.value.clone().ok_or(HandleError::Stale)
-            }
+        let slot = self.slot(index).ok_or(HandleError::Stale)?;
+        let entry = slot.entry.read().unwrap_or_else(|e| e.into_inner());
+        match &entry.value {
+            Some(value) if self.encode(index, entry.generation) == handle => Ok(f(value)),
             _ => Err(HandleError::Stale),
         }
     }
@@ -170,34 +212,45 @@ impl<T: Clone> Registry<T> {
     /// Unregisters the object behind `handle` and returns it; the handle becomes stale.
     pub(crate) fn remove(&self, handle: u64) -> Result<T, HandleError> {
         let index = self.index_of(handle)?;
-        let mut slab = self.write();
-        let slot = match slab.slots.get_mut(index) {
-            Some(slot) if self.encode(index as u32, slot.generation) == handle => slot,
-            _ => return Err(HandleError::Stale),
+        let slot = self.slot(index).ok_or(HandleError::Stale)?;
+        let (value, reusable) = {
+            let mut entry = write(slot);
+            if self.encode(index, entry.generation) != handle {
+                return Err(HandleError::Stale);
+            }
+            let value = entry.value.take().ok_or(HandleError::Stale)?;
+            self.removals.fetch_add(1, Ordering::Release);
+            (value, retire_generation(&mut entry))
         };
-        let value = slot.value.take().ok_or(HandleError::Stale)?;
-        slot.generation = (slot.generation % GENERATION_MASK) + 1;
-        slab.free.push(index as u32);
+        if reusable {
+            lock(&self.allocator).free.push(index);
+        }
         Ok(value)
     }
 
     /// Unregisters every object for which `doomed` holds; returns how many.
     pub(crate) fn remove_where(&self, mut doomed: impl FnMut(&T) -> bool) -> usize {
-        let mut slab = self.write();
-        let mut freed = Vec::new();
-        for (index, slot) in slab.slots.iter_mut().enumerate() {
-            if slot.value.as_ref().is_some_and(&mut doomed) {
-                slot.value = None;
-                slot.generation = (slot.generation % GENERATION_MASK) + 1;
-                freed.push(index as u32);
+        let issued = lock(&self.allocator).next;
+        let mut removed = Vec::new();
+        let mut reusable = Vec::new();
+        for index in 0..issued {
+            let Some(slot) = self.slot(index) else {
+                continue;
+            };
+            let mut entry = write(slot);
+            if entry.value.as_ref().is_some_and(&mut doomed) {
+                removed.extend(entry.value.take());
+                self.removals.fetch_add(1, Ordering::Release);
+                if retire_generation(&mut entry) {
+                    reusable.push(index);
+                }
             }
         }
-        let count = freed.len();
-        slab.free.extend(freed);
-        count
+        lock(&self.allocator).free.extend(reusable);
+        removed.len()
     }
 
-    fn index_of(&self, handle: u64) -> Result<usize, HandleError> {
+    fn index_of(&self, handle: u64) -> Result<u32, HandleError> {
         if handle == 0 {
             return Err(HandleError::Null);
         }
@@ -209,7 +262,36 @@ impl<T: Clone> Registry<T> {
         if slot == 0 {
             return Err(HandleError::Stale);
         }
-        Ok((slot - 1) as usize)
+        Ok((slot - 1) as u32)
+    }
+
+    /// The chunk and the position in it of slot `index`.
+    fn locate(index: u32) -> (usize, usize) {
+        let shifted = index as usize + FIRST_CHUNK;
+        let chunk = (shifted.ilog2() - FIRST_CHUNK.ilog2()) as usize;
+        (chunk, shifted - (FIRST_CHUNK << chunk))
+    }
+
+    /// Slot `index`, if its chunk exists.
+    fn slot(&self, index: u32) -> Option<&Slot<T>> {
+        let (chunk, offset) = Self::locate(index);
+        self.chunks[chunk].get().map(|slots| &slots[offset])
+    }
+
+    /// Slot `index`, allocating its chunk on first use.
+    fn slot_or_new(&self, index: u32) -> &Slot<T> {
+        let (chunk, offset) = Self::locate(index);
+        let slots = self.chunks[chunk].get_or_init(|| {
+            (0..FIRST_CHUNK << chunk)
+                .map(|_| Slot {
+                    entry: RwLock::new(Entry {
+                        generation: 1,
+                        value: None,
+                    }),
+                })
+                .collect()
+        });
+        &slots[offset]
     }
 
     fn encode(&self, index: u32, generation: u32) -> u64 {
@@ -218,47 +300,31 @@ impl<T: Clone> Registry<T> {
             | (u64::from(index) + 1)
     }
 
-    fn read(&self) -> RwLockReadGuard<'_, Slab<T>> {
-        // No code panics while holding the lock; recover from poisoning regardless.
-        self.slab.read().unwrap_or_else(|e| e.into_inner())
+    /// Moves slot `index` to generation `generation` (tests of the generation limit).
+    #[cfg(test)]
+    fn age(&self, index: u32, generation: u32) {
+        write(self.slot_or_new(index)).generation = generation;
     }
+}
 
-    fn write(&self) -> RwLockWriteGuard<'_, Slab<T>> {
-        self.slab.write().unwrap_or_else(|e| e.into_inner())
+/// Moves an emptied slot to its next generation; false when the generation is exhausted and
+/// the slot is retired (never reused, so no earlier handle of it can come back).
+fn retire_generation<T>(entry: &mut Entry<T>) -> bool {
+    if entry.generation >= GENERATION_MASK {
+        return false;
     }
+    entry.generation += 1;
+    true
+}
+
+fn write<T>(slot: &Slot<T>) -> RwLockWriteGuard<'_, Entry<T>> {
+    // No code panics while holding a slot's lock; recover from poisoning regardless.
+    slot.entry.write().unwrap_or_else(|e| e.into_inner())
+}
+
+fn lock(allocator: &Mutex<Allocator>) -> MutexGuard<'_, Allocator> {
+    allocator.lock().unwrap_or_else(|e| e.into_inner())
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn handles_are_checked_for_null_kind_and_staleness() {
-        let streams: Registry<u32> = Registry::new(Kind::Stream);
-        let events: Registry<u32> = Registry::new(Kind::MgpuEvent);
-        let a = streams.insert(7);
-        let e = events.insert(9);
-        assert_eq!(streams.get(a), Ok(7));
-        assert_eq!(streams.get(0), Err(HandleError::Null));
-        assert_eq!(
-            streams.get(e),
-            Err(HandleError::WrongKind(Some(Kind::MgpuEvent)))
-        );
-        assert_eq!(streams.get(12345), Err(HandleError::WrongKind(None)));
-        assert_eq!(streams.remove(a), Ok(7));
-        assert_eq!(streams.get(a), Err(HandleError::Stale));
-        assert_eq!(streams.remove(a), Err(HandleError::Stale));
-        // The slot is reused under a new generation: the old handle stays stale.
-        let b = streams.insert(8);
-        assert_ne!(a, b);
-        assert_eq!(streams.get(a), Err(HandleError::Stale));
-        assert_eq!(streams.get(b), Ok(8));
-        assert_eq!(streams.remove_where(|v| *v == 8), 1);
-        assert_eq!(streams.get(b), Err(HandleError::Stale));
-        let message = HandleError::WrongKind(Some(Kind::MgpuStream)).describe(Kind::MgpuEvent, 5);
-        assert!(
-            message.contains("CUstream") && message.contains("CUevent"),
-            "{message}"
-        );
-    }
-}
+mod tests;

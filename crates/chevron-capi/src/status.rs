@@ -34,6 +34,8 @@ pub enum chevron_status {
     CHEVRON_ERROR_IO = 11,
     /// A bug in chevron (a panic caught at the C boundary).
     CHEVRON_ERROR_INTERNAL = 12,
+    /// Work did not finish within the deadline of `chevron_token_wait_timeout`.
+    CHEVRON_ERROR_TIMEOUT = 13,
 }
 
 impl chevron_status {
@@ -50,6 +52,7 @@ impl chevron_status {
             E::Fault { .. } => chevron_status::CHEVRON_ERROR_FAULT,
             E::Io { .. } => chevron_status::CHEVRON_ERROR_IO,
             E::InvalidValue { .. } => chevron_status::CHEVRON_ERROR_INVALID_VALUE,
+            E::Timeout { .. } => chevron_status::CHEVRON_ERROR_TIMEOUT,
         }
     }
 
@@ -68,6 +71,7 @@ impl chevron_status {
             chevron_status::CHEVRON_ERROR_DRIVER => c"CHEVRON_ERROR_DRIVER",
             chevron_status::CHEVRON_ERROR_UNAVAILABLE => c"CHEVRON_ERROR_UNAVAILABLE",
             chevron_status::CHEVRON_ERROR_IO => c"CHEVRON_ERROR_IO",
+            chevron_status::CHEVRON_ERROR_TIMEOUT => c"CHEVRON_ERROR_TIMEOUT",
             chevron_status::CHEVRON_ERROR_INTERNAL => c"CHEVRON_ERROR_INTERNAL",
         }
     }

@@ -19,7 +19,7 @@ fn main() -> chevron::Result<()> {
     let src = Buffer::from_slice(device, &(0..n).collect::<Vec<u32>>())?;
     let dst = Buffer::<u32>::zeroed(device, n as usize)?;
     let stream = device.default_stream()?;
-    let config = LaunchConfig::for_elements(n.into(), 128);
+    let config = LaunchConfig::for_elements(n as usize, 128);
     copy_plus
         .launch(&stream, config, (&src, &dst, 100u32, n))?
         .wait()?;

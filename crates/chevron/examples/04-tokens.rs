@@ -10,7 +10,7 @@ fn main() -> chevron::Result<()> {
     let module = Module::from_ptx(device, PTX)?;
     let (fill, copy_plus) = (module.kernel("fill_index")?, module.kernel("copy_plus")?);
     let n = 1u32 << 16;
-    let config = LaunchConfig::for_elements(n.into(), 256);
+    let config = LaunchConfig::for_elements(n as usize, 256);
 
     // Four producers on four streams.
     let streams: Vec<_> = (0..4)

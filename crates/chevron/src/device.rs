@@ -125,6 +125,12 @@ impl Device {
         self.shared.core.backend.allocation_of(ptr)
     }
 
+    /// Whether `ptr` is an address of this device rather than of the host, live or not (see
+    /// [`backend::Device::is_device_address`]): such a pointer must not be read on the host.
+    pub fn is_device_address(&self, ptr: backend::DevicePtr) -> bool {
+        self.shared.core.backend.is_device_address(ptr)
+    }
+
     /// Whether two handles name the same device object.
     pub fn same_device(&self, other: &Device) -> bool {
         Arc::ptr_eq(&self.shared.core, &other.shared.core)

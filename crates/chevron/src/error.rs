@@ -9,8 +9,9 @@ use std::path::PathBuf;
 /// Result alias used throughout chevron.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-/// Everything that can go wrong in chevron.
-#[derive(Debug, thiserror::Error)]
+/// Everything that can go wrong in chevron. `Debug` shows the same readable message as
+/// `Display` (as anyhow's errors do), so `fn main() -> chevron::Result<()>` reports it well.
+#[derive(thiserror::Error)]
 pub enum Error {
     /// A backend (its driver library, a symbol of it, or its devices) is not available.
     #[error("{backend} is unavailable: {reason}")]
@@ -94,6 +95,19 @@ pub enum Error {
         message: String,
     },
 
+    /// Work did not finish within a host-side deadline ([`crate::Token::wait_timeout`]).
+    #[error("{what} on {device} did not finish within {seconds} s{}", context_suffix(.detail))]
+    Timeout {
+        /// What was waited for: ``kernel `k` `` where known, else the submission.
+        what: String,
+        /// The device.
+        device: String,
+        /// The deadline, in seconds.
+        seconds: f64,
+        /// On the CPU device, where the stopped kernel's threads were.
+        detail: String,
+    },
+
     /// A file could not be read or written.
     #[error("{}: {source}", .path.display())]
     Io {
@@ -111,6 +125,12 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+}
+
+impl std::fmt::Debug for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        std::fmt::Display::fmt(self, f)
+    }
 }
 
 fn context_suffix(context: &str) -> String {
@@ -134,5 +154,23 @@ fn candidates_suffix(candidates: &[String]) -> String {
         String::new()
     } else {
         format!("; candidates: {}", candidates.join(", "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn debug_shows_the_readable_message() {
+        let error = Error::NotFound {
+            what: "kernel",
+            name: "saxpy".into(),
+            scope: "k.ptx".into(),
+            candidates: vec!["saxpy2".into()],
+        };
+        let message = "kernel `saxpy` not found in k.ptx; candidates: saxpy2";
+        assert_eq!(format!("{error:?}"), message);
+        assert_eq!(error.to_string(), message);
     }
 }

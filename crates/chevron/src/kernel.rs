@@ -165,6 +165,7 @@ impl Kernel {
         self.check_device(stream)?;
         self.check_config(stream.device(), &config)?;
         self.check_cluster(stream.device(), &config, cluster)?;
+        self.check_param_space(0)?;
         if let Some(params) = &self.shared.params {
             if params.len() != args.len() {
                 return Err(self.count_error(params, args.len()));
@@ -254,6 +255,7 @@ impl Kernel {
     ) -> Result<Token> {
         self.check_device(stream)?;
         self.check_config(stream.device(), &config)?;
+        self.check_param_space(0)?;
         if let Some(params) = &self.shared.params {
             if params.len() != args.len() {
                 return Err(self.count_error(params, args.len()));
@@ -380,6 +382,12 @@ impl Kernel {
     }
 
     fn check_args(&self, device: &Device, args: &impl KernelArgs) -> Result<()> {
+        let mut passed = 0u64;
+        args.visit(&mut |_, arg: &dyn KernelArg| {
+            passed = passed.saturating_add(arg.arg_size() as u64);
+            Ok(())
+        })?;
+        self.check_param_space(passed)?;
         let Some(params) = &self.shared.params else {
             return Ok(());
         };
@@ -419,8 +427,35 @@ impl Kernel {
         })
     }
 
+    /// Kernel parameter space is 32,764 bytes on every device (CUDA's limit since sm_70), so a
+    /// launch passing more fails the same way on the CPU device and on a GPU.
+    /// `passed` is the size of the arguments where known (0 for raw pointer arrays).
+    fn check_param_space(&self, passed: u64) -> Result<()> {
+        let declared = self.shared.params.as_ref().and_then(|params| {
+            params
+                .iter()
+                .map(|p| u64::from(p.offset) + u64::from(p.size))
+                .max()
+        });
+        let bytes = declared.unwrap_or(0).max(passed);
+        if bytes <= MAX_PARAM_BYTES {
+            return Ok(());
+        }
+        Err(Error::Argument {
+            kernel: self.shared.display_name.clone(),
+            parameter: None,
+            message: format!(
+                "parameters take {bytes} bytes, more than the {MAX_PARAM_BYTES} bytes of kernel \
+                 parameter space"
+            ),
+        })
+    }
+
     fn count_error(&self, params: &[ParamLayout], got: usize) -> Error {
-        let names: Vec<String> = params.iter().map(param_name).collect();
+        let mut names: Vec<String> = params.iter().take(SHOWN_PARAMS).map(param_name).collect();
+        if params.len() > SHOWN_PARAMS {
+            names.push(format!("… {} more", params.len() - SHOWN_PARAMS));
+        }
         Error::Argument {
             kernel: self.shared.display_name.clone(),
             parameter: None,
@@ -432,6 +467,12 @@ impl Kernel {
         }
     }
 }
+
+/// Kernel parameter space in bytes (CUDA 12.1+ on sm_70 and later).
+pub const MAX_PARAM_BYTES: u64 = 32_764;
+
+/// Parameters an argument-count error names before summarizing the rest.
+const SHOWN_PARAMS: usize = 8;
 
 fn param_name(param: &ParamLayout) -> String {
     if param.name.is_empty() {

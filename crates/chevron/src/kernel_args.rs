@@ -7,9 +7,8 @@
 //! ```no_run
 //! # fn demo(kernel: &chevron::Kernel, stream: &chevron::Stream,
 //! #         x: &chevron::Buffer<f32>, y: &chevron::Buffer<f32>) -> chevron::Result<()> {
-//! let n = x.len() as i32;
-//! let cfg = chevron::LaunchConfig::for_elements(n as u64, 256);
-//! kernel.launch(stream, cfg, (x, y, 2.0f32, n))?;
+//! let cfg = chevron::LaunchConfig::for_elements(x.len(), 256);
+//! kernel.launch(stream, cfg, (x, y, 2.0f32, x.len() as i32))?;
 //! # Ok(()) }
 //! ```
 //!

@@ -43,11 +43,12 @@ impl LaunchConfig {
         }
     }
 
-    /// A one-dimensional launch covering `elements` threads with blocks of `block` threads
-    /// (at least one block; the last block may be partial, so kernels check their index).
-    pub fn for_elements(elements: u64, block: u32) -> LaunchConfig {
+    /// A one-dimensional launch covering `elements` threads (a length, as `v.len()` gives it)
+    /// with blocks of `block` threads (at least one block; the last block may be partial, so
+    /// kernels check their index).
+    pub fn for_elements(elements: usize, block: u32) -> LaunchConfig {
         let block = block.max(1);
-        let blocks = elements
+        let blocks = (elements as u64)
             .div_ceil(u64::from(block))
             .clamp(1, u64::from(u32::MAX));
         LaunchConfig::new(blocks as u32, block)
@@ -91,6 +92,8 @@ mod tests {
         assert_eq!(LaunchConfig::for_elements(1000, 256).grid, [4, 1, 1]);
         assert_eq!(LaunchConfig::for_elements(0, 256).grid, [1, 1, 1]);
         assert_eq!(LaunchConfig::for_elements(512, 256).grid, [2, 1, 1]);
+        let data = vec![0f32; 1000];
+        assert_eq!(LaunchConfig::for_elements(data.len(), 256).grid, [4, 1, 1]);
     }
 
     #[test]

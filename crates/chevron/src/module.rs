@@ -73,6 +73,13 @@ impl Module {
         Module::load(device, kind, bytes, "<memory>")
     }
 
+    /// Loads a code object of any kind read from somewhere the caller names in errors (a file
+    /// it has read itself, e.g. with a size limit).
+    pub fn from_named_bytes(device: &Device, bytes: &[u8], source_name: &str) -> Result<Module> {
+        let kind = code_object::detect(bytes).unwrap_or(CodeObjectKind::Ptx);
+        Module::load(device, kind, bytes, source_name)
+    }
+
     /// Loads a code object file of any kind (`.ptx`, `.cubin`, `.fatbin`).
     pub fn from_file(device: &Device, path: impl AsRef<Path>) -> Result<Module> {
         let path = path.as_ref();

@@ -142,6 +142,7 @@ impl Drop for StreamShared {
         for (_, event) in marks.recorded {
             self.core.events.give_back(event);
         }
+        self.core.events.release_for_stream();
     }
 }
 

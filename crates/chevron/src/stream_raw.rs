@@ -68,6 +68,15 @@ impl Stream {
                     message: format!("{count} elements of {element_bytes} bytes overflow"),
                 })?;
         check_address(CALL, dst, bytes)?;
+        if !dst.is_multiple_of(u64::from(element_bytes)) {
+            // cuMemsetD16/D32 refuse it with CUDA_ERROR_INVALID_VALUE; every device says so here.
+            return Err(Error::InvalidValue {
+                call: CALL,
+                message: format!(
+                    "destination {dst:#x} is not aligned to its {element_bytes}-byte elements"
+                ),
+            });
+        }
         if count > 0 {
             self.backend_stream()
                 .memset(dst, value, element_bytes, count)?;

@@ -5,8 +5,9 @@
 //! valid after their stream is dropped or has finished.
 
 use std::sync::Arc;
+use std::time::{Duration, Instant};
 
-use crate::error::Result;
+use crate::error::{Error, Result};
 use crate::stream::StreamShared;
 
 /// The completion of one submission (and of everything before it on its stream).
@@ -70,6 +71,57 @@ impl Token {
         }
         stream.core.collect();
         Ok(())
+    }
+
+    /// Waits like [`Token::wait`], for at most `timeout`. Past the deadline the result is
+    /// [`Error::Timeout`]: on the CPU device the stream's work is stopped (the stream stays
+    /// faulted) and the error names the kernel and the PTX lines its threads were at; on a GPU
+    /// the kernel keeps running (the driver cannot stop one kernel).
+    pub fn wait_timeout(&self, timeout: Duration) -> Result<()> {
+        let Some(stream) = &self.stream else {
+            return Ok(());
+        };
+        let deadline = Instant::now() + timeout;
+        let mut pause = Duration::from_micros(50);
+        while Instant::now() < deadline {
+            if self.is_done()? {
+                return self.wait();
+            }
+            std::thread::sleep(pause.min(deadline.saturating_duration_since(Instant::now())));
+            pause = (pause * 2).min(Duration::from_millis(20));
+        }
+        if self.is_done()? {
+            return self.wait();
+        }
+        let timed_out = |what: String, detail: String| Error::Timeout {
+            what,
+            device: stream.core.label.clone(),
+            seconds: timeout.as_secs_f64(),
+            detail,
+        };
+        let backend = &stream.progress.backend;
+        if !backend.stop() {
+            return Err(timed_out(
+                format!("submission {} of stream {}", self.sequence, stream.id),
+                String::new(),
+            ));
+        }
+        // A stopped kernel ends at its next time slice; give it a moment to report.
+        let settle = Instant::now() + Duration::from_secs(2);
+        while Instant::now() < settle {
+            match backend.query() {
+                Err(Error::Fault {
+                    kernel, message, ..
+                }) => return Err(timed_out(format!("kernel `{kernel}`"), message)),
+                Err(other) => return Err(other),
+                Ok(true) => return Ok(()),
+                Ok(false) => std::thread::sleep(Duration::from_millis(1)),
+            }
+        }
+        Err(timed_out(
+            format!("submission {} of stream {}", self.sequence, stream.id),
+            "the stream did not stop".into(),
+        ))
     }
 
     /// Whether the work is done (without waiting). Faults report as errors.

@@ -23,7 +23,7 @@ fn run(kernel: &Kernel, n: usize) -> Vec<i32> {
     let device = kernel.device();
     let out = Buffer::<i32>::zeroed(device, n).unwrap();
     let stream = device.default_stream().unwrap();
-    let config = LaunchConfig::for_elements(n as u64, n as u32);
+    let config = LaunchConfig::for_elements(n, n as u32);
     kernel
         .launch(&stream, config, (&out,))
         .unwrap()

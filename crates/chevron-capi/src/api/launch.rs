@@ -3,12 +3,9 @@
 
 use std::ffi::c_void;
 
-use chevron::{Kernel, LaunchConfig, Token};
+use chevron::{Kernel, LaunchConfig, Stream, Token};
 
-use super::{
-    chevron_kernel, chevron_stream, chevron_token, give_token, lookup, read_tokens,
-    stream_or_default, KERNELS,
-};
+use super::{chevron_kernel, chevron_stream, chevron_token, give_token, launch_cache, read_tokens};
 use crate::error::{entry, CapiError, CapiResult};
 use crate::status::chevron_status;
 
@@ -40,6 +37,8 @@ pub struct chevron_dim3 {
 
 /// Argument lists up to this long are passed without allocating.
 const STACK_ARGS: usize = 32;
+/// Parameters named in a count mismatch's message; the rest are counted.
+const NAMED_PARAMS: usize = 8;
 
 /// Launches `kernel` on `stream` (NULL: the default stream of the kernel's device) with
 /// `grid` blocks of `block` threads and `shared_bytes` of dynamic shared memory, after the
@@ -66,38 +65,73 @@ pub unsafe extern "C" fn chevron_launch(
     token: *mut chevron_token,
 ) -> chevron_status {
     entry("chevron_launch", || {
-        let kernel = lookup(&KERNELS, kernel)?;
-        let stream = stream_or_default(stream, kernel.device())?;
-        let args: &[chevron_arg] = if nargs == 0 {
-            &[]
-        } else if args.is_null() {
+        if nargs > isize::MAX as usize / std::mem::size_of::<chevron_arg>() {
             return Err(CapiError::invalid(format!(
-                "`args` is NULL but `nargs` is {nargs} (kernel `{}`)",
-                kernel.display_name()
+                "`nargs` = {nargs} is not a count"
             )));
+        }
+        let args: &[chevron_arg] = if nargs == 0 || args.is_null() {
+            &[]
         } else {
             // SAFETY: `nargs` arguments by the caller's contract.
             unsafe { std::slice::from_raw_parts(args, nargs) }
         };
-        check_args(&kernel, args)?;
-        // SAFETY: forwarded from the caller.
-        let tokens = unsafe { read_tokens(deps, ndeps)? };
-        let refs: Vec<&Token> = tokens.iter().collect();
-        let config = LaunchConfig {
-            grid: [grid.x, grid.y, grid.z],
-            block: [block.x, block.y, block.z],
-            shared_bytes,
+        let launch = Launch {
+            config: LaunchConfig {
+                grid: [grid.x, grid.y, grid.z],
+                block: [block.x, block.y, block.z],
+                shared_bytes,
+            },
+            args,
+            nargs,
+            deps,
+            ndeps,
+            token,
         };
-        let launched = with_pointers(args, |pointers| {
+        // SAFETY: forwarded from the caller.
+        launch_cache::with_kernel_and_stream(kernel, stream, |kernel, stream| unsafe {
+            launch.on(kernel, stream)
+        })
+    })
+}
+
+/// The arguments of one `chevron_launch` besides the kernel and the stream.
+struct Launch<'a> {
+    config: LaunchConfig,
+    args: &'a [chevron_arg],
+    nargs: usize,
+    deps: *const chevron_token,
+    ndeps: usize,
+    token: *mut chevron_token,
+}
+
+impl Launch<'_> {
+    /// Checks the arguments and launches `kernel` on `stream`.
+    ///
+    /// # Safety
+    /// As [`chevron_launch`].
+    unsafe fn on(&self, kernel: &Kernel, stream: &Stream) -> CapiResult<chevron_status> {
+        if self.args.len() != self.nargs {
+            return Err(CapiError::invalid(format!(
+                "`args` is NULL but `nargs` is {} (kernel `{}`)",
+                self.nargs,
+                kernel.display_name()
+            )));
+        }
+        check_args(kernel, self.args)?;
+        // SAFETY: forwarded from the caller.
+        let tokens = unsafe { read_tokens(self.deps, self.ndeps)? };
+        let refs: Vec<&Token> = tokens.iter().collect();
+        let launched = with_pointers(self.args, |pointers| {
             // SAFETY: each pointer points to a readable value of its parameter's size (sizes
             // checked above against the layout where the code object gives one).
-            unsafe { kernel.launch_raw(&stream, config, pointers, &refs) }
+            unsafe { kernel.launch_raw(stream, self.config, pointers, &refs) }
         });
-        let done = launched.map_err(|e| name_kernel(&kernel, e.into()))?;
+        let done = launched.map_err(|e| name_kernel(kernel, e.into()))?;
         // SAFETY: forwarded from the caller.
-        unsafe { give_token(token, done) };
+        unsafe { give_token(self.token, done) };
         Ok(chevron_status::CHEVRON_SUCCESS)
-    })
+    }
 }
 
 /// Checks the argument count and sizes against the kernel's parameter layout.
@@ -108,14 +142,12 @@ fn check_args(kernel: &Kernel, args: &[chevron_arg]) -> CapiResult<()> {
             format!("kernel `{}`: {message}", kernel.display_name()),
         )
     };
-    if let Some((i, _)) = args.iter().enumerate().find(|(_, a)| a.value.is_null()) {
-        return Err(argument(format!("argument {i} has a NULL value pointer")));
-    }
-    let Some(params) = kernel.params() else {
-        return Ok(());
-    };
-    if params.len() != args.len() {
-        let names: Vec<String> = params.iter().map(param_name).collect();
+    // The count first: a wrong `nargs` must not make the checks read past the caller's array.
+    if let Some(params) = kernel.params().filter(|p| p.len() != args.len()) {
+        let mut names: Vec<String> = params.iter().take(NAMED_PARAMS).map(param_name).collect();
+        if params.len() > NAMED_PARAMS {
+            names.push(format!("… {} more", params.len() - NAMED_PARAMS));
+        }
         return Err(argument(format!(
             "takes {} parameters ({}), got {} arguments",
             params.len(),
@@ -123,6 +155,12 @@ fn check_args(kernel: &Kernel, args: &[chevron_arg]) -> CapiResult<()> {
             args.len()
         )));
     }
+    if let Some((i, _)) = args.iter().enumerate().find(|(_, a)| a.value.is_null()) {
+        return Err(argument(format!("argument {i} has a NULL value pointer")));
+    }
+    let Some(params) = kernel.params() else {
+        return Ok(());
+    };
     for (i, (param, arg)) in params.iter().zip(args).enumerate() {
         if arg.size != param.size as usize {
             return Err(argument(format!(

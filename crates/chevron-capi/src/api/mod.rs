@@ -9,6 +9,7 @@ pub mod buffer;
 pub mod device;
 pub mod jit;
 pub mod launch;
+mod launch_cache;
 pub mod module;
 pub mod stream;
 
@@ -105,8 +106,18 @@ pub(crate) fn device_handles() -> CapiResult<&'static [u64]> {
 
 /// The object behind a C handle, or `CHEVRON_ERROR_INVALID_HANDLE` naming what is wrong.
 pub(crate) fn lookup<T: Clone, H>(registry: &Registry<T>, handle: *mut H) -> CapiResult<T> {
+    lookup_with(registry, handle, T::clone)
+}
+
+/// Calls `f` with the object behind a C handle, borrowed rather than cloned (the launch path);
+/// `f` must not release a handle of `registry`.
+pub(crate) fn lookup_with<T: Clone, H, R>(
+    registry: &Registry<T>,
+    handle: *mut H,
+    f: impl FnOnce(&T) -> R,
+) -> CapiResult<R> {
     let value = handle as usize as u64;
-    registry.get(value).map_err(|e| {
+    registry.with(value, f).map_err(|e| {
         CapiError::new(
             chevron_status::CHEVRON_ERROR_INVALID_HANDLE,
             e.describe(registry.kind(), value),
@@ -171,6 +182,11 @@ pub(crate) unsafe fn read_tokens(
     if deps.is_null() {
         return Err(CapiError::invalid(format!(
             "`deps` is NULL but `ndeps` is {count}"
+        )));
+    }
+    if count > isize::MAX as usize / std::mem::size_of::<chevron_token>() {
+        return Err(CapiError::invalid(format!(
+            "`ndeps` = {count} is not a count"
         )));
     }
     // SAFETY: non-null and `count` elements long by the caller's contract.

@@ -93,6 +93,21 @@ pub extern "C" fn chevron_token_wait(token: chevron_token) -> chevron_status {
     })
 }
 
+/// Waits like `chevron_token_wait` for at most `milliseconds`. Past the deadline:
+/// `CHEVRON_ERROR_TIMEOUT`, and `chevron_last_error()` names the kernel (on the CPU device, also
+/// the PTX lines its threads were at; the CPU device stops the kernel and its stream stays
+/// faulted, a GPU's kernel keeps running).
+#[no_mangle]
+pub extern "C" fn chevron_token_wait_timeout(
+    token: chevron_token,
+    milliseconds: u64,
+) -> chevron_status {
+    entry("chevron_token_wait_timeout", || {
+        lookup(&TOKENS, token)?.wait_timeout(std::time::Duration::from_millis(milliseconds))?;
+        Ok(chevron_status::CHEVRON_SUCCESS)
+    })
+}
+
 /// `CHEVRON_SUCCESS` if the work of `token` is done, `CHEVRON_NOT_READY` if not, an error if
 /// it faulted.
 #[no_mangle]

@@ -10,21 +10,26 @@ use std::ffi::c_void;
 use chevron::{Kernel, LaunchConfig, Stream};
 
 use super::host_memory;
-use super::{guard, lookup, stream_or_default, FUNCTIONS};
+use super::{guard, stream_or_default, FUNCTIONS};
+use crate::api::lookup_with;
 use crate::error::{CapiError, CapiResult};
 
 /// Argument lists up to this long are handled without allocating.
 const STACK_ARGS: usize = 64;
 
-fn dimension(what: &str, value: i64) -> CapiResult<u32> {
+/// Axis `axis` of the `what` dimensions (grid, block, cluster) as a positive `u32`; the message
+/// is only formatted on failure (this runs on every launch).
+fn dimension(what: &str, axis: usize, value: i64) -> CapiResult<u32> {
     u32::try_from(value).ok().filter(|&v| v > 0).ok_or_else(|| {
-        CapiError::invalid(format!("{what} = {value} is not a positive 32-bit size"))
+        let name = ["x", "y", "z"][axis];
+        CapiError::invalid(format!(
+            "{what} {name} = {value} is not a positive 32-bit size"
+        ))
     })
 }
 
 /// The launch configuration of the six dimensions and the dynamic shared memory.
 fn config(grid: [i64; 3], block: [i64; 3], smem: i32) -> CapiResult<LaunchConfig> {
-    let names = ["x", "y", "z"];
     let mut config = LaunchConfig {
         grid: [1; 3],
         block: [1; 3],
@@ -32,8 +37,8 @@ fn config(grid: [i64; 3], block: [i64; 3], smem: i32) -> CapiResult<LaunchConfig
             .map_err(|_| CapiError::invalid(format!("dynamic shared memory {smem} is negative")))?,
     };
     for axis in 0..3 {
-        config.grid[axis] = dimension(&format!("grid {}", names[axis]), grid[axis])?;
-        config.block[axis] = dimension(&format!("block {}", names[axis]), block[axis])?;
+        config.grid[axis] = dimension("grid", axis, grid[axis])?;
+        config.block[axis] = dimension("block", axis, block[axis])?;
     }
     Ok(config)
 }
@@ -127,51 +132,51 @@ unsafe fn launch(
                 "`extra` is not supported (must be NULL)",
             ));
         }
-        let function = lookup(&FUNCTIONS, function)?;
-        let name = function.name().to_string();
-        let launched = (|| -> CapiResult<()> {
-            let stream = stream_or_default(stream)?;
-            let kernel = function.kernel_for(stream.device())?;
-            let config = config(grid, block, smem)?;
-            let names = ["x", "y", "z"];
-            let mut blocks = [1u32; 3];
-            for axis in 0..3 {
-                blocks[axis] = dimension(&format!("cluster {}", names[axis]), cluster[axis])?;
-            }
-            let expected = kernel.params().map(|p| p.len());
-            let n = match (expected, count) {
-                (Some(n), Some(c)) if n != c => {
-                    return Err(CapiError::new(
-                        crate::status::chevron_status::CHEVRON_ERROR_ARGUMENT,
-                        format!("takes {n} parameters, the caller passes {c}"),
-                    ))
+        // The function is borrowed from its registry, not cloned (the launch path).
+        lookup_with(&FUNCTIONS, function, |function| {
+            let launched = (|| -> CapiResult<()> {
+                let stream = stream_or_default(stream)?;
+                let kernel = function.kernel_for(stream.device())?;
+                let config = config(grid, block, smem)?;
+                let mut blocks = [1u32; 3];
+                for axis in 0..3 {
+                    blocks[axis] = dimension("cluster", axis, cluster[axis])?;
                 }
-                (Some(n), _) | (None, Some(n)) => n,
-                (None, None) => {
-                    return Err(CapiError::invalid(
-                        "the parameter count is unknown (the code object does not describe it)",
-                    ))
+                let expected = kernel.params().map(|p| p.len());
+                let n =
+                    match (expected, count) {
+                        (Some(n), Some(c)) if n != c => {
+                            return Err(CapiError::new(
+                                crate::status::chevron_status::CHEVRON_ERROR_ARGUMENT,
+                                format!("takes {n} parameters, the caller passes {c}"),
+                            ))
+                        }
+                        (Some(n), _) | (None, Some(n)) => n,
+                        (None, None) => return Err(CapiError::invalid(
+                            "the parameter count is unknown (the code object does not describe it)",
+                        )),
+                    };
+                let pointers: &[*mut c_void] = if n == 0 {
+                    &[]
+                } else if params.is_null() {
+                    return Err(CapiError::invalid(format!(
+                        "`params` is NULL for {n} parameters"
+                    )));
+                } else {
+                    // SAFETY: `params` holds one pointer per parameter (caller's contract).
+                    unsafe { std::slice::from_raw_parts(params, n) }
+                };
+                // SAFETY: forwarded from the caller.
+                unsafe { enqueue(&kernel, &stream, config, blocks, pointers) }
+            })();
+            launched.map_err(|mut e| {
+                let name = function.name();
+                if !e.message.contains(&format!("`{name}")) {
+                    e.message = format!("kernel `{name}`: {}", e.message);
                 }
-            };
-            let pointers: &[*mut c_void] = if n == 0 {
-                &[]
-            } else if params.is_null() {
-                return Err(CapiError::invalid(format!(
-                    "`params` is NULL for {n} parameters"
-                )));
-            } else {
-                // SAFETY: `params` holds one pointer per parameter (caller's contract).
-                unsafe { std::slice::from_raw_parts(params, n) }
-            };
-            // SAFETY: forwarded from the caller.
-            unsafe { enqueue(&kernel, &stream, config, blocks, pointers) }
-        })();
-        launched.map_err(|mut e| {
-            if !e.message.contains(&format!("`{name}")) {
-                e.message = format!("kernel `{name}`: {}", e.message);
-            }
-            e
-        })
+                e
+            })
+        })?
     });
 }
 

@@ -3,9 +3,10 @@
 //!
 //! Device allocations are chevron buffers kept by address; freeing one is deferred until every
 //! stream of the device has passed the free (so `mgpuMemFree` enqueued before the final
-//! synchronization is safe). `mgpuMemcpy` has no direction: each pointer is classified as a
-//! device allocation of some device (`allocation_of`), host-shared or registered host memory
-//! (in its mirror while the device owns it, see [`super::host_memory`]), or plain host memory.
+//! synchronization is safe). `mgpuMemcpy` has no direction: each pointer is looked up
+//! ([`super::pointers`]) as an address of some device, host-shared or registered host memory
+//! (in its mirror while the device owns it, see [`super::host_memory`]), or readable host
+//! memory; anything else is an error.
 
 use std::collections::HashMap;
 use std::ffi::c_void;
@@ -13,7 +14,8 @@ use std::sync::Mutex;
 
 use chevron::{Buffer, Device, Stream, Token};
 
-use super::host_memory::{self, Place};
+use super::host_memory;
+use super::pointers::{classify, Resolved};
 use super::{default_device, guard, stream_or_default};
 use crate::error::{CapiError, CapiResult};
 
@@ -68,54 +70,6 @@ pub extern "C" fn mgpuMemFree(ptr: *mut c_void, stream: *mut c_void) {
             )))
         })
     })
-}
-
-/// A classified pointer.
-enum Resolved {
-    Host(u64),
-    Device {
-        device: Device,
-        address: u64,
-        after: Vec<Token>,
-        mirror_base: Option<u64>,
-    },
-}
-
-impl Resolved {
-    fn mirror_base(&self) -> Option<u64> {
-        match self {
-            Resolved::Device { mirror_base, .. } => *mirror_base,
-            Resolved::Host(_) => None,
-        }
-    }
-}
-
-fn classify(ptr: u64) -> CapiResult<Resolved> {
-    if let Place::Mirror {
-        device,
-        address,
-        after,
-        base,
-    } = host_memory::resolve(ptr)
-    {
-        return Ok(Resolved::Device {
-            device,
-            address,
-            after,
-            mirror_base: Some(base),
-        });
-    }
-    for device in crate::api::runtime()?.devices() {
-        if device.allocation_of(ptr).is_some() {
-            return Ok(Resolved::Device {
-                device: device.clone(),
-                address: ptr,
-                after: Vec::new(),
-                mirror_base: None,
-            });
-        }
-    }
-    Ok(Resolved::Host(ptr))
 }
 
 /// The stream that does work on `device`: `stream` when it is on that device, else the
@@ -233,14 +187,15 @@ pub unsafe extern "C" fn mgpuMemcpy(
         }
         let stream = stream_or_default(stream)?;
         host_memory::reconcile();
-        let to = classify(dst as usize as u64)?;
-        let from = classify(src as usize as u64)?;
+        let bytes = size_bytes as u64;
+        let to = classify("dst", dst as usize as u64, bytes)?;
+        let from = classify("src", src as usize as u64, bytes)?;
         let bases: Vec<u64> = [to.mirror_base(), from.mirror_base()]
             .into_iter()
             .flatten()
             .collect();
         // SAFETY: forwarded from the caller.
-        let result = unsafe { copy(&to, &from, size_bytes as u64, &stream) };
+        let result = unsafe { copy(&to, &from, bytes, &stream) };
         let token = result
             .as_ref()
             .ok()
@@ -269,11 +224,14 @@ unsafe fn fill(
             return Ok(());
         }
         let stream = stream_or_default(stream)?;
-        match classify(dst as usize as u64)? {
+        if dst.is_null() {
+            return Err(CapiError::invalid("NULL destination"));
+        }
+        let bytes = (count as u64)
+            .checked_mul(u64::from(width))
+            .ok_or_else(|| CapiError::invalid(format!("{count} elements overflow")))?;
+        match classify("dst", dst as usize as u64, bytes)? {
             Resolved::Host(address) => {
-                if address == 0 {
-                    return Err(CapiError::invalid("NULL destination"));
-                }
                 for i in 0..count {
                     // SAFETY: host memory valid for `count` elements by the caller's contract.
                     unsafe {

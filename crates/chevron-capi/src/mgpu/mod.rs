@@ -15,6 +15,7 @@
 //! | `stream.rs` | streams and events, `mgpuSetDefaultDevice` |
 //! | `memory.rs` | `mgpuMemAlloc`, `mgpuMemFree`, `mgpuMemcpy`, `mgpuMemset32/16`, host registration |
 //! | `host_memory.rs` | host-shared and host-registered memory and its device mirrors |
+//! | `pointers.rs` | what a bare pointer is: device memory, a mirrored host range, host memory |
 //! | `report.rs` | error reports on stderr, `CHEVRON_ABORT_ON_ERROR` |
 //!
 //! What real MLIR output relies on, and how it is honoured:
@@ -29,14 +30,16 @@
 //!   or synchronized as intended;
 //! - `mgpuMemFree` before the final synchronization is deferred until the device's streams
 //!   have passed it;
-//! - `mgpuMemcpy` classifies both pointers itself: a device allocation (`allocation_of`),
-//!   host-shared or host-registered memory, or else plain host memory;
+//! - `mgpuMemcpy` classifies both pointers itself by looking them up: an address of some
+//!   device (`is_device_address`; a freed one is reported by that device), host-shared or
+//!   host-registered memory, or else host memory checked to be readable (never a crash);
 //! - launch arguments are copied during the call; streams run concurrently (the backend's).
 
 pub mod host_memory;
 pub mod launch;
 pub mod memory;
 pub mod module;
+mod pointers;
 mod report;
 pub mod stream;
 pub mod tensor_map;

@@ -17,7 +17,8 @@ use std::sync::{Arc, Mutex, RwLock};
 
 use chevron::{Device, Kernel, Module};
 
-use super::{default_device, guard, lookup, FUNCTIONS, MODULES};
+use super::{default_device, guard, FUNCTIONS, MODULES};
+use crate::api::lookup_with;
 use crate::error::{CapiError, CapiResult};
 
 /// A code object loaded through `mgpuModuleLoad[JIT]`.
@@ -171,24 +172,26 @@ pub unsafe extern "C" fn mgpuModuleGetFunction(
     name: *const c_char,
 ) -> *mut c_void {
     guard("mgpuModuleGetFunction", std::ptr::null_mut(), || {
-        let module = lookup(&MODULES, module)?;
         if name.is_null() {
             return Err(CapiError::invalid("the kernel name is NULL"));
         }
         // SAFETY: NUL-terminated by the caller's contract.
         let name = unsafe { CStr::from_ptr(name) }.to_string_lossy();
-        let mut functions = lock(&module.functions);
-        if let Some(&handle) = functions.get(name.as_ref()) {
-            return Ok(handle as usize as *mut c_void);
-        }
-        let function = Arc::new(MgpuFunction {
-            module: Arc::clone(&module),
-            name: name.to_string(),
-            kernels: RwLock::new(Vec::new()),
-        });
-        function.kernel_for(&default_device()?)?;
-        let handle = FUNCTIONS.insert(function);
-        functions.insert(name.into_owned(), handle);
-        Ok(handle as usize as *mut c_void)
+        // The module is borrowed from its registry, not cloned (called before every launch).
+        lookup_with(&MODULES, module, |module| {
+            let mut functions = lock(&module.functions);
+            if let Some(&handle) = functions.get(name.as_ref()) {
+                return Ok(handle as usize as *mut c_void);
+            }
+            let function = Arc::new(MgpuFunction {
+                module: Arc::clone(module),
+                name: name.to_string(),
+                kernels: RwLock::new(Vec::new()),
+            });
+            function.kernel_for(&default_device()?)?;
+            let handle = FUNCTIONS.insert(function);
+            functions.insert(name.into_owned(), handle);
+            Ok(handle as usize as *mut c_void)
+        })?
     })
 }

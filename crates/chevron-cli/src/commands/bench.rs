@@ -1,13 +1,16 @@
 //! `chevron bench`: launch overhead of chevron against the raw driver, in one process.
 
 use chevron::bench::{launch_overhead, BenchOptions};
+use std::io::Write;
+
 use chevron::BackendKind;
 use serde_json::json;
 
-use super::{pick_device, runtime, CommandResult};
+use super::{pick_device, runtime};
+use crate::output::CommandResult;
 
 /// Runs the benchmark and prints the table (or JSON).
-pub fn run(device: Option<&str>, as_json: bool) -> CommandResult {
+pub fn run(device: Option<&str>, as_json: bool, out: &mut dyn Write) -> CommandResult {
     let runtime = runtime()?;
     let device = pick_device(&runtime, device)?;
     let options = match device.backend() {
@@ -31,9 +34,13 @@ pub fn run(device: Option<&str>, as_json: bool) -> CommandResult {
                 })
             })
             .collect();
-        println!("{}", json!({ "device": report.device, "figures": figures }));
+        writeln!(
+            out,
+            "{}",
+            json!({ "device": report.device, "figures": figures })
+        )?;
     } else {
-        print!("{report}");
+        write!(out, "{report}")?;
     }
     Ok(())
 }

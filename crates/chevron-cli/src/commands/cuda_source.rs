@@ -1,4 +1,4 @@
-//! Kernels for `chevron run`: from a code object, or from a `.cu` file compiled through a JIT
+//! Code objects for `chevron run`: read from a file, or compiled from a `.cu` file through a JIT
 //! session (and its disk cache), with a spinner on a terminal when compiling takes over 0.3 s.
 
 use std::io::IsTerminal;
@@ -7,27 +7,23 @@ use std::sync::mpsc::{self, RecvTimeoutError};
 use std::time::Duration;
 
 use chevron::jit::Session;
-use chevron::{Device, Kernel, Module};
+use chevron::Device;
 use indicatif::ProgressBar;
 
-/// The kernel `query` of `file`, and the JIT session it came from (keep it alive while the
-/// kernel is used: it holds the globals).
-pub fn load_kernel(
-    device: &Device,
-    file: &Path,
-    query: &str,
-) -> Result<(Kernel, Option<Session>), String> {
+use crate::source_file::read_code_object;
+
+/// The code object `file` holds; for a `.cu` file, the PTX of its kernels compiled through a JIT
+/// session, returned too: it holds the globals, so keep it while the code is used.
+pub fn code_object(device: &Device, file: &Path) -> Result<(Vec<u8>, Option<Session>), String> {
     if file.extension().is_none_or(|e| e != "cu") {
-        let module = Module::from_file(device, file).map_err(|e| e.to_string())?;
-        let kernel = module.kernel(query).map_err(|e| e.to_string())?;
-        return Ok((kernel, None));
+        return Ok((read_code_object(file)?, None));
     }
     let source = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
     let mut session = Session::new(device).map_err(|e| e.to_string())?;
     let label = file.display().to_string();
     with_spinner(&label, || session.add(&source)).map_err(|e| format!("{label}: {e}"))?;
-    let kernel = session.kernel(query).map_err(|e| e.to_string())?;
-    Ok((kernel, Some(session)))
+    let ptx = session.linked_ptx().map_err(|e| format!("{label}: {e}"))?;
+    Ok((ptx.into_bytes(), Some(session)))
 }
 
 /// Runs `work`, showing a spinner on stderr (a terminal only) once it takes over 0.3 s.

@@ -2,49 +2,71 @@
 //! the corpus), launches two kernels by name — one by its demangled C++ signature — on the best
 //! device present, checks the results against the host and shows what happened.
 
+use std::io::Write;
 use std::time::Instant;
 
 use chevron::{Buffer, Device, LaunchConfig, Module};
 
-use super::{pick_device, runtime, CommandResult};
+use super::{pick_device, runtime};
+use crate::output::{CommandResult, Failure};
 
 const REDUCE_PTX: &str = include_str!("../../../../corpus/nvrtc/compute_80/reduce.ptx");
 const MATMUL_PTX: &str = include_str!("../../../../corpus/nvrtc/compute_80/matmul.ptx");
 
 /// Runs the demo.
-pub fn run(device: Option<&str>) -> CommandResult {
+pub fn run(device: Option<&str>, out: &mut dyn Write) -> CommandResult {
     let runtime = runtime()?;
     let device = pick_device(&runtime, device)?;
-    println!("device: {device}");
+    writeln!(out, "device: {device}")?;
     for status in runtime.backends() {
         if let Some(why) = &status.unavailable {
-            println!("  ({} unavailable: {why})", status.backend.as_str());
+            writeln!(out, "  ({} unavailable: {why})", status.backend.as_str())?;
         }
     }
-    let scan_ok = scan(device).map_err(|e| e.to_string())?;
-    let matmul_ok = matmul(device).map_err(|e| e.to_string())?;
+    out.flush()?;
+    let scan_ok = scan(device, out)?;
+    let matmul_ok = matmul(device, out)?;
     if scan_ok && matmul_ok {
-        println!("all results match the host");
+        writeln!(out, "all results match the host")?;
         Ok(())
     } else {
         Err("results differ from the host (see above)".into())
     }
 }
 
-/// One launch's summary line.
-fn report(kernel: &str, config: &LaunchConfig, millis: f64, mismatches: usize, total: usize) {
+/// What one launch did, and how many results matched.
+struct Outcome<'a> {
+    kernel: &'a str,
+    config: LaunchConfig,
+    millis: f64,
+    mismatches: usize,
+    total: usize,
+}
+
+/// One launch's summary lines.
+fn report(out: &mut dyn Write, outcome: &Outcome) -> Result<bool, Failure> {
+    let Outcome {
+        kernel,
+        config,
+        millis,
+        mismatches,
+        total,
+    } = *outcome;
     let verdict = if mismatches == 0 {
         format!("{total}/{total} results match the host")
     } else {
         format!("MISMATCH: {mismatches} of {total} results differ from the host")
     };
-    println!(
+    writeln!(
+        out,
         "kernel {kernel}\n  grid {:?} block {:?} shared {} B\n  {millis:.3} ms (launch to completion), {verdict}",
         config.grid, config.block, config.shared_bytes
-    );
+    )?;
+    out.flush()?;
+    Ok(mismatches == 0)
 }
 
-fn scan(device: &Device) -> chevron::Result<bool> {
+fn scan(device: &Device, out: &mut dyn Write) -> Result<bool, Failure> {
     const BLOCK: usize = 128;
     let n = 8 * BLOCK;
     let input: Vec<i32> = (0..n as i32).map(|i| (i * 7919) % 1000 - 500).collect();
@@ -69,11 +91,19 @@ fn scan(device: &Device) -> chevron::Result<bool> {
         }));
     }
     let mismatches = got.iter().zip(&expected).filter(|(a, b)| a != b).count();
-    report(kernel.display_name(), &config, millis, mismatches, n);
-    Ok(mismatches == 0)
+    report(
+        out,
+        &Outcome {
+            kernel: kernel.display_name(),
+            config,
+            millis,
+            mismatches,
+            total: n,
+        },
+    )
 }
 
-fn matmul(device: &Device) -> chevron::Result<bool> {
+fn matmul(device: &Device, out: &mut dyn Write) -> Result<bool, Failure> {
     const DIM: usize = 64;
     // Small integers: every product and sum is exact in f32, so the check is exact.
     let a: Vec<f32> = (0..DIM * DIM).map(|i| ((i * 3) % 7) as f32 - 3.0).collect();
@@ -105,11 +135,13 @@ fn matmul(device: &Device) -> chevron::Result<bool> {
         }
     }
     report(
-        kernel.display_name(),
-        &config,
-        millis,
-        mismatches,
-        DIM * DIM,
-    );
-    Ok(mismatches == 0)
+        out,
+        &Outcome {
+            kernel: kernel.display_name(),
+            config,
+            millis,
+            mismatches,
+            total: DIM * DIM,
+        },
+    )
 }

@@ -1,11 +1,14 @@
 //! `chevron devices`: the devices in use and why any backend is unavailable.
 
+use std::io::Write;
+
 use serde_json::json;
 
-use super::{runtime, CommandResult};
+use super::runtime;
+use crate::output::CommandResult;
 
 /// Lists devices (text or JSON).
-pub fn run(as_json: bool) -> CommandResult {
+pub fn run(as_json: bool, out: &mut dyn Write) -> CommandResult {
     let runtime = runtime()?;
     if as_json {
         let devices: Vec<_> = runtime
@@ -39,13 +42,18 @@ pub fn run(as_json: bool) -> CommandResult {
                 })
             })
             .collect();
-        println!("{}", json!({ "devices": devices, "backends": backends }));
+        writeln!(
+            out,
+            "{}",
+            json!({ "devices": devices, "backends": backends })
+        )?;
         return Ok(());
     }
     for (i, d) in runtime.devices().iter().enumerate() {
         let info = d.info();
         let default = if i == 0 { "  (default)" } else { "" };
-        println!(
+        writeln!(
+            out,
             "{:<8} {}  sm_{}{}  {} SMs  {:.1} GiB  warp {}  {} threads/block  {} KiB shared{}",
             d.label(),
             info.name,
@@ -57,11 +65,11 @@ pub fn run(as_json: bool) -> CommandResult {
             info.max_threads_per_block,
             info.max_shared_per_block / 1024,
             default,
-        );
+        )?;
     }
     for backend in runtime.backends() {
         if let Some(why) = &backend.unavailable {
-            println!("{:<8} unavailable: {why}", backend.backend.as_str());
+            writeln!(out, "{:<8} unavailable: {why}", backend.backend.as_str())?;
         }
     }
     if runtime.devices().is_empty() {

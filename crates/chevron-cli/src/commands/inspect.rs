@@ -1,51 +1,60 @@
 //! `chevron inspect FILE`: kernels, device functions and globals of a code object, with
-//! demangled signatures and kernel parameter layouts. Needs no device.
+//! demangled signatures and kernel parameter layouts (with each parameter's PTX type when the
+//! file is PTX). Needs no device.
 
+use std::io::Write;
 use std::path::Path;
 
 use chevron::code_object::{self, CodeObjectKind};
 use chevron::{Symbol, SymbolKind, SymbolTable};
 use serde_json::json;
 
-use super::CommandResult;
+use super::kernel_params::ParamTypes;
+use crate::output::CommandResult;
+use crate::source_file::read_code_object;
 
 /// Prints the symbol table of `file`.
-pub fn run(file: &Path, as_json: bool) -> CommandResult {
-    let bytes = std::fs::read(file).map_err(|e| format!("{}: {e}", file.display()))?;
+pub fn run(file: &Path, as_json: bool, out: &mut dyn Write) -> CommandResult {
+    let bytes = read_code_object(file)?;
     let kind = code_object::detect(&bytes).unwrap_or(CodeObjectKind::Ptx);
-    let table = symbol_table(&bytes, kind, file)?;
+    let (table, types) = symbols_and_types(&bytes, file)?;
     if as_json {
-        let symbols: Vec<_> = table.symbols.iter().map(symbol_json).collect();
-        let out = json!({
+        let symbols: Vec<_> = table
+            .symbols
+            .iter()
+            .map(|s| symbol_json(s, &types))
+            .collect();
+        let json = json!({
             "file": file.display().to_string(),
             "kind": kind_name(kind),
             "symbols": symbols,
         });
-        println!("{out}");
+        writeln!(out, "{json}")?;
         return Ok(());
     }
-    println!("{} ({})", file.display(), kind_name(kind));
+    writeln!(out, "{} ({})", file.display(), kind_name(kind))?;
     for symbol in &table.symbols {
-        print_symbol(symbol);
+        print_symbol(out, symbol, &types)?;
     }
     Ok(())
 }
 
-/// The symbol table of a code object of any kind.
-pub fn symbol_table(
-    bytes: &[u8],
-    kind: CodeObjectKind,
-    file: &Path,
-) -> Result<SymbolTable, String> {
+/// The symbol table of a code object of any kind, and its kernels' PTX parameter types (none
+/// for cubins and fatbins).
+pub fn symbols_and_types(bytes: &[u8], file: &Path) -> Result<(SymbolTable, ParamTypes), String> {
+    let kind = code_object::detect(bytes).unwrap_or(CodeObjectKind::Ptx);
     match kind {
         CodeObjectKind::Ptx => {
             let module =
                 chevron_ptx::parse_bytes(bytes).map_err(|e| format!("{}: {e}", file.display()))?;
-            Ok(SymbolTable::from_module(&module))
+            Ok((
+                SymbolTable::from_module(&module),
+                ParamTypes::from_module(&module),
+            ))
         }
-        CodeObjectKind::Cubin | CodeObjectKind::Fatbin => {
-            code_object::binary_symbols(bytes).map_err(|e| format!("{}: {e}", file.display()))
-        }
+        CodeObjectKind::Cubin | CodeObjectKind::Fatbin => code_object::binary_symbols(bytes)
+            .map(|table| (table, ParamTypes::default()))
+            .map_err(|e| format!("{}: {e}", file.display())),
     }
 }
 
@@ -65,29 +74,36 @@ fn kind_words(symbol: &Symbol) -> String {
     }
 }
 
-fn print_symbol(symbol: &Symbol) {
+fn print_symbol(out: &mut dyn Write, symbol: &Symbol, types: &ParamTypes) -> CommandResult {
     let defined = if symbol.defined { "" } else { "  (declared)" };
-    println!(
+    writeln!(
+        out,
         "  {:<10} {}{}",
         kind_words(symbol),
         symbol.display_name(),
         defined
-    );
+    )?;
     if symbol.demangled.is_some() {
-        println!("             symbol {}", symbol.name);
+        writeln!(out, "             symbol {}", symbol.name)?;
     }
     for (i, p) in symbol.params.iter().enumerate() {
-        println!(
-            "             param {i}: {} offset {} size {} align {}",
+        let ty = types
+            .type_text(&symbol.name, i)
+            .map(|t| format!("{t} "))
+            .unwrap_or_default();
+        writeln!(
+            out,
+            "             param {i}: {ty}{} offset {} size {} align {}",
             p.name, p.offset, p.size, p.align
-        );
+        )?;
     }
     if !symbol.callees.is_empty() {
-        println!("             calls {}", symbol.callees.join(", "));
+        writeln!(out, "             calls {}", symbol.callees.join(", "))?;
     }
+    Ok(())
 }
 
-fn symbol_json(symbol: &Symbol) -> serde_json::Value {
+fn symbol_json(symbol: &Symbol, types: &ParamTypes) -> serde_json::Value {
     let (kind, extra) = match symbol.kind {
         SymbolKind::Kernel => ("kernel", json!(null)),
         SymbolKind::DeviceFunction => ("function", json!(null)),
@@ -99,7 +115,11 @@ fn symbol_json(symbol: &Symbol) -> serde_json::Value {
     let params: Vec<_> = symbol
         .params
         .iter()
-        .map(|p| json!({"name": p.name, "offset": p.offset, "size": p.size, "align": p.align}))
+        .enumerate()
+        .map(|(i, p)| {
+            json!({"name": p.name, "type": types.type_text(&symbol.name, i), "offset": p.offset,
+                   "size": p.size, "align": p.align})
+        })
         .collect();
     json!({
         "name": symbol.name,

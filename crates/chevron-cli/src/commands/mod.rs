@@ -1,17 +1,18 @@
-//! One module per subcommand. Each returns `Err(message)` for a one-line report on stderr.
+//! One module per subcommand. Each writes its output to the `Write` it is given and returns a
+//! [`crate::output::Failure`] for a one-line report on stderr.
 
 pub mod bench;
 pub mod cuda_source;
 pub mod demo;
 pub mod devices;
 pub mod inspect;
+pub mod kernel_params;
 pub mod repl;
+pub mod results;
 pub mod run;
+pub mod upload;
 
 use chevron::{Device, Runtime};
-
-/// A command's failure: the one line printed after `chevron: error:`.
-pub type CommandResult = Result<(), String>;
 
 /// The runtime, or a one-line error.
 pub fn runtime() -> Result<Runtime, String> {

@@ -1,16 +1,23 @@
 //! `chevron run FILE KERNEL …`: launch one kernel with arguments built from `--arg` specs, then
 //! print or save buffers. The interface is stable: scripts depend on it.
+//!
+//! Without a kernel, it lists the file's kernels with their parameters; with one the file lacks,
+//! so does the error. Scalars are checked against their parameters' PTX types; buffers are checked
+//! against the device's memory, then built and read back a chunk at a time.
 
 use std::ffi::c_void;
-use std::path::PathBuf;
+use std::io::Write;
 use std::time::Instant;
 
-use chevron::{Buffer, Device, KernelArg, LaunchConfig};
+use chevron::{Buffer, Device, KernelArg, LaunchConfig, Module, Stream};
 use serde_json::json;
 
-use super::{pick_device, runtime, CommandResult};
+use super::kernel_params::{check_arg, kernel_listing};
+use super::results::{self, PrintRequest};
+use super::{inspect, pick_device, runtime, upload};
 use crate::args::RunArgs;
-use crate::spec::{ArgSpec, BufferInit, ElementType};
+use crate::output::{CommandResult, Failure};
+use crate::spec::{ArgSpec, ElementType};
 
 /// A scalar argument's bytes, handed to the kernel as they are.
 pub(crate) struct ScalarValue(Vec<u8>);
@@ -47,115 +54,164 @@ impl Prepared {
 }
 
 /// Runs the command.
-pub fn run(args: &RunArgs) -> CommandResult {
+pub fn run(args: &RunArgs, out: &mut dyn Write) -> CommandResult {
+    let runtime = runtime()?;
+    let device = pick_device(&runtime, args.device.as_deref())?;
+    // A .cu file is compiled through a JIT session, which must outlive the launch.
+    let (bytes, _session) = super::cuda_source::code_object(device, &args.file)?;
+    let (symbols, types) = inspect::symbols_and_types(&bytes, &args.file)?;
+    let listing = || {
+        format!(
+            "its kernels:\n{}",
+            kernel_listing(symbols.kernels(), &types)
+        )
+    };
+    let Some(query) = &args.kernel else {
+        writeln!(out, "{}: name one of {}", args.file.display(), listing())?;
+        return Ok(());
+    };
+    let (Some(grid), Some(block)) = (args.grid, args.block) else {
+        return Err("`run` needs --grid X[,Y[,Z]] and --block X[,Y[,Z]]".into());
+    };
     let specs = args
         .args
         .iter()
         .map(|s| ArgSpec::parse(s))
         .collect::<Result<Vec<_>, _>>()?;
-    let saves = parse_saves(&args.save)?;
-    for n in args.print.iter().chain(saves.iter().map(|(n, _)| n)) {
+    let saves = args
+        .save
+        .iter()
+        .map(|s| results::parse_save(s))
+        .collect::<Result<Vec<_>, _>>()?;
+    for n in args
+        .print
+        .iter()
+        .map(|p| &p.arg)
+        .chain(saves.iter().map(|(n, _)| n))
+    {
         match specs.get(*n) {
             Some(ArgSpec::Buffer { .. }) => {}
-            Some(_) => return Err(format!("argument {n} is a scalar, not a buffer")),
-            None => return Err(format!("there is no argument {n} ({} given)", specs.len())),
+            Some(_) => return Err(format!("argument {n} is a scalar, not a buffer").into()),
+            None => return Err(format!("there is no argument {n} ({} given)", specs.len()).into()),
         }
     }
 
-    let runtime = runtime()?;
-    let device = pick_device(&runtime, args.device.as_deref())?;
-    let (kernel, _session) = super::cuda_source::load_kernel(device, &args.file, &args.kernel)?;
+    let module = Module::from_named_bytes(device, &bytes, &args.file.display().to_string())?;
+    let kernel = match module.kernel(query) {
+        Ok(kernel) => kernel,
+        Err(e @ chevron::Error::NotFound { .. }) => {
+            return Err(format!("{e}; {}", listing()).into())
+        }
+        Err(e) => return Err(e.into()),
+    };
+    for (i, spec) in specs.iter().enumerate() {
+        check_arg(&types, &kernel, i, spec)?;
+    }
+    upload::check_sizes(device, &args.args, &specs)?;
+    let stream = device.create_stream()?;
     let mut prepared = specs
         .iter()
-        .map(|spec| prepare(device, spec))
+        .map(|spec| prepare(device, &stream, spec))
         .collect::<Result<Vec<_>, _>>()?;
     resolve_addresses(&specs, &mut prepared)?;
     let kernel_args: Vec<&dyn KernelArg> = prepared.iter().map(Prepared::as_kernel_arg).collect();
     let config = LaunchConfig {
-        grid: args.grid,
-        block: args.block,
+        grid,
+        block,
         shared_bytes: args.shared,
     };
 
-    let stream = device.create_stream().map_err(|e| e.to_string())?;
     let start = Instant::now();
-    let token = kernel
-        .launch(&stream, config, &kernel_args[..])
-        .map_err(|e| e.to_string())?;
-    token.wait().map_err(|e| e.to_string())?;
+    let token = kernel.launch(&stream, config, &kernel_args[..])?;
+    match args.timeout {
+        Some(timeout) => token.wait_timeout(timeout),
+        None => token.wait(),
+    }?;
     let elapsed_ms = start.elapsed().as_secs_f64() * 1e3;
 
-    let mut printed = serde_json::Map::new();
-    for &n in &args.print {
-        printed.insert(n.to_string(), json!(read_elements(&prepared[n])?));
+    for (n, path) in &saves {
+        let (_, buffer) = buffer_arg(&prepared, *n);
+        results::save(&stream, buffer, path)?;
+    }
+    let summary = json!({
+        "kernel": kernel.display_name(),
+        "device": device.to_string(),
+        "grid": grid,
+        "block": block,
+        "elapsed_ms": elapsed_ms,
+    });
+    if args.json {
+        // The summary object, then "buffers", streamed element by element.
+        let head = summary.to_string();
+        write!(out, "{},\"buffers\":{{", &head[..head.len() - 1])?;
+        for (i, request) in args.print.iter().enumerate() {
+            let separator = if i == 0 { "" } else { "," };
+            write!(out, "{separator}\"{}\":", request.arg)?;
+            print_buffer(out, &stream, &prepared, request)?;
+        }
+        writeln!(out, "}}}}")?;
+        return Ok(());
+    }
+    writeln!(
+        out,
+        "kernel {} on {device}: grid {grid:?} block {block:?} shared {} B: {elapsed_ms:.3} ms",
+        kernel.display_name(),
+        args.shared
+    )?;
+    for request in &args.print {
+        let (ty, buffer) = buffer_arg(&prepared, request.arg);
+        let total = buffer.len() as u64 / ty.size() as u64;
+        match request.count {
+            Some(count) if count < total => {
+                write!(out, "arg {} (first {count} of {total}): ", request.arg)?
+            }
+            _ => write!(out, "arg {}: ", request.arg)?,
+        }
+        print_buffer(out, &stream, &prepared, request)?;
+        writeln!(out)?;
     }
     for (n, path) in &saves {
-        let Prepared::Buffer { buffer, .. } = &prepared[*n] else {
-            unreachable!("checked above: argument {n} is a buffer")
-        };
-        let bytes = buffer.to_vec().map_err(|e| e.to_string())?;
-        std::fs::write(path, bytes).map_err(|e| format!("{}: {e}", path.display()))?;
-    }
-
-    if args.json {
-        let out = json!({
-            "kernel": kernel.display_name(),
-            "device": device.to_string(),
-            "grid": args.grid,
-            "block": args.block,
-            "elapsed_ms": elapsed_ms,
-            "buffers": printed,
-        });
-        println!("{out}");
-    } else {
-        println!(
-            "kernel {} on {}: grid {:?} block {:?} shared {} B: {elapsed_ms:.3} ms",
-            kernel.display_name(),
-            device,
-            args.grid,
-            args.block,
-            args.shared
-        );
-        for (n, values) in &printed {
-            println!(
-                "arg {n}: {}",
-                serde_json::to_string(values).unwrap_or_default()
-            );
-        }
-        for (n, path) in &saves {
-            println!("arg {n} saved to {}", path.display());
-        }
+        writeln!(out, "arg {n} saved to {}", path.display())?;
     }
     Ok(())
 }
 
-fn parse_saves(saves: &[String]) -> Result<Vec<(usize, PathBuf)>, String> {
-    saves
-        .iter()
-        .map(|s| {
-            let (n, path) = s
-                .split_once('=')
-                .ok_or_else(|| format!("invalid --save `{s}`: expected N=PATH"))?;
-            let n = n
-                .parse()
-                .map_err(|_| format!("invalid --save `{s}`: N must be an argument position"))?;
-            Ok((n, PathBuf::from(path)))
-        })
-        .collect()
+/// The element type and buffer of argument `n` (checked to be a buffer before the launch).
+fn buffer_arg(prepared: &[Prepared], n: usize) -> (ElementType, &Buffer<u8>) {
+    match &prepared[n] {
+        Prepared::Buffer { ty, buffer } => (*ty, buffer),
+        Prepared::Scalar(_) => unreachable!("checked before the launch: argument {n} is a buffer"),
+    }
 }
 
-pub(crate) fn prepare(device: &Device, spec: &ArgSpec) -> Result<Prepared, String> {
+/// Writes the elements `request` asks for as a JSON array.
+fn print_buffer(
+    out: &mut dyn Write,
+    stream: &Stream,
+    prepared: &[Prepared],
+    request: &PrintRequest,
+) -> Result<(), Failure> {
+    let (ty, buffer) = buffer_arg(prepared, request.arg);
+    let total = buffer.len() as u64 / ty.size() as u64;
+    let count = request.count.unwrap_or(total).min(total);
+    results::write_elements(out, stream, ty, buffer, count)
+}
+
+pub(crate) fn prepare(
+    device: &Device,
+    stream: &Stream,
+    spec: &ArgSpec,
+) -> Result<Prepared, String> {
     Ok(match spec {
         ArgSpec::Scalar { bytes, .. } | ArgSpec::Bytes(bytes) => {
             Prepared::Scalar(ScalarValue(bytes.clone()))
         }
         // Filled in by `resolve_addresses` once every buffer exists.
         ArgSpec::AddressOf(_) => Prepared::Scalar(ScalarValue(vec![0; 8])),
-        ArgSpec::Buffer { ty, count, init } => {
-            let bytes = initial_bytes(*ty, *count, init)?;
-            let buffer = Buffer::from_slice(device, &bytes).map_err(|e| e.to_string())?;
-            Prepared::Buffer { ty: *ty, buffer }
-        }
+        ArgSpec::Buffer { ty, count, init } => Prepared::Buffer {
+            ty: *ty,
+            buffer: upload::upload(device, stream, *ty, *count, init)?,
+        },
     })
 }
 
@@ -177,34 +233,4 @@ fn resolve_addresses(specs: &[ArgSpec], prepared: &mut [Prepared]) -> Result<(),
         prepared[i] = Prepared::Scalar(ScalarValue(address.to_le_bytes().to_vec()));
     }
     Ok(())
-}
-
-fn initial_bytes(ty: ElementType, count: usize, init: &BufferInit) -> Result<Vec<u8>, String> {
-    let len = count * ty.size();
-    Ok(match init {
-        BufferInit::Zeros => vec![0; len],
-        BufferInit::Fill(one) => one.repeat(count),
-        BufferInit::Iota => ty.iota(count),
-        BufferInit::File(path) => {
-            let bytes = std::fs::read(path).map_err(|e| format!("{}: {e}", path.display()))?;
-            if bytes.len() != len {
-                return Err(format!(
-                    "{}: holds {} bytes, but {count} {ty} elements need {len}",
-                    path.display(),
-                    bytes.len()
-                ));
-            }
-            bytes
-        }
-    })
-}
-
-pub(crate) fn read_elements(arg: &Prepared) -> Result<Vec<serde_json::Value>, String> {
-    match arg {
-        Prepared::Buffer { ty, buffer } => {
-            let bytes = buffer.to_vec().map_err(|e| e.to_string())?;
-            Ok(ty.decode(&bytes))
-        }
-        Prepared::Scalar(_) => unreachable!("print targets are checked to be buffers"),
-    }
 }

@@ -32,6 +32,14 @@ pub enum ElementType {
     F32,
     /// `f64`
     F64,
+    /// `b8`: raw bits; accepts any integer that fits in 8 bits, signed or not.
+    B8,
+    /// `b16`: raw bits (16).
+    B16,
+    /// `b32`: raw bits (32), e.g. `b32:0x3fc00000` for an `.f32` parameter's 1.5.
+    B32,
+    /// `b64`: raw bits (64).
+    B64,
 }
 
 impl ElementType {
@@ -51,6 +59,10 @@ impl ElementType {
             "bf16" => Bf16,
             "f32" => F32,
             "f64" => F64,
+            "b8" => B8,
+            "b16" => B16,
+            "b32" => B32,
+            "b64" => B64,
             _ => return None,
         })
     }
@@ -59,20 +71,43 @@ impl ElementType {
     pub fn size(self) -> usize {
         use ElementType::*;
         match self {
-            I8 | U8 => 1,
-            I16 | U16 | F16 | Bf16 => 2,
-            I32 | U32 | F32 => 4,
-            I64 | U64 | F64 => 8,
+            I8 | U8 | B8 => 1,
+            I16 | U16 | F16 | Bf16 | B16 => 2,
+            I32 | U32 | F32 | B32 => 4,
+            I64 | U64 | F64 | B64 => 8,
         }
     }
 
+    /// Whether values of this type are floating-point numbers.
+    pub fn is_float(self) -> bool {
+        matches!(
+            self,
+            ElementType::F16 | ElementType::Bf16 | ElementType::F32 | ElementType::F64
+        )
+    }
+
+    /// Whether this is a raw-bits type (`b8` … `b64`).
+    pub fn is_raw_bits(self) -> bool {
+        matches!(
+            self,
+            ElementType::B8 | ElementType::B16 | ElementType::B32 | ElementType::B64
+        )
+    }
+
     /// Parses one value of this type into its little-endian bytes. Floating-point text is
-    /// rounded to the nearest value of the type (ties to even).
+    /// rounded to the nearest value of the type (ties to even); a finite number too large for
+    /// the type is out of range (`inf` and `nan` are written as such).
     pub fn encode(self, text: &str) -> Result<Vec<u8>, String> {
         use ElementType::*;
         let bad = |e: &dyn fmt::Display| format!("`{text}` is not a valid {self}: {e}");
+        let out_of_range = || {
+            bad(&format!(
+                "out of range (largest finite {self}: {})",
+                self.max_finite()
+            ))
+        };
         let float = || text.parse::<f64>().map_err(|e| bad(&e));
-        Ok(match self {
+        let bytes = match self {
             F16 => f16::from_f64(float()?).to_le_bytes().to_vec(),
             Bf16 => bf16::from_f64(float()?).to_le_bytes().to_vec(),
             F32 => text
@@ -86,32 +121,58 @@ impl ElementType {
                 let bits = self.size() * 8;
                 let (min, max) = if matches!(self, I8 | I16 | I32 | I64) {
                     (-(1i128 << (bits - 1)), (1i128 << (bits - 1)) - 1)
+                } else if self.is_raw_bits() {
+                    (-(1i128 << (bits - 1)), (1i128 << bits) - 1)
                 } else {
                     (0, (1i128 << bits) - 1)
                 };
                 if value < min || value > max {
                     return Err(bad(&format!("out of range {min}..={max}")));
                 }
-                value.to_le_bytes()[..self.size()].to_vec()
+                return Ok(value.to_le_bytes()[..self.size()].to_vec());
             }
-        })
+        };
+        let infinite = self.decode(&bytes)[0]
+            .as_str()
+            .is_some_and(|v| v.ends_with("inf"));
+        if infinite && !names_infinity(text) {
+            return Err(out_of_range());
+        }
+        Ok(bytes)
+    }
+
+    /// The largest finite value of a floating-point type (for messages).
+    fn max_finite(self) -> String {
+        match self {
+            ElementType::F16 => format!("{:e}", f16::MAX.to_f64()),
+            ElementType::Bf16 => format!("{:e}", bf16::MAX.to_f64()),
+            ElementType::F32 => format!("{:e}", f32::MAX),
+            _ => format!("{:e}", f64::MAX),
+        }
     }
 
     /// `count` elements 0, 1, 2, … as little-endian bytes.
+    #[cfg(test)]
     pub fn iota(self, count: usize) -> Vec<u8> {
-        let mut out = Vec::with_capacity(count * self.size());
-        for i in 0..count {
-            // Indices beyond the type's range wrap, like a C cast.
-            let bytes = match self {
-                ElementType::F16 => f16::from_f64(i as f64).to_le_bytes().to_vec(),
-                ElementType::Bf16 => bf16::from_f64(i as f64).to_le_bytes().to_vec(),
-                ElementType::F32 => (i as f32).to_le_bytes().to_vec(),
-                ElementType::F64 => (i as f64).to_le_bytes().to_vec(),
-                _ => (i as u128).to_le_bytes()[..self.size()].to_vec(),
-            };
-            out.extend_from_slice(&bytes);
-        }
+        let mut out = Vec::new();
+        self.iota_into(0, count as u64, &mut out);
         out
+    }
+
+    /// Appends elements `start`, `start + 1`, … (`count` of them) to `out`, as little-endian
+    /// bytes.
+    pub fn iota_into(self, start: u64, count: u64, out: &mut Vec<u8>) {
+        out.reserve(count as usize * self.size());
+        for i in start..start + count {
+            // Indices beyond the type's range wrap, like a C cast.
+            match self {
+                ElementType::F16 => out.extend_from_slice(&f16::from_f64(i as f64).to_le_bytes()),
+                ElementType::Bf16 => out.extend_from_slice(&bf16::from_f64(i as f64).to_le_bytes()),
+                ElementType::F32 => out.extend_from_slice(&(i as f32).to_le_bytes()),
+                ElementType::F64 => out.extend_from_slice(&(i as f64).to_le_bytes()),
+                _ => out.extend_from_slice(&i.to_le_bytes()[..self.size()]),
+            }
+        }
     }
 
     /// Decodes little-endian elements into JSON numbers.
@@ -124,10 +185,10 @@ impl ElementType {
                 I16 => i16::from_le_bytes([c[0], c[1]]).into(),
                 I32 => i32::from_le_bytes(c.try_into().expect("4 bytes")).into(),
                 I64 => i64::from_le_bytes(c.try_into().expect("8 bytes")).into(),
-                U8 => c[0].into(),
-                U16 => u16::from_le_bytes([c[0], c[1]]).into(),
-                U32 => u32::from_le_bytes(c.try_into().expect("4 bytes")).into(),
-                U64 => u64::from_le_bytes(c.try_into().expect("8 bytes")).into(),
+                U8 | B8 => c[0].into(),
+                U16 | B16 => u16::from_le_bytes([c[0], c[1]]).into(),
+                U32 | B32 => u32::from_le_bytes(c.try_into().expect("4 bytes")).into(),
+                U64 | B64 => u64::from_le_bytes(c.try_into().expect("8 bytes")).into(),
                 F16 => float_json(f16::from_le_bytes([c[0], c[1]]).to_f64()),
                 Bf16 => float_json(bf16::from_le_bytes([c[0], c[1]]).to_f64()),
                 F32 => float_json(f32::from_le_bytes(c.try_into().expect("4 bytes")) as f64),
@@ -142,6 +203,12 @@ fn float_json(value: f64) -> serde_json::Value {
     serde_json::Number::from_f64(value)
         .map(serde_json::Value::Number)
         .unwrap_or_else(|| serde_json::Value::String(value.to_string()))
+}
+
+/// Whether `text` spells an infinity (`inf`, `-Infinity`, …) rather than a number too large.
+fn names_infinity(text: &str) -> bool {
+    let magnitude = text.trim_start_matches(['+', '-']).to_ascii_lowercase();
+    magnitude == "inf" || magnitude == "infinity"
 }
 
 /// A decimal or `0x` hexadecimal integer, optionally negative.
@@ -203,5 +270,40 @@ mod tests {
             .unwrap_err()
             .contains("out of range"));
         assert_eq!(parse_integer("-0x10").unwrap(), -16);
+    }
+
+    #[test]
+    fn floats_too_large_are_out_of_range_but_infinity_is_accepted() {
+        for (ty, text) in [
+            (ElementType::F32, "1e400"),
+            (ElementType::F32, "-3.5e38"),
+            (ElementType::F64, "1e400"),
+            (ElementType::F16, "65520"),
+            (ElementType::Bf16, "1e39"),
+        ] {
+            let err = ty.encode(text).unwrap_err();
+            assert!(err.contains("out of range"), "{ty}:{text}: {err}");
+        }
+        assert_eq!(
+            ElementType::F32.encode("-inf").unwrap(),
+            f32::NEG_INFINITY.to_le_bytes()
+        );
+        assert_eq!(
+            ElementType::F64.encode("Infinity").unwrap(),
+            f64::INFINITY.to_le_bytes()
+        );
+        assert_eq!(ElementType::F32.encode("1e-50").unwrap(), [0; 4]);
+    }
+
+    #[test]
+    fn raw_bits_take_any_integer_of_their_size() {
+        assert_eq!(
+            ElementType::B32.encode("0x3fc00000").unwrap(),
+            1.5f32.to_le_bytes()
+        );
+        assert_eq!(ElementType::B16.encode("-1").unwrap(), [0xff, 0xff]);
+        assert!(ElementType::B8.encode("256").is_err());
+        assert!(ElementType::B32.encode("1.5").is_err());
+        assert_eq!(ElementType::parse("b64"), Some(ElementType::B64));
     }
 }

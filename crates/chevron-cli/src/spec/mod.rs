@@ -1,7 +1,8 @@
 //! The `--arg SPEC` language of `chevron run`.
 //!
 //! ```text
-//! SPEC  TYPE:VALUE          a scalar; TYPE is i8 i16 i32 i64 u8 u16 u32 u64 f16 bf16 f32 f64
+//! SPEC  TYPE:VALUE          a scalar; TYPE is i8 i16 i32 i64 u8 u16 u32 u64 f16 bf16 f32 f64,
+//!                           or b8 b16 b32 b64: raw bits for a parameter of any type of that size
 //!       TYPE[COUNT]=zeros   a device buffer of COUNT elements, zero-filled
 //!       TYPE[COUNT]=fill:VALUE | =iota | =file:PATH   (PATH holds raw little-endian elements)
 //!       bytes:HEX           a by-value parameter of exactly these bytes, in memory order
@@ -47,14 +48,23 @@ pub enum ArgSpec {
     Buffer {
         /// Element type.
         ty: ElementType,
-        /// Number of elements.
-        count: usize,
+        /// Number of elements (their bytes fit in 64 bits: see [`ArgSpec::parse`]).
+        count: u64,
         /// Initial contents.
         init: BufferInit,
     },
 }
 
 impl ArgSpec {
+    /// The bytes of a buffer argument (their product was checked not to overflow); 0 for
+    /// anything else.
+    pub fn buffer_bytes(&self) -> u64 {
+        match self {
+            ArgSpec::Buffer { ty, count, .. } => count * ty.size() as u64,
+            _ => 0,
+        }
+    }
+
     /// Parses one SPEC.
     pub fn parse(spec: &str) -> Result<ArgSpec, String> {
         let err = |why: &str| format!("invalid --arg `{spec}`: {why}");
@@ -66,11 +76,17 @@ impl ArgSpec {
                 .find(']')
                 .map(|i| open + i)
                 .ok_or_else(|| err("missing `]`"))?;
-            let count: usize = spec[open + 1..close]
+            let count: u64 = spec[open + 1..close]
                 .parse()
-                .map_err(|_| err("COUNT must be a non-negative integer"))?;
+                .map_err(|_| err("COUNT must be an integer from 1 to 2^64-1"))?;
             if count == 0 {
                 return Err(err("COUNT must be at least 1"));
+            }
+            if count.checked_mul(ty.size() as u64).is_none() {
+                return Err(err(&format!(
+                    "{count} elements of {} bytes are 2^64 bytes or more",
+                    ty.size()
+                )));
             }
             let init = spec[close + 1..]
                 .strip_prefix('=')
@@ -181,6 +197,23 @@ mod tests {
         assert!(ArgSpec::parse("i32[0]=zeros").is_err());
         assert!(ArgSpec::parse("i32[4]=ones").is_err());
         assert!(ArgSpec::parse("i32[4=zeros").is_err());
+    }
+
+    #[test]
+    fn buffer_sizes_that_overflow_are_refused() {
+        for spec in [
+            "f32[4611686018427387904]=zeros",
+            "u16[9223372036854775808]=file:EMPTY",
+            "f64[2305843009213693952]=iota",
+        ] {
+            let err = ArgSpec::parse(spec).unwrap_err();
+            assert!(err.contains("2^64 bytes or more"), "{spec}: {err}");
+        }
+        assert!(ArgSpec::parse("f32[18446744073709551616]=zeros")
+            .unwrap_err()
+            .contains("COUNT must be an integer"));
+        let largest = ArgSpec::parse("u8[18446744073709551615]=zeros").unwrap();
+        assert_eq!(largest.buffer_bytes(), u64::MAX);
     }
 
     #[test]

@@ -144,6 +144,11 @@ pub(crate) struct BlockRun {
 }
 
 impl BlockRun {
+    /// The warps of the block in flight.
+    pub fn running_warps(&self) -> &[Warp] {
+        &self.warps[..self.warp_count]
+    }
+
     /// Sets up block `ctaid` of the launch, ready to run from its first instruction.
     pub fn start(&mut self, launch: &Launch<'_>, ctaid: [u32; 3]) {
         let [bx, by, bz] = launch.config.block;
@@ -215,6 +220,13 @@ impl BlockRun {
             if passes.is_some_and(|limit| turns >= limit) {
                 return Ok(false);
             }
+            if launch
+                .hooks
+                .stop
+                .is_some_and(|stop| stop.load(std::sync::atomic::Ordering::Relaxed))
+            {
+                return Err(stopped(launch, block, warps));
+            }
             turns += 1;
             let mut progress = false;
             for warp in warps.iter_mut() {
@@ -260,6 +272,82 @@ pub(crate) fn fault(launch: &Launch<'_>, block: &Block, warp: &Warp, e: ExecFaul
             .unwrap_or_default(),
         address: e.address,
         detail: e.detail,
+    }
+}
+
+/// Where lane `lane` of `warp` is, as (function, instruction index): lanes of the running group
+/// are at the group's instruction, the others at their own.
+pub(crate) fn place(warp: &Warp, lane: usize) -> (u32, usize) {
+    if warp.group & (1 << lane) != 0 {
+        (warp.gfunc, warp.gpc as usize)
+    } else {
+        (warp.func[lane], warp.pc[lane] as usize)
+    }
+}
+
+/// Where the live threads of a block are: `32 threads at PTX line 7, 2 at line 9 (in `f`)`.
+pub(crate) fn positions(launch: &Launch<'_>, warps: &[Warp]) -> String {
+    let mut places: Vec<((u32, u32), u32)> = Vec::new();
+    for warp in warps {
+        let mut live = warp.valid & !warp.exited;
+        while live != 0 {
+            let lane = live.trailing_zeros() as usize;
+            live &= live - 1;
+            let (function, pc) = place(warp, lane);
+            let line = launch.program.functions[function as usize].line(pc);
+            match places
+                .iter_mut()
+                .find(|(place, _)| *place == (function, line))
+            {
+                Some((_, count)) => *count += 1,
+                None => places.push(((function, line), 1)),
+            }
+        }
+    }
+    places.sort_by_key(|&(_, count)| std::cmp::Reverse(count));
+    let shown: Vec<String> = places
+        .iter()
+        .take(4)
+        .map(|&((function, line), count)| {
+            let name = &launch.program.functions[function as usize].name;
+            let within = if *name == launch.kernel.name {
+                String::new()
+            } else {
+                format!(" (in `{name}`)")
+            };
+            format!("{count} at PTX line {line}{within}")
+        })
+        .collect();
+    let more = places.len().saturating_sub(shown.len());
+    let mut text = format!("threads {}", shown.join(", "));
+    if more > 0 {
+        text.push_str(&format!(" and {more} more places"));
+    }
+    text
+}
+
+fn stopped(launch: &Launch<'_>, block: &Block, warps: &[Warp]) -> Fault {
+    let warp = warps
+        .iter()
+        .find(|w| w.valid & !w.exited != 0)
+        .unwrap_or(&warps[0]);
+    let lane = (warp.valid & !warp.exited).trailing_zeros().min(31) as usize;
+    let (function, pc) = place(warp, lane);
+    let function = &launch.program.functions[function as usize];
+    Fault {
+        kind: FaultKind::Stopped,
+        kernel: launch.kernel.name.clone(),
+        function: function.name.clone(),
+        block: block.ctaid,
+        thread: warp.tid[lane],
+        line: function.line(pc),
+        instruction: function
+            .source
+            .get(pc)
+            .map(instruction_text)
+            .unwrap_or_default(),
+        address: None,
+        detail: format!("{} live threads: {}", block.live, positions(launch, warps)),
     }
 }
 

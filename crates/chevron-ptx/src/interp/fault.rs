@@ -37,6 +37,8 @@ pub enum FaultKind {
     InvalidLaunch,
     /// `__assertfail` (a failed device-side `assert`).
     AssertFailed,
+    /// The launch was stopped from the host (a timeout) while its threads still ran.
+    Stopped,
 }
 
 impl FaultKind {
@@ -56,6 +58,7 @@ impl FaultKind {
             FaultKind::ReadOnly => "write to read-only memory",
             FaultKind::InvalidLaunch => "invalid launch",
             FaultKind::AssertFailed => "assertion failed",
+            FaultKind::Stopped => "stopped",
         }
     }
 }
@@ -178,6 +181,19 @@ pub enum MemoryError {
     OutOfMemory {
         /// The size asked for.
         bytes: u64,
+    },
+    /// The device's address window has no free range large enough.
+    #[error(
+        "cannot allocate {bytes} bytes of device memory: no free range of the device's \
+         {window}-byte address window is large enough ({free_ranges} free ranges)"
+    )]
+    AddressSpaceExhausted {
+        /// The size asked for.
+        bytes: u64,
+        /// Size of the address window.
+        window: u64,
+        /// How many separate free ranges the window has.
+        free_ranges: usize,
     },
     /// An alignment that is not a power of two, or a fill pattern that is not 1, 2, 4 or 8 bytes.
     #[error("invalid argument: {0}")]

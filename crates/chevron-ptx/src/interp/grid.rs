@@ -5,13 +5,14 @@
 //! calling thread, which makes a launch fully deterministic. The first fault stops the launch;
 //! with several workers the fault of the lowest-numbered faulting block is reported.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use super::block::BlockRun;
 use super::exec::Launch;
 use super::fault::{Fault, FaultKind};
 use super::program::{KernelHandle, Program};
+use super::spin::{self, SpinWatch, SAMPLE_TURNS};
 
 /// How to launch a kernel.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -47,6 +48,32 @@ pub struct LaunchReport {
     pub printf_output: String,
 }
 
+/// What a launch reports while it runs, and how it can be stopped.
+#[derive(Default)]
+pub struct LaunchHooks<'a> {
+    /// Receives `printf` output as blocks produce it (whole `printf` calls, flushed every
+    /// 64 KiB and at the end of each block), as a GPU's printf buffer drains. Without a sink
+    /// the output is returned in [`LaunchReport::printf_output`], at most
+    /// [`KEPT_PRINTF_BYTES`] of it.
+    pub printf: Option<&'a (dyn Fn(&str) + Sync)>,
+    /// Once set, running blocks stop at their next time slice with a
+    /// [`FaultKind::Stopped`] fault that says where their threads are.
+    pub stop: Option<&'a AtomicBool>,
+}
+
+impl std::fmt::Debug for LaunchHooks<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LaunchHooks")
+            .field("printf", &self.printf.is_some())
+            .field("stop", &self.stop)
+            .finish()
+    }
+}
+
+/// Most printf output a launch without a sink keeps; the rest is dropped, as a full GPU
+/// printf buffer drops records.
+pub const KEPT_PRINTF_BYTES: usize = 1 << 20;
+
 /// Counts launches, for `%gridid`.
 static GRID_IDS: AtomicU64 = AtomicU64::new(1);
 
@@ -55,6 +82,9 @@ const MAX_SHARED: u64 = 64 << 20;
 
 /// Most threads in a block.
 const MAX_BLOCK_THREADS: u64 = 1024;
+
+/// Most bytes of registers (at the kernel's call level) the warps of one block may need.
+const MAX_BLOCK_REGISTER_BYTES: u64 = 256 << 20;
 
 impl Program {
     /// Runs `kernel` over the grid of `config` with the parameter buffer `params` (each parameter
@@ -67,6 +97,19 @@ impl Program {
         kernel: &KernelHandle,
         config: &LaunchConfig,
         params: &[u8],
+    ) -> Result<LaunchReport, Fault> {
+        self.launch_with(kernel, config, params, &LaunchHooks::default())
+    }
+
+    /// [`Program::launch`] with a printf sink and a stop flag (see [`LaunchHooks`]).
+    // A fault is the rare end of a launch; its size does not matter.
+    #[allow(clippy::result_large_err)]
+    pub fn launch_with(
+        &self,
+        kernel: &KernelHandle,
+        config: &LaunchConfig,
+        params: &[u8],
+        hooks: &LaunchHooks<'_>,
     ) -> Result<LaunchReport, Fault> {
         let code = &self.functions[kernel.index as usize];
         let invalid = |detail: String| Fault {
@@ -91,6 +134,16 @@ impl Program {
         if threads > MAX_BLOCK_THREADS {
             return Err(invalid(format!(
                 "{threads} threads per block exceed {MAX_BLOCK_THREADS}"
+            )));
+        }
+        let warps = threads.div_ceil(32);
+        let register_bytes = u64::from(self.max_regs) * 32 * 8 * warps;
+        if register_bytes > MAX_BLOCK_REGISTER_BYTES {
+            return Err(invalid(format!(
+                "too many resources requested for launch: {warps} warps of {} registers per \
+                 thread need {register_bytes} bytes, more than the CPU device's \
+                 {MAX_BLOCK_REGISTER_BYTES} per block",
+                self.max_regs
             )));
         }
         let shared = self
@@ -142,6 +195,7 @@ impl Program {
             config,
             gridid: GRID_IDS.fetch_add(1, Ordering::Relaxed),
             workspace,
+            hooks,
         };
         let ctaid = |index: u64| {
             let [gx, gy, _] = config.grid.map(u64::from);
@@ -156,10 +210,22 @@ impl Program {
         let abort = AtomicBool::new(false);
         let first_fault: Mutex<Option<(u64, Fault)>> = Mutex::new(None);
         let outputs: Mutex<Vec<(u64, String)>> = Mutex::new(Vec::new());
+        let kept_printf = AtomicUsize::new(0);
         let instructions = AtomicU64::new(0);
         let finish = |index: u64, run: &mut BlockRun, result: Result<bool, Fault>| {
-            if !run.block.printf.is_empty() {
-                let text = std::mem::take(&mut run.block.printf);
+            if hooks.printf.is_some() {
+                launch.flush_printf(&mut run.block.printf);
+            } else if !run.block.printf.is_empty() {
+                let mut text = std::mem::take(&mut run.block.printf);
+                let kept = kept_printf.fetch_add(text.len(), Ordering::Relaxed);
+                let room = KEPT_PRINTF_BYTES.saturating_sub(kept);
+                if text.len() > room {
+                    let mut end = room;
+                    while !text.is_char_boundary(end) {
+                        end -= 1;
+                    }
+                    text.truncate(end);
+                }
                 outputs
                     .lock()
                     .unwrap_or_else(|e| e.into_inner())
@@ -205,7 +271,18 @@ impl Program {
                     break;
                 }
                 run.start(&launch, ctaid(index));
-                let result = run.resume(&launch, None);
+                let mut watch = SpinWatch::default();
+                let result = loop {
+                    match run.resume(&launch, Some(SAMPLE_TURNS)) {
+                        Ok(false) => {
+                            let waiting = blocks.saturating_sub(next.load(Ordering::Relaxed));
+                            if waiting > 0 && watch.repeats(&run) {
+                                break Err(spin::deadlock(&launch, &run, waiting));
+                            }
+                        }
+                        done => break done,
+                    }
+                };
                 finish(index, &mut run, result);
             }
             instructions.fetch_add(count(&run), Ordering::Relaxed);

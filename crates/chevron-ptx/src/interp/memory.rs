@@ -2,18 +2,20 @@
 //!
 //! Every allocation is a run of `AtomicU64` words, so that blocks running on several host threads
 //! see each other's stores and atomics exactly as GPU threads do (plain loads and stores are
-//! relaxed; atomics are read-modify-write operations on the containing word). Addresses are never
-//! reused: a freed range stays in the table as poisoned, so a later access is reported as a use
-//! after free rather than silently reading someone else's data. Allocations are separated by an
+//! relaxed; atomics are read-modify-write operations on the containing word). A freed range stays
+//! in the table as poisoned, so a later access is reported as a use after free rather than
+//! silently reading someone else's data, until its addresses are needed again
+//! ([`super::address_space`] reuses them, oldest first). Allocations are separated by an
 //! unmapped gap, so running off the end of one is reported as out of bounds.
 //!
 //! The generic address space of the device reserves windows below the device's own range for
 //! shared memory, local memory, kernel parameters and function addresses ([`Window`]).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 
+use super::address_space::{AddressSpace, Placement};
 use super::fault::MemoryError;
 
 /// Base of device 0's address range; device `i` starts at `DEVICE_BASE + (i << 40)`.
@@ -29,8 +31,6 @@ pub const FUNCTION_WINDOW: u64 = 0x4000_0000_0000;
 /// Size of each window.
 pub const WINDOW_SIZE: u64 = 1 << 40;
 
-/// Unmapped bytes left after every allocation.
-const GUARD_GAP: u64 = 256;
 /// Minimum alignment of an allocation (what `cudaMalloc` guarantees).
 const MIN_ALIGN: u64 = 256;
 
@@ -191,8 +191,18 @@ impl Allocation {
 
 #[derive(Debug, Clone)]
 enum Entry {
-    Live(Arc<Allocation>),
-    Freed { size: u64 },
+    Live(Arc<Allocation>, Placement),
+    Freed { size: u64, placement: Placement },
+}
+
+/// Freed allocations kept poisoned at most; beyond this the oldest one's addresses are reused.
+const MAX_POISONED: usize = 4096;
+
+/// The address window and the freed allocations still poisoned, oldest first.
+#[derive(Debug)]
+struct Spans {
+    space: AddressSpace,
+    poisoned: VecDeque<u64>,
 }
 
 /// The memory of one CPU device: host memory behind an allocation table. `Send + Sync`; every
@@ -200,21 +210,45 @@ enum Entry {
 #[derive(Debug)]
 pub struct DeviceMemory {
     device_index: u32,
-    next: AtomicU64,
-    limit: u64,
+    /// Lock order: `spans` before `table`.
+    spans: Mutex<Spans>,
     table: RwLock<BTreeMap<u64, Entry>>,
 }
 
 impl DeviceMemory {
-    /// The memory of CPU device `device_index`. Its addresses start at
+    /// The memory of CPU device `device_index`. Its addresses lie in the 1 TiB from
     /// `DEVICE_BASE + (device_index << 40)`, so the ranges of different devices never overlap,
     /// and are never 0.
     pub fn new(device_index: u32) -> Self {
         let base = DEVICE_BASE + (u64::from(device_index) << 40);
+        Self::in_window(device_index, base, 1 << 40)
+    }
+
+    /// The memory of CPU device `device_index`, with addresses in `[base, base + len)` (a range
+    /// the caller reserved, e.g. mapped inaccessible so that no host memory can lie there).
+    /// Fails if the range is empty, starts at 0, or overlaps the interpreter's windows.
+    pub fn with_window(device_index: u32, base: u64, len: u64) -> Result<Self, MemoryError> {
+        let end = base.checked_add(len).filter(|_| base != 0 && len > 0);
+        let reserved = SHARED_WINDOW..FUNCTION_WINDOW + WINDOW_SIZE;
+        match end {
+            Some(end) if end <= reserved.start || base >= reserved.end => {
+                Ok(Self::in_window(device_index, base, len))
+            }
+            _ => Err(MemoryError::InvalidArgument(format!(
+                "address window {base:#x}+{len:#x} is empty or overlaps the windows at \
+                 {:#x}..{:#x}",
+                reserved.start, reserved.end
+            ))),
+        }
+    }
+
+    fn in_window(device_index: u32, base: u64, len: u64) -> Self {
         DeviceMemory {
             device_index,
-            next: AtomicU64::new(base),
-            limit: base + (1 << 40),
+            spans: Mutex::new(Spans {
+                space: AddressSpace::new(base, len),
+                poisoned: VecDeque::new(),
+            }),
             table: RwLock::new(BTreeMap::new()),
         }
     }
@@ -224,8 +258,21 @@ impl DeviceMemory {
         self.device_index
     }
 
+    /// The address window, as `[start, end)`.
+    pub fn window(&self) -> (u64, u64) {
+        self.spans_lock().space.window()
+    }
+
+    /// Whether `addr` lies in this memory's address window (allocated or not).
+    pub fn in_window_range(&self, addr: u64) -> bool {
+        let (start, end) = self.window();
+        (start..end).contains(&addr)
+    }
+
     /// Allocates `bytes` (zero-filled) aligned to `align` (a power of two; at least 256 is used)
-    /// and returns the device address. Addresses are never reused.
+    /// and returns the device address. A freed allocation's addresses stay poisoned (accesses
+    /// are reported as use after free) until the window needs them again, or until
+    /// [`MAX_POISONED`] newer allocations were freed.
     pub fn alloc(&self, bytes: u64, align: u64) -> Result<u64, MemoryError> {
         if !align.is_power_of_two() && align != 0 {
             return Err(MemoryError::InvalidArgument(format!(
@@ -233,33 +280,68 @@ impl DeviceMemory {
             )));
         }
         let align = align.max(MIN_ALIGN);
-        let span = bytes
-            .max(1)
-            .checked_add(GUARD_GAP + align)
-            .ok_or(MemoryError::OutOfMemory { bytes })?;
-        let start = self.next.fetch_add(span, Ordering::Relaxed);
-        let base = start.next_multiple_of(align);
-        if base + bytes > self.limit {
-            return Err(MemoryError::OutOfMemory { bytes });
+        let mut spans = self.spans_lock();
+        while spans.poisoned.len() > MAX_POISONED {
+            self.reclaim_oldest(&mut spans);
         }
-        let allocation = Arc::new(Allocation::new(base, bytes)?);
-        self.table_write().insert(base, Entry::Live(allocation));
-        Ok(base)
+        let placement = loop {
+            if let Some(placement) = spans.space.take(bytes.max(1), align) {
+                break placement;
+            }
+            if !self.reclaim_oldest(&mut spans) {
+                return Err(MemoryError::AddressSpaceExhausted {
+                    bytes,
+                    window: spans.space.window_len(),
+                    free_ranges: spans.space.free_ranges(),
+                });
+            }
+        };
+        let allocation = match Allocation::new(placement.base, bytes) {
+            Ok(allocation) => Arc::new(allocation),
+            Err(e) => {
+                spans
+                    .space
+                    .give_back(placement.span_start, placement.span_end);
+                return Err(e);
+            }
+        };
+        self.table_write()
+            .insert(placement.base, Entry::Live(allocation, placement));
+        Ok(placement.base)
     }
 
-    /// Frees the allocation starting at `addr`. The range stays poisoned: later accesses are
-    /// reported as use after free.
+    /// Frees the allocation starting at `addr`. The range stays poisoned for a while: later
+    /// accesses are reported as use after free.
     pub fn free(&self, addr: u64) -> Result<(), MemoryError> {
+        let mut spans = self.spans_lock();
         let mut table = self.table_write();
         match table.get(&addr) {
-            Some(Entry::Live(allocation)) => {
+            Some(Entry::Live(allocation, placement)) => {
                 allocation.freed.store(true, Ordering::Release);
-                let size = allocation.size;
-                table.insert(addr, Entry::Freed { size });
+                let entry = Entry::Freed {
+                    size: allocation.size,
+                    placement: *placement,
+                };
+                table.insert(addr, entry);
+                spans.poisoned.push_back(addr);
                 Ok(())
             }
             _ => Err(MemoryError::InvalidFree { addr }),
         }
+    }
+
+    /// Drops the oldest poisoned allocation from the table and returns its span to the window.
+    /// False if none is left.
+    fn reclaim_oldest(&self, spans: &mut Spans) -> bool {
+        let Some(base) = spans.poisoned.pop_front() else {
+            return false;
+        };
+        if let Some(Entry::Freed { placement, .. }) = self.table_write().remove(&base) {
+            spans
+                .space
+                .give_back(placement.span_start, placement.span_end);
+        }
+        true
     }
 
     /// The allocation containing `[addr, addr + len)`.
@@ -269,8 +351,8 @@ impl DeviceMemory {
             return Err(MemoryError::OutOfBounds { addr, len });
         };
         match table.range(..=addr).next_back() {
-            Some((base, Entry::Live(a))) if end <= base + a.size => Ok(Arc::clone(a)),
-            Some((base, Entry::Freed { size })) if addr < base + size => {
+            Some((base, Entry::Live(a, _))) if end <= base + a.size => Ok(Arc::clone(a)),
+            Some((base, Entry::Freed { size, .. })) if addr < base + size => {
                 Err(MemoryError::UseAfterFree {
                     addr,
                     len,
@@ -352,6 +434,11 @@ impl DeviceMemory {
         self.lookup(addr, 1).ok().map(|a| (a.base, a.size))
     }
 
+    fn spans_lock(&self) -> std::sync::MutexGuard<'_, Spans> {
+        // Nothing panics while holding this lock; recover from poisoning regardless.
+        self.spans.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
     fn table_write(&self) -> std::sync::RwLockWriteGuard<'_, BTreeMap<u64, Entry>> {
         self.table.write().unwrap_or_else(|e| e.into_inner())
     }
@@ -386,7 +473,10 @@ mod tests {
             Err(MemoryError::UseAfterFree { .. })
         ));
         assert!(memory.free(a).is_err());
-        assert!(memory.alloc(8, 0).unwrap() > b);
+        assert!(
+            memory.alloc(8, 0).unwrap() > b,
+            "poisoned addresses are not reused first"
+        );
         memory.read(b, &mut out).unwrap();
         assert_eq!(&out[..2], &[0xab, 0xcd]);
     }
@@ -400,5 +490,38 @@ mod tests {
         let mut out = [0u8; 10];
         memory.read(a, &mut out).unwrap();
         assert_eq!(out, [1, 2, 1, 2, 3, 4, 5, 6, 7, 8]);
+    }
+
+    #[test]
+    fn addresses_are_reused_once_the_window_is_used_up() {
+        let memory = DeviceMemory::with_window(0, DEVICE_BASE, 1 << 20).unwrap();
+        for _ in 0..1000 {
+            let a = memory.alloc(600 << 10, 0).unwrap();
+            memory.free(a).unwrap();
+        }
+        let whole = memory.alloc((1 << 20) - 4096, 0).unwrap();
+        assert_eq!(whole, DEVICE_BASE);
+        assert!(matches!(
+            memory.alloc(8192, 0),
+            Err(MemoryError::AddressSpaceExhausted { .. })
+        ));
+    }
+
+    #[test]
+    fn poisoned_entries_are_bounded() {
+        let memory = DeviceMemory::new(2);
+        for _ in 0..3 * MAX_POISONED {
+            let a = memory.alloc(8, 0).unwrap();
+            memory.free(a).unwrap();
+        }
+        let entries = memory.table.read().unwrap().len();
+        assert!(entries <= MAX_POISONED + 1, "{entries} table entries");
+    }
+
+    #[test]
+    fn windows_overlapping_the_interpreters_are_refused() {
+        assert!(DeviceMemory::with_window(0, SHARED_WINDOW, 4096).is_err());
+        assert!(DeviceMemory::with_window(0, 0, 4096).is_err());
+        assert!(DeviceMemory::with_window(0, DEVICE_BASE, 0).is_err());
     }
 }

@@ -37,6 +37,7 @@
 //! # }
 //! ```
 
+mod address_space;
 mod block;
 mod exec;
 pub mod fault;
@@ -46,9 +47,10 @@ pub mod memory;
 pub mod numeric;
 mod printf;
 pub mod program;
+mod spin;
 mod warp;
 
 pub use fault::{Fault, FaultKind, LoadError, MemoryError};
-pub use grid::{LaunchConfig, LaunchReport};
+pub use grid::{LaunchConfig, LaunchHooks, LaunchReport, KEPT_PRINTF_BYTES};
 pub use memory::DeviceMemory;
 pub use program::{KernelHandle, Program};

@@ -1,7 +1,12 @@
 //! Device-side `printf`: `vprintf(format, args)` as the CUDA device runtime defines it. The
 //! format string is a C string in device memory; the arguments are packed in a buffer, each at
 //! the next multiple of its size (ints and chars as 4 bytes, `long`s, pointers and doubles —
-//! floats are promoted — as 8). Output is collected per block and returned with the launch.
+//! floats are promoted — as 8). Output is collected per block and handed to the launch's printf
+//! sink as it fills ([`PRINTF_FLUSH_BYTES`]), or returned with the launch.
+//!
+//! Field widths and precisions are capped at [`FIELD_LIMIT`] and one call's output at
+//! [`CALL_OUTPUT_LIMIT`] (a GPU drops records larger than its printf buffer), so formatting is
+//! linear in what is printed and bounded whatever the format string asks for.
 
 use crate::interp::block::Block;
 use crate::interp::exec::{resolve_generic, Launch};
@@ -10,6 +15,23 @@ use crate::interp::warp::Warp;
 
 /// Longest C string read from device memory.
 const MAX_STRING: usize = 1 << 16;
+/// Largest field width or precision honoured; larger ones are clamped.
+pub(crate) const FIELD_LIMIT: usize = 4096;
+/// Most bytes one `printf` call prints; the rest of the call's output is dropped.
+pub(crate) const CALL_OUTPUT_LIMIT: usize = 1 << 20;
+/// A block's buffered output is handed to the launch's printf sink once it holds this much.
+pub(crate) const PRINTF_FLUSH_BYTES: usize = 64 << 10;
+
+/// Reads a decimal field (width or precision), saturating, clamped to [`FIELD_LIMIT`].
+fn field(chars: &mut std::iter::Peekable<std::str::Chars<'_>>) -> Option<usize> {
+    let mut value: Option<usize> = None;
+    while let Some(digit) = chars.peek().and_then(|d| d.to_digit(10)) {
+        let so_far = value.unwrap_or(0);
+        value = Some(so_far.saturating_mul(10).saturating_add(digit as usize));
+        chars.next();
+    }
+    value.map(|v| v.min(FIELD_LIMIT))
+}
 
 fn byte(w: &mut Warp, b: &Block, l: &Launch<'_>, lane: usize, addr: u64) -> Result<u8, ExecFault> {
     let loc = resolve_generic(addr);
@@ -90,6 +112,9 @@ pub(crate) fn vprintf(
     };
     let mut chars = fmt.chars().peekable();
     while let Some(c) = chars.next() {
+        if out.len() >= CALL_OUTPUT_LIMIT {
+            break;
+        }
         if c != '%' {
             out.push(c);
             continue;
@@ -110,28 +135,18 @@ pub(crate) fn vprintf(
             chars.next();
             let v = next_arg(w, b, 4)? as u32 as i32;
             spec.left |= v < 0;
-            spec.width = Some(v.unsigned_abs() as usize);
+            spec.width = Some((v.unsigned_abs() as usize).min(FIELD_LIMIT));
         } else {
-            let mut n = String::new();
-            while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
-                n.push(d);
-                chars.next();
-            }
-            spec.width = n.parse().ok();
+            spec.width = field(&mut chars);
         }
         if chars.peek() == Some(&'.') {
             chars.next();
             if chars.peek() == Some(&'*') {
                 chars.next();
                 let v = next_arg(w, b, 4)? as u32 as i32;
-                spec.precision = (v >= 0).then_some(v as usize);
+                spec.precision = (v >= 0).then_some((v as usize).min(FIELD_LIMIT));
             } else {
-                let mut n = String::new();
-                while let Some(&d) = chars.peek().filter(|d| d.is_ascii_digit()) {
-                    n.push(d);
-                    chars.next();
-                }
-                spec.precision = Some(n.parse().unwrap_or(0));
+                spec.precision = Some(field(&mut chars).unwrap_or(0));
             }
         }
         while let Some(&m) = chars.peek() {
@@ -194,7 +209,17 @@ pub(crate) fn vprintf(
         };
         pad(&mut out, &spec, body);
     }
+    if out.len() > CALL_OUTPUT_LIMIT {
+        let mut end = CALL_OUTPUT_LIMIT;
+        while !out.is_char_boundary(end) {
+            end -= 1;
+        }
+        out.truncate(end);
+    }
     b.printf.push_str(&out);
+    if b.printf.len() >= PRINTF_FLUSH_BYTES {
+        l.flush_printf(&mut b.printf);
+    }
     Ok(count)
 }
 
@@ -255,8 +280,8 @@ fn integer(spec: &Spec, negative: bool, magnitude: u128, radix: u32, upper: bool
         if p == 0 && magnitude == 0 {
             digits.clear();
         }
-        while digits.len() < p {
-            digits.insert(0, '0');
+        if digits.len() < p {
+            digits = "0".repeat(p - digits.len()) + &digits;
         }
     }
     let prefix = match (spec.alt, radix, magnitude) {
@@ -420,5 +445,14 @@ mod tests {
         for (spec, value, expected) in cases {
             assert_eq!(one(spec, *value), *expected, "%{spec} of {value}");
         }
+    }
+
+    #[test]
+    fn fields_are_clamped_while_parsing() {
+        let mut chars = "999999999999999999999999d".chars().peekable();
+        assert_eq!(field(&mut chars), Some(FIELD_LIMIT));
+        assert_eq!(chars.next(), Some('d'));
+        let mut none = "d".chars().peekable();
+        assert_eq!(field(&mut none), None);
     }
 }

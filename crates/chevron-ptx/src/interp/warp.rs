@@ -20,6 +20,9 @@ use std::sync::Arc;
 pub(crate) const STACK_LIMIT: u64 = 1 << 20;
 /// Deepest call nesting.
 pub(crate) const MAX_DEPTH: usize = 4096;
+/// Most bytes of registers one warp keeps for all its call levels together: with many registers
+/// per function, recursion ends in the call-depth fault before this much is allocated.
+pub(crate) const REGISTER_STACK_BYTES: usize = 32 << 20;
 
 /// What a lane remembers of its caller.
 #[derive(Debug, Clone, Copy)]
@@ -291,12 +294,22 @@ impl Warp {
         true
     }
 
-    /// Makes sure registers exist for call level `depth`.
-    pub fn ensure_depth(&mut self, depth: usize) {
+    /// The deepest call level the register budget allows (at most [`MAX_DEPTH`]).
+    pub fn max_depth(&self) -> usize {
+        let level_bytes = self.region.max(1) * std::mem::size_of::<u64>();
+        (REGISTER_STACK_BYTES / level_bytes).clamp(1, MAX_DEPTH)
+    }
+
+    /// Makes sure registers exist for call level `depth`; false if the host cannot provide them.
+    pub fn ensure_depth(&mut self, depth: usize) -> bool {
         let needed = (depth + 1) * self.region;
         if self.regs.len() < needed {
+            if self.regs.try_reserve(needed - self.regs.len()).is_err() {
+                return false;
+            }
             self.regs.resize(needed, 0);
         }
+        true
     }
 
     /// Reads a source operand for `lane`.
@@ -420,8 +433,17 @@ impl Warp {
                 format!("stack of {top} bytes exceeds the {STACK_LIMIT}-byte limit"),
             ));
         }
+        let local = &mut self.local[l];
+        let top_bytes = top as usize;
+        if top_bytes > local.len() && local.try_reserve(top_bytes - local.len()).is_err() {
+            return Err(ExecFault::new(
+                FaultKind::StackOverflow,
+                l as u32,
+                format!("the host cannot provide a stack of {top} bytes"),
+            ));
+        }
+        local.resize(top_bytes, 0);
         self.stack_top[l] = top;
-        self.local[l].resize(top as usize, 0);
         Ok(())
     }
 }

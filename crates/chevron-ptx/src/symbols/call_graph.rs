@@ -29,6 +29,9 @@ pub struct CallGraph {
     pub functions: Vec<FunctionCalls>,
     /// Functions whose address is taken (possible targets of indirect calls), sorted.
     pub address_taken: BTreeSet<String>,
+    /// Index into `functions` by name, so that lookups stay constant-time in modules with tens
+    /// of thousands of functions.
+    by_name: HashMap<String, usize>,
 }
 
 impl CallGraph {
@@ -58,6 +61,10 @@ impl CallGraph {
                         address_taken: &mut graph.address_taken,
                     };
                     walker.statements(body);
+                    graph
+                        .by_name
+                        .entry(calls.name.clone())
+                        .or_insert(graph.functions.len());
                     graph.functions.push(calls);
                 }
                 Item::Variable(v) => {
@@ -73,24 +80,20 @@ impl CallGraph {
 
     /// The calls made by `name`, if it is a defined function.
     pub fn calls(&self, name: &str) -> Option<&FunctionCalls> {
-        self.functions.iter().find(|f| f.name == name)
+        let &index = self.by_name.get(name)?;
+        self.functions.get(index)
     }
 
     /// Every function reachable from `root` (itself included) through direct calls and, where a
     /// function calls indirectly, through every function whose address is taken. Sorted.
     pub fn reachable_from(&self, root: &str) -> BTreeSet<String> {
-        let by_name: HashMap<&str, &FunctionCalls> = self
-            .functions
-            .iter()
-            .map(|f| (f.name.as_str(), f))
-            .collect();
         let mut seen = BTreeSet::new();
         let mut stack = vec![root.to_string()];
         while let Some(name) = stack.pop() {
             if !seen.insert(name.clone()) {
                 continue;
             }
-            let Some(calls) = by_name.get(name.as_str()) else {
+            let Some(calls) = self.calls(&name) else {
                 continue;
             };
             stack.extend(calls.direct.iter().cloned());

@@ -138,6 +138,14 @@ pub trait Device: Send + Sync + 'static {
     /// Used to classify pointers (e.g. MLIR's direction-less memcpy).
     fn allocation_of(&self, ptr: DevicePtr) -> Option<(DevicePtr, u64)>;
 
+    /// Whether `ptr` is an address of this device rather than of the host, live or not, as far
+    /// as the backend can tell: the CPU device asks its allocation table (live allocations and
+    /// the freed ranges it remembers), CUDA asks the driver (any live device allocation of the
+    /// process). Pointers for which this holds must never be dereferenced on the host.
+    fn is_device_address(&self, ptr: DevicePtr) -> bool {
+        self.allocation_of(ptr).is_some()
+    }
+
     /// Creates a stream (CUDA: non-blocking with respect to the legacy stream).
     fn create_stream(&self) -> Result<Arc<dyn Stream>>;
 
@@ -253,6 +261,13 @@ pub trait Stream: Send + Sync + 'static {
 
     /// Whether all work submitted so far is done (a fault reports as an error).
     fn query(&self) -> Result<bool>;
+
+    /// Stops the stream's running and queued work after a host-side timeout: the running kernel
+    /// ends with a fault saying where its threads were, and the stream stays faulted. Returns
+    /// false where the backend cannot stop a running kernel (a GPU's driver cannot).
+    fn stop(&self) -> bool {
+        false
+    }
 
     /// For downcasting within the backend.
     fn as_any(&self) -> &dyn Any;

@@ -46,14 +46,14 @@ fn resolve(
 /// A snippet's part of a link: its code, the functions chosen, the callees it declares.
 type Group = (Arc<SnippetCode>, Vec<usize>, Vec<String>);
 
-/// The kernel's code and everything it calls, linked into one module; also the names of the
-/// visible functions it uses (a redefinition of any of them makes the result stale).
-pub fn link_kernel(
-    kernel: &Definition,
+/// The kernels' code and everything they call, linked into one module; also the names of the
+/// visible functions used (a redefinition of any of them makes the result stale).
+pub fn link_kernels(
+    kernels: &[Definition],
     live: &HashMap<String, Definition>,
 ) -> Result<(Module, Vec<String>), String> {
     let mut seen: HashSet<(u64, usize)> = HashSet::new();
-    let mut stack = vec![kernel.clone()];
+    let mut stack = kernels.to_vec();
     let mut groups: BTreeMap<u64, Group> = BTreeMap::new();
     let mut uses = Vec::new();
     while let Some(definition) = stack.pop() {

@@ -10,7 +10,7 @@ use chevron_ptx::symbols::{LookupError, SymbolTable};
 use super::cache::Cache;
 use super::declarations::declarations;
 use super::globals;
-use super::link::{link_kernel, Definition};
+use super::link::{link_kernels, Definition};
 use super::nvrtc::{nvrtc, Compiled, Nvrtc};
 use super::prelude::Prelude;
 use super::snippet::SnippetCode;
@@ -239,14 +239,34 @@ impl Session {
         }
         let definition = self.live[&name].clone();
         let (linked, uses) =
-            link_kernel(&definition, &self.live).map_err(|message| Error::CodeObject {
-                source_name: format!("snippet {}", definition.code.id),
-                message: format!("linking kernel `{}`: {message}", display_of(&definition)),
+            link_kernels(std::slice::from_ref(&definition), &self.live).map_err(|message| {
+                Error::CodeObject {
+                    source_name: format!("snippet {}", definition.code.id),
+                    message: format!("linking kernel `{}`: {message}", display_of(&definition)),
+                }
             })?;
         let module = Module::from_ptx(&self.device, &chevron_ptx::print(&linked))?;
         let kernel = module.kernel(&name)?;
         self.linked.insert(name, (kernel.clone(), uses));
         Ok(kernel)
+    }
+
+    /// PTX of every live kernel with everything it calls (session globals at their addresses):
+    /// a code object to load on the session's device while the session lives.
+    pub fn linked_ptx(&self) -> Result<String> {
+        let mut kernels: Vec<Definition> = self
+            .live
+            .values()
+            .filter(|d| d.code.is_kernel(d.index))
+            .cloned()
+            .collect();
+        kernels.sort_by(|a, b| a.name().cmp(b.name()));
+        let (linked, _) =
+            link_kernels(&kernels, &self.live).map_err(|message| Error::CodeObject {
+                source_name: "the JIT session".into(),
+                message: format!("linking its kernels: {message}"),
+            })?;
+        Ok(chevron_ptx::print(&linked))
     }
 
     fn kernel_name(&self, query: &str) -> Result<String> {

@@ -122,3 +122,18 @@ fn live_allocations_do_not_overlap() {
         Ok(())
     });
 }
+
+#[test]
+fn device_addresses_are_told_from_host_addresses() {
+    on_every_device(|device| {
+        let buffer = Buffer::<u32>::new(device, 64)?;
+        let base = buffer.device_ptr();
+        assert!(device.is_device_address(base), "{base:#x}");
+        assert!(device.is_device_address(base + 255), "{base:#x} + 255");
+        let heap = vec![0u32; 64];
+        assert!(!device.is_device_address(heap.as_ptr() as u64));
+        let stack = 0u64;
+        assert!(!device.is_device_address(&stack as *const u64 as u64));
+        Ok(())
+    });
+}

@@ -16,7 +16,7 @@ fn a_kernel_launched_by_name_computes() {
         let out = Buffer::<u32>::zeroed(device, n as usize)?;
         kernel.launch(
             &stream,
-            LaunchConfig::for_elements(n.into(), 128),
+            LaunchConfig::for_elements(n as usize, 128),
             (&out, n),
         )?;
         stream.synchronize()?;

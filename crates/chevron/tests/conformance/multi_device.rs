@@ -14,7 +14,7 @@ fn a_token_of_one_device_orders_a_launch_on_another() {
         let data_a = Buffer::<u32>::zeroed(&a, N as usize).unwrap();
         let data_b = Buffer::<u32>::zeroed(&b, N as usize).unwrap();
         let (stream_a, stream_b) = (a.create_stream().unwrap(), b.create_stream().unwrap());
-        let config = LaunchConfig::for_elements(N.into(), 256);
+        let config = LaunchConfig::for_elements(N as usize, 256);
         let add_a = on_a.kernel("add_one").unwrap();
         let mut last = None;
         for _ in 0..10 {

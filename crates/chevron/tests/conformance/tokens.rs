@@ -8,7 +8,7 @@ use crate::harness::{basics, on_every_device};
 const N: u32 = 4096;
 
 fn config() -> LaunchConfig {
-    LaunchConfig::for_elements(N.into(), 256)
+    LaunchConfig::for_elements(N as usize, 256)
 }
 
 #[test]

@@ -9,7 +9,7 @@ use chevron::{Device, KernelArg, LaunchConfig, Runtime, Stream, Token};
 
 use super::input::Input;
 use super::launch::{literal_type, parameter_types, parse_launch};
-use crate::commands::run::{prepare, read_elements, Prepared};
+use crate::commands::run::{prepare, Prepared};
 use crate::commands::{pick_device, runtime};
 use crate::spec::ArgSpec;
 
@@ -139,7 +139,7 @@ impl Repl {
             };
             let spec = ArgSpec::parse(&format!("{ty}:{literal}"))
                 .map_err(|e| format!("argument {i} (`{arg}`): {e}"))?;
-            scalars.push((i, prepare(&self.device, &spec)?));
+            scalars.push((i, prepare(&self.device, &self.stream, &spec)?));
         }
         let mut args: Vec<&dyn KernelArg> = Vec::new();
         for (i, arg) in line.args.iter().enumerate() {
@@ -216,17 +216,16 @@ impl Repl {
         if !matches!(parsed, ArgSpec::Buffer { .. }) {
             return Err(format!(":buf: `{spec}` is not a buffer (TYPE[COUNT]=INIT)"));
         }
-        let buffer = prepare(&self.device, &parsed)?;
+        let buffer = prepare(&self.device, &self.stream, &parsed)?;
         self.buffers.insert(name.to_string(), buffer);
         Ok(())
     }
 
     fn print(&self, name: &str, count: Option<usize>) -> Result<(), String> {
-        let buffer = self
-            .buffers
-            .get(name)
-            .ok_or_else(|| format!("no buffer `{name}`"))?;
-        let values = read_elements(buffer)?;
+        let Some(Prepared::Buffer { ty, buffer }) = self.buffers.get(name) else {
+            return Err(format!("no buffer `{name}`"));
+        };
+        let values = ty.decode(&buffer.to_vec().map_err(|e| e.to_string())?);
         let shown = count.unwrap_or(values.len()).min(values.len());
         let mut items: Vec<String> = values[..shown].iter().map(ToString::to_string).collect();
         if shown < values.len() {

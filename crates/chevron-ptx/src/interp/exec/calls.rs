@@ -10,7 +10,7 @@ use crate::interp::inst::{Builtin, Call, CallSlot, CallTarget, Op, Src};
 use crate::interp::memory::{FUNCTION_WINDOW, WINDOW_SIZE};
 use crate::interp::printf;
 use crate::interp::program::{Decoder, ParamSlot};
-use crate::interp::warp::{CallFrame, Warp, MAX_DEPTH};
+use crate::interp::warp::{CallFrame, Warp};
 use crate::ir::{self, Operand, ScalarType as T};
 
 fn slot(d: &Decoder<'_>, inst: &ir::Instruction, op: &Operand) -> Result<CallSlot, LoadError> {
@@ -130,14 +130,17 @@ pub(super) fn call(
                 ),
             ));
         }
-        if depth + 1 >= MAX_DEPTH {
+        let max_depth = w.max_depth();
+        if depth + 1 >= max_depth || !w.ensure_depth(depth + 1) {
             return Err(ExecFault::new(
                 FaultKind::StackOverflow,
                 lane as u32,
-                format!("calls nested deeper than {MAX_DEPTH}"),
+                format!(
+                    "calls nested deeper than {max_depth} ({} registers per call level)",
+                    w.region / 32
+                ),
             ));
         }
-        w.ensure_depth(depth + 1);
         let frame = CallFrame {
             func: w.gfunc,
             call_pc: w.gpc,

@@ -21,7 +21,7 @@ pub(crate) mod wmma;
 
 use super::block::Block;
 use super::fault::{ExecFault, LoadError};
-use super::grid::LaunchConfig;
+use super::grid::{LaunchConfig, LaunchHooks};
 use super::inst::Op;
 use super::memory::DeviceMemory;
 use super::program::{Decoder, FunctionCode, Program};
@@ -41,6 +41,19 @@ pub(crate) struct Launch<'a> {
     pub gridid: u64,
     /// Grid-synchronisation workspace of a cooperative launch (0 if none).
     pub workspace: u64,
+    /// Where printf output goes as it fills, and the flag that stops the launch.
+    pub hooks: &'a LaunchHooks<'a>,
+}
+
+impl Launch<'_> {
+    /// Hands a block's buffered printf output to the launch's sink, if it has one; without
+    /// one the output stays with the block and is returned with the launch.
+    pub fn flush_printf(&self, buffer: &mut String) {
+        if let Some(sink) = self.hooks.printf {
+            sink(buffer);
+            buffer.clear();
+        }
+    }
 }
 
 /// What the run loop does after an instruction.

@@ -5,6 +5,7 @@ use std::collections::HashMap;
 
 use super::decode_ops::Decoder;
 use super::layout;
+use super::limits;
 use super::scope::{Binding, Scopes};
 use super::{is_kernel, walk, FunctionCode, ParamSlot};
 use crate::interp::fault::LoadError;
@@ -96,17 +97,28 @@ pub(crate) struct FrameBuilder {
 }
 
 impl FrameBuilder {
+    // Sizes come from the module: the arithmetic saturates, and the caller checks the totals
+    // against `limits` before decoding any instruction that uses them.
     fn frame_slot(&mut self, size: u64, align: u64) -> u64 {
-        self.frame = self.frame.next_multiple_of(align.max(1));
+        self.frame = self
+            .frame
+            .checked_next_multiple_of(align.max(1))
+            .unwrap_or(u64::MAX);
         let offset = self.frame;
-        self.frame += size;
+        self.frame = self.frame.saturating_add(size);
         offset
     }
 
     fn regs(&mut self, count: u32) -> u32 {
         let base = self.regs;
-        self.regs += count;
+        self.regs = self.regs.saturating_add(count);
         base
+    }
+
+    /// Checks the registers and frame declared so far.
+    fn check(&self, function: &str, kernel: bool, line: u32) -> Result<(), LoadError> {
+        limits::check_registers(function, line, self.regs)?;
+        limits::check_local(function, kernel, line, self.frame)
     }
 }
 
@@ -142,6 +154,7 @@ pub(crate) fn decode_function(
     let mut frame = FrameBuilder { regs: 0, frame: 0 };
     if kernel {
         let (slots, size) = layout::layout_params(&function.params);
+        limits::check_param_space(&function.name, function.span.line, size)?;
         for (param, (offset, _)) in function.params.iter().zip(&slots) {
             scopes.declare(&param.name, Binding::KernelParam(*offset));
         }
@@ -169,6 +182,7 @@ pub(crate) fn decode_function(
                 out.push(slot);
             }
         }
+        frame.check(&function.name, kernel, function.span.line)?;
     }
     let Some(body) = &function.body else {
         return Ok(code);
@@ -213,13 +227,18 @@ pub(crate) fn decode_function(
     Ok(code)
 }
 
-fn declare_variable(var: &Variable, decoder: &mut Decoder<'_>, frame: &mut FrameBuilder) {
+fn declare_variable(
+    var: &Variable,
+    decoder: &mut Decoder<'_>,
+    frame: &mut FrameBuilder,
+    kernel: bool,
+) -> Result<(), LoadError> {
     match var.space {
         StateSpace::Reg => {
             let width = u32::from(var.vector.unwrap_or(1));
             match var.range {
                 Some(count) => {
-                    let base = frame.regs(count * width);
+                    let base = frame.regs(count.saturating_mul(width));
                     decoder
                         .scopes
                         .declare(&var.name, Binding::RegRange { base, count });
@@ -241,6 +260,7 @@ fn declare_variable(var: &Variable, decoder: &mut Decoder<'_>, frame: &mut Frame
         }
         _ => {}
     }
+    frame.check(decoder.function, kernel, var.span.line)
 }
 
 fn decode_body(
@@ -251,7 +271,7 @@ fn decode_body(
 ) -> Result<(), LoadError> {
     for statement in body {
         match statement {
-            Statement::Variable(var) => declare_variable(var, decoder, frame),
+            Statement::Variable(var) => declare_variable(var, decoder, frame, code.is_kernel)?,
             Statement::Instruction(inst) => {
                 let decoded = decoder.decode(inst)?;
                 code.insts.push(decoded);

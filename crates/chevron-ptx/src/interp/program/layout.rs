@@ -53,10 +53,13 @@ pub(crate) fn layout_params(params: &[Param]) -> (Vec<(u64, u64)>, u64) {
     let mut offset = 0u64;
     let mut slots = Vec::with_capacity(params.len());
     for param in params {
-        offset = offset.next_multiple_of(param_align(param));
+        // Sizes come from the module: saturate, the caller checks the total.
+        offset = offset
+            .checked_next_multiple_of(param_align(param))
+            .unwrap_or(u64::MAX);
         let size = param_size(param);
         slots.push((offset, size));
-        offset += size;
+        offset = offset.saturating_add(size);
     }
     (slots, offset)
 }

@@ -5,6 +5,7 @@
 mod decode;
 mod decode_ops;
 mod layout;
+pub mod limits;
 mod scope;
 
 use std::collections::HashMap;
@@ -223,6 +224,24 @@ impl Program {
         })
     }
 
+    /// Bytes of device memory the module-scope `.global` and `.const` variables of `module` take
+    /// once loaded (each at least one byte), so that a device can check them against its
+    /// capacity before [`Program::load`] allocates anything.
+    pub fn global_bytes(module: &ir::Module) -> u64 {
+        module
+            .items
+            .iter()
+            .filter_map(|item| match item {
+                Item::Variable(var)
+                    if matches!(var.space, StateSpace::Global | StateSpace::Const) =>
+                {
+                    Some(layout::variable_size(var).max(1))
+                }
+                _ => None,
+            })
+            .fold(0u64, u64::saturating_add)
+    }
+
     /// The device address and size of a module-scope `.global` or `.const` variable (like
     /// `cuModuleGetGlobal`).
     pub fn global_address(&self, name: &str) -> Option<(u64, u64)> {
@@ -300,6 +319,16 @@ impl Program {
     /// The device memory the program's variables live in.
     pub fn memory(&self) -> &Arc<DeviceMemory> {
         &self.memory
+    }
+}
+
+impl Drop for Program {
+    /// Frees the module's variables: once no launch holds the program, nothing can name them.
+    fn drop(&mut self) {
+        for &(addr, _) in self.globals.values() {
+            // Each address was allocated by `load` and is freed once, here.
+            let _ = self.memory.free(addr);
+        }
     }
 }
 

@@ -17,6 +17,7 @@ use super::memory::CpuMemory;
 use super::module;
 use super::stream::CpuStream;
 use super::timeline::Timeline;
+use super::window::AddressWindow;
 
 /// The name every CPU device reports.
 pub const DEVICE_NAME: &str = "chevron CPU device";
@@ -70,7 +71,12 @@ pub struct CpuDevice {
 impl CpuDevice {
     /// Creates CPU device `ordinal` with its own memory, `memory` (address ranges of different
     /// `DeviceMemory` indices never overlap).
-    pub(crate) fn new(ordinal: u32, memory: DeviceMemory, config: &CpuConfig) -> CpuDevice {
+    pub(crate) fn new(
+        ordinal: u32,
+        memory: DeviceMemory,
+        window: Option<AddressWindow>,
+        config: &CpuConfig,
+    ) -> CpuDevice {
         let launch_threads = config.launch_threads();
         let info = DeviceInfo {
             name: DEVICE_NAME.into(),
@@ -87,7 +93,7 @@ impl CpuDevice {
             max_shared_per_block_optin: SHARED_PER_BLOCK_OPTIN,
         };
         let label = format!("cpu:{ordinal} ({DEVICE_NAME})");
-        let memory = CpuMemory::new(Arc::new(memory), config.memory_bytes, label.clone());
+        let memory = CpuMemory::new(Arc::new(memory), window, config.memory_bytes, label.clone());
         CpuDevice {
             core: Arc::new(DeviceCore {
                 info,
@@ -127,6 +133,10 @@ impl Device for CpuDevice {
 
     fn allocation_of(&self, ptr: DevicePtr) -> Option<(DevicePtr, u64)> {
         self.core.memory.allocation_of(ptr)
+    }
+
+    fn is_device_address(&self, ptr: DevicePtr) -> bool {
+        self.core.memory.is_device_address(ptr)
     }
 
     fn create_stream(&self) -> Result<Arc<dyn Stream>> {

@@ -6,12 +6,16 @@
 //! (`CHEVRON_CPU_MEMORY`), 256-byte alignment like `cuMemAlloc`, and a table of the allocations
 //! made through [`crate::backend::Device::alloc`], so that freeing anything else (an unknown
 //! pointer, a pointer into the middle of an allocation, a module's global) is an error.
+//! Module globals count against the capacity too ([`CpuMemory::charge`]). The addresses lie in
+//! a host range reserved for the device ([`super::window`]), so [`CpuMemory::in_window`] tells
+//! device addresses from host pointers.
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-use chevron_ptx::interp::DeviceMemory;
+use chevron_ptx::interp::{DeviceMemory, MemoryError};
 
+use super::window::AddressWindow;
 use crate::backend::DevicePtr;
 use crate::error::{Error, Result};
 
@@ -26,6 +30,9 @@ pub(crate) struct CpuMemory {
     /// against `capacity`.
     allocations: Mutex<Allocations>,
     device: String,
+    /// Keeps the host range of the device's addresses reserved (dropped after `memory`'s
+    /// owner, the device, is gone).
+    _window: Option<AddressWindow>,
 }
 
 #[derive(Default)]
@@ -36,13 +43,51 @@ struct Allocations {
 
 impl CpuMemory {
     /// Memory of the device labelled `device` (for messages), capped at `capacity` bytes.
-    pub fn new(memory: Arc<DeviceMemory>, capacity: u64, device: String) -> CpuMemory {
+    pub fn new(
+        memory: Arc<DeviceMemory>,
+        window: Option<AddressWindow>,
+        capacity: u64,
+        device: String,
+    ) -> CpuMemory {
         CpuMemory {
             memory,
             capacity,
             allocations: Mutex::new(Allocations::default()),
             device,
+            _window: window,
         }
+    }
+
+    /// Whether `ptr` lies in the device's address window: device memory (live, freed or not yet
+    /// allocated), never a host pointer when the window is reserved.
+    pub fn in_window(&self, ptr: DevicePtr) -> bool {
+        self.memory.in_window_range(ptr)
+    }
+
+    /// Counts `bytes` that `what` (a module's globals) takes against the capacity.
+    pub fn charge(&self, bytes: u64, what: &str) -> Result<()> {
+        let mut allocations = self.lock();
+        let used = allocations.used;
+        match used
+            .checked_add(bytes)
+            .filter(|&total| total <= self.capacity)
+        {
+            Some(total) => {
+                allocations.used = total;
+                Ok(())
+            }
+            None => Err(self.out_of_memory(
+                bytes,
+                used,
+                &format!("{what} do not fit in the device's capacity"),
+            )),
+        }
+    }
+
+    /// Gives back bytes counted by [`CpuMemory::charge`].
+    pub fn refund(&self, bytes: u64) {
+        let mut allocations = self.lock();
+        allocations.used = allocations.used.saturating_sub(bytes);
     }
 
     /// The interpreter's memory, shared with modules and stream workers.
@@ -84,7 +129,8 @@ impl CpuMemory {
                     format!("{ptr:#x} points into the allocation at {base:#x}, not at its start")
                 }
                 Some(_) => format!("{ptr:#x} was not allocated with Device::alloc"),
-                None => format!("{ptr:#x} is not a live allocation"),
+                None if self.in_window(ptr) => format!("{ptr:#x} is not a live allocation"),
+                None => format!("{ptr:#x} is not an address of this device"),
             };
             return Err(Error::InvalidValue {
                 call: "Device::free",
@@ -101,6 +147,15 @@ impl CpuMemory {
     /// The live allocation (or module global) containing `ptr`, as (base, size).
     pub fn allocation_of(&self, ptr: DevicePtr) -> Option<(DevicePtr, u64)> {
         self.memory.contains(ptr)
+    }
+
+    /// Whether `ptr` is an address of this device's table: inside a live allocation or global,
+    /// or inside a freed range the table still remembers (an access there is a use after free).
+    pub fn is_device_address(&self, ptr: DevicePtr) -> bool {
+        matches!(
+            self.memory.read(ptr, &mut []),
+            Ok(()) | Err(MemoryError::UseAfterFree { .. })
+        )
     }
 
     /// Checks that `[ptr, ptr + bytes)` lies inside one live allocation of this device.

@@ -11,6 +11,7 @@
 //! | `config.rs` | `CHEVRON_CPU_*` settings |
 //! | `device.rs` | [`CpuDevice`]: description, allocation, stream/event/module creation |
 //! | `memory.rs` | allocation table with a capacity cap |
+//! | `window.rs` | the host address range reserved for a device's addresses |
 //! | `image.rs` | which PTX to run for a code image (PTX, fatbin; cubins refused) |
 //! | `module.rs` | PTX loading, kernels resolved once |
 //! | `shared_usage.rs` | a kernel's static shared memory, as a GPU counts it |
@@ -28,6 +29,7 @@ mod module;
 mod shared_usage;
 mod stream;
 mod timeline;
+mod window;
 mod worker;
 
 use std::sync::atomic::{AtomicU32, Ordering};
@@ -51,7 +53,14 @@ static NEXT_MEMORY_INDEX: AtomicU32 = AtomicU32::new(0);
 /// Creates the CPU devices configured by the `CHEVRON_CPU_*` environment variables (see
 /// [`CpuConfig`]); by default one device.
 pub fn discover() -> Result<Vec<Arc<dyn Device>>> {
-    discover_with(&CpuConfig::from_env()?)
+    let config = CpuConfig::from_env()?;
+    if config.devices == 0 {
+        return Err(Error::Unavailable {
+            backend: "cpu",
+            reason: "turned off by CHEVRON_CPU_DEVICES=0".into(),
+        });
+    }
+    discover_with(&config)
 }
 
 /// Memory indices available to one process: each spans 1 TiB of addresses above the
@@ -72,8 +81,14 @@ pub fn discover_with(config: &CpuConfig) -> Result<Vec<Arc<dyn Device>>> {
                     ),
                 });
             }
-            let memory = DeviceMemory::new(index);
-            Ok(Arc::new(CpuDevice::new(ordinal, memory, config)) as Arc<dyn Device>)
+            // Without a reservation (the host refused even 64 MiB of address space) the device
+            // uses its fixed range, which a host mapping could overlap.
+            let window = window::AddressWindow::reserve(config.memory_bytes, config.devices);
+            let memory = window
+                .as_ref()
+                .and_then(|window| window.memory(index))
+                .unwrap_or_else(|| DeviceMemory::new(index));
+            Ok(Arc::new(CpuDevice::new(ordinal, memory, window, config)) as Arc<dyn Device>)
         })
         .collect()
 }

@@ -23,6 +23,19 @@ pub struct CpuModule {
     program: Arc<Program>,
     kernels: BTreeMap<String, Arc<CpuFunction>>,
     device: String,
+    _globals: GlobalsCharge,
+}
+
+/// The module's globals, counted against the device's capacity while the module lives.
+struct GlobalsCharge {
+    device: Arc<DeviceCore>,
+    bytes: u64,
+}
+
+impl Drop for GlobalsCharge {
+    fn drop(&mut self) {
+        self.device.memory().refund(self.bytes);
+    }
 }
 
 /// A kernel of a [`CpuModule`], with everything a launch needs resolved.
@@ -50,18 +63,27 @@ pub(crate) struct LoadedKernel {
 }
 
 /// Loads `image` on `device`.
-pub(crate) fn load(device: &DeviceCore, image: CodeImage<'_>) -> Result<Arc<CpuModule>> {
+pub(crate) fn load(device: &Arc<DeviceCore>, image: CodeImage<'_>) -> Result<Arc<CpuModule>> {
     let text = image::ptx_of(&image)?;
     load_ptx(device, &text)
 }
 
-fn load_ptx(device: &DeviceCore, text: &str) -> Result<Arc<CpuModule>> {
+fn load_ptx(device: &Arc<DeviceCore>, text: &str) -> Result<Arc<CpuModule>> {
     // Compilers often hand PTX over with its C string terminator.
     let text = text.trim_end_matches('\0');
     let module = chevron_ptx::parse(text).map_err(|e| Error::CodeObject {
         source_name: IN_MEMORY.into(),
         message: e.to_string(),
     })?;
+    let global_bytes = Program::global_bytes(&module);
+    device
+        .memory()
+        .charge(global_bytes, "the module's .global and .const variables")?;
+    // From here on, dropping the charge (on any error below too) gives the bytes back.
+    let globals = GlobalsCharge {
+        device: Arc::clone(device),
+        bytes: global_bytes,
+    };
     let program =
         Program::load(&module, device.memory().shared()).map_err(|e| Error::CodeObject {
             source_name: IN_MEMORY.into(),
@@ -107,6 +129,7 @@ fn load_ptx(device: &DeviceCore, text: &str) -> Result<Arc<CpuModule>> {
         program,
         kernels,
         device: device.label().to_string(),
+        _globals: globals,
     }))
 }
 

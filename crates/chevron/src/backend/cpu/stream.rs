@@ -9,6 +9,7 @@
 
 use std::any::Any;
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc::{self, Sender};
 use std::sync::Arc;
 
@@ -27,6 +28,8 @@ pub struct CpuStream {
     /// The worker's queue; dropping the stream closes it, the worker drains it and exits.
     queue: Sender<Work>,
     device: Arc<DeviceCore>,
+    /// Set by [`Stream::stop`]; the worker's launches stop once it is set.
+    stop: Arc<AtomicBool>,
 }
 
 impl CpuStream {
@@ -34,7 +37,9 @@ impl CpuStream {
     pub(crate) fn start(device: Arc<DeviceCore>, index: u64) -> Result<CpuStream> {
         let timeline = Timeline::new();
         let (sender, receiver) = mpsc::channel();
+        let stop = Arc::new(AtomicBool::new(false));
         let context = WorkerContext {
+            stop: Arc::clone(&stop),
             timeline: Arc::clone(&timeline),
             memory: Arc::clone(device.memory().shared()),
             threads: device.launch_threads(),
@@ -54,6 +59,7 @@ impl CpuStream {
             timeline,
             queue: sender,
             device,
+            stop,
         })
     }
 
@@ -261,6 +267,14 @@ impl Stream for CpuStream {
                 message: format!("element size {element_bytes} (must be 1, 2 or 4)"),
             });
         }
+        if !dst.is_multiple_of(u64::from(element_bytes)) {
+            return Err(Error::InvalidValue {
+                call: "Stream::memset",
+                message: format!(
+                    "destination {dst:#x} is not aligned to its {element_bytes}-byte elements"
+                ),
+            });
+        }
         if count == 0 {
             return Ok(());
         }
@@ -308,6 +322,11 @@ impl Stream for CpuStream {
 
     fn query(&self) -> Result<bool> {
         self.timeline.query().map_err(|fault| fault.to_error())
+    }
+
+    fn stop(&self) -> bool {
+        self.stop.store(true, Ordering::Relaxed);
+        true
     }
 
     fn as_any(&self) -> &dyn Any {

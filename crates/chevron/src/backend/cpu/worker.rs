@@ -8,6 +8,7 @@
 //! it is marked completed without running, so waiters wake up and see the fault.
 
 use std::panic::{self, AssertUnwindSafe};
+use std::sync::atomic::AtomicBool;
 use std::sync::mpsc::Receiver;
 use std::sync::Arc;
 
@@ -49,6 +50,8 @@ pub(crate) struct WorkerContext {
     pub threads: usize,
     /// The device label, e.g. `cpu:0 (chevron CPU device)`.
     pub device: String,
+    /// Set when a host-side timeout stops the stream's work.
+    pub stop: Arc<AtomicBool>,
 }
 
 /// Runs the stream's queue until the stream is dropped and its queue drained.
@@ -116,13 +119,16 @@ impl WorkerContext {
             dynamic_shared: config.shared_bytes,
             threads: self.threads,
         };
-        let report = kernel
+        // printf output goes to stdout as it fills, so a kernel printing forever shows its
+        // output and holds at most a buffer's worth per block.
+        let hooks = interp::LaunchHooks {
+            printf: Some(&print_device_output),
+            stop: Some(&self.stop),
+        };
+        kernel
             .program
-            .launch(&kernel.handle, &config, params)
+            .launch_with(&kernel.handle, &config, params, &hooks)
             .map_err(|fault| fault.to_string())?;
-        if !report.printf_output.is_empty() {
-            print_device_output(&report.printf_output);
-        }
         Ok(())
     }
 }

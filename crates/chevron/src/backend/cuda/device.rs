@@ -106,6 +106,13 @@ impl backend::Device for CudaDevice {
         self.allocations.containing(ptr)
     }
 
+    fn is_device_address(&self, ptr: DevicePtr) -> bool {
+        self.allocations.containing(ptr).is_some()
+            || self
+                .allocations
+                .is_device_address(&self.state, self.info.ordinal, ptr)
+    }
+
     fn create_stream(&self) -> Result<Arc<dyn backend::Stream>> {
         Ok(Arc::new(CudaStream::create(&self.state)?))
     }

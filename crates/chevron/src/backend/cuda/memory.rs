@@ -2,10 +2,11 @@
 //! classify pointers.
 
 use std::collections::BTreeMap;
+use std::ffi::{c_int, c_uint, c_void};
 use std::sync::Mutex;
 
 use super::context::DeviceState;
-use super::sys::CUdeviceptr;
+use super::sys::{self, CUdeviceptr};
 use crate::backend::DevicePtr;
 use crate::error::{Error, Result};
 
@@ -69,5 +70,38 @@ impl Allocations {
         let live = self.lock();
         let (&base, &size) = live.range(..=ptr).next_back()?;
         (ptr < base + size).then_some((base, size))
+    }
+
+    /// Whether the driver knows `ptr` as live device memory of `state`'s device (allocated by
+    /// chevron or by anyone else in the process): `cuPointerGetAttributes`, which needs no
+    /// context and reports an unknown pointer (host memory, freed device memory) as type 0.
+    pub(crate) fn is_device_address(
+        &self,
+        state: &DeviceState,
+        ordinal: u32,
+        ptr: DevicePtr,
+    ) -> bool {
+        let mut attributes = [
+            sys::CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+            sys::CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL,
+        ];
+        let mut memory_type: c_uint = 0;
+        let mut device_ordinal: c_int = -1;
+        let mut values = [
+            (&mut memory_type) as *mut c_uint as *mut c_void,
+            (&mut device_ordinal) as *mut c_int as *mut c_void,
+        ];
+        // SAFETY: two attributes, each with a value pointer of the attribute's type and size.
+        let code = unsafe {
+            (state.driver.cuPointerGetAttributes)(
+                attributes.len() as c_uint,
+                attributes.as_mut_ptr(),
+                values.as_mut_ptr(),
+                ptr,
+            )
+        };
+        code == sys::CUDA_SUCCESS
+            && memory_type == sys::CU_MEMORYTYPE_DEVICE
+            && u32::try_from(device_ordinal) == Ok(ordinal)
     }
 }

@@ -67,6 +67,13 @@ pub const CU_STREAM_NON_BLOCKING: c_uint = 1;
 /// `CU_EVENT_DISABLE_TIMING`.
 pub const CU_EVENT_DISABLE_TIMING: c_uint = 2;
 
+/// `CU_POINTER_ATTRIBUTE_MEMORY_TYPE` (a `CUmemorytype`, 4 bytes).
+pub const CU_POINTER_ATTRIBUTE_MEMORY_TYPE: c_uint = 2;
+/// `CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL` (an `int`).
+pub const CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: c_uint = 9;
+/// `CU_MEMORYTYPE_DEVICE`.
+pub const CU_MEMORYTYPE_DEVICE: c_uint = 2;
+
 /// `CUjit_option` values used for module loading.
 pub const CU_JIT_INFO_LOG_BUFFER: c_int = 3;
 /// Size of the info log buffer in bytes (in), bytes written (out).
@@ -193,6 +200,10 @@ driver_table! {
     cuMemAlloc = "cuMemAlloc_v2"(*mut CUdeviceptr, usize);
     /// `cuMemFree(ptr)`.
     cuMemFree = "cuMemFree_v2"(CUdeviceptr);
+    /// `cuPointerGetAttributes(count, attributes, values, ptr)`: no error for a pointer the
+    /// driver does not know (the values are then zero).
+    cuPointerGetAttributes = "cuPointerGetAttributes"(
+        c_uint, *mut c_uint, *mut *mut c_void, CUdeviceptr);
     /// `cuMemcpyHtoDAsync(dst, src, bytes, stream)`.
     cuMemcpyHtoDAsync = "cuMemcpyHtoDAsync_v2"(CUdeviceptr, *const c_void, usize, CUstream);
     /// `cuMemcpyDtoHAsync(dst, src, bytes, stream)`.
