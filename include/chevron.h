@@ -409,6 +409,16 @@ chevron_status chevron_token_query(chevron_token token);
 // Releases a token handle (the work is unaffected).
 chevron_status chevron_token_release(chevron_token token);
 
+// Starts recording every chevron call; `chevron_trace_stop` writes the trace to `path`.
+//
+// # Safety
+// `path` is a NUL-terminated string.
+chevron_status chevron_trace_start(const char *path);
+
+// Stops recording and writes the trace started by `chevron_trace_start` (an error when none
+// is recording, or when the file cannot be written).
+chevron_status chevron_trace_stop(void);
+
 // The message of the last failed `chevron_*` call on this thread (empty if none). The string
 // stays valid until the next failing call on the same thread.
 const char *chevron_last_error(void);

@@ -8,7 +8,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
-cargo build -q -p chevron-cli -p chevron-capi
+scripts/build-workspace -q   # the chevron CLI and libchevron, sharing cargo test's build
 chevron="$root/target/debug/chevron"
 lib="$root/target/debug"
 tmp="$(mktemp -d)"
@@ -110,10 +110,12 @@ echo "printf-stream: ok ($lines lines before the deadline)"
 passed=$((passed + 1))
 
 # The same from a C host through libchevron.
-cc -std=c11 -O1 -Wall -Wextra -Werror -Iinclude -Itests/capi tests/capi/hostile_cpu.c \
-    -L"$lib" -lchevron -Wl,-rpath,"$lib" -o "$tmp/hostile_cpu"
-(ulimit -v "$cap_kib"; CHEVRON_DEVICES=cpu timeout 60 "$tmp/hostile_cpu") >"$tmp/capi.out" 2>&1 ||
-    { cat "$tmp/capi.out"; exit 1; }
-echo "capi: ok ($(tail -n1 "$tmp/capi.out"))"
-passed=$((passed + 1))
+for program in hostile_cpu hostile_ptx; do
+    cc -std=c11 -O1 -Wall -Wextra -Werror -Iinclude -Itests/capi "tests/capi/$program.c" \
+        -L"$lib" -lchevron -Wl,-rpath,"$lib" -o "$tmp/$program"
+    (ulimit -v "$cap_kib"; CHEVRON_DEVICES=cpu timeout 60 "$tmp/$program") >"$tmp/$program.out" 2>&1 ||
+        { cat "$tmp/$program.out"; exit 1; }
+    echo "$program: ok ($(tail -n1 "$tmp/$program.out"))"
+    passed=$((passed + 1))
+done
 echo "hostile-cpu: $passed passed, 0 failed"

@@ -160,6 +160,8 @@ int main(int argc, char **argv)
     CHECK(chevron_launch(saxpy, stream, one, block, 0, good, 4, NULL, 0, &ok));
     CHECK(chevron_token_wait(ok));
     REQUIRE(strcmp(chevron_status_name(CHEVRON_ERROR_FAULT), "CHEVRON_ERROR_FAULT") == 0, "name");
+    REQUIRE(strcmp(chevron_status_name(CHEVRON_ERROR_TIMEOUT), "CHEVRON_ERROR_TIMEOUT") == 0,
+            "timeout name");
     REQUIRE(strcmp(chevron_status_name(1234), "unknown status") == 0, "unknown name");
     puts("capi misuse: ok");
     return 0;

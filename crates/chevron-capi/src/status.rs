@@ -93,6 +93,7 @@ impl chevron_status {
             CHEVRON_ERROR_UNAVAILABLE,
             CHEVRON_ERROR_IO,
             CHEVRON_ERROR_INTERNAL,
+            CHEVRON_ERROR_TIMEOUT,
         ]
         .into_iter()
         .find(|s| *s as c_int == value)

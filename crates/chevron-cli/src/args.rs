@@ -21,7 +21,9 @@ Environment:
   CHEVRON_CPU_DEVICES=N         how many CPU devices (default 1)
   CHEVRON_CPU_THREADS=N         worker threads of a CPU device (default: one per core)
   CHEVRON_CPU_DETERMINISTIC=1   one worker, fixed block order: reproducible atomics and races
-  CHEVRON_CPU_MEMORY=SIZE       memory of each CPU device (`512M`, `4G`; default: half the RAM)";
+  CHEVRON_CPU_MEMORY=SIZE       memory of each CPU device (`512M`, `4G`; default: half the RAM)
+  CHEVRON_TRACE=FILE            record a trace (Chrome trace-event JSON), written at exit
+  CHEVRON_INSTRUMENT=KIND       instrument PTX kernels: blocks, counts or memory";
 
 /// The `--arg` grammar and a worked example, for `chevron run --help`.
 const RUN_GRAMMAR: &str = "\
@@ -86,6 +88,8 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Run a program with the trace on, or turn a trace into an HTML timeline.
+    Trace(crate::commands::trace::TraceArgs),
     /// Run a real kernel end to end on the best device present and show what happened.
     Demo {
         /// Device to use (`cuda:0`, `cpu`…); default: the default device.
@@ -98,6 +102,8 @@ pub enum Command {
         #[arg(long)]
         device: Option<String>,
     },
+    /// Run a CUDA program built with `-cudart shared` on chevron's CUDA runtime.
+    Exec(crate::commands::exec::ExecArgs),
 }
 
 /// `chevron run FILE KERNEL …`.
@@ -132,6 +138,9 @@ pub struct RunArgs {
     /// Print one JSON object.
     #[arg(long)]
     pub json: bool,
+    /// Record a trace of the run into FILE (Chrome trace-event JSON).
+    #[arg(long, value_name = "FILE")]
+    pub trace: Option<PathBuf>,
     /// Give up after SECONDS: the error names the kernel (and, on the CPU device, the PTX
     /// lines its threads are at).
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]

@@ -1,4 +1,4 @@
-//! The `chevron` command-line tool: devices · inspect · run · bench · demo · repl.
+//! The `chevron` command-line tool: devices · inspect · run · trace · bench · demo · exec · repl.
 //!
 //! Every failure is one line on stderr and exit code 2; a closed stdout (`| head`) ends quietly;
 //! a panic is a bug.
@@ -37,9 +37,13 @@ fn dispatch(command: Command, out: &mut Output) -> CommandResult {
     match command {
         Command::Devices { json } => commands::devices::run(json, out),
         Command::Inspect { file, json } => commands::inspect::run(&file, json, out),
-        Command::Run(run) => commands::run::run(&run, out),
+        Command::Run(run) => {
+            commands::trace::with_trace(run.trace.as_deref(), || commands::run::run(&run, out))
+        }
+        Command::Trace(trace) => commands::trace::run(&trace),
         Command::Bench { device, json } => commands::bench::run(device.as_deref(), json, out),
         Command::Demo { device } => commands::demo::run(device.as_deref(), out),
+        Command::Exec(exec) => commands::exec::run(&exec),
         Command::Repl { device } => Ok(commands::repl::run(device.as_deref())?),
     }
 }

@@ -4,6 +4,7 @@
 //! - [`ir`]: the typed IR every other module reads and writes.
 //! - [`parser`] (over the internal lexer): PTX text to [`ir::Module`], errors as [`ParseError`].
 //! - [`printer`]: [`ir::Module`] back to PTX text.
+//! - [`passes`]: rewriting passes over the IR (instrumentation).
 //! - [`interp`]: the interpreter that runs PTX kernels on the CPU with GPU semantics, and the
 //!   exact numeric semantics of PTX instructions.
 #![forbid(unsafe_code)]
@@ -13,6 +14,7 @@ pub mod interp;
 pub mod ir;
 mod lexer;
 pub mod parser;
+pub mod passes;
 pub mod printer;
 pub mod symbols;
 

@@ -174,32 +174,43 @@ fn a_stopped_launch_says_where_its_threads_are() {
 
 #[test]
 fn a_block_waiting_on_a_block_not_yet_started_is_a_deadlock() {
-    // Block 0 spins until block 1 sets the flag; with one worker, block 1 never starts.
+    // Every block but `setter` spins until block `setter` sets the flag.
     let (memory, program) = load(&format!(
-        "{HEADER}.visible .entry wait_for_later(.param .u64 flag) {{\n\
-         .reg .b32 %r<3>; .reg .b64 %rd<3>; .reg .pred %p<2>;\n\
-         ld.param.u64 %rd1, [flag]; cvta.to.global.u64 %rd2, %rd1;\n\
-         mov.u32 %r1, %ctaid.x; setp.eq.u32 %p1, %r1, 1; @%p1 bra SET;\n\
+        "{HEADER}.visible .entry wait_for_later(.param .u64 flag, .param .u32 setter) {{\n\
+         .reg .b32 %r<4>; .reg .b64 %rd<3>; .reg .pred %p<2>;\n\
+         ld.param.u64 %rd1, [flag]; cvta.to.global.u64 %rd2, %rd1; ld.param.u32 %r3, [setter];\n\
+         mov.u32 %r1, %ctaid.x; setp.eq.u32 %p1, %r1, %r3; @%p1 bra SET;\n\
          WAIT: ld.volatile.global.u32 %r2, [%rd2]; setp.eq.u32 %p1, %r2, 0; @%p1 bra WAIT;\n\
          ret;\n\
          SET: st.volatile.global.u32 [%rd2], 1; ret; }}"
     ));
     let flag = upload_u32(&memory, &[0]);
     let kernel = program.kernel("wait_for_later").unwrap();
-    let params = Params::new().u64(flag).build(&kernel);
-    let fault = program
-        .launch(&kernel, &config([2, 1, 1], [32, 1, 1], 1), &params)
-        .expect_err("one worker cannot run the block that sets the flag");
+    let run = |blocks: u32, workers: usize| {
+        memory.write(flag, &[0; 4]).unwrap();
+        let params = Params::new().u64(flag).u32(blocks - 1).build(&kernel);
+        program
+            .launch(
+                &kernel,
+                &config([blocks, 1, 1], [32, 1, 1], workers),
+                &params,
+            )
+            .err()
+    };
+    // One worker cannot run the block that sets the flag.
+    let fault = run(2, 1).expect("deadlock");
     assert_eq!(fault.kind, FaultKind::Deadlock, "{fault}");
     assert!(
         fault.detail.contains("1 later blocks wait to start"),
         "{fault}"
     );
-    // With two workers both blocks run and the launch finishes.
-    memory.write(flag, &[0; 4]).unwrap();
-    program
-        .launch(&kernel, &config([2, 1, 1], [32, 1, 1], 2), &params)
-        .unwrap();
+    assert_eq!(fault.line, 8, "the spin loop's line: {fault}");
+    // Two workers, both holding a waiting block, while the setter waits to start.
+    let fault = run(3, 2).expect("deadlock");
+    assert_eq!(fault.kind, FaultKind::Deadlock, "{fault}");
+    // Enough workers for every block: the launch finishes.
+    assert_eq!(run(2, 2), None);
+    assert_eq!(run(3, 3), None);
 }
 
 #[test]

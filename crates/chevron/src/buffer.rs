@@ -37,11 +37,13 @@ impl<T: Pod> Buffer<T> {
                 message: format!("{len} elements overflow the address space"),
             })?;
         device.core().collect();
+        let started = crate::trace::clock();
         let ptr = if bytes == 0 {
             0
         } else {
             device.core().backend.alloc(bytes)?
         };
+        crate::trace::alloc(started, device.label(), bytes);
         Ok(Buffer {
             ptr,
             len,

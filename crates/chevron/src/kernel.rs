@@ -33,6 +33,7 @@ struct KernelShared {
     /// The demangled signature when there is one, else the symbol name.
     display_name: String,
     params: Option<Vec<ParamLayout>>,
+    instrumented: Option<Arc<crate::instrument::KernelHook>>,
     max_threads_per_block: u32,
     static_shared_bytes: u32,
 }
@@ -48,6 +49,8 @@ impl Kernel {
             shared: Arc::new(KernelShared {
                 max_threads_per_block: function.max_threads_per_block(),
                 static_shared_bytes: function.static_shared_bytes(),
+                instrumented: (module.shared.instrumented.as_ref())
+                    .and_then(|i| i.hook(function.name())),
                 function,
                 module,
                 display_name,
@@ -194,7 +197,9 @@ impl Kernel {
         cluster: [u32; 3],
     ) -> Result<()> {
         let [x, y, z] = cluster;
-        let message = if cluster.contains(&0) {
+        let message = if self.shared.instrumented.is_some() {
+            "cluster launches of instrumented kernels are not supported".to_string()
+        } else if cluster.contains(&0) {
             format!("the cluster ({x}, {y}, {z}) has an empty dimension")
         } else if let Some(axis) = (0..3).find(|&a| !config.grid[a].is_multiple_of(cluster[a])) {
             let name = ["x", "y", "z"][axis];
@@ -262,15 +267,46 @@ impl Kernel {
             }
         }
         stream.wait_for(deps)?;
+        let started = crate::trace::clock();
         // SAFETY: device and count checked; values guaranteed by the caller.
-        let launched = unsafe {
-            stream
-                .shared
-                .progress
-                .backend
-                .launch(&*self.shared.function, &config, args)
-        };
-        launched.map(|()| stream.submitted())
+        let launched = unsafe { self.backend_launch(stream, &config, args) };
+        launched.map(|()| self.submitted(started, stream, &config, deps))
+    }
+
+    /// Launches through the backend, through the instrumentation hook when there is one.
+    ///
+    /// # Safety
+    /// As [`Kernel::launch_unchecked`], with the arguments as pointers.
+    #[inline]
+    unsafe fn backend_launch(
+        &self,
+        stream: &Stream,
+        config: &LaunchConfig,
+        args: &[*mut c_void],
+    ) -> Result<()> {
+        let backend = &stream.shared.progress.backend;
+        match &self.shared.instrumented {
+            // SAFETY: forwarded from the caller.
+            None => unsafe { backend.launch(&*self.shared.function, config, args) },
+            // SAFETY: forwarded from the caller.
+            Some(hook) => unsafe { hook.launch(self, stream, config, args) },
+        }
+    }
+
+    /// Counts a launch the backend accepted (and traces it when the trace is on).
+    #[inline]
+    fn submitted(
+        &self,
+        started: Option<std::time::Instant>,
+        stream: &Stream,
+        config: &LaunchConfig,
+        deps: &[&Token],
+    ) -> Token {
+        let token = stream.submitted();
+        if let Some(started) = started {
+            crate::trace::launch(started, self, stream, config, deps, &token);
+        }
+        token
     }
 
     /// # Safety
@@ -282,11 +318,10 @@ impl Kernel {
         config: &LaunchConfig,
         args: &impl KernelArgs,
     ) -> Result<Token> {
-        let backend = &stream.shared.progress.backend;
-        let function = &*self.shared.function;
+        let started = crate::trace::clock();
         // SAFETY: forwarded from the caller.
-        args.with_pointers(|pointers| unsafe { backend.launch(function, config, pointers) })?;
-        Ok(stream.submitted())
+        args.with_pointers(|pointers| unsafe { self.backend_launch(stream, config, pointers) })?;
+        Ok(self.submitted(started, stream, config, &[]))
     }
 
     /// Checks a launch without making it: the stream's device, the configuration and the

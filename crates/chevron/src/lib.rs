@@ -72,8 +72,10 @@ pub mod backend;
 pub mod bench;
 pub mod code_object;
 pub mod error;
+pub mod instrument;
 pub mod jit;
 pub mod selection;
+pub mod trace;
 
 mod buffer;
 mod device;
@@ -98,6 +100,7 @@ pub use backend::{BackendKind, DeviceInfo, DevicePtr, LaunchConfig};
 pub use buffer::Buffer;
 pub use device::{Device, Limits};
 pub use error::{Error, Result};
+pub use instrument::{Builtin, Hooks, Instrumentation};
 pub use kernel::Kernel;
 pub use kernel_args::{KernelArg, KernelArgs, Value};
 pub use launch_config::Dim3;

@@ -37,6 +37,8 @@ pub(crate) struct ModuleShared {
     symbols_known: bool,
     /// The file name, or `<memory>`.
     pub(crate) source_name: String,
+    /// The kernels rewritten to call an instrumentation tool, when the module was instrumented.
+    pub(crate) instrumented: Option<Arc<crate::instrument::Instrumented>>,
 }
 
 /// A module-scope variable of a loaded module.
@@ -97,16 +99,33 @@ impl Module {
         bytes: &[u8],
         source_name: &str,
     ) -> Result<Module> {
+        let started = crate::trace::clock();
+        if let Some(module) = crate::instrument::load_from_env(device, kind, bytes, source_name)? {
+            return Ok(module);
+        }
         let loaded = module_loading::load(device, kind, bytes, source_name)?;
-        Ok(Module {
+        let parse_ns = loaded.parse_ns;
+        let module = Module::from_loaded(device, loaded, source_name, None);
+        crate::trace::module_load(started, source_name, device.label(), parse_ns);
+        Ok(module)
+    }
+
+    pub(crate) fn from_loaded(
+        device: &Device,
+        loaded: module_loading::Loaded,
+        source_name: &str,
+        instrumented: Option<Arc<crate::instrument::Instrumented>>,
+    ) -> Module {
+        Module {
             shared: Arc::new(ModuleShared {
                 device: device.clone(),
                 backend: Some(loaded.backend),
                 symbols_known: loaded.symbols.is_some(),
                 symbols: loaded.symbols.unwrap_or_default(),
                 source_name: source_name.to_string(),
+                instrumented,
             }),
-        })
+        }
     }
 
     /// The device the module is loaded on.

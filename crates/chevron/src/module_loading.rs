@@ -19,6 +19,8 @@ use crate::error::{Error, Result};
 pub(crate) struct Loaded {
     pub(crate) backend: Arc<dyn backend::Module>,
     pub(crate) symbols: Option<SymbolTable>,
+    /// Nanoseconds spent parsing PTX for the symbol table (0 for binaries).
+    pub(crate) parse_ns: u64,
 }
 
 /// Loads `bytes` of `kind` on `device`; errors name `source_name`.
@@ -62,13 +64,19 @@ pub(crate) fn load(
                     Error::CodeObject { message, .. } => code_error(message),
                     other => other,
                 })?;
-            Ok(Loaded { backend, symbols })
+            Ok(Loaded {
+                backend,
+                symbols,
+                parse_ns: 0,
+            })
         }
     }
 }
 
-fn load_ptx(device: &Device, text: &str, source_name: &str) -> Result<Loaded> {
+pub(crate) fn load_ptx(device: &Device, text: &str, source_name: &str) -> Result<Loaded> {
+    let parse_started = std::time::Instant::now();
     let parsed = chevron_ptx::parse(text).map(|module| SymbolTable::from_module(&module));
+    let parse_ns = parse_started.elapsed().as_nanos() as u64;
     match (
         device.core().backend.load_module(CodeImage::Ptx(text)),
         parsed,
@@ -76,6 +84,7 @@ fn load_ptx(device: &Device, text: &str, source_name: &str) -> Result<Loaded> {
         (Ok(backend), parsed) => Ok(Loaded {
             backend,
             symbols: parsed.ok(),
+            parse_ns,
         }),
         // Both reject the text: the parser's position is the most precise report.
         (Err(_), Err(parse_error)) => Err(Error::CodeObject {
@@ -91,7 +100,7 @@ fn load_ptx(device: &Device, text: &str, source_name: &str) -> Result<Loaded> {
 }
 
 /// The PTX text of a fatbin's PTX entry for the newest architecture.
-fn fatbin_ptx(bytes: &[u8]) -> std::result::Result<String, String> {
+pub(crate) fn fatbin_ptx(bytes: &[u8]) -> std::result::Result<String, String> {
     let entries = code_object::parse_fatbin(bytes).map_err(|e| e.to_string())?;
     let newest = entries
         .iter()

@@ -33,6 +33,7 @@ impl Runtime {
     /// Discovers devices, restricted and ordered by `CHEVRON_DEVICES` when it is set. Fails
     /// only when that variable is malformed.
     pub fn new() -> Result<Runtime> {
+        crate::trace::init_from_env();
         match std::env::var(DEVICES_VARIABLE) {
             Ok(text) if !text.trim().is_empty() => Runtime::with_devices(&text),
             _ => Ok(Runtime::from_selection(&Selection::all())),

@@ -19,6 +19,15 @@ use crate::device_core::{lock, DeviceCore};
 use crate::error::{Error, Result};
 use crate::progress::StreamProgress;
 use crate::token::Token;
+use crate::trace::Submission;
+
+fn copy(direction: &'static str, bytes: u64) -> Submission<'static> {
+    Submission::Copy { direction, bytes }
+}
+
+fn fill(bytes: u64) -> Submission<'static> {
+    Submission::Fill { bytes }
+}
 
 /// An in-order queue of work on one device. Cloning gives another handle to the same queue.
 #[derive(Clone)]
@@ -167,6 +176,7 @@ impl Stream {
 
     /// Makes all later work on this stream wait for `deps` (any streams, any devices).
     pub fn wait_for(&self, deps: &[&Token]) -> Result<()> {
+        let started = crate::trace::clock();
         for token in deps {
             let Some(source) = token.stream() else {
                 continue;
@@ -181,13 +191,18 @@ impl Stream {
             }
             self.shared.wait_on(source, token.sequence())?;
         }
+        crate::trace::submitted(started, self, None, Submission::WaitFor { deps });
         Ok(())
     }
 
     /// Waits until all work submitted so far is done; reports a fault of that work, naming the
     /// kernel.
     pub fn synchronize(&self) -> Result<()> {
-        self.shared.progress.synchronize()?;
+        let started = crate::trace::clock();
+        let waited = (self.shared.id, self.shared.progress.submitted());
+        let synchronized = self.shared.progress.synchronize();
+        crate::trace::wait(started, "stream synchronize", Some(waited));
+        synchronized.inspect_err(crate::trace::fault)?;
         self.shared.core.collect();
         Ok(())
     }
@@ -219,6 +234,7 @@ impl Stream {
     /// returns.
     pub fn copy_to_device<T: Pod>(&self, dst: &Buffer<T>, src: &[T]) -> Result<Token> {
         const CALL: &str = "Stream::copy_to_device";
+        let started = crate::trace::clock();
         self.check_buffer(CALL, dst)?;
         check_lengths(CALL, dst.len(), src.len())?;
         if !src.is_empty() {
@@ -228,13 +244,14 @@ impl Stream {
                 .backend
                 .copy_to_device(dst.device_ptr(), bytes)?;
         }
-        Ok(self.submitted())
+        Ok(self.submitted_traced(started, || copy("host to device", dst.size_bytes())))
     }
 
     /// Copies `src` into `dst` (equal lengths) after all earlier work on this stream; returns
     /// when `dst` is filled.
     pub fn copy_to_host<T: Pod>(&self, dst: &mut [T], src: &Buffer<T>) -> Result<()> {
         const CALL: &str = "Stream::copy_to_host";
+        let started = crate::trace::clock();
         self.check_buffer(CALL, src)?;
         check_lengths(CALL, src.len(), dst.len())?;
         let before = self.shared.progress.submitted();
@@ -247,12 +264,19 @@ impl Stream {
         }
         // The copy ran after everything submitted before it: that much is complete now.
         self.shared.progress.note_completed(before);
+        crate::trace::submitted(
+            started,
+            self,
+            None,
+            copy("device to host", src.size_bytes()),
+        );
         Ok(())
     }
 
     /// Enqueues a copy between two buffers of this device (equal lengths).
     pub fn copy_buffer<T: Pod>(&self, dst: &Buffer<T>, src: &Buffer<T>) -> Result<Token> {
         const CALL: &str = "Stream::copy_buffer";
+        let started = crate::trace::clock();
         self.check_buffer(CALL, dst)?;
         self.check_buffer(CALL, src)?;
         check_lengths(CALL, dst.len(), src.len())?;
@@ -263,13 +287,14 @@ impl Stream {
                 src.size_bytes(),
             )?;
         }
-        Ok(self.submitted())
+        Ok(self.submitted_traced(started, || copy("device to device", src.size_bytes())))
     }
 
     /// Enqueues a fill of every element of `dst` with `value`. Elements of 1, 2 or 4 bytes are
     /// filled directly; wider elements whose bytes repeat with a period of 4 (e.g. 0) too.
     pub fn fill<T: Pod>(&self, dst: &Buffer<T>, value: T) -> Result<Token> {
         const CALL: &str = "Stream::fill";
+        let started = crate::trace::clock();
         self.check_buffer(CALL, dst)?;
         let (pattern, width, count) = fill_pattern(bytemuck::bytes_of(&value), dst.size_bytes())
             .ok_or_else(|| Error::InvalidValue {
@@ -285,20 +310,21 @@ impl Stream {
                 .backend
                 .memset(dst.device_ptr(), pattern, width, count)?;
         }
-        Ok(self.submitted())
+        Ok(self.submitted_traced(started, || fill(dst.size_bytes())))
     }
 }
 
 impl Stream {
     /// Enqueues a fill of `bytes` bytes at `ptr` with `value`.
     pub(crate) fn fill_bytes(&self, ptr: u64, bytes: u64, value: u8) -> Result<Token> {
+        let started = crate::trace::clock();
         if bytes > 0 {
             self.shared
                 .progress
                 .backend
                 .memset(ptr, u32::from(value), 1, bytes)?;
         }
-        Ok(self.submitted())
+        Ok(self.submitted_traced(started, || fill(bytes)))
     }
 }
 

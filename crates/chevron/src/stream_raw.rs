@@ -9,21 +9,29 @@ use crate::backend::DevicePtr;
 use crate::error::{Error, Result};
 use crate::stream::Stream;
 use crate::token::Token;
+use crate::trace::Submission;
+
+fn copy(direction: &'static str, bytes: u64) -> Submission<'static> {
+    Submission::Copy { direction, bytes }
+}
 
 impl Stream {
     /// Enqueues a copy of `src` to device address `dst` (memory of this stream's device).
     /// `src` may be reused as soon as this returns.
     pub fn copy_to_device_at(&self, dst: DevicePtr, src: &[u8]) -> Result<Token> {
+        let started = crate::trace::clock();
         check_address("Stream::copy_to_device_at", dst, src.len() as u64)?;
         if !src.is_empty() {
             self.backend_stream().copy_to_device(dst, src)?;
         }
-        Ok(self.submitted())
+        let bytes = src.len() as u64;
+        Ok(self.submitted_traced(started, || copy("host to device", bytes)))
     }
 
     /// Copies `dst.len()` bytes from device address `src` into `dst` after all earlier work on
     /// this stream; returns when `dst` is filled.
     pub fn copy_to_host_at(&self, dst: &mut [u8], src: DevicePtr) -> Result<()> {
+        let started = crate::trace::clock();
         check_address("Stream::copy_to_host_at", src, dst.len() as u64)?;
         let before = self.shared.progress.submitted();
         if !dst.is_empty() {
@@ -31,17 +39,20 @@ impl Stream {
         }
         // The copy ran after everything submitted before it: that much is complete now.
         self.shared.progress.note_completed(before);
+        let bytes = dst.len() as u64;
+        crate::trace::submitted(started, self, None, copy("device to host", bytes));
         Ok(())
     }
 
     /// Enqueues a copy of `bytes` bytes between two addresses of this stream's device.
     pub fn copy_on_device_at(&self, dst: DevicePtr, src: DevicePtr, bytes: u64) -> Result<Token> {
+        let started = crate::trace::clock();
         check_address("Stream::copy_on_device_at", dst, bytes)?;
         check_address("Stream::copy_on_device_at", src, bytes)?;
         if bytes > 0 {
             self.backend_stream().copy_on_device(dst, src, bytes)?;
         }
-        Ok(self.submitted())
+        Ok(self.submitted_traced(started, || copy("device to device", bytes)))
     }
 
     /// Enqueues a fill of `count` elements of `element_bytes` (1, 2 or 4) bytes with `value`
@@ -54,6 +65,7 @@ impl Stream {
         count: u64,
     ) -> Result<Token> {
         const CALL: &str = "Stream::memset_at";
+        let started = crate::trace::clock();
         if !matches!(element_bytes, 1 | 2 | 4) {
             return Err(Error::InvalidValue {
                 call: CALL,
@@ -81,7 +93,7 @@ impl Stream {
             self.backend_stream()
                 .memset(dst, value, element_bytes, count)?;
         }
-        Ok(self.submitted())
+        Ok(self.submitted_traced(started, || Submission::Fill { bytes }))
     }
 }
 

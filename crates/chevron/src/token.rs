@@ -53,6 +53,13 @@ impl Token {
         let Some(stream) = &self.stream else {
             return Ok(());
         };
+        let started = crate::trace::clock();
+        let waited = self.wait_untraced(stream);
+        crate::trace::wait(started, "token wait", Some((stream.id, self.sequence)));
+        waited.inspect_err(crate::trace::fault)
+    }
+
+    fn wait_untraced(&self, stream: &StreamShared) -> Result<()> {
         let progress = &stream.progress;
         if self.sequence <= progress.completed() {
             return Ok(());

@@ -12,6 +12,7 @@ pub mod launch;
 mod launch_cache;
 pub mod module;
 pub mod stream;
+pub mod trace;
 
 use std::ffi::{c_char, CStr};
 use std::sync::{Arc, OnceLock};

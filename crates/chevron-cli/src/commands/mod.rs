@@ -5,11 +5,14 @@ pub mod bench;
 pub mod cuda_source;
 pub mod demo;
 pub mod devices;
+pub mod exec;
 pub mod inspect;
 pub mod kernel_params;
 pub mod repl;
 pub mod results;
 pub mod run;
+pub mod trace;
+pub mod trace_html;
 pub mod upload;
 
 use chevron::{Device, Runtime};

@@ -207,6 +207,7 @@ impl Program {
         };
         let workers = config.threads.max(1).min(blocks as usize);
         let next = AtomicU64::new(0);
+        let spinning = AtomicUsize::new(0);
         let abort = AtomicBool::new(false);
         let first_fault: Mutex<Option<(u64, Fault)>> = Mutex::new(None);
         let outputs: Mutex<Vec<(u64, String)>> = Mutex::new(Vec::new());
@@ -271,18 +272,23 @@ impl Program {
                     break;
                 }
                 run.start(&launch, ctaid(index));
-                let mut watch = SpinWatch::default();
+                let mut watch = SpinWatch::new(&spinning);
                 let result = loop {
                     match run.resume(&launch, Some(SAMPLE_TURNS)) {
+                        // Another block faulted: the launch is over, this block's end is moot.
+                        Ok(false) if abort.load(Ordering::Relaxed) => break Ok(false),
                         Ok(false) => {
                             let waiting = blocks.saturating_sub(next.load(Ordering::Relaxed));
-                            if waiting > 0 && watch.repeats(&run) {
+                            // A deadlock once every worker holds a looping block and blocks
+                            // wait to start: none of them can ever run.
+                            if waiting > 0 && watch.sample(&run) >= workers {
                                 break Err(spin::deadlock(&launch, &run, waiting));
                             }
                         }
                         done => break done,
                     }
                 };
+                drop(watch);
                 finish(index, &mut run, result);
             }
             instructions.fetch_add(count(&run), Ordering::Relaxed);

@@ -4,12 +4,14 @@
 //! after another: a block spinning on a flag that a later block sets never sees it, and the
 //! launch would hang. A GPU with enough multiprocessors would run both. The launch samples the
 //! running block's state (registers, program counters, shared memory) every few time slices;
-//! when a sample repeats exactly while later blocks wait to start, the block is going round in
-//! a loop that only another block can end, and the launch faults with a deadlock instead.
+//! when a sample repeats exactly, the block is going round in a loop that only another block
+//! can end. Once every worker holds such a block while later blocks wait to start, none of them
+//! can ever run, and the launch faults with a deadlock instead.
 
 use std::collections::hash_map::DefaultHasher;
 use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 use super::block::{place, positions, BlockRun};
 use super::exec::Launch;
@@ -23,29 +25,61 @@ const QUIET_SAMPLES: u32 = 64;
 /// Samples remembered: loops whose state recurs within this many samples are caught.
 const REMEMBERED: usize = 64;
 
-/// The recent states of one running block.
-#[derive(Debug, Default)]
-pub(crate) struct SpinWatch {
+/// The recent states of one running block, and whether it counts among the launch's looping
+/// blocks (`spinning`, shared by the launch's workers).
+#[derive(Debug)]
+pub(crate) struct SpinWatch<'a> {
+    spinning: &'a AtomicUsize,
+    looping: bool,
     samples: u32,
     recent: VecDeque<u64>,
 }
 
-impl SpinWatch {
-    /// Records the block's state; true if it equals a recent one.
-    pub fn repeats(&mut self, run: &BlockRun) -> bool {
+impl<'a> SpinWatch<'a> {
+    /// Watches a block; `spinning` counts the launch's blocks whose state repeats.
+    pub fn new(spinning: &'a AtomicUsize) -> SpinWatch<'a> {
+        SpinWatch {
+            spinning,
+            looping: false,
+            samples: 0,
+            recent: VecDeque::new(),
+        }
+    }
+
+    /// Records the block's state and returns how many of the launch's running blocks are
+    /// looping (their state repeats), this one included if it is.
+    pub fn sample(&mut self, run: &BlockRun) -> usize {
         self.samples += 1;
-        if self.samples <= QUIET_SAMPLES {
-            return false;
+        if self.samples > QUIET_SAMPLES {
+            let state = state_hash(run);
+            let repeats = self.recent.contains(&state);
+            if !repeats {
+                if self.recent.len() == REMEMBERED {
+                    self.recent.pop_front();
+                }
+                self.recent.push_back(state);
+            }
+            self.set_looping(repeats);
         }
-        let state = state_hash(run);
-        if self.recent.contains(&state) {
-            return true;
+        self.spinning.load(Ordering::Relaxed)
+    }
+
+    fn set_looping(&mut self, looping: bool) {
+        if looping != self.looping {
+            self.looping = looping;
+            if looping {
+                self.spinning.fetch_add(1, Ordering::Relaxed);
+            } else {
+                self.spinning.fetch_sub(1, Ordering::Relaxed);
+            }
         }
-        if self.recent.len() == REMEMBERED {
-            self.recent.pop_front();
-        }
-        self.recent.push_back(state);
-        false
+    }
+}
+
+impl Drop for SpinWatch<'_> {
+    /// The block ended: it no longer counts as looping.
+    fn drop(&mut self) {
+        self.set_looping(false);
     }
 }
 

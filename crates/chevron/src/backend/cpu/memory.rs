@@ -30,9 +30,9 @@ pub(crate) struct CpuMemory {
     /// against `capacity`.
     allocations: Mutex<Allocations>,
     device: String,
-    /// Keeps the host range of the device's addresses reserved (dropped after `memory`'s
-    /// owner, the device, is gone).
-    _window: Option<AddressWindow>,
+    /// Keeps the host range of the device's addresses reserved while the device lives; `None`
+    /// where the host refused the reservation (then the range proves nothing).
+    window: Option<AddressWindow>,
 }
 
 #[derive(Default)]
@@ -54,14 +54,14 @@ impl CpuMemory {
             capacity,
             allocations: Mutex::new(Allocations::default()),
             device,
-            _window: window,
+            window,
         }
     }
 
-    /// Whether `ptr` lies in the device's address window: device memory (live, freed or not yet
-    /// allocated), never a host pointer when the window is reserved.
+    /// Whether `ptr` lies in the device's reserved address window: device memory (live, freed
+    /// or not yet allocated), never a host pointer.
     pub fn in_window(&self, ptr: DevicePtr) -> bool {
-        self.memory.in_window_range(ptr)
+        self.window.is_some() && self.memory.in_window_range(ptr)
     }
 
     /// Counts `bytes` that `what` (a module's globals) takes against the capacity.
@@ -149,13 +149,14 @@ impl CpuMemory {
         self.memory.contains(ptr)
     }
 
-    /// Whether `ptr` is an address of this device's table: inside a live allocation or global,
-    /// or inside a freed range the table still remembers (an access there is a use after free).
+    /// Whether `ptr` is an address of this device: inside a live allocation or global, inside a
+    /// freed range the table still remembers (an access there is a use after free), or, when
+    /// the window is reserved (no host mapping can be there), anywhere in the window.
     pub fn is_device_address(&self, ptr: DevicePtr) -> bool {
         matches!(
             self.memory.read(ptr, &mut []),
             Ok(()) | Err(MemoryError::UseAfterFree { .. })
-        )
+        ) || self.in_window(ptr)
     }
 
     /// Checks that `[ptr, ptr + bytes)` lies inside one live allocation of this device.

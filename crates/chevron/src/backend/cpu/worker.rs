@@ -36,6 +36,17 @@ pub(crate) enum Job {
     Wait { timeline: Arc<Timeline>, seq: u64 },
 }
 
+impl Job {
+    /// What the job is, for the trace: the kernel's name, the copy or fill, or `wait`.
+    fn name(&self) -> String {
+        match self {
+            Job::Launch { kernel, .. } => kernel.name.clone(),
+            Job::Memory { what, .. } => what.to_string(),
+            Job::Wait { .. } => "wait".to_string(),
+        }
+    }
+}
+
 /// A job and its place on the stream's timeline.
 pub(crate) struct Work {
     pub seq: u64,
@@ -57,11 +68,14 @@ pub(crate) struct WorkerContext {
 /// Runs the stream's queue until the stream is dropped and its queue drained.
 pub(crate) fn run(context: WorkerContext, queue: Receiver<Work>) {
     for work in queue {
+        let started = crate::trace::clock();
+        let name = started.map(|_| work.job.name());
         let fault = if context.timeline.fault().is_some() {
             None // Cancelled: the stream faulted earlier.
         } else {
             context.execute(work.seq, work.job)
         };
+        crate::trace::device_work(started, &context.device, || name.unwrap_or_default());
         context.timeline.complete(work.seq, fault);
     }
 }

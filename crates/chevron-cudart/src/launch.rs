@@ -1,0 +1,330 @@
+//! Launches and kernel queries: `cudaLaunchKernel` (clang's stubs and direct callers),
+//! `cudaLaunchCooperativeKernel`, `cudaFuncGetAttributes`, `cudaFuncSetAttribute` and the
+//! occupancy calculators.
+//!
+//! Every launch resolves the kernel on the stream's device (loading its fatbin there on first
+//! use) and copies the `void**` arguments with the sizes of the kernel's parameter layout; the
+//! configuration is checked against the device's limits, so mistakes are named errors.
+
+use std::ffi::{c_int, c_uint, c_void};
+
+use chevron::{BackendKind, LaunchConfig};
+
+extern "C" {
+    fn fflush(stream: *mut c_void) -> c_int;
+}
+
+use crate::abi::{
+    cudaFuncAttributes, cudaLaunchConfig_t, Dim3, LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
+};
+use crate::errors::{cudaError_t, guard, CudaError, CudaResult, INVALID_VALUE};
+use crate::registry::{self, KernelEntry};
+use crate::state::{self, STREAM_PER_THREAD};
+use crate::{managed_vars, mirror};
+
+/// The stream a `_ptsz` entry point uses for `stream`: the per-thread default for NULL.
+pub fn per_thread_default(stream: *mut c_void) -> *mut c_void {
+    if stream.is_null() {
+        STREAM_PER_THREAD as *mut c_void
+    } else {
+        stream
+    }
+}
+
+/// Launches `entry` on `stream`.
+///
+/// # Safety
+/// `args` holds one readable pointer per kernel parameter, each to a value of its size.
+pub unsafe fn launch(
+    entry: &KernelEntry,
+    grid: Dim3,
+    block: Dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    stream: *mut c_void,
+) -> CudaResult {
+    // SAFETY: forwarded from the caller.
+    unsafe { launch_in_clusters(entry, grid, block, [1, 1, 1], args, shared, stream) }
+}
+
+/// [`launch`] in thread-block clusters of `cluster` blocks.
+///
+/// # Safety
+/// As [`launch`].
+unsafe fn launch_in_clusters(
+    entry: &KernelEntry,
+    grid: Dim3,
+    block: Dim3,
+    cluster: [u32; 3],
+    args: *mut *mut c_void,
+    shared: usize,
+    stream: *mut c_void,
+) -> CudaResult {
+    let (ordinal, stream) = state::submit_stream(stream)?;
+    let kernel = entry.kernel(ordinal)?;
+    if stream.device().backend() == BackendKind::Cpu {
+        // The CPU device prints a kernel's printf output from its worker thread: the program's
+        // buffered output written before the launch goes first, as on a GPU.
+        // SAFETY: fflush(NULL) flushes every open output stream; it takes no pointer.
+        unsafe { fflush(std::ptr::null_mut()) };
+    }
+    managed_vars::push(ordinal, &stream)?;
+    let count = kernel.params().map_or(0, <[_]>::len);
+    let args: &[*mut c_void] = if count == 0 {
+        &[]
+    } else if args.is_null() {
+        return Err(CudaError::new(
+            INVALID_VALUE,
+            format!(
+                "kernel `{}` takes {count} arguments, got a NULL argument array",
+                entry.name
+            ),
+        ));
+    } else {
+        // SAFETY: one pointer per parameter, guaranteed by the caller.
+        unsafe { std::slice::from_raw_parts(args, count) }
+    };
+    let config = LaunchConfig {
+        grid: [grid.x, grid.y, grid.z],
+        block: [block.x, block.y, block.z],
+        shared_bytes: u32::try_from(shared).map_err(|_| {
+            CudaError::new(
+                INVALID_VALUE,
+                format!("{shared} bytes of dynamic shared memory"),
+            )
+        })?,
+    };
+    let params = kernel.params().unwrap_or(&[]);
+    mirror::with_translated_args(&stream, params, args, |args| {
+        let launched = if cluster == [1, 1, 1] {
+            // SAFETY: each pointer reads a value of its parameter's size (the caller's
+            // guarantee, or a translated copy of the same size).
+            unsafe { kernel.launch_raw(&stream, config, args, &[]) }
+        } else {
+            // SAFETY: as above.
+            unsafe { kernel.launch_raw_cluster(&stream, config, cluster, args, &[]) }
+        };
+        launched.map(drop).map_err(CudaError::from)
+    })
+}
+
+/// Launches the kernel whose host stub is `func`.
+///
+/// # Safety
+/// `func` is a registered kernel's host stub; `args` as for [`launch`].
+#[no_mangle]
+pub unsafe extern "C" fn cudaLaunchKernel(
+    func: *const c_void,
+    grid: Dim3,
+    block: Dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    stream: *mut c_void,
+) -> cudaError_t {
+    guard("cudaLaunchKernel", || {
+        let entry = registry::kernel_entry(func)?;
+        // SAFETY: forwarded from the caller.
+        unsafe { launch(&entry, grid, block, args, shared, stream) }
+    })
+}
+
+/// The extensible launch (`cudaLaunchKernelEx`): the cluster-dimension attribute launches in
+/// thread-block clusters; other attributes are hints chevron's devices do not need.
+///
+/// # Safety
+/// `config` points to a launch configuration whose `attrs` holds `numAttrs` attributes;
+/// `func` and `args` as for [`cudaLaunchKernel`].
+#[no_mangle]
+pub unsafe extern "C" fn cudaLaunchKernelExC(
+    config: *const cudaLaunchConfig_t,
+    func: *const c_void,
+    args: *mut *mut c_void,
+) -> cudaError_t {
+    guard("cudaLaunchKernelExC", || {
+        // SAFETY: NULL or a configuration, by contract.
+        let config = unsafe { config.as_ref() }
+            .ok_or_else(|| CudaError::new(INVALID_VALUE, "config is NULL"))?;
+        let attributes = if config.attrs.is_null() || config.numAttrs == 0 {
+            &[][..]
+        } else {
+            // SAFETY: `numAttrs` attributes, by contract.
+            unsafe { std::slice::from_raw_parts(config.attrs, config.numAttrs as usize) }
+        };
+        let mut cluster = [1, 1, 1];
+        for attribute in attributes {
+            if attribute.id == LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION {
+                let [xy, z] = [attribute.val[0], attribute.val[1]];
+                cluster = [xy as u32, (xy >> 32) as u32, z as u32];
+            }
+        }
+        let entry = registry::kernel_entry(func)?;
+        let (grid, block) = (config.gridDim, config.blockDim);
+        let (shared, stream) = (config.dynamicSmemBytes, config.stream);
+        // SAFETY: forwarded from the caller.
+        unsafe { launch_in_clusters(&entry, grid, block, cluster, args, shared, stream) }
+    })
+}
+
+/// [`cudaLaunchKernelExC`] for `--default-stream per-thread` programs.
+///
+/// # Safety
+/// As [`cudaLaunchKernelExC`].
+#[no_mangle]
+pub unsafe extern "C" fn cudaLaunchKernelExC_ptsz(
+    config: *const cudaLaunchConfig_t,
+    func: *const c_void,
+    args: *mut *mut c_void,
+) -> cudaError_t {
+    if config.is_null() {
+        // SAFETY: reports the NULL configuration.
+        return unsafe { cudaLaunchKernelExC(config, func, args) };
+    }
+    // SAFETY: non-NULL configuration, by contract.
+    let mut local = unsafe { *config };
+    local.stream = per_thread_default(local.stream);
+    // SAFETY: forwarded from the caller, with a local copy of the configuration.
+    unsafe { cudaLaunchKernelExC(&local, func, args) }
+}
+
+/// [`cudaLaunchKernel`] with the per-thread default stream.
+///
+/// # Safety
+/// As [`cudaLaunchKernel`].
+#[no_mangle]
+pub unsafe extern "C" fn cudaLaunchKernel_ptsz(
+    func: *const c_void,
+    grid: Dim3,
+    block: Dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    stream: *mut c_void,
+) -> cudaError_t {
+    // SAFETY: forwarded from the caller.
+    unsafe { cudaLaunchKernel(func, grid, block, args, shared, per_thread_default(stream)) }
+}
+
+/// A cooperative launch: every block of the grid must be resident at once, which chevron's
+/// devices provide for grids they accept.
+///
+/// # Safety
+/// As [`cudaLaunchKernel`].
+#[no_mangle]
+pub unsafe extern "C" fn cudaLaunchCooperativeKernel(
+    func: *const c_void,
+    grid: Dim3,
+    block: Dim3,
+    args: *mut *mut c_void,
+    shared: usize,
+    stream: *mut c_void,
+) -> cudaError_t {
+    // SAFETY: forwarded from the caller.
+    unsafe { cudaLaunchKernel(func, grid, block, args, shared, stream) }
+}
+
+/// The kernel's attributes on the current device.
+///
+/// # Safety
+/// `attributes` is writable; `func` is a registered kernel's host stub.
+#[no_mangle]
+pub unsafe extern "C" fn cudaFuncGetAttributes(
+    attributes: *mut cudaFuncAttributes,
+    func: *const c_void,
+) -> cudaError_t {
+    guard("cudaFuncGetAttributes", || {
+        let entry = registry::kernel_entry(func)?;
+        let state = state::current()?;
+        let kernel = entry.kernel(state::current_ordinal())?;
+        let limits = state.device.limits();
+        // SAFETY: every field is an integer, for which 0 is valid.
+        let mut out: cudaFuncAttributes = unsafe { std::mem::zeroed() };
+        out.sharedSizeBytes = kernel.static_shared_bytes() as usize;
+        out.maxThreadsPerBlock = kernel.max_threads_per_block() as c_int;
+        let (major, minor) = state.device.compute_capability();
+        out.ptxVersion = (major * 10 + minor) as c_int;
+        out.binaryVersion = out.ptxVersion;
+        out.maxDynamicSharedSizeBytes = limits
+            .max_shared_per_block
+            .saturating_sub(kernel.static_shared_bytes())
+            as c_int;
+        if attributes.is_null() {
+            return Err(CudaError::new(INVALID_VALUE, "attributes is NULL"));
+        }
+        // SAFETY: checked non-NULL; writable by contract.
+        unsafe { *attributes = out };
+        Ok(())
+    })
+}
+
+/// Accepts a kernel attribute: chevron raises dynamic shared memory limits per launch itself.
+#[no_mangle]
+pub extern "C" fn cudaFuncSetAttribute(
+    func: *const c_void,
+    attribute: c_int,
+    value: c_int,
+) -> cudaError_t {
+    let _ = (attribute, value);
+    guard("cudaFuncSetAttribute", || {
+        registry::kernel_entry(func).map(drop)
+    })
+}
+
+/// Blocks of `block_size` threads resident per multiprocessor: bounded by the kernel's and the
+/// device's thread limits and by shared memory.
+fn active_blocks(
+    func: *const c_void,
+    block_size: c_int,
+    dynamic_shared: usize,
+) -> CudaResult<c_int> {
+    let entry = registry::kernel_entry(func)?;
+    let state = state::current()?;
+    let kernel = entry.kernel(state::current_ordinal())?;
+    let limits = state.device.limits();
+    let block = u32::try_from(block_size).unwrap_or(0);
+    if block == 0 || block > kernel.max_threads_per_block() {
+        return Ok(0);
+    }
+    let by_threads = 2048 / block;
+    let shared = u64::from(kernel.static_shared_bytes()) + dynamic_shared as u64;
+    let by_shared = u64::from(limits.max_shared_per_block_optin)
+        .checked_div(shared)
+        .map_or(u32::MAX, |blocks| blocks as u32);
+    Ok(by_threads.min(by_shared).min(32) as c_int)
+}
+
+/// Occupancy: resident blocks per multiprocessor.
+///
+/// # Safety
+/// `blocks` is writable.
+#[no_mangle]
+pub unsafe extern "C" fn cudaOccupancyMaxActiveBlocksPerMultiprocessor(
+    blocks: *mut c_int,
+    func: *const c_void,
+    block_size: c_int,
+    dynamic_shared: usize,
+) -> cudaError_t {
+    guard("cudaOccupancyMaxActiveBlocksPerMultiprocessor", || {
+        let count = active_blocks(func, block_size, dynamic_shared)?;
+        // SAFETY: writable by contract.
+        unsafe { *blocks = count };
+        Ok(())
+    })
+}
+
+/// As [`cudaOccupancyMaxActiveBlocksPerMultiprocessor`]; the flags change nothing here.
+///
+/// # Safety
+/// `blocks` is writable.
+#[no_mangle]
+pub unsafe extern "C" fn cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    blocks: *mut c_int,
+    func: *const c_void,
+    block_size: c_int,
+    dynamic_shared: usize,
+    flags: c_uint,
+) -> cudaError_t {
+    let _ = flags;
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        cudaOccupancyMaxActiveBlocksPerMultiprocessor(blocks, func, block_size, dynamic_shared)
+    }
+}

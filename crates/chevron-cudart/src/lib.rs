@@ -1,0 +1,36 @@
+//! chevron's CUDA runtime: the ABI of NVIDIA's `libcudart.so.13` (CUDA 13.0) over chevron, so
+//! that programs compiled by nvcc or clang run unchanged on every chevron device — a GPU
+//! through chevron's CUDA backend, or the CPU device, which runs the fatbin's PTX with memory
+//! checking and faults that name the kernel, thread and PTX line.
+//!
+//! | file | entry points |
+//! |---|---|
+//! | [`compiler`] | what compilers emit: `__cudaRegisterFatBinary`, `__cudaRegisterFunction`, `__cudaPushCallConfiguration`, `__cudaLaunchKernel`, … ([`registry`] keeps what they register, [`linked`] links `-rdc=true` code) |
+//! | [`launch`] | `cudaLaunchKernel`, `cudaFuncGetAttributes`, occupancy |
+//! | [`device`] | device management, versions, errors ([`errors`]: codes, last and sticky errors) |
+//! | [`memory`], [`symbols`] | allocations, copies, fills, variables, pointer attributes |
+//! | [`mirror`], [`managed_vars`] | managed, pinned and registered memory, `__managed__` variables |
+//! | [`streams`] | streams, host functions, events ([`state`]: devices, legacy and per-thread streams) |
+//! | [`per_thread`] | the `_ptsz`/`_ptds` entry points of `--default-stream per-thread` programs |
+//! | [`limits`] | limits, cache preferences, pitched allocations, managed-memory hints |
+//! | [`unsupported`] | every other export of `libcudart.so.13`: a one-line error naming it |
+//!
+//! Built as `libcudart.so` (soname `libcudart.so.13`) and `libcudart.a`; `chevron exec` runs a
+//! program with it in place of NVIDIA's.
+
+pub mod abi;
+pub mod compiler;
+pub mod device;
+pub mod errors;
+pub mod launch;
+pub mod limits;
+pub mod linked;
+pub mod managed_vars;
+pub mod memory;
+pub mod mirror;
+pub mod per_thread;
+pub mod registry;
+pub mod state;
+pub mod streams;
+pub mod symbols;
+pub mod unsupported;

@@ -1,0 +1,42 @@
+//! Relocatable device code (`nvcc -rdc=true`) on devices that run PTX.
+//!
+//! nvcc's device link step registers one fatbin holding the *linked* SASS, and hands the
+//! runtime the translation units' own fatbins alongside (the wrapper's version 2 field, for
+//! JIT linking). A GPU loads the linked SASS; the CPU device takes each unit's PTX and links
+//! them with chevron-ptx's linker, so device functions and globals resolve across units.
+
+use chevron::code_object::{parse_fatbin, EntryKind};
+
+use crate::errors::{CudaError, CudaResult, NO_KERNEL_IMAGE_FOR_DEVICE};
+
+/// Links the PTX of the relocatable fatbins `units` into one PTX module. `user` names the
+/// kernel or variable that needed it, for messages.
+pub fn link_ptx(units: &[&[u8]], user: &str) -> CudaResult<String> {
+    let fail = |message: String| {
+        CudaError::new(
+            NO_KERNEL_IMAGE_FOR_DEVICE,
+            format!("`{user}`: linking the relocatable device code: {message}"),
+        )
+    };
+    let mut modules = Vec::with_capacity(units.len());
+    for (index, unit) in units.iter().enumerate() {
+        let entries = parse_fatbin(unit).map_err(|e| fail(format!("unit {index}: {e}")))?;
+        let ptx = entries
+            .iter()
+            .filter(|entry| entry.kind == EntryKind::Ptx)
+            .max_by_key(|entry| entry.arch)
+            .ok_or_else(|| {
+                fail(format!(
+                    "unit {index} holds no PTX: rebuild with nvcc's default, which embeds PTX, \
+                     or add -gencode arch=compute_XX,code=compute_XX"
+                ))
+            })?;
+        let text = ptx
+            .ptx_text()
+            .map_err(|e| fail(format!("unit {index}: {e}")))?;
+        let module = chevron_ptx::parse(&text).map_err(|e| fail(format!("unit {index}: {e}")))?;
+        modules.push(module);
+    }
+    let linked = chevron_ptx::link(&modules).map_err(|e| fail(e.to_string()))?;
+    Ok(chevron_ptx::print(&linked))
+}

@@ -1,0 +1,260 @@
+//! The runtime's process state: the devices a CUDA program sees, the calling thread's current
+//! device, and how `cudaStream_t` values resolve to chevron streams.
+//!
+//! Devices are chevron's (`CHEVRON_DEVICES` selects them as everywhere); without that variable
+//! the program sees the CUDA GPUs, or the CPU device where there are none. A `cudaStream_t` is
+//! NULL or `cudaStreamLegacy` (the device's legacy stream), `cudaStreamPerThread` (one stream
+//! per thread and device), or a handle made by `cudaStreamCreate`. The legacy stream keeps
+//! CUDA's implicit ordering: work on it waits for the device's blocking streams and theirs for it.
+
+use std::cell::{Cell, RefCell};
+use std::collections::HashMap;
+use std::ffi::c_void;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex, OnceLock};
+
+use chevron::{BackendKind, Device, Runtime, Stream};
+
+use crate::errors::{
+    check_sticky, CudaError, CudaResult, INVALID_DEVICE, INVALID_RESOURCE_HANDLE, NO_DEVICE,
+};
+
+/// `cudaStreamLegacy`.
+pub const STREAM_LEGACY: usize = 1;
+/// `cudaStreamPerThread`.
+pub const STREAM_PER_THREAD: usize = 2;
+
+/// A stream made by `cudaStreamCreate*`; `cudaStream_t` points to one.
+pub struct StreamHandle {
+    /// The device ordinal.
+    pub device: usize,
+    /// The chevron stream.
+    pub stream: Stream,
+    /// Not `cudaStreamNonBlocking`: ordered with the legacy stream.
+    pub blocking: bool,
+    /// The legacy stream's submissions this stream has already waited for.
+    legacy_seen: AtomicU64,
+}
+
+/// One device as the CUDA program sees it.
+pub struct DeviceState {
+    /// The chevron device.
+    pub device: Device,
+    /// CUDA's legacy default stream of the device.
+    pub legacy: Stream,
+    /// Blocking streams of this device.
+    blocking: Mutex<Vec<Arc<StreamHandle>>>,
+    /// How many there are (read without the lock on the launch path).
+    blocking_count: AtomicUsize,
+}
+
+/// A resolved `cudaStream_t`: the device's legacy stream, borrowed for the process, or another.
+pub enum StreamRef {
+    /// A legacy stream.
+    Legacy(&'static Stream),
+    /// A created or per-thread stream.
+    Other(Stream),
+}
+
+impl std::ops::Deref for StreamRef {
+    type Target = Stream;
+
+    fn deref(&self) -> &Stream {
+        match self {
+            StreamRef::Legacy(stream) => stream,
+            StreamRef::Other(stream) => stream,
+        }
+    }
+}
+
+static DEVICES: OnceLock<Result<Vec<DeviceState>, String>> = OnceLock::new();
+static HANDLES: Mutex<Option<HashMap<usize, Arc<StreamHandle>>>> = Mutex::new(None);
+
+thread_local! {
+    static CURRENT: Cell<usize> = const { Cell::new(0) };
+    static PER_THREAD: RefCell<HashMap<usize, Stream>> = RefCell::new(HashMap::new());
+}
+
+fn discover() -> Result<Vec<DeviceState>, String> {
+    let runtime = Runtime::global().map_err(|e| e.to_string())?;
+    let explicit = std::env::var("CHEVRON_DEVICES").is_ok_and(|v| !v.trim().is_empty());
+    let has_gpu = runtime
+        .devices()
+        .iter()
+        .any(|d| d.backend() == BackendKind::Cuda);
+    runtime
+        .devices()
+        .iter()
+        .filter(|d| explicit || !has_gpu || d.backend() == BackendKind::Cuda)
+        .map(|device| {
+            Ok(DeviceState {
+                device: device.clone(),
+                legacy: device.create_stream().map_err(|e| e.to_string())?,
+                blocking: Mutex::new(Vec::new()),
+                blocking_count: AtomicUsize::new(0),
+            })
+        })
+        .collect()
+}
+
+/// Every device the program sees.
+pub fn devices() -> CudaResult<&'static [DeviceState]> {
+    match DEVICES.get_or_init(discover) {
+        Ok(devices) if devices.is_empty() => Err(CudaError::new(NO_DEVICE, "no chevron device")),
+        Ok(devices) => Ok(devices),
+        Err(message) => Err(CudaError::new(NO_DEVICE, message.clone())),
+    }
+}
+
+/// Device `ordinal`, or `cudaErrorInvalidDevice`.
+pub fn device(ordinal: usize) -> CudaResult<&'static DeviceState> {
+    let devices = devices()?;
+    devices.get(ordinal).ok_or_else(|| {
+        CudaError::new(
+            INVALID_DEVICE,
+            format!(
+                "device {ordinal} does not exist ({} present)",
+                devices.len()
+            ),
+        )
+    })
+}
+
+/// The calling thread's current device ordinal.
+pub fn current_ordinal() -> usize {
+    CURRENT.with(Cell::get)
+}
+
+/// Makes `ordinal` the calling thread's current device.
+pub fn set_current(ordinal: usize) -> CudaResult {
+    device(ordinal)?;
+    CURRENT.with(|c| c.set(ordinal));
+    Ok(())
+}
+
+/// The calling thread's current device; fails with the sticky error after a fault.
+pub fn current() -> CudaResult<&'static DeviceState> {
+    check_sticky()?;
+    device(current_ordinal())
+}
+
+/// Registers a stream made by `cudaStreamCreate*` and returns its `cudaStream_t`.
+pub fn add_stream(device: usize, stream: Stream, blocking: bool) -> *mut c_void {
+    let handle = Arc::new(StreamHandle {
+        device,
+        stream,
+        blocking,
+        legacy_seen: AtomicU64::new(0),
+    });
+    let key = Arc::as_ptr(&handle) as usize;
+    if blocking {
+        if let Ok(state) = self::device(device) {
+            let mut blocking = lock(&state.blocking);
+            blocking.push(Arc::clone(&handle));
+            state
+                .blocking_count
+                .store(blocking.len(), Ordering::Release);
+        }
+    }
+    lock(&HANDLES)
+        .get_or_insert_with(HashMap::new)
+        .insert(key, handle);
+    key as *mut c_void
+}
+
+/// Unregisters a stream made by `cudaStreamCreate*`, returning it.
+pub fn remove_stream(stream: *mut c_void) -> CudaResult<Arc<StreamHandle>> {
+    let key = stream as usize;
+    let handle = lock(&HANDLES)
+        .as_mut()
+        .and_then(|h| h.remove(&key))
+        .ok_or_else(|| bad_stream(key))?;
+    if let Ok(state) = device(handle.device) {
+        let mut blocking = lock(&state.blocking);
+        blocking.retain(|h| !Arc::ptr_eq(h, &handle));
+        state
+            .blocking_count
+            .store(blocking.len(), Ordering::Release);
+    }
+    Ok(handle)
+}
+
+fn bad_stream(key: usize) -> CudaError {
+    CudaError::new(
+        INVALID_RESOURCE_HANDLE,
+        format!("stream {key:#x} is not a live cudaStream_t"),
+    )
+}
+
+/// Resolves `stream` for submitting work, after ordering it with the legacy stream where
+/// CUDA's implicit synchronization asks for it. Returns the device index and the stream.
+pub fn submit_stream(stream: *mut c_void) -> CudaResult<(usize, StreamRef)> {
+    check_sticky()?;
+    match stream as usize {
+        0 | STREAM_LEGACY => {
+            let ordinal = current_ordinal();
+            let state = device(ordinal)?;
+            if state.blocking_count.load(Ordering::Acquire) > 0 {
+                for handle in lock(&state.blocking).iter() {
+                    state.legacy.wait_for(&[&handle.stream.token()])?;
+                }
+            }
+            Ok((ordinal, StreamRef::Legacy(&state.legacy)))
+        }
+        STREAM_PER_THREAD => {
+            let ordinal = current_ordinal();
+            Ok((ordinal, StreamRef::Other(per_thread_stream(ordinal)?)))
+        }
+        key => {
+            let handle = lookup(key)?;
+            if handle.blocking {
+                let legacy = &device(handle.device)?.legacy;
+                let submitted = legacy.token().sequence();
+                if handle.legacy_seen.swap(submitted, Ordering::Relaxed) != submitted {
+                    handle.stream.wait_for(&[&legacy.token()])?;
+                }
+            }
+            Ok((handle.device, StreamRef::Other(handle.stream.clone())))
+        }
+    }
+}
+
+/// Resolves `stream` without ordering anything (synchronize, query, record).
+pub fn plain_stream(stream: *mut c_void) -> CudaResult<(usize, Stream)> {
+    match stream as usize {
+        0 | STREAM_LEGACY => {
+            let ordinal = current_ordinal();
+            Ok((ordinal, device(ordinal)?.legacy.clone()))
+        }
+        STREAM_PER_THREAD => {
+            let ordinal = current_ordinal();
+            Ok((ordinal, per_thread_stream(ordinal)?))
+        }
+        key => {
+            let handle = lookup(key)?;
+            Ok((handle.device, handle.stream.clone()))
+        }
+    }
+}
+
+fn lookup(key: usize) -> CudaResult<Arc<StreamHandle>> {
+    lock(&HANDLES)
+        .as_ref()
+        .and_then(|h| h.get(&key).cloned())
+        .ok_or_else(|| bad_stream(key))
+}
+
+fn per_thread_stream(ordinal: usize) -> CudaResult<Stream> {
+    if let Some(stream) = PER_THREAD.with(|s| s.borrow().get(&ordinal).cloned()) {
+        return Ok(stream);
+    }
+    let stream = device(ordinal)?.device.create_stream()?;
+    PER_THREAD.with(|s| s.borrow_mut().insert(ordinal, stream.clone()));
+    Ok(stream)
+}
+
+/// Locks `mutex`, also after a panic elsewhere (the data stay consistent: every critical
+/// section is a single insert, remove or read).
+pub fn lock<T>(mutex: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    mutex.lock().unwrap_or_else(|e| e.into_inner())
+}

@@ -1,0 +1,290 @@
+//! Streams, host callbacks and events.
+//!
+//! A `cudaStream_t` wraps a chevron stream (see [`crate::state`]). Host functions
+//! (`cudaLaunchHostFunc`, `cudaStreamAddCallback`) run on the calling thread once the stream's
+//! earlier work is done, so later work on the stream follows them as CUDA orders it. A
+//! `cudaEvent_t` is a chevron token; an event with timing takes its timestamp when the recorded
+//! work is done (recording it waits for that work).
+
+use std::collections::HashMap;
+use std::ffi::{c_int, c_uint, c_void};
+use std::sync::Mutex;
+use std::time::Instant;
+
+use chevron::Token;
+
+use crate::errors::{
+    cudaError_t, guard, CudaError, CudaResult, INVALID_RESOURCE_HANDLE, NOT_READY,
+};
+use crate::memory::store;
+use crate::{mirror, state};
+
+/// `cudaEventDisableTiming`.
+const EVENT_DISABLE_TIMING: c_uint = 0x2;
+/// `cudaStreamNonBlocking`.
+const STREAM_NON_BLOCKING: c_uint = 0x1;
+
+struct Event {
+    token: Token,
+    timing: bool,
+    recorded_at: Option<Instant>,
+}
+
+static EVENTS: Mutex<Option<HashMap<usize, Event>>> = Mutex::new(None);
+
+fn with_event<T>(event: *mut c_void, f: impl FnOnce(&mut Event) -> CudaResult<T>) -> CudaResult<T> {
+    let mut events = state::lock(&EVENTS);
+    let found = events.as_mut().and_then(|e| e.get_mut(&(event as usize)));
+    match found {
+        Some(state) => f(state),
+        None => Err(CudaError::new(
+            INVALID_RESOURCE_HANDLE,
+            format!("event {event:p} is not a live cudaEvent_t"),
+        )),
+    }
+}
+
+fn create_stream(out: *mut *mut c_void, flags: c_uint) -> CudaResult {
+    let ordinal = state::current_ordinal();
+    let stream = state::current()?.device.create_stream()?;
+    let handle = state::add_stream(ordinal, stream, flags & STREAM_NON_BLOCKING == 0);
+    store(out, handle, "pStream")
+}
+
+/// Creates a blocking stream.
+#[no_mangle]
+pub extern "C" fn cudaStreamCreate(stream: *mut *mut c_void) -> cudaError_t {
+    guard("cudaStreamCreate", || create_stream(stream, 0))
+}
+
+/// Creates a stream; `cudaStreamNonBlocking` exempts it from the legacy stream's ordering.
+#[no_mangle]
+pub extern "C" fn cudaStreamCreateWithFlags(
+    stream: *mut *mut c_void,
+    flags: c_uint,
+) -> cudaError_t {
+    guard("cudaStreamCreateWithFlags", || create_stream(stream, flags))
+}
+
+/// As [`cudaStreamCreateWithFlags`]; priorities are accepted and not used.
+#[no_mangle]
+pub extern "C" fn cudaStreamCreateWithPriority(
+    stream: *mut *mut c_void,
+    flags: c_uint,
+    priority: c_int,
+) -> cudaError_t {
+    let _ = priority;
+    guard("cudaStreamCreateWithPriority", || {
+        create_stream(stream, flags)
+    })
+}
+
+/// Destroys a stream once its work is done.
+#[no_mangle]
+pub extern "C" fn cudaStreamDestroy(stream: *mut c_void) -> cudaError_t {
+    guard("cudaStreamDestroy", || {
+        state::remove_stream(stream).map(drop)
+    })
+}
+
+/// Waits for the stream's work and reports its faults.
+#[no_mangle]
+pub extern "C" fn cudaStreamSynchronize(stream: *mut c_void) -> cudaError_t {
+    guard("cudaStreamSynchronize", || {
+        crate::errors::check_sticky()?;
+        state::plain_stream(stream)?.1.synchronize()?;
+        mirror::pull_all()
+    })
+}
+
+/// `cudaSuccess` when the stream's work is done, `cudaErrorNotReady` before.
+#[no_mangle]
+pub extern "C" fn cudaStreamQuery(stream: *mut c_void) -> cudaError_t {
+    guard("cudaStreamQuery", || {
+        crate::errors::check_sticky()?;
+        if state::plain_stream(stream)?.1.token().is_done()? {
+            Ok(())
+        } else {
+            Err(CudaError::new(NOT_READY, ""))
+        }
+    })
+}
+
+/// Makes later work on `stream` wait for `event`.
+#[no_mangle]
+pub extern "C" fn cudaStreamWaitEvent(
+    stream: *mut c_void,
+    event: *mut c_void,
+    flags: c_uint,
+) -> cudaError_t {
+    let _ = flags;
+    guard("cudaStreamWaitEvent", || {
+        let token = with_event(event, |e| Ok(e.token.clone()))?;
+        state::submit_stream(stream)?.1.wait_for(&[&token])?;
+        Ok(())
+    })
+}
+
+/// A host function as `cudaLaunchHostFunc` takes it.
+pub type HostFn = Option<unsafe extern "C" fn(*mut c_void)>;
+/// A stream callback as `cudaStreamAddCallback` takes it.
+pub type StreamCallback = Option<unsafe extern "C" fn(*mut c_void, cudaError_t, *mut c_void)>;
+
+/// Runs `host_fn(user_data)` after the stream's earlier work.
+///
+/// # Safety
+/// `host_fn` is callable with `user_data`.
+#[no_mangle]
+pub unsafe extern "C" fn cudaLaunchHostFunc(
+    stream: *mut c_void,
+    host_fn: HostFn,
+    user_data: *mut c_void,
+) -> cudaError_t {
+    guard("cudaLaunchHostFunc", || {
+        let function =
+            host_fn.ok_or_else(|| CudaError::new(crate::errors::INVALID_VALUE, "fn is NULL"))?;
+        state::submit_stream(stream)?.1.synchronize()?;
+        mirror::pull_all()?;
+        // SAFETY: the caller's guarantee.
+        unsafe { function(user_data) };
+        Ok(())
+    })
+}
+
+/// Runs `callback(stream, status, user_data)` after the stream's earlier work.
+///
+/// # Safety
+/// `callback` is callable with these arguments.
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamAddCallback(
+    stream: *mut c_void,
+    callback: StreamCallback,
+    user_data: *mut c_void,
+    flags: c_uint,
+) -> cudaError_t {
+    let _ = flags;
+    guard("cudaStreamAddCallback", || {
+        let function = callback
+            .ok_or_else(|| CudaError::new(crate::errors::INVALID_VALUE, "callback is NULL"))?;
+        let status = match state::submit_stream(stream)?.1.synchronize() {
+            Ok(()) => 0,
+            Err(error) => CudaError::from(error).code,
+        };
+        mirror::pull_all()?;
+        // SAFETY: the caller's guarantee.
+        unsafe { function(stream, status, user_data) };
+        Ok(())
+    })
+}
+
+fn create_event(out: *mut *mut c_void, flags: c_uint) -> CudaResult {
+    let event = Event {
+        token: Token::ready(),
+        timing: flags & EVENT_DISABLE_TIMING == 0,
+        recorded_at: None,
+    };
+    let key = Box::into_raw(Box::new(0u8)) as usize;
+    state::lock(&EVENTS)
+        .get_or_insert_with(HashMap::new)
+        .insert(key, event);
+    store(out, key as *mut c_void, "event")
+}
+
+/// Creates an event with timing.
+#[no_mangle]
+pub extern "C" fn cudaEventCreate(event: *mut *mut c_void) -> cudaError_t {
+    guard("cudaEventCreate", || create_event(event, 0))
+}
+
+/// Creates an event (`cudaEventDisableTiming` makes recording free of waiting).
+#[no_mangle]
+pub extern "C" fn cudaEventCreateWithFlags(event: *mut *mut c_void, flags: c_uint) -> cudaError_t {
+    guard("cudaEventCreateWithFlags", || create_event(event, flags))
+}
+
+/// Destroys an event.
+#[no_mangle]
+pub extern "C" fn cudaEventDestroy(event: *mut c_void) -> cudaError_t {
+    guard("cudaEventDestroy", || {
+        let removed = state::lock(&EVENTS)
+            .as_mut()
+            .and_then(|e| e.remove(&(event as usize)));
+        match removed {
+            Some(_) => {
+                // SAFETY: the key is the address of the `Box<u8>` made by `create_event`.
+                drop(unsafe { Box::from_raw(event as *mut u8) });
+                Ok(())
+            }
+            None => Err(CudaError::new(
+                INVALID_RESOURCE_HANDLE,
+                format!("event {event:p} is not a live cudaEvent_t"),
+            )),
+        }
+    })
+}
+
+/// Marks the work submitted to `stream` so far.
+#[no_mangle]
+pub extern "C" fn cudaEventRecord(event: *mut c_void, stream: *mut c_void) -> cudaError_t {
+    guard("cudaEventRecord", || {
+        let token = state::submit_stream(stream)?.1.token();
+        let timing = with_event(event, |e| Ok(e.timing))?;
+        let recorded_at = if timing {
+            token.wait()?;
+            Some(Instant::now())
+        } else {
+            None
+        };
+        with_event(event, |e| {
+            e.token = token;
+            e.recorded_at = recorded_at;
+            Ok(())
+        })
+    })
+}
+
+/// Waits for the event's work.
+#[no_mangle]
+pub extern "C" fn cudaEventSynchronize(event: *mut c_void) -> cudaError_t {
+    guard("cudaEventSynchronize", || {
+        let token = with_event(event, |e| Ok(e.token.clone()))?;
+        token.wait()?;
+        mirror::pull_all()
+    })
+}
+
+/// `cudaSuccess` when the event's work is done, `cudaErrorNotReady` before.
+#[no_mangle]
+pub extern "C" fn cudaEventQuery(event: *mut c_void) -> cudaError_t {
+    guard("cudaEventQuery", || {
+        let token = with_event(event, |e| Ok(e.token.clone()))?;
+        if token.is_done()? {
+            Ok(())
+        } else {
+            Err(CudaError::new(NOT_READY, ""))
+        }
+    })
+}
+
+/// Milliseconds between two recorded timing events.
+#[no_mangle]
+pub extern "C" fn cudaEventElapsedTime(
+    ms: *mut f32,
+    start: *mut c_void,
+    end: *mut c_void,
+) -> cudaError_t {
+    guard("cudaEventElapsedTime", || {
+        let first = with_event(start, |e| Ok(e.recorded_at))?;
+        let second = with_event(end, |e| Ok(e.recorded_at))?;
+        match (first, second) {
+            (Some(a), Some(b)) => {
+                let elapsed = b.saturating_duration_since(a).as_secs_f64() * 1e3;
+                store(ms, elapsed as f32, "ms")
+            }
+            _ => Err(CudaError::new(
+                INVALID_RESOURCE_HANDLE,
+                "both events must be recorded and created with timing",
+            )),
+        }
+    })
+}

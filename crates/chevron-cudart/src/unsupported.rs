@@ -1,0 +1,143 @@
+//! Every other function NVIDIA's `libcudart.so.13` exports: each returns
+//! `cudaErrorNotSupported` and prints a one-line error naming itself, so a program that calls
+//! one stops with a clear report instead of crashing or silently succeeding.
+//!
+//! The list is the library's exported `cuda*`/`__cuda*` functions (CUDA 13.0.96) less those
+//! chevron implements, as `scripts/cudart_unsupported.sh` prints them.
+
+use crate::errors::{cudaError_t, guard, CudaError, NOT_SUPPORTED};
+
+/// Reports a call of the unsupported entry point `function`.
+fn unsupported(function: &str) -> cudaError_t {
+    guard(function, || {
+        Err(CudaError::new(
+            NOT_SUPPORTED,
+            "not provided by chevron's CUDA runtime",
+        ))
+    })
+}
+
+macro_rules! unsupported {
+    ($($name:ident,)*) => {
+        $(
+            #[doc = concat!("`", stringify!($name), "`: not provided; returns `cudaErrorNotSupported`.")]
+            #[no_mangle]
+            pub extern "C" fn $name() -> cudaError_t {
+                unsupported(stringify!($name))
+            }
+        )*
+    };
+}
+
+unsupported! {
+    __cudaGetProcAddress, __cudaRegisterHostVar, __cudaRegisterUnifiedTable, cudaArrayGetInfo,
+    cudaArrayGetMemoryRequirements, cudaArrayGetPlane, cudaArrayGetSparseProperties,
+    cudaChooseDevice, cudaCreateChannelDesc, cudaCreateSurfaceObject, cudaCreateTextureObject,
+    cudaCtxResetPersistingL2Cache, cudaDestroyExternalMemory, cudaDestroyExternalSemaphore,
+    cudaDestroySurfaceObject, cudaDestroyTextureObject, cudaDeviceDisablePeerAccess,
+    cudaDeviceEnablePeerAccess, cudaDeviceFlushGPUDirectRDMAWrites, cudaDeviceGetByPCIBusId,
+    cudaDeviceGetCacheConfig, cudaDeviceGetDefaultMemPool, cudaDeviceGetGraphMemAttribute,
+    cudaDeviceGetHostAtomicCapabilities, cudaDeviceGetMemPool, cudaDeviceGetNvSciSyncAttributes,
+    cudaDeviceGetP2PAtomicCapabilities, cudaDeviceGetP2PAttribute, cudaDeviceGetPCIBusId,
+    cudaDeviceGetSharedMemConfig, cudaDeviceGetTexture1DLinearMaxWidth, cudaDeviceGraphMemTrim,
+    cudaDeviceRegisterAsyncNotification, cudaDeviceSetGraphMemAttribute, cudaDeviceSetMemPool,
+    cudaDeviceSetSharedMemConfig, cudaDeviceUnregisterAsyncNotification,
+    cudaEGLStreamConsumerAcquireFrame, cudaEGLStreamConsumerConnect,
+    cudaEGLStreamConsumerConnectWithFlags, cudaEGLStreamConsumerDisconnect,
+    cudaEGLStreamConsumerReleaseFrame, cudaEGLStreamProducerConnect,
+    cudaEGLStreamProducerDisconnect, cudaEGLStreamProducerPresentFrame,
+    cudaEGLStreamProducerReturnFrame, cudaEventCreateFromEGLSync, cudaEventRecordWithFlags,
+    cudaEventRecordWithFlags_ptsz, cudaExternalMemoryGetMappedBuffer,
+    cudaExternalMemoryGetMappedMipmappedArray, cudaFreeArray, cudaFreeAsync, cudaFreeAsync_ptsz,
+    cudaFreeMipmappedArray, cudaFuncGetName, cudaFuncGetParamInfo, cudaFuncSetSharedMemConfig,
+    cudaGLGetDevices, cudaGLMapBufferObject, cudaGLMapBufferObjectAsync, cudaGLRegisterBufferObject,
+    cudaGLSetBufferObjectMapFlags, cudaGLSetGLDevice, cudaGLUnmapBufferObject,
+    cudaGLUnmapBufferObjectAsync, cudaGLUnregisterBufferObject, cudaGetChannelDesc,
+    cudaGetDriverEntryPoint, cudaGetDriverEntryPointByVersion,
+    cudaGetDriverEntryPointByVersion_ptsz, cudaGetDriverEntryPoint_ptsz, cudaGetExportTable,
+    cudaGetFuncBySymbol, cudaGetKernel, cudaGetMipmappedArrayLevel,
+    cudaGetSurfaceObjectResourceDesc, cudaGetTextureObjectResourceDesc,
+    cudaGetTextureObjectResourceViewDesc, cudaGetTextureObjectTextureDesc,
+    cudaGraphAddChildGraphNode, cudaGraphAddDependencies, cudaGraphAddEmptyNode,
+    cudaGraphAddEventRecordNode, cudaGraphAddEventWaitNode,
+    cudaGraphAddExternalSemaphoresSignalNode, cudaGraphAddExternalSemaphoresWaitNode,
+    cudaGraphAddHostNode, cudaGraphAddKernelNode, cudaGraphAddMemAllocNode, cudaGraphAddMemFreeNode,
+    cudaGraphAddMemcpyNode, cudaGraphAddMemcpyNode1D, cudaGraphAddMemcpyNodeFromSymbol,
+    cudaGraphAddMemcpyNodeToSymbol, cudaGraphAddMemsetNode, cudaGraphAddNode,
+    cudaGraphChildGraphNodeGetGraph, cudaGraphClone, cudaGraphConditionalHandleCreate,
+    cudaGraphCreate, cudaGraphDebugDotPrint, cudaGraphDestroy, cudaGraphDestroyNode,
+    cudaGraphEventRecordNodeGetEvent, cudaGraphEventRecordNodeSetEvent,
+    cudaGraphEventWaitNodeGetEvent, cudaGraphEventWaitNodeSetEvent,
+    cudaGraphExecChildGraphNodeSetParams, cudaGraphExecDestroy,
+    cudaGraphExecEventRecordNodeSetEvent, cudaGraphExecEventWaitNodeSetEvent,
+    cudaGraphExecExternalSemaphoresSignalNodeSetParams,
+    cudaGraphExecExternalSemaphoresWaitNodeSetParams, cudaGraphExecGetFlags,
+    cudaGraphExecHostNodeSetParams, cudaGraphExecKernelNodeSetParams,
+    cudaGraphExecMemcpyNodeSetParams, cudaGraphExecMemcpyNodeSetParams1D,
+    cudaGraphExecMemcpyNodeSetParamsFromSymbol, cudaGraphExecMemcpyNodeSetParamsToSymbol,
+    cudaGraphExecMemsetNodeSetParams, cudaGraphExecNodeSetParams, cudaGraphExecUpdate,
+    cudaGraphExternalSemaphoresSignalNodeGetParams, cudaGraphExternalSemaphoresSignalNodeSetParams,
+    cudaGraphExternalSemaphoresWaitNodeGetParams, cudaGraphExternalSemaphoresWaitNodeSetParams,
+    cudaGraphGetEdges, cudaGraphGetNodes, cudaGraphGetRootNodes, cudaGraphHostNodeGetParams,
+    cudaGraphHostNodeSetParams, cudaGraphInstantiate, cudaGraphInstantiateWithFlags,
+    cudaGraphInstantiateWithParams, cudaGraphInstantiateWithParams_ptsz,
+    cudaGraphKernelNodeCopyAttributes, cudaGraphKernelNodeGetAttribute,
+    cudaGraphKernelNodeGetParams, cudaGraphKernelNodeSetAttribute, cudaGraphKernelNodeSetParams,
+    cudaGraphLaunch, cudaGraphLaunch_ptsz, cudaGraphMemAllocNodeGetParams,
+    cudaGraphMemFreeNodeGetParams, cudaGraphMemcpyNodeGetParams, cudaGraphMemcpyNodeSetParams,
+    cudaGraphMemcpyNodeSetParams1D, cudaGraphMemcpyNodeSetParamsFromSymbol,
+    cudaGraphMemcpyNodeSetParamsToSymbol, cudaGraphMemsetNodeGetParams,
+    cudaGraphMemsetNodeSetParams, cudaGraphNodeFindInClone, cudaGraphNodeGetDependencies,
+    cudaGraphNodeGetDependentNodes, cudaGraphNodeGetEnabled, cudaGraphNodeGetType,
+    cudaGraphNodeSetEnabled, cudaGraphNodeSetParams, cudaGraphReleaseUserObject,
+    cudaGraphRemoveDependencies, cudaGraphRetainUserObject, cudaGraphUpload, cudaGraphUpload_ptsz,
+    cudaGraphicsEGLRegisterImage, cudaGraphicsGLRegisterBuffer, cudaGraphicsGLRegisterImage,
+    cudaGraphicsMapResources, cudaGraphicsResourceGetMappedEglFrame,
+    cudaGraphicsResourceGetMappedMipmappedArray, cudaGraphicsResourceGetMappedPointer,
+    cudaGraphicsResourceSetMapFlags, cudaGraphicsSubResourceGetMappedArray,
+    cudaGraphicsUnmapResources, cudaGraphicsUnregisterResource,
+    cudaGraphicsVDPAURegisterOutputSurface, cudaGraphicsVDPAURegisterVideoSurface, cudaHostGetFlags,
+    cudaImportExternalMemory, cudaImportExternalSemaphore, cudaInitDevice, cudaIpcCloseMemHandle,
+    cudaIpcGetEventHandle, cudaIpcGetMemHandle, cudaIpcOpenEventHandle, cudaIpcOpenMemHandle,
+    cudaKernelSetAttributeForDevice, cudaLibraryEnumerateKernels, cudaLibraryGetGlobal,
+    cudaLibraryGetKernel, cudaLibraryGetKernelCount, cudaLibraryGetManaged,
+    cudaLibraryGetUnifiedFunction, cudaLibraryLoadData, cudaLibraryLoadFromFile, cudaLibraryUnload,
+    cudaLogsCurrent, cudaLogsDumpToFile, cudaLogsDumpToMemory, cudaLogsRegisterCallback,
+    cudaLogsUnregisterCallback, cudaMalloc3D, cudaMalloc3DArray, cudaMallocArray, cudaMallocAsync,
+    cudaMallocAsync_ptsz, cudaMallocFromPoolAsync, cudaMallocFromPoolAsync_ptsz,
+    cudaMallocMipmappedArray, cudaMemDiscardAndPrefetchBatchAsync,
+    cudaMemDiscardAndPrefetchBatchAsync_ptsz, cudaMemDiscardBatchAsync,
+    cudaMemDiscardBatchAsync_ptsz, cudaMemGetDefaultMemPool, cudaMemGetMemPool, cudaMemPoolCreate,
+    cudaMemPoolDestroy, cudaMemPoolExportPointer, cudaMemPoolExportToShareableHandle,
+    cudaMemPoolGetAccess, cudaMemPoolGetAttribute, cudaMemPoolImportFromShareableHandle,
+    cudaMemPoolImportPointer, cudaMemPoolSetAccess, cudaMemPoolSetAttribute, cudaMemPoolTrimTo,
+    cudaMemPrefetchBatchAsync, cudaMemPrefetchBatchAsync_ptsz, cudaMemRangeGetAttribute,
+    cudaMemRangeGetAttributes, cudaMemSetMemPool, cudaMemcpy2DArrayToArray,
+    cudaMemcpy2DArrayToArray_ptds, cudaMemcpy2DAsync, cudaMemcpy2DAsync_ptsz, cudaMemcpy2DFromArray,
+    cudaMemcpy2DFromArrayAsync, cudaMemcpy2DFromArrayAsync_ptsz, cudaMemcpy2DFromArray_ptds,
+    cudaMemcpy2DToArray, cudaMemcpy2DToArrayAsync, cudaMemcpy2DToArrayAsync_ptsz,
+    cudaMemcpy2DToArray_ptds, cudaMemcpy3D, cudaMemcpy3DAsync, cudaMemcpy3DAsync_ptsz,
+    cudaMemcpy3DBatchAsync, cudaMemcpy3DBatchAsync_ptsz, cudaMemcpy3DPeer, cudaMemcpy3DPeerAsync,
+    cudaMemcpy3DPeerAsync_ptsz, cudaMemcpy3DPeer_ptds, cudaMemcpy3D_ptds, cudaMemcpyArrayToArray,
+    cudaMemcpyArrayToArray_ptds, cudaMemcpyBatchAsync, cudaMemcpyBatchAsync_ptsz,
+    cudaMemcpyFromArray, cudaMemcpyFromArrayAsync, cudaMemcpyFromArrayAsync_ptsz,
+    cudaMemcpyFromArray_ptds, cudaMemcpyPeerAsync, cudaMemcpyToArray, cudaMemcpyToArrayAsync,
+    cudaMemcpyToArrayAsync_ptsz, cudaMemcpyToArray_ptds, cudaMemset2D, cudaMemset2DAsync,
+    cudaMemset2DAsync_ptsz, cudaMemset2D_ptds, cudaMemset3D, cudaMemset3DAsync,
+    cudaMemset3DAsync_ptsz, cudaMemset3D_ptds, cudaMipmappedArrayGetMemoryRequirements,
+    cudaMipmappedArrayGetSparseProperties, cudaOccupancyAvailableDynamicSMemPerBlock,
+    cudaOccupancyMaxActiveClusters, cudaOccupancyMaxPotentialClusterSize, cudaProfilerStart,
+    cudaProfilerStop, cudaSetValidDevices, cudaSignalExternalSemaphoresAsync,
+    cudaSignalExternalSemaphoresAsync_ptsz, cudaStreamBeginCapture, cudaStreamBeginCaptureToGraph,
+    cudaStreamBeginCaptureToGraph_ptsz, cudaStreamBeginCapture_ptsz, cudaStreamCopyAttributes,
+    cudaStreamCopyAttributes_ptsz, cudaStreamEndCapture, cudaStreamEndCapture_ptsz,
+    cudaStreamGetAttribute, cudaStreamGetAttribute_ptsz, cudaStreamGetCaptureInfo,
+    cudaStreamGetCaptureInfo_ptsz, cudaStreamGetDevice, cudaStreamGetDevice_ptsz,
+    cudaStreamGetFlags, cudaStreamGetFlags_ptsz, cudaStreamGetId, cudaStreamGetId_ptsz,
+    cudaStreamGetPriority, cudaStreamGetPriority_ptsz, cudaStreamIsCapturing,
+    cudaStreamIsCapturing_ptsz, cudaStreamSetAttribute, cudaStreamSetAttribute_ptsz,
+    cudaStreamUpdateCaptureDependencies, cudaStreamUpdateCaptureDependencies_ptsz,
+    cudaThreadExchangeStreamCaptureMode, cudaUserObjectCreate, cudaUserObjectRelease,
+    cudaUserObjectRetain, cudaVDPAUGetDevice, cudaVDPAUSetVDPAUDevice,
+    cudaWaitExternalSemaphoresAsync, cudaWaitExternalSemaphoresAsync_ptsz,
+}

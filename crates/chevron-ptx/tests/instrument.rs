@@ -1,0 +1,185 @@
+//! The instrumentation pass: hooks are called as documented, instrumented kernels compute what
+//! the originals compute, and every corpus kernel instruments, links and round-trips.
+
+mod interp_common;
+
+use std::path::{Path, PathBuf};
+
+use chevron_ptx::ir::Module;
+use chevron_ptx::linker::{link_with, LinkOptions};
+use chevron_ptx::passes::{instrument, Hooks};
+use interp_common::*;
+
+const TOOL: &str = include_str!("data/tools/count_hooks.ptx");
+
+/// out[i] = in[i] * 2 for i < n, with one early return for the tail and a loop-free body.
+const SCALE: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+
+.visible .entry scale(.param .u64 in, .param .u64 out, .param .u32 n)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<8>;
+    ld.param.u64 %rd1, [in];
+    ld.param.u64 %rd2, [out];
+    ld.param.u32 %r1, [n];
+    mov.u32 %r2, %ctaid.x;
+    mov.u32 %r3, %ntid.x;
+    mov.u32 %r4, %tid.x;
+    mad.lo.s32 %r5, %r2, %r3, %r4;
+    setp.ge.u32 %p1, %r5, %r1;
+    @%p1 ret;
+    cvta.to.global.u64 %rd1, %rd1;
+    cvta.to.global.u64 %rd2, %rd2;
+    mul.wide.u32 %rd3, %r5, 4;
+    add.s64 %rd4, %rd1, %rd3;
+    add.s64 %rd5, %rd2, %rd3;
+    ld.global.u32 %r6, [%rd4];
+    shl.b32 %r7, %r6, 1;
+    st.global.u32 [%rd5], %r7;
+    ret;
+}
+"#;
+
+const ALL: Hooks = Hooks {
+    entry_exit: true,
+    blocks: true,
+    accesses: true,
+};
+
+fn instrumented(ptx: &str, hooks: Hooks) -> Module {
+    let mut module = chevron_ptx::parse(ptx).unwrap();
+    instrument(&mut module, |_| true, hooks).unwrap();
+    let tool = chevron_ptx::parse(TOOL).unwrap();
+    link_with(&[module, tool], &LinkOptions::default()).unwrap()
+}
+
+/// Runs `scale` over `n` elements with `threads` per block and 4 blocks; returns the output
+/// and the tool's counters (entries, exits, blocks, accesses, stores, bytes).
+fn run_scale(text: &str, n: u32, launch_param: bool) -> (Vec<u32>, Vec<u64>) {
+    let (memory, program) = load(text);
+    let input: Vec<u32> = (0..128).map(|i| i * 7 + 3).collect();
+    let in_ptr = upload_u32(&memory, &input);
+    let out_ptr = upload_u32(&memory, &[0; 128]);
+    let kernel = program.kernel("scale").unwrap();
+    let mut params = Params::new().u64(in_ptr).u64(out_ptr).u32(n);
+    if launch_param {
+        params = params.u64(42);
+    }
+    let params = params.build(&kernel);
+    program
+        .launch(&kernel, &config([4, 1, 1], [32, 1, 1], 2), &params)
+        .unwrap();
+    let counters = [
+        "tool_entries",
+        "tool_exits",
+        "tool_blocks",
+        "tool_accesses",
+        "tool_stores",
+        "tool_bytes",
+    ]
+    .iter()
+    .map(|name| match program.global_address(name) {
+        Some((address, _)) => download_u64(&memory, address, 1)[0],
+        None => 0,
+    })
+    .collect();
+    (download_u32(&memory, out_ptr, 128), counters)
+}
+
+#[test]
+fn hooks_count_threads_blocks_and_accesses() {
+    let linked = chevron_ptx::print(&instrumented(SCALE, ALL));
+    let (out, counters) = run_scale(&linked, 100, true);
+    let (expected, _) = run_scale(SCALE, 100, false);
+    assert_eq!(
+        out, expected,
+        "instrumentation changed the kernel's results"
+    );
+    // 4 blocks x 32 threads enter and exit once each.
+    assert_eq!(counters[0], 128, "entries");
+    assert_eq!(counters[1], 128, "exits");
+    // Every thread runs the first block; the 100 in range also run the second.
+    assert_eq!(counters[2], 128 + 100, "basic blocks");
+    // One load and one store of 4 bytes per thread in range.
+    assert_eq!(counters[3..], [200, 100, 800], "accesses, stores, bytes");
+}
+
+#[test]
+fn unselected_kernels_and_unrequested_hooks_are_left_alone() {
+    let mut module = chevron_ptx::parse(SCALE).unwrap();
+    let original = module.clone();
+    let done = instrument(&mut module, |name| name == "other", ALL).unwrap();
+    assert!(done.is_empty());
+    assert_eq!(
+        chevron_ptx::print(&module),
+        chevron_ptx::print(&original),
+        "nothing selected, nothing changed (no hook declarations either)"
+    );
+    let entry_only = Hooks {
+        entry_exit: true,
+        ..Hooks::default()
+    };
+    let text = chevron_ptx::print(&instrumented(SCALE, entry_only));
+    assert!(text.contains("chevron_on_entry") && !text.contains("call.uni chevron_on_block"));
+    let (_, counters) = run_scale(&text, 100, true);
+    assert_eq!(counters[..3], [128, 128, 0]);
+}
+
+#[test]
+fn the_report_counts_basic_blocks_and_their_instructions() {
+    let mut module = chevron_ptx::parse(SCALE).unwrap();
+    let done = instrument(&mut module, |_| true, ALL).unwrap();
+    assert_eq!(done.len(), 1);
+    assert_eq!(done[0].name, "scale");
+    // Up to and including `@%p1 ret`, then the rest.
+    assert_eq!(done[0].block_instructions, [9, 9]);
+    assert_eq!(done[0].accesses, 2);
+    let again = instrument(&mut module, |_| true, ALL).unwrap_err();
+    assert!(again
+        .to_string()
+        .contains("`scale` is already instrumented"));
+}
+
+fn ptx_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            ptx_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "ptx") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn every_corpus_kernel_instruments_links_and_round_trips() {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
+    let mut files = Vec::new();
+    ptx_files(&root, &mut files);
+    assert!(!files.is_empty(), "the corpus is missing");
+    let tool = chevron_ptx::parse(TOOL).unwrap();
+    let options = LinkOptions {
+        allow_unresolved: true,
+        ..LinkOptions::default()
+    };
+    let mut kernels = 0;
+    for file in &files {
+        let text = std::fs::read_to_string(file).unwrap();
+        let mut module = chevron_ptx::parse(&text).unwrap();
+        let done = instrument(&mut module, |_| true, ALL)
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        kernels += done.len();
+        let linked = link_with(&[module, tool.clone()], &options)
+            .unwrap_or_else(|e| panic!("{}: {e}", file.display()));
+        let printed = chevron_ptx::print(&linked);
+        let reparsed = chevron_ptx::parse(&printed).unwrap_or_else(|e| {
+            panic!("{}: the printed result does not parse: {e}", file.display())
+        });
+        assert_eq!(chevron_ptx::print(&reparsed), printed, "{}", file.display());
+    }
+    assert!(kernels >= 20, "only {kernels} corpus kernels instrumented");
+}

@@ -1,0 +1,93 @@
+//! Launching an instrumented kernel: its hidden last parameter `launch` is appended to the
+//! caller's arguments (a launch number, or the address of a built-in tool's record).
+
+use std::ffi::c_void;
+use std::sync::atomic::{AtomicU64, Ordering};
+
+use chevron_ptx::passes::InstrumentedKernel;
+
+use super::records::{self, Pending};
+use super::Builtin;
+use crate::backend::LaunchConfig;
+use crate::buffer::Buffer;
+use crate::error::Result;
+use crate::kernel::Kernel;
+use crate::stream::Stream;
+
+/// What an instrumented kernel's launches pass as `launch`.
+pub(crate) struct KernelHook {
+    kernel: InstrumentedKernel,
+    builtin: Option<Builtin>,
+}
+
+static NEXT_LAUNCH: AtomicU64 = AtomicU64::new(1);
+
+impl KernelHook {
+    pub(crate) fn new(kernel: InstrumentedKernel, builtin: Option<Builtin>) -> KernelHook {
+        KernelHook { kernel, builtin }
+    }
+
+    /// The record a built-in tool fills for one launch, initialized on `stream`.
+    fn record(&self, tool: Builtin, stream: &Stream, config: &LaunchConfig) -> Result<Buffer<u64>> {
+        let blocks = config.grid.iter().map(|&n| n as usize).product::<usize>();
+        let (words, initial) = match tool {
+            Builtin::Blocks => (2 * blocks, None),
+            Builtin::Counts => (self.kernel.block_instructions.len().max(1), Some(0)),
+            Builtin::Memory => (4, Some(0)),
+        };
+        let record = Buffer::<u64>::new(stream.device(), words)?;
+        match initial {
+            Some(value) => stream.fill(&record, value)?,
+            None => {
+                let mut times = vec![0u64; words];
+                times
+                    .iter_mut()
+                    .step_by(2)
+                    .for_each(|start| *start = u64::MAX);
+                stream.copy_to_device(&record, &times)?
+            }
+        };
+        Ok(record)
+    }
+
+    /// Launches `kernel` with `args` plus `launch`.
+    ///
+    /// # Safety
+    /// As `backend::Stream::launch`, for the caller's arguments (`args` holds one pointer per
+    /// parameter of the kernel before instrumentation).
+    pub(crate) unsafe fn launch(
+        &self,
+        kernel: &Kernel,
+        stream: &Stream,
+        config: &LaunchConfig,
+        args: &[*mut c_void],
+    ) -> Result<()> {
+        let record = match self.builtin {
+            Some(tool) => Some((tool, self.record(tool, stream, config)?)),
+            None => None,
+        };
+        let mut launch = match &record {
+            Some((_, buffer)) => buffer.device_ptr(),
+            None => NEXT_LAUNCH.fetch_add(1, Ordering::Relaxed),
+        };
+        let mut pointers = args.to_vec();
+        pointers.push((&mut launch as *mut u64).cast::<c_void>());
+        let backend = &stream.shared.progress.backend;
+        // SAFETY: the caller's arguments as guaranteed, plus `launch`, a u64 alive for the call
+        // for the u64 parameter the pass appended.
+        unsafe { backend.launch(kernel.backend_function(), config, &pointers) }?;
+        if let Some((tool, buffer)) = record {
+            records::push(Pending {
+                tool,
+                kernel: kernel.display_name().to_string(),
+                device: stream.device().label().to_string(),
+                grid: config.grid,
+                block_instructions: self.kernel.block_instructions.clone(),
+                launched_ns: crate::trace::clock().map(crate::trace::since_start),
+                stream: stream.clone(),
+                buffer,
+            });
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,258 @@
+//! Kernel instrumentation: PTX rewritten by chevron-ptx's pass ([`chevron_ptx::passes`]) to
+//! call the device functions of a separate tool code object, linked in before loading.
+//!
+//! [`Module::load_instrumented`] takes the application's code object (PTX, or a fatbin's PTX),
+//! a tool (PTX defining the hooks of the ABI documented in [`chevron_ptx::passes::instrument`])
+//! and an [`Instrumentation`] naming the hooks and kernels. Selected kernels get one hidden last
+//! parameter, `launch`, which chevron fills at every launch with a launch number (1, 2, …,
+//! counted over the process). Kernels not selected run unmodified; cluster launches of
+//! instrumented kernels are not supported.
+//!
+//! `CHEVRON_INSTRUMENT=blocks|counts|memory` instruments every PTX module loaded with a built-in
+//! tool ([`Builtin`]), whose `launch` is the address of a per-launch record; the records go into
+//! the trace ([`crate::trace`]) and into a summary printed at exit.
+
+mod launch;
+mod records;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use chevron_ptx::linker::{link_with, LinkOptions};
+use chevron_ptx::passes::{instrument, InstrumentedKernel, LAUNCH_PARAM};
+
+pub use chevron_ptx::passes::Hooks;
+pub(crate) use launch::KernelHook;
+pub(crate) use records::{collect_records, print_summary};
+
+use crate::code_object::{self, CodeObjectKind};
+use crate::device::Device;
+use crate::error::{Error, Result};
+use crate::module::Module;
+use crate::module_loading;
+
+/// Which hooks to insert into which kernels.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Instrumentation {
+    /// The hooks.
+    pub hooks: Hooks,
+    /// The kernels, by symbol name or demangled signature; `None` for every kernel.
+    pub kernels: Option<Vec<String>>,
+}
+
+/// A built-in tool.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Builtin {
+    /// Per thread block: the first thread's start and the last thread's exit (`%globaltimer`).
+    Blocks,
+    /// Per kernel: basic blocks entered and instructions executed, summed over threads.
+    Counts,
+    /// Per kernel: global loads and stores and their bytes, summed over threads.
+    Memory,
+}
+
+impl Builtin {
+    /// Parses `blocks`, `counts` or `memory`.
+    pub fn from_name(name: &str) -> Option<Builtin> {
+        match name {
+            "blocks" => Some(Builtin::Blocks),
+            "counts" => Some(Builtin::Counts),
+            "memory" => Some(Builtin::Memory),
+            _ => None,
+        }
+    }
+
+    /// The tool named by `CHEVRON_INSTRUMENT` (an unknown name is reported once and ignored).
+    pub fn from_env() -> Option<Builtin> {
+        let name = std::env::var("CHEVRON_INSTRUMENT").ok()?;
+        if name.is_empty() {
+            return None;
+        }
+        let tool = Builtin::from_name(&name);
+        if tool.is_none() {
+            static WARNED: std::sync::Once = std::sync::Once::new();
+            WARNED.call_once(|| {
+                eprintln!("chevron: CHEVRON_INSTRUMENT={name} is not blocks, counts or memory")
+            });
+        }
+        tool
+    }
+
+    /// The tool's name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Builtin::Blocks => "blocks",
+            Builtin::Counts => "counts",
+            Builtin::Memory => "memory",
+        }
+    }
+
+    fn tool(self) -> &'static str {
+        match self {
+            Builtin::Blocks => include_str!("tools/blocks.ptx"),
+            Builtin::Counts => include_str!("tools/counts.ptx"),
+            Builtin::Memory => include_str!("tools/memory.ptx"),
+        }
+    }
+
+    fn hooks(self) -> Hooks {
+        Hooks {
+            entry_exit: self == Builtin::Blocks,
+            blocks: self == Builtin::Counts,
+            accesses: self == Builtin::Memory,
+        }
+    }
+}
+
+/// The instrumented kernels of a module, by symbol name.
+pub(crate) struct Instrumented {
+    kernels: HashMap<String, Arc<KernelHook>>,
+}
+
+impl Instrumented {
+    /// The launch hook of kernel `name`, when it was instrumented.
+    pub(crate) fn hook(&self, name: &str) -> Option<Arc<KernelHook>> {
+        self.kernels.get(name).cloned()
+    }
+}
+
+impl Module {
+    /// Loads `code` (PTX, or a fatbin's PTX) with the kernels `what` selects rewritten to call
+    /// the hooks `what` names, defined by `tool` (PTX). `code` itself is not changed.
+    pub fn load_instrumented(
+        device: &Device,
+        code: &[u8],
+        tool: &[u8],
+        what: &Instrumentation,
+    ) -> Result<Module> {
+        let tool = std::str::from_utf8(tool).map_err(|e| Error::CodeObject {
+            source_name: "<instrumentation tool>".into(),
+            message: format!("the tool's PTX is not UTF-8: {e}"),
+        })?;
+        load(device, code, "<memory>", tool, what, None)
+    }
+
+    /// Loads `code` (PTX, or a fatbin's PTX) with every kernel instrumented by the built-in
+    /// `tool`, as `CHEVRON_INSTRUMENT` does; its records go into the trace when the trace is
+    /// recording, and into the summary printed at exit.
+    pub fn load_builtin(device: &Device, code: &[u8], tool: Builtin) -> Result<Module> {
+        let what = Instrumentation {
+            hooks: tool.hooks(),
+            kernels: None,
+        };
+        load(device, code, "<memory>", tool.tool(), &what, Some(tool))
+    }
+}
+
+/// Loads a module instrumented with the tool `CHEVRON_INSTRUMENT` names, when it names one and
+/// the code object holds PTX; `None` otherwise (the caller loads it as it is).
+pub(crate) fn load_from_env(
+    device: &Device,
+    kind: CodeObjectKind,
+    bytes: &[u8],
+    source_name: &str,
+) -> Result<Option<Module>> {
+    crate::trace::init_from_env();
+    let Some(builtin) = Builtin::from_env() else {
+        return Ok(None);
+    };
+    if kind == CodeObjectKind::Cubin {
+        records::note_skipped(source_name, "a cubin holds no PTX to rewrite");
+        return Ok(None);
+    }
+    let what = Instrumentation {
+        hooks: builtin.hooks(),
+        kernels: None,
+    };
+    load(
+        device,
+        bytes,
+        source_name,
+        builtin.tool(),
+        &what,
+        Some(builtin),
+    )
+    .map(Some)
+}
+
+fn load(
+    device: &Device,
+    code: &[u8],
+    source_name: &str,
+    tool: &str,
+    what: &Instrumentation,
+    builtin: Option<Builtin>,
+) -> Result<Module> {
+    let started = crate::trace::clock();
+    let code_error = |message: String| Error::CodeObject {
+        source_name: source_name.to_string(),
+        message,
+    };
+    let text = match code_object::detect(code).unwrap_or(CodeObjectKind::Ptx) {
+        CodeObjectKind::Ptx => std::str::from_utf8(code)
+            .map_err(|e| code_error(format!("PTX text is not UTF-8: {e}")))?
+            .to_string(),
+        CodeObjectKind::Fatbin => module_loading::fatbin_ptx(code).map_err(code_error)?,
+        CodeObjectKind::Cubin => {
+            return Err(code_error(
+                "cannot instrument a cubin: instrumentation rewrites PTX".into(),
+            ))
+        }
+    };
+    let parse_started = std::time::Instant::now();
+    let mut module = chevron_ptx::parse(&text).map_err(|e| code_error(e.to_string()))?;
+    let tool_module = chevron_ptx::parse(tool).map_err(|e| Error::CodeObject {
+        source_name: "<instrumentation tool>".into(),
+        message: e.to_string(),
+    })?;
+    let parse_ns = parse_started.elapsed().as_nanos() as u64;
+    let tool_symbols = chevron_ptx::SymbolTable::from_module(&tool_module);
+    for hook in what.hooks.function_names() {
+        let defined = tool_symbols.symbols.iter().any(|s| {
+            s.name == hook && s.defined && s.kind == chevron_ptx::SymbolKind::DeviceFunction
+        });
+        if !defined {
+            return Err(Error::CodeObject {
+                source_name: "<instrumentation tool>".into(),
+                message: format!("the tool defines no device function `{hook}`"),
+            });
+        }
+    }
+    let symbols = chevron_ptx::SymbolTable::from_module(&module);
+    let selected = |name: &str| match &what.kernels {
+        None => true,
+        Some(list) => list.iter().any(|query| {
+            query == name
+                || symbols
+                    .find_kernel(query)
+                    .is_ok_and(|symbol| symbol.name == name)
+        }),
+    };
+    let done =
+        instrument(&mut module, selected, what.hooks).map_err(|e| code_error(e.to_string()))?;
+    // The application's own unresolved declarations (-rdc code) stay as they are.
+    let options = LinkOptions {
+        allow_unresolved: true,
+        ..LinkOptions::default()
+    };
+    let linked = link_with(&[module, tool_module], &options)
+        .map_err(|e| code_error(format!("linking the instrumentation tool: {e}")))?;
+    let printed = chevron_ptx::print(&linked);
+    let mut loaded = module_loading::load_ptx(device, &printed, source_name)?;
+    if let Some(symbols) = &mut loaded.symbols {
+        for symbol in &mut symbols.symbols {
+            symbol.params.retain(|p| p.name != LAUNCH_PARAM);
+        }
+    }
+    let kernels = done
+        .into_iter()
+        .map(|kernel: InstrumentedKernel| {
+            let name = kernel.name.clone();
+            (name, Arc::new(KernelHook::new(kernel, builtin)))
+        })
+        .collect();
+    let instrumented = Arc::new(Instrumented { kernels });
+    let module = Module::from_loaded(device, loaded, source_name, Some(instrumented));
+    crate::trace::module_load(started, source_name, device.label(), parse_ns);
+    Ok(module)
+}

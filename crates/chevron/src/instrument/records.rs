@@ -1,0 +1,220 @@
+//! The records of built-in tools: kept per launch until the trace is written or the process
+//! exits, then read back, turned into trace events and summed into a per-kernel summary.
+
+use std::collections::BTreeMap;
+use std::sync::Mutex;
+
+use serde_json::{json, Map};
+
+use super::Builtin;
+use crate::buffer::Buffer;
+use crate::stream::Stream;
+use crate::trace::{Event, Track};
+
+/// One launch's record, not read yet.
+pub(crate) struct Pending {
+    pub tool: Builtin,
+    pub kernel: String,
+    pub device: String,
+    pub grid: [u32; 3],
+    pub block_instructions: Vec<u32>,
+    /// When it was launched, in nanoseconds since the trace started (when it was recording).
+    pub launched_ns: Option<u64>,
+    pub stream: Stream,
+    pub buffer: Buffer<u64>,
+}
+
+/// What a built-in tool measured for one kernel, over its launches.
+#[derive(Debug, Default, Clone, Copy)]
+struct Totals {
+    launches: u64,
+    thread_blocks: u64,
+    block_ns: u64,
+    basic_blocks: u64,
+    instructions: u64,
+    loads: u64,
+    load_bytes: u64,
+    stores: u64,
+    store_bytes: u64,
+}
+
+struct State {
+    pending: Vec<Pending>,
+    totals: BTreeMap<(&'static str, String), Totals>,
+    skipped: Vec<String>,
+}
+
+static STATE: Mutex<State> = Mutex::new(State {
+    pending: Vec::new(),
+    totals: BTreeMap::new(),
+    skipped: Vec::new(),
+});
+
+fn state() -> std::sync::MutexGuard<'static, State> {
+    STATE
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+pub(crate) fn push(pending: Pending) {
+    state().pending.push(pending);
+}
+
+/// Notes a module that could not be instrumented, for the summary.
+pub(crate) fn note_skipped(source: &str, why: &str) {
+    state().skipped.push(format!("{source}: {why}"));
+}
+
+/// Reads every pending record (waiting for its launch), sums it into the summary and hands its
+/// trace events to `sink`; `epoch_unix_ns` is the trace's start as `%globaltimer` reads it.
+pub(crate) fn collect_records(sink: &mut dyn FnMut(Event), epoch_unix_ns: u64) {
+    let pending = std::mem::take(&mut state().pending);
+    for record in pending {
+        let values = match record
+            .stream
+            .synchronize()
+            .and_then(|()| record.buffer.to_vec())
+        {
+            Ok(values) => values,
+            // The fault was reported to whoever waited for the kernel.
+            Err(crate::Error::Fault { .. }) => continue,
+            Err(err) => {
+                eprintln!(
+                    "chevron: {} record of `{}`: {err}",
+                    record.tool.name(),
+                    record.kernel
+                );
+                continue;
+            }
+        };
+        let mut totals = Totals::default();
+        match record.tool {
+            Builtin::Blocks => block_events(&record, &values, epoch_unix_ns, &mut totals, sink),
+            Builtin::Counts => {
+                totals.basic_blocks = values.iter().sum();
+                totals.instructions = values
+                    .iter()
+                    .zip(&record.block_instructions)
+                    .map(|(&count, &size)| count * u64::from(size))
+                    .sum();
+            }
+            Builtin::Memory => {
+                [
+                    totals.loads,
+                    totals.load_bytes,
+                    totals.stores,
+                    totals.store_bytes,
+                ] = [values[0], values[1], values[2], values[3]];
+            }
+        }
+        if let (Some(at), Builtin::Counts | Builtin::Memory) = (record.launched_ns, record.tool) {
+            sink(summary_event(&record, at, &totals));
+        }
+        let key = (record.tool.name(), record.kernel.clone());
+        let mut state = state();
+        let sum = state.totals.entry(key).or_default();
+        sum.launches += 1;
+        sum.thread_blocks += totals.thread_blocks;
+        sum.block_ns += totals.block_ns;
+        sum.basic_blocks += totals.basic_blocks;
+        sum.instructions += totals.instructions;
+        sum.loads += totals.loads;
+        sum.load_bytes += totals.load_bytes;
+        sum.stores += totals.stores;
+        sum.store_bytes += totals.store_bytes;
+    }
+}
+
+/// One complete event per thread block that ran, named `block (x, y, z)`.
+fn block_events(
+    record: &Pending,
+    values: &[u64],
+    epoch_unix_ns: u64,
+    totals: &mut Totals,
+    sink: &mut dyn FnMut(Event),
+) {
+    let [gx, gy, _] = record.grid.map(u64::from);
+    for (linear, pair) in values.chunks_exact(2).enumerate() {
+        let (start, end) = (pair[0], pair[1]);
+        if start == u64::MAX || end < start {
+            continue;
+        }
+        totals.thread_blocks += 1;
+        totals.block_ns += end - start;
+        let linear = linear as u64;
+        let (x, y, z) = (linear % gx, linear / gx % gy, linear / (gx * gy));
+        let mut args = Map::new();
+        args.insert("kernel".into(), json!(record.kernel));
+        args.insert("block".into(), json!([x, y, z]));
+        sink(Event {
+            name: format!("block ({x}, {y}, {z})"),
+            category: "block",
+            track: Track::Blocks {
+                device: record.device.clone(),
+            },
+            start_ns: start.saturating_sub(epoch_unix_ns),
+            duration_ns: end - start,
+            args,
+            completes: None,
+            waits_for: Vec::new(),
+        });
+    }
+}
+
+fn summary_event(record: &Pending, at: u64, totals: &Totals) -> Event {
+    let mut args = Map::new();
+    args.insert("kernel".into(), json!(record.kernel));
+    if record.tool == Builtin::Counts {
+        args.insert("basic_blocks".into(), json!(totals.basic_blocks));
+        args.insert("instructions".into(), json!(totals.instructions));
+    } else {
+        args.insert("loads".into(), json!(totals.loads));
+        args.insert("load_bytes".into(), json!(totals.load_bytes));
+        args.insert("stores".into(), json!(totals.stores));
+        args.insert("store_bytes".into(), json!(totals.store_bytes));
+    }
+    Event {
+        name: format!("{}: {}", record.tool.name(), record.kernel),
+        category: "instrument",
+        track: Track::Blocks {
+            device: record.device.clone(),
+        },
+        start_ns: at,
+        duration_ns: 0,
+        args,
+        completes: None,
+        waits_for: Vec::new(),
+    }
+}
+
+/// Prints what the built-in tools measured, per kernel, on stderr (nothing when none ran).
+pub(crate) fn print_summary() {
+    collect_records(&mut |_| {}, 0);
+    let state = state();
+    if state.totals.is_empty() && state.skipped.is_empty() {
+        return;
+    }
+    eprintln!("chevron instrumentation summary:");
+    for ((tool, kernel), t) in &state.totals {
+        let line = match *tool {
+            "blocks" => format!(
+                "{} launches, {} thread blocks, {:.1} µs per block on average",
+                t.launches,
+                t.thread_blocks,
+                t.block_ns as f64 / 1000.0 / t.thread_blocks.max(1) as f64
+            ),
+            "counts" => format!(
+                "{} launches, {} basic blocks and {} instructions executed (summed over threads)",
+                t.launches, t.basic_blocks, t.instructions
+            ),
+            _ => format!(
+                "{} launches, {} global loads ({} bytes), {} global stores ({} bytes)",
+                t.launches, t.loads, t.load_bytes, t.stores, t.store_bytes
+            ),
+        };
+        eprintln!("  {tool:<6} {kernel}: {line}");
+    }
+    for skipped in &state.skipped {
+        eprintln!("  not instrumented: {skipped}");
+    }
+}

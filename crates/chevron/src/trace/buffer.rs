@@ -1,0 +1,69 @@
+//! Per-thread event buffers: each thread appends to its own buffer (an uncontended lock); the
+//! buffers are registered once per thread and drained together when the trace is written.
+
+use std::sync::{Arc, Mutex};
+
+use super::lock;
+
+/// Where an event is drawn.
+#[derive(Debug, Clone, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub(crate) enum Track {
+    /// A host thread: its index in order of first event, and its name.
+    Host { index: u64, name: String },
+    /// A stream of a device.
+    Stream { device: String, stream: u64 },
+    /// A worker of a device running work (the CPU device's stream threads).
+    Worker { device: String, name: String },
+    /// The thread blocks of instrumented kernels of a device.
+    Blocks { device: String },
+}
+
+/// One recorded call or piece of device work.
+#[derive(Debug, Clone)]
+pub(crate) struct Event {
+    pub name: String,
+    pub category: &'static str,
+    pub track: Track,
+    /// Nanoseconds since the trace started.
+    pub start_ns: u64,
+    pub duration_ns: u64,
+    pub args: serde_json::Map<String, serde_json::Value>,
+    /// The token this event's work completes: (stream id, sequence number).
+    pub completes: Option<(u64, u64)>,
+    /// The tokens this event waited for.
+    pub waits_for: Vec<(u64, u64)>,
+}
+
+type Buffer = Arc<Mutex<Vec<Event>>>;
+
+static BUFFERS: Mutex<Vec<Buffer>> = Mutex::new(Vec::new());
+
+thread_local! {
+    static OWN: Buffer = {
+        let buffer = Buffer::default();
+        lock(&BUFFERS).push(Arc::clone(&buffer));
+        buffer
+    };
+}
+
+/// Appends `event` to this thread's buffer.
+pub(crate) fn record(event: Event) {
+    // During thread teardown the buffer may be gone: the event is dropped.
+    let _ = OWN.try_with(|own| lock(own).push(event));
+}
+
+/// Every buffered event, buffers emptied.
+pub(super) fn drain() -> Vec<Event> {
+    let buffers = lock(&BUFFERS);
+    buffers
+        .iter()
+        .flat_map(|b| std::mem::take(&mut *lock(b)))
+        .collect()
+}
+
+/// Discards every buffered event.
+pub(super) fn clear() {
+    for buffer in lock(&BUFFERS).iter() {
+        lock(buffer).clear();
+    }
+}

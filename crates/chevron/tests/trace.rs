@@ -1,0 +1,193 @@
+//! Instrumented modules and the host trace, on the default device.
+
+use std::sync::Mutex;
+
+use chevron::{Buffer, Builtin, Hooks, Instrumentation, LaunchConfig, Module, Runtime};
+use serde_json::Value;
+
+const ELEMENTWISE: &str = include_str!("../../../corpus/nvcc/elementwise.sm_80.ptx");
+const COUNT_TOOL: &str = include_str!("../../chevron-ptx/tests/data/tools/count_hooks.ptx");
+
+/// The trace and the built-in records are per process: tests touching them run one at a time.
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn read_global(module: &Module, name: &str) -> u64 {
+    let global = module.global(name).unwrap();
+    let stream = module.device().default_stream().unwrap();
+    let mut bytes = [0u8; 8];
+    stream.copy_to_host_at(&mut bytes, global.ptr).unwrap();
+    u64::from_le_bytes(bytes)
+}
+
+#[test]
+fn a_tool_counts_every_thread_of_a_corpus_kernel_and_results_are_unchanged() {
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let runtime = Runtime::new().unwrap();
+    let device = runtime.default_device().unwrap();
+    let what = Instrumentation {
+        hooks: Hooks {
+            entry_exit: true,
+            blocks: true,
+            accesses: true,
+        },
+        kernels: Some(vec!["saxpy".into()]),
+    };
+    let module =
+        Module::load_instrumented(device, ELEMENTWISE.as_bytes(), COUNT_TOOL.as_bytes(), &what)
+            .unwrap();
+    let plain = Module::from_ptx(device, ELEMENTWISE).unwrap();
+    let stream = device.default_stream().unwrap();
+    let n = 1000u32;
+    let x: Vec<f32> = (0..n).map(|i| i as f32 * 0.5).collect();
+    let mut outputs = Vec::new();
+    for module in [&module, &plain] {
+        let y = Buffer::from_slice(device, &vec![1.25f32; n as usize]).unwrap();
+        let xs = Buffer::from_slice(device, &x).unwrap();
+        let saxpy = module.kernel("saxpy").unwrap();
+        let config = LaunchConfig {
+            grid: [8, 1, 1],
+            block: [128, 1, 1],
+            shared_bytes: 0,
+        };
+        saxpy
+            .launch(&stream, config, (3.0f32, &xs, &y, n))
+            .unwrap()
+            .wait()
+            .unwrap();
+        outputs.push(y.to_vec().unwrap());
+    }
+    assert_eq!(
+        outputs[0], outputs[1],
+        "instrumentation changed saxpy's results"
+    );
+    assert_eq!(read_global(&module, "tool_entries"), 8 * 128, "entry hooks");
+    assert_eq!(read_global(&module, "tool_exits"), 8 * 128, "exit hooks");
+    // Two loads and one store of 4 bytes per thread in range.
+    assert_eq!(read_global(&module, "tool_accesses"), 3 * u64::from(n));
+    assert_eq!(read_global(&module, "tool_stores"), u64::from(n));
+    assert_eq!(read_global(&module, "tool_bytes"), 12 * u64::from(n));
+    // A kernel not selected keeps its parameters and runs unmodified.
+    let other = module.kernel("vec_add_f32").unwrap();
+    assert_eq!(other.params().unwrap().len(), 4);
+}
+
+#[test]
+fn a_tool_missing_a_hook_is_reported_by_name() {
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let runtime = Runtime::new().unwrap();
+    let device = runtime.default_device().unwrap();
+    let tool = COUNT_TOOL.replace("chevron_on_block", "renamed_block_hook");
+    let what = Instrumentation {
+        hooks: Hooks {
+            blocks: true,
+            ..Hooks::default()
+        },
+        kernels: None,
+    };
+    let err = Module::load_instrumented(device, ELEMENTWISE.as_bytes(), tool.as_bytes(), &what)
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("the tool defines no device function `chevron_on_block`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn cubins_cannot_be_instrumented() {
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let runtime = Runtime::new().unwrap();
+    let device = runtime.default_device().unwrap();
+    let cubin = include_bytes!("../../../corpus/nvcc/reduce.sm_80.cubin");
+    let err = Module::load_builtin(device, cubin, Builtin::Blocks).unwrap_err();
+    assert!(
+        err.to_string().contains("cannot instrument a cubin"),
+        "{err}"
+    );
+}
+
+fn events(trace: &Value) -> &Vec<Value> {
+    trace["traceEvents"].as_array().unwrap()
+}
+
+#[test]
+fn the_trace_shows_launches_streams_flows_and_thread_blocks() {
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let runtime = Runtime::new().unwrap();
+    let device = runtime.default_device().unwrap();
+    let path = std::env::temp_dir().join(format!("chevron-trace-{}.json", std::process::id()));
+    chevron::trace::start(&path);
+    let module = Module::load_builtin(device, ELEMENTWISE.as_bytes(), Builtin::Blocks).unwrap();
+    let first = device.create_stream().unwrap();
+    let second = device.create_stream().unwrap();
+    let x = Buffer::from_slice(device, &[1.0f32; 256]).unwrap();
+    let y = Buffer::<f32>::zeroed(device, 256).unwrap();
+    let saxpy = module.kernel("saxpy").unwrap();
+    let config = LaunchConfig {
+        grid: [4, 1, 1],
+        block: [64, 1, 1],
+        shared_bytes: 0,
+    };
+    let done = saxpy
+        .launch(&first, config, (2.0f32, &x, &y, 256u32))
+        .unwrap();
+    let after = saxpy
+        .launch_after(&second, config, (2.0f32, &x, &y, 256u32), &[&done])
+        .unwrap();
+    after.wait().unwrap();
+    assert_eq!(y.to_vec().unwrap(), vec![4.0f32; 256]);
+    let written = chevron::trace::stop().unwrap();
+    let trace: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let all = events(&trace);
+    assert!(written > 0 && all.len() >= written);
+    let launches: Vec<&Value> = all
+        .iter()
+        .filter(|e| e["cat"] == "launch" && e["args"]["kernel"] == "saxpy")
+        .collect();
+    // Each launch is on its host thread's track and on its stream's track.
+    assert_eq!(launches.len(), 4, "launch events");
+    assert!(launches
+        .iter()
+        .all(|e| e["args"]["grid"] == serde_json::json!([4, 1, 1])
+            && e["args"]["block"] == serde_json::json!([64, 1, 1])
+            && e["args"]["device"] == device.label()));
+    let blocks: Vec<&Value> = all.iter().filter(|e| e["cat"] == "block").collect();
+    assert_eq!(blocks.len(), 8, "two launches of 4 thread blocks");
+    assert!(blocks.iter().any(|e| e["name"] == "block (3, 0, 0)"));
+    assert!(blocks.iter().all(|e| e["ts"].as_f64().unwrap() >= 0.0));
+    let flows = all.iter().filter(|e| e["ph"] == "s").count();
+    assert!(
+        flows >= 1,
+        "no flow from the first launch to the wait on it"
+    );
+    assert!(all
+        .iter()
+        .any(|e| e["cat"] == "module" && e["args"]["parse_us"].as_f64().is_some_and(|t| t > 0.0)));
+    let names: Vec<&str> = all
+        .iter()
+        .filter(|e| e["name"] == "thread_name")
+        .filter_map(|e| e["args"]["name"].as_str())
+        .collect();
+    assert!(
+        names.iter().filter(|n| n.starts_with("stream ")).count() >= 2,
+        "{names:?}"
+    );
+}
+
+#[test]
+fn stopping_without_starting_is_an_error() {
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let err = chevron::trace::stop().unwrap_err();
+    assert!(err.to_string().contains("no trace is recording"), "{err}");
+}

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# On a GPU machine: instrumentation and tracing on cuda:0 (docs/tracing.md).
+# - every corpus PTX file, instrumented with every hook (and with the built-in `blocks` tool),
+#   is loaded by the driver, whose PTX compiler must accept each rewritten kernel;
+# - a tool's entry/exit hooks count exactly grid x block threads;
+# - the cost per launch of tracing on, and of `blocks` instrumentation per kernel;
+# - `chevron bench` with tracing off (compare with scripts/gpu/bench.sh from before the change);
+# - a traced `chevron run` with CHEVRON_INSTRUMENT=blocks gives a launch and 4 block events.
+#
+# Build on the development machine and carry the binaries over:
+#   cargo build --release -p chevron --example 07-trace --example 06-bench -p chevron-cli
+#   mkdir -p carry/bin && cp target/release/examples/07-trace target/release/examples/06-bench \
+#       target/release/chevron carry/bin/
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bin=carry/bin
+for b in 07-trace 06-bench chevron; do
+    [ -x "$bin/$b" ] || { echo "no $bin/$b (see the header of $0)" >&2; exit 2; }
+done
+export CHEVRON_DEVICES=${CHEVRON_DEVICES:-cuda:0}
+unset CHEVRON_TRACE CHEVRON_INSTRUMENT
+command -v nvidia-smi >/dev/null && nvidia-smi -L
+status=0
+echo "== instrumented corpus, hook counts, overhead (07-trace)"
+"$bin/07-trace" corpus 20000 | grep -v '^skip' || status=1
+echo "== launch overhead with tracing off (06-bench)"
+"$bin/06-bench" || status=1
+echo "== CHEVRON_TRACE + CHEVRON_INSTRUMENT=blocks chevron run --grid 4"
+out="$(mktemp -d)"
+trap 'rm -rf "$out"' EXIT
+CHEVRON_TRACE="$out/t.json" CHEVRON_INSTRUMENT=blocks "$bin/chevron" run \
+    corpus/nvcc/elementwise.sm_80.ptx saxpy --grid 4 --block 64 --arg f32:2 \
+    --arg 'f32[256]=iota' --arg 'f32[256]=fill:1' --arg u32:256 >/dev/null || status=1
+python3 scripts/test.d/trace_check.py "$out/t.json" --launches saxpy=1 --grid 4,1,1 \
+    --block 64,1,1 --blocks 4 && echo "trace with 4 block events: ok" || status=1
+exit $status

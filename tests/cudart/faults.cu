@@ -1,0 +1,41 @@
+// Kernel faults: `faults assert` fails a device assert, `faults oob` writes past the end of an
+// allocation. Either way the fault must come back as CUDA reports it (cudaErrorAssert or
+// cudaErrorIllegalAddress) and stay sticky; prints the error names and a final summary line.
+#include <cassert>
+#include <cstdio>
+#include <cstring>
+#include <cuda_runtime.h>
+
+__global__ void check_positive(const int *values, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) assert(values[i] > 0);
+}
+
+__global__ void write_past_end(int *data, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    data[i + n] = i;
+}
+
+int main(int argc, char **argv) {
+    bool oob = argc > 1 && strcmp(argv[1], "oob") == 0;
+    int values[64];
+    for (int i = 0; i < 64; i++) values[i] = i == 37 ? 0 : 1;
+    int *dev = nullptr;
+    if (cudaMalloc(&dev, sizeof values) != cudaSuccess) return 2;
+    cudaMemcpy(dev, values, sizeof values, cudaMemcpyHostToDevice);
+    if (oob) {
+        write_past_end<<<1, 64>>>(dev, 1 << 20);
+    } else {
+        check_positive<<<2, 32>>>(dev, 64);
+    }
+    cudaError_t launched = cudaGetLastError();
+    cudaError_t synced = cudaDeviceSynchronize();
+    cudaError_t later = cudaMemcpy(values, dev, sizeof values, cudaMemcpyDeviceToHost);
+    printf("launch: %s\n", cudaGetErrorName(launched));
+    printf("synchronize: %s\n", cudaGetErrorName(synced));
+    printf("later call: %s\n", cudaGetErrorName(later));
+    cudaError_t expected = oob ? cudaErrorIllegalAddress : cudaErrorAssert;
+    bool ok = launched == cudaSuccess && synced == expected && later == expected;
+    printf("faults %s: %s\n", oob ? "oob" : "assert", ok ? "ok" : "FAILED");
+    return ok ? 0 : 1;
+}
