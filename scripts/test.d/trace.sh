@@ -12,7 +12,7 @@
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
-cargo build -q -p chevron-cli -p chevron-capi
+scripts/build-workspace -q   # the CLI and libchevron, sharing cargo test's build
 chevron="$root/target/debug/chevron"
 lib="$root/target/debug"
 work="$(mktemp -d)"
