@@ -73,7 +73,8 @@ expect_error "a float for a .u32 parameter" "parameter 3 \(\`saxpy_param_3\`\) i
     "${saxpy[@]}" --arg f32:1 --arg 'f32[4]=zeros' --arg 'f32[4]=zeros' --arg f32:4
 expect_error "inspect of an endless file" "/dev/zero: larger than 256 MiB" inspect /dev/zero
 expect_error "run of an endless file" "/dev/zero: larger than 256 MiB" run /dev/zero k --grid 1 --block 1
-expect_error "a CUDA source" "CUDA C\+\+ source.*nvcc -ptx" run "$work/saxpy.cu" saxpy
+expect_error "a CUDA source to inspect" "CUDA C\+\+ source.*nvcc -ptx" inspect "$work/saxpy.cu"
+expect_error "a CUDA header to run" "CUDA C\+\+ source.*nvcc -ptx" run "$work/saxpy.cuh" saxpy
 stdout_to=/dev/full
 expect_error "devices written to a full disk" "writing the output: No space left on device" devices
 expect_error "help written to a full disk" "writing the output: No space left on device" --help

@@ -32,6 +32,7 @@ pub(crate) enum Kind {
     MgpuStream = 9,
     MgpuEvent = 10,
     Graph = 11,
+    JitSession = 12,
 }
 
 impl Kind {
@@ -49,6 +50,7 @@ impl Kind {
             Kind::MgpuStream => "CUstream",
             Kind::MgpuEvent => "CUevent",
             Kind::Graph => "graph",
+            Kind::JitSession => "JIT session",
         }
     }
 
@@ -66,6 +68,7 @@ impl Kind {
             Kind::MgpuStream,
             Kind::MgpuEvent,
             Kind::Graph,
+            Kind::JitSession,
         ];
         let tag = (handle >> 56) as u8;
         KINDS.into_iter().find(|k| *k as u8 == tag)

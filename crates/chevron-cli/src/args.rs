@@ -99,6 +99,12 @@ pub enum Command {
         #[arg(long)]
         device: Option<String>,
     },
+    /// Interactive CUDA C++: snippets compiled incrementally, kernels launched by name.
+    Repl {
+        /// Device to use (`cuda:0`, `cpu`…); default: the default device.
+        #[arg(long)]
+        device: Option<String>,
+    },
     /// Run a CUDA program built with `-cudart shared` on chevron's CUDA runtime.
     Exec(crate::commands::exec::ExecArgs),
 }
@@ -106,7 +112,7 @@ pub enum Command {
 /// `chevron run FILE KERNEL …`.
 #[derive(Debug, Args)]
 pub struct RunArgs {
-    /// The code object: .ptx, .cubin or .fatbin.
+    /// The code object (.ptx, .cubin, .fatbin) or CUDA C++ source (.cu, compiled with NVRTC).
     pub file: PathBuf,
     /// Kernel symbol name or demangled signature (without it, the file's kernels are listed).
     pub kernel: Option<String>,

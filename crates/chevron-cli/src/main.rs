@@ -1,4 +1,4 @@
-//! The `chevron` command-line tool: devices · inspect · run · trace · bench · demo · exec.
+//! The `chevron` command-line tool: devices · inspect · run · trace · bench · demo · exec · repl.
 //!
 //! Every failure is one line on stderr and exit code 2; a closed stdout (`| head`) ends quietly;
 //! a panic is a bug.
@@ -48,6 +48,7 @@ fn dispatch(command: Command, out: &mut Output) -> CommandResult {
         } => commands::bench::run(device.as_deref(), json, graphs, out),
         Command::Demo { device } => commands::demo::run(device.as_deref(), out),
         Command::Exec(exec) => commands::exec::run(&exec),
+        Command::Repl { device } => Ok(commands::repl::run(device.as_deref())?),
     }
 }
 

@@ -74,6 +74,7 @@ pub mod code_object;
 pub mod error;
 pub mod instrument;
 pub mod graph;
+pub mod jit;
 pub mod selection;
 pub mod trace;
 

@@ -1,5 +1,5 @@
 //! chevron's own C API (`chevron_*`, declared in `include/chevron.h`): devices, modules and
-//! kernels, streams and tokens, launches, buffers.
+//! kernels, streams and tokens, launches, buffers, incremental CUDA C++ (`chevron_jit_*`).
 //!
 //! Every function returns a [`chevron_status`](crate::status::chevron_status); results go
 //! through out-pointers. Handles are opaque (see [`crate::handles`]): NULL, released and
@@ -8,6 +8,7 @@
 pub mod buffer;
 pub mod device;
 pub mod graph;
+pub mod jit;
 pub mod launch;
 mod launch_cache;
 pub mod module;

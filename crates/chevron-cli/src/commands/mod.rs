@@ -2,11 +2,13 @@
 //! [`crate::output::Failure`] for a one-line report on stderr.
 
 pub mod bench;
+pub mod cuda_source;
 pub mod demo;
 pub mod devices;
 pub mod exec;
 pub mod inspect;
 pub mod kernel_params;
+pub mod repl;
 pub mod results;
 pub mod run;
 pub mod trace;

@@ -17,11 +17,10 @@ use super::results::{self, PrintRequest};
 use super::{inspect, pick_device, runtime, upload};
 use crate::args::RunArgs;
 use crate::output::{CommandResult, Failure};
-use crate::source_file::read_code_object;
 use crate::spec::{ArgSpec, ElementType};
 
 /// A scalar argument's bytes, handed to the kernel as they are.
-struct ScalarValue(Vec<u8>);
+pub(crate) struct ScalarValue(Vec<u8>);
 
 // SAFETY: `arg_ptr` points to `arg_size` bytes owned by `self.0`, which live as long as `self`
 // is borrowed; the kernel only reads them during the launch call.
@@ -40,13 +39,13 @@ unsafe impl KernelArg for ScalarValue {
 }
 
 /// One prepared argument.
-enum Prepared {
+pub(crate) enum Prepared {
     Scalar(ScalarValue),
     Buffer { ty: ElementType, buffer: Buffer<u8> },
 }
 
 impl Prepared {
-    fn as_kernel_arg(&self) -> &dyn KernelArg {
+    pub(crate) fn as_kernel_arg(&self) -> &dyn KernelArg {
         match self {
             Prepared::Scalar(value) => value,
             Prepared::Buffer { buffer, .. } => buffer,
@@ -56,7 +55,10 @@ impl Prepared {
 
 /// Runs the command.
 pub fn run(args: &RunArgs, out: &mut dyn Write) -> CommandResult {
-    let bytes = read_code_object(&args.file)?;
+    let runtime = runtime()?;
+    let device = pick_device(&runtime, args.device.as_deref())?;
+    // A .cu file is compiled through a JIT session, which must outlive the launch.
+    let (bytes, _session) = super::cuda_source::code_object(device, &args.file)?;
     let (symbols, types) = inspect::symbols_and_types(&bytes, &args.file)?;
     let listing = || {
         format!(
@@ -94,8 +96,6 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> CommandResult {
         }
     }
 
-    let runtime = runtime()?;
-    let device = pick_device(&runtime, args.device.as_deref())?;
     let module = Module::from_named_bytes(device, &bytes, &args.file.display().to_string())?;
     let kernel = match module.kernel(query) {
         Ok(kernel) => kernel,
@@ -197,7 +197,11 @@ fn print_buffer(
     results::write_elements(out, stream, ty, buffer, count)
 }
 
-fn prepare(device: &Device, stream: &Stream, spec: &ArgSpec) -> Result<Prepared, String> {
+pub(crate) fn prepare(
+    device: &Device,
+    stream: &Stream,
+    spec: &ArgSpec,
+) -> Result<Prepared, String> {
     Ok(match spec {
         ArgSpec::Scalar { bytes, .. } | ArgSpec::Bytes(bytes) => {
             Prepared::Scalar(ScalarValue(bytes.clone()))

@@ -1,0 +1,50 @@
+//! Code objects for `chevron run`: read from a file, or compiled from a `.cu` file through a JIT
+//! session (and its disk cache), with a spinner on a terminal when compiling takes over 0.3 s.
+
+use std::io::IsTerminal;
+use std::path::Path;
+use std::sync::mpsc::{self, RecvTimeoutError};
+use std::time::Duration;
+
+use chevron::jit::Session;
+use chevron::Device;
+use indicatif::ProgressBar;
+
+use crate::source_file::read_code_object;
+
+/// The code object `file` holds; for a `.cu` file, the PTX of its kernels compiled through a JIT
+/// session, returned too: it holds the globals, so keep it while the code is used.
+pub fn code_object(device: &Device, file: &Path) -> Result<(Vec<u8>, Option<Session>), String> {
+    if file.extension().is_none_or(|e| e != "cu") {
+        return Ok((read_code_object(file)?, None));
+    }
+    let source = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let mut session = Session::new(device).map_err(|e| e.to_string())?;
+    let label = file.display().to_string();
+    with_spinner(&label, || session.add(&source)).map_err(|e| format!("{label}: {e}"))?;
+    let ptx = session.linked_ptx().map_err(|e| format!("{label}: {e}"))?;
+    Ok((ptx.into_bytes(), Some(session)))
+}
+
+/// Runs `work`, showing a spinner on stderr (a terminal only) once it takes over 0.3 s.
+fn with_spinner<T>(label: &str, work: impl FnOnce() -> T) -> T {
+    if !std::io::stderr().is_terminal() {
+        return work();
+    }
+    let (done, finished) = mpsc::channel::<()>();
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            if finished.recv_timeout(Duration::from_millis(300)) != Err(RecvTimeoutError::Timeout) {
+                return;
+            }
+            let spinner = ProgressBar::new_spinner();
+            spinner.set_message(format!("compiling {label}"));
+            spinner.enable_steady_tick(Duration::from_millis(100));
+            let _ = finished.recv();
+            spinner.finish_and_clear();
+        });
+        let result = work();
+        drop(done);
+        result
+    })
+}

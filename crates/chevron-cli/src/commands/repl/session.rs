@@ -1,0 +1,295 @@
+//! The REPL's state (device, JIT session, named buffers, stream) and what each input does.
+
+use std::collections::BTreeMap;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant};
+
+use chevron::jit::Session;
+use chevron::{Device, KernelArg, LaunchConfig, Runtime, Stream, Token};
+
+use super::input::Input;
+use super::launch::{literal_type, parameter_types, parse_launch};
+use crate::commands::run::{prepare, Prepared};
+use crate::commands::{pick_device, runtime};
+use crate::spec::ArgSpec;
+
+/// Whether to go on after an input.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Flow {
+    /// Read the next input.
+    Continue,
+    /// `:quit`.
+    Quit,
+}
+
+/// The REPL's state.
+pub struct Repl {
+    runtime: Runtime,
+    device: Device,
+    session: Session,
+    stream: Stream,
+    buffers: BTreeMap<String, Prepared>,
+    timing: bool,
+    /// Inputs that failed so far.
+    pub failures: usize,
+}
+
+const HELP: &str = "\
+CUDA C++ (kernels, __device__ functions and globals, types, #include) is compiled once it is
+complete; later input calls earlier functions and uses earlier globals without redeclaring them.
+  NAME<<<GRID, BLOCK[, SHARED]>>>(ARGS);   launch and wait (GRID/BLOCK: N or dim3(x, y, z);
+                                           ARGS: buffer names or literals)
+  :buf NAME TYPE[COUNT]=zeros|fill:V|iota|file:PATH   create a device buffer
+  :print NAME [COUNT]       print a buffer          :save NAME PATH   write it (raw bytes)
+  :symbols                  kernels, functions, globals, buffers
+  :device ID                switch device (starts a new session)
+  :load FILE.cu             compile a file as one snippet
+  :time on|off              report launch times     :help   :quit (or Ctrl-D)";
+
+impl Repl {
+    /// A REPL on device `label` (default: the default device).
+    pub fn new(label: Option<&str>) -> Result<Repl, String> {
+        let runtime = runtime()?;
+        let device = pick_device(&runtime, label)?.clone();
+        let session = Session::new(&device).map_err(|e| e.to_string())?;
+        let stream = device.create_stream().map_err(|e| e.to_string())?;
+        Ok(Repl {
+            runtime,
+            device,
+            session,
+            stream,
+            buffers: BTreeMap::new(),
+            timing: true,
+            failures: 0,
+        })
+    }
+
+    /// One line saying where the REPL runs.
+    pub fn banner(&self) -> String {
+        let (_, (major, minor)) = self.session.compiler();
+        format!(
+            "chevron repl on {} (NVRTC {major}.{minor}); :help for help, Ctrl-D quits",
+            self.device.label()
+        )
+    }
+
+    /// Runs one input; an error is reported on one line and counted.
+    pub fn handle(&mut self, input: Input, interrupted: &AtomicBool) -> Flow {
+        let result = match input {
+            Input::Snippet(source) => self.add(&source),
+            Input::Launch(text) => self.launch(&text, interrupted),
+            Input::Command(command) => self.command(&command),
+        };
+        match result {
+            Ok(flow) => flow,
+            Err(message) => {
+                self.failures += 1;
+                eprintln!("error: {}", one_line(&message));
+                Flow::Continue
+            }
+        }
+    }
+
+    fn add(&mut self, source: &str) -> Result<Flow, String> {
+        let added = self.session.add(source).map_err(|e| e.to_string())?;
+        let mut line = format!("snippet {}: {}", added.snippet, added.defined.join(", "));
+        if self.timing {
+            let how = if added.cache_hit {
+                "cached"
+            } else {
+                "compiled"
+            };
+            line.push_str(&format!(" ({how} in {})", ms(added.compile_time)));
+        }
+        println!("{line}");
+        Ok(Flow::Continue)
+    }
+
+    fn launch(&mut self, text: &str, interrupted: &AtomicBool) -> Result<Flow, String> {
+        let line = parse_launch(text)?;
+        let kernel = self
+            .session
+            .kernel(&line.kernel)
+            .map_err(|e| e.to_string())?;
+        let name = kernel.display_name().to_string();
+        let types = parameter_types(&name);
+        let params = kernel.params().map(<[_]>::to_vec);
+        if let Some(params) = &params {
+            if params.len() != line.args.len() {
+                return Err(format!(
+                    "kernel `{name}` takes {} arguments, {} given",
+                    params.len(),
+                    line.args.len()
+                ));
+            }
+        }
+        let mut scalars = Vec::new();
+        for (i, arg) in line.args.iter().enumerate() {
+            if self.buffers.contains_key(arg) {
+                continue;
+            }
+            let size = params.as_ref().map_or(8, |p| p[i].size);
+            let cpp = types.as_ref().and_then(|t| t.get(i)).map(String::as_str);
+            let ty = literal_type(cpp, size, arg).map_err(|e| format!("argument {i}: {e}"))?;
+            let literal = arg.trim_end_matches(['f', 'F', 'u', 'U', 'l', 'L']);
+            let literal = if literal.is_empty() || literal.starts_with("0x") {
+                arg
+            } else {
+                literal
+            };
+            let spec = ArgSpec::parse(&format!("{ty}:{literal}"))
+                .map_err(|e| format!("argument {i} (`{arg}`): {e}"))?;
+            scalars.push((i, prepare(&self.device, &self.stream, &spec)?));
+        }
+        let mut args: Vec<&dyn KernelArg> = Vec::new();
+        for (i, arg) in line.args.iter().enumerate() {
+            match self.buffers.get(arg) {
+                Some(buffer) => args.push(buffer.as_kernel_arg()),
+                None => {
+                    let (_, scalar) = scalars.iter().find(|(j, _)| *j == i).expect("prepared");
+                    args.push(scalar.as_kernel_arg());
+                }
+            }
+        }
+        let config = LaunchConfig {
+            grid: line.grid,
+            block: line.block,
+            shared_bytes: line.shared,
+        };
+        interrupted.store(false, Ordering::SeqCst);
+        let started = Instant::now();
+        let token = kernel
+            .launch(&self.stream, config, &args[..])
+            .map_err(|e| e.to_string())?;
+        if !wait(&token, interrupted)? {
+            self.stream = self.device.create_stream().map_err(|e| e.to_string())?;
+            return Err(format!(
+                "interrupted: `{name}` keeps running on {} (a running kernel cannot be \
+                 stopped); later launches use a new stream",
+                self.device.label()
+            ));
+        }
+        if self.timing {
+            println!("{name}: {}", ms(started.elapsed()));
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn command(&mut self, command: &str) -> Result<Flow, String> {
+        let words: Vec<&str> = command.split_whitespace().collect();
+        match words.as_slice() {
+            ["quit" | "q" | "exit"] => return Ok(Flow::Quit),
+            ["help" | "h"] => println!("{HELP}"),
+            ["buf", name, spec] => self.create_buffer(name, spec)?,
+            ["print", name] => self.print(name, None)?,
+            ["print", name, count] => {
+                let count = count
+                    .parse()
+                    .map_err(|_| format!(":print: `{count}` is not a count"))?;
+                self.print(name, Some(count))?
+            }
+            ["save", name, path] => {
+                let Some(Prepared::Buffer { buffer, .. }) = self.buffers.get(*name) else {
+                    return Err(format!("no buffer `{name}`"));
+                };
+                let bytes = buffer.to_vec().map_err(|e| e.to_string())?;
+                std::fs::write(path, bytes).map_err(|e| format!("{path}: {e}"))?;
+            }
+            ["symbols"] => self.symbols(),
+            ["device", label] => self.switch_device(label)?,
+            ["load", path] => {
+                let source = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+                return self.add(&source);
+            }
+            ["time", "on"] => self.timing = true,
+            ["time", "off"] => self.timing = false,
+            _ => return Err(format!("unknown command `:{command}` (:help lists them)")),
+        }
+        Ok(Flow::Continue)
+    }
+
+    fn create_buffer(&mut self, name: &str, spec: &str) -> Result<(), String> {
+        if !name.chars().all(|c| c.is_alphanumeric() || c == '_') {
+            return Err(format!(":buf: `{name}` is not a name"));
+        }
+        let parsed = ArgSpec::parse(spec)?;
+        if !matches!(parsed, ArgSpec::Buffer { .. }) {
+            return Err(format!(":buf: `{spec}` is not a buffer (TYPE[COUNT]=INIT)"));
+        }
+        let buffer = prepare(&self.device, &self.stream, &parsed)?;
+        self.buffers.insert(name.to_string(), buffer);
+        Ok(())
+    }
+
+    fn print(&self, name: &str, count: Option<usize>) -> Result<(), String> {
+        let Some(Prepared::Buffer { ty, buffer }) = self.buffers.get(name) else {
+            return Err(format!("no buffer `{name}`"));
+        };
+        let values = ty.decode(&buffer.to_vec().map_err(|e| e.to_string())?);
+        let shown = count.unwrap_or(values.len()).min(values.len());
+        let mut items: Vec<String> = values[..shown].iter().map(ToString::to_string).collect();
+        if shown < values.len() {
+            items.push("…".into());
+        }
+        println!("{name} = [{}]", items.join(", "));
+        Ok(())
+    }
+
+    fn symbols(&self) {
+        for symbol in self.session.symbols() {
+            println!(
+                "snippet {:<4} {:<8} {}",
+                symbol.snippet, symbol.kind, symbol.display
+            );
+        }
+        for (name, buffer) in &self.buffers {
+            if let Prepared::Buffer { ty, buffer } = buffer {
+                println!("buffer       {name} {ty}[{}]", buffer.len() / ty.size());
+            }
+        }
+    }
+
+    fn switch_device(&mut self, label: &str) -> Result<(), String> {
+        let device = self
+            .runtime
+            .device(label)
+            .map_err(|e| e.to_string())?
+            .clone();
+        let session = Session::new(&device).map_err(|e| e.to_string())?;
+        self.stream = device.create_stream().map_err(|e| e.to_string())?;
+        self.session = session;
+        self.buffers.clear();
+        self.device = device;
+        println!(
+            "device {}: a new session (earlier snippets and buffers are gone)",
+            self.device.label()
+        );
+        Ok(())
+    }
+}
+
+/// Waits for `token`; `false` when interrupted first.
+fn wait(token: &Token, interrupted: &AtomicBool) -> Result<bool, String> {
+    loop {
+        if token.is_done().map_err(|e| e.to_string())? {
+            return Ok(true);
+        }
+        if interrupted.swap(false, Ordering::SeqCst) {
+            return Ok(false);
+        }
+        std::thread::sleep(Duration::from_micros(200));
+    }
+}
+
+fn one_line(message: &str) -> String {
+    message
+        .lines()
+        .map(str::trim)
+        .filter(|l| !l.is_empty())
+        .collect::<Vec<_>>()
+        .join(" | ")
+}
+
+fn ms(time: Duration) -> String {
+    format!("{:.3} ms", time.as_secs_f64() * 1e3)
+}

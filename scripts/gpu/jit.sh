@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# On a GPU machine: the incremental-JIT session tests on CUDA and on the CPU device, the REPL
+# driven from a pipe on CUDA, and the JIT benchmark on cuda:0 (add-time curve against recompiling
+# everything, cache hits, host RSS and device memory across 10,000 redefinitions).
+#
+# Build on the development machine and carry over (stripped, the whole carry/ stays < 64 MiB):
+#   cargo test --release -p chevron --test jit_session --no-run    # prints the executable's path
+#   cargo build --release -p chevron --example 07-jit-bench -p chevron-cli
+#   mkdir -p carry/bin carry/nvrtc
+#   cp <that path> carry/bin/jit_session
+#   cp target/release/examples/07-jit-bench target/release/chevron carry/bin/ && strip carry/bin/*
+#   cp .deps/nvrtc/nvidia/cu13/lib/libnvrtc-builtins.so.13.0 carry/nvrtc/
+#   xz -T0 -c .deps/nvrtc/nvidia/cu13/lib/libnvrtc.so.13 >carry/nvrtc/libnvrtc.so.13.xz
+# NVRTC: CHEVRON_NVRTC when set, else carry/nvrtc (unpacked here), else chevron's own search.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+bin=${JIT_BIN:-carry/bin}
+for program in jit_session 07-jit-bench chevron; do
+  [ -x "$bin/$program" ] || { echo "no $bin/$program (see the header of $0)" >&2; exit 2; }
+done
+if [ -z "${CHEVRON_NVRTC:-}" ] && [ -e carry/nvrtc/libnvrtc.so.13.xz ]; then
+  [ -e carry/nvrtc/libnvrtc.so.13 ] || python3 -c 'import lzma, shutil, sys
+with lzma.open(sys.argv[1]) as src, open(sys.argv[2], "wb") as dst:
+    shutil.copyfileobj(src, dst)' carry/nvrtc/libnvrtc.so.13.xz carry/nvrtc/libnvrtc.so.13
+fi
+if [ -z "${CHEVRON_NVRTC:-}" ] && [ -e carry/nvrtc/libnvrtc.so.13 ]; then
+  export CHEVRON_NVRTC=$PWD/carry/nvrtc
+fi
+command -v nvidia-smi >/dev/null && nvidia-smi -L
+export CHEVRON_CACHE=off
+status=0
+echo "== JIT session tests on cuda:0"
+CHEVRON_DEVICES=cuda:0 "$bin/jit_session" --test-threads 1 || status=1
+echo "== JIT session tests on the CPU device"
+CHEVRON_DEVICES=cpu "$bin/jit_session" || status=1
+echo "== REPL from a pipe on cuda:0"
+out=$(printf '%s\n' '__device__ int offset = 40;' ':buf v i32[4]=zeros' \
+  '__global__ void put(int *v) { v[threadIdx.x] = offset + threadIdx.x; }' \
+  'put<<<1, 4>>>(v);' ':print v' | "$bin/chevron" repl --device cuda:0) || status=1
+echo "$out"
+grep -qF 'v = [40, 41, 42, 43]' <<<"$out" || { echo "REPL result differs" >&2; status=1; }
+echo "== JIT benchmark on cuda:0"
+CHEVRON_DEVICES=cuda:0 "$bin/07-jit-bench" || status=1
+exit $status

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# `chevron repl` as a person uses it, on the CPU device, driven through tmux (send-keys and
+# capture-pane): the prompt, multi-line input, a launch and :print, history recall (Up), Ctrl-C
+# dropping a half-entered unit, Ctrl-C during a spinning kernel, and Ctrl-D quitting. Then the
+# same language from a pipe: no prompt, exit code 2 after an error; `chevron run FILE.cu`.
+# About 10 s once chevron is built.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root"
+command -v tmux >/dev/null || { apt-get update -qq >/dev/null && apt-get install -y -qq tmux >/dev/null; }
+CHEVRON_NVRTC="$(scripts/deps/nvrtc.sh)"
+export CHEVRON_NVRTC CHEVRON_DEVICES=cpu
+cargo build -q -p chevron-cli
+work="$(mktemp -d)"
+export CHEVRON_HISTORY="$work/history" CHEVRON_CACHE="$work/cache"
+session="chevron-repl-$$"
+trap 'tmux kill-session -t "$session" 2>/dev/null || true; rm -rf "$work"' EXIT
+
+fail() {
+    echo "repl_tmux: $1; the screen was:" >&2
+    tmux capture-pane -p -t "$session" >&2 || true
+    exit 1
+}
+# Waits until the screen shows $1 at least ${2:-1} times.
+wait_for() {
+    local want="${2:-1}"
+    for _ in $(seq 1 300); do
+        local seen
+        seen=$(tmux capture-pane -p -t "$session" | grep -cF -- "$1" || true)
+        [ "$seen" -ge "$want" ] && return 0
+        sleep 0.1
+    done
+    fail "waited 30 s for '$1' (x$want)"
+}
+keys() { tmux send-keys -t "$session" "$@"; }
+# Waits until the last line on the screen is an empty prompt (the REPL reads again; what is
+# typed before that is lost to the terminal's cursor-position query).
+wait_prompt() {
+    for _ in $(seq 1 300); do
+        tmux capture-pane -p -t "$session" | grep -v '^$' | tail -n1 | grep -qE '^(cu|\.\.\.)> ?$' \
+            && return 0
+        sleep 0.1
+    done
+    fail "waited 30 s for a prompt"
+}
+# Types each argument as literal text (a trailing `;` would end a tmux command), then Enter.
+lines() {
+    for line in "$@"; do
+        wait_prompt
+        [[ $line == *";" ]] && line="${line%;}\\;"
+        tmux send-keys -t "$session" -l "$line"
+        tmux send-keys -t "$session" Enter
+    done
+}
+
+tmux new-session -d -s "$session" -x 160 -y 50 "env TERM=xterm $root/target/debug/chevron repl"
+wait_for "chevron repl on cpu:0"
+wait_for "cu>"
+lines '__device__ int twice(int x) {'
+wait_for "...>"
+lines '  return 2 * x;' '}'
+wait_for "snippet 1: twice(int)"
+lines '__global__ void fill(int *out) { out[threadIdx.x] = twice(threadIdx.x); }'
+wait_for "snippet 2: fill(int*)"
+lines ':buf out i32[4]=zeros' 'fill<<<1, 4>>>(out);'
+wait_for "fill(int*): "
+lines ':print out'
+wait_for "out = [0, 2, 4, 6]"
+keys Up
+wait_for "cu> :print out" 2
+keys Enter
+wait_for "out = [0, 2, 4, 6]" 2
+lines '__device__ int unfinished(int x) {'
+wait_for "...>"
+keys C-c
+lines ':symbols'
+wait_for "buffer       out i32[4]"
+tmux capture-pane -p -t "$session" | grep -qF "unfinished" \
+    && ! tmux capture-pane -p -t "$session" | grep -q "function unfinished" \
+    || fail "Ctrl-C did not drop the unfinished unit"
+lines '__global__ void spin(int *flag) { while (atomicAdd(flag, 0) == 0) { } }'
+wait_for "snippet 3: spin(int*)"
+lines 'spin<<<1, 1>>>(out);'
+sleep 1
+keys C-c
+wait_for "error: interrupted: \`spin(int*)\` keeps running"
+lines 'fill<<<1, 4>>>(out);' ':print out 2'
+wait_for "out = [0, 2, …]"
+keys C-d
+for _ in $(seq 1 50); do
+    tmux has-session -t "$session" 2>/dev/null || break
+    sleep 0.1
+done
+tmux has-session -t "$session" 2>/dev/null && fail "Ctrl-D did not quit"
+grep -qF 'fill<<<1, 4>>>(out);' "$CHEVRON_HISTORY" || { echo "repl_tmux: no history file" >&2; exit 1; }
+
+# From a pipe: no prompt, the error reported on one line, exit code 2.
+status=0
+printf '%s\n' '__device__ int three() { return 3; }' ':buf v i32[2]=zeros' \
+    '__global__ void put(int *v) { v[threadIdx.x] = three(); }' 'put<<<1, 2>>>(v);' \
+    'missing<<<1, 1>>>();' ':print v' \
+    | target/debug/chevron repl >"$work/out" 2>"$work/err" || status=$?
+[ "$status" -eq 2 ] || { echo "repl_tmux: piped exit code $status, expected 2" >&2; exit 1; }
+grep -qF 'v = [3, 3]' "$work/out" || { cat "$work/out" >&2; exit 1; }
+! grep -qF 'cu> ' "$work/out" || { echo "repl_tmux: prompt printed to a pipe" >&2; exit 1; }
+[ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "kernel \`missing\` not found" "$work/err" \
+    || { cat "$work/err" >&2; exit 1; }
+
+# `chevron run` compiles a .cu file through the same session.
+printf '%s\n' '__device__ int offset = 5;' \
+    '__global__ void shift(int *v) { v[threadIdx.x] += offset; }' >"$work/shift.cu"
+target/debug/chevron run "$work/shift.cu" shift --grid 1 --block 3 --arg 'i32[3]=iota' --print 0 \
+    | grep -qF 'arg 0: [5,6,7]' || { echo "repl_tmux: chevron run FILE.cu failed" >&2; exit 1; }
+echo "repl_tmux: prompt, multi-line input, history recall, Ctrl-C (input and launch), Ctrl-D, pipe, run .cu: ok"
