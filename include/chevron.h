@@ -67,6 +67,9 @@ typedef struct chevron_device_s chevron_device_s;
 // The opaque object behind [`chevron_graph`].
 typedef struct chevron_graph_s chevron_graph_s;
 
+// The opaque object behind [`chevron_jit_session`].
+typedef struct chevron_jit_session_s chevron_jit_session_s;
+
 // The opaque object behind [`chevron_kernel`].
 typedef struct chevron_kernel_s chevron_kernel_s;
 
@@ -149,6 +152,10 @@ typedef struct {
   // Its size in bytes.
   size_t size;
 } chevron_arg;
+
+// An incremental CUDA C++ session on one device. Release with `chevron_jit_session_release`
+// once its kernels are no longer launched (it owns the globals they use).
+typedef chevron_jit_session_s *chevron_jit_session;
 
 // A loaded code object. Release with `chevron_module_release`.
 typedef chevron_module_s *chevron_module;
@@ -339,6 +346,44 @@ chevron_status chevron_graph_release(chevron_graph graph);
 // Turns automatic graph replay on (`on` true) or off for `stream`: launch sequences repeated
 // between synchronizations replay as graphs (docs/graphs.md).
 chevron_status chevron_stream_auto_graph(chevron_stream stream, bool on);
+
+// Creates a JIT session on `device` (disk cache as `CHEVRON_CACHE` says).
+//
+// # Safety
+// `session` is valid for a write.
+chevron_status chevron_jit_session_create(chevron_device device, chevron_jit_session *session);
+
+// Releases a JIT session handle.
+chevron_status chevron_jit_session_release(chevron_jit_session session);
+
+// Compiles one snippet of CUDA C++. On a compile error (`CHEVRON_ERROR_CODE_OBJECT`),
+// `chevron_last_error()` holds NVRTC's diagnostics with the snippet's line numbers, and the
+// session is unchanged. `snippet`, when not NULL, receives the snippet's number (1, 2, …).
+//
+// # Safety
+// `source` is a NUL-terminated string; `snippet` is NULL or valid for a write.
+chevron_status chevron_jit_add(chevron_jit_session session, const char *source, uint64_t *snippet);
+
+// Finds the newest definition of a kernel (plain name, exact name, signature or template
+// instance), linked with the newest definition of everything it calls. Release the handle
+// with `chevron_kernel_release`; it keeps the code it was linked with.
+//
+// # Safety
+// `name` is a NUL-terminated string; `kernel` is valid for a write.
+chevron_status chevron_jit_get_kernel(chevron_jit_session session,
+                                      const char *name,
+                                      chevron_kernel *kernel);
+
+// The device address and size of a session global (exact or demangled name); the address
+// stays the same for the life of the session. `size` may be NULL.
+//
+// # Safety
+// `name` is a NUL-terminated string; `address` is valid for a write; `size` is NULL or valid
+// for a write.
+chevron_status chevron_jit_get_global(chevron_jit_session session,
+                                      const char *name,
+                                      uint64_t *address,
+                                      size_t *size);
 
 // Launches `kernel` on `stream` (NULL: the default stream of the kernel's device) with
 // `grid` blocks of `block` threads and `shared_bytes` of dynamic shared memory, after the

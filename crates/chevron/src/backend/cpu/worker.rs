@@ -46,6 +46,7 @@ impl Job {
             Job::Launch { kernel, .. } => kernel.name.clone(),
             Job::Memory { what, .. } => what.to_string(),
             Job::Wait { .. } => "wait".to_string(),
+            Job::Graph(_) => "graph".to_string(),
         }
     }
 }
