@@ -56,7 +56,7 @@ impl Kind {
 
     /// The kind whose tag `handle` carries, if any.
     pub(crate) fn of_handle(handle: u64) -> Option<Kind> {
-        const KINDS: [Kind; 11] = [
+        const KINDS: [Kind; 12] = [
             Kind::Device,
             Kind::Module,
             Kind::Kernel,
