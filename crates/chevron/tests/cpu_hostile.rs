@@ -125,12 +125,14 @@ fn module_load_time_is_linear_in_the_number_of_kernels() {
             .min()
             .unwrap_or_default()
     };
+    // Eight times the kernels: linear loading takes ~8x as long, quadratic ~64x. The bound sits
+    // between the two, far from both, so a busy machine cannot decide the outcome.
     let small = time(1000);
-    let large = time(4000);
+    let large = time(8000);
     let ratio = large.as_secs_f64() / small.as_secs_f64();
     assert!(
-        ratio <= 6.0,
-        "1000 kernels {small:?}, 4000 kernels {large:?}: {ratio:.1}x"
+        ratio <= 24.0,
+        "1000 kernels {small:?}, 8000 kernels {large:?}: {ratio:.1}x"
     );
 }
 
