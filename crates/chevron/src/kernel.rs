@@ -436,15 +436,18 @@ impl Kernel {
     }
 
     pub(crate) fn check_args(&self, device: &Device, args: &impl KernelArgs) -> Result<()> {
-        let mut passed = 0u64;
-        args.visit(&mut |_, arg: &dyn KernelArg| {
-            passed = passed.saturating_add(arg.arg_size() as u64);
-            Ok(())
-        })?;
-        self.check_param_space(passed)?;
         let Some(params) = &self.shared.params else {
-            return Ok(());
+            // No layout: the bytes passed are all there is to check.
+            let mut passed = 0u64;
+            args.visit(&mut |_, arg: &dyn KernelArg| {
+                passed = passed.saturating_add(arg.arg_size() as u64);
+                Ok(())
+            })?;
+            return self.check_param_space(passed);
         };
+        // With a layout, each argument's size must equal its parameter's (checked below), so
+        // the declared space is what is passed.
+        self.check_param_space(0)?;
         if args.count() != params.len() {
             return Err(self.count_error(params, args.count()));
         }
@@ -485,11 +488,11 @@ impl Kernel {
     /// launch passing more fails the same way on the CPU device and on a GPU.
     /// `passed` is the size of the arguments where known (0 for raw pointer arrays).
     fn check_param_space(&self, passed: u64) -> Result<()> {
+        // Parameters are laid out in order, so the last one ends the space.
         let declared = self.shared.params.as_ref().and_then(|params| {
             params
-                .iter()
+                .last()
                 .map(|p| u64::from(p.offset) + u64::from(p.size))
-                .max()
         });
         let bytes = declared.unwrap_or(0).max(passed);
         if bytes <= MAX_PARAM_BYTES {
