@@ -194,6 +194,19 @@ pub extern "C" fn cudaHostGetDevicePointer(
 
 /// Copies `bytes` from `src` to `dst` on `stream`, whatever each side is.
 pub fn copy(stream: &Stream, dst: u64, src: u64, bytes: usize) -> CudaResult {
+    copy_between(stream, (dst, None), (src, None), bytes)
+}
+
+/// [`copy`] with either side's place given by the caller (`None`: classified by address).
+///
+/// [`place_of`] only knows allocations made through the runtime: a module variable's address
+/// on a GPU is in none of them, and would be taken for host memory and dereferenced on the host.
+pub fn copy_between(
+    stream: &Stream,
+    (dst, dst_place): (u64, Option<Place>),
+    (src, src_place): (u64, Option<Place>),
+    bytes: usize,
+) -> CudaResult {
     if bytes == 0 {
         return Ok(());
     }
@@ -201,7 +214,9 @@ pub fn copy(stream: &Stream, dst: u64, src: u64, bytes: usize) -> CudaResult {
         return Err(CudaError::new(INVALID_VALUE, "a NULL pointer"));
     }
     mirror::pull_all()?;
-    match (place_of(dst), place_of(src)) {
+    let dst_place = dst_place.unwrap_or_else(|| place_of(dst));
+    let src_place = src_place.unwrap_or_else(|| place_of(src));
+    match (dst_place, src_place) {
         (Place::Host, Place::Host) => {
             stream.synchronize()?;
             // SAFETY: both are host ranges of `bytes` bytes (the caller's contract).

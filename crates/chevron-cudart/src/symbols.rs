@@ -9,7 +9,7 @@ use crate::abi::{
     MEMORY_TYPE_UNREGISTERED,
 };
 use crate::errors::{cudaError_t, guard, CudaError, CudaResult, INVALID_VALUE};
-use crate::memory::{copy, place_of, store, Place};
+use crate::memory::{copy_between, place_of, store, Place};
 use crate::mirror::{self, MirrorKind};
 use crate::registry;
 use crate::state;
@@ -43,10 +43,14 @@ fn copy_symbol(
 ) -> CudaResult {
     let address = symbol_address(symbol, offset, bytes)?;
     let (_, stream) = state::submit_stream(stream)?;
+    // The variable is memory of the current device even where no allocation holds it (a
+    // GPU module's variables): classifying it by address would take it for host memory.
+    let variable = (address, Some(Place::Device(state::current_ordinal())));
+    let other = (host, None);
     if to_symbol {
-        copy(&stream, address, host, bytes)?;
+        copy_between(&stream, variable, other, bytes)?;
     } else {
-        copy(&stream, host, address, bytes)?;
+        copy_between(&stream, other, variable, bytes)?;
     }
     if sync {
         stream.synchronize()?;
