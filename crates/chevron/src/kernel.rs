@@ -302,8 +302,11 @@ impl Kernel {
     ) -> Result<()> {
         let backend = &stream.shared.progress.backend;
         match &self.shared.instrumented {
-            // SAFETY: forwarded from the caller.
-            None => unsafe { backend.launch(&*self.shared.function, config, args) },
+            None => {
+                let target = stream.shared.auto.bypass().unwrap_or(&**backend);
+                // SAFETY: forwarded from the caller.
+                unsafe { target.launch(&*self.shared.function, config, args) }
+            }
             // SAFETY: forwarded from the caller.
             Some(hook) => unsafe { hook.launch(self, stream, config, args) },
         }
