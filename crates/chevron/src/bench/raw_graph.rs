@@ -5,7 +5,7 @@
 use std::ffi::c_void;
 
 use crate::backend::cuda::sys::{
-    self, CUgraph, CUgraphExec, CUgraphNode, CUstream, Driver, CUDA_KERNEL_NODE_PARAMS,
+    self, CUcontext, CUgraph, CUgraphExec, CUgraphNode, CUstream, Driver, CUDA_KERNEL_NODE_PARAMS,
 };
 use crate::backend::cuda::{CudaFunction, CudaStream};
 use crate::backend::LaunchConfig;
@@ -15,6 +15,9 @@ use crate::{Kernel, Stream};
 /// A chain of `count` launches of one kernel as a raw CUDA graph.
 pub(crate) struct RawGraph {
     driver: &'static Driver,
+    /// The stream's device context, made current around the calls that need one (building,
+    /// updating, destroying): without a current context the driver crashes in them.
+    context: CUcontext,
     stream: CUstream,
     graph: CUgraph,
     exec: CUgraphExec,
@@ -63,6 +66,10 @@ impl RawGraph {
             .as_any()
             .downcast_ref::<CudaStream>()?;
         let driver = sys::driver().ok()?;
+        let context = match cuda.state.context() {
+            Ok(context) => context,
+            Err(err) => return Some(Err(err)),
+        };
         let [gx, gy, gz] = config.grid;
         let [bx, by, bz] = config.block;
         let params = CUDA_KERNEL_NODE_PARAMS {
@@ -81,6 +88,7 @@ impl RawGraph {
         };
         let mut raw = RawGraph {
             driver,
+            context,
             stream: cuda.stream,
             graph: std::ptr::null_mut(),
             exec: std::ptr::null_mut(),
@@ -91,6 +99,19 @@ impl RawGraph {
         raw.params.kernelParams = raw.args.as_mut_ptr();
         // SAFETY: forwarded from the caller; the handles are live chevron objects.
         Some(unsafe { raw.build(count) }.map(|()| raw))
+    }
+
+    /// Runs `f` with the device's context current.
+    fn in_context<T>(&self, f: impl FnOnce() -> Result<T>) -> Result<T> {
+        // SAFETY: a retained primary context, pushed and popped on this thread.
+        call("cuCtxPushCurrent", unsafe {
+            (self.driver.cuCtxPushCurrent)(self.context)
+        })?;
+        let result = f();
+        let mut popped: CUcontext = std::ptr::null_mut();
+        // SAFETY: pops the context pushed above.
+        unsafe { (self.driver.cuCtxPopCurrent)(&mut popped) };
+        result
     }
 
     /// # Safety
@@ -109,27 +130,35 @@ impl RawGraph {
             .driver
             .cuGraphInstantiateWithFlags
             .ok_or_else(|| missing("cuGraphInstantiateWithFlags"))?;
+        let mut graph: CUgraph = std::ptr::null_mut();
+        let mut exec: CUgraphExec = std::ptr::null_mut();
+        let mut nodes: Vec<CUgraphNode> = Vec::with_capacity(count);
+        let params = &self.params;
         // SAFETY: valid out-pointers, a live graph, each node depending on the previous one;
         // the argument pointers are valid (caller) and copied by the driver.
-        unsafe {
-            call("cuGraphCreate", create(&mut self.graph, 0))?;
+        let built = self.in_context(|| unsafe {
+            call("cuGraphCreate", create(&mut graph, 0))?;
             for _ in 0..count {
                 let mut node = std::ptr::null_mut();
-                let (deps, n) = match self.nodes.last() {
+                let (deps, n) = match nodes.last() {
                     Some(last) => (last as *const CUgraphNode, 1),
                     None => (std::ptr::null(), 0),
                 };
                 call(
                     "cuGraphAddKernelNode",
-                    add(&mut node, self.graph, deps, n, &self.params),
+                    add(&mut node, graph, deps, n, params),
                 )?;
-                self.nodes.push(node);
+                nodes.push(node);
             }
             call(
                 "cuGraphInstantiateWithFlags",
-                instantiate(&mut self.exec, self.graph, 0),
+                instantiate(&mut exec, graph, 0),
             )
-        }
+        });
+        self.graph = graph;
+        self.exec = exec;
+        self.nodes = nodes;
+        built
     }
 
     /// One `cuGraphLaunch`.
@@ -149,20 +178,34 @@ impl RawGraph {
             .cuGraphExecKernelNodeSetParams
             .or(self.driver.cuGraphExecKernelNodeSetParamsV1)
             .ok_or_else(|| missing("cuGraphExecKernelNodeSetParams"))?;
-        for &node in &self.nodes {
-            // SAFETY: live exec and node; the argument pointers are those of `new`, which the
-            // caller keeps valid while the graph is used.
-            call("cuGraphExecKernelNodeSetParams", unsafe {
-                set(self.exec, node, &self.params)
-            })?;
-        }
-        Ok(())
+        self.in_context(|| {
+            for &node in &self.nodes {
+                // SAFETY: live exec and node; the argument pointers are those of `new`, which
+                // the caller keeps valid while the graph is used.
+                call("cuGraphExecKernelNodeSetParams", unsafe {
+                    set(self.exec, node, &self.params)
+                })?;
+            }
+            Ok(())
+        })
     }
 }
 
 impl Drop for RawGraph {
     fn drop(&mut self) {
-        // SAFETY: handles created by `build` (or null), destroyed once.
+        let _ = self.in_context(|| {
+            // SAFETY: handles created by `build` (or null), destroyed once.
+            unsafe { self.destroy() };
+            Ok(())
+        });
+    }
+}
+
+impl RawGraph {
+    /// # Safety
+    /// Called once, by `drop`.
+    unsafe fn destroy(&self) {
+        // SAFETY: handles created by `build` (or null), destroyed once (caller).
         unsafe {
             if let (false, Some(destroy)) = (self.exec.is_null(), self.driver.cuGraphExecDestroy) {
                 destroy(self.exec);

@@ -258,11 +258,12 @@ impl ExecGraph for CudaGraph {
             .or(driver.cuGraphExecKernelNodeSetParamsV1);
         let set = entry(set, "cuGraphExecKernelNodeSetParams", &self.state)?;
         let params = kernel_params(*function, config, args);
-        // SAFETY: live exec and node of it; the argument pointers are valid for the call
-        // (caller) and the driver copies the values.
-        let code = self
-            .state
-            .anywhere(|| unsafe { set(self.exec, *node, &params) });
+        // The driver crashes in this call without a current context (it does not answer
+        // CUDA_ERROR_INVALID_CONTEXT), so the context is made current first.
+        let _entered = self.state.enter()?;
+        // SAFETY: live exec and node of it, the device's context current; the argument pointers
+        // are valid for the call (caller) and the driver copies the values.
+        let code = unsafe { set(self.exec, *node, &params) };
         self.state.check("cuGraphExecKernelNodeSetParams", code)
     }
 
