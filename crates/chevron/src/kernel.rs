@@ -439,14 +439,24 @@ impl Kernel {
     }
 
     pub(crate) fn check_args(&self, device: &Device, args: &impl KernelArgs) -> Result<()> {
+        let checked = self.check_args_against_layout(device, args);
+        if checked.is_ok() && self.shared.params.is_some() {
+            return checked;
+        }
+        // No layout, or a mismatch (the cold path): arguments over the parameter space are
+        // reported as such, in the words a GPU launch would fail with.
+        let mut passed = 0u64;
+        args.visit(&mut |_, arg: &dyn KernelArg| {
+            passed = passed.saturating_add(arg.arg_size() as u64);
+            Ok(())
+        })?;
+        self.check_param_space(passed)?;
+        checked
+    }
+
+    fn check_args_against_layout(&self, device: &Device, args: &impl KernelArgs) -> Result<()> {
         let Some(params) = &self.shared.params else {
-            // No layout: the bytes passed are all there is to check.
-            let mut passed = 0u64;
-            args.visit(&mut |_, arg: &dyn KernelArg| {
-                passed = passed.saturating_add(arg.arg_size() as u64);
-                Ok(())
-            })?;
-            return self.check_param_space(passed);
+            return Ok(());
         };
         // With a layout, each argument's size must equal its parameter's (checked below), so
         // the declared space is what is passed.
