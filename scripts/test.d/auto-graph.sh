@@ -2,8 +2,9 @@
 # The whole conformance suite again with automatic graph replay on for every stream
 # (CHEVRON_AUTO_GRAPH=1): replaying repeated launch sequences must not change any result,
 # error or fault report. Reuses the conformance test binary scripts/test builds (a second or
-# so of run time on the CPU device).
+# so of run time on the CPU device). The auto_graph tests themselves are left out: they switch
+# replay per stream and assert exact replay statistics, which the global switch changes.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
-CHEVRON_AUTO_GRAPH=1 cargo test -q -p chevron --test conformance
+CHEVRON_AUTO_GRAPH=1 cargo test -q -p chevron --test conformance -- --skip auto_graph::
