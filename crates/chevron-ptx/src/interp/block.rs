@@ -327,18 +327,46 @@ pub(crate) fn positions(launch: &Launch<'_>, warps: &[Warp]) -> String {
 }
 
 fn stopped(launch: &Launch<'_>, block: &Block, warps: &[Warp]) -> Fault {
+    let (warp, lane) = first_live_lane(warps);
+    let (function, pc) = place(warp, lane);
+    let detail = format!("{} live threads: {}", block.live, positions(launch, warps));
+    fault_at(
+        launch,
+        FaultKind::Stopped,
+        block.ctaid,
+        warp,
+        lane,
+        (function, pc),
+        detail,
+    )
+}
+
+/// The first warp with a live lane (or the first warp), and that lane.
+pub(crate) fn first_live_lane(warps: &[Warp]) -> (&Warp, usize) {
     let warp = warps
         .iter()
         .find(|w| w.valid & !w.exited != 0)
         .unwrap_or(&warps[0]);
     let lane = (warp.valid & !warp.exited).trailing_zeros().min(31) as usize;
-    let (function, pc) = place(warp, lane);
+    (warp, lane)
+}
+
+/// A fault of `kind` located at `lane` of `warp`, at instruction `pc` of function `function`.
+pub(crate) fn fault_at(
+    launch: &Launch<'_>,
+    kind: FaultKind,
+    block: [u32; 3],
+    warp: &Warp,
+    lane: usize,
+    (function, pc): (u32, usize),
+    detail: String,
+) -> Fault {
     let function = &launch.program.functions[function as usize];
     Fault {
-        kind: FaultKind::Stopped,
+        kind,
         kernel: launch.kernel.name.clone(),
         function: function.name.clone(),
-        block: block.ctaid,
+        block,
         thread: warp.tid[lane],
         line: function.line(pc),
         instruction: function
@@ -347,7 +375,7 @@ fn stopped(launch: &Launch<'_>, block: &Block, warps: &[Warp]) -> Fault {
             .map(instruction_text)
             .unwrap_or_default(),
         address: None,
-        detail: format!("{} live threads: {}", block.live, positions(launch, warps)),
+        detail,
     }
 }
 
@@ -355,24 +383,18 @@ fn deadlock(launch: &Launch<'_>, block: &Block, warps: &[Warp]) -> Fault {
     let waiting: u32 = warps.iter().map(|w| w.bar_wait.count_ones()).sum();
     let warp = warps.iter().find(|w| w.bar_wait != 0).unwrap_or(&warps[0]);
     let lane = warp.bar_wait.trailing_zeros().min(31) as usize;
-    let function = &launch.program.functions[warp.func[lane] as usize];
     let pc = warp.pc[lane].saturating_sub(1) as usize;
-    Fault {
-        kind: FaultKind::Deadlock,
-        kernel: launch.kernel.name.clone(),
-        function: function.name.clone(),
-        block: block.ctaid,
-        thread: warp.tid[lane],
-        line: function.line(pc),
-        instruction: function
-            .source
-            .get(pc)
-            .map(instruction_text)
-            .unwrap_or_default(),
-        address: None,
-        detail: format!(
-            "{waiting} of the block's {} live threads wait at barriers that can never complete",
-            block.live
-        ),
-    }
+    let detail = format!(
+        "{waiting} of the block's {} live threads wait at barriers that can never complete",
+        block.live
+    );
+    fault_at(
+        launch,
+        FaultKind::Deadlock,
+        block.ctaid,
+        warp,
+        lane,
+        (warp.func[lane], pc),
+        detail,
+    )
 }

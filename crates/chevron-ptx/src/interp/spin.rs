@@ -13,10 +13,9 @@ use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-use super::block::{place, positions, BlockRun};
+use super::block::{fault_at, first_live_lane, place, positions, BlockRun};
 use super::exec::Launch;
 use super::fault::{Fault, FaultKind};
-use super::program::instruction_text;
 
 /// Time slices of a block between two samples.
 pub(crate) const SAMPLE_TURNS: u32 = 16;
@@ -99,32 +98,21 @@ fn state_hash(run: &BlockRun) -> u64 {
 /// The deadlock fault of a block whose state repeats while `waiting` blocks have not started.
 pub(crate) fn deadlock(launch: &Launch<'_>, run: &BlockRun, waiting: u64) -> Fault {
     let warps = run.running_warps();
-    let warp = warps
-        .iter()
-        .find(|w| w.valid & !w.exited != 0)
-        .unwrap_or(&warps[0]);
-    let lane = (warp.valid & !warp.exited).trailing_zeros().min(31) as usize;
-    let (function, pc) = place(warp, lane);
-    let function = &launch.program.functions[function as usize];
-    Fault {
-        kind: FaultKind::Deadlock,
-        kernel: launch.kernel.name.clone(),
-        function: function.name.clone(),
-        block: run.block.ctaid,
-        thread: warp.tid[lane],
-        line: function.line(pc),
-        instruction: function
-            .source
-            .get(pc)
-            .map(instruction_text)
-            .unwrap_or_default(),
-        address: None,
-        detail: format!(
-            "the block loops without changing state while {waiting} later blocks wait to start \
-             on {} worker thread(s); blocks run one at a time per worker, so one waiting on a \
-             later block never sees it ({})",
-            launch.config.threads.max(1),
-            positions(launch, warps)
-        ),
-    }
+    let (warp, lane) = first_live_lane(warps);
+    let detail = format!(
+        "the block loops without changing state while {waiting} later blocks wait to start \
+         on {} worker thread(s); blocks run one at a time per worker, so one waiting on a \
+         later block never sees it ({})",
+        launch.config.threads.max(1),
+        positions(launch, warps)
+    );
+    fault_at(
+        launch,
+        FaultKind::Deadlock,
+        run.block.ctaid,
+        warp,
+        lane,
+        place(warp, lane),
+        detail,
+    )
 }
