@@ -8,8 +8,8 @@ use std::marker::PhantomData;
 use bytemuck::Pod;
 
 use crate::backend::DevicePtr;
+use crate::device::state::Release;
 use crate::device::Device;
-use crate::device_core::Release;
 use crate::error::{Error, Result};
 
 /// `len` elements of `T` in one device's memory.

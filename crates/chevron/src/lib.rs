@@ -75,27 +75,14 @@ pub mod error;
 pub mod graph;
 pub mod instrument;
 pub mod jit;
-pub mod selection;
 pub mod trace;
 
 mod buffer;
 mod device;
-mod device_core;
-mod event_pool;
-mod kernel;
-mod kernel_args;
-mod launch_config;
+mod launch;
 mod module;
-mod module_loading;
-#[cfg(test)]
-mod ordering_tests;
-mod progress;
 mod runtime;
-#[cfg(test)]
-mod scripted_backend;
 mod stream;
-mod stream_raw;
-mod token;
 
 pub use backend::{BackendKind, DeviceInfo, DevicePtr, LaunchConfig};
 pub use buffer::Buffer;
@@ -104,13 +91,10 @@ pub use error::{Error, Result};
 pub use graph::auto::AutoGraphStats;
 pub use graph::{Graph, NodeId, Recorder};
 pub use instrument::{Builtin, Hooks, Instrumentation};
-pub use kernel::Kernel;
-pub use kernel_args::{KernelArg, KernelArgs, Value};
-pub use launch_config::Dim3;
+pub use launch::{Dim3, Kernel, KernelArg, KernelArgs, Value};
 pub use module::{GlobalVar, Module};
-pub use runtime::{BackendStatus, Runtime};
-pub use stream::Stream;
-pub use token::Token;
+pub use runtime::{selection, BackendStatus, Runtime};
+pub use stream::{Stream, Token};
 
 /// The symbol table types of code objects (from chevron-ptx).
 pub use chevron_ptx::symbols::{ParamLayout, Symbol, SymbolKind, SymbolTable};

@@ -39,6 +39,9 @@
 //!   and functions and streams to the same device; events may belong to another device of the
 //!   same backend (cross-device waits).
 
+#[cfg(test)]
+pub(crate) mod scripted;
+
 pub mod cpu;
 pub mod cuda;
 pub mod graph;
@@ -333,7 +336,7 @@ pub(crate) fn clusters_unsupported(function: &dyn Function, cluster: [u32; 3]) -
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scripted_backend::{Counters, ScriptedDevice};
+    use crate::backend::scripted::{Counters, ScriptedDevice};
 
     /// A kernel of no module, for backends that never look inside it.
     struct NamedFunction;

@@ -28,7 +28,7 @@ pub use kernels::GRAPH_PTX;
 pub use report::{Figure, LaunchReport, Variant, TARGETS};
 
 use crate::error::Result;
-use crate::kernel_args::KernelArgs;
+use crate::launch::args::KernelArgs;
 use crate::{Buffer, Device, Kernel, LaunchConfig, Module, Stream};
 use raw::RawLauncher;
 
@@ -201,7 +201,7 @@ mod tests {
     use std::sync::Arc;
 
     use super::*;
-    use crate::scripted_backend::ScriptedDevice;
+    use crate::backend::scripted::ScriptedDevice;
 
     #[test]
     fn reports_chevron_figures_without_a_baseline_off_cuda() {

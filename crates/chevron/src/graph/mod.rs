@@ -41,8 +41,8 @@ use std::sync::Arc;
 
 use crate::backend::{self, GraphStep};
 use crate::error::{Error, Result};
-use crate::kernel::Kernel;
-use crate::kernel_args::KernelArgs;
+use crate::launch::args::KernelArgs;
+use crate::launch::kernel::Kernel;
 use crate::{Device, Stream, Token};
 
 use record::RecordedNode;

@@ -8,8 +8,8 @@ use super::values::ArgValues;
 use super::{Graph, NodeId};
 use crate::backend::{DevicePtr, GraphStep, LaunchConfig};
 use crate::error::{Error, Result};
-use crate::kernel::Kernel;
-use crate::kernel_args::KernelArgs;
+use crate::launch::args::KernelArgs;
+use crate::launch::kernel::Kernel;
 use crate::{Buffer, Stream, Token};
 
 /// One recorded operation.

@@ -6,7 +6,7 @@
 
 use std::ffi::c_void;
 
-use crate::kernel_args::KernelArgs;
+use crate::launch::args::KernelArgs;
 
 /// The argument values of one launch, each at an 8-byte-aligned offset.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]

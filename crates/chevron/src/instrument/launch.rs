@@ -11,7 +11,7 @@ use super::Builtin;
 use crate::backend::LaunchConfig;
 use crate::buffer::Buffer;
 use crate::error::Result;
-use crate::kernel::Kernel;
+use crate::launch::kernel::Kernel;
 use crate::stream::Stream;
 
 /// What an instrumented kernel's launches pass as `launch`.

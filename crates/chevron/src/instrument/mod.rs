@@ -28,8 +28,8 @@ pub(crate) use records::{collect_records, print_summary};
 use crate::code_object::{self, CodeObjectKind};
 use crate::device::Device;
 use crate::error::{Error, Result};
+use crate::module::loading;
 use crate::module::Module;
-use crate::module_loading;
 
 /// Which hooks to insert into which kernels.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -192,7 +192,7 @@ fn load(
         CodeObjectKind::Ptx => std::str::from_utf8(code)
             .map_err(|e| code_error(format!("PTX text is not UTF-8: {e}")))?
             .to_string(),
-        CodeObjectKind::Fatbin => module_loading::fatbin_ptx(code).map_err(code_error)?,
+        CodeObjectKind::Fatbin => loading::fatbin_ptx(code).map_err(code_error)?,
         CodeObjectKind::Cubin => {
             return Err(code_error(
                 "cannot instrument a cubin: instrumentation rewrites PTX".into(),
@@ -238,7 +238,7 @@ fn load(
     let linked = link_with(&[module, tool_module], &options)
         .map_err(|e| code_error(format!("linking the instrumentation tool: {e}")))?;
     let printed = chevron_ptx::print(&linked);
-    let mut loaded = module_loading::load_ptx(device, &printed, source_name)?;
+    let mut loaded = loading::load_ptx(device, &printed, source_name)?;
     if let Some(symbols) = &mut loaded.symbols {
         for symbol in &mut symbols.symbols {
             symbol.params.retain(|p| p.name != LAUNCH_PARAM);

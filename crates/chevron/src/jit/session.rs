@@ -17,7 +17,7 @@ use super::snippet::SnippetCode;
 use super::storage::Storage;
 use crate::device::Device;
 use crate::error::{Error, Result};
-use crate::kernel::Kernel;
+use crate::launch::kernel::Kernel;
 use crate::module::{GlobalVar, Module};
 
 /// An incremental CUDA C++ session on one device: snippets are compiled one at a time and see

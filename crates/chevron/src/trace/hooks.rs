@@ -8,9 +8,9 @@ use serde_json::{json, Map, Value};
 use super::{is_on, record, since_start, Event, Track};
 use crate::backend::LaunchConfig;
 use crate::error::Error;
-use crate::kernel::Kernel;
+use crate::launch::kernel::Kernel;
+use crate::stream::token::Token;
 use crate::stream::Stream;
-use crate::token::Token;
 
 /// Work submitted to a stream, described when the trace is on.
 pub(crate) enum Submission<'a> {

@@ -19,7 +19,7 @@ use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
 use super::values::ArgValues;
 use crate::backend::{self, DevicePtr, ExecGraph, GraphStep, LaunchConfig};
 use crate::error::Result;
-use crate::kernel::Kernel;
+use crate::launch::kernel::Kernel;
 use crate::{Stream, Token};
 use detector::{Detector, Held, Key, Replay};
 
@@ -59,7 +59,7 @@ impl AutoGraph {
     }
 
     fn lock(&self) -> MutexGuard<'_, Detector> {
-        crate::device_core::lock(&self.state)
+        crate::device::state::lock(&self.state)
     }
 
     /// Runs `f` on the state.

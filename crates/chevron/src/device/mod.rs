@@ -3,11 +3,14 @@
 //! A `Device` is a cheap handle (`Clone`); buffers, streams, modules and kernels made from it keep
 //! what they need alive. CUDA's `CUdevice` and its primary `CUcontext` both map to a `Device`.
 
+pub(crate) mod event_pool;
+pub(crate) mod state;
+
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 use crate::backend::{self, BackendKind, DeviceInfo};
-use crate::device_core::DeviceCore;
+use crate::device::state::DeviceCore;
 use crate::error::Result;
 use crate::stream::{Stream, StreamShared};
 

@@ -9,6 +9,8 @@
 //! Dropping a module (and its kernels) unloads it once every stream of the device has passed
 //! the point of the drop, so launches still in flight finish first.
 
+pub(crate) mod loading;
+
 use std::path::Path;
 use std::sync::Arc;
 
@@ -16,11 +18,10 @@ use chevron_ptx::symbols::{LookupError, Symbol, SymbolKind, SymbolTable};
 
 use crate::backend::{self, DevicePtr};
 use crate::code_object::{self, CodeObjectKind};
+use crate::device::state::Release;
 use crate::device::Device;
-use crate::device_core::Release;
 use crate::error::{Error, Result};
-use crate::kernel::Kernel;
-use crate::module_loading;
+use crate::launch::kernel::Kernel;
 
 /// A code object loaded on one device. Cloning gives another handle to the same module.
 #[derive(Clone)]
@@ -103,7 +104,7 @@ impl Module {
         if let Some(module) = crate::instrument::load_from_env(device, kind, bytes, source_name)? {
             return Ok(module);
         }
-        let loaded = module_loading::load(device, kind, bytes, source_name)?;
+        let loaded = loading::load(device, kind, bytes, source_name)?;
         let parse_ns = loaded.parse_ns;
         let module = Module::from_loaded(device, loaded, source_name, None);
         crate::trace::module_load(started, source_name, device.label(), parse_ns);
@@ -112,7 +113,7 @@ impl Module {
 
     pub(crate) fn from_loaded(
         device: &Device,
-        loaded: module_loading::Loaded,
+        loaded: loading::Loaded,
         source_name: &str,
         instrumented: Option<Arc<crate::instrument::Instrumented>>,
     ) -> Module {

@@ -6,6 +6,14 @@
 //! backend becomes one event wait (the event comes from the device's pool and is recorded only
 //! now, when it is needed), and a token of another backend is waited for on the host.
 
+#[cfg(test)]
+mod ordering_tests;
+pub(crate) mod progress;
+pub(crate) mod raw;
+pub(crate) mod token;
+
+pub use token::Token;
+
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -14,12 +22,11 @@ use bytemuck::Pod;
 
 use crate::backend;
 use crate::buffer::Buffer;
+use crate::device::state::{lock, DeviceCore};
 use crate::device::Device;
-use crate::device_core::{lock, DeviceCore};
 use crate::error::{Error, Result};
 use crate::graph::auto::AutoGraph;
-use crate::progress::StreamProgress;
-use crate::token::Token;
+use crate::stream::progress::StreamProgress;
 use crate::trace::Submission;
 
 fn copy(direction: &'static str, bytes: u64) -> Submission<'static> {

@@ -7,8 +7,8 @@
 
 use crate::backend::DevicePtr;
 use crate::error::{Error, Result};
+use crate::stream::token::Token;
 use crate::stream::Stream;
-use crate::token::Token;
 use crate::trace::Submission;
 
 fn copy(direction: &'static str, bytes: u64) -> Submission<'static> {
@@ -115,7 +115,7 @@ fn check_address(call: &'static str, ptr: DevicePtr, bytes: u64) -> Result<()> {
 mod tests {
     use std::sync::Arc;
 
-    use crate::scripted_backend::ScriptedDevice;
+    use crate::backend::scripted::ScriptedDevice;
     use crate::Device;
 
     #[test]

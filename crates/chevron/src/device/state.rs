@@ -11,9 +11,9 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::backend::{self, DevicePtr};
+use crate::device::event_pool::EventPool;
 use crate::error::Result;
-use crate::event_pool::EventPool;
-use crate::progress::StreamProgress;
+use crate::stream::progress::StreamProgress;
 
 /// Something to release once the device's streams have passed a point.
 pub(crate) enum Release {

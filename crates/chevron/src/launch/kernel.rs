@@ -16,10 +16,10 @@ use crate::backend::{self, LaunchConfig};
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::graph::values::ArgValues;
-use crate::kernel_args::{KernelArg, KernelArgs};
+use crate::launch::args::{KernelArg, KernelArgs};
 use crate::module::Module;
+use crate::stream::token::Token;
 use crate::stream::Stream;
-use crate::token::Token;
 
 /// A resolved kernel. Cloning gives another handle to the same kernel.
 #[derive(Clone)]

@@ -3,7 +3,7 @@
 
 use std::sync::Arc;
 
-use crate::scripted_backend::{Counters, ScriptedDevice};
+use crate::backend::scripted::{Counters, ScriptedDevice};
 use crate::{Buffer, Device, Error, LaunchConfig, Module, Token};
 
 const PTX: &str = r#"

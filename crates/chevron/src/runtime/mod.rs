@@ -1,16 +1,18 @@
 //! [`Runtime`]: the devices chevron found, and why the others are missing.
 //!
 //! Backends are discovered at run time: the CUDA driver library is opened if present, and the CPU
-//! device is always there. `CHEVRON_DEVICES` (see [`crate::selection`]) restricts and orders the
+//! device is always there. `CHEVRON_DEVICES` (see [`crate::runtime::selection`]) restricts and orders the
 //! devices; the first one is the default. A missing backend never makes [`Runtime::new`] fail:
 //! the reason is kept in [`Runtime::backends`] (what `chevron devices` prints).
+
+pub mod selection;
 
 use std::sync::{Arc, OnceLock};
 
 use crate::backend::{self, BackendKind};
 use crate::device::Device;
 use crate::error::{Error, Result};
-use crate::selection::{Selection, DEVICES_VARIABLE};
+use crate::runtime::selection::{Selection, DEVICES_VARIABLE};
 
 /// What became of one backend during discovery.
 #[derive(Debug, Clone, PartialEq, Eq)]

@@ -135,7 +135,7 @@ impl EventPool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scripted_backend::ScriptedDevice;
+    use crate::backend::scripted::ScriptedDevice;
 
     #[test]
     fn streams_that_go_away_shrink_the_pool() {
