@@ -104,6 +104,7 @@ grep -q "kernel \`_Z14check_positivePKii\`.*block (1, 0, 0), thread (5, 0, 0), P
 check faults-oob "faults oob: ok" "$out/faults" oob
 grep -q "out-of-bounds access in kernel \`_Z14write_past_endPii\`, block (0, 0, 0), thread (0, 0, 0), PTX line [0-9]*" \
     "$out/faults-oob.stderr"
+check faults-freed "faults freed: ok" "$out/faults" freed
 # SASS only: the CPU device names the kernel and says how to rebuild.
 "$chevron" exec --device cpu "$out/faults-sass" assert >"$out/faults-sass.stdout" 2>"$out/faults-sass.stderr" \
     && { echo "cudart: a SASS-only program ran on the CPU device" >&2; exit 1; }

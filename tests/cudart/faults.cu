@@ -1,6 +1,8 @@
 // Kernel faults: `faults assert` fails a device assert, `faults oob` writes past the end of an
 // allocation. Either way the fault must come back as CUDA reports it (cudaErrorAssert or
 // cudaErrorIllegalAddress) and stay sticky; prints the error names and a final summary line.
+// `faults freed` copies from a freed allocation with cudaMemcpyDefault: an error, not a crash,
+// and not a sticky one.
 #include <cassert>
 #include <cstdio>
 #include <cstring>
@@ -16,7 +18,21 @@ __global__ void write_past_end(int *data, int n) {
     data[i + n] = i;
 }
 
+static int copy_from_freed() {
+    int values[16] = {};
+    int *dev = nullptr;
+    if (cudaMalloc(&dev, sizeof values) != cudaSuccess || cudaFree(dev) != cudaSuccess) return 2;
+    cudaError_t copied = cudaMemcpy(values, dev, sizeof values, cudaMemcpyDefault);
+    cudaError_t after = cudaDeviceSynchronize();
+    printf("copy from freed: %s\n", cudaGetErrorName(copied));
+    printf("synchronize: %s\n", cudaGetErrorName(after));
+    bool ok = copied != cudaSuccess && after == cudaSuccess;
+    printf("faults freed: %s\n", ok ? "ok" : "FAILED");
+    return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv) {
+    if (argc > 1 && strcmp(argv[1], "freed") == 0) return copy_from_freed();
     bool oob = argc > 1 && strcmp(argv[1], "oob") == 0;
     int values[64];
     for (int i = 0; i < 64; i++) values[i] = i == 37 ? 0 : 1;

@@ -28,13 +28,20 @@ pub enum Place {
     Host,
 }
 
-/// Classifies `ptr` by address.
+/// Classifies `ptr` by address: an allocation of a device, else any address a device owns
+/// (a module variable, memory from another API, a freed allocation), else host memory.
 pub fn place_of(ptr: u64) -> Place {
     if let Ok(devices) = state::devices() {
-        for (ordinal, state) in devices.iter().enumerate() {
-            if state.device.allocation_of(ptr).is_some() {
-                return Place::Device(ordinal);
-            }
+        let owner = devices
+            .iter()
+            .position(|state| state.device.allocation_of(ptr).is_some())
+            .or_else(|| {
+                devices
+                    .iter()
+                    .position(|state| state.device.is_device_address(ptr))
+            });
+        if let Some(ordinal) = owner {
+            return Place::Device(ordinal);
         }
     }
     Place::Host
@@ -199,8 +206,8 @@ pub fn copy(stream: &Stream, dst: u64, src: u64, bytes: usize) -> CudaResult {
 
 /// [`copy`] with either side's place given by the caller (`None`: classified by address).
 ///
-/// [`place_of`] only knows allocations made through the runtime: a module variable's address
-/// on a GPU is in none of them, and would be taken for host memory and dereferenced on the host.
+/// A caller that knows a side's place (a module variable's mirror, say) passes it, which saves
+/// the classification.
 pub fn copy_between(
     stream: &Stream,
     (dst, dst_place): (u64, Option<Place>),
