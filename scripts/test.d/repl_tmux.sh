@@ -83,7 +83,9 @@ wait_for "snippet 3: spin(int*)"
 lines 'spin<<<1, 1>>>(out);'
 sleep 1
 keys C-c
-wait_for "error: interrupted: \`spin(int*)\` keeps running"
+wait_for "error: interrupted: stopped \`spin(int*)\` on cpu:0"
+lines ':print out 3'
+wait_for "out = [0, 2, 4, …]"
 lines 'fill<<<1, 4>>>(out);' ':print out 2'
 wait_for "out = [0, 2, …]"
 keys C-d

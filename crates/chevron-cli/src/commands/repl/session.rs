@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use chevron::jit::Session;
-use chevron::{Device, KernelArg, LaunchConfig, Runtime, Stream, Token};
+use chevron::{BackendKind, Device, Error, KernelArg, LaunchConfig, Runtime, Stream, Token};
 
 use super::input::Input;
 use super::launch::{literal_type, parameter_types, parse_launch};
@@ -162,17 +162,40 @@ impl Repl {
             .launch(&self.stream, config, &args[..])
             .map_err(|e| e.to_string())?;
         if !wait(&token, interrupted)? {
-            self.stream = self.device.create_stream().map_err(|e| e.to_string())?;
-            return Err(format!(
-                "interrupted: `{name}` keeps running on {} (a running kernel cannot be \
-                 stopped); later launches use a new stream",
-                self.device.label()
-            ));
+            if let Some(message) = self.interrupt(&token, &name)? {
+                return Err(message);
+            }
         }
         if self.timing {
             println!("{name}: {}", ms(started.elapsed()));
         }
         Ok(Flow::Continue)
+    }
+
+    /// Ctrl-C while `token`'s launch runs. On the CPU device the kernel is stopped (its stream
+    /// stays faulted, so later launches get a new one; buffers are untouched by the stop); on a
+    /// GPU a running kernel cannot be stopped, so the REPL only stops waiting and goes on with a
+    /// new stream. `None` when the launch finished after all.
+    fn interrupt(&mut self, token: &Token, name: &str) -> Result<Option<String>, String> {
+        let Err(error) = token.wait_timeout(Duration::ZERO) else {
+            return Ok(None);
+        };
+        self.stream = self.device.create_stream().map_err(|e| e.to_string())?;
+        let device = self.device.label();
+        Ok(Some(match error {
+            Error::Timeout { detail, .. } if self.device.backend() == BackendKind::Cpu => {
+                format!(
+                    "interrupted: stopped `{name}` on {device} ({detail}); the session and its \
+                     buffers are intact"
+                )
+            }
+            Error::Timeout { .. } => format!(
+                "interrupted: `{name}` keeps running on {device} (a GPU cannot stop a running \
+                 kernel); the session goes on with a new stream, and buffers the kernel writes \
+                 may change until it ends"
+            ),
+            other => format!("interrupted: `{name}`: {other}"),
+        }))
     }
 
     fn command(&mut self, command: &str) -> Result<Flow, String> {
