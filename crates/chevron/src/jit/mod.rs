@@ -44,6 +44,7 @@ mod prelude;
 mod session;
 mod snippet;
 mod storage;
+mod unit_names;
 
 pub use cache::Cache;
 pub use session::{Added, JitSymbol, Session};

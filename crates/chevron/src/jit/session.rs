@@ -15,6 +15,7 @@ use super::nvrtc::{nvrtc, Compiled, Nvrtc};
 use super::prelude::Prelude;
 use super::snippet::SnippetCode;
 use super::storage::Storage;
+use super::unit_names::unit_names;
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::kernel::Kernel;
@@ -114,20 +115,44 @@ impl Session {
     /// Compiles one snippet of CUDA C++. On error (NVRTC's diagnostics, with line numbers of
     /// the snippet) the session is unchanged.
     pub fn add(&mut self, source: &str) -> Result<Added> {
+        self.compile(source, None)
+    }
+
+    /// Compiles `source` (with template instance `instance` made, if any) as the next snippet.
+    fn compile(&mut self, source: &str, instance: Option<&str>) -> Result<Added> {
         let id = self.added + 1;
-        let prelude = self.prelude.for_source(source);
+        let declared = declarations(source);
+        let replacing = declared.iter().map(|u| unit_names(u).key).collect();
+        let mentions = format!("{source}\n{}", instance.unwrap_or(""));
+        let prelude = self.prelude.for_source(&mentions, &replacing);
         let program = format!("{prelude}\n#line 1 \"snippet\"\n{source}\n");
         let started = Instant::now();
-        let key = Cache::key(&program, &self.options, self.nvrtc.version());
+        let keyed = match instance {
+            Some(instance) => format!("{program}\n// instance: {instance}"),
+            None => program.clone(),
+        };
+        let key = Cache::key(&keyed, &self.options, self.nvrtc.version());
+        let expressions: Vec<&str> = instance.into_iter().collect();
         let (ptx, cache_hit) = match self.cache.get(&key) {
             Some(ptx) => (ptx, true),
-            None => match self.nvrtc.compile(&program, "snippet", &self.options)? {
-                Compiled::Ptx(ptx) => {
+            None => match self.nvrtc.compile_with_names(
+                &program,
+                "snippet",
+                &self.options,
+                &expressions,
+            )? {
+                (Compiled::Ptx(ptx), _) => {
                     self.cache.put(&key, &ptx);
                     (ptx, false)
                 }
-                Compiled::Rejected(log) => {
-                    return Err(compile_error(id, &log));
+                (Compiled::Rejected(log), _) => {
+                    return Err(match instance {
+                        Some(instance) => Error::CodeObject {
+                            source_name: format!("the instance `{instance}`"),
+                            message: compile_log(&log),
+                        },
+                        None => snippet_error(id, compile_log(&log)),
+                    });
                 }
             },
         };
@@ -137,7 +162,7 @@ impl Session {
         let symbols = SymbolTable::from_module(&module);
         let code = self.prepare(id, module, symbols)?;
         let defined = self.commit(code);
-        self.prelude.extend(declarations(source));
+        self.prelude.extend(declared);
         self.added = id;
         Ok(Added {
             snippet: id,
@@ -232,8 +257,17 @@ impl Session {
     /// The newest definition of kernel `query` (exact name, signature or plain name), linked
     /// with everything it calls. Redefinitions of the kernel or of anything it calls are picked
     /// up here; the `Kernel`s handed out before keep the code they were linked with.
+    ///
+    /// A template kernel named with its arguments (`scale<float>`) that no snippet instantiated
+    /// is instantiated here, as a snippet of its own.
     pub fn kernel(&mut self, query: &str) -> Result<Kernel> {
-        let name = self.kernel_name(query)?;
+        let name = match self.kernel_name(query) {
+            Err(Error::NotFound { .. }) if self.is_template(query) => {
+                self.compile("", Some(query))?;
+                self.kernel_name(query)?
+            }
+            found => found?,
+        };
         if let Some((kernel, _)) = self.linked.get(&name) {
             return Ok(kernel.clone());
         }
@@ -267,6 +301,13 @@ impl Session {
                 message: format!("linking its kernels: {message}"),
             })?;
         Ok(chevron_ptx::print(&linked))
+    }
+
+    /// Whether `query` names a template (`NAME<…>`) an earlier snippet declared.
+    fn is_template(&self, query: &str) -> bool {
+        query
+            .split_once('<')
+            .is_some_and(|(name, _)| self.prelude.declares(name.trim()))
     }
 
     fn kernel_name(&self, query: &str) -> Result<String> {
@@ -373,13 +414,13 @@ fn snippet_error(id: u64, message: String) -> Error {
     }
 }
 
-/// NVRTC's log, without the trailing summary line, as the error of snippet `id`.
-fn compile_error(id: u64, log: &str) -> Error {
+/// NVRTC's log, without the trailing summary line.
+fn compile_log(log: &str) -> String {
     let lines: Vec<&str> = log
         .lines()
         .map(str::trim_end)
         .filter(|l| !l.is_empty() && !l.contains("errors detected in the compilation"))
         .filter(|l| !l.contains("error detected in the compilation"))
         .collect();
-    snippet_error(id, lines.join("\n"))
+    lines.join("\n")
 }

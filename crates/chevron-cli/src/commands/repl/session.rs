@@ -92,7 +92,12 @@ impl Repl {
 
     fn add(&mut self, source: &str) -> Result<Flow, String> {
         let added = self.session.add(source).map_err(|e| e.to_string())?;
-        let mut line = format!("snippet {}: {}", added.snippet, added.defined.join(", "));
+        let defined = if added.defined.is_empty() {
+            "declarations only".to_string()
+        } else {
+            added.defined.join(", ")
+        };
+        let mut line = format!("snippet {}: {defined}", added.snippet);
         if self.timing {
             let how = if added.cache_hit {
                 "cached"
@@ -158,13 +163,15 @@ impl Repl {
         };
         interrupted.store(false, Ordering::SeqCst);
         let started = Instant::now();
-        let token = kernel
-            .launch(&self.stream, config, &args[..])
-            .map_err(|e| e.to_string())?;
-        if !wait(&token, interrupted)? {
-            if let Some(message) = self.interrupt(&token, &name)? {
-                return Err(message);
+        let token = kernel.launch(&self.stream, config, &args[..]);
+        match token.and_then(|token| Ok((wait(&token, interrupted)?, token))) {
+            Ok((true, _)) => {}
+            Ok((false, token)) => {
+                if let Some(message) = self.interrupt(&token, &name)? {
+                    return Err(message);
+                }
             }
+            Err(err) => return Err(self.failed(err)),
         }
         if self.timing {
             println!("{name}: {}", ms(started.elapsed()));
@@ -196,6 +203,17 @@ impl Repl {
             ),
             other => format!("interrupted: `{name}`: {other}"),
         }))
+    }
+
+    /// A launch that failed: after a fault the stream stays faulted, so later launches get a
+    /// new one (on the CPU device the session goes on; a GPU's context may be lost).
+    fn failed(&mut self, err: Error) -> String {
+        if matches!(err, Error::Fault { .. }) {
+            if let Ok(stream) = self.device.create_stream() {
+                self.stream = stream;
+            }
+        }
+        err.to_string()
     }
 
     fn command(&mut self, command: &str) -> Result<Flow, String> {
@@ -292,9 +310,9 @@ impl Repl {
 }
 
 /// Waits for `token`; `false` when interrupted first.
-fn wait(token: &Token, interrupted: &AtomicBool) -> Result<bool, String> {
+fn wait(token: &Token, interrupted: &AtomicBool) -> chevron::Result<bool> {
     loop {
-        if token.is_done().map_err(|e| e.to_string())? {
+        if token.is_done()? {
             return Ok(true);
         }
         if interrupted.swap(false, Ordering::SeqCst) {
