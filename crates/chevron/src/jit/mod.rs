@@ -38,6 +38,7 @@
 pub mod cache;
 mod declarations;
 pub mod globals;
+mod headers;
 mod link;
 pub mod nvrtc;
 mod prelude;

@@ -10,6 +10,7 @@ use chevron_ptx::symbols::{LookupError, SymbolTable};
 use super::cache::Cache;
 use super::declarations::declarations;
 use super::globals;
+use super::headers::include_options;
 use super::link::{link_kernels, Definition};
 use super::nvrtc::{nvrtc, Compiled, Nvrtc};
 use super::prelude::Prelude;
@@ -75,14 +76,16 @@ impl Session {
         let (major, minor) = device.compute_capability();
         // NVRTC 13 targets compute_75 and newer; the PTX runs on anything at least as new.
         let arch = (major * 10 + minor).max(75);
+        let mut options = vec![
+            format!("--gpu-architecture=compute_{arch}"),
+            "--relocatable-device-code=true".into(),
+            "--std=c++17".into(),
+        ];
+        options.extend(include_options(nvrtc.path()));
         Ok(Session {
             device: device.clone(),
             nvrtc,
-            options: vec![
-                format!("--gpu-architecture=compute_{arch}"),
-                "--relocatable-device-code=true".into(),
-                "--std=c++17".into(),
-            ],
+            options,
             cache,
             prelude: Prelude::default(),
             added: 0,
@@ -160,8 +163,9 @@ impl Session {
         let module = chevron_ptx::parse(ptx.trim_end_matches('\0'))
             .map_err(|e| snippet_error(id, format!("NVRTC's PTX does not parse: {e}")))?;
         let symbols = SymbolTable::from_module(&module);
-        let code = self.prepare(id, module, symbols)?;
-        let defined = self.commit(code);
+        let (code, globals) = self.prepare(id, module, symbols)?;
+        let mut defined = self.commit(code);
+        defined.extend(globals);
         self.prelude.extend(declared);
         self.added = id;
         Ok(Added {
@@ -173,11 +177,17 @@ impl Session {
     }
 
     /// Places the snippet's globals and rewrites its code to use them.
-    fn prepare(&mut self, id: u64, module: PtxModule, symbols: SymbolTable) -> Result<SnippetCode> {
+    /// Also returns the globals it placed, for reports.
+    fn prepare(
+        &mut self,
+        id: u64,
+        module: PtxModule,
+        symbols: SymbolTable,
+    ) -> Result<(SnippetCode, Vec<String>)> {
         let (version, target, address_size) =
             (module.version, module.target.clone(), module.address_size);
         let split = globals::split(module);
-        let addresses = self
+        let placement = self
             .storage
             .place(&self.device, id, &split, (version, &target, address_size))
             .map_err(|message| snippet_error(id, message))?;
@@ -195,7 +205,7 @@ impl Session {
         let shared_names: HashSet<String> = shared.iter().map(|v| v.name.clone()).collect();
         let mut shared_uses = Vec::new();
         for function in &mut functions {
-            let uses = globals::rewrite(function, &addresses, &shared_names)
+            let uses = globals::rewrite(function, &placement.addresses, &shared_names)
                 .map_err(|message| snippet_error(id, format!("`{}`: {message}", function.name)))?;
             shared_uses.push(uses);
         }
@@ -213,7 +223,7 @@ impl Session {
             .enumerate()
             .map(|(i, f)| (f.name.clone(), i))
             .collect();
-        Ok(SnippetCode {
+        let code = SnippetCode {
             id,
             version,
             target,
@@ -225,7 +235,8 @@ impl Session {
             shared,
             declarations,
             symbols,
-        })
+        };
+        Ok((code, placement.defined))
     }
 
     /// Makes the snippet's definitions the live ones; kernels using a replaced one go stale.
@@ -250,7 +261,6 @@ impl Session {
                 self.linked.retain(|_, (_, uses)| !uses.contains(name));
             }
         }
-        defined.extend(self.storage.defined_by(code.id).map(str::to_string));
         defined
     }
 
