@@ -235,3 +235,18 @@ fn cuda_headers_shipped_beside_nvrtc_can_be_included() {
         .unwrap();
     assert_eq!(run(&session.kernel("halves").unwrap(), 2), [15, 15]);
 }
+
+#[test]
+fn an_error_in_an_earlier_template_names_the_prelude_not_the_snippet() {
+    let device = device();
+    let mut session = session(&device);
+    session
+        .add("template <typename T> __device__ T half_of(T x) { return x.half(); }")
+        .unwrap();
+    let err = session
+        .add("__global__ void use(int *out) {\n  out[0] = half_of(4);\n}")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("prelude("), "{err}");
+    assert!(err.contains("at line 2 of snippet"), "{err}");
+}

@@ -128,6 +128,8 @@ impl Session {
         let replacing = declared.iter().map(|u| unit_names(u).key).collect();
         let mentions = format!("{source}\n{}", instance.unwrap_or(""));
         let prelude = self.prelude.for_source(&mentions, &replacing);
+        // Errors in the snippet name `snippet(LINE)`, with its own line numbers; errors in
+        // earlier snippets' declarations (a template instantiated now) name `prelude(LINE)`.
         let program = format!("{prelude}\n#line 1 \"snippet\"\n{source}\n");
         let started = Instant::now();
         let keyed = match instance {
@@ -140,7 +142,7 @@ impl Session {
             Some(ptx) => (ptx, true),
             None => match self.nvrtc.compile_with_names(
                 &program,
-                "snippet",
+                "prelude",
                 &self.options,
                 &expressions,
             )? {
