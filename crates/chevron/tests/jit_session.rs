@@ -250,3 +250,19 @@ fn an_error_in_an_earlier_template_names_the_prelude_not_the_snippet() {
     assert!(err.contains("prelude("), "{err}");
     assert!(err.contains("at line 2 of snippet"), "{err}");
 }
+
+#[test]
+fn namespaces_and_forward_declarations_add_up() {
+    let device = device();
+    let mut session = session(&device);
+    session
+        .add("struct Node { int value; };\nnamespace ns { __device__ int one() { return 1; } }")
+        .unwrap();
+    session
+        .add("struct Node;\nnamespace ns { __device__ int two() { return 2; } }")
+        .unwrap();
+    session
+        .add("__global__ void sum(int *out) { Node n{40}; out[0] = n.value + ns::one() + ns::two(); }")
+        .unwrap();
+    assert_eq!(run(&session.kernel("sum").unwrap(), 1), [43]);
+}

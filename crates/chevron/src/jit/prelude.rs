@@ -41,7 +41,12 @@ impl Prelude {
         for text in units {
             let classified = unit_names(&text);
             let replaced = self.by_key.get(&classified.key).copied();
-            if replaced.is_some_and(|at| self.text(at) == Some(text.as_str())) {
+            let kept = |at: usize| {
+                self.units[at]
+                    .as_ref()
+                    .is_some_and(|old| old.text == text || !classified.has_body)
+            };
+            if replaced.is_some_and(kept) {
                 continue;
             }
             let index = match replaced {
@@ -77,7 +82,7 @@ impl Prelude {
     }
 
     /// The prelude for `source`, in declaration order, without the units whose keys are in
-    /// `replacing` (the keys of `source`'s own declarations).
+    /// `replacing` (the keys of `source`'s own definitions kept whole).
     pub fn for_source(&self, source: &str, replacing: &HashSet<String>) -> String {
         let mut chosen: HashSet<usize> = HashSet::new();
         let mut names: Vec<String> = identifiers(source).collect();
@@ -117,10 +122,6 @@ impl Prelude {
     /// Whether a unit declares `name`.
     pub fn declares(&self, name: &str) -> bool {
         self.by_name.contains_key(name)
-    }
-
-    fn text(&self, index: usize) -> Option<&str> {
-        self.units[index].as_ref().map(|u| u.text.as_str())
     }
 
     /// Drops the unit at `index` (replaced by a later one placed elsewhere).
@@ -179,6 +180,16 @@ mod tests {
         let with_type = prelude.for_source("make(1).a", &none);
         assert!(with_type.contains("struct Pair") && !with_type.contains("Unused"));
         assert!(!prelude.for_source("f2", &none).contains("f1"));
+    }
+
+    #[test]
+    fn a_forward_declaration_does_not_hide_a_definition() {
+        let mut prelude = prelude(&["struct Node { int value; };"]);
+        prelude.extend(vec!["struct Node;".into()]);
+        assert_eq!(
+            prelude.for_source("Node n;", &HashSet::new()),
+            "struct Node { int value; };\n"
+        );
     }
 
     #[test]

@@ -125,7 +125,12 @@ impl Session {
     fn compile(&mut self, source: &str, instance: Option<&str>) -> Result<Added> {
         let id = self.added + 1;
         let declared = declarations(source);
-        let replacing = declared.iter().map(|u| unit_names(u).key).collect();
+        let replacing = declared
+            .iter()
+            .map(|u| unit_names(u))
+            .filter(|unit| unit.has_body)
+            .map(|unit| unit.key)
+            .collect();
         let mentions = format!("{source}\n{}", instance.unwrap_or(""));
         let prelude = self.prelude.for_source(&mentions, &replacing);
         // Errors in the snippet name `snippet(LINE)`, with its own line numbers; errors in

@@ -18,6 +18,9 @@ pub struct UnitNames {
     /// Whether the unit is a type (`struct`, `class`, `union`, `typedef`, `using`): a
     /// redefinition keeps its place in the prelude, since later units may use it.
     pub is_type: bool,
+    /// Whether it holds a body (a definition kept whole): only such a unit replaces another, so
+    /// a forward declaration never hides a definition.
+    pub has_body: bool,
 }
 
 /// Words before `(` that are attributes, not the declared function.
@@ -40,12 +43,17 @@ pub fn unit_names(unit: &str) -> UnitNames {
         Some(end) if text.contains('{') => text[end + 1..].trim_end_matches(';'),
         _ => "",
     };
-    let key = format!("{head} {trailer}")
-        .split_whitespace()
-        .collect::<Vec<_>>()
-        .join(" ");
     let words: Vec<String> = identifiers(head).collect();
     let has = |word: &str| words.iter().any(|w| w == word);
+    // Namespace and `extern "C"` blocks add up instead of replacing each other: their key is
+    // their whole text.
+    let block = has("namespace") || head == "extern \"C\"";
+    let keyed = if block {
+        text.to_string()
+    } else {
+        format!("{head} {trailer}")
+    };
+    let key = keyed.split_whitespace().collect::<Vec<_>>().join(" ");
     let is_type = !text.starts_with('#')
         && !has("enum")
         && (has("struct") || has("class") || has("union") || has("typedef"))
@@ -67,6 +75,7 @@ pub fn unit_names(unit: &str) -> UnitNames {
         names,
         key,
         is_type,
+        has_body: text.contains('{'),
     }
 }
 
@@ -99,7 +108,9 @@ fn type_name(text: &str, head: &str, words: &[String]) -> Option<String> {
             break;
         }
     }
-    let name = identifiers(&head[..end]).filter(|w| w != "final").last()?;
+    let name = identifiers(without_template_arguments(&head[..end]))
+        .filter(|w| w != "final")
+        .last()?;
     (!matches!(name.as_str(), "struct" | "class" | "union")).then_some(name)
 }
 
@@ -197,6 +208,11 @@ mod tests {
             one("Box")
         );
         assert_eq!(names("typedef struct { int a; } Plain;"), one("Plain"));
+        assert_eq!(
+            names("template <> struct Traits<int> { static const int bits = 32; };"),
+            one("Traits")
+        );
+        assert_eq!(names("struct Later;"), one("Later"));
         assert_eq!(names("typedef unsigned int word;"), one("word"));
         assert_eq!(names("using real = float;"), one("real"));
         assert_eq!(
@@ -232,6 +248,10 @@ mod tests {
         );
         assert_eq!(key("struct P { int a; };"), "struct P");
         assert!(unit_names("struct P { int a; };").is_type);
+        assert_ne!(
+            key("namespace ns {\n__device__ int f(int);\n}"),
+            key("namespace ns {\n__device__ int g(int);\n}")
+        );
         assert!(!unit_names("__device__ int f(int);").is_type);
     }
 }
