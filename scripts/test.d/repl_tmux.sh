@@ -137,4 +137,8 @@ printf '%s\n' '__device__ int offset = 5;' \
     '__global__ void shift(int *v) { v[threadIdx.x] += offset; }' >"$work/shift.cu"
 target/debug/chevron run "$work/shift.cu" shift --grid 1 --block 3 --arg 'i32[3]=iota' --print 0 \
     | grep -qF 'arg 0: [5,6,7]' || { echo "repl_tmux: chevron run FILE.cu failed" >&2; exit 1; }
+printf '%s\n' 'template <typename T> __global__ void twice(T *v) { v[threadIdx.x] *= 2; }' >"$work/twice.cu"
+target/debug/chevron run "$work/twice.cu" 'twice<float>' --grid 1 --block 3 --arg 'f32[3]=iota' \
+    --print 0 | grep -qF 'arg 0: [0.0,2.0,4.0]' \
+    || { echo "repl_tmux: chevron run FILE.cu 'twice<float>' failed" >&2; exit 1; }
 echo "repl_tmux: prompt, multi-line input, history recall, Ctrl-C (input and stopping a kernel), Ctrl-D, pipe, templates, #include, :load/:save/:symbols/:device, a fault, run .cu: ok"

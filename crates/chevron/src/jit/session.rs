@@ -311,6 +311,14 @@ impl Session {
             .filter(|d| d.code.is_kernel(d.index))
             .cloned()
             .collect();
+        if kernels.is_empty() {
+            return Err(Error::CodeObject {
+                source_name: "the JIT session".into(),
+                message: "it defines no kernels (a template kernel is instantiated by naming \
+                          it with its arguments, e.g. `scale<float>`)"
+                    .into(),
+            });
+        }
         kernels.sort_by(|a, b| a.name().cmp(b.name()));
         let (linked, _) =
             link_kernels(&kernels, &self.live).map_err(|message| Error::CodeObject {
