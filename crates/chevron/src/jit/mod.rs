@@ -44,6 +44,7 @@ pub mod cache;
 mod declarations;
 pub mod globals;
 mod headers;
+mod kernel_index;
 mod link;
 pub mod nvrtc;
 mod prelude;

@@ -11,6 +11,7 @@ use super::cache::Cache;
 use super::declarations::declarations;
 use super::globals;
 use super::headers::include_options;
+use super::kernel_index::KernelIndex;
 use super::link::{link_kernels, Definition};
 use super::nvrtc::{nvrtc, Compiled, Nvrtc};
 use super::prelude::Prelude;
@@ -38,6 +39,8 @@ pub struct Session {
     live: HashMap<String, Definition>,
     /// Kernels linked so far, with the names of the visible functions each uses.
     linked: HashMap<String, (Kernel, Vec<String>)>,
+    /// Every kernel defined so far, by base name.
+    kernels: KernelIndex,
 }
 
 /// What [`Session::add`] did.
@@ -92,6 +95,7 @@ impl Session {
             storage: Storage::default(),
             live: HashMap::new(),
             linked: HashMap::new(),
+            kernels: KernelIndex::default(),
         })
     }
 
@@ -255,6 +259,10 @@ impl Session {
             if function.linkage == Linkage::Internal {
                 continue;
             }
+            if function.kind == FunctionKind::Entry {
+                self.kernels
+                    .note(defined.last().map_or("", String::as_str), &function.name);
+            }
             let definition = Definition {
                 code: Arc::clone(&code),
                 index,
@@ -343,33 +351,17 @@ impl Session {
         {
             return Ok(query.to_string());
         }
-        let mut snippets: Vec<&Arc<SnippetCode>> = Vec::new();
-        for definition in self.live.values() {
-            if definition.code.is_kernel(definition.index)
-                && !snippets.iter().any(|s| s.id == definition.code.id)
-            {
-                snippets.push(&definition.code);
-            }
+        let indexed = self
+            .kernels
+            .candidates(query)
+            .iter()
+            .filter_map(|name| self.live.get(name));
+        if let Some(found) = self.find_kernel_among(query, indexed)? {
+            return Ok(found);
         }
-        snippets.sort_by_key(|s| std::cmp::Reverse(s.id));
-        for code in snippets {
-            match code.symbols.find_kernel(query) {
-                Ok(symbol)
-                    if self
-                        .live
-                        .get(&symbol.name)
-                        .is_some_and(|d| d.code.id == code.id) =>
-                {
-                    return Ok(symbol.name.clone());
-                }
-                Err(ambiguous @ LookupError::Ambiguous { .. }) => {
-                    return Err(Error::InvalidValue {
-                        call: "jit::Session::kernel",
-                        message: ambiguous.to_string(),
-                    })
-                }
-                _ => {}
-            }
+        // Names the index cannot tell (a namespace left out of the query, …): every kernel.
+        if let Some(found) = self.find_kernel_among(query, self.live.values())? {
+            return Ok(found);
         }
         Err(Error::NotFound {
             what: "kernel",
@@ -382,6 +374,41 @@ impl Session {
                 .map(|s| s.display)
                 .collect(),
         })
+    }
+
+    /// The live kernel `query` names among `definitions`, looked up in their snippets' symbol
+    /// tables, newest snippet first.
+    fn find_kernel_among<'a>(
+        &self,
+        query: &str,
+        definitions: impl Iterator<Item = &'a Definition>,
+    ) -> Result<Option<String>> {
+        let mut ids = HashSet::new();
+        let mut snippets: Vec<&Arc<SnippetCode>> = definitions
+            .filter(|d| d.code.is_kernel(d.index) && ids.insert(d.code.id))
+            .map(|d| &d.code)
+            .collect();
+        snippets.sort_by_key(|s| std::cmp::Reverse(s.id));
+        for code in snippets {
+            match code.symbols.find_kernel(query) {
+                Ok(symbol)
+                    if self
+                        .live
+                        .get(&symbol.name)
+                        .is_some_and(|d| d.code.id == code.id) =>
+                {
+                    return Ok(Some(symbol.name.clone()));
+                }
+                Err(ambiguous @ LookupError::Ambiguous { .. }) => {
+                    return Err(Error::InvalidValue {
+                        call: "jit::Session::kernel",
+                        message: ambiguous.to_string(),
+                    })
+                }
+                _ => {}
+            }
+        }
+        Ok(None)
     }
 
     /// A global of the session (exact or demangled name): its one device address and size.
