@@ -160,6 +160,7 @@ impl Session {
                     (ptx, false)
                 }
                 (Compiled::Rejected(log), _) => {
+                    let log = self.with_header_hint(log);
                     return Err(match instance {
                         Some(instance) => Error::CodeObject {
                             source_name: format!("the instance `{instance}`"),
@@ -334,6 +335,19 @@ impl Session {
                 message: format!("linking its kernels: {message}"),
             })?;
         Ok(chevron_ptx::print(&linked))
+    }
+
+    /// NVRTC's log, with where to get the CUDA headers when an `#include` found none.
+    fn with_header_hint(&self, log: String) -> String {
+        let searched = self.options.iter().any(|o| o.starts_with("--include-path"));
+        if searched || !log.contains("could not open source file") {
+            return log;
+        }
+        format!(
+            "{log}\nno CUDA headers were found beside NVRTC ({}) or in a CUDA toolkit: \
+             `scripts/deps/nvrtc.sh` installs them, or set CHEVRON_CUDA_INCLUDE",
+            self.nvrtc.path()
+        )
     }
 
     /// Whether `query` names a template (`NAME<…>`) an earlier snippet declared.
