@@ -235,7 +235,11 @@ fn redefine(device: &Device, count: usize) -> chevron::Result<()> {
             println!(
                 "{i:<15} {:<12} {:<15} {:<15} {:.1} s",
                 format!("{rss} kB"),
-                memory.map_or("(in host RSS)".into(), |m| format!("{m} MiB")),
+                match (memory, device.backend()) {
+                    (Some(m), _) => format!("{m} MiB"),
+                    (None, BackendKind::Cuda) => "? (nvidia-smi)".into(),
+                    (None, _) => "(in host RSS)".into(),
+                },
                 session.live_snippets(),
                 started.elapsed().as_secs_f64()
             );
@@ -288,21 +292,35 @@ fn rss_kb() -> u64 {
         .unwrap_or(0)
 }
 
-/// This process's device memory in MiB as nvidia-smi reports it (CUDA only).
+/// This process's device memory in MiB as nvidia-smi reports it (CUDA only); where the process
+/// is not listed (another PID namespace), the memory used on the device's GPU.
 fn device_memory_mib(device: &Device) -> Option<u64> {
     if device.backend() != BackendKind::Cuda {
         return None;
     }
-    let output = std::process::Command::new("nvidia-smi")
-        .args([
-            "--query-compute-apps=pid,used_memory",
-            "--format=csv,noheader,nounits",
-        ])
-        .output()
-        .ok()?;
+    let query = |args: &[&str]| -> String {
+        std::process::Command::new("nvidia-smi")
+            .args(args)
+            .output()
+            .map(|o| String::from_utf8_lossy(&o.stdout).into_owned())
+            .unwrap_or_default()
+    };
     let pid = std::process::id().to_string();
-    String::from_utf8_lossy(&output.stdout)
+    let apps = query(&[
+        "--query-compute-apps=pid,used_memory",
+        "--format=csv,noheader,nounits",
+    ]);
+    let own = apps
         .lines()
         .find(|l| l.split(',').next().map(str::trim) == Some(pid.as_str()))
-        .and_then(|l| l.split(',').nth(1)?.trim().parse().ok())
+        .and_then(|l| l.split(',').nth(1)?.trim().parse().ok());
+    own.or_else(|| {
+        let id = format!("--id={}", device.ordinal());
+        let used = query(&[
+            "--query-gpu=memory.used",
+            "--format=csv,noheader,nounits",
+            &id,
+        ]);
+        used.trim().parse().ok()
+    })
 }
