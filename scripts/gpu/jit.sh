@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # On a GPU machine: the incremental-JIT session tests on CUDA and on the CPU device, the REPL
-# driven from a pipe on CUDA, and the JIT benchmark on cuda:0 (add-time curve against recompiling
-# everything, cache hits, host RSS and device memory across 10,000 redefinitions).
+# driven from a pipe on CUDA (with Ctrl-C during a running kernel: the REPL stops waiting, says
+# so, and a later launch works), and the JIT benchmark on cuda:0 (add-time curve against
+# recompiling everything, cache hits, host RSS and device memory across 10,000 redefinitions,
+# printed every 1000). About 4 minutes on an H100 host.
 #
 # Build on the development machine and carry over (stripped, the whole carry/ stays < 64 MiB):
 #   cargo test --release -p chevron --test jit_session --no-run    # prints the executable's path
@@ -11,6 +13,7 @@
 #   cp target/release/examples/07-jit-bench target/release/chevron carry/bin/ && strip carry/bin/*
 #   cp .deps/nvrtc/nvidia/cu13/lib/libnvrtc-builtins.so.13.0 carry/nvrtc/
 #   xz -T0 -c .deps/nvrtc/nvidia/cu13/lib/libnvrtc.so.13 >carry/nvrtc/libnvrtc.so.13.xz
+#   tar -C .deps/nvrtc/nvidia/cu13 -cJf carry/nvrtc/include.tar.xz include   # the CUDA headers
 # NVRTC: CHEVRON_NVRTC when set, else carry/nvrtc (unpacked here), else chevron's own search.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
@@ -26,6 +29,10 @@ fi
 if [ -z "${CHEVRON_NVRTC:-}" ] && [ -e carry/nvrtc/libnvrtc.so.13 ]; then
   export CHEVRON_NVRTC=$PWD/carry/nvrtc
 fi
+if [ -z "${CHEVRON_CUDA_INCLUDE:-}" ] && [ -e carry/nvrtc/include.tar.xz ]; then
+  [ -d carry/nvrtc/include ] || tar -C carry/nvrtc -xJf carry/nvrtc/include.tar.xz
+  export CHEVRON_CUDA_INCLUDE=$PWD/carry/nvrtc/include:$PWD/carry/nvrtc/include/cccl
+fi
 command -v nvidia-smi >/dev/null && nvidia-smi -L
 export CHEVRON_CACHE=off
 status=0
@@ -39,6 +46,27 @@ out=$(printf '%s\n' '__device__ int offset = 40;' ':buf v i32[4]=zeros' \
   'put<<<1, 4>>>(v);' ':print v' | "$bin/chevron" repl --device cuda:0) || status=1
 echo "$out"
 grep -qF 'v = [40, 41, 42, 43]' <<<"$out" || { echo "REPL result differs" >&2; status=1; }
+echo "== REPL: Ctrl-C during a running kernel on cuda:0 (it spins about 10 s)"
+work=$(mktemp -d)
+mkfifo "$work/in"
+"$bin/chevron" repl --device cuda:0 <"$work/in" >"$work/out" 2>"$work/err" &
+repl=$!
+exec 3>"$work/in"
+printf '%s\n' ':buf g i32[1]=zeros' \
+  '__global__ void spin(int *) { long long s = clock64(); while (clock64() - s < 20000000000LL) { } }' \
+  '__global__ void one(int *g) { g[0] = 1; }' 'spin<<<1, 1>>>(g);' >&3
+sleep 5
+kill -INT "$repl"
+sleep 1
+printf '%s\n' 'one<<<1, 1>>>(g);' ':print g' >&3
+exec 3>&-
+repl_status=0
+wait "$repl" || repl_status=$?
+cat "$work/out" "$work/err"
+grep -qF 'g = [1]' "$work/out" && grep -qF 'keeps running on cuda:0' "$work/err" \
+  && [ "$(wc -l <"$work/err")" -eq 1 ] && [ "$repl_status" -eq 2 ] \
+  || { echo "REPL Ctrl-C on cuda:0: unexpected (exit $repl_status)" >&2; status=1; }
+rm -rf "$work"
 echo "== JIT benchmark on cuda:0"
 CHEVRON_DEVICES=cuda:0 "$bin/07-jit-bench" || status=1
 exit $status

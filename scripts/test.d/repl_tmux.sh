@@ -83,7 +83,9 @@ wait_for "snippet 3: spin(int*)"
 lines 'spin<<<1, 1>>>(out);'
 sleep 1
 keys C-c
-wait_for "error: interrupted: \`spin(int*)\` keeps running"
+wait_for "error: interrupted: stopped \`spin(int*)\` on cpu:0"
+lines ':print out 3'
+wait_for "out = [0, 2, 4, …]"
 lines 'fill<<<1, 4>>>(out);' ':print out 2'
 wait_for "out = [0, 2, …]"
 keys C-d
@@ -106,9 +108,37 @@ grep -qF 'v = [3, 3]' "$work/out" || { cat "$work/out" >&2; exit 1; }
 [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "kernel \`missing\` not found" "$work/err" \
     || { cat "$work/err" >&2; exit 1; }
 
+# The rest of the language from a pipe: a template kernel instantiated by its launch, #include of
+# a CUDA header, :load, :save, :symbols, a fault that leaves the session usable, :device.
+printf '%s\n' '__device__ int base = 40;' \
+    'template <typename T> __global__ void add(T *v, T x) { v[threadIdx.x] += x + base; }' \
+    >"$work/load.cu"
+status=0
+printf '%s\n' ":load $work/load.cu" ':buf w i32[3]=iota' 'add<int><<<1, 3>>>(w, 2);' \
+    '#include <cuda_fp16.h>' \
+    '__global__ void halve(int *v) { v[threadIdx.x] = __half2float(__float2half(v[threadIdx.x] * 0.5f)); }' \
+    'halve<<<1, 3>>>(w);' ":save w $work/w.bin" ':symbols' \
+    '__global__ void wild(int *v) { v[1 << 28] = 1; }' 'wild<<<1, 1>>>(w);' \
+    'add<int><<<1, 3>>>(w, 0);' ':print w' ':device cpu:0' ':symbols' \
+    | target/debug/chevron repl >"$work/out" 2>"$work/err" || status=$?
+[ "$status" -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "out-of-bounds" "$work/err" \
+    || { echo "repl_tmux: the fault should be the one error (exit $status)" >&2; cat "$work/err" >&2; exit 1; }
+for expected in 'snippet 1: base (' 'snippet 1    global   base (4 bytes at' 'kernel   add<int>(int*, int)' \
+    'w = [61, 61, 62]' 'device cpu:0: a new session'; do
+    grep -qF "$expected" "$work/out" || { echo "repl_tmux: no '$expected' in:" >&2; cat "$work/out" >&2; exit 1; }
+done
+[ "$(od -An -tu4 "$work/w.bin" | xargs)" = "21 21 22" ] \
+    || { echo "repl_tmux: :save wrote $(od -An -tu4 "$work/w.bin")" >&2; exit 1; }
+[ "$(tail -n1 "$work/out")" = "device cpu:0: a new session (earlier snippets and buffers are gone)" ] \
+    || { echo "repl_tmux: :symbols after :device should list nothing" >&2; exit 1; }
+
 # `chevron run` compiles a .cu file through the same session.
 printf '%s\n' '__device__ int offset = 5;' \
     '__global__ void shift(int *v) { v[threadIdx.x] += offset; }' >"$work/shift.cu"
 target/debug/chevron run "$work/shift.cu" shift --grid 1 --block 3 --arg 'i32[3]=iota' --print 0 \
     | grep -qF 'arg 0: [5,6,7]' || { echo "repl_tmux: chevron run FILE.cu failed" >&2; exit 1; }
-echo "repl_tmux: prompt, multi-line input, history recall, Ctrl-C (input and launch), Ctrl-D, pipe, run .cu: ok"
+printf '%s\n' 'template <typename T> __global__ void twice(T *v) { v[threadIdx.x] *= 2; }' >"$work/twice.cu"
+target/debug/chevron run "$work/twice.cu" 'twice<float>' --grid 1 --block 3 --arg 'f32[3]=iota' \
+    --print 0 | grep -qF 'arg 0: [0.0,2.0,4.0]' \
+    || { echo "repl_tmux: chevron run FILE.cu 'twice<float>' failed" >&2; exit 1; }
+echo "repl_tmux: prompt, multi-line input, history recall, Ctrl-C (input and stopping a kernel), Ctrl-D, pipe, templates, #include, :load/:save/:symbols/:device, a fault, run .cu: ok"

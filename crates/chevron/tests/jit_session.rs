@@ -156,3 +156,113 @@ fn a_repeated_snippet_is_a_cache_hit() {
     assert_eq!(run(&second.kernel("triples").unwrap(), 4), [0, 3, 6, 9]);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_template_kernel_is_instantiated_when_launched_by_its_arguments() {
+    let device = device();
+    let mut session = session(&device);
+    session
+        .add("template <typename T, int N> __global__ void fill(T *out) { out[threadIdx.x] = N; }")
+        .unwrap();
+    assert_eq!(run(&session.kernel("fill<int, 7>").unwrap(), 2), [7, 7]);
+    // An explicit instantiation in a snippet of its own does not clash with later snippets.
+    session
+        .add("template __global__ void fill<int, 9>(int *);")
+        .unwrap();
+    session
+        .add("__global__ void after(int *out) { out[0] = 1; }")
+        .unwrap();
+    assert_eq!(run(&session.kernel("fill<int, 9>").unwrap(), 1), [9]);
+    let err = session.kernel("absent<int>").unwrap_err().to_string();
+    assert!(err.contains("kernel `absent<int>` not found"), "{err}");
+}
+
+#[test]
+fn redefined_inline_functions_templates_and_types_replace_the_old_ones() {
+    let device = device();
+    let mut session = session(&device);
+    session
+        .add("struct Pair { int a; };\n__forceinline__ __device__ int twice(int x) { return 2 * x; }")
+        .unwrap();
+    session
+        .add("template <typename T> __device__ T sq(T x) { return x * x; }")
+        .unwrap();
+    session
+        .add("struct Pair { int a; int b; };\n__forceinline__ __device__ int twice(int x) { return 20 * x; }")
+        .unwrap();
+    session
+        .add("template <typename T> __device__ T sq(T x) { return x * x + 1; }")
+        .unwrap();
+    session
+        .add("__global__ void use(int *out) { Pair p{1, 2}; out[0] = twice(p.b) + sq(3); }")
+        .unwrap();
+    assert_eq!(run(&session.kernel("use").unwrap(), 1), [50]);
+}
+
+#[test]
+fn operators_and_specializations_reach_later_snippets() {
+    let device = device();
+    let mut session = session(&device);
+    session.add("struct V { int x; };").unwrap();
+    session
+        .add("__device__ V operator+(V a, V b) { return V{a.x + b.x}; }")
+        .unwrap();
+    session
+        .add(
+            "template <typename T> __device__ T pick(T x) { return x; }\n\
+             template <> __device__ int pick<int>(int x) { return x + 100; }",
+        )
+        .unwrap();
+    session
+        .add("__global__ void both(int *out) { out[0] = (V{1} + V{2}).x + pick(4); }")
+        .unwrap();
+    assert_eq!(run(&session.kernel("both").unwrap(), 1), [107]);
+}
+
+#[test]
+fn cuda_headers_shipped_beside_nvrtc_can_be_included() {
+    let device = device();
+    let mut session = session(&device);
+    session
+        .add("#include <cuda_fp16.h>\n#include <cuda/std/cstdint>")
+        .expect("the CUDA headers beside NVRTC (scripts/deps/nvrtc.sh installs them)");
+    session
+        .add(
+            "__global__ void halves(int *out) {\n\
+             __half h = __float2half(1.5f) + __float2half(2.0f);\n\
+             out[threadIdx.x] = (int)(__half2float(h) * 2) + sizeof(cuda::std::uint64_t); }",
+        )
+        .unwrap();
+    assert_eq!(run(&session.kernel("halves").unwrap(), 2), [15, 15]);
+}
+
+#[test]
+fn an_error_in_an_earlier_template_names_the_prelude_not_the_snippet() {
+    let device = device();
+    let mut session = session(&device);
+    session
+        .add("template <typename T> __device__ T half_of(T x) { return x.half(); }")
+        .unwrap();
+    let err = session
+        .add("__global__ void use(int *out) {\n  out[0] = half_of(4);\n}")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("prelude("), "{err}");
+    assert!(err.contains("at line 2 of snippet"), "{err}");
+}
+
+#[test]
+fn namespaces_and_forward_declarations_add_up() {
+    let device = device();
+    let mut session = session(&device);
+    session
+        .add("struct Node { int value; };\nnamespace ns { __device__ int one() { return 1; } }")
+        .unwrap();
+    session
+        .add("struct Node;\nnamespace ns { __device__ int two() { return 2; } }")
+        .unwrap();
+    session
+        .add("__global__ void sum(int *out) { Node n{40}; out[0] = n.value + ns::one() + ns::two(); }")
+        .unwrap();
+    assert_eq!(run(&session.kernel("sum").unwrap(), 1), [43]);
+}

@@ -13,8 +13,13 @@ use indicatif::ProgressBar;
 use crate::source_file::read_code_object;
 
 /// The code object `file` holds; for a `.cu` file, the PTX of its kernels compiled through a JIT
-/// session, returned too: it holds the globals, so keep it while the code is used.
-pub fn code_object(device: &Device, file: &Path) -> Result<(Vec<u8>, Option<Session>), String> {
+/// session, returned too: it holds the globals, so keep it while the code is used. A template
+/// kernel named with its arguments (`kernel`, e.g. `scale<float>`) is instantiated first.
+pub fn code_object(
+    device: &Device,
+    file: &Path,
+    kernel: Option<&str>,
+) -> Result<(Vec<u8>, Option<Session>), String> {
     if file.extension().is_none_or(|e| e != "cu") {
         return Ok((read_code_object(file)?, None));
     }
@@ -22,6 +27,13 @@ pub fn code_object(device: &Device, file: &Path) -> Result<(Vec<u8>, Option<Sess
     let mut session = Session::new(device).map_err(|e| e.to_string())?;
     let label = file.display().to_string();
     with_spinner(&label, || session.add(&source)).map_err(|e| format!("{label}: {e}"))?;
+    if let Some(kernel) = kernel.filter(|k| k.contains('<')) {
+        match with_spinner(&label, || session.kernel(kernel)) {
+            // Reported by the caller's lookup, with the file's kernels listed.
+            Ok(_) | Err(chevron::Error::NotFound { .. }) => {}
+            Err(err) => return Err(format!("{label}: {err}")),
+        }
+    }
     let ptx = session.linked_ptx().map_err(|e| format!("{label}: {e}"))?;
     Ok((ptx.into_bytes(), Some(session)))
 }

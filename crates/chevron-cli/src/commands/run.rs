@@ -58,7 +58,8 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> CommandResult {
     let runtime = runtime()?;
     let device = pick_device(&runtime, args.device.as_deref())?;
     // A .cu file is compiled through a JIT session, which must outlive the launch.
-    let (bytes, _session) = super::cuda_source::code_object(device, &args.file)?;
+    let (bytes, _session) =
+        super::cuda_source::code_object(device, &args.file, args.kernel.as_deref())?;
     let (symbols, types) = inspect::symbols_and_types(&bytes, &args.file)?;
     let listing = || {
         format!(

@@ -70,7 +70,9 @@ fn declare_unit(unit: &Unit, out: &mut Vec<String>) {
                     "inline" | "static" | "constexpr" | "__forceinline__" | "__inline__"
                 )
             });
-            if keeps_body || first == "template" {
+            // A template is needed whole to be instantiated; a full specialization
+            // (`template <>`) is an ordinary function.
+            if keeps_body || (first == "template" && !is_full_specialization(header)) {
                 out.push(whole());
             } else {
                 out.push(format!("{header};"));
@@ -97,6 +99,11 @@ fn declare_statement(statement: &str, words: &[&str], out: &mut Vec<String>) {
         return;
     }
     let first = words.first().copied().unwrap_or("");
+    if first == "template" && !after_template(statement).starts_with('<') {
+        // An explicit instantiation: its snippet defines the instance; later snippets
+        // instantiate the template themselves where they need it.
+        return;
+    }
     let is_variable = words
         .iter()
         .any(|w| matches!(*w, "__device__" | "__constant__" | "__managed__"))
@@ -125,6 +132,21 @@ fn declare_statement(statement: &str, words: &[&str], out: &mut Vec<String>) {
         })
         .collect();
     out.push(format!("extern {};", declarators.join(", ")));
+}
+
+/// The text after a leading `template` keyword.
+fn after_template(text: &str) -> &str {
+    text.trim_start()
+        .strip_prefix("template")
+        .unwrap_or("")
+        .trim_start()
+}
+
+/// `template <>`: an explicit (full) specialization.
+fn is_full_specialization(header: &str) -> bool {
+    after_template(header)
+        .strip_prefix('<')
+        .is_some_and(|rest| rest.trim_start().starts_with('>'))
 }
 
 fn last_significant(text: &str) -> Option<char> {
@@ -305,6 +327,20 @@ namespace ns { __device__ float half_of(float x) { return x / 2; } }
                 "template <typename T> __device__ T sq(T x) { return x * x; }",
                 "extern \"C\" __global__ void k(int *out);",
                 "namespace ns {\n__device__ float half_of(float x);\n}",
+            ]
+        );
+    }
+
+    #[test]
+    fn instantiations_are_left_to_their_snippet_and_specializations_become_prototypes() {
+        let source = "template <typename T> __global__ void scale(T *x, T f) { x[0] *= f; }\n\
+                      template __global__ void scale<float>(float *, float);\n\
+                      template <> __device__ int pick<int>(int x) { return x; }";
+        assert_eq!(
+            declarations(source),
+            [
+                "template <typename T> __global__ void scale(T *x, T f) { x[0] *= f; }",
+                "template <> __device__ int pick<int>(int x);",
             ]
         );
     }

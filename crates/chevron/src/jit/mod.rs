@@ -14,6 +14,11 @@
 //!   ([`Session::kernel`]); redefining a function or a kernel makes the next request re-link
 //!   (no recompilation of unchanged C++). Replaced code is unloaded once the `Kernel`s and
 //!   launches using it are gone.
+//! - **Redefinitions** of inline functions, templates and types replace their earlier
+//!   declarations (see `prelude`); a template kernel named with its arguments
+//!   (`scale<float>`) is instantiated on request.
+//! - **CUDA headers** (`cuda_fp16.h`, `cuda/std/…`) are found beside NVRTC or in a toolkit
+//!   (see `headers`).
 //! - **Compiled snippets** are cached on disk, keyed by the compiled text, the options, the
 //!   compiler version and the target (see [`cache`](self::cache)).
 //!
@@ -38,12 +43,15 @@
 pub mod cache;
 mod declarations;
 pub mod globals;
+mod headers;
+mod kernel_index;
 mod link;
 pub mod nvrtc;
 mod prelude;
 mod session;
 mod snippet;
 mod storage;
+mod unit_names;
 
 pub use cache::Cache;
 pub use session::{Added, JitSymbol, Session};

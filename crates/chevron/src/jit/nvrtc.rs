@@ -99,6 +99,10 @@ nvrtc_table! {
     log_size = "nvrtcGetProgramLogSize"(nvrtcProgram, *mut usize);
     /// `nvrtcGetProgramLog(program, buffer)`.
     log = "nvrtcGetProgramLog"(nvrtcProgram, *mut c_char);
+    /// `nvrtcAddNameExpression(program, expression)`.
+    add_name_expression = "nvrtcAddNameExpression"(nvrtcProgram, *const c_char);
+    /// `nvrtcGetLoweredName(program, expression, &lowered)`.
+    lowered_name = "nvrtcGetLoweredName"(nvrtcProgram, *const c_char, *mut *const c_char);
 }
 
 // SAFETY: NVRTC's entry points are thread-safe (a program is used by one thread at a time here);
@@ -143,6 +147,19 @@ impl Nvrtc {
 
     /// Compiles `source` (named `name` in diagnostics) with `options`.
     pub fn compile(&self, source: &str, name: &str, options: &[String]) -> Result<Compiled> {
+        self.compile_with_names(source, name, options, &[])
+            .map(|(compiled, _)| compiled)
+    }
+
+    /// Compiles like [`Nvrtc::compile`], instantiating the templates `expressions` name
+    /// (`scale<float>`); also returns each one's mangled name (empty when rejected).
+    pub fn compile_with_names(
+        &self,
+        source: &str,
+        name: &str,
+        options: &[String],
+        expressions: &[&str],
+    ) -> Result<(Compiled, Vec<String>)> {
         let source = c_string(source, "source")?;
         let name = c_string(name, "program name")?;
         let options: Vec<CString> = options
@@ -167,6 +184,15 @@ impl Nvrtc {
             nvrtc: self,
             raw: program,
         };
+        let expressions: Vec<CString> = expressions
+            .iter()
+            .map(|e| c_string(e, "name expression"))
+            .collect::<Result<_>>()?;
+        for expression in &expressions {
+            // SAFETY: a live program and a NUL-terminated expression alive for the call.
+            let added = unsafe { (self.add_name_expression)(program.raw, expression.as_ptr()) };
+            self.check(added, "nvrtcAddNameExpression")?;
+        }
         let count = c_int::try_from(option_ptrs.len()).unwrap_or(c_int::MAX);
         // SAFETY: a live program and `count` NUL-terminated options alive for the call.
         let result = unsafe { (self.compile_program)(program.raw, count, option_ptrs.as_ptr()) };
@@ -175,13 +201,26 @@ impl Nvrtc {
             if log.trim().is_empty() {
                 self.check(result, "nvrtcCompileProgram")?;
             }
-            return Ok(Compiled::Rejected(log));
+            return Ok((Compiled::Rejected(log), Vec::new()));
         }
-        Ok(Compiled::Ptx(program.text(
-            self.ptx_size,
-            self.ptx,
-            "nvrtcGetPTX",
-        )?))
+        let mut lowered = Vec::with_capacity(expressions.len());
+        for expression in &expressions {
+            let mut name: *const c_char = std::ptr::null();
+            // SAFETY: a compiled program, an expression added before compiling, and a valid
+            // out-pointer; the name NVRTC returns lives as long as the program.
+            let found = unsafe { (self.lowered_name)(program.raw, expression.as_ptr(), &mut name) };
+            self.check(found, "nvrtcGetLoweredName")?;
+            lowered.push(if name.is_null() {
+                String::new()
+            } else {
+                // SAFETY: a non-null result is a NUL-terminated string owned by the program.
+                unsafe { CStr::from_ptr(name) }
+                    .to_string_lossy()
+                    .into_owned()
+            });
+        }
+        let ptx = program.text(self.ptx_size, self.ptx, "nvrtcGetPTX")?;
+        Ok((Compiled::Ptx(ptx), lowered))
     }
 
     fn check(&self, result: nvrtcResult, call: &'static str) -> Result<()> {

@@ -1,160 +1,219 @@
 //! The declarations a snippet is compiled after: of everything earlier snippets declared, the
-//! units every snippet needs (preprocessor lines, types, templates, inline functions) and the
-//! prototypes and `extern` globals whose names the snippet (or one of those units) mentions.
-//! So the text NVRTC reads for snippet N does not grow with N.
+//! units every snippet needs (preprocessor lines, enums, namespaces, operators) and the units
+//! declaring a name the snippet mentions, with what those mention in turn (a prototype's
+//! parameter types, an inline function's callees). So the text NVRTC reads for snippet N
+//! depends on what the snippet uses, not on N.
+//!
+//! A unit with the key of an earlier one (see [`unit_names`](super::unit_names)) replaces it:
+//! a type keeps its place (later units may use it), anything else moves to the end (it may use
+//! later units). A snippet is compiled without the units its own declarations replace, so a
+//! redefinition never clashes with the definition it replaces.
 
 use std::collections::{HashMap, HashSet};
 
-/// Earlier snippets' declarations, deduplicated, in order.
+use super::unit_names::{identifiers, unit_names};
+
+/// Earlier snippets' declarations, in order.
 #[derive(Default)]
 pub struct Prelude {
-    units: Vec<String>,
-    seen: HashSet<String>,
-    /// Units included for every snippet, by index.
+    /// Units by position; `None` where a unit was replaced by a later one.
+    units: Vec<Option<Unit>>,
+    /// The position of the live unit with each key.
+    by_key: HashMap<String, usize>,
+    /// Positions of units included for every snippet.
     always: Vec<usize>,
-    /// Identifiers the always-included units mention.
-    always_mentions: HashSet<String>,
-    /// Units declaring a name, by the name.
+    /// Positions of units declaring a name, by the name.
     by_name: HashMap<String, Vec<usize>>,
 }
 
-/// Words before `(` that are attributes, not the declared function.
-const ATTRIBUTES: [&str; 6] = [
-    "__launch_bounds__",
-    "__align__",
-    "__attribute__",
-    "__declspec",
-    "alignas",
-    "decltype",
-];
+struct Unit {
+    text: String,
+    key: String,
+    /// The names it is found by (`None`: included for every snippet).
+    names: Option<Vec<String>>,
+    /// The identifiers the unit mentions.
+    mentions: Vec<String>,
+}
 
 impl Prelude {
     /// Appends a snippet's declaration units (see `declarations`).
     pub fn extend(&mut self, units: Vec<String>) {
-        for unit in units {
-            if !self.seen.insert(unit.clone()) {
+        for text in units {
+            let classified = unit_names(&text);
+            let replaced = self.by_key.get(&classified.key).copied();
+            let kept = |at: usize| {
+                self.units[at]
+                    .as_ref()
+                    .is_some_and(|old| old.text == text || !classified.has_body)
+            };
+            if replaced.is_some_and(kept) {
                 continue;
             }
-            let index = self.units.len();
-            match declared_names(&unit) {
-                Some(names) => {
-                    for name in names {
-                        self.by_name.entry(name).or_default().push(index);
-                    }
+            let index = match replaced {
+                Some(at) if classified.is_type => at,
+                Some(at) => {
+                    self.remove(at);
+                    self.units.push(None);
+                    self.units.len() - 1
                 }
                 None => {
-                    self.always_mentions.extend(identifiers(&unit));
-                    self.always.push(index);
+                    self.units.push(None);
+                    self.units.len() - 1
+                }
+            };
+            if replaced != Some(index) {
+                match &classified.names {
+                    Some(names) => {
+                        for name in names {
+                            self.by_name.entry(name.clone()).or_default().push(index);
+                        }
+                    }
+                    None => self.always.push(index),
                 }
             }
-            self.units.push(unit);
+            self.by_key.insert(classified.key.clone(), index);
+            self.units[index] = Some(Unit {
+                mentions: identifiers(&text).collect(),
+                text,
+                key: classified.key,
+                names: classified.names,
+            });
         }
     }
 
-    /// The prelude for `source`, in declaration order.
-    pub fn for_source(&self, source: &str) -> String {
-        let mentioned: HashSet<String> = identifiers(source).collect();
-        let mut chosen: Vec<usize> = self.always.clone();
-        for name in mentioned.iter().chain(&self.always_mentions) {
-            if let Some(indices) = self.by_name.get(name) {
-                chosen.extend(indices);
+    /// The prelude for `source`, in declaration order, without the units whose keys are in
+    /// `replacing` (the keys of `source`'s own definitions kept whole).
+    pub fn for_source(&self, source: &str, replacing: &HashSet<String>) -> String {
+        let mut chosen: HashSet<usize> = HashSet::new();
+        let mut names: Vec<String> = identifiers(source).collect();
+        let mut seen: HashSet<String> = HashSet::new();
+        let mut pending: Vec<usize> = self.always.clone();
+        loop {
+            for index in pending.drain(..) {
+                let Some(unit) = &self.units[index] else {
+                    continue;
+                };
+                if replacing.contains(&unit.key) || !chosen.insert(index) {
+                    continue;
+                }
+                names.extend(unit.mentions.iter().cloned());
+            }
+            let Some(name) = names.pop() else {
+                break;
+            };
+            if seen.insert(name.clone()) {
+                if let Some(indices) = self.by_name.get(&name) {
+                    pending.extend(indices);
+                }
             }
         }
+        let mut chosen: Vec<usize> = chosen.into_iter().collect();
         chosen.sort_unstable();
-        chosen.dedup();
         let mut text = String::new();
         for index in chosen {
-            text.push_str(&self.units[index]);
-            text.push('\n');
+            if let Some(unit) = &self.units[index] {
+                text.push_str(&unit.text);
+                text.push('\n');
+            }
         }
         text
     }
-}
 
-/// The names a prototype or `extern` declaration declares; `None` for units every snippet gets.
-fn declared_names(unit: &str) -> Option<Vec<String>> {
-    let text = unit.trim();
-    if text.starts_with('#') || text.contains('{') {
-        return None;
+    /// Whether a unit declares `name`.
+    pub fn declares(&self, name: &str) -> bool {
+        self.by_name.contains_key(name)
     }
-    let first = identifiers(text).next()?;
-    if matches!(
-        first.as_str(),
-        "typedef" | "using" | "template" | "namespace"
-    ) {
-        return None;
-    }
-    if text.ends_with(");") {
-        return function_name(text).map(|name| vec![name]);
-    }
-    if first == "extern" {
-        let body = text.trim_start_matches("extern").trim_end_matches(';');
-        let names: Option<Vec<String>> = body
-            .split(',')
-            .map(|declarator| {
-                let declarator = declarator.split('[').next().unwrap_or(declarator);
-                identifiers(declarator).last()
-            })
-            .collect();
-        return names;
-    }
-    None
-}
 
-/// The identifier before the first top-level `(` that is not an attribute's.
-fn function_name(text: &str) -> Option<String> {
-    let mut depth = 0i32;
-    for (index, c) in text.char_indices() {
-        match c {
-            '(' if depth == 0 => {
-                let name = identifiers(&text[..index]).last()?;
-                if !ATTRIBUTES.contains(&name.as_str()) {
-                    return Some(name);
+    /// Drops the unit at `index` (replaced by a later one placed elsewhere).
+    fn remove(&mut self, index: usize) {
+        let Some(unit) = self.units[index].take() else {
+            return;
+        };
+        let Some(names) = unit.names else {
+            self.always.retain(|&i| i != index);
+            return;
+        };
+        for name in names {
+            if let Some(indices) = self.by_name.get_mut(&name) {
+                indices.retain(|&i| i != index);
+                if indices.is_empty() {
+                    self.by_name.remove(&name);
                 }
-                depth += 1;
             }
-            '(' => depth += 1,
-            ')' => depth -= 1,
-            _ => {}
         }
     }
-    None
-}
-
-/// The identifiers of `text`, in order.
-fn identifiers(text: &str) -> impl Iterator<Item = String> + '_ {
-    text.split(|c: char| !(c.is_alphanumeric() || c == '_'))
-        .filter(|w| {
-            w.chars()
-                .next()
-                .is_some_and(|c| c.is_alphabetic() || c == '_')
-        })
-        .map(str::to_string)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn only_mentioned_prototypes_are_included() {
+    fn prelude(units: &[&str]) -> Prelude {
         let mut prelude = Prelude::default();
-        prelude.extend(vec![
-            "#include <cuda_fp16.h>".into(),
-            "struct Pair { int a; };".into(),
-            "__device__ int f1(int x);".into(),
-            "__launch_bounds__(128) __global__ void k(int *out);".into(),
-            "extern __device__ int counter, table[4];".into(),
-            "__device__ int f2(int x);".into(),
-            "__forceinline__ __device__ int g(int x) { return f2(x); }".into(),
+        prelude.extend(units.iter().map(|u| u.to_string()).collect());
+        prelude
+    }
+
+    #[test]
+    fn only_what_the_snippet_uses_is_included() {
+        let prelude = prelude(&[
+            "#include <cuda_fp16.h>",
+            "struct Pair { int a; };",
+            "struct Unused { int b; };",
+            "__device__ int f1(int x);",
+            "__launch_bounds__(128) __global__ void k(int *out);",
+            "extern __device__ int counter, table[4];",
+            "__device__ int f2(int x);",
+            "__device__ Pair make(int a);",
+            "__forceinline__ __device__ int g(int x) { return f2(x); }",
         ]);
+        let none = HashSet::new();
         assert_eq!(
-            prelude.for_source("__global__ void k2() { table[0] = f1(0); }"),
-            "#include <cuda_fp16.h>\nstruct Pair { int a; };\n__device__ int f1(int x);\n\
+            prelude.for_source("__global__ void k2() { table[0] = f1(0) + g(1); }", &none),
+            "#include <cuda_fp16.h>\n__device__ int f1(int x);\n\
              extern __device__ int counter, table[4];\n__device__ int f2(int x);\n\
              __forceinline__ __device__ int g(int x) { return f2(x); }\n"
         );
-        assert!(prelude.for_source("k<<<").contains("void k(int *out);"));
-        assert!(!prelude.for_source("f2").contains("f1"));
+        assert!(prelude
+            .for_source("k<<<", &none)
+            .contains("void k(int *out);"));
+        let with_type = prelude.for_source("make(1).a", &none);
+        assert!(with_type.contains("struct Pair") && !with_type.contains("Unused"));
+        assert!(!prelude.for_source("f2", &none).contains("f1"));
+    }
+
+    #[test]
+    fn a_forward_declaration_does_not_hide_a_definition() {
+        let mut prelude = prelude(&["struct Node { int value; };"]);
+        prelude.extend(vec!["struct Node;".into()]);
+        assert_eq!(
+            prelude.for_source("Node n;", &HashSet::new()),
+            "struct Node { int value; };\n"
+        );
+    }
+
+    #[test]
+    fn a_redefinition_replaces_the_unit_with_its_key() {
+        let mut prelude = prelude(&[
+            "struct P { int a; };",
+            "__device__ P make();",
+            "__forceinline__ __device__ int twice(int a) { return 2 * a; }",
+            "__device__ int helper(int a);",
+        ]);
+        let redefinition = "__forceinline__ __device__ int twice(int a) { return helper(a); }";
+        let replacing = HashSet::from([unit_names(redefinition).key]);
+        assert!(!prelude
+            .for_source(redefinition, &replacing)
+            .contains("2 * a"));
+        prelude.extend(vec![
+            redefinition.to_string(),
+            "struct P { int a; int b; };".into(),
+        ]);
+        let none = HashSet::new();
+        assert_eq!(
+            prelude.for_source("twice(make().b)", &none),
+            "struct P { int a; int b; };\n__device__ P make();\n__device__ int helper(int a);\n\
+             __forceinline__ __device__ int twice(int a) { return helper(a); }\n"
+        );
     }
 }

@@ -10,11 +10,14 @@ use chevron_ptx::symbols::{LookupError, SymbolTable};
 use super::cache::Cache;
 use super::declarations::declarations;
 use super::globals;
+use super::headers::include_options;
+use super::kernel_index::KernelIndex;
 use super::link::{link_kernels, Definition};
 use super::nvrtc::{nvrtc, Compiled, Nvrtc};
 use super::prelude::Prelude;
 use super::snippet::SnippetCode;
 use super::storage::Storage;
+use super::unit_names::unit_names;
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::launch::kernel::Kernel;
@@ -36,6 +39,8 @@ pub struct Session {
     live: HashMap<String, Definition>,
     /// Kernels linked so far, with the names of the visible functions each uses.
     linked: HashMap<String, (Kernel, Vec<String>)>,
+    /// Every kernel defined so far, by base name.
+    kernels: KernelIndex,
 }
 
 /// What [`Session::add`] did.
@@ -74,20 +79,23 @@ impl Session {
         let (major, minor) = device.compute_capability();
         // NVRTC 13 targets compute_75 and newer; the PTX runs on anything at least as new.
         let arch = (major * 10 + minor).max(75);
+        let mut options = vec![
+            format!("--gpu-architecture=compute_{arch}"),
+            "--relocatable-device-code=true".into(),
+            "--std=c++17".into(),
+        ];
+        options.extend(include_options(nvrtc.path()));
         Ok(Session {
             device: device.clone(),
             nvrtc,
-            options: vec![
-                format!("--gpu-architecture=compute_{arch}"),
-                "--relocatable-device-code=true".into(),
-                "--std=c++17".into(),
-            ],
+            options,
             cache,
             prelude: Prelude::default(),
             added: 0,
             storage: Storage::default(),
             live: HashMap::new(),
             linked: HashMap::new(),
+            kernels: KernelIndex::default(),
         })
     }
 
@@ -114,20 +122,52 @@ impl Session {
     /// Compiles one snippet of CUDA C++. On error (NVRTC's diagnostics, with line numbers of
     /// the snippet) the session is unchanged.
     pub fn add(&mut self, source: &str) -> Result<Added> {
+        self.compile(source, None)
+    }
+
+    /// Compiles `source` (with template instance `instance` made, if any) as the next snippet.
+    fn compile(&mut self, source: &str, instance: Option<&str>) -> Result<Added> {
         let id = self.added + 1;
-        let prelude = self.prelude.for_source(source);
+        let declared = declarations(source);
+        let replacing = declared
+            .iter()
+            .map(|u| unit_names(u))
+            .filter(|unit| unit.has_body)
+            .map(|unit| unit.key)
+            .collect();
+        let mentions = format!("{source}\n{}", instance.unwrap_or(""));
+        let prelude = self.prelude.for_source(&mentions, &replacing);
+        // Errors in the snippet name `snippet(LINE)`, with its own line numbers; errors in
+        // earlier snippets' declarations (a template instantiated now) name `prelude(LINE)`.
         let program = format!("{prelude}\n#line 1 \"snippet\"\n{source}\n");
         let started = Instant::now();
-        let key = Cache::key(&program, &self.options, self.nvrtc.version());
+        let keyed = match instance {
+            Some(instance) => format!("{program}\n// instance: {instance}"),
+            None => program.clone(),
+        };
+        let key = Cache::key(&keyed, &self.options, self.nvrtc.version());
+        let expressions: Vec<&str> = instance.into_iter().collect();
         let (ptx, cache_hit) = match self.cache.get(&key) {
             Some(ptx) => (ptx, true),
-            None => match self.nvrtc.compile(&program, "snippet", &self.options)? {
-                Compiled::Ptx(ptx) => {
+            None => match self.nvrtc.compile_with_names(
+                &program,
+                "prelude",
+                &self.options,
+                &expressions,
+            )? {
+                (Compiled::Ptx(ptx), _) => {
                     self.cache.put(&key, &ptx);
                     (ptx, false)
                 }
-                Compiled::Rejected(log) => {
-                    return Err(compile_error(id, &log));
+                (Compiled::Rejected(log), _) => {
+                    let log = self.with_header_hint(log);
+                    return Err(match instance {
+                        Some(instance) => Error::CodeObject {
+                            source_name: format!("the instance `{instance}`"),
+                            message: compile_log(&log),
+                        },
+                        None => snippet_error(id, compile_log(&log)),
+                    });
                 }
             },
         };
@@ -135,9 +175,10 @@ impl Session {
         let module = chevron_ptx::parse(ptx.trim_end_matches('\0'))
             .map_err(|e| snippet_error(id, format!("NVRTC's PTX does not parse: {e}")))?;
         let symbols = SymbolTable::from_module(&module);
-        let code = self.prepare(id, module, symbols)?;
-        let defined = self.commit(code);
-        self.prelude.extend(declarations(source));
+        let (code, globals) = self.prepare(id, module, symbols)?;
+        let mut defined = self.commit(code);
+        defined.extend(globals);
+        self.prelude.extend(declared);
         self.added = id;
         Ok(Added {
             snippet: id,
@@ -148,11 +189,17 @@ impl Session {
     }
 
     /// Places the snippet's globals and rewrites its code to use them.
-    fn prepare(&mut self, id: u64, module: PtxModule, symbols: SymbolTable) -> Result<SnippetCode> {
+    /// Also returns the globals it placed, for reports.
+    fn prepare(
+        &mut self,
+        id: u64,
+        module: PtxModule,
+        symbols: SymbolTable,
+    ) -> Result<(SnippetCode, Vec<String>)> {
         let (version, target, address_size) =
             (module.version, module.target.clone(), module.address_size);
         let split = globals::split(module);
-        let addresses = self
+        let placement = self
             .storage
             .place(&self.device, id, &split, (version, &target, address_size))
             .map_err(|message| snippet_error(id, message))?;
@@ -170,7 +217,7 @@ impl Session {
         let shared_names: HashSet<String> = shared.iter().map(|v| v.name.clone()).collect();
         let mut shared_uses = Vec::new();
         for function in &mut functions {
-            let uses = globals::rewrite(function, &addresses, &shared_names)
+            let uses = globals::rewrite(function, &placement.addresses, &shared_names)
                 .map_err(|message| snippet_error(id, format!("`{}`: {message}", function.name)))?;
             shared_uses.push(uses);
         }
@@ -188,7 +235,7 @@ impl Session {
             .enumerate()
             .map(|(i, f)| (f.name.clone(), i))
             .collect();
-        Ok(SnippetCode {
+        let code = SnippetCode {
             id,
             version,
             target,
@@ -200,7 +247,8 @@ impl Session {
             shared,
             declarations,
             symbols,
-        })
+        };
+        Ok((code, placement.defined))
     }
 
     /// Makes the snippet's definitions the live ones; kernels using a replaced one go stale.
@@ -211,6 +259,10 @@ impl Session {
             defined.push(display(&code.symbols, &function.name));
             if function.linkage == Linkage::Internal {
                 continue;
+            }
+            if function.kind == FunctionKind::Entry {
+                self.kernels
+                    .note(defined.last().map_or("", String::as_str), &function.name);
             }
             let definition = Definition {
                 code: Arc::clone(&code),
@@ -225,15 +277,23 @@ impl Session {
                 self.linked.retain(|_, (_, uses)| !uses.contains(name));
             }
         }
-        defined.extend(self.storage.defined_by(code.id).map(str::to_string));
         defined
     }
 
     /// The newest definition of kernel `query` (exact name, signature or plain name), linked
     /// with everything it calls. Redefinitions of the kernel or of anything it calls are picked
     /// up here; the `Kernel`s handed out before keep the code they were linked with.
+    ///
+    /// A template kernel named with its arguments (`scale<float>`) that no snippet instantiated
+    /// is instantiated here, as a snippet of its own.
     pub fn kernel(&mut self, query: &str) -> Result<Kernel> {
-        let name = self.kernel_name(query)?;
+        let name = match self.kernel_name(query) {
+            Err(Error::NotFound { .. }) if self.is_template(query) => {
+                self.compile("", Some(query))?;
+                self.kernel_name(query)?
+            }
+            found => found?,
+        };
         if let Some((kernel, _)) = self.linked.get(&name) {
             return Ok(kernel.clone());
         }
@@ -260,6 +320,14 @@ impl Session {
             .filter(|d| d.code.is_kernel(d.index))
             .cloned()
             .collect();
+        if kernels.is_empty() {
+            return Err(Error::CodeObject {
+                source_name: "the JIT session".into(),
+                message: "it defines no kernels (a template kernel is instantiated by naming \
+                          it with its arguments, e.g. `scale<float>`)"
+                    .into(),
+            });
+        }
         kernels.sort_by(|a, b| a.name().cmp(b.name()));
         let (linked, _) =
             link_kernels(&kernels, &self.live).map_err(|message| Error::CodeObject {
@@ -267,6 +335,26 @@ impl Session {
                 message: format!("linking its kernels: {message}"),
             })?;
         Ok(chevron_ptx::print(&linked))
+    }
+
+    /// NVRTC's log, with where to get the CUDA headers when an `#include` found none.
+    fn with_header_hint(&self, log: String) -> String {
+        let searched = self.options.iter().any(|o| o.starts_with("--include-path"));
+        if searched || !log.contains("could not open source file") {
+            return log;
+        }
+        format!(
+            "{log}\nno CUDA headers were found beside NVRTC ({}) or in a CUDA toolkit: \
+             `scripts/deps/nvrtc.sh` installs them, or set CHEVRON_CUDA_INCLUDE",
+            self.nvrtc.path()
+        )
+    }
+
+    /// Whether `query` names a template (`NAME<…>`) an earlier snippet declared.
+    fn is_template(&self, query: &str) -> bool {
+        query
+            .split_once('<')
+            .is_some_and(|(name, _)| self.prelude.declares(name.trim()))
     }
 
     fn kernel_name(&self, query: &str) -> Result<String> {
@@ -277,33 +365,17 @@ impl Session {
         {
             return Ok(query.to_string());
         }
-        let mut snippets: Vec<&Arc<SnippetCode>> = Vec::new();
-        for definition in self.live.values() {
-            if definition.code.is_kernel(definition.index)
-                && !snippets.iter().any(|s| s.id == definition.code.id)
-            {
-                snippets.push(&definition.code);
-            }
+        let indexed = self
+            .kernels
+            .candidates(query)
+            .iter()
+            .filter_map(|name| self.live.get(name));
+        if let Some(found) = self.find_kernel_among(query, indexed)? {
+            return Ok(found);
         }
-        snippets.sort_by_key(|s| std::cmp::Reverse(s.id));
-        for code in snippets {
-            match code.symbols.find_kernel(query) {
-                Ok(symbol)
-                    if self
-                        .live
-                        .get(&symbol.name)
-                        .is_some_and(|d| d.code.id == code.id) =>
-                {
-                    return Ok(symbol.name.clone());
-                }
-                Err(ambiguous @ LookupError::Ambiguous { .. }) => {
-                    return Err(Error::InvalidValue {
-                        call: "jit::Session::kernel",
-                        message: ambiguous.to_string(),
-                    })
-                }
-                _ => {}
-            }
+        // Names the index cannot tell (a namespace left out of the query, …): every kernel.
+        if let Some(found) = self.find_kernel_among(query, self.live.values())? {
+            return Ok(found);
         }
         Err(Error::NotFound {
             what: "kernel",
@@ -316,6 +388,41 @@ impl Session {
                 .map(|s| s.display)
                 .collect(),
         })
+    }
+
+    /// The live kernel `query` names among `definitions`, looked up in their snippets' symbol
+    /// tables, newest snippet first.
+    fn find_kernel_among<'a>(
+        &self,
+        query: &str,
+        definitions: impl Iterator<Item = &'a Definition>,
+    ) -> Result<Option<String>> {
+        let mut ids = HashSet::new();
+        let mut snippets: Vec<&Arc<SnippetCode>> = definitions
+            .filter(|d| d.code.is_kernel(d.index) && ids.insert(d.code.id))
+            .map(|d| &d.code)
+            .collect();
+        snippets.sort_by_key(|s| std::cmp::Reverse(s.id));
+        for code in snippets {
+            match code.symbols.find_kernel(query) {
+                Ok(symbol)
+                    if self
+                        .live
+                        .get(&symbol.name)
+                        .is_some_and(|d| d.code.id == code.id) =>
+                {
+                    return Ok(Some(symbol.name.clone()));
+                }
+                Err(ambiguous @ LookupError::Ambiguous { .. }) => {
+                    return Err(Error::InvalidValue {
+                        call: "jit::Session::kernel",
+                        message: ambiguous.to_string(),
+                    })
+                }
+                _ => {}
+            }
+        }
+        Ok(None)
     }
 
     /// A global of the session (exact or demangled name): its one device address and size.
@@ -373,13 +480,13 @@ fn snippet_error(id: u64, message: String) -> Error {
     }
 }
 
-/// NVRTC's log, without the trailing summary line, as the error of snippet `id`.
-fn compile_error(id: u64, log: &str) -> Error {
+/// NVRTC's log, without the trailing summary line.
+fn compile_log(log: &str) -> String {
     let lines: Vec<&str> = log
         .lines()
         .map(str::trim_end)
         .filter(|l| !l.is_empty() && !l.contains("errors detected in the compilation"))
         .filter(|l| !l.contains("error detected in the compilation"))
         .collect();
-    snippet_error(id, lines.join("\n"))
+    lines.join("\n")
 }

@@ -27,18 +27,28 @@ struct Placed {
     ptr: DevicePtr,
     size: u64,
     snippet: u64,
+    /// `.weak`/`.common`: emitted by headers in every snippet that includes them (static
+    /// members of library templates); kept, but not listed.
+    weak: bool,
+}
+
+/// Where a snippet's code finds its globals, and which ones it placed.
+pub struct Placement {
+    /// The address of every global its code names, by the name its PTX uses.
+    pub addresses: HashMap<String, u64>,
+    /// The listed globals it placed (demangled where mangled).
+    pub defined: Vec<String>,
 }
 
 impl Storage {
-    /// Places snippet `id`'s new globals and returns the address of every global its code
-    /// names (its own and earlier snippets'), by the name its PTX uses.
+    /// Places snippet `id`'s new globals.
     pub fn place(
         &mut self,
         device: &Device,
         id: u64,
         split: &Split,
         (version, target, address_size): (Version, &[String], u32),
-    ) -> Result<HashMap<String, u64>, String> {
+    ) -> Result<Placement, String> {
         let mut addresses = HashMap::new();
         for name in &split.references {
             let placed = self
@@ -68,7 +78,10 @@ impl Storage {
             }
         }
         if fresh.is_empty() {
-            return Ok(addresses);
+            return Ok(Placement {
+                addresses,
+                defined: Vec::new(),
+            });
         }
         let module = PtxModule {
             version,
@@ -78,30 +91,28 @@ impl Storage {
         };
         let module = Module::from_ptx(device, &chevron_ptx::print(&module))
             .map_err(|e| format!("placing its globals: {e}"))?;
+        let mut defined = Vec::new();
         for variable in &fresh {
             let global = module
                 .global(&variable.name)
                 .map_err(|e| format!("placing its globals: {e}"))?;
             addresses.insert(variable.name.clone(), global.ptr);
             if variable.linkage != Linkage::Internal {
+                let weak = matches!(variable.linkage, Linkage::Weak | Linkage::Common);
+                if !weak {
+                    defined.push(shown(&variable.name));
+                }
                 let placed = Placed {
                     ptr: global.ptr,
                     size: global.size,
                     snippet: id,
+                    weak,
                 };
                 self.globals.insert(variable.name.clone(), placed);
             }
         }
         self.modules.push(module);
-        Ok(addresses)
-    }
-
-    /// The globals snippet `id` placed, for reports.
-    pub fn defined_by(&self, id: u64) -> impl Iterator<Item = &str> {
-        self.globals
-            .iter()
-            .filter(move |(_, p)| p.snippet == id)
-            .map(|(name, _)| name.as_str())
+        Ok(Placement { addresses, defined })
     }
 
     /// A global by exact or demangled name.
@@ -127,16 +138,19 @@ impl Storage {
 
     /// Every global as a listing entry.
     pub fn symbols(&self) -> impl Iterator<Item = JitSymbol> + '_ {
-        self.globals.iter().map(|(name, placed)| JitSymbol {
-            kind: "global",
-            display: format!(
-                "{} ({} bytes at {:#x})",
-                shown(name),
-                placed.size,
-                placed.ptr
-            ),
-            snippet: placed.snippet,
-        })
+        self.globals
+            .iter()
+            .filter(|(_, placed)| !placed.weak)
+            .map(|(name, placed)| JitSymbol {
+                kind: "global",
+                display: format!(
+                    "{} ({} bytes at {:#x})",
+                    shown(name),
+                    placed.size,
+                    placed.ptr
+                ),
+                snippet: placed.snippet,
+            })
     }
 }
 

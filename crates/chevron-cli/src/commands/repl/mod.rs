@@ -1,7 +1,9 @@
 //! `chevron repl [--device ID]`: an interactive CUDA C++ session over `chevron::jit::Session`.
 //!
 //! On a terminal: rustyline (history file, multi-line input with a `...>` prompt; Ctrl-C drops
-//! the input being entered, or stops waiting for a running launch; Ctrl-D quits). From a pipe or
+//! the input being entered, or interrupts a running launch: on the CPU device the kernel is
+//! stopped, on a GPU, which cannot stop a running kernel, the REPL stops waiting for it; either
+//! way later launches use a new stream; Ctrl-D quits). From a pipe or
 //! a file: the same language without prompts, so sessions are scriptable. Each error is one
 //! line on stderr and the session goes on; at the end the exit code is 0 when nothing failed,
 //! else 2. The history file is `CHEVRON_HISTORY`, else `$XDG_STATE_HOME/chevron/repl_history`

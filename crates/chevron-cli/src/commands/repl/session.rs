@@ -5,7 +5,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 use chevron::jit::Session;
-use chevron::{Device, KernelArg, LaunchConfig, Runtime, Stream, Token};
+use chevron::{BackendKind, Device, Error, KernelArg, LaunchConfig, Runtime, Stream, Token};
 
 use super::input::Input;
 use super::launch::{literal_type, parameter_types, parse_launch};
@@ -92,7 +92,12 @@ impl Repl {
 
     fn add(&mut self, source: &str) -> Result<Flow, String> {
         let added = self.session.add(source).map_err(|e| e.to_string())?;
-        let mut line = format!("snippet {}: {}", added.snippet, added.defined.join(", "));
+        let defined = if added.defined.is_empty() {
+            "declarations only".to_string()
+        } else {
+            added.defined.join(", ")
+        };
+        let mut line = format!("snippet {}: {defined}", added.snippet);
         if self.timing {
             let how = if added.cache_hit {
                 "cached"
@@ -158,21 +163,57 @@ impl Repl {
         };
         interrupted.store(false, Ordering::SeqCst);
         let started = Instant::now();
-        let token = kernel
-            .launch(&self.stream, config, &args[..])
-            .map_err(|e| e.to_string())?;
-        if !wait(&token, interrupted)? {
-            self.stream = self.device.create_stream().map_err(|e| e.to_string())?;
-            return Err(format!(
-                "interrupted: `{name}` keeps running on {} (a running kernel cannot be \
-                 stopped); later launches use a new stream",
-                self.device.label()
-            ));
+        let token = kernel.launch(&self.stream, config, &args[..]);
+        match token.and_then(|token| Ok((wait(&token, interrupted)?, token))) {
+            Ok((true, _)) => {}
+            Ok((false, token)) => {
+                if let Some(message) = self.interrupt(&token, &name)? {
+                    return Err(message);
+                }
+            }
+            Err(err) => return Err(self.failed(err)),
         }
         if self.timing {
             println!("{name}: {}", ms(started.elapsed()));
         }
         Ok(Flow::Continue)
+    }
+
+    /// Ctrl-C while `token`'s launch runs. On the CPU device the kernel is stopped (its stream
+    /// stays faulted, so later launches get a new one; buffers are untouched by the stop); on a
+    /// GPU a running kernel cannot be stopped, so the REPL only stops waiting and goes on with a
+    /// new stream. `None` when the launch finished after all.
+    fn interrupt(&mut self, token: &Token, name: &str) -> Result<Option<String>, String> {
+        let Err(error) = token.wait_timeout(Duration::ZERO) else {
+            return Ok(None);
+        };
+        self.stream = self.device.create_stream().map_err(|e| e.to_string())?;
+        let device = self.device.label();
+        Ok(Some(match error {
+            Error::Timeout { detail, .. } if self.device.backend() == BackendKind::Cpu => {
+                format!(
+                    "interrupted: stopped `{name}` on {device} ({detail}); the session and its \
+                     buffers are intact"
+                )
+            }
+            Error::Timeout { .. } => format!(
+                "interrupted: `{name}` keeps running on {device} (a GPU cannot stop a running \
+                 kernel); the session goes on with a new stream, and buffers the kernel writes \
+                 may change until it ends"
+            ),
+            other => format!("interrupted: `{name}`: {other}"),
+        }))
+    }
+
+    /// A launch that failed: after a fault the stream stays faulted, so later launches get a
+    /// new one (on the CPU device the session goes on; a GPU's context may be lost).
+    fn failed(&mut self, err: Error) -> String {
+        if matches!(err, Error::Fault { .. }) {
+            if let Ok(stream) = self.device.create_stream() {
+                self.stream = stream;
+            }
+        }
+        err.to_string()
     }
 
     fn command(&mut self, command: &str) -> Result<Flow, String> {
@@ -269,9 +310,9 @@ impl Repl {
 }
 
 /// Waits for `token`; `false` when interrupted first.
-fn wait(token: &Token, interrupted: &AtomicBool) -> Result<bool, String> {
+fn wait(token: &Token, interrupted: &AtomicBool) -> chevron::Result<bool> {
     loop {
-        if token.is_done().map_err(|e| e.to_string())? {
+        if token.is_done()? {
             return Ok(true);
         }
         if interrupted.swap(false, Ordering::SeqCst) {
