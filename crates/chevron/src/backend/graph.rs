@@ -56,8 +56,8 @@ pub enum GraphStep<'a> {
 
 /// The argument updates of [`ExecGraph::set_kernel_args_batch`]: calls its argument once per
 /// step to update.
-pub type BatchUpdates<'a> = dyn FnMut(&mut dyn FnMut(usize, &[*mut c_void]) -> crate::Result<()>) -> crate::Result<()>
-    + 'a;
+pub type BatchUpdates<'a> =
+    dyn FnMut(&mut dyn FnMut(usize, &[*mut c_void]) -> crate::Result<()>) -> crate::Result<()> + 'a;
 
 /// An instantiated graph of one device.
 pub trait ExecGraph: Send + Sync + 'static {

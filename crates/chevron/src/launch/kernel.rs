@@ -98,6 +98,11 @@ impl Kernel {
         &*self.shared.function
     }
 
+    /// The instrumentation hook that fills the hidden `launch` parameter, when instrumented.
+    pub(crate) fn instrument_hook(&self) -> Option<&Arc<crate::instrument::KernelHook>> {
+        self.shared.instrumented.as_ref()
+    }
+
     /// The backend function, shared (keeps the backend module loaded, not the public one).
     pub(crate) fn backend_function_arc(&self) -> Arc<dyn backend::Function> {
         Arc::clone(&self.shared.function)

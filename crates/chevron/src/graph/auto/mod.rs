@@ -71,7 +71,12 @@ impl AutoGraph {
     /// A checked launch: held (its values copied into the candidate's arena), replayed with the
     /// rest of its sequence, or enqueued.
     #[inline]
-    fn launch_tracked(&self, kernel: &Kernel, config: &LaunchConfig, args: &impl ArgSource) -> Result<()> {
+    fn launch_tracked(
+        &self,
+        kernel: &Kernel,
+        config: &LaunchConfig,
+        args: &impl ArgSource,
+    ) -> Result<()> {
         let mut state = self.lock();
         if state.hold(kernel.backend_function(), config, args) {
             return if state.complete() {
@@ -97,7 +102,8 @@ impl AutoGraph {
         // SAFETY: the values were checked against the kernel's layout (or come with it), and
         // the kernel is of this stream's device.
         let launched = args.with_pointers(|pointers| unsafe {
-            self.inner.launch(kernel.backend_function(), config, pointers)
+            self.inner
+                .launch(kernel.backend_function(), config, pointers)
         });
         released.and(launched)
     }
@@ -128,7 +134,10 @@ impl AutoGraph {
     /// Replays the held launches (the whole candidate) as one graph: instantiated the first
     /// time, otherwise with the changed nodes updated (one batch).
     fn replay(&self, state: &mut Detector) -> Result<()> {
-        let candidate = state.candidate.as_mut().expect("a complete match has a candidate");
+        let candidate = state
+            .candidate
+            .as_mut()
+            .expect("a complete match has a candidate");
         let ready = match &candidate.replay {
             None => self.instantiate(candidate).map(|exec| {
                 state.stats.instantiations += 1;
@@ -237,9 +246,9 @@ fn update_changed(candidate: &mut Candidate) -> Result<usize> {
     }
     let values = &replay.values;
     let mut each = |set: &mut dyn FnMut(usize, &[*mut c_void]) -> Result<()>| {
-        changed
-            .iter()
-            .try_for_each(|&index| pointers_into(values, sequence.offsets_of(index), |p| set(index, p)))
+        changed.iter().try_for_each(|&index| {
+            pointers_into(values, sequence.offsets_of(index), |p| set(index, p))
+        })
     };
     // SAFETY: the values match each node's kernel (same kernel and sizes as matched).
     unsafe { replay.exec.set_kernel_args_batch(&mut each) }?;
@@ -361,7 +370,10 @@ pub(crate) fn launch(
     config: &LaunchConfig,
     args: &impl KernelArgs,
 ) -> Result<Token> {
-    stream.shared.auto.launch_tracked(kernel, config, &Typed(args))?;
+    stream
+        .shared
+        .auto
+        .launch_tracked(kernel, config, &Typed(args))?;
     Ok(stream.submitted())
 }
 

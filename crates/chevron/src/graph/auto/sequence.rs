@@ -113,7 +113,12 @@ impl Sequence {
     /// Copies the values of `args` into step `index`'s words of `arena` if the sizes are the
     /// step's; returns whether they were (the arena may be partly written when not).
     #[inline]
-    pub(super) fn copy_values(&self, index: usize, args: &impl ArgSource, arena: &mut [u64]) -> bool {
+    pub(super) fn copy_values(
+        &self,
+        index: usize,
+        args: &impl ArgSource,
+        arena: &mut [u64],
+    ) -> bool {
         let step = &self.steps[index];
         let sizes = &self.sizes[step.values.clone()];
         let offsets = &self.offsets[step.values.clone()];
