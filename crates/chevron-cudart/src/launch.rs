@@ -60,6 +60,13 @@ unsafe fn launch_in_clusters(
     shared: usize,
     stream: *mut c_void,
 ) -> CudaResult {
+    // SAFETY: forwarded from the caller.
+    let captured = unsafe {
+        crate::graphs::capture_launch(entry, (grid, block, shared), cluster, args, stream)
+    };
+    if let Some(captured) = captured {
+        return captured;
+    }
     let (ordinal, stream) = state::submit_stream(stream)?;
     let kernel = entry.kernel(ordinal)?;
     if stream.device().backend() == BackendKind::Cpu {

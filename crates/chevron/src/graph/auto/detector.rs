@@ -112,7 +112,11 @@ impl Detector {
             let words = sequence.steps[index].words.clone();
             // A loop the compiler inlines: these are a few words, `memcmp` costs more.
             let now = &replay.values[words.clone()];
-            if candidate.incoming[words].iter().zip(now).any(|(a, b)| a != b) {
+            if candidate.incoming[words]
+                .iter()
+                .zip(now)
+                .any(|(a, b)| a != b)
+            {
                 candidate.changed.push(index);
             }
         }

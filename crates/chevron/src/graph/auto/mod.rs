@@ -12,6 +12,7 @@
 mod args;
 mod detector;
 mod sequence;
+mod totals;
 
 use std::any::Any;
 use std::ffi::c_void;
@@ -29,6 +30,7 @@ use args::{pointers_into, ArgSource, Raw, Typed};
 use detector::{Candidate, Detector, Replay};
 
 pub use detector::AutoGraphStats;
+pub use totals::auto_graph_totals;
 
 /// A backend stream with automatic replay in front of it.
 pub(crate) struct AutoGraph {
@@ -38,10 +40,18 @@ pub(crate) struct AutoGraph {
     state: Mutex<Detector>,
 }
 
-/// Whether `CHEVRON_AUTO_GRAPH=1` turns replay on for new streams.
+/// Whether `CHEVRON_AUTO_GRAPH=1` (or `report`, which also prints the process's totals at
+/// exit) turns replay on for new streams.
 fn enabled_by_environment() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
-    *ON.get_or_init(|| std::env::var("CHEVRON_AUTO_GRAPH").is_ok_and(|v| v == "1"))
+    *ON.get_or_init(|| match std::env::var("CHEVRON_AUTO_GRAPH").as_deref() {
+        Ok("1") => true,
+        Ok("report") => {
+            totals::report_at_exit_once();
+            true
+        }
+        _ => false,
+    })
 }
 
 impl AutoGraph {
@@ -80,12 +90,14 @@ impl AutoGraph {
         let mut state = self.lock();
         if state.hold(kernel.backend_function(), config, args) {
             return if state.complete() {
-                self.replay(&mut state)
+                counted(&mut state, |state| self.replay(state))
             } else {
                 Ok(())
             };
         }
-        self.launch_eagerly(&mut state, kernel, config, args)
+        counted(&mut state, |state| {
+            self.launch_eagerly(state, kernel, config, args)
+        })
     }
 
     #[cold]
@@ -193,10 +205,11 @@ impl AutoGraph {
         if !self.enabled() {
             return Ok(()); // Turning replay off released everything.
         }
-        let mut state = self.lock();
-        let released = self.release(&mut state);
-        state.boundary();
-        released
+        counted(&mut self.lock(), |state| {
+            let released = self.release(state);
+            state.boundary();
+            released
+        })
     }
 
     /// The backend stream itself while replay is off: launches then skip the wrapper (one
@@ -211,9 +224,10 @@ impl AutoGraph {
         if !self.enabled() {
             return Ok(());
         }
-        let mut state = self.lock();
-        state.diverge();
-        self.release(&mut state)
+        counted(&mut self.lock(), |state| {
+            state.diverge();
+            self.release(state)
+        })
     }
 
     fn set_enabled(&self, on: bool) -> Result<()> {
@@ -224,6 +238,14 @@ impl AutoGraph {
         }
         released
     }
+}
+
+/// Runs `f` on the state and adds what it did to the process's totals.
+fn counted<T>(state: &mut Detector, f: impl FnOnce(&mut Detector) -> T) -> T {
+    let before = state.stats;
+    let out = f(state);
+    totals::note(&before, &state.stats);
+    out
 }
 
 /// Gives the nodes whose values changed their new values (one batch); returns how many.
