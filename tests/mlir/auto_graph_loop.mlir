@@ -1,7 +1,7 @@
 // An scf.for of three chained async launches per iteration, as a time-stepping loop is written:
 // each iteration makes a stream (`gpu.wait async`), launches on it, and waits for it
 // (mgpuStreamCreate, 3 x mgpuLaunchKernel, mgpuStreamSynchronize, mgpuStreamDestroy). With
-// CHEVRON_AUTO_GRAPH=1 the launches of each iteration replay as one graph from the third
+// CHEVRON_AUTO_GRAPH=1 the launches of each iteration replay as one graph from the second
 // iteration on (chevron reuses an idle destroyed stream, so the sequence repeats on one
 // stream); the output is the same either way: (x + 1) * 2 - 1 twenty times from 0, 1, 2, 3.
 //
