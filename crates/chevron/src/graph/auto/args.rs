@@ -88,8 +88,10 @@ pub(crate) fn pointers_into<Out>(
     f: impl FnOnce(&[*mut c_void]) -> Out,
 ) -> Out {
     let base = words.as_ptr().cast::<u8>();
-    // SAFETY (of each `add`): every offset lies within `words` (set when the layout was made).
-    let at = |&offset: &u32| unsafe { base.add(offset as usize) } as *mut c_void;
+    let at = |&offset: &u32| {
+        // SAFETY: every offset lies within `words` (set when the layout was made).
+        unsafe { base.add(offset as usize) as *mut c_void }
+    };
     const STACK: usize = 32;
     if offsets.len() <= STACK {
         let mut array = [std::ptr::null_mut(); STACK];
