@@ -211,16 +211,7 @@ pub unsafe fn capture_launch(
                 "cluster launches are not captured",
             ));
         }
-        let config = LaunchConfig {
-            grid: [grid.x, grid.y, grid.z],
-            block: [block.x, block.y, block.z],
-            shared_bytes: u32::try_from(shared).map_err(|_| {
-                CudaError::new(
-                    INVALID_VALUE,
-                    format!("{shared} bytes of dynamic shared memory"),
-                )
-            })?,
-        };
+        let config = crate::launch::launch_config(grid, block, shared)?;
         let kernel = entry.kernel(capture.ordinal)?.clone();
         kernel.check_config(capture.stream.device(), &config)?;
         // SAFETY: forwarded from the caller.
