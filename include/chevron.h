@@ -347,6 +347,17 @@ chevron_status chevron_graph_release(chevron_graph graph);
 // between synchronizations replay as graphs (docs/graphs.md).
 chevron_status chevron_stream_auto_graph(chevron_stream stream, bool on);
 
+// What automatic replay did on `stream` so far: `replays` receives the number of graph
+// replays, `replayed` the launches that ran inside them, `eager` the launches enqueued one by
+// one.
+//
+// # Safety
+// `replays`, `replayed` and `eager` are valid for a write.
+chevron_status chevron_stream_auto_graph_stats(chevron_stream stream,
+                                               uint64_t *replays,
+                                               uint64_t *replayed,
+                                               uint64_t *eager);
+
 // Creates a JIT session on `device` (disk cache as `CHEVRON_CACHE` says).
 //
 // # Safety

@@ -3,9 +3,10 @@
 # programs of tests/cudart/ with nvcc 13.0 (-cudart shared, linked against NVIDIA's
 # libcudart.so.13 with an RPATH to it) and one with clang 22, runs each under
 # `chevron exec --device cpu`, and checks its final line (and, for the faults, chevron's report
-# naming the kernel, thread and PTX line). Also checks the ABI structs against the toolkit
-# headers, that chevron's library (not NVIDIA's) served the program, and that 300 dlopen/dlclose
-# cycles of a CUDA shared library leave memory flat. Built programs are cached under
+# naming the kernel, thread and PTX line; for graphs.cu, stream capture and graph replay
+# against eager launches, and again with CHEVRON_AUTO_GRAPH=report). Also checks the ABI structs
+# against the toolkit headers, that chevron's library (not NVIDIA's) served the program, and
+# that 300 dlopen/dlclose cycles of a CUDA shared library leave memory flat. Built programs are cached under
 # target/cudart/ and rebuilt only when a source is newer.
 # Installs nvcc (scripts/deps/cuda_nvcc.sh), clang-22 (scripts/deps/mlir.sh) and the curand
 # headers clang's CUDA mode includes (PyPI nvidia-curand) when missing.
@@ -55,6 +56,7 @@ nvcc() { nice "$bin/nvcc" -cudart shared -arch=sm_90 "$@"; }
 
 stale "$out/basics" $src/basics.cu && nvcc "${link[@]}" -o "$out/basics" $src/basics.cu
 stale "$out/faults" $src/faults.cu && nvcc "${link[@]}" -o "$out/faults" $src/faults.cu
+stale "$out/graphs" $src/graphs.cu && nvcc "${link[@]}" -o "$out/graphs" $src/graphs.cu
 stale "$out/faults-sass" $src/faults.cu \
     && nice "$bin/nvcc" -cudart shared -gencode arch=compute_90,code=sm_90 "${link[@]}" \
         -o "$out/faults-sass" $src/faults.cu
@@ -97,6 +99,13 @@ check basics "basics: ok" "$out/basics"
 grep -A2 "greeting from the device:" "$out/basics.stdout" | grep -q "hello from block 1, value 7"
 check basics-clang "basics: ok" "$out/basics-clang"
 check units "units: ok" "$out/units"
+check graphs "graphs: 8 kernels x 5 repetitions, ok" "$out/graphs"
+# The same program with automatic replay on: its eager loop (synchronized every repetition)
+# replays as a graph from the second repetition on, with the same results.
+CHEVRON_AUTO_GRAPH=report check graphs-auto "graphs: 8 kernels x 5 repetitions, ok" "$out/graphs"
+grep -Eq "automatic graph replay: [1-9][0-9]* instantiation\(s\), [1-9][0-9]* replays" \
+    "$out/graphs-auto.stderr" \
+    || { echo "cudart: no automatic replay in graphs-auto:" >&2; cat "$out/graphs-auto.stderr" >&2; exit 1; }
 check rdc "rdc: 256 calls, ok" "$out/rdc"
 check faults-assert "faults assert: ok" "$out/faults" assert
 grep -q "kernel \`_Z14check_positivePKii\`.*block (1, 0, 0), thread (5, 0, 0), PTX line [0-9]*.*Assertion \`values\[i\] > 0\` failed" \

@@ -17,6 +17,10 @@ declare -A skip=(
     [cubin_format]="its module is an sm_80 cubin without PTX; the CPU device runs PTX"
     [cluster_launch]="thread-block clusters are not supported by chevron's launch path"
 )
+# Programs run with automatic graph replay on, which must replay (the exit report says so).
+declare -A auto_graph=(
+    [auto_graph_loop]="an scf.for of launches on a stream made and destroyed every iteration"
+)
 # Programs whose own (LLVM-generated) calls are errors upstream too: errors are printed, not fatal.
 declare -A tolerate_errors=(
     [token_fanout]="synchronizes and destroys an already destroyed stream (LLVM's gpu.wait lowering)"
@@ -80,8 +84,17 @@ for program in "${programs[@]}"; do
     abort=1
     [[ -n ${tolerate_errors[$name]:-} ]] && abort=0
     # concurrent_kernels hangs unless its two streams run concurrently: hence the timeout.
-    CHEVRON_DEVICES=cpu CHEVRON_ABORT_ON_ERROR=$abort timeout 120 "$exe" >"$exe.stdout" 2>"$exe.stderr"
+    replay=0
+    [[ -n ${auto_graph[$name]:-} ]] && replay=report
+    CHEVRON_DEVICES=cpu CHEVRON_ABORT_ON_ERROR=$abort CHEVRON_AUTO_GRAPH=$replay timeout 120 "$exe" \
+        >"$exe.stdout" 2>"$exe.stderr"
     rc=$?
+    if [[ $rc == 0 && $replay == report ]] \
+        && ! grep -Eq "automatic graph replay: [1-9][0-9]* instantiation\(s\), [1-9][0-9]* replays" \
+            "$exe.stderr"; then
+        echo "$label: no automatic replay" >>"$exe.stderr"
+        rc=1
+    fi
     if [[ $rc == 0 ]] && python3 "$here/check_output.py" "$here/$name.mlir" "$exe.stdout" \
         >/dev/null 2>>"$exe.stderr"; then
         echo "$label: ok"

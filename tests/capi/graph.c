@@ -85,6 +85,12 @@ int main(int argc, char **argv)
         CHECK(chevron_buffer_read(dy, 0, out, sizeof out, stream, NULL, 0));
         REQUIRE(out[N - 1 - rep] == (uint32_t)(N - 1 - rep), "iota missed element %d", N - 1 - rep);
     }
+    /* Repetition 0 teaches the sequence; 1 to 4 replay it as a graph. */
+    uint64_t replays = 0, replayed = 0, eager = 0;
+    CHECK(chevron_stream_auto_graph_stats(stream, &replays, &replayed, &eager));
+    REQUIRE(replays == 4 && replayed == 8 && eager == 2,
+            "auto replay: %llu replays of %llu launches, %llu eager", (unsigned long long)replays,
+            (unsigned long long)replayed, (unsigned long long)eager);
     CHECK(chevron_stream_auto_graph(stream, false));
 
     chevron_buffer_free(dx);

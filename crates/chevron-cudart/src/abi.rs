@@ -82,6 +82,18 @@ pub struct cudaLaunchConfig_t {
     pub numAttrs: c_uint,
 }
 
+/// `cudaKernelNodeParams`, for `cudaGraphExecKernelNodeSetParams`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct cudaKernelNodeParams {
+    pub func: *mut c_void,
+    pub gridDim: Dim3,
+    pub blockDim: Dim3,
+    pub sharedMemBytes: c_uint,
+    pub kernelParams: *mut *mut c_void,
+    pub extra: *mut *mut c_void,
+}
+
 /// `cudaMemoryType` values.
 pub const MEMORY_TYPE_UNREGISTERED: c_int = 0;
 pub const MEMORY_TYPE_HOST: c_int = 1;

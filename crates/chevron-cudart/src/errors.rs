@@ -75,6 +75,11 @@ pub const CODES: &[(c_int, &str, &str)] = &[
         "cudaErrorInvalidResourceHandle",
         "invalid resource handle",
     ),
+    (
+        401,
+        "cudaErrorIllegalState",
+        "the operation cannot be performed in the present state",
+    ),
     (500, "cudaErrorSymbolNotFound", "named symbol not found"),
     (600, "cudaErrorNotReady", "device not ready"),
     (
@@ -100,6 +105,16 @@ pub const CODES: &[(c_int, &str, &str)] = &[
     ),
     (719, "cudaErrorLaunchFailure", "unspecified launch failure"),
     (801, "cudaErrorNotSupported", "operation not supported"),
+    (
+        900,
+        "cudaErrorStreamCaptureUnsupported",
+        "operation not permitted when stream is capturing",
+    ),
+    (
+        901,
+        "cudaErrorStreamCaptureInvalidated",
+        "operation failed due to a previous error during capture",
+    ),
     (999, "cudaErrorUnknown", "unknown error"),
 ];
 

@@ -31,6 +31,21 @@ pub fn per_thread_default(stream: *mut c_void) -> *mut c_void {
     }
 }
 
+/// The configuration of a launch with `grid`, `block` and `shared` bytes of dynamic shared
+/// memory.
+pub fn launch_config(grid: Dim3, block: Dim3, shared: usize) -> CudaResult<LaunchConfig> {
+    Ok(LaunchConfig {
+        grid: [grid.x, grid.y, grid.z],
+        block: [block.x, block.y, block.z],
+        shared_bytes: u32::try_from(shared).map_err(|_| {
+            CudaError::new(
+                INVALID_VALUE,
+                format!("{shared} bytes of dynamic shared memory"),
+            )
+        })?,
+    })
+}
+
 /// Launches `entry` on `stream`.
 ///
 /// # Safety
@@ -60,6 +75,13 @@ unsafe fn launch_in_clusters(
     shared: usize,
     stream: *mut c_void,
 ) -> CudaResult {
+    // SAFETY: forwarded from the caller.
+    let captured = unsafe {
+        crate::graphs::capture_launch(entry, (grid, block, shared), cluster, args, stream)
+    };
+    if let Some(captured) = captured {
+        return captured;
+    }
     let (ordinal, stream) = state::submit_stream(stream)?;
     let kernel = entry.kernel(ordinal)?;
     if stream.device().backend() == BackendKind::Cpu {
@@ -84,16 +106,7 @@ unsafe fn launch_in_clusters(
         // SAFETY: one pointer per parameter, guaranteed by the caller.
         unsafe { std::slice::from_raw_parts(args, count) }
     };
-    let config = LaunchConfig {
-        grid: [grid.x, grid.y, grid.z],
-        block: [block.x, block.y, block.z],
-        shared_bytes: u32::try_from(shared).map_err(|_| {
-            CudaError::new(
-                INVALID_VALUE,
-                format!("{shared} bytes of dynamic shared memory"),
-            )
-        })?,
-    };
+    let config = launch_config(grid, block, shared)?;
     let params = kernel.params().unwrap_or(&[]);
     mirror::with_translated_args(&stream, params, args, |args| {
         let launched = if cluster == [1, 1, 1] {

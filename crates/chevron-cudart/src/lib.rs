@@ -10,6 +10,7 @@
 //! | [`device`] | device management, versions, errors ([`errors`]: codes, last and sticky errors) |
 //! | [`memory`], [`symbols`] | allocations, copies, fills, variables, pointer attributes |
 //! | [`mirror`], [`managed_vars`] | managed, pinned and registered memory, `__managed__` variables |
+//! | [`graphs`] | stream capture, `cudaGraphInstantiate`, `cudaGraphLaunch`, node argument updates |
 //! | [`streams`] | streams, host functions, events ([`state`]: devices, legacy and per-thread streams) |
 //! | [`per_thread`] | the `_ptsz`/`_ptds` entry points of `--default-stream per-thread` programs |
 //! | [`limits`] | limits, cache preferences, pitched allocations, managed-memory hints |
@@ -22,6 +23,7 @@ pub mod abi;
 pub mod compiler;
 pub mod device;
 pub mod errors;
+pub mod graphs;
 pub mod launch;
 pub mod limits;
 pub mod linked;

@@ -206,6 +206,7 @@ pub fn submit_stream(stream: *mut c_void) -> CudaResult<(usize, StreamRef)> {
             Ok((ordinal, StreamRef::Other(per_thread_stream(ordinal)?)))
         }
         key => {
+            crate::graphs::refuse_if_capturing(key)?;
             let handle = lookup(key)?;
             if handle.blocking {
                 let legacy = &device(handle.device)?.legacy;
@@ -231,6 +232,7 @@ pub fn plain_stream(stream: *mut c_void) -> CudaResult<(usize, Stream)> {
             Ok((ordinal, per_thread_stream(ordinal)?))
         }
         key => {
+            crate::graphs::refuse_if_capturing(key)?;
             let handle = lookup(key)?;
             Ok((handle.device, handle.stream.clone()))
         }

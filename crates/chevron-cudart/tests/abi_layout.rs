@@ -9,8 +9,8 @@ use std::path::Path;
 use std::process::Command;
 
 use cudart::abi::{
-    cudaDeviceProp, cudaFuncAttributes, cudaLaunchAttribute, cudaLaunchConfig_t,
-    cudaPointerAttributes, Dim3,
+    cudaDeviceProp, cudaFuncAttributes, cudaKernelNodeParams, cudaLaunchAttribute,
+    cudaLaunchConfig_t, cudaPointerAttributes, Dim3,
 };
 
 /// `(struct, field)` → offset, and `(struct, "sizeof")` → size, from Rust and C side by side.
@@ -73,6 +73,9 @@ fn abi_structs_match_the_toolkit_headers() {
         "cudaLaunchAttribute_st" => cudaLaunchAttribute { id, pad, val }
         "cudaLaunchConfig_st" => cudaLaunchConfig_t {
             gridDim, blockDim, dynamicSmemBytes, stream, attrs, numAttrs
+        }
+        "cudaKernelNodeParams" => cudaKernelNodeParams {
+            func, gridDim, blockDim, sharedMemBytes, kernelParams, extra
         }
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");

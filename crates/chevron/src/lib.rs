@@ -88,7 +88,7 @@ pub use backend::{BackendKind, DeviceInfo, DevicePtr, LaunchConfig};
 pub use buffer::Buffer;
 pub use device::{Device, Limits};
 pub use error::{Error, Result};
-pub use graph::auto::AutoGraphStats;
+pub use graph::auto::{auto_graph_totals, AutoGraphStats};
 pub use graph::{Graph, NodeId, Recorder};
 pub use instrument::{Builtin, Hooks, Instrumentation};
 pub use launch::{Dim3, Kernel, KernelArg, KernelArgs, Value};

@@ -191,3 +191,55 @@ fn stopping_without_starting_is_an_error() {
     let err = chevron::trace::stop().unwrap_err();
     assert!(err.to_string().contains("no trace is recording"), "{err}");
 }
+
+#[test]
+fn instrumented_kernels_in_recorded_graphs_get_a_record_per_replay() {
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let runtime = Runtime::new().unwrap();
+    let device = runtime.default_device().unwrap();
+    let path = std::env::temp_dir().join(format!("chevron-graph-{}.json", std::process::id()));
+    chevron::trace::start(&path);
+    let module = Module::load_builtin(device, ELEMENTWISE.as_bytes(), Builtin::Counts).unwrap();
+    let saxpy = module.kernel("saxpy").unwrap();
+    let stream = device.create_stream().unwrap();
+    let x = Buffer::from_slice(device, &[1.0f32; 256]).unwrap();
+    let y = Buffer::<f32>::zeroed(device, 256).unwrap();
+    let config = LaunchConfig::new(4, 64);
+    let mut graph = stream
+        .record(|s| {
+            s.fill(&y, 0.0f32)?;
+            s.launch(&saxpy, config, (2.0f32, &x, &y, 256u32))?;
+            s.launch(&saxpy, config, (1.0f32, &x, &y, 256u32))?;
+            Ok(())
+        })
+        .unwrap();
+    graph.launch(&stream, &[]).unwrap().wait().unwrap();
+    assert_eq!(y.to_vec().unwrap(), vec![3.0f32; 256]);
+    graph
+        .set_args(graph.node(2), (3.0f32, &x, &y, 256u32))
+        .unwrap();
+    graph.launch(&stream, &[]).unwrap().wait().unwrap();
+    assert_eq!(y.to_vec().unwrap(), vec![5.0f32; 256]);
+    // The same launch eagerly, for the count one launch gives.
+    stream.fill(&y, 0.0f32).unwrap();
+    saxpy
+        .launch(&stream, config, (2.0f32, &x, &y, 256u32))
+        .unwrap();
+    stream.synchronize().unwrap();
+    chevron::trace::stop().unwrap();
+    let trace: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let counts: Vec<u64> = events(&trace)
+        .iter()
+        .filter(|e| e["cat"] == "instrument" && e["args"]["kernel"] == "saxpy")
+        .map(|e| e["args"]["instructions"].as_u64().unwrap())
+        .collect();
+    // Two nodes x two replays, each with a record of its own, then the eager launch.
+    assert_eq!(counts.len(), 5, "{counts:?}");
+    assert!(
+        counts[0] > 0 && counts.iter().all(|&c| c == counts[0]),
+        "{counts:?}"
+    );
+}

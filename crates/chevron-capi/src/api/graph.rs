@@ -351,3 +351,28 @@ pub extern "C" fn chevron_stream_auto_graph(stream: chevron_stream, on: bool) ->
         Ok(chevron_status::CHEVRON_SUCCESS)
     })
 }
+
+/// What automatic replay did on `stream` so far: `replays` receives the number of graph
+/// replays, `replayed` the launches that ran inside them, `eager` the launches enqueued one by
+/// one.
+///
+/// # Safety
+/// `replays`, `replayed` and `eager` are valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn chevron_stream_auto_graph_stats(
+    stream: chevron_stream,
+    replays: *mut u64,
+    replayed: *mut u64,
+    eager: *mut u64,
+) -> chevron_status {
+    entry("chevron_stream_auto_graph_stats", || {
+        let stats = lookup(&STREAMS, stream)?.auto_graph_stats();
+        // SAFETY: valid for writes (caller).
+        unsafe {
+            write_out(replays, "replays", stats.replays)?;
+            write_out(replayed, "replayed", stats.replayed_launches)?;
+            write_out(eager, "eager", stats.eager_launches)?;
+        }
+        Ok(chevron_status::CHEVRON_SUCCESS)
+    })
+}

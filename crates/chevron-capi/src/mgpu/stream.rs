@@ -46,11 +46,34 @@ fn event_token(event: *mut c_void) -> CapiResult<Token> {
     Ok(lookup(&EVENTS, event)?.token())
 }
 
+/// Streams whose handles were destroyed, kept for reuse: MLIR lowers every `gpu.wait async`
+/// to `mgpuStreamCreate` and every final `gpu.wait` to `mgpuStreamDestroy`, so a loop gets a
+/// fresh stream per iteration. Reusing an idle one keeps per-stream state across iterations
+/// (automatic graph replay sees the iteration's launches repeat) and saves a worker thread
+/// per iteration on the CPU device. Only idle streams are reused, so no new work is ordered
+/// after old work.
+static IDLE_STREAMS: Mutex<Vec<Stream>> = Mutex::new(Vec::new());
+/// The most destroyed streams kept.
+const IDLE_STREAMS_KEPT: usize = 8;
+
+/// An idle kept stream of `device`, if any.
+fn reuse_idle(device: &chevron::Device) -> Option<Stream> {
+    let mut idle = IDLE_STREAMS.lock().unwrap_or_else(|e| e.into_inner());
+    let found = idle.iter().position(|stream| {
+        stream.device().same_device(device) && stream.token().is_done().unwrap_or(false)
+    })?;
+    Some(idle.swap_remove(found))
+}
+
 /// Creates a stream on the default device; NULL on failure.
 #[no_mangle]
 pub extern "C" fn mgpuStreamCreate() -> *mut c_void {
     guard("mgpuStreamCreate", std::ptr::null_mut(), || {
-        let stream = default_device()?.create_stream()?;
+        let device = default_device()?;
+        let stream = match reuse_idle(&device) {
+            Some(stream) => stream,
+            None => device.create_stream()?,
+        };
         Ok(STREAMS.insert(stream) as usize as *mut c_void)
     })
 }
@@ -60,12 +83,17 @@ pub extern "C" fn mgpuStreamCreate() -> *mut c_void {
 pub extern "C" fn mgpuStreamDestroy(stream: *mut c_void) {
     guard("mgpuStreamDestroy", (), || {
         let handle = stream as usize as u64;
-        STREAMS.remove(handle).map_err(|e| {
+        let stream = STREAMS.remove(handle).map_err(|e| {
             CapiError::new(
                 chevron_status::CHEVRON_ERROR_INVALID_HANDLE,
                 e.describe(Kind::MgpuStream, handle),
             )
         })?;
+        let mut idle = IDLE_STREAMS.lock().unwrap_or_else(|e| e.into_inner());
+        if idle.len() == IDLE_STREAMS_KEPT {
+            idle.remove(0);
+        }
+        idle.push(stream);
         Ok(())
     })
 }

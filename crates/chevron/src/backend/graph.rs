@@ -54,6 +54,11 @@ pub enum GraphStep<'a> {
     },
 }
 
+/// The argument updates of [`ExecGraph::set_kernel_args_batch`]: calls its argument once per
+/// step to update.
+pub type BatchUpdates<'a> =
+    dyn FnMut(&mut dyn FnMut(usize, &[*mut c_void]) -> crate::Result<()>) -> crate::Result<()> + 'a;
+
 /// An instantiated graph of one device.
 pub trait ExecGraph: Send + Sync + 'static {
     /// Replaces the argument values of launch step `step` for later launches of the graph
@@ -63,6 +68,17 @@ pub trait ExecGraph: Send + Sync + 'static {
     /// As [`crate::backend::Stream::launch`]: one pointer per parameter of the step's kernel,
     /// each to a readable value of the parameter's size, valid for the call.
     unsafe fn set_kernel_args(&self, step: usize, args: &[*mut c_void]) -> crate::Result<()>;
+
+    /// Replaces the argument values of several launch steps: `updates` calls the function it is
+    /// given once per step (the step and its pointers, as [`ExecGraph::set_kernel_args`]). One
+    /// batch: CUDA makes the device's context current once for all of them.
+    ///
+    /// # Safety
+    /// As [`ExecGraph::set_kernel_args`], for every step `updates` passes.
+    unsafe fn set_kernel_args_batch(&self, updates: &mut BatchUpdates<'_>) -> crate::Result<()> {
+        // SAFETY: forwarded from the caller.
+        updates(&mut |step, args| unsafe { self.set_kernel_args(step, args) })
+    }
 
     /// For downcasting within the backend.
     fn as_any(&self) -> &dyn Any;

@@ -279,6 +279,13 @@ pub trait Stream: Send + Sync + 'static {
     /// Whether all work submitted so far is done (a fault reports as an error).
     fn query(&self) -> Result<bool>;
 
+    /// As [`Stream::query`], asked by the device's own bookkeeping (deferred frees, the stream
+    /// registry) rather than by the stream's user: a stream that holds launches back (automatic
+    /// graph replay) answers false instead of enqueueing them. Backend streams: the default.
+    fn query_quietly(&self) -> Result<bool> {
+        self.query()
+    }
+
     /// Enqueues one launch of `graph` (instantiated on this stream's device), in order with
     /// the stream's other work. Backends without graphs keep this default error.
     fn launch_graph(&self, graph: &dyn ExecGraph) -> Result<()> {

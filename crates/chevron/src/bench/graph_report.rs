@@ -57,6 +57,9 @@ pub struct GraphReport {
     pub update_ns: f64,
     /// `cuGraphExecKernelNodeSetParams` per node, in nanoseconds (CUDA only).
     pub raw_update_ns: Option<f64>,
+    /// Automatic replay's host time per held launch (checks, matching, copying the values),
+    /// in nanoseconds.
+    pub matching_ns: f64,
     /// What automatic replay did on its stream (same-argument variant).
     pub auto_stats: AutoGraphStats,
 }
@@ -65,6 +68,36 @@ impl GraphReport {
     /// The figure of one variant.
     pub fn figure(&self, variant: GraphVariant) -> Option<&GraphFigure> {
         self.figures.iter().find(|f| f.variant == variant)
+    }
+}
+
+impl GraphReport {
+    /// One report of the medians of several runs' figures (the first run's device, sizes and
+    /// statistics); `None` for no runs.
+    pub fn median_of(runs: &[GraphReport]) -> Option<GraphReport> {
+        let first = runs.first()?;
+        let median_by = |f: &dyn Fn(&GraphReport) -> Option<f64>| {
+            let mut values: Vec<f64> = runs.iter().filter_map(f).collect();
+            super::median(&mut values)
+        };
+        let figures = first
+            .figures
+            .iter()
+            .map(|fig| GraphFigure {
+                variant: fig.variant,
+                submit_ns: median_by(&|r| r.figure(fig.variant).map(|f| f.submit_ns)),
+                complete_ns: median_by(&|r| r.figure(fig.variant).map(|f| f.complete_ns)),
+            })
+            .collect();
+        Some(GraphReport {
+            device: first.device.clone(),
+            options: first.options,
+            figures,
+            update_ns: median_by(&|r| Some(r.update_ns)),
+            raw_update_ns: first.raw_update_ns.map(|_| median_by(&|r| r.raw_update_ns)),
+            matching_ns: median_by(&|r| Some(r.matching_ns)),
+            auto_stats: first.auto_stats,
+        })
     }
 }
 
@@ -103,6 +136,11 @@ impl fmt::Display for GraphReport {
             "argument update, Graph::set_args: {:.0} ns per node",
             self.update_ns
         )?;
+        writeln!(
+            f,
+            "automatic replay, host time per held launch: {:.0} ns",
+            self.matching_ns
+        )?;
         if let Some(raw) = self.raw_update_ns {
             writeln!(
                 f,
@@ -114,8 +152,9 @@ impl fmt::Display for GraphReport {
         let s = &self.auto_stats;
         writeln!(
             f,
-            "automatic replay: {} instantiation(s), {} replays, {} launches replayed, {} eager",
-            s.instantiations, s.replays, s.replayed_launches, s.eager_launches
+            "automatic replay: {} instantiation(s), {} replays, {} launches replayed, {} eager, \
+             {} node updates",
+            s.instantiations, s.replays, s.replayed_launches, s.eager_launches, s.node_updates
         )
     }
 }

@@ -128,6 +128,9 @@ pub fn graph_replay(device: &Device, options: &GraphBenchOptions) -> Result<Grap
             complete_ns: median(&mut complete) / per_kernel,
         })
         .collect();
+    let matching_ns = matching_cost(&auto, options, |stream| {
+        kernel.launch(stream, config, (&data, n)).map(drop)
+    })?;
     let update_ns = update_cost(&mut graph, &data, options)?;
     let raw_update_ns = match &raw {
         Some(raw) => {
@@ -147,8 +150,34 @@ pub fn graph_replay(device: &Device, options: &GraphBenchOptions) -> Result<Grap
         figures,
         update_ns,
         raw_update_ns,
+        matching_ns,
         auto_stats: auto.auto_graph_stats(),
     })
+}
+
+/// Median host time per launch that automatic replay holds back (the public checks, matching
+/// against the sequence, copying the values): each repetition times its first `kernels - 1`
+/// launches, then launches the last (which replays the graph) and synchronizes, untimed.
+fn matching_cost(
+    stream: &Stream,
+    options: &GraphBenchOptions,
+    launch: impl Fn(&Stream) -> Result<()>,
+) -> Result<f64> {
+    let held = options.kernels.saturating_sub(1);
+    if held == 0 {
+        return Ok(f64::NAN);
+    }
+    let mut samples = Vec::with_capacity(options.repetitions);
+    for _ in 0..options.repetitions {
+        let start = Instant::now();
+        for _ in 0..held {
+            launch(stream)?;
+        }
+        samples.push(start.elapsed().as_nanos() as f64 / held as f64);
+        launch(stream)?;
+        stream.synchronize()?;
+    }
+    Ok(median(&mut samples))
 }
 
 /// Median time of [`Graph::set_args`] per node, over every node, `repetitions` times.
@@ -206,10 +235,13 @@ mod tests {
             .figures
             .iter()
             .all(|f| f.submit_ns > 0.0 && f.complete_ns >= f.submit_ns));
-        // One learning repetition, one that instantiates and replays, then one per timed round.
+        // One learning repetition, one that instantiates and replays, then one per timed round
+        // and one per round of the matching cost.
         let stats = report.auto_stats;
-        assert_eq!((stats.instantiations, stats.replays), (1, 4), "{stats:?}");
+        assert_eq!((stats.instantiations, stats.replays), (1, 7), "{stats:?}");
         assert_eq!(stats.eager_launches, 8);
+        assert_eq!(stats.node_updates, 0, "the same arguments every repetition");
+        assert!(report.matching_ns > 0.0);
         assert!(report.update_ns > 0.0 && report.raw_update_ns.is_none());
         assert!(report
             .to_string()

@@ -106,7 +106,7 @@ impl DeviceCore {
                         polled.push(id);
                         // A faulted stream runs nothing more: its releases need not wait (the
                         // fault is reported to whoever synchronizes or waits on its tokens).
-                        if stream.reached(*sequence).is_err() {
+                        if stream.reached_quietly(*sequence).is_err() {
                             faulted.push(id);
                         }
                     }

@@ -34,6 +34,7 @@
 //! ```
 
 pub(crate) mod auto;
+mod instrumented;
 mod record;
 pub(crate) mod values;
 
@@ -45,6 +46,7 @@ use crate::launch::args::KernelArgs;
 use crate::launch::kernel::Kernel;
 use crate::{Device, Stream, Token};
 
+use instrumented::{pointers_with_hidden, InstrumentedNode};
 use record::RecordedNode;
 pub use record::Recorder;
 
@@ -60,6 +62,8 @@ pub struct Graph {
     kernels: Vec<Option<Kernel>>,
     /// Tokens waited for while recording: every replay waits for them first.
     waits: Vec<Token>,
+    /// Launch nodes of instrumented kernels, whose hidden parameter every replay sets.
+    instrumented: Vec<InstrumentedNode>,
 }
 
 impl Graph {
@@ -69,10 +73,22 @@ impl Graph {
         nodes: Vec<RecordedNode>,
         waits: Vec<Token>,
     ) -> Result<Graph> {
+        let mut instrumented = Vec::new();
         let pointers: Vec<Vec<*mut std::ffi::c_void>> = nodes
             .iter()
-            .map(|node| match node {
-                RecordedNode::Launch { values, .. } => values.with_pointers(|p| p.to_vec()),
+            .enumerate()
+            .map(|(index, node)| match node {
+                RecordedNode::Launch {
+                    kernel,
+                    config,
+                    values,
+                } => match InstrumentedNode::of(index, kernel, *config, values) {
+                    Some(node) => {
+                        instrumented.push(node);
+                        pointers_with_hidden(values)
+                    }
+                    None => values.with_pointers(|p| p.to_vec()),
+                },
                 _ => Vec::new(),
             })
             .collect();
@@ -82,8 +98,9 @@ impl Graph {
             .map(|(node, args)| node.step(args))
             .collect();
         // SAFETY: every launch node passed `Kernel::check` on a stream of `device` (kernel of
-        // this device, one value per parameter of its size); the pointers point into `nodes`,
-        // alive for the call.
+        // this device, one value per parameter of its size, plus the hidden u64 of an
+        // instrumented kernel); the pointers point into `nodes` (or a static), alive for the
+        // call.
         let exec = unsafe { device.core().backend.instantiate_graph(&steps) }?;
         let kernels = nodes.into_iter().map(RecordedNode::into_kernel).collect();
         Ok(Graph {
@@ -91,6 +108,7 @@ impl Graph {
             exec,
             kernels,
             waits,
+            instrumented,
         })
     }
 
@@ -130,7 +148,13 @@ impl Graph {
         stream.wait_for(deps)?;
         let recorded: Vec<&Token> = self.waits.iter().collect();
         stream.wait_for(&recorded)?;
+        let hidden = (self.instrumented.iter())
+            .map(|node| node.prepare(&*self.exec, stream))
+            .collect::<Result<Vec<_>>>()?;
         stream.backend_stream().launch_graph(&*self.exec)?;
+        for (node, hidden) in self.instrumented.iter().zip(hidden) {
+            node.launched(stream, hidden);
+        }
         Ok(stream.submitted())
     }
 
@@ -148,6 +172,10 @@ impl Graph {
             }
         };
         kernel.check_args(&self.device, &args)?;
+        if let Some(node) = self.instrumented.iter_mut().find(|n| n.node == node.0) {
+            node.set_values(&args); // Given to the node with its hidden value at each replay.
+            return Ok(());
+        }
         // SAFETY: the arguments match the kernel's layout (checked) and stay borrowed for the
         // call.
         args.with_pointers(|pointers| unsafe { self.exec.set_kernel_args(node.0, pointers) })

@@ -148,6 +148,30 @@ impl Recorder<'_> {
         }))
     }
 
+    /// Records a fill of `count` elements of `element_bytes` (1, 2 or 4) bytes with `value` from
+    /// device address `dst` (as [`Stream::memset_at`]; the range is checked when the graph is
+    /// instantiated).
+    pub fn memset_at(
+        &mut self,
+        dst: DevicePtr,
+        value: u32,
+        element_bytes: u32,
+        count: u64,
+    ) -> Result<NodeId> {
+        if !matches!(element_bytes, 1 | 2 | 4) {
+            return Err(Error::InvalidValue {
+                call: "Recorder::memset_at",
+                message: format!("elements of {element_bytes} bytes (1, 2 or 4 expected)"),
+            });
+        }
+        Ok(self.push(RecordedNode::Memset {
+            dst,
+            value,
+            element_bytes,
+            count,
+        }))
+    }
+
     /// Makes every replay wait for `deps` before its first node (waits are hoisted to the start
     /// of the graph: ordering is kept, overlap inside the graph is not).
     pub fn wait_for(&mut self, deps: &[&Token]) {

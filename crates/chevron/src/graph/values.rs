@@ -28,19 +28,6 @@ impl ArgValues {
         values
     }
 
-    /// Copies the values behind `pointers`, of `sizes` bytes each.
-    ///
-    /// # Safety
-    /// Each pointer points to a readable value of its size.
-    pub(crate) unsafe fn from_pointers(pointers: &[*mut c_void], sizes: &[usize]) -> ArgValues {
-        let mut values = ArgValues::default();
-        for (&pointer, &size) in pointers.iter().zip(sizes) {
-            // SAFETY: forwarded from the caller.
-            unsafe { values.push(pointer, size) };
-        }
-        values
-    }
-
     /// # Safety
     /// `pointer` points to `size` readable bytes.
     unsafe fn push(&mut self, pointer: *const c_void, size: usize) {
@@ -57,11 +44,6 @@ impl ArgValues {
             );
         }
         self.spans.push((offset, size));
-    }
-
-    /// The size of each value, in order.
-    pub(crate) fn sizes(&self) -> impl Iterator<Item = usize> + '_ {
-        self.spans.iter().map(|&(_, size)| size)
     }
 
     /// Calls `f` with one pointer per value (the `cuLaunchKernel` convention).
@@ -84,7 +66,7 @@ mod tests {
     #[test]
     fn captured_values_read_back_aligned_and_compare_by_content() {
         let values = ArgValues::capture(&(7u8, 2.5f64, -3i32));
-        assert_eq!(values.sizes().collect::<Vec<_>>(), [1, 8, 4]);
+        assert_eq!(values.spans, [(0, 1), (8, 8), (16, 4)]);
         values.with_pointers(|p| {
             assert!(p.iter().all(|q| (*q as usize).is_multiple_of(8)));
             // SAFETY: the pointers point into `values`, alive for this closure.

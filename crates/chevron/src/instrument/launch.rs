@@ -50,6 +50,48 @@ impl KernelHook {
         Ok(record)
     }
 
+    /// The value of `launch` for one launch of `kernel` on `stream`, and what
+    /// [`KernelHook::launched`] needs once the launch is submitted (a built-in tool's record,
+    /// initialized on `stream` now).
+    pub(crate) fn prepare(&self, stream: &Stream, config: &LaunchConfig) -> Result<HiddenArg> {
+        Ok(match self.builtin {
+            Some(tool) => {
+                let buffer = self.record(tool, stream, config)?;
+                HiddenArg {
+                    value: buffer.device_ptr(),
+                    record: Some((tool, buffer)),
+                }
+            }
+            None => HiddenArg {
+                value: NEXT_LAUNCH.fetch_add(1, Ordering::Relaxed),
+                record: None,
+            },
+        })
+    }
+
+    /// Notes a submitted launch prepared by [`KernelHook::prepare`]: a built-in tool's record
+    /// is read once the launch is done (when the trace is written or at exit).
+    pub(crate) fn launched(
+        &self,
+        kernel: &Kernel,
+        stream: &Stream,
+        config: &LaunchConfig,
+        hidden: HiddenArg,
+    ) {
+        if let Some((tool, buffer)) = hidden.record {
+            records::push(Pending {
+                tool,
+                kernel: kernel.display_name().to_string(),
+                device: stream.device().label().to_string(),
+                grid: config.grid,
+                block_instructions: self.kernel.block_instructions.clone(),
+                launched_ns: crate::trace::clock().map(crate::trace::since_start),
+                stream: stream.clone(),
+                buffer,
+            });
+        }
+    }
+
     /// Launches `kernel` with `args` plus `launch`.
     ///
     /// # Safety
@@ -62,32 +104,22 @@ impl KernelHook {
         config: &LaunchConfig,
         args: &[*mut c_void],
     ) -> Result<()> {
-        let record = match self.builtin {
-            Some(tool) => Some((tool, self.record(tool, stream, config)?)),
-            None => None,
-        };
-        let mut launch = match &record {
-            Some((_, buffer)) => buffer.device_ptr(),
-            None => NEXT_LAUNCH.fetch_add(1, Ordering::Relaxed),
-        };
+        let mut hidden = self.prepare(stream, config)?;
         let mut pointers = args.to_vec();
-        pointers.push((&mut launch as *mut u64).cast::<c_void>());
+        pointers.push((&mut hidden.value as *mut u64).cast::<c_void>());
         let backend = &stream.shared.progress.backend;
         // SAFETY: the caller's arguments as guaranteed, plus `launch`, a u64 alive for the call
         // for the u64 parameter the pass appended.
         unsafe { backend.launch(kernel.backend_function(), config, &pointers) }?;
-        if let Some((tool, buffer)) = record {
-            records::push(Pending {
-                tool,
-                kernel: kernel.display_name().to_string(),
-                device: stream.device().label().to_string(),
-                grid: config.grid,
-                block_instructions: self.kernel.block_instructions.clone(),
-                launched_ns: crate::trace::clock().map(crate::trace::since_start),
-                stream: stream.clone(),
-                buffer,
-            });
-        }
+        self.launched(kernel, stream, config, hidden);
         Ok(())
     }
+}
+
+/// The hidden `launch` argument of one launch of an instrumented kernel.
+pub(crate) struct HiddenArg {
+    /// The value passed.
+    pub value: u64,
+    /// A built-in tool's record of the launch.
+    record: Option<(Builtin, Buffer<u64>)>,
 }

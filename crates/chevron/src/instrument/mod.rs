@@ -22,7 +22,7 @@ use chevron_ptx::linker::{link_with, LinkOptions};
 use chevron_ptx::passes::{instrument, InstrumentedKernel, LAUNCH_PARAM};
 
 pub use chevron_ptx::passes::Hooks;
-pub(crate) use launch::KernelHook;
+pub(crate) use launch::{HiddenArg, KernelHook};
 pub(crate) use records::{collect_records, print_summary};
 
 use crate::code_object::{self, CodeObjectKind};

@@ -15,7 +15,6 @@ use chevron_ptx::symbols::ParamLayout;
 use crate::backend::{self, LaunchConfig};
 use crate::device::Device;
 use crate::error::{Error, Result};
-use crate::graph::values::ArgValues;
 use crate::launch::args::{KernelArg, KernelArgs};
 use crate::module::Module;
 use crate::stream::token::Token;
@@ -97,6 +96,11 @@ impl Kernel {
 
     pub(crate) fn backend_function(&self) -> &dyn backend::Function {
         &*self.shared.function
+    }
+
+    /// The instrumentation hook that fills the hidden `launch` parameter, when instrumented.
+    pub(crate) fn instrument_hook(&self) -> Option<&Arc<crate::instrument::KernelHook>> {
+        self.shared.instrumented.as_ref()
     }
 
     /// The backend function, shared (keeps the backend module loaded, not the public one).
@@ -278,10 +282,8 @@ impl Kernel {
             &self.shared.instrumented,
             &self.shared.params,
         ) {
-            let sizes: Vec<usize> = params.iter().map(|p| p.size as usize).collect();
-            // SAFETY: the caller guarantees one readable value per parameter, of its size.
-            let values = unsafe { ArgValues::from_pointers(args, &sizes) };
-            return crate::graph::auto::launch(self, stream, config, values);
+            // The caller guarantees one readable value per parameter, of its size.
+            return crate::graph::auto::launch_raw(self, stream, &config, args, params);
         }
         let started = crate::trace::clock();
         // SAFETY: device and count checked; values guaranteed by the caller.
@@ -338,7 +340,7 @@ impl Kernel {
         args: &impl KernelArgs,
     ) -> Result<Token> {
         if stream.shared.auto.enabled() && self.shared.instrumented.is_none() {
-            return crate::graph::auto::launch(self, stream, *config, ArgValues::capture(args));
+            return crate::graph::auto::launch(self, stream, config, args);
         }
         let started = crate::trace::clock();
         // SAFETY: forwarded from the caller.

@@ -54,19 +54,34 @@ impl StreamProgress {
     /// Whether submission `sequence` is known to be complete, asking the backend (one query,
     /// no event) when the answer is not known yet.
     pub(crate) fn reached(&self, sequence: u64) -> Result<bool> {
+        self.reached_by(sequence, |backend| backend.query())
+    }
+
+    /// As [`StreamProgress::reached`], for the device's bookkeeping: launches held back by
+    /// automatic graph replay stay held (and count as not complete).
+    pub(crate) fn reached_quietly(&self, sequence: u64) -> Result<bool> {
+        self.reached_by(sequence, |backend| backend.query_quietly())
+    }
+
+    fn reached_by(
+        &self,
+        sequence: u64,
+        query: impl FnOnce(&dyn backend::Stream) -> Result<bool>,
+    ) -> Result<bool> {
         if sequence <= self.completed() {
             return Ok(true);
         }
         let submitted = self.submitted();
-        if self.backend.query()? {
+        if query(&*self.backend)? {
             self.note_completed(submitted);
         }
         Ok(sequence <= self.completed())
     }
 
-    /// Whether everything submitted so far is complete (asking the backend when not known).
+    /// Whether everything submitted so far is complete (asking the backend quietly when not
+    /// known).
     pub(crate) fn is_idle(&self) -> bool {
-        self.reached(self.submitted()).unwrap_or(true)
+        self.reached_quietly(self.submitted()).unwrap_or(true)
     }
 
     /// Waits for everything submitted so far.

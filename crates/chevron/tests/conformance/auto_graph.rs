@@ -211,3 +211,32 @@ fn an_error_in_one_kernel_is_reported_as_eagerly() {
         Ok(())
     });
 }
+
+#[test]
+fn device_bookkeeping_of_other_threads_does_not_end_a_match() {
+    on_every_device(|device| {
+        let k = kernels(device)?;
+        let stream = device.create_stream()?;
+        stream.auto_graph(true)?;
+        let a = Buffer::<u32>::zeroed(device, N as usize)?;
+        for _ in 0..4 {
+            k.add_one.launch(&stream, config(), (&a, N))?;
+            // While the launch above is held, another thread drops a buffer: the device asks
+            // every stream with pending work whether it is done, which must not count as a
+            // boundary of this stream (it once released held launches and broke the match).
+            std::thread::scope(|scope| {
+                scope
+                    .spawn(|| Buffer::<u32>::zeroed(device, 4).map(drop))
+                    .join()
+                    .expect("the thread ran")
+            })?;
+            k.add_one.launch(&stream, config(), (&a, N))?;
+            stream.synchronize()?;
+        }
+        assert_eq!(a.to_vec()?, vec![8; N as usize]);
+        let stats = stream.auto_graph_stats();
+        assert_eq!((stats.instantiations, stats.replays), (1, 3), "{stats:?}");
+        assert_eq!(stats.eager_launches, 2, "{stats:?}");
+        Ok(())
+    });
+}

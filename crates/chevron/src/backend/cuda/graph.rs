@@ -18,7 +18,7 @@ use super::sys::{
     self, CUfunction, CUgraph, CUgraphExec, CUgraphNode, CUresult, CUDA_KERNEL_NODE_PARAMS,
     CUDA_MEMCPY3D, CUDA_MEMSET_NODE_PARAMS,
 };
-use crate::backend::graph::not_a_launch;
+use crate::backend::graph::{not_a_launch, BatchUpdates};
 use crate::backend::{self, ExecGraph, GraphStep, LaunchConfig};
 use crate::error::{Error, Result};
 
@@ -247,8 +247,14 @@ impl CudaGraph {
     }
 }
 
-impl ExecGraph for CudaGraph {
-    unsafe fn set_kernel_args(&self, step: usize, args: &[*mut c_void]) -> Result<()> {
+impl CudaGraph {
+    /// `cuGraphExecKernelNodeSetParams` on launch step `step`; the device's context must be
+    /// current (the driver crashes in this call without one, rather than answering
+    /// `CUDA_ERROR_INVALID_CONTEXT`).
+    ///
+    /// # Safety
+    /// As [`ExecGraph::set_kernel_args`], with the context current.
+    unsafe fn set_params_entered(&self, step: usize, args: &[*mut c_void]) -> Result<()> {
         let Some(Some((node, function, config))) = self.launches.get(step) else {
             return Err(not_a_launch(step));
         };
@@ -258,13 +264,24 @@ impl ExecGraph for CudaGraph {
             .or(driver.cuGraphExecKernelNodeSetParamsV1);
         let set = entry(set, "cuGraphExecKernelNodeSetParams", &self.state)?;
         let params = kernel_params(*function, config, args);
-        // The driver crashes in this call without a current context (it does not answer
-        // CUDA_ERROR_INVALID_CONTEXT), so the context is made current first.
-        let _entered = self.state.enter()?;
-        // SAFETY: live exec and node of it, the device's context current; the argument pointers
-        // are valid for the call (caller) and the driver copies the values.
+        // SAFETY: live exec and node of it, the device's context current (caller); the argument
+        // pointers are valid for the call (caller) and the driver copies the values.
         let code = unsafe { set(self.exec, *node, &params) };
         self.state.check("cuGraphExecKernelNodeSetParams", code)
+    }
+}
+
+impl ExecGraph for CudaGraph {
+    unsafe fn set_kernel_args(&self, step: usize, args: &[*mut c_void]) -> Result<()> {
+        let _entered = self.state.enter()?;
+        // SAFETY: forwarded from the caller; the context is current until `_entered` drops.
+        unsafe { self.set_params_entered(step, args) }
+    }
+
+    unsafe fn set_kernel_args_batch(&self, updates: &mut BatchUpdates<'_>) -> Result<()> {
+        let _entered = self.state.enter()?;
+        // SAFETY: forwarded from the caller; the context is current until `_entered` drops.
+        updates(&mut |step, args| unsafe { self.set_params_entered(step, args) })
     }
 
     fn as_any(&self) -> &dyn Any {

@@ -1,19 +1,22 @@
-//! The state of automatic replay on one stream: which sequence of launches is expected, which
-//! launches are held back while they match it, and the graph that replays it.
+//! The state of automatic replay on one stream: which sequence of launches is expected, how
+//! many of its launches are held back, and the graph that replays it.
 //!
 //! A *boundary* is any other operation on the stream (synchronization, token wait or query,
-//! copy, fill, event record). The launches between two boundaries form the *candidate*. When
-//! the next launches match the candidate (same kernel, configuration and argument sizes), they
-//! are held back; once the whole candidate has matched, the held launches are replayed as one
-//! graph (instantiated on the first full match, argument values updated on later ones), and
-//! matching starts over, so back-to-back repetitions replay too. A launch that does not match
-//! releases the held ones as ordinary launches, in order, and runs eagerly itself; so does a
-//! boundary reached in the middle of a match. Work therefore reaches the device in exactly the
-//! order and with exactly the values it was launched with.
+//! copy, fill, event record). When the launches after a boundary match the *candidate* (same
+//! kernel, configuration and argument sizes), they are held back: their values are copied into
+//! the candidate's arena of this repetition, and a node whose values differ from the graph's is
+//! noted as changed. Once the whole candidate has matched, the held launches are replayed as one
+//! graph (instantiated on the first full match; afterwards only the changed nodes are updated),
+//! and matching starts over, so back-to-back repetitions replay too. A launch that does not
+//! match releases the held ones as ordinary launches, in order, runs eagerly itself, and from
+//! then until the next boundary launches are recorded as the next candidate; a boundary in the
+//! middle of a match releases the held launches and keeps the candidate. Work therefore
+//! reaches the device in exactly the order and with exactly the values it was launched with.
 
 use std::sync::Arc;
 
-use super::super::values::ArgValues;
+use super::args::ArgSource;
+use super::sequence::Sequence;
 use crate::backend::{ExecGraph, Function, LaunchConfig};
 
 /// The shortest sequence worth a graph.
@@ -21,40 +24,32 @@ pub(super) const MIN_LEN: usize = 2;
 /// The longest sequence remembered (longer ones stay eager).
 pub(super) const MAX_LEN: usize = 1 << 16;
 
-/// What identifies a launch for matching: values may differ, nothing else.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub(super) struct Key {
-    function: usize,
-    config: LaunchConfig,
-    sizes: Vec<usize>,
-}
-
-impl Key {
-    pub(super) fn of(function: &dyn Function, config: &LaunchConfig, values: &ArgValues) -> Key {
-        let function = function as *const dyn Function;
-        Key {
-            function: function.cast::<()>() as usize,
-            config: *config,
-            sizes: values.sizes().collect(),
-        }
-    }
-}
-
-/// A launch held back while it matches the candidate.
-pub(super) struct Held {
-    pub function: Arc<dyn Function>,
-    pub config: LaunchConfig,
-    pub values: ArgValues,
-}
-
-/// The instantiated graph of the candidate and the argument values each node has now.
+/// The instantiated graph of the candidate and the argument values its nodes have now.
 pub(super) struct Replay {
     pub exec: Arc<dyn ExecGraph>,
-    pub values: Vec<ArgValues>,
-    /// The functions of the nodes: keeps them loaded (and their addresses, the keys, unique).
-    /// Backend functions, not public kernels: dropping them never takes the device's locks,
-    /// which boundaries may hold (a public module's drop defers its release through them).
-    pub _functions: Vec<Arc<dyn Function>>,
+    /// An arena of the candidate: the values of every node as the graph has them.
+    pub values: Vec<u64>,
+}
+
+/// The sequence expected next.
+pub(super) struct Candidate {
+    pub sequence: Sequence,
+    /// An arena of the sequence: the values of the launches held in this repetition.
+    pub incoming: Vec<u64>,
+    pub replay: Option<Replay>,
+    /// Held nodes whose values differ from the graph's.
+    pub changed: Vec<usize>,
+}
+
+impl Candidate {
+    fn new(sequence: Sequence) -> Candidate {
+        Candidate {
+            incoming: vec![0; sequence.words],
+            changed: Vec::with_capacity(sequence.len()),
+            sequence,
+            replay: None,
+        }
+    }
 }
 
 /// How often automatic replay replayed and how often it launched eagerly.
@@ -68,59 +63,149 @@ pub struct AutoGraphStats {
     pub replayed_launches: u64,
     /// Launches enqueued one by one (learning, after a divergence, or released at a boundary).
     pub eager_launches: u64,
+    /// Graph nodes whose arguments were updated before a replay.
+    pub node_updates: u64,
 }
 
 /// The per-stream state.
 #[derive(Default)]
 pub(super) struct Detector {
-    pub candidate: Vec<Key>,
-    pub replay: Option<Replay>,
-    /// The candidate could not be instantiated on this device: it stays eager.
+    pub candidate: Option<Candidate>,
+    /// Launches of the candidate held back (its first `held` steps, values in `incoming`).
+    pub held: usize,
+    /// Replays of the candidate since the last boundary.
+    repeats: usize,
+    /// The candidate could not be replayed on this device: it stays eager.
     pub graph_failed: bool,
-    pub held: Vec<Held>,
-    /// Launches since the last boundary.
-    pub seen: Vec<Key>,
-    pub seen_overflow: bool,
-    /// A launch since the last boundary did not match: the rest stays eager until then.
-    pub diverged: bool,
-    /// A launch since the last boundary ran eagerly.
-    pub any_eager: bool,
+    /// A launch since the last boundary did not match: launches go to `seen` until the next.
+    diverged: bool,
+    /// The launches since the last boundary, once diverged.
+    seen: Sequence,
+    seen_overflow: bool,
     pub stats: AutoGraphStats,
 }
 
 impl Detector {
-    /// Notes a launch since the boundary; returns whether it extends the current match.
-    pub(super) fn matches(&mut self, key: Key) -> bool {
-        let matched = !self.diverged
-            && !self.graph_failed
-            && self.candidate.len() >= MIN_LEN
-            && self.candidate.get(self.held.len()) == Some(&key);
-        if self.seen.len() < MAX_LEN {
-            self.seen.push(key);
-        } else {
-            self.seen_overflow = true;
+    /// Holds a launch if it extends the current match: its values are copied into the
+    /// candidate's arena. Returns whether it was held.
+    #[inline]
+    pub(super) fn hold(
+        &mut self,
+        function: &dyn Function,
+        config: &LaunchConfig,
+        args: &impl ArgSource,
+    ) -> bool {
+        if self.diverged || self.graph_failed {
+            return false;
         }
-        matched
+        let Some(candidate) = &mut self.candidate else {
+            return false;
+        };
+        let index = self.held;
+        let sequence = &candidate.sequence;
+        if !sequence.steps[index].same_shape(function, config, args.count())
+            || !sequence.copy_values(index, args, &mut candidate.incoming)
+        {
+            return false;
+        }
+        if let Some(replay) = &candidate.replay {
+            let words = sequence.steps[index].words.clone();
+            // A loop the compiler inlines: these are a few words, `memcmp` costs more.
+            let now = &replay.values[words.clone()];
+            if candidate.incoming[words]
+                .iter()
+                .zip(now)
+                .any(|(a, b)| a != b)
+            {
+                candidate.changed.push(index);
+            }
+        }
+        self.held += 1;
+        true
     }
 
     /// Whether the held launches make up the whole candidate.
+    #[inline]
     pub(super) fn complete(&self) -> bool {
-        self.held.len() == self.candidate.len()
+        self.candidate
+            .as_ref()
+            .is_some_and(|c| self.held == c.sequence.len())
     }
 
-    /// At a boundary (held launches already released): the launches since the previous
-    /// boundary become the candidate unless they were all replays of the current one or fewer
-    /// than [`MIN_LEN`].
-    pub(super) fn boundary(&mut self) {
-        let seen = std::mem::take(&mut self.seen);
-        // One launch between boundaries says nothing about a sequence: keep the candidate.
-        if seen.len() >= MIN_LEN && (self.any_eager || self.seen_overflow) {
-            self.candidate = if self.seen_overflow { Vec::new() } else { seen };
-            self.replay = None;
-            self.graph_failed = false;
+    /// Notes a complete replay of the candidate.
+    pub(super) fn replayed(&mut self) {
+        self.stats.replays += 1;
+        self.stats.replayed_launches += self.held as u64;
+        self.held = 0;
+        self.repeats += 1;
+        if let Some(candidate) = &mut self.candidate {
+            candidate.changed.clear();
         }
+    }
+
+    /// A launch did not match (or the candidate cannot replay): from now until the next
+    /// boundary, launches are recorded as the next candidate, starting with those since the
+    /// last boundary. Call before releasing the held launches.
+    pub(super) fn diverge(&mut self) {
+        if self.diverged {
+            return;
+        }
+        self.diverged = true;
+        self.seen.clear();
+        let Some(candidate) = &self.candidate else {
+            return;
+        };
+        let len = candidate.sequence.len();
+        if self.repeats.saturating_mul(len).saturating_add(self.held) > MAX_LEN {
+            self.seen_overflow = true;
+            return;
+        }
+        for _ in 0..self.repeats {
+            self.seen.extend_from(&candidate.sequence, 0..len);
+        }
+        self.seen.extend_from(&candidate.sequence, 0..self.held);
+    }
+
+    /// Notes a launch that ran eagerly (after [`Detector::diverge`]).
+    pub(super) fn eager(
+        &mut self,
+        function: &Arc<dyn Function>,
+        config: LaunchConfig,
+        args: &impl ArgSource,
+    ) {
+        self.stats.eager_launches += 1;
+        if self.seen.len() < MAX_LEN {
+            self.seen.push(Arc::clone(function), config, args);
+        } else {
+            self.seen_overflow = true;
+        }
+    }
+
+    /// Forgets everything but the statistics (replay turned off; nothing held).
+    pub(super) fn forget(&mut self) {
+        *self = Detector {
+            stats: self.stats,
+            ..Detector::default()
+        };
+    }
+
+    /// At a boundary (held launches already released): after a divergence, the launches since
+    /// the previous boundary become the candidate (unless fewer than [`MIN_LEN`]: one launch
+    /// between boundaries says nothing about a sequence).
+    pub(super) fn boundary(&mut self) {
+        debug_assert_eq!(self.held, 0);
+        if self.diverged {
+            if self.seen_overflow {
+                self.candidate = None;
+            } else if self.seen.len() >= MIN_LEN {
+                let seen = std::mem::take(&mut self.seen);
+                self.candidate = Some(Candidate::new(seen));
+                self.graph_failed = false;
+            }
+        }
+        self.seen.clear();
         self.seen_overflow = false;
         self.diverged = false;
-        self.any_eager = false;
+        self.repeats = 0;
     }
 }

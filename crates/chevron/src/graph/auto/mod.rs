@@ -9,21 +9,28 @@
 //! tokens and deferred frees, first releases held launches: whatever observes the stream sees
 //! the same work submitted as without replay.
 
+mod args;
 mod detector;
+mod sequence;
+mod totals;
 
 use std::any::Any;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::{Arc, Mutex, MutexGuard, OnceLock};
+use std::sync::{Arc, Mutex, MutexGuard, OnceLock, TryLockError};
 
-use super::values::ArgValues;
+use chevron_ptx::symbols::ParamLayout;
+
 use crate::backend::{self, DevicePtr, ExecGraph, GraphStep, LaunchConfig};
 use crate::error::Result;
+use crate::launch::args::KernelArgs;
 use crate::launch::kernel::Kernel;
 use crate::{Stream, Token};
-use detector::{Detector, Held, Key, Replay};
+use args::{pointers_into, ArgSource, Raw, Typed};
+use detector::{Candidate, Detector, Replay};
 
 pub use detector::AutoGraphStats;
+pub use totals::auto_graph_totals;
 
 /// A backend stream with automatic replay in front of it.
 pub(crate) struct AutoGraph {
@@ -33,10 +40,18 @@ pub(crate) struct AutoGraph {
     state: Mutex<Detector>,
 }
 
-/// Whether `CHEVRON_AUTO_GRAPH=1` turns replay on for new streams.
+/// Whether `CHEVRON_AUTO_GRAPH=1` (or `report`, which also prints the process's totals at
+/// exit) turns replay on for new streams.
 fn enabled_by_environment() -> bool {
     static ON: OnceLock<bool> = OnceLock::new();
-    *ON.get_or_init(|| std::env::var("CHEVRON_AUTO_GRAPH").is_ok_and(|v| v == "1"))
+    *ON.get_or_init(|| match std::env::var("CHEVRON_AUTO_GRAPH").as_deref() {
+        Ok("1") => true,
+        Ok("report") => {
+            totals::report_at_exit_once();
+            true
+        }
+        _ => false,
+    })
 }
 
 impl AutoGraph {
@@ -52,125 +67,136 @@ impl AutoGraph {
         })
     }
 
-    /// Whether launches come through [`AutoGraph::launch_tracked`].
+    /// Whether launches come through [`launch`] / [`launch_raw`].
     #[inline]
     pub(crate) fn enabled(&self) -> bool {
         self.enabled.load(Ordering::Relaxed)
     }
 
+    #[inline]
     fn lock(&self) -> MutexGuard<'_, Detector> {
         crate::device::state::lock(&self.state)
     }
 
-    /// Runs `f` on the state.
-    fn with_state<T>(&self, f: impl FnOnce(&mut Detector) -> T) -> T {
-        f(&mut self.lock())
-    }
-
-    /// A checked launch with copies of its values: held, replayed or enqueued.
-    pub(crate) fn launch_tracked(
+    /// A checked launch: held (its values copied into the candidate's arena), replayed with the
+    /// rest of its sequence, or enqueued.
+    #[inline]
+    fn launch_tracked(
         &self,
         kernel: &Kernel,
-        config: LaunchConfig,
-        values: ArgValues,
+        config: &LaunchConfig,
+        args: &impl ArgSource,
     ) -> Result<()> {
-        self.with_state(|state| {
-            let key = Key::of(kernel.backend_function(), &config, &values);
-            if state.matches(key) {
-                state.held.push(Held {
-                    function: kernel.backend_function_arc(),
-                    config,
-                    values,
-                });
-                return if state.complete() {
-                    self.replay(state)
-                } else {
-                    Ok(())
-                };
-            }
-            let released = self.release(state);
-            state.diverged = true;
-            state.any_eager = true;
-            state.stats.eager_launches += 1;
-            released.and(self.enqueue(kernel.backend_function(), &config, &values))
+        let mut state = self.lock();
+        if state.hold(kernel.backend_function(), config, args) {
+            return if state.complete() {
+                counted(&mut state, |state| self.replay(state))
+            } else {
+                Ok(())
+            };
+        }
+        counted(&mut state, |state| {
+            self.launch_eagerly(state, kernel, config, args)
         })
     }
 
-    fn enqueue(
+    #[cold]
+    fn launch_eagerly(
         &self,
-        function: &dyn backend::Function,
+        state: &mut Detector,
+        kernel: &Kernel,
         config: &LaunchConfig,
-        values: &ArgValues,
+        args: &impl ArgSource,
     ) -> Result<()> {
-        // SAFETY: the values were checked against the kernel's layout when launched (or come
-        // from its layout), and the kernel is of this stream's device.
-        values.with_pointers(|pointers| unsafe { self.inner.launch(function, config, pointers) })
+        state.diverge();
+        let released = self.release(state);
+        state.eager(&kernel.backend_function_arc(), *config, args);
+        // SAFETY: the values were checked against the kernel's layout (or come with it), and
+        // the kernel is of this stream's device.
+        let launched = args.with_pointers(|pointers| unsafe {
+            self.inner
+                .launch(kernel.backend_function(), config, pointers)
+        });
+        released.and(launched)
     }
 
     /// Enqueues the held launches one by one, in order; reports the first failure.
     fn release(&self, state: &mut Detector) -> Result<()> {
+        let held = std::mem::take(&mut state.held);
+        let Some(candidate) = &mut state.candidate else {
+            return Ok(());
+        };
+        candidate.changed.clear();
         let mut outcome = Ok(());
-        for held in std::mem::take(&mut state.held) {
-            state.any_eager = true;
-            state.stats.eager_launches += 1;
-            let launched = self.enqueue(&*held.function, &held.config, &held.values);
+        for (index, step) in candidate.sequence.steps[..held].iter().enumerate() {
+            let offsets = candidate.sequence.offsets_of(index);
+            // SAFETY: the values were checked against the kernel's layout when launched, and
+            // the kernel is of this stream's device.
+            let launched = pointers_into(&candidate.incoming, offsets, |pointers| unsafe {
+                self.inner.launch(&*step.function, &step.config, pointers)
+            });
             if outcome.is_ok() {
                 outcome = launched;
             }
         }
+        state.stats.eager_launches += held as u64;
         outcome
     }
 
-    /// Replays the held launches (the whole candidate) as one graph.
+    /// Replays the held launches (the whole candidate) as one graph: instantiated the first
+    /// time, otherwise with the changed nodes updated (one batch).
     fn replay(&self, state: &mut Detector) -> Result<()> {
-        if state.replay.is_none() {
-            match self.instantiate(&state.held) {
-                Ok(exec) => {
-                    state.stats.instantiations += 1;
-                    state.replay = Some(Replay {
-                        exec,
-                        values: state.held.iter().map(|h| h.values.clone()).collect(),
-                        _functions: state.held.iter().map(|h| Arc::clone(&h.function)).collect(),
-                    });
-                }
-                Err(_) => {
-                    // This device cannot replay the sequence: it runs as launched, for good.
-                    state.graph_failed = true;
-                    return self.release(state);
-                }
+        let candidate = state
+            .candidate
+            .as_mut()
+            .expect("a complete match has a candidate");
+        let ready = match &candidate.replay {
+            None => self.instantiate(candidate).map(|exec| {
+                state.stats.instantiations += 1;
+                candidate.replay = Some(Replay {
+                    exec,
+                    values: candidate.incoming.clone(),
+                });
+            }),
+            Some(_) => update_changed(candidate).map(|updated| {
+                state.stats.node_updates += updated as u64;
+            }),
+        };
+        let exec = candidate.replay.as_ref().map(|r| Arc::clone(&r.exec));
+        match ready.and_then(|()| match &exec {
+            Some(exec) => self.inner.launch_graph(&**exec),
+            None => unreachable!("instantiated above"),
+        }) {
+            Ok(()) => {
+                state.replayed();
+                Ok(())
+            }
+            Err(_) => {
+                // This device cannot replay the sequence: it runs as launched.
+                candidate.replay = None;
+                state.graph_failed = true;
+                state.diverge();
+                self.release(state)
             }
         }
-        let replay = state.replay.as_mut().expect("instantiated above");
-        let updated = update_values(replay, &state.held);
-        if updated
-            .and_then(|()| self.inner.launch_graph(&*replay.exec))
-            .is_err()
-        {
-            state.replay = None;
-            state.graph_failed = true;
-            return self.release(state);
-        }
-        state.stats.replays += 1;
-        state.stats.replayed_launches += state.held.len() as u64;
-        state.held.clear();
-        Ok(())
     }
 
-    fn instantiate(&self, held: &[Held]) -> Result<Arc<dyn ExecGraph>> {
-        let pointers: Vec<Vec<*mut c_void>> = held
-            .iter()
-            .map(|h| h.values.with_pointers(|p| p.to_vec()))
+    fn instantiate(&self, candidate: &Candidate) -> Result<Arc<dyn ExecGraph>> {
+        let sequence = &candidate.sequence;
+        let pointers: Vec<Vec<*mut c_void>> = (0..sequence.len())
+            .map(|i| pointers_into(&candidate.incoming, sequence.offsets_of(i), |p| p.to_vec()))
             .collect();
-        let steps: Vec<GraphStep<'_>> = held
+        let steps: Vec<GraphStep<'_>> = sequence
+            .steps
             .iter()
             .zip(&pointers)
-            .map(|(h, args)| GraphStep::Launch {
-                function: &*h.function,
-                config: h.config,
+            .map(|(step, args)| GraphStep::Launch {
+                function: &*step.function,
+                config: step.config,
                 args,
             })
             .collect();
-        // SAFETY: as `enqueue`: checked values of kernels of this device, alive for the call.
+        // SAFETY: as `release`: checked values of kernels of this device, alive for the call.
         unsafe { self.device.instantiate_graph(&steps) }
     }
 
@@ -179,14 +205,13 @@ impl AutoGraph {
         if !self.enabled() {
             return Ok(()); // Turning replay off released everything.
         }
-        self.with_state(|state| {
+        counted(&mut self.lock(), |state| {
             let released = self.release(state);
             state.boundary();
             released
         })
     }
 
-    /// An operation that is not a tracked launch: releases held launches, stays eager.
     /// The backend stream itself while replay is off: launches then skip the wrapper (one
     /// dynamic call fewer on the hot path; the wrapper would only forward them).
     #[inline]
@@ -194,13 +219,13 @@ impl AutoGraph {
         (!self.enabled()).then_some(&*self.inner)
     }
 
+    /// An untracked launch: ends the current match, stays eager.
     fn diverge(&self) -> Result<()> {
         if !self.enabled() {
             return Ok(());
         }
-        self.with_state(|state| {
-            state.diverged = true;
-            state.any_eager = true;
+        counted(&mut self.lock(), |state| {
+            state.diverge();
             self.release(state)
         })
     }
@@ -209,30 +234,47 @@ impl AutoGraph {
         let released = self.boundary();
         self.enabled.store(on, Ordering::Relaxed);
         if !on {
-            self.with_state(|state| {
-                *state = Detector {
-                    stats: state.stats,
-                    ..Detector::default()
-                }
-            });
+            self.lock().forget();
         }
         released
     }
 }
 
-/// Gives each node whose values changed its new values.
-fn update_values(replay: &mut Replay, held: &[Held]) -> Result<()> {
-    for (step, (now, new)) in replay.values.iter_mut().zip(held).enumerate() {
-        if *now != new.values {
-            let exec = &replay.exec;
-            new.values.with_pointers(|pointers| {
-                // SAFETY: the values match the node's kernel (same key: same kernel and sizes).
-                unsafe { exec.set_kernel_args(step, pointers) }
-            })?;
-            now.clone_from(&new.values);
-        }
+/// Runs `f` on the state and adds what it did to the process's totals.
+fn counted<T>(state: &mut Detector, f: impl FnOnce(&mut Detector) -> T) -> T {
+    let before = state.stats;
+    let out = f(state);
+    totals::note(&before, &state.stats);
+    out
+}
+
+/// Gives the nodes whose values changed their new values (one batch); returns how many.
+fn update_changed(candidate: &mut Candidate) -> Result<usize> {
+    let Candidate {
+        sequence,
+        incoming,
+        replay,
+        changed,
+    } = candidate;
+    let Some(replay) = replay else {
+        return Ok(0);
+    };
+    if changed.is_empty() {
+        return Ok(0);
     }
-    Ok(())
+    for &index in changed.iter() {
+        let words = sequence.steps[index].words.clone();
+        replay.values[words.clone()].copy_from_slice(&incoming[words]);
+    }
+    let values = &replay.values;
+    let mut each = |set: &mut dyn FnMut(usize, &[*mut c_void]) -> Result<()>| {
+        changed.iter().try_for_each(|&index| {
+            pointers_into(values, sequence.offsets_of(index), |p| set(index, p))
+        })
+    };
+    // SAFETY: the values match each node's kernel (same kernel and sizes as matched).
+    unsafe { replay.exec.set_kernel_args_batch(&mut each) }?;
+    Ok(changed.len())
 }
 
 impl Drop for AutoGraph {
@@ -306,6 +348,20 @@ impl backend::Stream for AutoGraph {
         self.inner.query()
     }
 
+    fn query_quietly(&self) -> Result<bool> {
+        if !self.enabled() {
+            return self.inner.query();
+        }
+        // Held launches are work not yet done; a launch in progress on another thread may be
+        // about to hold one. Either way the answer is "not done", without releasing anything.
+        match self.state.try_lock() {
+            Ok(state) if state.held == 0 => {}
+            Err(TryLockError::Poisoned(state)) if state.get_ref().held == 0 => {}
+            _ => return Ok(false),
+        }
+        self.inner.query()
+    }
+
     fn launch_graph(&self, graph: &dyn ExecGraph) -> Result<()> {
         self.boundary()?;
         self.inner.launch_graph(graph)
@@ -329,13 +385,31 @@ impl backend::Stream for AutoGraph {
 
 /// A checked launch on a stream with replay on: held, replayed or enqueued by the stream's
 /// [`AutoGraph`]; returns its token like any launch.
+#[inline]
 pub(crate) fn launch(
     kernel: &Kernel,
     stream: &Stream,
-    config: LaunchConfig,
-    values: ArgValues,
+    config: &LaunchConfig,
+    args: &impl KernelArgs,
 ) -> Result<Token> {
-    stream.shared.auto.launch_tracked(kernel, config, values)?;
+    stream
+        .shared
+        .auto
+        .launch_tracked(kernel, config, &Typed(args))?;
+    Ok(stream.submitted())
+}
+
+/// As [`launch`], for `launch_raw`: one pointer per parameter of `params`, each to a readable
+/// value of the parameter's size.
+pub(crate) fn launch_raw(
+    kernel: &Kernel,
+    stream: &Stream,
+    config: &LaunchConfig,
+    pointers: &[*mut c_void],
+    params: &[ParamLayout],
+) -> Result<Token> {
+    let args = Raw { pointers, params };
+    stream.shared.auto.launch_tracked(kernel, config, &args)?;
     Ok(stream.submitted())
 }
 
@@ -349,6 +423,6 @@ impl Stream {
 
     /// What automatic replay did on this stream so far.
     pub fn auto_graph_stats(&self) -> AutoGraphStats {
-        self.shared.auto.with_state(|state| state.stats)
+        self.shared.auto.lock().stats
     }
 }
