@@ -191,3 +191,46 @@ fn stopping_without_starting_is_an_error() {
     let err = chevron::trace::stop().unwrap_err();
     assert!(err.to_string().contains("no trace is recording"), "{err}");
 }
+
+#[test]
+fn block_records_are_read_when_the_launch_is_waited_for_not_at_exit() {
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let runtime = Runtime::new().unwrap();
+    let device = runtime.default_device().unwrap();
+    let path = std::env::temp_dir().join(format!("chevron-waited-{}.json", std::process::id()));
+    chevron::trace::start(&path);
+    let module = Module::load_builtin(device, ELEMENTWISE.as_bytes(), Builtin::Blocks).unwrap();
+    let stream = device.create_stream().unwrap();
+    let x = Buffer::from_slice(device, &[1.0f32; 256]).unwrap();
+    let y = Buffer::<f32>::zeroed(device, 256).unwrap();
+    let config = LaunchConfig {
+        grid: [4, 1, 1],
+        block: [64, 1, 1],
+        shared_bytes: 0,
+    };
+    let token = module
+        .kernel("saxpy")
+        .unwrap()
+        .launch(&stream, config, (2.0f32, &x, &y, 256u32))
+        .unwrap();
+    assert_eq!(chevron::instrument::pending(), 1, "the launch's record");
+    token.wait().unwrap();
+    assert_eq!(
+        chevron::instrument::pending(),
+        0,
+        "the record is read right after the wait, while the device is alive"
+    );
+    // Everything of the device side is gone before the trace is written.
+    drop((module, stream, x, y));
+    chevron::trace::stop().unwrap();
+    let trace: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let blocks: Vec<&Value> = events(&trace)
+        .iter()
+        .filter(|e| e["cat"] == "block")
+        .collect();
+    assert_eq!(blocks.len(), 4, "one event per thread block");
+    assert_eq!(chevron::instrument::collect().unwrap(), 0, "nothing left");
+}

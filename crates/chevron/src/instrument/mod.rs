@@ -23,13 +23,32 @@ use chevron_ptx::passes::{instrument, InstrumentedKernel, LAUNCH_PARAM};
 
 pub use chevron_ptx::passes::Hooks;
 pub(crate) use launch::KernelHook;
-pub(crate) use records::{collect_records, print_summary};
+pub(crate) use records::{collect_after_wait, collect_records, print_summary, Moment};
 
 use crate::code_object::{self, CodeObjectKind};
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::module::Module;
 use crate::module_loading;
+
+/// Reads the records of every launch instrumented with a built-in tool that were not read yet,
+/// waiting for their kernels: their events go into the trace (when it is recording) and their
+/// figures into the summary. Records are otherwise read after a host wait on the launch's
+/// stream and when the trace stops; a program that does neither calls this before it ends,
+/// while the device's driver is alive. Returns how many records were read; a record that
+/// cannot be read is explained on stderr and its error returned (after reading the others).
+pub fn collect() -> Result<usize> {
+    let (read, error) = records::collect_records(&mut crate::trace::record_late, Moment::Collect);
+    match error {
+        Some(error) => Err(error),
+        None => Ok(read),
+    }
+}
+
+/// The number of launches instrumented with a built-in tool whose records were not read yet.
+pub fn pending() -> usize {
+    records::pending()
+}
 
 /// Which hooks to insert into which kernels.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]

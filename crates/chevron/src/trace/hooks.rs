@@ -5,7 +5,7 @@ use std::time::Instant;
 
 use serde_json::{json, Map, Value};
 
-use super::{is_on, record, since_start, Event, Track};
+use super::{enabled, record, since_start, Event, Track};
 use crate::backend::LaunchConfig;
 use crate::error::Error;
 use crate::kernel::Kernel;
@@ -141,8 +141,13 @@ pub(crate) fn submitted(
     emit(name, category, started, args, Some((stream, token)), waits);
 }
 
-/// A host wait (`what`: `token wait`, `stream synchronize`, …) for `waits_for`.
+/// A host wait (`what`: `token wait`, `stream synchronize`, …) for `waits_for`, which just
+/// returned: the work it waited for is complete (or faulted), so the built-in tool records of
+/// that stream's launches are read now, while the device is certainly alive.
 pub(crate) fn wait(started: Option<Instant>, what: &str, waits_for: Option<(u64, u64)>) {
+    if let Some((stream, _)) = waits_for {
+        crate::instrument::collect_after_wait(stream);
+    }
     let Some(started) = started else {
         return;
     };
@@ -191,7 +196,7 @@ pub(crate) fn module_load(started: Option<Instant>, source: &str, device: &str, 
 
 /// A fault reported to the host.
 pub(crate) fn fault(error: &Error) {
-    if !is_on() || !matches!(error, Error::Fault { .. }) {
+    if !enabled() || !matches!(error, Error::Fault { .. }) {
         return;
     }
     let mut args = Map::new();
