@@ -75,6 +75,12 @@ fn load_ptx(device: &Arc<DeviceCore>, text: &str) -> Result<Arc<CpuModule>> {
         source_name: IN_MEMORY.into(),
         message: e.to_string(),
     })?;
+    load_parsed(device, &module)
+}
+
+/// Loads an already parsed module on `device`: faults report the lines its instructions carry
+/// (for an instrumented module, those of the original PTX).
+pub(crate) fn load_parsed(device: &Arc<DeviceCore>, module: &ir::Module) -> Result<Arc<CpuModule>> {
     let global_bytes = Program::global_bytes(&module);
     device
         .memory()
