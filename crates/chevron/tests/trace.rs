@@ -181,6 +181,29 @@ fn the_trace_shows_launches_streams_flows_and_thread_blocks() {
         names.iter().filter(|n| n.starts_with("stream ")).count() >= 2,
         "{names:?}"
     );
+    // Each launch as the device ran it (CUDA events, or the CPU executor's clock), on the
+    // device tracks of the two streams.
+    let ran: Vec<&Value> = all
+        .iter()
+        .filter(|e| e["cat"] == "device" && e["name"] == "saxpy")
+        .collect();
+    assert_eq!(ran.len(), 2, "device-side launches");
+    let device_tracks: std::collections::BTreeSet<(u64, u64)> = ran
+        .iter()
+        .map(|e| (e["pid"].as_u64().unwrap(), e["tid"].as_u64().unwrap()))
+        .collect();
+    assert_eq!(device_tracks.len(), 2, "one track per stream");
+    let on_device = names.iter().filter(|n| n.ends_with(" on the device"));
+    assert!(on_device.count() >= 2, "{names:?}");
+    // The second launch waited for the first: it ran after it.
+    let (first, second) = (&ran[0], &ran[1]);
+    let end = |e: &Value| e["ts"].as_f64().unwrap() + e["dur"].as_f64().unwrap();
+    let (early, late) = if first["ts"].as_f64() < second["ts"].as_f64() {
+        (first, second)
+    } else {
+        (second, first)
+    };
+    assert!(late["ts"].as_f64().unwrap() >= end(early) - 1.0);
 }
 
 #[test]
@@ -323,7 +346,7 @@ fn a_fault_in_an_instrumented_kernel_names_the_original_ptx_line() {
     // each with one call of `bump` (one block), and the block of the store.
     let entries = read_global(&instrumented, "tool_entries");
     assert!(
-        entries > 0 && entries % 32 == 0,
+        entries > 0 && entries.is_multiple_of(32),
         "{entries} threads entered"
     );
     assert_eq!(

@@ -5,6 +5,7 @@ use std::time::Instant;
 
 use serde_json::{json, Map, Value};
 
+use super::device_time::LaunchClock;
 use super::{enabled, record, since_start, Event, Track};
 use crate::backend::LaunchConfig;
 use crate::error::Error;
@@ -68,6 +69,7 @@ fn emit(
         waits_for: Vec::new(),
     };
     if let Some((stream, token)) = stream {
+        super::device_time::note_stream(stream);
         record(Event {
             track: stream_track(stream),
             completes: token.and_then(token_key),
@@ -80,9 +82,10 @@ fn emit(
     }
 }
 
-/// A kernel launch that was submitted (`token`), after `deps`.
+/// A kernel launch that was submitted (`token`), after `deps`; `clock` is from
+/// [`super::launch_clock`] before the launch.
 pub(crate) fn launch(
-    started: Instant,
+    clock: &LaunchClock,
     kernel: &Kernel,
     stream: &Stream,
     config: &LaunchConfig,
@@ -100,10 +103,11 @@ pub(crate) fn launch(
     args.insert("sequence".into(), json!(token.sequence()));
     args.insert("deps".into(), json!(waits));
     let name = kernel.display_name().to_string();
+    super::device_time::launched(clock, stream, &name, token.sequence());
     emit(
         name,
         "launch",
-        started,
+        clock.host,
         args,
         Some((stream, Some(token))),
         waits,
@@ -147,6 +151,7 @@ pub(crate) fn submitted(
 pub(crate) fn wait(started: Option<Instant>, what: &str, waits_for: Option<(u64, u64)>) {
     if let Some((stream, _)) = waits_for {
         crate::instrument::collect_after_wait(stream);
+        super::device_time::resolve_after_wait(stream);
     }
     let Some(started) = started else {
         return;
@@ -211,8 +216,14 @@ pub(crate) fn fault(error: &Error) {
     );
 }
 
-/// Work a device's worker ran from `started` until now (the CPU device's executor clock).
-pub(crate) fn device_work(started: Option<Instant>, device: &str, name: impl FnOnce() -> String) {
+/// Work a device's worker ran from `started` until now (the CPU device's executor clock), for
+/// the stream whose timeline is at address `timeline`.
+pub(crate) fn device_work(
+    started: Option<Instant>,
+    device: &str,
+    timeline: usize,
+    name: impl FnOnce() -> String,
+) {
     let Some(started) = started else {
         return;
     };
@@ -227,6 +238,7 @@ pub(crate) fn device_work(started: Option<Instant>, device: &str, name: impl FnO
             // `cpu:0 (chevron CPU device)`: the label the other tracks use is `cpu:0`.
             device: device.split(" (").next().unwrap_or(device).to_string(),
             name: worker,
+            timeline,
         },
         start_ns: since_start(started),
         duration_ns: started.elapsed().as_nanos() as u64,

@@ -11,6 +11,7 @@
 
 mod buffer;
 mod chrome;
+mod device_time;
 mod hooks;
 
 use std::path::{Path, PathBuf};
@@ -19,6 +20,7 @@ use std::sync::{Mutex, Once, OnceLock};
 use std::time::Instant;
 
 pub(crate) use buffer::{record, Event, Track};
+pub(crate) use device_time::{launch_clock, LaunchClock};
 pub(crate) use hooks::{
     alloc, device_work, fault, launch, module_load, submitted, wait, Submission,
 };
@@ -78,6 +80,7 @@ pub fn start(path: impl AsRef<Path>) {
 fn begin(path: Option<PathBuf>) {
     let mut session = lock(&SESSION);
     buffer::clear();
+    device_time::clear();
     let epoch_unix_ns = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
@@ -107,6 +110,10 @@ fn finish(moment: crate::instrument::Moment) -> Result<usize> {
     let mut events = buffer::drain();
     let mut sink = |event| events.push(event);
     crate::instrument::collect_records(&mut sink, moment);
+    events.extend(device_time::drain(
+        moment == crate::instrument::Moment::Exit,
+    ));
+    device_time::place_cpu_work(&mut events);
     let json = chrome::render(&events);
     if let Some(path) = &session.path {
         std::fs::write(path, json).map_err(|source| Error::Io {

@@ -81,7 +81,7 @@ fn load_ptx(device: &Arc<DeviceCore>, text: &str) -> Result<Arc<CpuModule>> {
 /// Loads an already parsed module on `device`: faults report the lines its instructions carry
 /// (for an instrumented module, those of the original PTX).
 pub(crate) fn load_parsed(device: &Arc<DeviceCore>, module: &ir::Module) -> Result<Arc<CpuModule>> {
-    let global_bytes = Program::global_bytes(&module);
+    let global_bytes = Program::global_bytes(module);
     device
         .memory()
         .charge(global_bytes, "the module's .global and .const variables")?;
@@ -91,12 +91,12 @@ pub(crate) fn load_parsed(device: &Arc<DeviceCore>, module: &ir::Module) -> Resu
         bytes: global_bytes,
     };
     let program =
-        Program::load(&module, device.memory().shared()).map_err(|e| Error::CodeObject {
+        Program::load(module, device.memory().shared()).map_err(|e| Error::CodeObject {
             source_name: IN_MEMORY.into(),
             message: format!("cannot load on {}: {e}", device.label()),
         })?;
     let program = Arc::new(program);
-    let shared = SharedUsage::new(&module);
+    let shared = SharedUsage::new(module);
     let mut kernels = BTreeMap::new();
     for item in &module.items {
         let Item::Function(function) = item else {
