@@ -245,6 +245,19 @@ fn block_records_are_read_when_the_launch_is_waited_for_not_at_exit() {
         0,
         "the record is read right after the wait, while the device is alive"
     );
+    // The same after a wait for the whole device (cudaDeviceSynchronize's path).
+    module
+        .kernel("saxpy")
+        .unwrap()
+        .launch(&stream, config, (2.0f32, &x, &y, 256u32))
+        .unwrap();
+    assert_eq!(chevron::instrument::pending(), 1);
+    device.synchronize().unwrap();
+    assert_eq!(
+        chevron::instrument::pending(),
+        0,
+        "read after Device::synchronize"
+    );
     // Everything of the device side is gone before the trace is written.
     drop((module, stream, x, y));
     chevron::trace::stop().unwrap();
@@ -254,7 +267,7 @@ fn block_records_are_read_when_the_launch_is_waited_for_not_at_exit() {
         .iter()
         .filter(|e| e["cat"] == "block")
         .collect();
-    assert_eq!(blocks.len(), 4, "one event per thread block");
+    assert_eq!(blocks.len(), 8, "one event per thread block of each launch");
     assert_eq!(chevron::instrument::collect().unwrap(), 0, "nothing left");
 }
 

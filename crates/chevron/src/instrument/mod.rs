@@ -23,7 +23,7 @@ use chevron_ptx::passes::{instrument, InstrumentedKernel, LineMap, LAUNCH_PARAM}
 
 pub use chevron_ptx::passes::Hooks;
 pub(crate) use launch::KernelHook;
-pub(crate) use records::{collect_after_wait, collect_records, print_summary, Moment};
+pub(crate) use records::{collect_after_wait, collect_records, print_summary, Moment, Waited};
 
 use crate::backend::cpu::CpuDevice;
 use crate::code_object::{self, CodeObjectKind};

@@ -93,15 +93,27 @@ pub(crate) fn note_skipped(source: &str, why: &str) {
     state().skipped.push(format!("{source}: {why}"));
 }
 
-/// Reads the records of launches on stream `stream_id` once the stream has no work left, right
-/// after a host wait on it: while the device (and its driver) is certainly alive. Their trace
+/// What a host wait just waited for.
+#[derive(Clone, Copy)]
+pub(crate) enum Waited<'a> {
+    /// Stream `id` (up to some submission).
+    Stream(u64),
+    /// Every stream of the device labelled so.
+    Device(&'a str),
+}
+
+/// Reads the records of launches on the streams `waited` names once their stream has no work
+/// left, right after a host wait on it: while the device (and its driver) is certainly alive. Their trace
 /// events go into the trace when it is recording. Costs one relaxed load when nothing is
 /// pending.
-pub(crate) fn collect_after_wait(stream_id: u64) {
+pub(crate) fn collect_after_wait(waited: Waited<'_>) {
     if pending() == 0 {
         return;
     }
-    let taken = take_pending(|p| p.stream.shared.id == stream_id);
+    let taken = take_pending(|p| match waited {
+        Waited::Stream(id) => p.stream.shared.id == id,
+        Waited::Device(label) => p.device == label,
+    });
     let mut unfinished = Vec::new();
     for record in taken {
         match record.stream.backend_stream().query() {

@@ -23,6 +23,7 @@ use serde_json::{json, Map};
 
 use super::{enabled, lock, since_start, Event, Track};
 use crate::backend;
+use crate::instrument::Waited;
 use crate::stream::Stream;
 
 /// The start of a traced launch: the host time, and the start event on timing backends.
@@ -142,16 +143,20 @@ pub(super) fn launched(clock: &LaunchClock, stream: &Stream, kernel: &str, seque
     });
 }
 
-/// Resolves the launches of stream `stream_id` whose events are complete, right after a host
-/// wait on it; one relaxed load when none is pending.
-pub(crate) fn resolve_after_wait(stream_id: u64) {
+/// Resolves the launches on the streams `waited` names whose events are complete, right after a
+/// host wait; one relaxed load when none is pending.
+pub(crate) fn resolve_after_wait(waited: Waited<'_>) {
     if PENDING.load(Ordering::Relaxed) == 0 {
         return;
     }
     with_state(|state| {
         let pending = std::mem::take(&mut state.pending);
         for bracketed in pending {
-            if bracketed.stream != stream_id {
+            let concerned = match waited {
+                Waited::Stream(id) => bracketed.stream == id,
+                Waited::Device(label) => bracketed.device == label,
+            };
+            if !concerned {
                 state.pending.push(bracketed);
                 continue;
             }

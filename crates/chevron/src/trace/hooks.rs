@@ -9,6 +9,7 @@ use super::device_time::LaunchClock;
 use super::{enabled, record, since_start, Event, Track};
 use crate::backend::LaunchConfig;
 use crate::error::Error;
+use crate::instrument::Waited;
 use crate::kernel::Kernel;
 use crate::stream::Stream;
 use crate::token::Token;
@@ -145,13 +146,24 @@ pub(crate) fn submitted(
     emit(name, category, started, args, Some((stream, token)), waits);
 }
 
+/// After a host wait for `what`: reads the built-in tool records and resolves the device
+/// durations it made complete.
+fn waited(what: Waited<'_>) {
+    crate::instrument::collect_after_wait(what);
+    super::device_time::resolve_after_wait(what);
+}
+
+/// After a wait for all the work of the device labelled `device` (`Device::synchronize`).
+pub(crate) fn device_synchronized(device: &str) {
+    waited(Waited::Device(device));
+}
+
 /// A host wait (`what`: `token wait`, `stream synchronize`, …) for `waits_for`, which just
 /// returned: the work it waited for is complete (or faulted), so the built-in tool records of
 /// that stream's launches are read now, while the device is certainly alive.
 pub(crate) fn wait(started: Option<Instant>, what: &str, waits_for: Option<(u64, u64)>) {
     if let Some((stream, _)) = waits_for {
-        crate::instrument::collect_after_wait(stream);
-        super::device_time::resolve_after_wait(stream);
+        waited(Waited::Stream(stream));
     }
     let Some(started) = started else {
         return;

@@ -22,7 +22,8 @@ use std::time::Instant;
 pub(crate) use buffer::{record, Event, Track};
 pub(crate) use device_time::{launch_clock, LaunchClock};
 pub(crate) use hooks::{
-    alloc, device_work, fault, launch, module_load, submitted, wait, Submission,
+    alloc, device_synchronized, device_work, fault, launch, module_load, submitted, wait,
+    Submission,
 };
 
 use crate::error::{Error, Result};
