@@ -42,7 +42,8 @@ echo "trace: chevron run --trace (with and without CHEVRON_INSTRUMENT=blocks): o
 flags=(-std=c11 -O1 -Wall -Wextra -Werror -Iinclude -Itests/capi)
 cc "${flags[@]}" tests/capi/trace.c -L"$lib" -lchevron -Wl,-rpath,"$lib" -o "$work/capi-trace"
 "$work/capi-trace" tests/capi/kernels.ptx "$work/capi.json" >/dev/null
-"${check[@]}" "$work/capi.json" --launches 'saxpy(int, float, float const*, float*)=2' --flows 1
+"${check[@]}" "$work/capi.json" --launches 'saxpy(int, float, float const*, float*)=2' --flows 1 \
+    --device-runs 'saxpy(int, float, float const*, float*)=2'
 cc "${flags[@]}" tests/capi/example.c -L"$lib" -lchevron -Wl,-rpath,"$lib" -o "$work/example"
 "$chevron" trace -o "$work/example.json" --instrument memory -- "$work/example" \
     tests/capi/kernels.ptx >/dev/null 2>"$work/example.stderr"

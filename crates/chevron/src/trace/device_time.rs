@@ -67,6 +67,8 @@ struct State {
     anchors: HashMap<String, Anchor>,
     /// CPU stream timelines (by address) to (device label, stream id).
     cpu_streams: HashMap<usize, (String, u64)>,
+    /// Kernel symbol names (as CPU workers name their work) to display names.
+    display_names: HashMap<String, String>,
 }
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
@@ -112,9 +114,24 @@ fn timing_event(stream: &Stream) -> Option<Arc<dyn backend::Event>> {
 }
 
 /// Brackets the launch `clock` started, submitted as `sequence` of `stream`, with its end
-/// event (on timing backends).
-pub(super) fn launched(clock: &LaunchClock, stream: &Stream, kernel: &str, sequence: u64) {
+/// event (on timing backends); on the CPU device, notes the kernel's display name for the work
+/// its worker times.
+pub(super) fn launched(
+    clock: &LaunchClock,
+    stream: &Stream,
+    (symbol, kernel): (&str, &str),
+    sequence: u64,
+) {
     let Some((start, host_ns)) = &clock.start else {
+        if symbol != kernel {
+            with_state(|state| {
+                if !state.display_names.contains_key(symbol) {
+                    state
+                        .display_names
+                        .insert(symbol.to_string(), kernel.to_string());
+                }
+            });
+        }
         return;
     };
     let Some(end) = timing_event(stream) else {
@@ -279,6 +296,10 @@ pub(super) fn place_cpu_work(events: &mut [Event]) {
                         stream: *stream,
                     };
                     event.args.insert("clock".into(), json!("executor"));
+                    if let Some(display) = state.display_names.get(&event.name) {
+                        event.args.insert("symbol".into(), json!(event.name));
+                        event.name = display.clone();
+                    }
                 }
             }
         }

@@ -104,7 +104,8 @@ pub(crate) fn launch(
     args.insert("sequence".into(), json!(token.sequence()));
     args.insert("deps".into(), json!(waits));
     let name = kernel.display_name().to_string();
-    super::device_time::launched(clock, stream, &name, token.sequence());
+    let names = (kernel.name(), name.as_str());
+    super::device_time::launched(clock, stream, names, token.sequence());
     emit(
         name,
         "launch",
