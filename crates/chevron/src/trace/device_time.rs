@@ -217,26 +217,39 @@ fn explain_lost(bracketed: &Bracketed, err: &crate::Error, at_exit: bool) {
     );
 }
 
+/// Waits for the launches still pending and resolves them (the trace goes on).
+pub(super) fn settle(at_exit: bool) {
+    if PENDING.load(Ordering::Relaxed) == 0 {
+        return;
+    }
+    with_state(|state| settle_pending(state, at_exit));
+}
+
 /// Waits for the launches still pending, resolves them, and returns the trace events of every
 /// resolved launch; forgets them.
 pub(super) fn drain(at_exit: bool) -> Vec<Event> {
     with_state(|state| {
-        let pending = std::mem::take(&mut state.pending);
-        for bracketed in pending {
-            let waited = bracketed.end.synchronize().and_then(|()| {
-                let anchor = state.anchors.get(&bracketed.device);
-                anchor.map_or(Ok(()), |a| a.event.synchronize())
-            });
-            match waited.and_then(|()| resolve(state, &bracketed)) {
-                Ok(Some(resolved)) => state.resolved.push(resolved),
-                Ok(None) => {}
-                Err(err) => explain_lost(&bracketed, &err, at_exit),
-            }
-        }
+        settle_pending(state, at_exit);
         let resolved = std::mem::take(&mut state.resolved);
         state.anchors.clear();
         place(resolved)
     })
+}
+
+/// Waits for each pending launch's end event (and its device's anchor) and resolves it.
+fn settle_pending(state: &mut State, at_exit: bool) {
+    let pending = std::mem::take(&mut state.pending);
+    for bracketed in pending {
+        let waited = bracketed.end.synchronize().and_then(|()| {
+            let anchor = state.anchors.get(&bracketed.device);
+            anchor.map_or(Ok(()), |a| a.event.synchronize())
+        });
+        match waited.and_then(|()| resolve(state, &bracketed)) {
+            Ok(Some(resolved)) => state.resolved.push(resolved),
+            Ok(None) => {}
+            Err(err) => explain_lost(&bracketed, &err, at_exit),
+        }
+    }
 }
 
 /// Trace events of `resolved` launches, placed on the trace's clock device by device.

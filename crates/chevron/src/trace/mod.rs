@@ -139,10 +139,12 @@ pub(crate) fn record_late(event: Event) {
 }
 
 /// Reads what the device side still holds for the trace and the instrumentation summary
-/// (records of built-in tools, see [`crate::instrument::collect`]), waiting for the kernels
+/// (device durations of launches, records of built-in tools, see
+/// [`crate::instrument::collect`]), waiting for the kernels
 /// concerned, while the devices are alive; the trace, if recording, goes on. A program or tool
 /// that ends without synchronizing its streams calls this before tearing down.
 pub fn flush() -> Result<()> {
+    device_time::settle(false);
     crate::instrument::collect().map(|_| ())
 }
 
