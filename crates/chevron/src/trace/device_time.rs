@@ -292,9 +292,16 @@ pub(super) fn note_stream(stream: &Stream) {
         return;
     };
     let key = Arc::as_ptr(cpu.timeline()) as usize;
-    let place = (stream.device().label().to_string(), stream.shared.id);
+    let id = stream.shared.id;
     with_state(|state| {
-        state.cpu_streams.insert(key, place);
+        if state
+            .cpu_streams
+            .get(&key)
+            .is_none_or(|(_, known)| *known != id)
+        {
+            let device = stream.device().label().to_string();
+            state.cpu_streams.insert(key, (device, id));
+        }
     });
 }
 
