@@ -2,8 +2,8 @@
 //! back, turned into trace events and summed into a per-kernel summary.
 //!
 //! A record is read right after the host waited for its launch's stream (`Stream::synchronize`,
-//! `Token::wait`, and the C, mgpu and CUDA runtime calls built on them) once that stream has no
-//! work left, when the trace stops, or when the program calls [`super::collect`]; what is still
+//! `Token::wait`, `Device::synchronize`, and the C, mgpu and CUDA runtime calls built on them)
+//! once that stream has no work left, when the trace stops, or when the program calls [`super::collect`]; what is still
 //! pending at process exit is read then, and a read that fails (a driver already shut down) is
 //! explained on stderr, not dropped silently.
 
