@@ -4,10 +4,11 @@
 //! Start it with `CHEVRON_TRACE=FILE` (written at exit) or [`start`]/[`stop`]. The trace holds
 //! one track per host thread (every call: module loads with parse and load time, launches,
 //! copies, fills, allocations, waits, faults), one per stream (the work submitted to it, with
-//! flow arrows from a token to the work or wait that waited on it), and per device the work as
-//! the CPU device's stream workers ran it, and the thread blocks of kernels instrumented with
+//! flow arrows from a token to the work or wait that waited on it), one per stream for the work
+//! as the device ran it (CUDA timing events, or the CPU device's executor clock: see
+//! `device_time`), and per device the thread blocks of kernels instrumented with
 //! `CHEVRON_INSTRUMENT=blocks` (see [`crate::instrument`]). When the trace is off, each hook on
-//! the launch path costs one relaxed atomic load and a not-taken branch.
+//! the launch path costs one relaxed atomic load and a not-taken branch ([`enabled`]).
 
 mod buffer;
 mod chrome;
