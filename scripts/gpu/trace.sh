@@ -5,7 +5,9 @@
 # - a tool's entry/exit hooks count exactly grid x block threads;
 # - the cost per launch of tracing on, and of `blocks` instrumentation per kernel;
 # - `chevron bench` with tracing off (compare with scripts/gpu/bench.sh from before the change);
-# - a traced `chevron run` with CHEVRON_INSTRUMENT=blocks gives a launch and 4 block events.
+# - a traced `chevron run` with CHEVRON_INSTRUMENT=blocks gives a launch, 4 block events and the
+#   launch's device time from CUDA events (CHEVRON_TRACE and `--trace` alike); the summary
+#   counts 4 thread blocks and no record is lost.
 #
 # Build on the development machine and carry the binaries over:
 #   cargo build --release -p chevron --example 07-trace --example 06-bench -p chevron-cli
@@ -31,6 +33,21 @@ trap 'rm -rf "$out"' EXIT
 CHEVRON_TRACE="$out/t.json" CHEVRON_INSTRUMENT=blocks "$bin/chevron" run \
     corpus/nvcc/elementwise.sm_80.ptx saxpy --grid 4 --block 64 --arg f32:2 \
     --arg 'f32[256]=iota' --arg 'f32[256]=fill:1' --arg u32:256 >/dev/null || status=1
+# The block records must be read while the driver is alive (0 block events fails the check).
 python3 scripts/test.d/trace_check.py "$out/t.json" --launches saxpy=1 --grid 4,1,1 \
-    --block 64,1,1 --blocks 4 && echo "trace with 4 block events: ok" || status=1
+    --block 64,1,1 --blocks 4 --device-runs saxpy=1 \
+    && echo "trace with 4 block events and the launch's device time (CUDA events): ok" || status=1
+echo "== CHEVRON_INSTRUMENT=blocks chevron run --trace --grid 4"
+CHEVRON_INSTRUMENT=blocks "$bin/chevron" run corpus/nvcc/elementwise.sm_80.ptx saxpy --grid 4 \
+    --block 64 --arg f32:2 --arg 'f32[256]=iota' --arg 'f32[256]=fill:1' --arg u32:256 \
+    --trace "$out/run.json" >/dev/null 2>"$out/run.stderr" || status=1
+python3 scripts/test.d/trace_check.py "$out/run.json" --launches saxpy=1 --blocks 4 \
+    --device-runs saxpy=1 && echo "chevron run --trace with 4 block events: ok" || status=1
+if grep -q "blocks saxpy: 1 launches, 4 thread blocks" "$out/run.stderr" \
+    && ! grep -q "could not be read" "$out/run.stderr"; then
+    echo "instrumentation summary (4 thread blocks, no record lost): ok"
+else
+    cat "$out/run.stderr" >&2
+    status=1
+fi
 exit $status

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Traces and instrumentation on the CPU device (docs/tracing.md):
 # - `CHEVRON_TRACE=… CHEVRON_INSTRUMENT=blocks chevron run … --grid 4` writes trace-event JSON
-#   with the launch (kernel, grid, block, device) and 4 thread-block events; `chevron run
-#   --trace` writes one too;
+#   with the launch (kernel, grid, block, device), 4 thread-block events and the launch as the
+#   device ran it; `chevron run --trace` writes one too, with the 4 thread blocks when
+#   CHEVRON_INSTRUMENT=blocks is set;
 # - a C program (tests/capi/trace.c: chevron_trace_start/stop, two streams and a token
 #   dependency) and `chevron trace -- PROGRAM` over the C example and an MLIR program
 #   (tests/mlir/lowered/join_streams.ll, built with clang-22) produce traces;
@@ -26,17 +27,23 @@ saxpy=(corpus/nvcc/elementwise.sm_80.ptx saxpy --block 64 --arg f32:2 --arg 'f32
 CHEVRON_TRACE="$work/blocks.json" CHEVRON_INSTRUMENT=blocks "$chevron" run "${saxpy[@]}" --grid 4 \
     >/dev/null 2>"$work/blocks.stderr"
 grep -q "blocks saxpy: 1 launches, 4 thread blocks" "$work/blocks.stderr"
-"${check[@]}" "$work/blocks.json" --launches saxpy=1 --grid 4,1,1 --block 64,1,1 --blocks 4
+"${check[@]}" "$work/blocks.json" --launches saxpy=1 --grid 4,1,1 --block 64,1,1 --blocks 4 \
+    --device-runs saxpy=1
 echo "trace: CHEVRON_TRACE + CHEVRON_INSTRUMENT=blocks: ok"
 
 "$chevron" run "${saxpy[@]}" --grid 4 --trace "$work/run.json" >/dev/null
-"${check[@]}" "$work/run.json" --launches saxpy=1 --blocks 0
-echo "trace: chevron run --trace: ok"
+"${check[@]}" "$work/run.json" --launches saxpy=1 --blocks 0 --device-runs saxpy=1
+CHEVRON_INSTRUMENT=blocks "$chevron" run "${saxpy[@]}" --grid 4 --trace "$work/run-blocks.json" \
+    >/dev/null 2>"$work/run-blocks.stderr"
+"${check[@]}" "$work/run-blocks.json" --launches saxpy=1 --blocks 4 --device-runs saxpy=1
+grep -q "blocks saxpy: 1 launches, 4 thread blocks" "$work/run-blocks.stderr"
+echo "trace: chevron run --trace (with and without CHEVRON_INSTRUMENT=blocks): ok"
 
 flags=(-std=c11 -O1 -Wall -Wextra -Werror -Iinclude -Itests/capi)
 cc "${flags[@]}" tests/capi/trace.c -L"$lib" -lchevron -Wl,-rpath,"$lib" -o "$work/capi-trace"
 "$work/capi-trace" tests/capi/kernels.ptx "$work/capi.json" >/dev/null
-"${check[@]}" "$work/capi.json" --launches 'saxpy(int, float, float const*, float*)=2' --flows 1
+"${check[@]}" "$work/capi.json" --launches 'saxpy(int, float, float const*, float*)=2' --flows 1 \
+    --device-runs 'saxpy(int, float, float const*, float*)=2'
 cc "${flags[@]}" tests/capi/example.c -L"$lib" -lchevron -Wl,-rpath,"$lib" -o "$work/example"
 "$chevron" trace -o "$work/example.json" --instrument memory -- "$work/example" \
     tests/capi/kernels.ptx >/dev/null 2>"$work/example.stderr"

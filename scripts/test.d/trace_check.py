@@ -2,10 +2,12 @@
 """Checks a chevron trace (Chrome trace-event JSON) or a screenshot of its HTML timeline.
 
     trace_check.py TRACE.json [--launches KERNEL=N ...] [--min-launches N] [--grid X,Y,Z]
-                   [--block X,Y,Z] [--blocks N] [--flows N]
+                   [--block X,Y,Z] [--blocks N] [--flows N] [--device-runs KERNEL=N ...]
     trace_check.py --png SHOT.png     (the picture is not blank)
 
-Launches are counted on the host's tracks (each launch also appears on its stream's track).
+Launches are counted on the host's tracks (each launch also appears on its stream's track);
+device runs are the launches as the device ran them, on the tracks "stream N on the device"
+(CUDA events, or the CPU executor's clock), with a positive duration.
 Exits non-zero with a one-line reason on the first failed check."""
 
 import argparse
@@ -48,6 +50,16 @@ def check_trace(args):
         for e in blocks:
             if not e["name"].startswith("block (") or e["ph"] != "X" or e["ts"] < 0 or e["dur"] <= 0:
                 fail("malformed thread-block event: %s" % e)
+    device_tracks = {(e["pid"], e["tid"]) for e in events if e.get("name") == "thread_name"
+                     and e["args"]["name"].endswith(" on the device")}
+    for spec in args.device_runs:
+        kernel, count = spec.rsplit("=", 1)
+        runs = [e for e in events if e.get("cat") == "device" and e.get("ph") == "X"
+                and e["name"] == kernel and (e["pid"], e["tid"]) in device_tracks]
+        if len(runs) != int(count):
+            fail("%d device runs of %s on the device tracks, expected %s" % (len(runs), kernel, count))
+        if any(e["dur"] <= 0 or e["ts"] < 0 for e in runs):
+            fail("malformed device run of %s: %s" % (kernel, runs))
     flows = sum(1 for e in events if e.get("ph") == "s")
     if flows < args.flows:
         fail("%d flow arrows, expected at least %d" % (flows, args.flows))
@@ -120,6 +132,7 @@ def main():
     parser.add_argument("--block")
     parser.add_argument("--blocks", type=int)
     parser.add_argument("--flows", type=int, default=0)
+    parser.add_argument("--device-runs", nargs="*", default=[])
     args = parser.parse_args()
     if args.png:
         check_png(args.png)

@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 
 use chevron_ptx::ir::Module;
 use chevron_ptx::linker::{link_with, LinkOptions};
-use chevron_ptx::passes::{instrument, Hooks};
+use chevron_ptx::passes::{instrument, Hooks, LineMap};
 use interp_common::*;
 
 const TOOL: &str = include_str!("data/tools/count_hooks.ptx");
@@ -182,4 +182,141 @@ fn every_corpus_kernel_instruments_links_and_round_trips() {
         assert_eq!(chevron_ptx::print(&reparsed), printed, "{}", file.display());
     }
     assert!(kernels >= 20, "only {kernels} corpus kernels instrumented");
+}
+
+/// `scale` with the load in a device function reached through a generic pointer, and a second
+/// kernel calling the same function that is not instrumented.
+const CALLS: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+
+.func (.param .b32 result) twice(.param .b64 p)
+{
+    .reg .b32 %r<3>;
+    .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [p];
+    ld.u32 %r1, [%rd1];
+    shl.b32 %r2, %r1, 1;
+    st.param.b32 [result], %r2;
+    ret;
+}
+
+.visible .entry scale(.param .u64 in, .param .u64 out, .param .u32 n)
+{
+    .reg .pred %p<2>;
+    .reg .b32 %r<8>;
+    .reg .b64 %rd<8>;
+    ld.param.u64 %rd1, [in];
+    ld.param.u64 %rd2, [out];
+    ld.param.u32 %r1, [n];
+    mov.u32 %r2, %ctaid.x;
+    mov.u32 %r3, %ntid.x;
+    mov.u32 %r4, %tid.x;
+    mad.lo.s32 %r5, %r2, %r3, %r4;
+    setp.ge.u32 %p1, %r5, %r1;
+    @%p1 ret;
+    cvta.to.global.u64 %rd2, %rd2;
+    mul.wide.u32 %rd3, %r5, 4;
+    add.s64 %rd4, %rd1, %rd3;
+    add.s64 %rd5, %rd2, %rd3;
+    {
+    .param .b64 arg;
+    .param .b32 value;
+    st.param.b64 [arg], %rd4;
+    call.uni (value), twice, (arg);
+    ld.param.b32 %r7, [value];
+    }
+    st.global.u32 [%rd5], %r7;
+    ret;
+}
+
+.visible .entry untouched(.param .u64 in, .param .u64 out)
+{
+    .reg .b32 %r<2>;
+    .reg .b64 %rd<3>;
+    ld.param.u64 %rd1, [in];
+    ld.param.u64 %rd2, [out];
+    {
+    .param .b64 arg;
+    .param .b32 value;
+    st.param.b64 [arg], %rd1;
+    call.uni (value), twice, (arg);
+    ld.param.b32 %r1, [value];
+    }
+    st.u32 [%rd2], %r1;
+    ret;
+}
+"#;
+
+#[test]
+fn device_functions_and_generic_accesses_are_covered() {
+    let mut module = chevron_ptx::parse(CALLS).unwrap();
+    let done = instrument(&mut module, |name| name == "scale", ALL).unwrap();
+    assert_eq!(done.len(), 1);
+    assert_eq!(done[0].device_functions, ["twice"]);
+    // The kernel's two blocks, then the copy of `twice` (one block of 5 instructions).
+    assert_eq!(done[0].block_instructions, [9, 9, 5]);
+    assert_eq!(
+        done[0].accesses, 2,
+        "the generic load in `twice`, the global store"
+    );
+    let tool = chevron_ptx::parse(TOOL).unwrap();
+    let linked = chevron_ptx::print(&link_with(&[module, tool], &LinkOptions::default()).unwrap());
+    let (out, counters) = run_scale(&linked, 100, true);
+    let (expected, _) = run_scale(CALLS, 100, false);
+    assert_eq!(
+        out, expected,
+        "instrumentation changed the kernel's results"
+    );
+    assert_eq!(counters[..2], [128, 128], "entries, exits");
+    // Kernel: 128 threads run the first block, 100 the second; 100 calls run `twice`'s block.
+    assert_eq!(counters[2], 128 + 100 + 100, "basic blocks");
+    // A generic load of 4 bytes in `twice` and a global store of 4 bytes, per thread in range.
+    assert_eq!(counters[3..], [200, 100, 800], "accesses, stores, bytes");
+
+    // The kernel not selected calls the original `twice` and runs without `launch`.
+    let (memory, program) = load(&linked);
+    let input = upload_u32(&memory, &[21]);
+    let output = upload_u32(&memory, &[0]);
+    let kernel = program.kernel("untouched").unwrap();
+    let params = Params::new().u64(input).u64(output).build(&kernel);
+    program
+        .launch(&kernel, &config([1, 1, 1], [1, 1, 1], 2), &params)
+        .unwrap();
+    assert_eq!(download_u32(&memory, output, 1), [42]);
+    let accesses = program.global_address("tool_accesses").unwrap().0;
+    assert_eq!(download_u64(&memory, accesses, 1), [0], "no hook ran");
+}
+
+#[test]
+fn the_rewritten_text_maps_back_to_the_original_lines() {
+    let mut module = chevron_ptx::parse(SCALE).unwrap();
+    instrument(&mut module, |_| true, ALL).unwrap();
+    let tool = chevron_ptx::parse(TOOL).unwrap().without_spans();
+    let linked = link_with(&[module, tool], &LinkOptions::default()).unwrap();
+    let printed = chevron_ptx::print(&linked);
+    let map = LineMap::new(&linked, &chevron_ptx::parse(&printed).unwrap());
+    let original_line = |needle: &str| SCALE.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    let printed_line = |needle: &str| printed.lines().position(|l| l.contains(needle)).unwrap() + 1;
+    let store = "st.global.u32 [%rd5], %r7;";
+    assert!(printed_line(store) > original_line(store), "the text moved");
+    assert_eq!(
+        map.original(printed_line(store) as u32),
+        Some(original_line(store) as u32)
+    );
+    // The hook call inserted for the store is attributed to the store's line.
+    let hook = printed
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| l.contains("call.uni chevron_on_access"));
+    let last_hook = hook.last().unwrap().0 as u32 + 1;
+    assert_eq!(map.original(last_hook), Some(original_line(store) as u32));
+    let message = format!(
+        "ptxas application ptx input, line {}; error",
+        printed_line(store)
+    );
+    assert!(map
+        .annotate(&message)
+        .contains(&format!("(original PTX line {})", original_line(store))));
 }

@@ -85,10 +85,15 @@ fn write_html(json: &Path, output: &Path) -> CommandResult {
 }
 
 /// Runs `command` with the trace recording into `path` when it is given (`chevron run
-/// --trace`), and writes the trace afterwards, whether the command succeeded or not.
+/// --trace`), and writes the trace afterwards, whether the command succeeded or not. Either
+/// way, what the device side holds for the trace and the instrumentation summary (records of
+/// `CHEVRON_INSTRUMENT` tools) is read right after the command, before any teardown: at exit a
+/// GPU driver may already be shut down.
 pub fn with_trace(path: Option<&Path>, command: impl FnOnce() -> CommandResult) -> CommandResult {
     let Some(path) = path else {
-        return command();
+        let result = command();
+        let flushed = chevron::trace::flush().map_err(Failure::from);
+        return result.and(flushed);
     };
     chevron::trace::start(path);
     let result = command();

@@ -1,12 +1,13 @@
 //! Rewriting passes over the IR, applied to a module before it is loaded.
 //!
 //! - [`instrument`]: inserts calls to the device functions of a separate tool code object at
-//!   kernel entry and exit, at basic-block entry and before global memory accesses; the result is
-//!   linked with the tool by [`crate::linker`].
+//!   kernel entry and exit, at basic-block entry and before memory accesses, in the selected
+//!   kernels and the device functions they call; the result is linked with the tool by
+//!   [`crate::linker`].
 
 pub mod instrument;
 
 pub use instrument::{
-    instrument, Hooks, InstrumentError, InstrumentedKernel, ACCESS_ATOMIC, ACCESS_SIZE_MASK,
-    ACCESS_STORE, LAUNCH_PARAM,
+    instrument, Hooks, InstrumentError, InstrumentedKernel, LineMap, ACCESS_ATOMIC, ACCESS_GENERIC,
+    ACCESS_SIZE_MASK, ACCESS_STORE, LAUNCH_PARAM,
 };

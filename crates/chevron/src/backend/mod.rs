@@ -158,6 +158,12 @@ pub trait Device: Send + Sync + 'static {
     /// Creates an event for [`Stream::record`] (timing disabled). The public layer pools them.
     fn create_event(&self) -> Result<Arc<dyn Event>>;
 
+    /// Creates an event that records when it completes, for [`Event::elapsed_ns_since`];
+    /// `None` on backends whose events keep no time (the trace then times work otherwise).
+    fn create_timing_event(&self) -> Result<Option<Arc<dyn Event>>> {
+        Ok(None)
+    }
+
     /// Loads a code object for this device.
     fn load_module(&self, image: CodeImage<'_>) -> Result<Arc<dyn Module>>;
 
@@ -320,6 +326,15 @@ pub trait Event: Send + Sync + 'static {
 
     /// Waits until the recorded work is done.
     fn synchronize(&self) -> Result<()>;
+
+    /// Nanoseconds from `earlier` completing to this event completing (negative if this one
+    /// completed first), for timing events of one device (see
+    /// [`Device::create_timing_event`]); `None` while either is not complete, or for events
+    /// that keep no time.
+    fn elapsed_ns_since(&self, earlier: &dyn Event) -> Result<Option<i64>> {
+        let _ = earlier;
+        Ok(None)
+    }
 
     /// For downcasting within the backend.
     fn as_any(&self) -> &dyn Any;

@@ -120,6 +120,7 @@ impl Device {
         self.shared.core.flush_streams()?;
         self.shared.core.backend.synchronize()?;
         self.shared.core.collect();
+        crate::trace::device_synchronized(self.label());
         Ok(())
     }
 

@@ -19,17 +19,37 @@ use std::collections::HashMap;
 use std::sync::Arc;
 
 use chevron_ptx::linker::{link_with, LinkOptions};
-use chevron_ptx::passes::{instrument, InstrumentedKernel, LAUNCH_PARAM};
+use chevron_ptx::passes::{instrument, InstrumentedKernel, LineMap, LAUNCH_PARAM};
 
 pub use chevron_ptx::passes::Hooks;
 pub(crate) use launch::{HiddenArg, KernelHook};
-pub(crate) use records::{collect_records, print_summary};
+pub(crate) use records::{collect_after_wait, collect_records, print_summary, Moment, Waited};
 
+use crate::backend::cpu::CpuDevice;
 use crate::code_object::{self, CodeObjectKind};
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::module::loading;
 use crate::module::Module;
+
+/// Reads the records of every launch instrumented with a built-in tool that were not read yet,
+/// waiting for their kernels: their events go into the trace (when it is recording) and their
+/// figures into the summary. Records are otherwise read after a host wait on the launch's
+/// stream and when the trace stops; a program that does neither calls this before it ends,
+/// while the device's driver is alive. Returns how many records were read; a record that
+/// cannot be read is explained on stderr and its error returned (after reading the others).
+pub fn collect() -> Result<usize> {
+    let (read, error) = records::collect_records(&mut crate::trace::record_late, Moment::Collect);
+    match error {
+        Some(error) => Err(error),
+        None => Ok(read),
+    }
+}
+
+/// The number of launches instrumented with a built-in tool whose records were not read yet.
+pub fn pending() -> usize {
+    records::pending()
+}
 
 /// Which hooks to insert into which kernels.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -201,10 +221,13 @@ fn load(
     };
     let parse_started = std::time::Instant::now();
     let mut module = chevron_ptx::parse(&text).map_err(|e| code_error(e.to_string()))?;
-    let tool_module = chevron_ptx::parse(tool).map_err(|e| Error::CodeObject {
-        source_name: "<instrumentation tool>".into(),
-        message: e.to_string(),
-    })?;
+    // Without positions: the tool's lines must not pass for lines of the application's PTX.
+    let tool_module = chevron_ptx::parse(tool)
+        .map_err(|e| Error::CodeObject {
+            source_name: "<instrumentation tool>".into(),
+            message: e.to_string(),
+        })?
+        .without_spans();
     let parse_ns = parse_started.elapsed().as_nanos() as u64;
     let tool_symbols = chevron_ptx::SymbolTable::from_module(&tool_module);
     for hook in what.hooks.function_names() {
@@ -237,8 +260,7 @@ fn load(
     };
     let linked = link_with(&[module, tool_module], &options)
         .map_err(|e| code_error(format!("linking the instrumentation tool: {e}")))?;
-    let printed = chevron_ptx::print(&linked);
-    let mut loaded = loading::load_ptx(device, &printed, source_name)?;
+    let mut loaded = load_linked(device, &linked, source_name)?;
     if let Some(symbols) = &mut loaded.symbols {
         for symbol in &mut symbols.symbols {
             symbol.params.retain(|p| p.name != LAUNCH_PARAM);
@@ -255,4 +277,46 @@ fn load(
     let module = Module::from_loaded(device, loaded, source_name, Some(instrumented));
     crate::trace::module_load(started, source_name, device.label(), parse_ns);
     Ok(module)
+}
+
+/// Loads the linked, instrumented module. The CPU device loads it as parsed, so that faults
+/// report the lines of the original PTX its instructions carry; other devices get the printed
+/// text, and a compiler message naming a line of it also names the original line.
+fn load_linked(
+    device: &Device,
+    linked: &chevron_ptx::ir::Module,
+    source_name: &str,
+) -> Result<loading::Loaded> {
+    let backend = &device.core().backend;
+    if let Some(cpu) = backend.as_any().downcast_ref::<CpuDevice>() {
+        let loaded = cpu.load_parsed(linked).map_err(|err| match err {
+            Error::CodeObject { message, .. } => Error::CodeObject {
+                source_name: source_name.to_string(),
+                message,
+            },
+            other => other,
+        })?;
+        return Ok(loading::Loaded {
+            backend: loaded,
+            symbols: Some(chevron_ptx::SymbolTable::from_module(linked)),
+            parse_ns: 0,
+        });
+    }
+    let printed = chevron_ptx::print(linked);
+    match loading::load_ptx(device, &printed, source_name) {
+        Err(Error::CodeObject {
+            source_name,
+            message,
+        }) => {
+            let message = match chevron_ptx::parse(&printed) {
+                Ok(reparsed) => LineMap::new(linked, &reparsed).annotate(&message),
+                Err(_) => message,
+            };
+            Err(Error::CodeObject {
+                source_name,
+                message,
+            })
+        }
+        loaded => loaded,
+    }
 }

@@ -285,7 +285,7 @@ impl Kernel {
             // The caller guarantees one readable value per parameter, of its size.
             return crate::graph::auto::launch_raw(self, stream, &config, args, params);
         }
-        let started = crate::trace::clock();
+        let started = crate::trace::launch_clock(stream);
         // SAFETY: device and count checked; values guaranteed by the caller.
         let launched = unsafe { self.backend_launch(stream, &config, args) };
         launched.map(|()| self.submitted(started, stream, &config, deps))
@@ -318,14 +318,14 @@ impl Kernel {
     #[inline]
     fn submitted(
         &self,
-        started: Option<std::time::Instant>,
+        started: Option<crate::trace::LaunchClock>,
         stream: &Stream,
         config: &LaunchConfig,
         deps: &[&Token],
     ) -> Token {
         let token = stream.submitted();
         if let Some(started) = started {
-            crate::trace::launch(started, self, stream, config, deps, &token);
+            crate::trace::launch(&started, self, stream, config, deps, &token);
         }
         token
     }
@@ -342,7 +342,7 @@ impl Kernel {
         if stream.shared.auto.enabled() && self.shared.instrumented.is_none() {
             return crate::graph::auto::launch(self, stream, config, args);
         }
-        let started = crate::trace::clock();
+        let started = crate::trace::launch_clock(stream);
         // SAFETY: forwarded from the caller.
         args.with_pointers(|pointers| unsafe { self.backend_launch(stream, config, pointers) })?;
         Ok(self.submitted(started, stream, config, &[]))

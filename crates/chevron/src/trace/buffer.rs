@@ -12,8 +12,15 @@ pub(crate) enum Track {
     Host { index: u64, name: String },
     /// A stream of a device.
     Stream { device: String, stream: u64 },
-    /// A worker of a device running work (the CPU device's stream threads).
-    Worker { device: String, name: String },
+    /// A worker of a device running work (a CPU device's stream thread, and the address of its
+    /// stream's timeline), until matched to its stream.
+    Worker {
+        device: String,
+        name: String,
+        timeline: usize,
+    },
+    /// The work of a stream as the device ran it (device-side durations).
+    Device { device: String, stream: u64 },
     /// The thread blocks of instrumented kernels of a device.
     Blocks { device: String },
 }

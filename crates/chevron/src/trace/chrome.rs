@@ -1,5 +1,6 @@
 //! Rendering events as Chrome trace-event JSON: complete events (`ph: X`) on tracks, metadata
-//! naming processes (host, devices) and threads (host threads, streams, workers, block lanes),
+//! naming processes (host, devices) and threads (host threads, streams as submitted and as run
+//! on the device, workers, block lanes),
 //! and flow events (`ph: s`/`f`) from the event completing a token to the events waiting for it.
 
 use std::collections::{BTreeMap, HashMap};
@@ -25,10 +26,17 @@ impl Ids {
     fn place(&mut self, track: &Track, lane: u64) -> (u64, u64) {
         let (pid, tid, name) = match track {
             Track::Host { index, name } => (self.process("host"), *index, name.clone()),
-            Track::Stream { device, stream } => {
-                (self.process(device), *stream, format!("stream {stream}"))
-            }
-            Track::Worker { device, name } => {
+            Track::Stream { device, stream } => (
+                self.process(device),
+                *stream,
+                format!("stream {stream} (submitted)"),
+            ),
+            Track::Device { device, stream } => (
+                self.process(device),
+                50_000 + *stream,
+                format!("stream {stream} on the device"),
+            ),
+            Track::Worker { device, name, .. } => {
                 let pid = self.process(device);
                 let count = self.worker_ids.len() as u64;
                 let key = (device.clone(), name.clone());

@@ -5,9 +5,11 @@ use std::time::Instant;
 
 use serde_json::{json, Map, Value};
 
-use super::{is_on, record, since_start, Event, Track};
+use super::device_time::LaunchClock;
+use super::{enabled, record, since_start, Event, Track};
 use crate::backend::LaunchConfig;
 use crate::error::Error;
+use crate::instrument::Waited;
 use crate::launch::kernel::Kernel;
 use crate::stream::token::Token;
 use crate::stream::Stream;
@@ -68,6 +70,7 @@ fn emit(
         waits_for: Vec::new(),
     };
     if let Some((stream, token)) = stream {
+        super::device_time::note_stream(stream);
         record(Event {
             track: stream_track(stream),
             completes: token.and_then(token_key),
@@ -80,9 +83,10 @@ fn emit(
     }
 }
 
-/// A kernel launch that was submitted (`token`), after `deps`.
+/// A kernel launch that was submitted (`token`), after `deps`; `clock` is from
+/// [`super::launch_clock`] before the launch.
 pub(crate) fn launch(
-    started: Instant,
+    clock: &LaunchClock,
     kernel: &Kernel,
     stream: &Stream,
     config: &LaunchConfig,
@@ -100,10 +104,12 @@ pub(crate) fn launch(
     args.insert("sequence".into(), json!(token.sequence()));
     args.insert("deps".into(), json!(waits));
     let name = kernel.display_name().to_string();
+    let names = (kernel.name(), name.as_str());
+    super::device_time::launched(clock, stream, names, token.sequence());
     emit(
         name,
         "launch",
-        started,
+        clock.host,
         args,
         Some((stream, Some(token))),
         waits,
@@ -141,8 +147,25 @@ pub(crate) fn submitted(
     emit(name, category, started, args, Some((stream, token)), waits);
 }
 
-/// A host wait (`what`: `token wait`, `stream synchronize`, …) for `waits_for`.
+/// After a host wait for `what`: reads the built-in tool records and resolves the device
+/// durations it made complete.
+fn waited(what: Waited<'_>) {
+    crate::instrument::collect_after_wait(what);
+    super::device_time::resolve_after_wait(what);
+}
+
+/// After a wait for all the work of the device labelled `device` (`Device::synchronize`).
+pub(crate) fn device_synchronized(device: &str) {
+    waited(Waited::Device(device));
+}
+
+/// A host wait (`what`: `token wait`, `stream synchronize`, …) for `waits_for`, which just
+/// returned: the work it waited for is complete (or faulted), so the built-in tool records of
+/// that stream's launches are read now, while the device is certainly alive.
 pub(crate) fn wait(started: Option<Instant>, what: &str, waits_for: Option<(u64, u64)>) {
+    if let Some((stream, _)) = waits_for {
+        waited(Waited::Stream(stream));
+    }
     let Some(started) = started else {
         return;
     };
@@ -191,7 +214,7 @@ pub(crate) fn module_load(started: Option<Instant>, source: &str, device: &str, 
 
 /// A fault reported to the host.
 pub(crate) fn fault(error: &Error) {
-    if !is_on() || !matches!(error, Error::Fault { .. }) {
+    if !enabled() || !matches!(error, Error::Fault { .. }) {
         return;
     }
     let mut args = Map::new();
@@ -206,8 +229,14 @@ pub(crate) fn fault(error: &Error) {
     );
 }
 
-/// Work a device's worker ran from `started` until now (the CPU device's executor clock).
-pub(crate) fn device_work(started: Option<Instant>, device: &str, name: impl FnOnce() -> String) {
+/// Work a device's worker ran from `started` until now (the CPU device's executor clock), for
+/// the stream whose timeline is at address `timeline`.
+pub(crate) fn device_work(
+    started: Option<Instant>,
+    device: &str,
+    timeline: usize,
+    name: impl FnOnce() -> String,
+) {
     let Some(started) = started else {
         return;
     };
@@ -222,6 +251,7 @@ pub(crate) fn device_work(started: Option<Instant>, device: &str, name: impl FnO
             // `cpu:0 (chevron CPU device)`: the label the other tracks use is `cpu:0`.
             device: device.split(" (").next().unwrap_or(device).to_string(),
             name: worker,
+            timeline,
         },
         start_ns: since_start(started),
         duration_ns: started.elapsed().as_nanos() as u64,

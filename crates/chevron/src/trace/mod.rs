@@ -4,13 +4,15 @@
 //! Start it with `CHEVRON_TRACE=FILE` (written at exit) or [`start`]/[`stop`]. The trace holds
 //! one track per host thread (every call: module loads with parse and load time, launches,
 //! copies, fills, allocations, waits, faults), one per stream (the work submitted to it, with
-//! flow arrows from a token to the work or wait that waited on it), and per device the work as
-//! the CPU device's stream workers ran it, and the thread blocks of kernels instrumented with
+//! flow arrows from a token to the work or wait that waited on it), one per stream for the work
+//! as the device ran it (CUDA timing events, or the CPU device's executor clock: see
+//! `device_time`), and per device the thread blocks of kernels instrumented with
 //! `CHEVRON_INSTRUMENT=blocks` (see [`crate::instrument`]). When the trace is off, each hook on
-//! the launch path costs one relaxed atomic load and a not-taken branch.
+//! the launch path costs one relaxed atomic load and a not-taken branch ([`enabled`]).
 
 mod buffer;
 mod chrome;
+mod device_time;
 mod hooks;
 
 use std::path::{Path, PathBuf};
@@ -19,19 +21,23 @@ use std::sync::{Mutex, Once, OnceLock};
 use std::time::Instant;
 
 pub(crate) use buffer::{record, Event, Track};
+pub(crate) use device_time::{launch_clock, LaunchClock};
 pub(crate) use hooks::{
-    alloc, device_work, fault, launch, module_load, submitted, wait, Submission,
+    alloc, device_synchronized, device_work, fault, launch, module_load, submitted, wait,
+    Submission,
 };
 
 use crate::error::{Error, Result};
 
 static ON: AtomicBool = AtomicBool::new(false);
 
-/// Where the trace goes and when it started (as `%globaltimer` reads it).
+/// Where the trace goes.
 struct Session {
     path: Option<PathBuf>,
-    epoch_unix_ns: u64,
 }
+
+/// When the trace started, as `%globaltimer` reads it (ns since the Unix epoch).
+static EPOCH_UNIX_NS: AtomicU64 = AtomicU64::new(0);
 
 /// The instant event times are measured from, and the session's start after it (in ns): read
 /// without a lock, since every recording thread needs them.
@@ -44,16 +50,23 @@ fn base() -> Instant {
 
 static SESSION: Mutex<Option<Session>> = Mutex::new(None);
 
-/// Whether the trace is recording.
+/// Whether the trace is recording: one relaxed atomic load, the single check the launch path
+/// needs (every trace hook does nothing when it is false).
+#[inline(always)]
+pub fn enabled() -> bool {
+    ON.load(Ordering::Relaxed)
+}
+
+/// Whether the trace is recording (the same as [`enabled`]).
 #[inline(always)]
 pub fn is_on() -> bool {
-    ON.load(Ordering::Relaxed)
+    enabled()
 }
 
 /// The time now when the trace is recording (the start of a traced call).
 #[inline(always)]
 pub(crate) fn clock() -> Option<Instant> {
-    if is_on() {
+    if enabled() {
         Some(Instant::now())
     } else {
         None
@@ -69,21 +82,26 @@ pub fn start(path: impl AsRef<Path>) {
 fn begin(path: Option<PathBuf>) {
     let mut session = lock(&SESSION);
     buffer::clear();
+    device_time::clear();
     let epoch_unix_ns = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
     let epoch = Instant::now().saturating_duration_since(base());
     EPOCH_NS.store(epoch.as_nanos() as u64, Ordering::Relaxed);
-    *session = Some(Session {
-        path,
-        epoch_unix_ns,
-    });
+    EPOCH_UNIX_NS.store(epoch_unix_ns, Ordering::Relaxed);
+    *session = Some(Session { path });
     ON.store(true, Ordering::Relaxed);
 }
 
 /// Stops recording and writes the trace; returns the number of events written. Built-in
-/// instrumentation records still pending are read first (their kernels are waited for).
+/// instrumentation records still pending are read first (their kernels are waited for), and
+/// device durations not resolved yet are resolved.
 pub fn stop() -> Result<usize> {
+    finish(crate::instrument::Moment::Collect)
+}
+
+/// Stops recording and writes the trace, reading pending records as `moment` says.
+fn finish(moment: crate::instrument::Moment) -> Result<usize> {
     ON.store(false, Ordering::Relaxed);
     let Some(session) = lock(&SESSION).take() else {
         return Err(Error::InvalidValue {
@@ -92,7 +110,12 @@ pub fn stop() -> Result<usize> {
         });
     };
     let mut events = buffer::drain();
-    crate::instrument::collect_records(&mut |event| events.push(event), session.epoch_unix_ns);
+    let mut sink = |event| events.push(event);
+    crate::instrument::collect_records(&mut sink, moment);
+    events.extend(device_time::drain(
+        moment == crate::instrument::Moment::Exit,
+    ));
+    device_time::place_cpu_work(&mut events);
     let json = chrome::render(&events);
     if let Some(path) = &session.path {
         std::fs::write(path, json).map_err(|source| Error::Io {
@@ -101,6 +124,29 @@ pub fn stop() -> Result<usize> {
         })?;
     }
     Ok(events.len())
+}
+
+/// When the trace started, in ns since the Unix epoch (as `%globaltimer` counts).
+pub(crate) fn epoch_unix_ns() -> u64 {
+    EPOCH_UNIX_NS.load(Ordering::Relaxed)
+}
+
+/// Records `event` when the trace is recording (events produced after the call they belong to,
+/// such as built-in tool records read later); drops it otherwise.
+pub(crate) fn record_late(event: Event) {
+    if enabled() {
+        record(event);
+    }
+}
+
+/// Reads what the device side still holds for the trace and the instrumentation summary
+/// (device durations of launches, records of built-in tools, see
+/// [`crate::instrument::collect`]), waiting for the kernels
+/// concerned, while the devices are alive; the trace, if recording, goes on. A program or tool
+/// that ends without synchronizing its streams calls this before tearing down.
+pub fn flush() -> Result<()> {
+    device_time::settle(false);
+    crate::instrument::collect().map(|_| ())
 }
 
 /// Nanoseconds from the start of the trace to `at` (0 for earlier instants).
@@ -129,7 +175,7 @@ extern "C" fn write_at_exit() {
     // A panic must not unwind into the C library.
     let _ = std::panic::catch_unwind(|| {
         if lock(&SESSION).is_some() {
-            if let Err(err) = stop() {
+            if let Err(err) = finish(crate::instrument::Moment::Exit) {
                 eprintln!("chevron: CHEVRON_TRACE: {err}");
             }
         }

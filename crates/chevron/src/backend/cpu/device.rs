@@ -71,6 +71,12 @@ pub struct CpuDevice {
 }
 
 impl CpuDevice {
+    /// Loads an already parsed PTX module: its instructions keep the lines they carry, which
+    /// faults report (an instrumented module carries those of the original PTX).
+    pub(crate) fn load_parsed(&self, module: &chevron_ptx::ir::Module) -> Result<Arc<dyn Module>> {
+        Ok(module::load_parsed(&self.core, module)?)
+    }
+
     /// Creates CPU device `ordinal` with its own memory, `memory` (address ranges of different
     /// `DeviceMemory` indices never overlap).
     pub(crate) fn new(

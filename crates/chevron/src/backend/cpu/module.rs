@@ -75,7 +75,13 @@ fn load_ptx(device: &Arc<DeviceCore>, text: &str) -> Result<Arc<CpuModule>> {
         source_name: IN_MEMORY.into(),
         message: e.to_string(),
     })?;
-    let global_bytes = Program::global_bytes(&module);
+    load_parsed(device, &module)
+}
+
+/// Loads an already parsed module on `device`: faults report the lines its instructions carry
+/// (for an instrumented module, those of the original PTX).
+pub(crate) fn load_parsed(device: &Arc<DeviceCore>, module: &ir::Module) -> Result<Arc<CpuModule>> {
+    let global_bytes = Program::global_bytes(module);
     device
         .memory()
         .charge(global_bytes, "the module's .global and .const variables")?;
@@ -85,12 +91,12 @@ fn load_ptx(device: &Arc<DeviceCore>, text: &str) -> Result<Arc<CpuModule>> {
         bytes: global_bytes,
     };
     let program =
-        Program::load(&module, device.memory().shared()).map_err(|e| Error::CodeObject {
+        Program::load(module, device.memory().shared()).map_err(|e| Error::CodeObject {
             source_name: IN_MEMORY.into(),
             message: format!("cannot load on {}: {e}", device.label()),
         })?;
     let program = Arc::new(program);
-    let shared = SharedUsage::new(&module);
+    let shared = SharedUsage::new(module);
     let mut kernels = BTreeMap::new();
     for item in &module.items {
         let Item::Function(function) = item else {

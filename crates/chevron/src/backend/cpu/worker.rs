@@ -79,7 +79,10 @@ pub(crate) fn run(context: WorkerContext, queue: Receiver<Work>) {
         } else {
             context.execute(work.seq, work.job)
         };
-        crate::trace::device_work(started, &context.device, || name.unwrap_or_default());
+        let timeline = Arc::as_ptr(&context.timeline) as usize;
+        crate::trace::device_work(started, &context.device, timeline, || {
+            name.unwrap_or_default()
+        });
         context.timeline.complete(work.seq, fault);
     }
 }

@@ -122,6 +122,10 @@ impl backend::Device for CudaDevice {
         Ok(Arc::new(CudaEvent::create(&self.state)?))
     }
 
+    fn create_timing_event(&self) -> Result<Option<Arc<dyn backend::Event>>> {
+        Ok(Some(Arc::new(CudaEvent::create_timed(&self.state)?)))
+    }
+
     fn load_module(&self, image: CodeImage<'_>) -> Result<Arc<dyn backend::Module>> {
         Ok(Arc::new(CudaModule::load(&self.state, image)?))
     }

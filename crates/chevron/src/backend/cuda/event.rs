@@ -1,4 +1,5 @@
-//! CUDA events (timing disabled), recorded on streams to back tokens.
+//! CUDA events, recorded on streams: without timing to back tokens, with timing for the
+//! device-side durations of the trace.
 
 use std::any::Any;
 use std::sync::Arc;
@@ -20,12 +21,21 @@ unsafe impl Send for CudaEvent {}
 unsafe impl Sync for CudaEvent {}
 
 impl CudaEvent {
+    /// An event without timing (the cheapest kind).
     pub(crate) fn create(state: &Arc<DeviceState>) -> Result<CudaEvent> {
+        CudaEvent::with_flags(state, sys::CU_EVENT_DISABLE_TIMING)
+    }
+
+    /// An event that records the time it completes at.
+    pub(crate) fn create_timed(state: &Arc<DeviceState>) -> Result<CudaEvent> {
+        CudaEvent::with_flags(state, sys::CU_EVENT_DEFAULT)
+    }
+
+    fn with_flags(state: &Arc<DeviceState>, flags: std::ffi::c_uint) -> Result<CudaEvent> {
         let _entered = state.enter()?;
         let mut event: CUevent = std::ptr::null_mut();
         // SAFETY: the device's context is current and `event` is a valid out-pointer.
-        let code =
-            unsafe { (state.driver.cuEventCreate)(&mut event, sys::CU_EVENT_DISABLE_TIMING) };
+        let code = unsafe { (state.driver.cuEventCreate)(&mut event, flags) };
         state.check("cuEventCreate", code)?;
         Ok(CudaEvent {
             state: Arc::clone(state),
@@ -50,6 +60,22 @@ impl backend::Event for CudaEvent {
         let sync = || unsafe { (self.state.driver.cuEventSynchronize)(self.event) };
         let code = self.state.anywhere(sync);
         self.state.check("cuEventSynchronize", code)
+    }
+
+    fn elapsed_ns_since(&self, earlier: &dyn backend::Event) -> Result<Option<i64>> {
+        let Some(earlier) = earlier.as_any().downcast_ref::<CudaEvent>() else {
+            return Ok(None);
+        };
+        let milliseconds = std::cell::Cell::new(0f32);
+        // SAFETY: both events are live; `milliseconds` is a valid out-pointer.
+        let elapsed = || unsafe {
+            (self.state.driver.cuEventElapsedTime)(milliseconds.as_ptr(), earlier.event, self.event)
+        };
+        match self.state.anywhere(elapsed) {
+            sys::CUDA_SUCCESS => Ok(Some((f64::from(milliseconds.get()) * 1e6) as i64)),
+            sys::CUDA_ERROR_NOT_READY => Ok(None),
+            code => Err(self.state.error("cuEventElapsedTime", code, String::new())),
+        }
     }
 
     fn as_any(&self) -> &dyn Any {

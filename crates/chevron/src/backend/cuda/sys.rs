@@ -76,6 +76,8 @@ pub const CODE_OBJECT_ERRORS: [CUresult; 7] = [
 pub const CU_STREAM_NON_BLOCKING: c_uint = 1;
 /// `CU_EVENT_DISABLE_TIMING`.
 pub const CU_EVENT_DISABLE_TIMING: c_uint = 2;
+/// `CU_EVENT_DEFAULT`: an event that records a time.
+pub const CU_EVENT_DEFAULT: c_uint = 0;
 
 /// `CU_POINTER_ATTRIBUTE_MEMORY_TYPE` (a `CUmemorytype`, 4 bytes).
 pub const CU_POINTER_ATTRIBUTE_MEMORY_TYPE: c_uint = 2;
@@ -246,6 +248,8 @@ driver_table! {
     cuEventQuery = "cuEventQuery"(CUevent);
     /// `cuEventSynchronize(event)`.
     cuEventSynchronize = "cuEventSynchronize"(CUevent);
+    /// `cuEventElapsedTime(&milliseconds, start, end)`.
+    cuEventElapsedTime = "cuEventElapsedTime"(*mut f32, CUevent, CUevent);
     /// `cuModuleLoadDataEx(&module, image, count, options, values)`.
     cuModuleLoadDataEx = "cuModuleLoadDataEx"(
         *mut CUmodule, *const c_void, c_uint, *mut c_int, *mut *mut c_void);
