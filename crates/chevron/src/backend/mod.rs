@@ -52,6 +52,7 @@ use std::any::Any;
 use std::ffi::c_void;
 use std::sync::Arc;
 
+use crate::code_object::{CodeObject, CodeTargets};
 use crate::error::Result;
 
 /// A device address. On CUDA a `CUdeviceptr`; on the CPU device an address in that device's
@@ -106,17 +107,6 @@ pub struct DeviceInfo {
     pub max_shared_per_block_optin: u32,
 }
 
-/// A code object handed to [`Device::load_module`].
-#[derive(Debug, Clone, Copy)]
-pub enum CodeImage<'a> {
-    /// PTX text (without a trailing NUL; the backend adds one where the driver needs it).
-    Ptx(&'a str),
-    /// A cubin (ELF).
-    Cubin(&'a [u8]),
-    /// A fatbin container.
-    Fatbin(&'a [u8]),
-}
-
 /// Launch geometry.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct LaunchConfig {
@@ -158,8 +148,16 @@ pub trait Device: Send + Sync + 'static {
     /// Creates an event for [`Stream::record`] (timing disabled). The public layer pools them.
     fn create_event(&self) -> Result<Arc<dyn Event>>;
 
-    /// Loads a code object for this device.
-    fn load_module(&self, image: CodeImage<'_>) -> Result<Arc<dyn Module>>;
+    /// The code objects this device runs: cubins of which architectures, PTX of which targets,
+    /// whether it takes fatbins whole. Module loading hands [`Device::load_module`] what
+    /// [`CodeObject::for_targets`] gives for these, and every "this device runs PTX only"
+    /// decision comes from here.
+    fn code_targets(&self) -> CodeTargets;
+
+    /// Loads a code object for this device. The public layer passes what
+    /// [`CodeObject::for_targets`] gives for [`Device::code_targets`]; a backend handed anything
+    /// else calls it itself (it returns the object unchanged when the device takes it).
+    fn load_module(&self, code: &CodeObject) -> Result<Arc<dyn Module>>;
 
     /// Waits until all work on all streams of this device is done.
     fn synchronize(&self) -> Result<()>;

@@ -25,7 +25,7 @@ pub use chevron_ptx::passes::Hooks;
 pub(crate) use launch::KernelHook;
 pub(crate) use records::{collect_records, print_summary};
 
-use crate::code_object::{self, CodeObjectKind};
+use crate::code_object::{CodeObject, CodeObjectKind, IN_MEMORY};
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::module::loading;
@@ -129,7 +129,7 @@ impl Module {
             source_name: "<instrumentation tool>".into(),
             message: format!("the tool's PTX is not UTF-8: {e}"),
         })?;
-        load(device, code, "<memory>", tool, what, None)
+        load(device, &CodeObject::read(code, IN_MEMORY), tool, what, None)
     }
 
     /// Loads `code` (PTX, or a fatbin's PTX) with every kernel instrumented by the built-in
@@ -140,72 +140,56 @@ impl Module {
             hooks: tool.hooks(),
             kernels: None,
         };
-        load(device, code, "<memory>", tool.tool(), &what, Some(tool))
+        let code = CodeObject::read(code, IN_MEMORY);
+        load(device, &code, tool.tool(), &what, Some(tool))
     }
 }
 
 /// Loads a module instrumented with the tool `CHEVRON_INSTRUMENT` names, when it names one and
 /// the code object holds PTX; `None` otherwise (the caller loads it as it is).
-pub(crate) fn load_from_env(
-    device: &Device,
-    kind: CodeObjectKind,
-    bytes: &[u8],
-    source_name: &str,
-) -> Result<Option<Module>> {
+pub(crate) fn load_from_env(device: &Device, code: &CodeObject) -> Result<Option<Module>> {
     crate::trace::init_from_env();
     let Some(builtin) = Builtin::from_env() else {
         return Ok(None);
     };
-    if kind == CodeObjectKind::Cubin {
-        records::note_skipped(source_name, "a cubin holds no PTX to rewrite");
+    if code.kind() == CodeObjectKind::Cubin {
+        records::note_skipped(code.source_name(), "a cubin holds no PTX to rewrite");
         return Ok(None);
     }
     let what = Instrumentation {
         hooks: builtin.hooks(),
         kernels: None,
     };
-    load(
-        device,
-        bytes,
-        source_name,
-        builtin.tool(),
-        &what,
-        Some(builtin),
-    )
-    .map(Some)
+    load(device, code, builtin.tool(), &what, Some(builtin)).map(Some)
 }
 
 fn load(
     device: &Device,
-    code: &[u8],
-    source_name: &str,
+    code: &CodeObject,
     tool: &str,
     what: &Instrumentation,
     builtin: Option<Builtin>,
 ) -> Result<Module> {
     let started = crate::trace::clock();
+    let source_name = code.source_name();
     let code_error = |message: String| Error::CodeObject {
         source_name: source_name.to_string(),
         message,
     };
-    let text = match code_object::detect(code).unwrap_or(CodeObjectKind::Ptx) {
-        CodeObjectKind::Ptx => std::str::from_utf8(code)
-            .map_err(|e| code_error(format!("PTX text is not UTF-8: {e}")))?
-            .to_string(),
-        CodeObjectKind::Fatbin => loading::fatbin_ptx(code).map_err(code_error)?,
-        CodeObjectKind::Cubin => {
-            return Err(code_error(
-                "cannot instrument a cubin: instrumentation rewrites PTX".into(),
-            ))
-        }
-    };
+    if code.kind() == CodeObjectKind::Cubin {
+        return Err(code_error(
+            "cannot instrument a cubin: instrumentation rewrites PTX".into(),
+        ));
+    }
+    // The PTX this device would run (of a fatbin, the entry it picks), parsed once.
+    let targets = device.core().backend.code_targets().ptx_part();
+    let mut module = chevron_ptx::ir::Module::clone(code.for_targets(&targets)?.ptx()?);
     let parse_started = std::time::Instant::now();
-    let mut module = chevron_ptx::parse(&text).map_err(|e| code_error(e.to_string()))?;
     let tool_module = chevron_ptx::parse(tool).map_err(|e| Error::CodeObject {
         source_name: "<instrumentation tool>".into(),
         message: e.to_string(),
     })?;
-    let parse_ns = parse_started.elapsed().as_nanos() as u64;
+    let parse_ns = code.parse_ns() + parse_started.elapsed().as_nanos() as u64;
     let tool_symbols = chevron_ptx::SymbolTable::from_module(&tool_module);
     for hook in what.hooks.function_names() {
         let defined = tool_symbols.symbols.iter().any(|s| {
@@ -237,8 +221,7 @@ fn load(
     };
     let linked = link_with(&[module, tool_module], &options)
         .map_err(|e| code_error(format!("linking the instrumentation tool: {e}")))?;
-    let printed = chevron_ptx::print(&linked);
-    let mut loaded = loading::load_ptx(device, &printed, source_name)?;
+    let mut loaded = loading::load(device, &CodeObject::from_ptx_ir(linked, source_name))?;
     if let Some(symbols) = &mut loaded.symbols {
         for symbol in &mut symbols.symbols {
             symbol.params.retain(|p| p.name != LAUNCH_PARAM);

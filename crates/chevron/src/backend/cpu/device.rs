@@ -7,9 +7,9 @@ use std::sync::{Arc, Mutex, Weak};
 use chevron_ptx::interp::DeviceMemory;
 
 use crate::backend::{
-    BackendKind, CodeImage, Device, DeviceInfo, DevicePtr, Event, ExecGraph, GraphStep, Module,
-    Stream,
+    BackendKind, Device, DeviceInfo, DevicePtr, Event, ExecGraph, GraphStep, Module, Stream,
 };
+use crate::code_object::{CodeObject, CodeTargets};
 use crate::error::Result;
 
 use super::config::CpuConfig;
@@ -154,8 +154,13 @@ impl Device for CpuDevice {
         Ok(Arc::new(CpuEvent::new()))
     }
 
-    fn load_module(&self, image: CodeImage<'_>) -> Result<Arc<dyn Module>> {
-        Ok(module::load(&self.core, image)?)
+    fn code_targets(&self) -> CodeTargets {
+        CodeTargets::ptx_only(COMPUTE_CAPABILITY.0 * 10 + COMPUTE_CAPABILITY.1)
+    }
+
+    fn load_module(&self, code: &CodeObject) -> Result<Arc<dyn Module>> {
+        let code = code.for_targets(&self.code_targets())?;
+        Ok(module::load(&self.core, &code)?)
     }
 
     unsafe fn instantiate_graph(&self, steps: &[GraphStep<'_>]) -> Result<Arc<dyn ExecGraph>> {

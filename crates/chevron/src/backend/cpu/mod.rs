@@ -12,7 +12,6 @@
 //! | `device.rs` | [`CpuDevice`]: description, allocation, stream/event/module creation |
 //! | `memory.rs` | allocation table with a capacity cap |
 //! | `window.rs` | the host address range reserved for a device's addresses |
-//! | `image.rs` | which PTX to run for a code image (PTX, fatbin; cubins refused) |
 //! | `module.rs` | PTX loading, kernels resolved once |
 //! | `shared_usage.rs` | a kernel's static shared memory, as a GPU counts it |
 //! | `stream.rs` | [`CpuStream`]: the in-order queue, launches and copies |
@@ -24,7 +23,6 @@ mod config;
 mod device;
 mod event;
 mod graph;
-mod image;
 mod memory;
 mod module;
 mod shared_usage;

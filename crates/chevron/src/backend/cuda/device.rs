@@ -11,7 +11,8 @@ use super::memory::Allocations;
 use super::module::CudaModule;
 use super::stream::CudaStream;
 use super::sys::{self, attribute, CUdevice, Driver};
-use crate::backend::{self, BackendKind, CodeImage, DeviceInfo, DevicePtr};
+use crate::backend::{self, BackendKind, DeviceInfo, DevicePtr};
+use crate::code_object::{CodeObject, CodeTargets};
 use crate::error::Result;
 
 /// One CUDA GPU.
@@ -122,8 +123,14 @@ impl backend::Device for CudaDevice {
         Ok(Arc::new(CudaEvent::create(&self.state)?))
     }
 
-    fn load_module(&self, image: CodeImage<'_>) -> Result<Arc<dyn backend::Module>> {
-        Ok(Arc::new(CudaModule::load(&self.state, image)?))
+    fn code_targets(&self) -> CodeTargets {
+        let (major, minor) = self.info.compute_capability;
+        CodeTargets::gpu(major, minor)
+    }
+
+    fn load_module(&self, code: &CodeObject) -> Result<Arc<dyn backend::Module>> {
+        let code = code.for_targets(&self.code_targets())?;
+        Ok(Arc::new(CudaModule::load(&self.state, &code)?))
     }
 
     unsafe fn instantiate_graph(
