@@ -19,6 +19,10 @@ pub struct CodeTargets {
     pub ptx_isa: Option<(u16, u16)>,
     /// Whether the device takes a fatbin whole and picks the entry itself (the CUDA driver).
     pub whole_fatbins: bool,
+    /// Whether the device also tries PTX of newer targets when nothing else fits (the CPU
+    /// device's interpreter runs what it understands and reports the rest; a GPU's driver
+    /// refuses it).
+    pub newer_ptx: bool,
 }
 
 impl CodeTargets {
@@ -31,16 +35,19 @@ impl CodeTargets {
             ptx_archs: Some(0..=arch),
             ptx_isa: None,
             whole_fatbins: true,
+            newer_ptx: false,
         }
     }
 
-    /// A device that runs PTX only, of targets up to `arch`.
+    /// A device that runs PTX only, of targets up to `arch`, and tries newer PTX when that is
+    /// all there is.
     pub fn ptx_only(arch: u32) -> CodeTargets {
         CodeTargets {
             cubin_archs: None,
             ptx_archs: Some(0..=arch),
             ptx_isa: None,
             whole_fatbins: false,
+            newer_ptx: true,
         }
     }
 
@@ -52,6 +59,7 @@ impl CodeTargets {
             ptx_archs: Some(0..=u32::MAX),
             ptx_isa: None,
             whole_fatbins: false,
+            newer_ptx: false,
         }
     }
 
@@ -79,8 +87,8 @@ impl CodeTargets {
 ///
 /// 1. the newest cubin whose architecture the device runs;
 /// 2. else the newest PTX entry whose target the device runs (ISA version permitting);
-/// 3. else, on a device that runs PTX, the oldest PTX entry (a kernel that uses nothing of the
-///    newer architecture still runs; the backend reports it otherwise);
+/// 3. else, on a device that tries newer PTX ([`CodeTargets::newer_ptx`]), the oldest PTX entry
+///    (a kernel that uses nothing of the newer architecture still runs);
 /// 4. else none.
 ///
 /// Entries of other kinds (LTO IR) are never picked.
@@ -103,6 +111,9 @@ pub fn select_entry(entries: &[FatbinEntry<'_>], targets: &CodeTargets) -> Optio
     }
     let ptx_archs = targets.ptx_archs.as_ref()?;
     newest_within(EntryKind::Ptx, ptx_archs).or_else(|| {
+        if !targets.newer_ptx {
+            return None;
+        }
         entries
             .iter()
             .enumerate()
