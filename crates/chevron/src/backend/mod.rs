@@ -45,8 +45,11 @@ pub(crate) mod scripted;
 pub mod cpu;
 pub mod cuda;
 pub mod graph;
+pub mod registry;
+pub mod tensor_map;
 
 pub use graph::{ExecGraph, GraphStep};
+pub use tensor_map::{TiledTensorMap, MAX_TENSOR_MAP_RANK};
 
 use std::any::Any;
 use std::ffi::c_void;
@@ -59,13 +62,17 @@ use crate::error::Result;
 /// allocation table. Never 0 for a live allocation; addresses of different devices never overlap.
 pub type DevicePtr = u64;
 
-/// Which backend a device belongs to.
+/// Which backend a device belongs to (each has one line in [`registry::BACKENDS`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum BackendKind {
     /// NVIDIA GPUs through the CUDA driver API.
     Cuda,
     /// The CPU device: PTX run by chevron-ptx's interpreter.
     Cpu,
+    /// The scripted test backend (`scripted.rs`), in unit tests only.
+    #[cfg(test)]
+    Scripted,
 }
 
 impl BackendKind {
@@ -74,7 +81,15 @@ impl BackendKind {
         match self {
             BackendKind::Cuda => "cuda",
             BackendKind::Cpu => "cpu",
+            #[cfg(test)]
+            BackendKind::Scripted => "scripted",
         }
+    }
+
+    /// Whether the backend runs kernels in software (the CPU device): launches cost far more
+    /// than on a GPU, so benchmarks and long tests shorten.
+    pub fn runs_in_software(self) -> bool {
+        registry::entry(self).is_some_and(|entry| entry.software)
     }
 }
 
@@ -173,8 +188,62 @@ pub trait Device: Send + Sync + 'static {
         Err(graph::graphs_unsupported(self.info()))
     }
 
+    /// Encodes a TMA descriptor (CUDA's `CUtensorMap`) for `map` into 128 bytes of fresh device
+    /// memory (never freed) and returns their address. Backends without tensor maps keep this
+    /// default error.
+    fn encode_tensor_map(&self, map: &TiledTensorMap) -> Result<DevicePtr> {
+        map.check()?;
+        Err(unsupported(
+            self.info(),
+            "encode_tensor_map",
+            "TMA descriptors (tensor maps)",
+        ))
+    }
+
+    /// Maps `bytes` of host memory at `host` into the device's address space (CUDA:
+    /// `cuMemHostRegister` with `DEVICEMAP`), so kernels access it in place; returns the
+    /// device address. No backend maps host memory yet: chevron-capi gives host-shared memory a
+    /// device mirror instead (ARCHITECTURE.md, "Host-shared memory through mirrors"), and every
+    /// backend keeps this default error.
+    ///
+    /// # Safety
+    /// `host..host + bytes` is host memory the caller owns and keeps alive until
+    /// [`Device::unmap_host_memory`].
+    unsafe fn map_host_memory(&self, host: *mut c_void, bytes: u64) -> Result<DevicePtr> {
+        let _ = (host, bytes);
+        Err(unsupported(
+            self.info(),
+            "map_host_memory",
+            "host-mapped memory",
+        ))
+    }
+
+    /// Undoes [`Device::map_host_memory`] for the mapping at `host`. The default error as there.
+    fn unmap_host_memory(&self, host: *mut c_void) -> Result<()> {
+        let _ = host;
+        Err(unsupported(
+            self.info(),
+            "unmap_host_memory",
+            "host-mapped memory",
+        ))
+    }
+
     /// For downcasting within the backend.
     fn as_any(&self) -> &dyn Any;
+}
+
+/// The default error of a capability a backend does not have: `WHAT is not supported on
+/// LABEL (NAME)`.
+pub(crate) fn unsupported(info: &DeviceInfo, call: &'static str, what: &str) -> crate::Error {
+    crate::Error::InvalidValue {
+        call,
+        message: format!(
+            "{what} are not supported on {}:{} ({})",
+            info.backend.as_str(),
+            info.ordinal,
+            info.name
+        ),
+    }
 }
 
 /// A loaded code object on one device.

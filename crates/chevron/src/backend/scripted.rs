@@ -42,7 +42,7 @@ impl ScriptedDevice {
         ScriptedDevice {
             info: DeviceInfo {
                 name: "scripted".into(),
-                backend: BackendKind::Cpu,
+                backend: BackendKind::Scripted,
                 ordinal,
                 compute_capability: (9, 0),
                 multiprocessors: 1,
@@ -71,6 +71,14 @@ impl ScriptedDevice {
             stream.finish();
         }
     }
+}
+
+/// Discovery of the scripted backend (its registry line): two devices.
+pub(crate) fn discover() -> Result<Vec<Arc<dyn backend::Device>>> {
+    Ok(vec![
+        Arc::new(ScriptedDevice::new(0)),
+        Arc::new(ScriptedDevice::new(1)),
+    ])
 }
 
 impl backend::Device for ScriptedDevice {

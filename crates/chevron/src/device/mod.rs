@@ -97,6 +97,13 @@ impl Device {
         }
     }
 
+    /// Encodes a TMA descriptor (CUDA's `CUtensorMap`) for `map` into 128 bytes of fresh device
+    /// memory (never freed) and returns their address. Devices without tensor maps (all but
+    /// CUDA GPUs of compute capability 9.0 or later) return an error naming the device.
+    pub fn encode_tensor_map(&self, map: &backend::TiledTensorMap) -> Result<backend::DevicePtr> {
+        self.shared.core.backend.encode_tensor_map(map)
+    }
+
     /// Creates a new in-order stream.
     pub fn create_stream(&self) -> Result<Stream> {
         let shared = StreamShared::create(&self.shared.core)?;
