@@ -15,7 +15,7 @@
 mod elf;
 mod fatbin;
 mod host;
-pub mod nv_info;
+mod nv_info;
 mod object;
 mod targets;
 
@@ -25,6 +25,7 @@ pub use fatbin::{
     FLAG_COMPRESSED_ZSTD, FLAG_DEBUG,
 };
 pub use host::embedded_fatbins;
+pub use nv_info::{FunctionResources, KernelInfo, KernelParam};
 pub use object::{CodeObject, IN_MEMORY};
 pub use targets::{select_entry, CodeTargets};
 

@@ -2,7 +2,7 @@
 //! call the device functions of a separate tool code object, linked in before loading.
 //!
 //! [`Module::load_instrumented`] takes the application's code object (PTX, or a fatbin's PTX),
-//! a tool (PTX defining the hooks of the ABI documented in [`chevron_ptx::passes::instrument`])
+//! a tool (PTX defining the hooks of the ABI documented in [`chevron_ptx::passes::instrument`](mod@chevron_ptx::passes::instrument))
 //! and an [`Instrumentation`] naming the hooks and kernels. Selected kernels get one hidden last
 //! parameter, `launch`, which chevron fills at every launch with a launch number (1, 2, …,
 //! counted over the process). Kernels not selected run unmodified; cluster launches of

@@ -13,6 +13,7 @@ use crate::code_object::{CodeObject, CodeTargets};
 use crate::error::Result;
 
 use super::config::CpuConfig;
+use super::device_core::DeviceCore;
 use super::event::CpuEvent;
 use super::graph::CpuGraph;
 use super::memory::CpuMemory;
@@ -31,36 +32,6 @@ pub const COMPUTE_CAPABILITY: (u32, u32) = (9, 0);
 const SHARED_PER_BLOCK: u32 = 48 << 10;
 /// Shared memory per block with opt-in (99 KiB, as on sm_80/sm_90 class GPUs).
 const SHARED_PER_BLOCK_OPTIN: u32 = 99 << 10;
-
-/// What streams and modules of a device share.
-pub(crate) struct DeviceCore {
-    info: DeviceInfo,
-    label: String,
-    memory: CpuMemory,
-    launch_threads: usize,
-}
-
-impl DeviceCore {
-    /// The device's description.
-    pub fn info(&self) -> &DeviceInfo {
-        &self.info
-    }
-
-    /// `cpu:N (chevron CPU device)`, for messages.
-    pub fn label(&self) -> &str {
-        &self.label
-    }
-
-    /// The device's memory.
-    pub fn memory(&self) -> &CpuMemory {
-        &self.memory
-    }
-
-    /// Interpreter threads each launch runs its blocks on.
-    pub fn launch_threads(&self) -> usize {
-        self.launch_threads
-    }
-}
 
 /// One CPU device.
 pub struct CpuDevice {
@@ -106,11 +77,6 @@ impl CpuDevice {
             streams: Mutex::new(Vec::new()),
             next_stream: AtomicU64::new(0),
         }
-    }
-
-    /// `cpu:N (chevron CPU device)`, for messages.
-    pub fn label(&self) -> &str {
-        self.core.label()
     }
 
     fn live_streams(&self) -> Vec<Arc<Timeline>> {

@@ -16,7 +16,7 @@ use crate::backend::graph::not_a_launch;
 use crate::backend::{DevicePtr, ExecGraph, GraphStep, LaunchConfig};
 use crate::error::{Error, Result};
 
-use super::device::DeviceCore;
+use super::device_core::DeviceCore;
 use super::module::LoadedKernel;
 use super::stream::{pack_params, prepare_launch};
 use super::timeline::FaultRecord;

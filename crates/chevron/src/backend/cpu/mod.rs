@@ -9,18 +9,20 @@
 //! |---|---|
 //! | `mod.rs` | discovery |
 //! | `config.rs` | `CHEVRON_CPU_*` settings |
-//! | `device.rs` | [`CpuDevice`]: description, allocation, stream/event/module creation |
+//! | `device_core.rs` | `DeviceCore`: what streams, modules and graphs of a device share (imports only `memory.rs`) |
+//! | `device.rs` | `CpuDevice`: description, allocation, stream/event/module creation |
 //! | `memory.rs` | allocation table with a capacity cap |
 //! | `window.rs` | the host address range reserved for a device's addresses |
 //! | `module.rs` | PTX loading, kernels resolved once |
 //! | `shared_usage.rs` | a kernel's static shared memory, as a GPU counts it |
-//! | `stream.rs` | [`CpuStream`]: the in-order queue, launches and copies |
+//! | `stream.rs` | `CpuStream`: the in-order queue, launches and copies |
 //! | `worker.rs` | the thread that runs a stream's queue; fault handling and cancellation |
 //! | `timeline.rs` | a stream's completion counter and sticky fault |
-//! | `event.rs` | [`CpuEvent`]: a recorded point on a timeline |
+//! | `event.rs` | `CpuEvent`: a recorded point on a timeline |
 
 mod config;
 mod device;
+mod device_core;
 mod event;
 mod graph;
 mod memory;
@@ -37,11 +39,7 @@ use std::sync::Arc;
 use chevron_ptx::interp::DeviceMemory;
 
 pub use config::CpuConfig;
-pub use device::{CpuDevice, COMPUTE_CAPABILITY, DEVICE_NAME};
-pub use event::CpuEvent;
-pub use graph::CpuGraph;
-pub use module::{CpuFunction, CpuModule};
-pub use stream::CpuStream;
+use device::CpuDevice;
 
 use crate::backend::Device;
 use crate::error::{Error, Result};

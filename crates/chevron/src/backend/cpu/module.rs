@@ -16,7 +16,7 @@ use crate::backend::{DevicePtr, Function, Module};
 use crate::code_object::CodeObject;
 use crate::error::{Error, Result};
 
-use super::device::DeviceCore;
+use super::device_core::DeviceCore;
 use super::shared_usage::SharedUsage;
 
 /// A PTX module loaded on one CPU device.
@@ -226,13 +226,6 @@ fn candidates<'a>(query: &str, names: impl Iterator<Item = &'a String>) -> Vec<S
         .take(5)
         .cloned()
         .collect()
-}
-
-impl CpuModule {
-    /// Names of the module's kernels, sorted.
-    pub fn kernel_names(&self) -> impl Iterator<Item = &str> {
-        self.kernels.keys().map(String::as_str)
-    }
 }
 
 impl Function for CpuFunction {

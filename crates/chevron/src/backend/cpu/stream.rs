@@ -16,7 +16,7 @@ use std::sync::Arc;
 use crate::backend::{DevicePtr, Event, ExecGraph, Function, LaunchConfig, Stream};
 use crate::error::{Error, Result};
 
-use super::device::DeviceCore;
+use super::device_core::DeviceCore;
 use super::event::CpuEvent;
 use super::graph::CpuGraph;
 use super::module::{CpuFunction, LoadedKernel};
