@@ -5,7 +5,7 @@
 use std::io::Write;
 use std::path::Path;
 
-use chevron::code_object::{CodeObject, CodeObjectKind};
+use chevron::code_object::CodeObject;
 use chevron::{Symbol, SymbolKind};
 use serde_json::json;
 
@@ -25,13 +25,13 @@ pub fn run(file: &Path, as_json: bool, out: &mut dyn Write) -> CommandResult {
             .collect();
         let json = json!({
             "file": file.display().to_string(),
-            "kind": kind_name(code.kind()),
+            "kind": code.kind().as_str(),
             "symbols": symbols,
         });
         writeln!(out, "{json}")?;
         return Ok(());
     }
-    writeln!(out, "{} ({})", file.display(), kind_name(code.kind()))?;
+    writeln!(out, "{} ({})", file.display(), code.kind().as_str())?;
     for symbol in &table.symbols {
         print_symbol(out, symbol, &types)?;
     }
@@ -52,14 +52,6 @@ pub fn read(bytes: Vec<u8>, file: &Path) -> Result<(CodeObject, ParamTypes), Str
         Err(_) => ParamTypes::default(),
     };
     Ok((code, types))
-}
-
-fn kind_name(kind: CodeObjectKind) -> &'static str {
-    match kind {
-        CodeObjectKind::Ptx => "ptx",
-        CodeObjectKind::Cubin => "cubin",
-        CodeObjectKind::Fatbin => "fatbin",
-    }
 }
 
 fn kind_words(symbol: &Symbol) -> String {

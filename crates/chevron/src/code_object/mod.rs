@@ -33,6 +33,7 @@ use chevron_ptx::symbols::SymbolTable;
 
 /// What a code object is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum CodeObjectKind {
     /// PTX assembly text.
     Ptx,
@@ -42,8 +43,20 @@ pub enum CodeObjectKind {
     Fatbin,
 }
 
+impl CodeObjectKind {
+    /// `ptx`, `cubin` or `fatbin`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CodeObjectKind::Ptx => "ptx",
+            CodeObjectKind::Cubin => "cubin",
+            CodeObjectKind::Fatbin => "fatbin",
+        }
+    }
+}
+
 /// Why a code object could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum CodeObjectError {
     /// The bytes are not a well-formed code object of the kind expected.
     #[error("malformed code object: {0}")]

@@ -42,6 +42,7 @@ pub struct Instrumentation {
 
 /// A built-in tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Builtin {
     /// Per thread block: the first thread's start and the last thread's exit (`%globaltimer`).
     Blocks,

@@ -64,6 +64,7 @@ unsafe impl Send for Nvrtc {}
 unsafe impl Sync for Nvrtc {}
 
 /// The outcome of one compilation.
+#[non_exhaustive]
 pub enum Compiled {
     /// The PTX text.
     Ptx(String),

@@ -71,7 +71,7 @@ pub(crate) fn load(device: &Arc<DeviceCore>, code: &CodeObject) -> Result<Arc<Cp
         source_name: source_name.to_string(),
         message,
     };
-    let global_bytes = Program::global_bytes(&module);
+    let global_bytes = Program::global_bytes(module);
     device
         .memory()
         .charge(global_bytes, "the module's .global and .const variables")?;
