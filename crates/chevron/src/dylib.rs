@@ -10,13 +10,12 @@ use std::ffi::OsStr;
 
 use libloading::Library;
 
-/// Opens the library at `path` (a file or a name the loader searches for); the error names it
-/// and gives the system's reason (`dlopen failed: …: cannot open shared object file`).
+/// Opens the library at `path` (a file or a name the loader searches for); the error is the
+/// system's, which names it (`dlopen failed: libcuda.so.1: cannot open shared object file`).
 pub(crate) fn open(path: impl AsRef<OsStr>) -> Result<Library, String> {
-    let path = path.as_ref();
     // SAFETY: the libraries opened here (the CUDA driver, NVRTC and its builtins) run
     // initializers without preconditions.
-    unsafe { Library::new(path) }.map_err(|err| with_source(&path.to_string_lossy(), &err))
+    unsafe { Library::new(path.as_ref()) }.map_err(|err| with_source(&err))
 }
 
 /// Resolves `symbol` (without a trailing NUL) of `library`, found at `source`.
@@ -31,7 +30,7 @@ pub(crate) unsafe fn symbol<T: Copy>(
     // SAFETY: the caller guarantees the symbol's type.
     match unsafe { library.get::<T>(symbol.as_bytes()) } {
         Ok(found) => Ok(*found),
-        Err(err) => Err(with_source(&format!("{source}: {symbol}"), &err)),
+        Err(err) => Err(format!("{source}: {symbol}: {}", with_source(&err))),
     }
 }
 
@@ -46,12 +45,12 @@ pub(crate) unsafe fn optional_symbol<T: Copy>(library: &Library, symbol: &str) -
         .map(|found| *found)
 }
 
-/// `what: error: source`, e.g. `libcuda.so.1: dlopen failed: libcuda.so.1: cannot open shared
-/// object file: No such file or directory`.
-fn with_source(what: &str, err: &libloading::Error) -> String {
+/// A libloading error with the system's own description (its source), e.g. `dlopen failed:
+/// libcuda.so.1: cannot open shared object file: No such file or directory`.
+fn with_source(err: &libloading::Error) -> String {
     match std::error::Error::source(err) {
-        Some(source) => format!("{what}: {err}: {source}"),
-        None => format!("{what}: {err}"),
+        Some(source) => format!("{err}: {source}"),
+        None => err.to_string(),
     }
 }
 
@@ -193,9 +192,6 @@ mod tests {
             .unwrap();
         assert!(err.contains("no library"), "{err}");
         let err = open("/nonexistent/libchevron_missing.so").unwrap_err();
-        assert!(
-            err.starts_with("/nonexistent/libchevron_missing.so: "),
-            "{err}"
-        );
+        assert!(err.contains("/nonexistent/libchevron_missing.so"), "{err}");
     }
 }
