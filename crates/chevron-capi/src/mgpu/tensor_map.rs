@@ -100,6 +100,7 @@ pub unsafe extern "C" fn mgpuTensorMapEncodeTiledMemref(
         std::ptr::null_mut(),
         || {
             let device = default_device()?;
+            device.tensor_maps()?;
             let rank = usize::try_from(rank)
                 .ok()
                 .filter(|r| (1..=MAX_TENSOR_MAP_RANK).contains(r))

@@ -188,10 +188,21 @@ pub trait Device: Send + Sync + 'static {
         Err(graph::graphs_unsupported(self.info()))
     }
 
+    /// Whether the device has TMA descriptors (tensor maps): `Ok` where it does, else the
+    /// error [`Device::encode_tensor_map`] would give. Backends without them keep this default.
+    fn tensor_maps(&self) -> Result<()> {
+        Err(unsupported(
+            self.info(),
+            "encode_tensor_map",
+            "TMA descriptors (tensor maps)",
+        ))
+    }
+
     /// Encodes a TMA descriptor (CUDA's `CUtensorMap`) for `map` into 128 bytes of fresh device
     /// memory (never freed) and returns their address. Backends without tensor maps keep this
-    /// default error.
+    /// default: the error of [`Device::tensor_maps`].
     fn encode_tensor_map(&self, map: &TiledTensorMap) -> Result<DevicePtr> {
+        self.tensor_maps()?;
         map.check()?;
         Err(unsupported(
             self.info(),

@@ -104,6 +104,12 @@ impl Device {
         self.shared.core.backend.encode_tensor_map(map)
     }
 
+    /// `Ok` where the device has TMA descriptors (CUDA GPUs), else the error
+    /// [`Device::encode_tensor_map`] would give, naming the device.
+    pub fn tensor_maps(&self) -> Result<()> {
+        self.shared.core.backend.tensor_maps()
+    }
+
     /// Creates a new in-order stream.
     pub fn create_stream(&self) -> Result<Stream> {
         let shared = StreamShared::create(&self.shared.core)?;

@@ -123,6 +123,10 @@ impl backend::Device for CudaDevice {
         Ok(Arc::new(CudaEvent::create(&self.state)?))
     }
 
+    fn tensor_maps(&self) -> Result<()> {
+        Ok(())
+    }
+
     fn encode_tensor_map(&self, map: &backend::TiledTensorMap) -> Result<DevicePtr> {
         super::tensor_map::encode_tensor_map(self, map)
     }
