@@ -104,6 +104,12 @@ impl Device {
         self.shared.core.backend.encode_tensor_map(map)
     }
 
+    /// The code objects the device runs, as its backend declares them: cubins of which
+    /// architectures, PTX of which targets, fatbins whole or not.
+    pub fn code_targets(&self) -> crate::code_object::CodeTargets {
+        self.shared.core.backend.code_targets()
+    }
+
     /// `Ok` where the device has TMA descriptors (CUDA GPUs), else the error
     /// [`Device::encode_tensor_map`] would give, naming the device.
     pub fn tensor_maps(&self) -> Result<()> {
