@@ -47,9 +47,10 @@ fn the_ptx_of_a_compressed_fatbin_runs() {
 }
 
 #[test]
-fn a_fatbin_read_without_saying_its_kind_runs() {
+fn a_fatbin_read_without_saying_its_kind_or_as_a_cubin_runs() {
     let bytes = corpus("nvcc/elementwise.sm_80.sm_90.compute_90.fatbin");
-    run_saxpy(CodeObject::read(bytes, IN_MEMORY));
+    run_saxpy(CodeObject::read(bytes.clone(), IN_MEMORY));
+    run_saxpy(CodeObject::read_as(CodeObjectKind::Cubin, bytes, IN_MEMORY));
 }
 
 #[test]

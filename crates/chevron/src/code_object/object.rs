@@ -65,9 +65,12 @@ impl CodeObject {
         CodeObject::read_as(kind, bytes, source_name)
     }
 
-    /// Reads `bytes` as a code object of `kind`.
+    /// Reads `bytes` as a code object of `kind`, unless their content says otherwise (a fatbin
+    /// or PTX handed over as a cubin reads as what it is: callers such as MLIR's
+    /// `mgpuModuleLoad` do not always know what they pass).
     pub fn read_as(kind: CodeObjectKind, bytes: impl Into<Vec<u8>>, source_name: &str) -> Self {
         let bytes = bytes.into();
+        let kind = detect(&bytes).unwrap_or(kind);
         let body = match kind {
             CodeObjectKind::Ptx => Body::Ptx(PtxBody::parse(&bytes)),
             CodeObjectKind::Cubin if is_cuda_elf(&bytes) => Body::Cubin(
