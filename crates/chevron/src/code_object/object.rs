@@ -288,8 +288,13 @@ impl CodeObject {
             ),
             (None, None) => "this device runs no code object of a fatbin".to_string(),
         };
+        let holds = if targets.runs_ptx_only() {
+            "no PTX"
+        } else {
+            "no entry it runs"
+        };
         format!(
-            "{runs}; the {} holds no entry it runs (entries: {listed})",
+            "{runs}; the {} holds {holds} (entries: {listed})",
             self.kind_word()
         )
     }
