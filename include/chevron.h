@@ -56,6 +56,8 @@ typedef enum {
   CHEVRON_BACKEND_CUDA = 0,
   // The CPU device (PTX run by chevron's interpreter).
   CHEVRON_BACKEND_CPU = 1,
+  // A backend this header does not name; the device's label says which.
+  CHEVRON_BACKEND_OTHER = 255,
 } chevron_backend;
 
 // The opaque object behind [`chevron_buffer`].

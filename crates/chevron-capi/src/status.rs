@@ -53,6 +53,8 @@ impl chevron_status {
             E::Io { .. } => chevron_status::CHEVRON_ERROR_IO,
             E::InvalidValue { .. } => chevron_status::CHEVRON_ERROR_INVALID_VALUE,
             E::Timeout { .. } => chevron_status::CHEVRON_ERROR_TIMEOUT,
+            // A kind of error this C API names no status for yet; its message says what.
+            _ => chevron_status::CHEVRON_ERROR_INVALID_VALUE,
         }
     }
 

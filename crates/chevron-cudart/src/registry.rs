@@ -11,7 +11,7 @@ use std::collections::HashMap;
 use std::ffi::{c_void, CStr};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
-use chevron::{BackendKind, GlobalVar, Kernel, Module};
+use chevron::{GlobalVar, Kernel, Module};
 
 use crate::errors::{
     CudaError, CudaResult, INVALID_DEVICE_FUNCTION, INVALID_SYMBOL, NO_KERNEL_IMAGE_FOR_DEVICE,
@@ -214,14 +214,15 @@ impl FatBinary {
             return Ok(module.clone());
         }
         let device = &state::device(ordinal)?.device;
-        if device.backend() == BackendKind::Cpu && !self.units.is_empty() {
+        let ptx_only = device.code_targets().runs_ptx_only();
+        if ptx_only && !self.units.is_empty() {
             let ptx = crate::linked::link_ptx(&self.units, user)?;
             let module = Module::from_ptx(device, &ptx)?;
             modules.insert(ordinal, module.clone());
             return Ok(module);
         }
         let module = Module::from_fatbin(device, self.image).map_err(|error| {
-            if device.backend() == BackendKind::Cpu {
+            if ptx_only {
                 CudaError::new(
                     NO_KERNEL_IMAGE_FOR_DEVICE,
                     format!(

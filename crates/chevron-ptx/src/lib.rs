@@ -19,7 +19,7 @@ pub mod printer;
 pub mod symbols;
 
 pub use error::ParseError;
-pub use parser::{parse, parse_bytes};
+pub use parser::{parse, parse_bytes, parses_on_this_thread};
 pub use printer::print;
 pub use symbols::{LookupError, ParamLayout, Symbol, SymbolKind, SymbolTable};
 pub mod linker;

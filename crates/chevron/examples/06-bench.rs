@@ -30,8 +30,7 @@ fn bench() -> chevron::Result<()> {
     let device = runtime.default_device()?;
     let options = match std::env::args().nth(1).as_deref() {
         Some("quick") => BenchOptions::quick(),
-        _ if device.backend() == chevron::BackendKind::Cpu => BenchOptions::quick(),
-        _ => BenchOptions::default(),
+        _ => BenchOptions::for_device(device),
     };
     print!("{}", launch_overhead(device, &options)?);
     Ok(())

@@ -12,6 +12,7 @@ pub type Result<T, E = Error> = std::result::Result<T, E>;
 /// Everything that can go wrong in chevron. `Debug` shows the same readable message as
 /// `Display` (as anyhow's errors do), so `fn main() -> chevron::Result<()>` reports it well.
 #[derive(thiserror::Error)]
+#[non_exhaustive]
 pub enum Error {
     /// A backend (its driver library, a symbol of it, or its devices) is not available.
     #[error("{backend} is unavailable: {reason}")]

@@ -79,6 +79,7 @@ pub mod trace;
 
 mod buffer;
 mod device;
+mod dylib;
 mod launch;
 mod module;
 mod runtime;

@@ -4,7 +4,7 @@ mod cpu_support;
 
 use std::path::Path;
 
-use chevron::backend::CodeImage;
+use chevron::code_object::{CodeObject, CodeObjectKind, IN_MEMORY};
 use chevron::Error;
 use cpu_support::{device, launch, read_u32, Arg};
 
@@ -16,9 +16,9 @@ fn corpus(path: &str) -> Vec<u8> {
 }
 
 /// Runs the fatbin's `saxpy(float a, const float *x, float *y, int n)` on 100 elements.
-fn run_saxpy(image: CodeImage<'_>) {
+fn run_saxpy(code: CodeObject) {
     let device = device();
-    let module = device.load_module(image).unwrap();
+    let module = device.load_module(&code).unwrap();
     let saxpy = module.function("saxpy").unwrap();
     let stream = device.create_stream().unwrap();
     let n = 100u32;
@@ -39,20 +39,25 @@ fn run_saxpy(image: CodeImage<'_>) {
 #[test]
 fn the_ptx_of_a_compressed_fatbin_runs() {
     let bytes = corpus("nvcc/elementwise.sm_80.sm_90.compute_90.fatbin");
-    run_saxpy(CodeImage::Fatbin(&bytes));
+    run_saxpy(CodeObject::read_as(
+        CodeObjectKind::Fatbin,
+        bytes,
+        IN_MEMORY,
+    ));
 }
 
 #[test]
-fn a_fatbin_handed_over_as_a_cubin_still_runs() {
+fn a_fatbin_read_without_saying_its_kind_or_as_a_cubin_runs() {
     let bytes = corpus("nvcc/elementwise.sm_80.sm_90.compute_90.fatbin");
-    run_saxpy(CodeImage::Cubin(&bytes));
+    run_saxpy(CodeObject::read(bytes.clone(), IN_MEMORY));
+    run_saxpy(CodeObject::read_as(CodeObjectKind::Cubin, bytes, IN_MEMORY));
 }
 
 #[test]
 fn a_cubin_is_refused_with_a_clear_error() {
     let bytes = corpus("cubin/elementwise.sm_80.cubin");
     let err = device()
-        .load_module(CodeImage::Cubin(&bytes))
+        .load_module(&CodeObject::read(bytes, IN_MEMORY))
         .err()
         .unwrap();
     assert!(matches!(err, Error::CodeObject { .. }), "{err}");
@@ -63,12 +68,20 @@ fn a_cubin_is_refused_with_a_clear_error() {
 fn a_fatbin_without_ptx_or_damaged_is_refused() {
     let fatbin = corpus("nvcc/elementwise.sm_80.sm_90.compute_90.fatbin");
     let err = device()
-        .load_module(CodeImage::Fatbin(&fatbin[..40]))
+        .load_module(&CodeObject::read_as(
+            CodeObjectKind::Fatbin,
+            &fatbin[..40],
+            IN_MEMORY,
+        ))
         .err()
         .unwrap();
     assert!(matches!(err, Error::CodeObject { .. }), "{err}");
     let err = device()
-        .load_module(CodeImage::Fatbin(b"not a fatbin at all"))
+        .load_module(&CodeObject::read_as(
+            CodeObjectKind::Fatbin,
+            &b"not a fatbin at all"[..],
+            IN_MEMORY,
+        ))
         .err()
         .unwrap();
     assert!(matches!(err, Error::CodeObject { .. }), "{err}");

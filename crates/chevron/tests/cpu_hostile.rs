@@ -6,7 +6,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chevron::backend::cpu::{discover_with, CpuConfig};
-use chevron::backend::{CodeImage, Device};
+use chevron::backend::Device;
+use chevron::code_object::{CodeObject, IN_MEMORY};
 use chevron::{Error, LaunchConfig, Module, Runtime};
 
 const HEADER: &str = ".version 7.0\n.target sm_70\n.address_size 64\n";
@@ -28,14 +29,16 @@ fn module_globals_count_against_the_memory_cap() {
     let huge =
         format!("{HEADER}.global .align 4 .b8 big[16000000000];\n.visible .entry k() {{ ret; }}");
     let err = device
-        .load_module(CodeImage::Ptx(&huge))
+        .load_module(&CodeObject::read(huge.as_str(), IN_MEMORY))
         .err()
         .expect("refused");
     assert!(err.to_string().contains("OUT_OF_MEMORY"), "{err}");
 
     let forty =
         format!("{HEADER}.global .align 4 .b8 big[41943040];\n.visible .entry k() {{ ret; }}");
-    let module = device.load_module(CodeImage::Ptx(&forty)).unwrap();
+    let module = device
+        .load_module(&CodeObject::read(forty.as_str(), IN_MEMORY))
+        .unwrap();
     let err = device.alloc(40 << 20).unwrap_err().to_string();
     assert!(err.contains("41943040 of 67108864 in use"), "{err}");
     drop(module);
@@ -117,7 +120,9 @@ fn module_load_time_is_linear_in_the_number_of_kernels() {
         (0..3)
             .map(|_| {
                 let started = Instant::now();
-                let module = device.load_module(CodeImage::Ptx(&ptx)).unwrap();
+                let module = device
+                    .load_module(&CodeObject::read(ptx.as_str(), IN_MEMORY))
+                    .unwrap();
                 let elapsed = started.elapsed();
                 assert!(module.function(&format!("k{}", count - 1)).is_ok());
                 elapsed

@@ -4,6 +4,7 @@ mod cpu_support;
 
 use std::process::Command;
 
+use chevron::code_object::{CodeObject, CodeObjectKind, IN_MEMORY};
 use chevron::Error;
 use cpu_support::{device, kernel, launch, read_u32, Arg};
 
@@ -146,8 +147,9 @@ fn wrong_argument_counts_and_configurations_are_refused() {
 fn loading_reports_what_is_wrong() {
     let device = device();
     let err = device
-        .load_module(chevron::backend::CodeImage::Ptx(
+        .load_module(&CodeObject::read(
             ".version 7.0\n.target sm_70\n@@@",
+            IN_MEMORY,
         ))
         .err()
         .unwrap();
@@ -155,12 +157,16 @@ fn loading_reports_what_is_wrong() {
     assert!(err.to_string().contains("line 3"), "{err}");
     let cubin = b"\x7fELF\x02\x01\x01";
     let err = device
-        .load_module(chevron::backend::CodeImage::Cubin(cubin))
+        .load_module(&CodeObject::read_as(
+            CodeObjectKind::Cubin,
+            cubin,
+            IN_MEMORY,
+        ))
         .err()
         .unwrap();
     assert!(err.to_string().contains("runs PTX"), "{err}");
     let module = device
-        .load_module(chevron::backend::CodeImage::Ptx(SAXPY))
+        .load_module(&CodeObject::read(SAXPY, IN_MEMORY))
         .unwrap();
     let err = module.function("saxp").err().unwrap();
     assert!(matches!(err, Error::NotFound { .. }), "{err}");

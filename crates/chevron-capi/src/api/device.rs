@@ -17,6 +17,8 @@ pub enum chevron_backend {
     CHEVRON_BACKEND_CUDA = 0,
     /// The CPU device (PTX run by chevron's interpreter).
     CHEVRON_BACKEND_CPU = 1,
+    /// A backend this header does not name; the device's label says which.
+    CHEVRON_BACKEND_OTHER = 255,
 }
 
 /// What a device is and what it can run.
@@ -167,6 +169,7 @@ pub unsafe extern "C" fn chevron_device_get_info(
             backend: match d.backend {
                 BackendKind::Cuda => chevron_backend::CHEVRON_BACKEND_CUDA,
                 BackendKind::Cpu => chevron_backend::CHEVRON_BACKEND_CPU,
+                _ => chevron_backend::CHEVRON_BACKEND_OTHER,
             },
             ordinal: d.ordinal,
             compute_capability_major: d.compute_capability.0,

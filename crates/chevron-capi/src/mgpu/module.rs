@@ -15,6 +15,7 @@ use std::collections::HashMap;
 use std::ffi::{c_char, c_void, CStr};
 use std::sync::{Arc, Mutex, RwLock};
 
+use chevron::code_object::{CodeObject, IN_MEMORY};
 use chevron::{Device, Kernel, Module};
 
 use super::{default_device, guard, FUNCTIONS, MODULES};
@@ -23,7 +24,8 @@ use crate::error::{CapiError, CapiResult};
 
 /// A code object loaded through `mgpuModuleLoad[JIT]`.
 pub struct MgpuModule {
-    image: Vec<u8>,
+    /// Read once; loaded on each device from here without reading it again.
+    code: CodeObject,
     loaded: Mutex<Vec<Module>>,
     functions: Mutex<HashMap<String, u64>>,
 }
@@ -35,7 +37,7 @@ impl MgpuModule {
         if let Some(module) = loaded.iter().find(|m| m.device().same_device(device)) {
             return Ok(module.clone());
         }
-        let module = Module::from_bytes(device, &self.image)?;
+        let module = Module::from_code_object(device, &self.code)?;
         loaded.push(module.clone());
         Ok(module)
     }
@@ -79,24 +81,21 @@ const RECENT_CAPACITY: usize = 8;
 /// Modules unloaded most recently (newest last), still loaded on their devices.
 static RECENT: Mutex<Vec<Arc<MgpuModule>>> = Mutex::new(Vec::new());
 
-/// The devices' modules of a recently unloaded module with exactly these bytes, taken out of the
-/// cache.
-fn reuse_recent(image: &[u8]) -> Vec<Module> {
+/// The code object and the devices' modules of a recently unloaded module with exactly these
+/// bytes, taken out of the cache.
+fn reuse_recent(image: &[u8]) -> Option<(CodeObject, Vec<Module>)> {
     let mut recent = lock(&RECENT);
-    match recent.iter().rposition(|m| m.image == image) {
-        Some(i) => {
-            let module = recent.remove(i);
-            let loaded = lock(&module.loaded).clone();
-            loaded
-        }
-        None => Vec::new(),
-    }
+    let i = recent.iter().rposition(|m| m.code.bytes() == image)?;
+    let module = recent.remove(i);
+    let loaded = lock(&module.loaded).clone();
+    Some((module.code.clone(), loaded))
 }
 
 fn load(image: Vec<u8>) -> CapiResult<*mut c_void> {
-    let loaded = reuse_recent(&image);
+    let (code, loaded) =
+        reuse_recent(&image).unwrap_or_else(|| (CodeObject::read(image, IN_MEMORY), Vec::new()));
     let module = Arc::new(MgpuModule {
-        image,
+        code,
         loaded: Mutex::new(loaded),
         functions: Mutex::new(HashMap::new()),
     });

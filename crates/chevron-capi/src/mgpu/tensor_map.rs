@@ -10,8 +10,7 @@
 
 use std::ffi::c_void;
 
-use chevron::backend::cuda::{encode_tensor_map, TiledTensorMap, MAX_TENSOR_MAP_RANK};
-use chevron::BackendKind;
+use chevron::backend::{TiledTensorMap, MAX_TENSOR_MAP_RANK};
 
 use super::{default_device, guard};
 use crate::error::{CapiError, CapiResult};
@@ -101,12 +100,7 @@ pub unsafe extern "C" fn mgpuTensorMapEncodeTiledMemref(
         std::ptr::null_mut(),
         || {
             let device = default_device()?;
-            if device.backend() != BackendKind::Cuda {
-                return Err(CapiError::invalid(format!(
-                    "TMA descriptors (nvgpu.tma.create.descriptor, rank {rank}) are not \
-                     supported on {device}: they need a CUDA GPU (CUtensorMap)"
-                )));
-            }
+            device.tensor_maps()?;
             let rank = usize::try_from(rank)
                 .ok()
                 .filter(|r| (1..=MAX_TENSOR_MAP_RANK).contains(r))
@@ -135,7 +129,7 @@ pub unsafe extern "C" fn mgpuTensorMapEncodeTiledMemref(
             map.swizzle = enumerator("swizzle", swizzle)?;
             map.l2_promotion = enumerator("L2 promotion", l2_promotion)?;
             map.oob_fill = enumerator("out-of-bounds fill", oob_fill)?;
-            Ok(encode_tensor_map(&device, &map)? as *mut c_void)
+            Ok(device.encode_tensor_map(&map)? as *mut c_void)
         },
     )
 }
@@ -185,7 +179,7 @@ mod tests {
         let Ok(device) = default_device() else {
             return;
         };
-        if device.backend() == BackendKind::Cuda {
+        if device.backend() == chevron::BackendKind::Cuda {
             return;
         }
         let mut desc = [0i64; 7];

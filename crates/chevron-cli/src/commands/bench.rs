@@ -3,7 +3,6 @@
 use chevron::bench::{graph_replay, launch_overhead, BenchOptions, GraphBenchOptions};
 use std::io::Write;
 
-use chevron::BackendKind;
 use serde_json::json;
 
 use super::{pick_device, runtime};
@@ -21,10 +20,7 @@ pub fn run(
     if graphs {
         return graph_bench(device, as_json, out);
     }
-    let options = match device.backend() {
-        BackendKind::Cuda => BenchOptions::default(),
-        BackendKind::Cpu => BenchOptions::quick(),
-    };
+    let options = BenchOptions::for_device(device);
     let report = launch_overhead(device, &options).map_err(|e| e.to_string())?;
     if as_json {
         let figures: Vec<_> = report
@@ -55,10 +51,7 @@ pub fn run(
 
 /// `chevron bench --graphs`: graph replay against eager launches (and a raw CUDA graph).
 fn graph_bench(device: &chevron::Device, as_json: bool, out: &mut dyn Write) -> CommandResult {
-    let mut options = GraphBenchOptions::default();
-    if device.backend() == BackendKind::Cpu {
-        options.repetitions = 10;
-    }
+    let options = GraphBenchOptions::for_device(device);
     let report = graph_replay(device, &options).map_err(|e| e.to_string())?;
     if as_json {
         let figures: Vec<_> = report

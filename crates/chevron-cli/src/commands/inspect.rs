@@ -5,8 +5,8 @@
 use std::io::Write;
 use std::path::Path;
 
-use chevron::code_object::{self, CodeObjectKind};
-use chevron::{Symbol, SymbolKind, SymbolTable};
+use chevron::code_object::CodeObject;
+use chevron::{Symbol, SymbolKind};
 use serde_json::json;
 
 use super::kernel_params::ParamTypes;
@@ -15,9 +15,8 @@ use crate::source_file::read_code_object;
 
 /// Prints the symbol table of `file`.
 pub fn run(file: &Path, as_json: bool, out: &mut dyn Write) -> CommandResult {
-    let bytes = read_code_object(file)?;
-    let kind = code_object::detect(&bytes).unwrap_or(CodeObjectKind::Ptx);
-    let (table, types) = symbols_and_types(&bytes, file)?;
+    let (code, types) = read(read_code_object(file)?, file)?;
+    let table = code.symbols().ok_or("the symbols were checked by `read`")?;
     if as_json {
         let symbols: Vec<_> = table
             .symbols
@@ -26,44 +25,33 @@ pub fn run(file: &Path, as_json: bool, out: &mut dyn Write) -> CommandResult {
             .collect();
         let json = json!({
             "file": file.display().to_string(),
-            "kind": kind_name(kind),
+            "kind": code.kind().as_str(),
             "symbols": symbols,
         });
         writeln!(out, "{json}")?;
         return Ok(());
     }
-    writeln!(out, "{} ({})", file.display(), kind_name(kind))?;
+    writeln!(out, "{} ({})", file.display(), code.kind().as_str())?;
     for symbol in &table.symbols {
         print_symbol(out, symbol, &types)?;
     }
     Ok(())
 }
 
-/// The symbol table of a code object of any kind, and its kernels' PTX parameter types (none
-/// for cubins and fatbins).
-pub fn symbols_and_types(bytes: &[u8], file: &Path) -> Result<(SymbolTable, ParamTypes), String> {
-    let kind = code_object::detect(bytes).unwrap_or(CodeObjectKind::Ptx);
-    match kind {
-        CodeObjectKind::Ptx => {
-            let module =
-                chevron_ptx::parse_bytes(bytes).map_err(|e| format!("{}: {e}", file.display()))?;
-            Ok((
-                SymbolTable::from_module(&module),
-                ParamTypes::from_module(&module),
-            ))
-        }
-        CodeObjectKind::Cubin | CodeObjectKind::Fatbin => code_object::binary_symbols(bytes)
-            .map(|table| (table, ParamTypes::default()))
-            .map_err(|e| format!("{}: {e}", file.display())),
+/// Reads a code object of any kind once (PTX is parsed here and nowhere else), checks that its
+/// symbol table can be read, and gives its kernels' PTX parameter types (none for cubins and
+/// fatbins). The object loads on a device as it is ([`chevron::Module::from_code_object`]).
+pub fn read(bytes: Vec<u8>, file: &Path) -> Result<(CodeObject, ParamTypes), String> {
+    let code = CodeObject::read(bytes, &file.display().to_string());
+    if code.symbols().is_none() {
+        let reason = code.symbols_error().unwrap_or_default();
+        return Err(format!("{}: {reason}", file.display()));
     }
-}
-
-fn kind_name(kind: CodeObjectKind) -> &'static str {
-    match kind {
-        CodeObjectKind::Ptx => "ptx",
-        CodeObjectKind::Cubin => "cubin",
-        CodeObjectKind::Fatbin => "fatbin",
-    }
+    let types = match code.ptx() {
+        Ok(module) => ParamTypes::from_module(module),
+        Err(_) => ParamTypes::default(),
+    };
+    Ok((code, types))
 }
 
 fn kind_words(symbol: &Symbol) -> String {
@@ -131,4 +119,52 @@ fn symbol_json(symbol: &Symbol, types: &ParamTypes) -> serde_json::Value {
         "params": params,
         "callees": symbol.callees,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chevron_ptx::parses_on_this_thread;
+
+    fn corpus(name: &str) -> std::path::PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../../corpus/nvcc")
+            .join(name)
+    }
+
+    #[test]
+    fn inspect_parses_the_ptx_once_and_lists_the_code_objects_symbols() {
+        let file = corpus("elementwise.sm_80.ptx");
+        let before = parses_on_this_thread();
+        let mut out = Vec::new();
+        run(&file, false, &mut out).unwrap();
+        assert_eq!(parses_on_this_thread() - before, 1);
+        let text = String::from_utf8(out).unwrap();
+        assert!(text.contains("(ptx)") && text.contains("saxpy"), "{text}");
+    }
+
+    #[test]
+    fn listing_and_loading_what_was_read_parses_once() {
+        let file = corpus("elementwise.sm_80.ptx");
+        let runtime = chevron::Runtime::with_devices("cpu").unwrap();
+        let device = runtime.default_device().unwrap();
+        let before = parses_on_this_thread();
+        let (code, types) = read(read_code_object(&file).unwrap(), &file).unwrap();
+        let module = chevron::Module::from_code_object(device, &code).unwrap();
+        module.kernel("saxpy").unwrap();
+        assert!(types.type_text("saxpy", 0).is_some());
+        assert_eq!(parses_on_this_thread() - before, 1);
+    }
+
+    #[test]
+    fn a_fatbin_lists_the_symbols_of_the_entry_the_rule_picks() {
+        let file = corpus("elementwise.sm_80.sm_90.compute_90.fatbin");
+        let mut out = Vec::new();
+        run(&file, true, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        assert!(
+            text.contains("\"kind\":\"fatbin\"") && text.contains("saxpy"),
+            "{text}"
+        );
+    }
 }

@@ -60,7 +60,8 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> CommandResult {
     // A .cu file is compiled through a JIT session, which must outlive the launch.
     let (bytes, _session) =
         super::cuda_source::code_object(device, &args.file, args.kernel.as_deref())?;
-    let (symbols, types) = inspect::symbols_and_types(&bytes, &args.file)?;
+    let (code, types) = inspect::read(bytes, &args.file)?;
+    let symbols = code.symbols().ok_or("the symbols were checked by `read`")?;
     let listing = || {
         format!(
             "its kernels:\n{}",
@@ -97,7 +98,7 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> CommandResult {
         }
     }
 
-    let module = Module::from_named_bytes(device, &bytes, &args.file.display().to_string())?;
+    let module = Module::from_code_object(device, &code)?;
     let kernel = match module.kernel(query) {
         Ok(kernel) => kernel,
         Err(e @ chevron::Error::NotFound { .. }) => {

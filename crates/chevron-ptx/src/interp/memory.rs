@@ -5,7 +5,7 @@
 //! relaxed; atomics are read-modify-write operations on the containing word). A freed range stays
 //! in the table as poisoned, so a later access is reported as a use after free rather than
 //! silently reading someone else's data, until its addresses are needed again
-//! ([`super::address_space`] reuses them, oldest first). Allocations are separated by an
+//! (`address_space` reuses them, oldest first). Allocations are separated by an
 //! unmapped gap, so running off the end of one is reported as out of bounds.
 //!
 //! The generic address space of the device reserves windows below the device's own range for
@@ -272,7 +272,7 @@ impl DeviceMemory {
     /// Allocates `bytes` (zero-filled) aligned to `align` (a power of two; at least 256 is used)
     /// and returns the device address. A freed allocation's addresses stay poisoned (accesses
     /// are reported as use after free) until the window needs them again, or until
-    /// [`MAX_POISONED`] newer allocations were freed.
+    /// `MAX_POISONED` newer allocations were freed.
     pub fn alloc(&self, bytes: u64, align: u64) -> Result<u64, MemoryError> {
         if !align.is_power_of_two() && align != 0 {
             return Err(MemoryError::InvalidArgument(format!(

@@ -48,9 +48,22 @@ pub const MAX_DEPTH: u32 = 256;
 /// # Ok::<(), chevron_ptx::ParseError>(())
 /// ```
 pub fn parse(text: &str) -> Result<Module, ParseError> {
+    PARSES.with(|count| count.set(count.get() + 1));
     // A byte-order mark is not PTX but editors add it.
     let text = text.strip_prefix('\u{feff}').unwrap_or(text);
     Parser::new(text).module()
+}
+
+thread_local! {
+    /// How many times [`parse`] ran on this thread.
+    static PARSES: std::cell::Cell<u64> = const { std::cell::Cell::new(0) };
+}
+
+/// How many PTX texts [`parse`] (and [`parse_bytes`]) parsed on the calling thread so far. A
+/// thread-local count, so a test can prove that a pipeline parses each text once whatever other
+/// tests run beside it; counting costs one thread-local increment per parse.
+pub fn parses_on_this_thread() -> u64 {
+    PARSES.with(std::cell::Cell::get)
 }
 
 /// Parses a PTX module given as bytes; invalid UTF-8 is reported at its line and column.

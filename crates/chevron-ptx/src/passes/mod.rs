@@ -1,6 +1,6 @@
 //! Rewriting passes over the IR, applied to a module before it is loaded.
 //!
-//! - [`instrument`]: inserts calls to the device functions of a separate tool code object at
+//! - [`instrument`](mod@instrument): inserts calls to the device functions of a separate tool code object at
 //!   kernel entry and exit, at basic-block entry and before memory accesses, in the selected
 //!   kernels and the device functions they call; the result is linked with the tool by
 //!   [`crate::linker`].

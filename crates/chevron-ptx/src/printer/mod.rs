@@ -87,7 +87,7 @@ fn linkage_prefix(linkage: Linkage) -> &'static str {
     }
 }
 
-/// Displays as [`print`] writes it.
+/// Displays as [`print`](fn@print) writes it.
 impl fmt::Display for Module {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&print(self))

@@ -14,6 +14,7 @@ use crate::error::Error;
 
 /// One step of a graph, run after the step before it.
 #[derive(Clone, Copy)]
+#[non_exhaustive]
 pub enum GraphStep<'a> {
     /// A kernel launch; `args` as in [`crate::backend::Stream::launch`] (one pointer per
     /// parameter, valid for the duration of the instantiation; the backend copies the values).

@@ -45,26 +45,34 @@ pub(crate) mod scripted;
 pub mod cpu;
 pub mod cuda;
 pub mod graph;
+pub mod registry;
+pub mod tensor_map;
 
 pub use graph::{ExecGraph, GraphStep};
+pub use tensor_map::{TiledTensorMap, MAX_TENSOR_MAP_RANK};
 
 use std::any::Any;
 use std::ffi::c_void;
 use std::sync::Arc;
 
+use crate::code_object::{CodeObject, CodeTargets};
 use crate::error::Result;
 
 /// A device address. On CUDA a `CUdeviceptr`; on the CPU device an address in that device's
 /// allocation table. Never 0 for a live allocation; addresses of different devices never overlap.
 pub type DevicePtr = u64;
 
-/// Which backend a device belongs to.
+/// Which backend a device belongs to (each has one line in [`registry::BACKENDS`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum BackendKind {
     /// NVIDIA GPUs through the CUDA driver API.
     Cuda,
     /// The CPU device: PTX run by chevron-ptx's interpreter.
     Cpu,
+    /// The scripted test backend (`scripted.rs`), in unit tests only.
+    #[cfg(test)]
+    Scripted,
 }
 
 impl BackendKind {
@@ -73,7 +81,15 @@ impl BackendKind {
         match self {
             BackendKind::Cuda => "cuda",
             BackendKind::Cpu => "cpu",
+            #[cfg(test)]
+            BackendKind::Scripted => "scripted",
         }
+    }
+
+    /// Whether the backend runs kernels in software (the CPU device): launches cost far more
+    /// than on a GPU, so benchmarks and long tests shorten.
+    pub fn runs_in_software(self) -> bool {
+        registry::entry(self).is_some_and(|entry| entry.software)
     }
 }
 
@@ -104,17 +120,6 @@ pub struct DeviceInfo {
     pub max_shared_per_block: u32,
     /// Shared memory per block with opt-in (`CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES`).
     pub max_shared_per_block_optin: u32,
-}
-
-/// A code object handed to [`Device::load_module`].
-#[derive(Debug, Clone, Copy)]
-pub enum CodeImage<'a> {
-    /// PTX text (without a trailing NUL; the backend adds one where the driver needs it).
-    Ptx(&'a str),
-    /// A cubin (ELF).
-    Cubin(&'a [u8]),
-    /// A fatbin container.
-    Fatbin(&'a [u8]),
 }
 
 /// Launch geometry.
@@ -164,8 +169,16 @@ pub trait Device: Send + Sync + 'static {
         Ok(None)
     }
 
-    /// Loads a code object for this device.
-    fn load_module(&self, image: CodeImage<'_>) -> Result<Arc<dyn Module>>;
+    /// The code objects this device runs: cubins of which architectures, PTX of which targets,
+    /// whether it takes fatbins whole. Module loading hands [`Device::load_module`] what
+    /// [`CodeObject::for_targets`] gives for these, and every "this device runs PTX only"
+    /// decision comes from here.
+    fn code_targets(&self) -> CodeTargets;
+
+    /// Loads a code object for this device. The public layer passes what
+    /// [`CodeObject::for_targets`] gives for [`Device::code_targets`]; a backend handed anything
+    /// else calls it itself (it returns the object unchanged when the device takes it).
+    fn load_module(&self, code: &CodeObject) -> Result<Arc<dyn Module>>;
 
     /// Waits until all work on all streams of this device is done.
     fn synchronize(&self) -> Result<()>;
@@ -181,8 +194,73 @@ pub trait Device: Send + Sync + 'static {
         Err(graph::graphs_unsupported(self.info()))
     }
 
+    /// Whether the device has TMA descriptors (tensor maps): `Ok` where it does, else the
+    /// error [`Device::encode_tensor_map`] would give. Backends without them keep this default.
+    fn tensor_maps(&self) -> Result<()> {
+        Err(unsupported(
+            self.info(),
+            "encode_tensor_map",
+            "TMA descriptors (tensor maps)",
+        ))
+    }
+
+    /// Encodes a TMA descriptor (CUDA's `CUtensorMap`) for `map` into 128 bytes of fresh device
+    /// memory (never freed) and returns their address. Backends without tensor maps keep this
+    /// default: the error of [`Device::tensor_maps`].
+    fn encode_tensor_map(&self, map: &TiledTensorMap) -> Result<DevicePtr> {
+        self.tensor_maps()?;
+        map.check()?;
+        Err(unsupported(
+            self.info(),
+            "encode_tensor_map",
+            "TMA descriptors (tensor maps)",
+        ))
+    }
+
+    /// Maps `bytes` of host memory at `host` into the device's address space (CUDA:
+    /// `cuMemHostRegister` with `DEVICEMAP`), so kernels access it in place; returns the
+    /// device address. No backend maps host memory yet: chevron-capi gives host-shared memory a
+    /// device mirror instead (ARCHITECTURE.md, "Host-shared memory through mirrors"), and every
+    /// backend keeps this default error.
+    ///
+    /// # Safety
+    /// `host..host + bytes` is host memory the caller owns and keeps alive until
+    /// [`Device::unmap_host_memory`].
+    unsafe fn map_host_memory(&self, host: *mut c_void, bytes: u64) -> Result<DevicePtr> {
+        let _ = (host, bytes);
+        Err(unsupported(
+            self.info(),
+            "map_host_memory",
+            "host-mapped memory",
+        ))
+    }
+
+    /// Undoes [`Device::map_host_memory`] for the mapping at `host`. The default error as there.
+    fn unmap_host_memory(&self, host: *mut c_void) -> Result<()> {
+        let _ = host;
+        Err(unsupported(
+            self.info(),
+            "unmap_host_memory",
+            "host-mapped memory",
+        ))
+    }
+
     /// For downcasting within the backend.
     fn as_any(&self) -> &dyn Any;
+}
+
+/// The default error of a capability a backend does not have: `WHAT is not supported on
+/// LABEL (NAME)`.
+pub(crate) fn unsupported(info: &DeviceInfo, call: &'static str, what: &str) -> crate::Error {
+    crate::Error::InvalidValue {
+        call,
+        message: format!(
+            "{what} are not supported on {}:{} ({})",
+            info.backend.as_str(),
+            info.ordinal,
+            info.name
+        ),
+    }
 }
 
 /// A loaded code object on one device.

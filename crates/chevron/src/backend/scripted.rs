@@ -8,7 +8,8 @@ use std::ffi::c_void;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
-use crate::backend::{self, BackendKind, CodeImage, DeviceInfo, DevicePtr, LaunchConfig};
+use crate::backend::{self, BackendKind, DeviceInfo, DevicePtr, LaunchConfig};
+use crate::code_object::{CodeObject, CodeTargets};
 use crate::error::{Error, Result};
 
 /// Calls counted by a scripted device.
@@ -41,7 +42,7 @@ impl ScriptedDevice {
         ScriptedDevice {
             info: DeviceInfo {
                 name: "scripted".into(),
-                backend: BackendKind::Cpu,
+                backend: BackendKind::Scripted,
                 ordinal,
                 compute_capability: (9, 0),
                 multiprocessors: 1,
@@ -70,6 +71,14 @@ impl ScriptedDevice {
             stream.finish();
         }
     }
+}
+
+/// Discovery of the scripted backend (its registry line): two devices.
+pub(crate) fn discover() -> Result<Vec<Arc<dyn backend::Device>>> {
+    Ok(vec![
+        Arc::new(ScriptedDevice::new(0)),
+        Arc::new(ScriptedDevice::new(1)),
+    ])
 }
 
 impl backend::Device for ScriptedDevice {
@@ -111,7 +120,10 @@ impl backend::Device for ScriptedDevice {
             at: Mutex::new(None),
         }))
     }
-    fn load_module(&self, _image: CodeImage<'_>) -> Result<Arc<dyn backend::Module>> {
+    fn code_targets(&self) -> CodeTargets {
+        CodeTargets::ptx_only(90)
+    }
+    fn load_module(&self, _code: &CodeObject) -> Result<Arc<dyn backend::Module>> {
         Ok(Arc::new(ScriptedModule))
     }
     fn synchronize(&self) -> Result<()> {

@@ -7,6 +7,7 @@ use crate::AutoGraphStats;
 
 /// How the repetition's launches were submitted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum GraphVariant {
     /// One checked launch per kernel.
     Eager,

@@ -40,6 +40,17 @@ impl Default for GraphBenchOptions {
     }
 }
 
+impl GraphBenchOptions {
+    /// The options for `device`: 10 repetitions where its backend runs kernels in software.
+    pub fn for_device(device: &Device) -> GraphBenchOptions {
+        let mut options = GraphBenchOptions::default();
+        if device.backend().runs_in_software() {
+            options.repetitions = 10;
+        }
+        options
+    }
+}
+
 /// Elements (threads) each small kernel touches: one warp.
 const ELEMENTS: u32 = 32;
 

@@ -45,7 +45,7 @@ DONE:
 /// Elements (and threads) of the axpy launch: one block of one warp.
 pub(crate) const AXPY_ELEMENTS: u32 = 32;
 
-/// `add_one(data, n)`: data[i] += 1 for i < n (u32): the small kernel of the graph benchmark,
+/// `add_one(data, n)`: `data[i] += 1` for `i < n` (u32): the small kernel of the graph benchmark,
 /// whose effect shows how many times it ran.
 pub const GRAPH_PTX: &str = r#"
 .version 7.0

@@ -66,6 +66,16 @@ impl BenchOptions {
             round_trips: 50,
         }
     }
+
+    /// The options for `device`: [`BenchOptions::quick`] where its backend runs kernels in
+    /// software, the default elsewhere.
+    pub fn for_device(device: &Device) -> BenchOptions {
+        if device.backend().runs_in_software() {
+            BenchOptions::quick()
+        } else {
+            BenchOptions::default()
+        }
+    }
 }
 
 /// Runs the launch-overhead benchmark on `device`.

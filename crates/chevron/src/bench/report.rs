@@ -7,6 +7,7 @@ use super::BenchOptions;
 
 /// How a launch was made.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Variant {
     /// `cuLaunchKernel` straight through the driver table.
     Raw,

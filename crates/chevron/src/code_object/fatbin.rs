@@ -30,6 +30,7 @@ const ENTRY_HEADER: usize = 64;
 
 /// What an entry holds.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum EntryKind {
     /// PTX text.
     Ptx,
@@ -41,6 +42,7 @@ pub enum EntryKind {
 
 /// How an entry's payload is compressed.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum Compression {
     /// An LZ4 block.
     Lz4,

@@ -1,6 +1,9 @@
-//! Code objects other than PTX text: what kind a blob is, and the symbols, parameter layouts and
-//! entries of cubins and fatbins. Pure parsing; nothing here needs a GPU.
+//! Code objects: what kind a blob is, the symbols, parameter layouts and entries of cubins and
+//! fatbins, and [`CodeObject`], the one reading of a code object every consumer takes. Pure
+//! parsing; nothing here needs a GPU.
 //!
+//! - [`CodeObject::read`] reads PTX (parsed once), a cubin or a fatbin; [`CodeTargets`] is what
+//!   a device runs, and [`select_entry`] the one rule picking a fatbin's entry for it.
 //! - [`detect`] tells PTX text, a cubin (ELF) and a fatbin apart by their first bytes.
 //! - [`Cubin::parse`] reads a cubin's kernels, device functions, globals and kernel parameter
 //!   layouts into the same [`SymbolTable`] that PTX gives (see `elf.rs`, `nv_info.rs`).
@@ -12,7 +15,9 @@
 mod elf;
 mod fatbin;
 mod host;
-pub mod nv_info;
+mod nv_info;
+mod object;
+mod targets;
 
 pub use elf::{Cubin, CubinKernel, EM_CUDA};
 pub use fatbin::{
@@ -20,11 +25,15 @@ pub use fatbin::{
     FLAG_COMPRESSED_ZSTD, FLAG_DEBUG,
 };
 pub use host::embedded_fatbins;
+pub use nv_info::{FunctionResources, KernelInfo, KernelParam};
+pub use object::{CodeObject, IN_MEMORY};
+pub use targets::{select_entry, CodeTargets};
 
 use chevron_ptx::symbols::SymbolTable;
 
 /// What a code object is.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[non_exhaustive]
 pub enum CodeObjectKind {
     /// PTX assembly text.
     Ptx,
@@ -34,8 +43,20 @@ pub enum CodeObjectKind {
     Fatbin,
 }
 
+impl CodeObjectKind {
+    /// `ptx`, `cubin` or `fatbin`.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            CodeObjectKind::Ptx => "ptx",
+            CodeObjectKind::Cubin => "cubin",
+            CodeObjectKind::Fatbin => "fatbin",
+        }
+    }
+}
+
 /// Why a code object could not be read.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[non_exhaustive]
 pub enum CodeObjectError {
     /// The bytes are not a well-formed code object of the kind expected.
     #[error("malformed code object: {0}")]
@@ -94,32 +115,26 @@ fn skip_comments(mut text: &[u8]) -> &[u8] {
     }
 }
 
-/// The symbol table of a cubin, or of a fatbin: its first cubin entry, else its newest PTX
-/// entry (a PTX-only fatbin lists the symbols of its PTX). A host ELF file (an nvcc-built object
-/// or executable) gives the symbols of the fatbins it embeds.
+/// The symbol table of a cubin, or of a fatbin: the entry [`CodeTargets::any`] picks (its
+/// newest cubin, else its newest PTX). A host ELF file (an nvcc-built object or executable)
+/// gives the symbols of the fatbins it embeds. Reads through [`CodeObject`].
 pub fn binary_symbols(bytes: &[u8]) -> Result<SymbolTable, CodeObjectError> {
     match detect(bytes) {
-        Some(CodeObjectKind::Cubin) if !is_cuda_elf(bytes) => {
-            let fatbins = embedded_fatbins(bytes)?;
-            if fatbins.is_empty() {
-                return Err(CodeObjectError::Unsupported(
-                    "a host ELF file without embedded device code (.nv_fatbin)".into(),
-                ));
-            }
-            let mut entries = Vec::new();
-            for fatbin in fatbins {
-                entries.extend(parse_fatbin(fatbin)?);
-            }
-            fatbin_symbols(&entries)
-        }
-        Some(CodeObjectKind::Cubin) => Ok(Cubin::parse(bytes)?.symbols),
-        Some(CodeObjectKind::Fatbin) => fatbin_symbols(&parse_fatbin(bytes)?),
         Some(CodeObjectKind::Ptx) => Err(CodeObjectError::Unsupported(
             "PTX text is not a binary code object".into(),
         )),
         None => Err(CodeObjectError::Malformed(
             "neither a cubin (ELF) nor a fatbin".into(),
         )),
+        Some(_) => {
+            let code = CodeObject::read(bytes, IN_MEMORY);
+            match code.symbols() {
+                Some(symbols) => Ok(symbols.clone()),
+                None => Err(CodeObjectError::Malformed(
+                    code.symbols_error().unwrap_or_default(),
+                )),
+            }
+        }
     }
 }
 
@@ -128,24 +143,6 @@ pub fn is_cuda_elf(bytes: &[u8]) -> bool {
     bytes
         .get(18..20)
         .is_some_and(|m| u16::from_le_bytes([m[0], m[1]]) == EM_CUDA)
-}
-
-/// The symbols of the first cubin entry, else of the newest PTX entry.
-fn fatbin_symbols(entries: &[FatbinEntry]) -> Result<SymbolTable, CodeObjectError> {
-    if let Some(cubin) = entries.iter().find(|e| e.kind == EntryKind::Elf) {
-        return Ok(Cubin::parse(&cubin.contents()?)?.symbols);
-    }
-    let ptx = entries
-        .iter()
-        .filter(|e| e.kind == EntryKind::Ptx)
-        .max_by_key(|e| e.arch)
-        .ok_or_else(|| {
-            CodeObjectError::Unsupported("the fatbin holds neither a cubin nor PTX".into())
-        })?;
-    let text = ptx.ptx_text()?;
-    let module = chevron_ptx::parse(&text)
-        .map_err(|e| CodeObjectError::Malformed(format!("PTX entry for sm_{}: {e}", ptx.arch)))?;
-    Ok(SymbolTable::from_module(&module))
 }
 
 #[cfg(test)]

@@ -97,6 +97,25 @@ impl Device {
         }
     }
 
+    /// Encodes a TMA descriptor (CUDA's `CUtensorMap`) for `map` into 128 bytes of fresh device
+    /// memory (never freed) and returns their address. Devices without tensor maps (all but
+    /// CUDA GPUs of compute capability 9.0 or later) return an error naming the device.
+    pub fn encode_tensor_map(&self, map: &backend::TiledTensorMap) -> Result<backend::DevicePtr> {
+        self.shared.core.backend.encode_tensor_map(map)
+    }
+
+    /// The code objects the device runs, as its backend declares them: cubins of which
+    /// architectures, PTX of which targets, fatbins whole or not.
+    pub fn code_targets(&self) -> crate::code_object::CodeTargets {
+        self.shared.core.backend.code_targets()
+    }
+
+    /// `Ok` where the device has TMA descriptors (CUDA GPUs), else the error
+    /// [`Device::encode_tensor_map`] would give, naming the device.
+    pub fn tensor_maps(&self) -> Result<()> {
+        self.shared.core.backend.tensor_maps()
+    }
+
     /// Creates a new in-order stream.
     pub fn create_stream(&self) -> Result<Stream> {
         let shared = StreamShared::create(&self.shared.core)?;

@@ -2,7 +2,7 @@
 //! call the device functions of a separate tool code object, linked in before loading.
 //!
 //! [`Module::load_instrumented`] takes the application's code object (PTX, or a fatbin's PTX),
-//! a tool (PTX defining the hooks of the ABI documented in [`chevron_ptx::passes::instrument`])
+//! a tool (PTX defining the hooks of the ABI documented in [`chevron_ptx::passes::instrument`](mod@chevron_ptx::passes::instrument))
 //! and an [`Instrumentation`] naming the hooks and kernels. Selected kernels get one hidden last
 //! parameter, `launch`, which chevron fills at every launch with a launch number (1, 2, …,
 //! counted over the process). Kernels not selected run unmodified; cluster launches of
@@ -25,8 +25,7 @@ pub use chevron_ptx::passes::Hooks;
 pub(crate) use launch::{HiddenArg, KernelHook};
 pub(crate) use records::{collect_after_wait, collect_records, print_summary, Moment, Waited};
 
-use crate::backend::cpu::CpuDevice;
-use crate::code_object::{self, CodeObjectKind};
+use crate::code_object::{CodeObject, CodeObjectKind, IN_MEMORY};
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::module::loading;
@@ -62,6 +61,7 @@ pub struct Instrumentation {
 
 /// A built-in tool.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
 pub enum Builtin {
     /// Per thread block: the first thread's start and the last thread's exit (`%globaltimer`).
     Blocks,
@@ -149,7 +149,7 @@ impl Module {
             source_name: "<instrumentation tool>".into(),
             message: format!("the tool's PTX is not UTF-8: {e}"),
         })?;
-        load(device, code, "<memory>", tool, what, None)
+        load(device, &CodeObject::read(code, IN_MEMORY), tool, what, None)
     }
 
     /// Loads `code` (PTX, or a fatbin's PTX) with every kernel instrumented by the built-in
@@ -160,67 +160,51 @@ impl Module {
             hooks: tool.hooks(),
             kernels: None,
         };
-        load(device, code, "<memory>", tool.tool(), &what, Some(tool))
+        let code = CodeObject::read(code, IN_MEMORY);
+        load(device, &code, tool.tool(), &what, Some(tool))
     }
 }
 
 /// Loads a module instrumented with the tool `CHEVRON_INSTRUMENT` names, when it names one and
 /// the code object holds PTX; `None` otherwise (the caller loads it as it is).
-pub(crate) fn load_from_env(
-    device: &Device,
-    kind: CodeObjectKind,
-    bytes: &[u8],
-    source_name: &str,
-) -> Result<Option<Module>> {
+pub(crate) fn load_from_env(device: &Device, code: &CodeObject) -> Result<Option<Module>> {
     crate::trace::init_from_env();
     let Some(builtin) = Builtin::from_env() else {
         return Ok(None);
     };
-    if kind == CodeObjectKind::Cubin {
-        records::note_skipped(source_name, "a cubin holds no PTX to rewrite");
+    if code.kind() == CodeObjectKind::Cubin {
+        records::note_skipped(code.source_name(), "a cubin holds no PTX to rewrite");
         return Ok(None);
     }
     let what = Instrumentation {
         hooks: builtin.hooks(),
         kernels: None,
     };
-    load(
-        device,
-        bytes,
-        source_name,
-        builtin.tool(),
-        &what,
-        Some(builtin),
-    )
-    .map(Some)
+    load(device, code, builtin.tool(), &what, Some(builtin)).map(Some)
 }
 
 fn load(
     device: &Device,
-    code: &[u8],
-    source_name: &str,
+    code: &CodeObject,
     tool: &str,
     what: &Instrumentation,
     builtin: Option<Builtin>,
 ) -> Result<Module> {
     let started = crate::trace::clock();
+    let source_name = code.source_name();
     let code_error = |message: String| Error::CodeObject {
         source_name: source_name.to_string(),
         message,
     };
-    let text = match code_object::detect(code).unwrap_or(CodeObjectKind::Ptx) {
-        CodeObjectKind::Ptx => std::str::from_utf8(code)
-            .map_err(|e| code_error(format!("PTX text is not UTF-8: {e}")))?
-            .to_string(),
-        CodeObjectKind::Fatbin => loading::fatbin_ptx(code).map_err(code_error)?,
-        CodeObjectKind::Cubin => {
-            return Err(code_error(
-                "cannot instrument a cubin: instrumentation rewrites PTX".into(),
-            ))
-        }
-    };
+    if code.kind() == CodeObjectKind::Cubin {
+        return Err(code_error(
+            "cannot instrument a cubin: instrumentation rewrites PTX".into(),
+        ));
+    }
+    // The PTX this device would run (of a fatbin, the entry it picks), parsed once.
+    let targets = device.core().backend.code_targets().ptx_part();
+    let mut module = chevron_ptx::ir::Module::clone(code.for_targets(&targets)?.ptx()?);
     let parse_started = std::time::Instant::now();
-    let mut module = chevron_ptx::parse(&text).map_err(|e| code_error(e.to_string()))?;
     // Without positions: the tool's lines must not pass for lines of the application's PTX.
     let tool_module = chevron_ptx::parse(tool)
         .map_err(|e| Error::CodeObject {
@@ -228,7 +212,7 @@ fn load(
             message: e.to_string(),
         })?
         .without_spans();
-    let parse_ns = parse_started.elapsed().as_nanos() as u64;
+    let parse_ns = code.parse_ns() + parse_started.elapsed().as_nanos() as u64;
     let tool_symbols = chevron_ptx::SymbolTable::from_module(&tool_module);
     for hook in what.hooks.function_names() {
         let defined = tool_symbols.symbols.iter().any(|s| {
@@ -260,7 +244,7 @@ fn load(
     };
     let linked = link_with(&[module, tool_module], &options)
         .map_err(|e| code_error(format!("linking the instrumentation tool: {e}")))?;
-    let mut loaded = load_linked(device, &linked, source_name)?;
+    let mut loaded = load_linked(device, linked, source_name)?;
     if let Some(symbols) = &mut loaded.symbols {
         for symbol in &mut symbols.symbols {
             symbol.params.retain(|p| p.name != LAUNCH_PARAM);
@@ -284,33 +268,24 @@ fn load(
 /// text, and a compiler message naming a line of it also names the original line.
 fn load_linked(
     device: &Device,
-    linked: &chevron_ptx::ir::Module,
+    linked: chevron_ptx::ir::Module,
     source_name: &str,
 ) -> Result<loading::Loaded> {
-    let backend = &device.core().backend;
-    if let Some(cpu) = backend.as_any().downcast_ref::<CpuDevice>() {
-        let loaded = cpu.load_parsed(linked).map_err(|err| match err {
-            Error::CodeObject { message, .. } => Error::CodeObject {
-                source_name: source_name.to_string(),
-                message,
-            },
-            other => other,
-        })?;
-        return Ok(loading::Loaded {
-            backend: loaded,
-            symbols: Some(chevron_ptx::SymbolTable::from_module(linked)),
-            parse_ns: 0,
-        });
-    }
-    let printed = chevron_ptx::print(linked);
-    match loading::load_ptx(device, &printed, source_name) {
+    let code = CodeObject::from_ptx_ir(linked, source_name);
+    match loading::load(device, &code) {
+        // A driver names lines of the printed text: add the original lines (on this cold path
+        // the printed text is parsed once more, to pair its instructions with the IR's).
         Err(Error::CodeObject {
             source_name,
             message,
         }) => {
-            let message = match chevron_ptx::parse(&printed) {
-                Ok(reparsed) => LineMap::new(linked, &reparsed).annotate(&message),
-                Err(_) => message,
+            let reparsed = code
+                .ptx_text()
+                .ok()
+                .and_then(|t| chevron_ptx::parse(t).ok());
+            let message = match (code.ptx(), reparsed) {
+                (Ok(linked), Some(reparsed)) => LineMap::new(linked, &reparsed).annotate(&message),
+                _ => message,
             };
             Err(Error::CodeObject {
                 source_name,

@@ -1,14 +1,14 @@
 //! Incremental CUDA C++: compile only what is new, call earlier snippets, redefine, never leak.
 //!
 //! A [`Session`] compiles one snippet at a time with NVRTC (loaded at run time, see
-//! [`nvrtc`](self::nvrtc)) into relocatable PTX, and keeps what each snippet declared as a
+//! [`nvrtc`]) into relocatable PTX, and keeps what each snippet declared as a
 //! prelude for the next ones, so a later snippet calls earlier `__device__` functions and uses
 //! earlier globals without redeclaring them. Each snippet is compiled once, after only the
 //! declarations it can need (types, templates, and the prototypes and globals it names), so its
 //! cost does not grow with the number of snippets before it.
 //!
 //! - **Globals** get one device address for the life of the session: they are placed once and
-//!   code reaches them through that address (see [`globals`](self::globals)), so their values
+//!   code reaches them through that address (see [`globals`]), so their values
 //!   persist and pointers to them stay valid.
 //! - **Kernels** are linked on request from the newest definition of every function they call
 //!   ([`Session::kernel`]); redefining a function or a kernel makes the next request re-link
@@ -20,7 +20,7 @@
 //! - **CUDA headers** (`cuda_fp16.h`, `cuda/std/…`) are found beside NVRTC or in a toolkit
 //!   (see `headers`).
 //! - **Compiled snippets** are cached on disk, keyed by the compiled text, the options, the
-//!   compiler version and the target (see [`cache`](self::cache)).
+//!   compiler version and the target (see [`cache`]).
 //!
 //! ```no_run
 //! # fn main() -> chevron::Result<()> {

@@ -13,8 +13,7 @@ use std::ffi::{c_char, c_int, CStr, CString};
 use std::path::{Path, PathBuf};
 use std::sync::OnceLock;
 
-use libloading::Library;
-
+use crate::dylib::{self, library_table};
 use crate::error::{Error, Result};
 
 type nvrtcResult = c_int;
@@ -32,77 +31,34 @@ pub const INSTALL_HINT: &str = "install it with `scripts/deps/nvrtc.sh` (the pin
     python3 -m pip install nvidia-cuda-nvrtc==13.0.88) and set CHEVRON_NVRTC to the directory \
     holding libnvrtc.so.13";
 
-macro_rules! nvrtc_table {
-    ($( $(#[$doc:meta])* $field:ident = $symbol:literal ($($arg:ty),* $(,)?); )*) => {
-        /// The NVRTC entry points chevron uses, resolved from the loaded library.
-        pub struct Nvrtc {
-            $( $(#[$doc])* $field: unsafe extern "C" fn($($arg),*) -> nvrtcResult, )*
-            /// `nvrtcGetErrorString(result)`.
-            error_string: unsafe extern "C" fn(nvrtcResult) -> *const c_char,
-            /// Where the library was found.
-            path: String,
-            /// Keep the libraries loaded while the function pointers are used (builtins first).
-            _libraries: Vec<Library>,
-        }
-
-        impl Nvrtc {
-            /// Resolves every entry point.
-            ///
-            /// # Safety
-            /// `library` must be NVRTC 13, whose exports have the declared signatures.
-            unsafe fn resolve(
-                library: Library,
-                builtins: Option<Library>,
-                path: String,
-            ) -> std::result::Result<Nvrtc, String> {
-                $(
-                    // SAFETY: the caller guarantees the library is NVRTC; the symbol's type is
-                    // its documented C signature.
-                    let $field = unsafe {
-                        *library
-                            .get::<unsafe extern "C" fn($($arg),*) -> nvrtcResult>($symbol)
-                            .map_err(|e| format!("{path}: {}: {e}", $symbol))?
-                    };
-                )*
-                // SAFETY: as above.
-                let error_string = unsafe {
-                    *library
-                        .get::<unsafe extern "C" fn(nvrtcResult) -> *const c_char>(
-                            "nvrtcGetErrorString",
-                        )
-                        .map_err(|e| format!("{path}: nvrtcGetErrorString: {e}"))?
-                };
-                let mut libraries: Vec<Library> = builtins.into_iter().collect();
-                libraries.push(library);
-                Ok(Nvrtc { $($field,)* error_string, path, _libraries: libraries })
-            }
-        }
-    };
-}
-
-nvrtc_table! {
-    /// `nvrtcVersion(&major, &minor)`.
-    version = "nvrtcVersion"(*mut c_int, *mut c_int);
-    /// `nvrtcCreateProgram(&program, source, name, headers, sources, names)`.
-    create_program = "nvrtcCreateProgram"(
-        *mut nvrtcProgram, *const c_char, *const c_char, c_int,
-        *const *const c_char, *const *const c_char);
-    /// `nvrtcDestroyProgram(&program)`.
-    destroy_program = "nvrtcDestroyProgram"(*mut nvrtcProgram);
-    /// `nvrtcCompileProgram(program, count, options)`.
-    compile_program = "nvrtcCompileProgram"(nvrtcProgram, c_int, *const *const c_char);
-    /// `nvrtcGetPTXSize(program, &size)`.
-    ptx_size = "nvrtcGetPTXSize"(nvrtcProgram, *mut usize);
-    /// `nvrtcGetPTX(program, buffer)`.
-    ptx = "nvrtcGetPTX"(nvrtcProgram, *mut c_char);
-    /// `nvrtcGetProgramLogSize(program, &size)`.
-    log_size = "nvrtcGetProgramLogSize"(nvrtcProgram, *mut usize);
-    /// `nvrtcGetProgramLog(program, buffer)`.
-    log = "nvrtcGetProgramLog"(nvrtcProgram, *mut c_char);
-    /// `nvrtcAddNameExpression(program, expression)`.
-    add_name_expression = "nvrtcAddNameExpression"(nvrtcProgram, *const c_char);
-    /// `nvrtcGetLoweredName(program, expression, &lowered)`.
-    lowered_name = "nvrtcGetLoweredName"(nvrtcProgram, *const c_char, *mut *const c_char);
+library_table! {
+    /// The NVRTC entry points chevron uses, resolved from the loaded library.
+    pub struct Nvrtc (pub(crate)) {
+        /// `nvrtcVersion(&major, &minor)`.
+        version = "nvrtcVersion"(*mut c_int, *mut c_int) -> nvrtcResult;
+        /// `nvrtcCreateProgram(&program, source, name, headers, sources, names)`.
+        create_program = "nvrtcCreateProgram"(
+            *mut nvrtcProgram, *const c_char, *const c_char, c_int,
+            *const *const c_char, *const *const c_char) -> nvrtcResult;
+        /// `nvrtcDestroyProgram(&program)`.
+        destroy_program = "nvrtcDestroyProgram"(*mut nvrtcProgram) -> nvrtcResult;
+        /// `nvrtcCompileProgram(program, count, options)`.
+        compile_program = "nvrtcCompileProgram"(nvrtcProgram, c_int, *const *const c_char) -> nvrtcResult;
+        /// `nvrtcGetPTXSize(program, &size)`.
+        ptx_size = "nvrtcGetPTXSize"(nvrtcProgram, *mut usize) -> nvrtcResult;
+        /// `nvrtcGetPTX(program, buffer)`.
+        ptx = "nvrtcGetPTX"(nvrtcProgram, *mut c_char) -> nvrtcResult;
+        /// `nvrtcGetProgramLogSize(program, &size)`.
+        log_size = "nvrtcGetProgramLogSize"(nvrtcProgram, *mut usize) -> nvrtcResult;
+        /// `nvrtcGetProgramLog(program, buffer)`.
+        log = "nvrtcGetProgramLog"(nvrtcProgram, *mut c_char) -> nvrtcResult;
+        /// `nvrtcAddNameExpression(program, expression)`.
+        add_name_expression = "nvrtcAddNameExpression"(nvrtcProgram, *const c_char) -> nvrtcResult;
+        /// `nvrtcGetLoweredName(program, expression, &lowered)`.
+        lowered_name = "nvrtcGetLoweredName"(nvrtcProgram, *const c_char, *mut *const c_char) -> nvrtcResult;
+        /// `nvrtcGetErrorString(result)`.
+        error_string = "nvrtcGetErrorString"(nvrtcResult) -> *const c_char;
+    }
 }
 
 // SAFETY: NVRTC's entry points are thread-safe (a program is used by one thread at a time here);
@@ -112,6 +68,7 @@ unsafe impl Send for Nvrtc {}
 unsafe impl Sync for Nvrtc {}
 
 /// The outcome of one compilation.
+#[non_exhaustive]
 pub enum Compiled {
     /// The PTX text.
     Ptx(String),
@@ -134,7 +91,7 @@ pub fn nvrtc() -> Result<&'static Nvrtc> {
 impl Nvrtc {
     /// Where the library was loaded from.
     pub fn path(&self) -> &str {
-        &self.path
+        &self.source
     }
 
     /// `(major, minor)`.
@@ -304,10 +261,9 @@ fn find() -> std::result::Result<Nvrtc, String> {
             )
         });
     }
-    // SAFETY: opening NVRTC runs its initializers, which have no preconditions.
-    if let Ok(library) = unsafe { Library::new(LIBRARY) } {
+    if let Ok(library) = dylib::open(LIBRARY) {
         // SAFETY: a library by this name is NVRTC 13.
-        return unsafe { Nvrtc::resolve(library, None, LIBRARY.into()) };
+        return unsafe { Nvrtc::resolve(vec![library], LIBRARY.into()) };
     }
     let candidates = candidate_dirs();
     for dir in &candidates {
@@ -332,24 +288,15 @@ fn open_file(file: &Path) -> std::result::Result<Nvrtc, String> {
     if !file.is_file() {
         return Err(format!("{} does not exist", file.display()));
     }
+    // The builtins first: NVRTC opens them by name, and finds them loaded.
     let builtins_path = file.with_file_name(BUILTINS);
-    let builtins = if builtins_path.is_file() {
-        // SAFETY: the builtins library has no initializers with preconditions.
-        Some(unsafe { Library::new(&builtins_path) }.map_err(|e| describe(&builtins_path, &e))?)
-    } else {
-        None
-    };
-    // SAFETY: as for the loader-path case.
-    let library = unsafe { Library::new(file) }.map_err(|e| describe(file, &e))?;
-    // SAFETY: the file is NVRTC 13 (its name says so).
-    unsafe { Nvrtc::resolve(library, builtins, file.display().to_string()) }
-}
-
-fn describe(path: &Path, err: &libloading::Error) -> String {
-    match std::error::Error::source(err) {
-        Some(source) => format!("{}: {err}: {source}", path.display()),
-        None => format!("{}: {err}", path.display()),
+    let mut libraries = Vec::new();
+    if builtins_path.is_file() {
+        libraries.push(dylib::open(&builtins_path)?);
     }
+    libraries.push(dylib::open(file)?);
+    // SAFETY: the file is NVRTC 13 (its name says so).
+    unsafe { Nvrtc::resolve(libraries, file.display().to_string()) }
 }
 
 /// Toolkit locations, Python wheels and the project-local install, in that order.

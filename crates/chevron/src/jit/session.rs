@@ -18,6 +18,7 @@ use super::prelude::Prelude;
 use super::snippet::SnippetCode;
 use super::storage::Storage;
 use super::unit_names::unit_names;
+use crate::code_object::{CodeObject, IN_MEMORY};
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::launch::kernel::Kernel;
@@ -305,7 +306,8 @@ impl Session {
                     message: format!("linking kernel `{}`: {message}", display_of(&definition)),
                 }
             })?;
-        let module = Module::from_ptx(&self.device, &chevron_ptx::print(&linked))?;
+        let linked = CodeObject::from_ptx_ir(linked, IN_MEMORY);
+        let module = Module::from_code_object(&self.device, &linked)?;
         let kernel = module.kernel(&name)?;
         self.linked.insert(name, (kernel.clone(), uses));
         Ok(kernel)

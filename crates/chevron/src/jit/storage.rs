@@ -11,6 +11,7 @@ use chevron_ptx::symbols::demangle;
 use super::globals::Split;
 use super::session::JitSymbol;
 use crate::backend::DevicePtr;
+use crate::code_object::{CodeObject, IN_MEMORY};
 use crate::device::Device;
 use crate::module::{GlobalVar, Module};
 
@@ -89,7 +90,7 @@ impl Storage {
             address_size,
             items: fresh.iter().cloned().map(Item::Variable).collect(),
         };
-        let module = Module::from_ptx(device, &chevron_ptx::print(&module))
+        let module = Module::from_code_object(device, &CodeObject::from_ptx_ir(module, IN_MEMORY))
             .map_err(|e| format!("placing its globals: {e}"))?;
         let mut defined = Vec::new();
         for variable in &fresh {

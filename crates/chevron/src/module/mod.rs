@@ -17,7 +17,7 @@ use std::sync::Arc;
 use chevron_ptx::symbols::{LookupError, Symbol, SymbolKind, SymbolTable};
 
 use crate::backend::{self, DevicePtr};
-use crate::code_object::{self, CodeObjectKind};
+use crate::code_object::{CodeObject, CodeObjectKind, IN_MEMORY};
 use crate::device::state::Release;
 use crate::device::Device;
 use crate::error::{Error, Result};
@@ -56,31 +56,34 @@ pub struct GlobalVar {
 impl Module {
     /// Loads PTX text.
     pub fn from_ptx(device: &Device, text: &str) -> Result<Module> {
-        Module::load(device, CodeObjectKind::Ptx, text.as_bytes(), "<memory>")
+        Module::read_and_load(
+            device,
+            Some(CodeObjectKind::Ptx),
+            text.as_bytes(),
+            IN_MEMORY,
+        )
     }
 
     /// Loads a cubin.
     pub fn from_cubin(device: &Device, bytes: &[u8]) -> Result<Module> {
-        Module::load(device, CodeObjectKind::Cubin, bytes, "<memory>")
+        Module::read_and_load(device, Some(CodeObjectKind::Cubin), bytes, IN_MEMORY)
     }
 
-    /// Loads a fatbin (on a device that runs PTX only, its newest PTX entry).
+    /// Loads a fatbin (on a device that runs PTX only, the PTX entry it runs).
     pub fn from_fatbin(device: &Device, bytes: &[u8]) -> Result<Module> {
-        Module::load(device, CodeObjectKind::Fatbin, bytes, "<memory>")
+        Module::read_and_load(device, Some(CodeObjectKind::Fatbin), bytes, IN_MEMORY)
     }
 
     /// Loads a code object of any kind, detected from its content (see
-    /// [`code_object::detect`]; anything unrecognized is tried as PTX).
+    /// [`crate::code_object::detect`]; anything unrecognized is tried as PTX).
     pub fn from_bytes(device: &Device, bytes: &[u8]) -> Result<Module> {
-        let kind = code_object::detect(bytes).unwrap_or(CodeObjectKind::Ptx);
-        Module::load(device, kind, bytes, "<memory>")
+        Module::read_and_load(device, None, bytes, IN_MEMORY)
     }
 
     /// Loads a code object of any kind read from somewhere the caller names in errors (a file
     /// it has read itself, e.g. with a size limit).
     pub fn from_named_bytes(device: &Device, bytes: &[u8], source_name: &str) -> Result<Module> {
-        let kind = code_object::detect(bytes).unwrap_or(CodeObjectKind::Ptx);
-        Module::load(device, kind, bytes, source_name)
+        Module::read_and_load(device, None, bytes, source_name)
     }
 
     /// Loads a code object file of any kind (`.ptx`, `.cubin`, `.fatbin`).
@@ -90,24 +93,41 @@ impl Module {
             path: path.to_path_buf(),
             source,
         })?;
-        let kind = code_object::detect(&bytes).unwrap_or(CodeObjectKind::Ptx);
-        Module::load(device, kind, &bytes, &path.display().to_string())
+        Module::read_and_load(device, None, &bytes, &path.display().to_string())
     }
 
-    fn load(
+    /// Loads a code object read once (the same object may be loaded on several devices, and
+    /// its symbols listed, without reading it again).
+    pub fn from_code_object(device: &Device, code: &CodeObject) -> Result<Module> {
+        Module::load(device, code, crate::trace::clock())
+    }
+
+    fn read_and_load(
         device: &Device,
-        kind: CodeObjectKind,
+        kind: Option<CodeObjectKind>,
         bytes: &[u8],
         source_name: &str,
     ) -> Result<Module> {
         let started = crate::trace::clock();
-        if let Some(module) = crate::instrument::load_from_env(device, kind, bytes, source_name)? {
+        let code = match kind {
+            Some(kind) => CodeObject::read_as(kind, bytes, source_name),
+            None => CodeObject::read(bytes, source_name),
+        };
+        Module::load(device, &code, started)
+    }
+
+    fn load(
+        device: &Device,
+        code: &CodeObject,
+        started: Option<std::time::Instant>,
+    ) -> Result<Module> {
+        if let Some(module) = crate::instrument::load_from_env(device, code)? {
             return Ok(module);
         }
-        let loaded = loading::load(device, kind, bytes, source_name)?;
-        let parse_ns = loaded.parse_ns;
-        let module = Module::from_loaded(device, loaded, source_name, None);
-        crate::trace::module_load(started, source_name, device.label(), parse_ns);
+        let loaded = loading::load(device, code)?;
+        let module = Module::from_loaded(device, loaded, code.source_name(), None);
+        let source_name = code.source_name();
+        crate::trace::module_load(started, source_name, device.label(), code.parse_ns());
         Ok(module)
     }
 

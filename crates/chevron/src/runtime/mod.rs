@@ -1,6 +1,7 @@
 //! [`Runtime`]: the devices chevron found, and why the others are missing.
 //!
-//! Backends are discovered at run time: the CUDA driver library is opened if present, and the CPU
+//! Backends are discovered at run time, each through its line in the backend registry
+//! ([`crate::backend::registry`]): the CUDA driver library is opened if present, and the CPU
 //! device is always there. `CHEVRON_DEVICES` (see [`crate::runtime::selection`]) restricts and orders the
 //! devices; the first one is the default. A missing backend never makes [`Runtime::new`] fail:
 //! the reason is kept in [`Runtime::backends`] (what `chevron devices` prints).
@@ -9,6 +10,7 @@ pub mod selection;
 
 use std::sync::{Arc, OnceLock};
 
+use crate::backend::registry::{BackendEntry, BACKENDS};
 use crate::backend::{self, BackendKind};
 use crate::device::Device;
 use crate::error::{Error, Result};
@@ -63,8 +65,9 @@ impl Runtime {
     /// from `backend::cpu::discover_with`), in the order given.
     pub fn from_devices(devices: Vec<Arc<dyn backend::Device>>) -> Runtime {
         let devices: Vec<Device> = devices.into_iter().map(Device::from_backend).collect();
-        let backends = [BackendKind::Cuda, BackendKind::Cpu]
-            .into_iter()
+        let backends = BACKENDS
+            .iter()
+            .map(|entry| entry.kind)
             .filter(|kind| devices.iter().any(|d| d.backend() == *kind))
             .map(|backend| BackendStatus {
                 backend,
@@ -78,9 +81,9 @@ impl Runtime {
     /// Discovers the devices of `selection`.
     pub fn from_selection(selection: &Selection) -> Runtime {
         let mut found: Vec<(BackendKind, std::result::Result<Vec<Device>, String>)> = Vec::new();
-        for kind in [BackendKind::Cuda, BackendKind::Cpu] {
-            if selection.mentions(kind) {
-                found.push((kind, discover(kind)));
+        for entry in BACKENDS {
+            if selection.mentions(entry.kind) {
+                found.push((entry.kind, discover(entry)));
             }
         }
         let mut devices: Vec<Device> = Vec::new();
@@ -191,12 +194,8 @@ impl Runtime {
     }
 }
 
-fn discover(kind: BackendKind) -> std::result::Result<Vec<Device>, String> {
-    let result: Result<Vec<Arc<dyn backend::Device>>> = match kind {
-        BackendKind::Cuda => backend::cuda::discover(),
-        BackendKind::Cpu => backend::cpu::discover(),
-    };
-    match result {
+fn discover(entry: &BackendEntry) -> std::result::Result<Vec<Device>, String> {
+    match (entry.discover)() {
         Ok(devices) => Ok(devices.into_iter().map(Device::from_backend).collect()),
         Err(Error::Unavailable { reason, .. }) => Err(reason),
         Err(other) => Err(other.to_string()),
@@ -210,5 +209,65 @@ impl std::fmt::Debug for Runtime {
             .field("devices", &labels)
             .field("backends", &self.backends)
             .finish()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const EMPTY_KERNEL: &str = ".version 7.0\n.target sm_50\n.address_size 64\n\
+                                .visible .entry noop() { ret; }\n";
+
+    /// The scripted backend is one registry line (under `cfg(test)`) and a file in `backend/`;
+    /// discovery, `CHEVRON_DEVICES` and the public API find it without another change.
+    #[test]
+    fn a_backend_in_the_registry_is_discovered_selected_and_used() {
+        let runtime = Runtime::with_devices("scripted:1, cpu:0, scripted").unwrap();
+        let labels: Vec<&str> = runtime.devices().iter().map(|d| d.label()).collect();
+        assert_eq!(labels, ["scripted:1", "cpu:0", "scripted:0"]);
+        let status = runtime
+            .backends()
+            .iter()
+            .find(|s| s.backend == BackendKind::Scripted)
+            .unwrap();
+        assert_eq!((status.devices_used, &status.unavailable), (2, &None));
+        assert!(BackendKind::Scripted.runs_in_software());
+
+        let device = runtime.device("scripted").unwrap();
+        let module = crate::Module::from_ptx(device, EMPTY_KERNEL).unwrap();
+        let stream = device.create_stream().unwrap();
+        let config = backend::LaunchConfig {
+            grid: [1, 1, 1],
+            block: [32, 1, 1],
+            shared_bytes: 0,
+        };
+        module
+            .kernel("noop")
+            .unwrap()
+            .launch(&stream, config, ())
+            .unwrap();
+
+        let err = Runtime::with_devices("scripted:7").unwrap();
+        let status = err
+            .backends()
+            .iter()
+            .find(|s| s.backend == BackendKind::Scripted);
+        let reason = status
+            .and_then(|s| s.unavailable.clone())
+            .unwrap_or_default();
+        assert!(reason.contains("scripted:7 was requested"), "{reason}");
+    }
+
+    #[test]
+    fn backends_off_by_default_are_only_used_when_named() {
+        let all = Selection::all();
+        assert!(!all.mentions(BackendKind::Scripted));
+        assert!(all.mentions(BackendKind::Cuda) && all.mentions(BackendKind::Cpu));
+        let err = Selection::parse("tpu").unwrap_err().to_string();
+        assert!(
+            err.contains("`scripted`") && err.contains("`cuda`"),
+            "{err}"
+        );
     }
 }

@@ -5,6 +5,7 @@
 //! in the order written; a device named twice is used once. The first device is the default.
 //! Without the variable, every CUDA device comes first, then every CPU device.
 
+use crate::backend::registry::{self, BACKENDS};
 use crate::backend::BackendKind;
 use crate::error::{Error, Result};
 
@@ -28,19 +29,18 @@ pub struct Selection {
 }
 
 impl Selection {
-    /// Every CUDA device, then every CPU device.
+    /// Every device of every backend the registry looks for by default, in registry order
+    /// (every CUDA device, then every CPU device).
     pub fn all() -> Selection {
         Selection {
-            items: vec![
-                SelectionItem {
-                    backend: BackendKind::Cuda,
+            items: BACKENDS
+                .iter()
+                .filter(|entry| entry.by_default)
+                .map(|entry| SelectionItem {
+                    backend: entry.kind,
                     ordinal: None,
-                },
-                SelectionItem {
-                    backend: BackendKind::Cpu,
-                    ordinal: None,
-                },
-            ],
+                })
+                .collect(),
         }
     }
 
@@ -55,11 +55,9 @@ impl Selection {
                 }
                 None => (word, None),
             };
-            let backend = match backend_word.to_ascii_lowercase().as_str() {
-                "cuda" | "gpu" => BackendKind::Cuda,
-                "cpu" => BackendKind::Cpu,
-                _ => return Err(invalid(word, text)),
-            };
+            let backend = registry::by_name(backend_word)
+                .ok_or_else(|| invalid(word, text))?
+                .kind;
             items.push(SelectionItem { backend, ordinal });
         }
         if items.is_empty() {
@@ -78,10 +76,16 @@ impl Selection {
 }
 
 fn invalid(word: &str, text: &str) -> Error {
+    let names: Vec<String> = BACKENDS
+        .iter()
+        .flat_map(|entry| entry.names)
+        .map(|name| format!("`{name}`"))
+        .collect();
     Error::InvalidValue {
         call: "Runtime::new",
         message: format!(
-            "{DEVICES_VARIABLE}=`{text}`: `{word}` is not `cuda`, `cpu`, `cuda:N` or `cpu:N`"
+            "{DEVICES_VARIABLE}=`{text}`: `{word}` is not a backend ({}), alone or with `:N`",
+            names.join(", ")
         ),
     }
 }

@@ -224,7 +224,7 @@ fn launch_arguments_are_checked_by_count_size_and_device() {
     let err = kernel
         .launch(&stream, cfg, (&foreign, 2.0f32, 8u32))
         .unwrap_err();
-    assert!(err.to_string().contains("buffer of cpu:1"), "{err}");
+    assert!(err.to_string().contains("buffer of scripted:1"), "{err}");
     assert_eq!(
         Counters::get(&backend.counters.launches),
         1,
@@ -249,7 +249,7 @@ fn launch_configurations_are_checked_against_device_and_kernel_limits() {
     };
     let err = launch(LaunchConfig::new(1, 2048));
     assert!(
-        err.contains("block x = 2048") && err.contains("cpu:0"),
+        err.contains("block x = 2048") && err.contains("scripted:0"),
         "{err}"
     );
     let err = launch(LaunchConfig::new(1, 1024));
@@ -278,7 +278,7 @@ fn a_kernel_launched_on_another_devices_stream_is_refused() {
             (&data, 1.0f32, 8u32),
         )
         .unwrap_err();
-    assert!(err.to_string().contains("loaded on cpu:0"), "{err}");
+    assert!(err.to_string().contains("loaded on scripted:0"), "{err}");
 }
 
 #[test]

@@ -1,25 +1,58 @@
 //! Tests that need a CUDA GPU. CI lists them as ignored; `scripts/gpu/conformance.sh` runs them
 //! on a GPU machine (the context-poisoning fault test in a process of its own).
 
-use chevron::backend::cuda::sys::{self, CUcontext};
+use std::ffi::{c_int, c_void};
+use std::sync::OnceLock;
+
 use chevron::bench::{launch_overhead, BenchOptions, Variant};
 use chevron::{BackendKind, Buffer, Device, Error, LaunchConfig, Module, Runtime};
 
 use crate::harness::{basics, corpus, cuda_devices};
 
+type CUcontext = *mut c_void;
+
+/// The five driver entry points these tests call themselves (chevron's driver table is
+/// private), opened once.
+struct Driver {
+    ctx_get_current: unsafe extern "C" fn(*mut CUcontext) -> c_int,
+    ctx_set_current: unsafe extern "C" fn(CUcontext) -> c_int,
+    device_get: unsafe extern "C" fn(*mut c_int, c_int) -> c_int,
+    primary_ctx_retain: unsafe extern "C" fn(*mut CUcontext, c_int) -> c_int,
+    primary_ctx_release: unsafe extern "C" fn(c_int) -> c_int,
+    _library: libloading::Library,
+}
+
+fn driver() -> &'static Driver {
+    static DRIVER: OnceLock<Driver> = OnceLock::new();
+    DRIVER.get_or_init(|| {
+        // SAFETY: loading the CUDA driver runs no initializers with preconditions.
+        let library = unsafe { libloading::Library::new("libcuda.so.1") }.expect("libcuda.so.1");
+        // SAFETY: each symbol has the signature of the CUDA driver API (cuda.h, CUDA 12/13);
+        // the pointers stay valid while `_library` is held.
+        unsafe {
+            Driver {
+                ctx_get_current: *library.get(b"cuCtxGetCurrent\0").unwrap(),
+                ctx_set_current: *library.get(b"cuCtxSetCurrent\0").unwrap(),
+                device_get: *library.get(b"cuDeviceGet\0").unwrap(),
+                primary_ctx_retain: *library.get(b"cuDevicePrimaryCtxRetain\0").unwrap(),
+                primary_ctx_release: *library.get(b"cuDevicePrimaryCtxRelease_v2\0").unwrap(),
+                _library: library,
+            }
+        }
+    })
+}
+
 fn current_context() -> CUcontext {
-    let driver = sys::driver().expect("driver loaded");
     let mut context: CUcontext = std::ptr::null_mut();
     // SAFETY: `context` is a valid out-pointer.
-    let code = unsafe { (driver.cuCtxGetCurrent)(&mut context) };
+    let code = unsafe { (driver().ctx_get_current)(&mut context) };
     assert_eq!(code, 0, "cuCtxGetCurrent");
     context
 }
 
 fn set_current_context(context: CUcontext) {
-    let driver = sys::driver().expect("driver loaded");
     // SAFETY: `context` is null or a retained primary context.
-    let code = unsafe { (driver.cuCtxSetCurrent)(context) };
+    let code = unsafe { (driver().ctx_set_current)(context) };
     assert_eq!(code, 0, "cuCtxSetCurrent");
 }
 
@@ -82,19 +115,19 @@ fn the_callers_current_context_is_never_changed() {
     }
     if devices.len() >= 2 {
         // Make device 1's primary context current, then work on device 0.
-        let driver = sys::driver().unwrap();
+        let driver = driver();
         let mut handle = 0;
         let mut context: CUcontext = std::ptr::null_mut();
         // SAFETY: valid out-pointers; ordinal 1 exists.
         unsafe {
-            assert_eq!((driver.cuDeviceGet)(&mut handle, 1), 0);
-            assert_eq!((driver.cuDevicePrimaryCtxRetain)(&mut context, handle), 0);
+            assert_eq!((driver.device_get)(&mut handle, 1), 0);
+            assert_eq!((driver.primary_ctx_retain)(&mut context, handle), 0);
         }
         set_current_context(context);
         every_call_keeps(&devices[0], context);
         set_current_context(std::ptr::null_mut());
         // SAFETY: retained above.
-        unsafe { (driver.cuDevicePrimaryCtxRelease)(handle) };
+        unsafe { (driver.primary_ctx_release)(handle) };
     } else {
         eprintln!("one CUDA device: the two-GPU half of this test did not run");
     }

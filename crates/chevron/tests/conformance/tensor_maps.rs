@@ -1,7 +1,7 @@
-//! TMA descriptors ([`chevron::backend::cuda::encode_tensor_map`]): encoded by the CUDA driver
+//! TMA descriptors ([`chevron::Device::encode_tensor_map`]): encoded by the CUDA driver
 //! into device memory on CUDA GPUs of compute capability 9.0 or later, an error elsewhere.
 
-use chevron::backend::cuda::{encode_tensor_map, TiledTensorMap};
+use chevron::backend::TiledTensorMap;
 use chevron::{BackendKind, Buffer, Device, Error};
 
 use crate::harness::{cuda_devices, on_every_device};
@@ -32,9 +32,14 @@ fn other_devices_report_that_tensor_maps_need_a_cuda_gpu() {
             return Ok(());
         }
         let data = Buffer::<f32>::zeroed(device, 64 * 8)?;
-        let err = encode_tensor_map(device, &matrix_map(&data)).unwrap_err();
+        let err = device.encode_tensor_map(&matrix_map(&data)).unwrap_err();
         assert!(matches!(err, Error::InvalidValue { .. }), "{err}");
-        assert!(err.to_string().contains("CUDA GPUs only"), "{err}");
+        let text = err.to_string();
+        assert!(
+            text.contains("TMA descriptors (tensor maps) are not supported on")
+                && text.contains(device.label()),
+            "{text}"
+        );
         Ok(())
     });
 }
@@ -51,7 +56,7 @@ fn a_tensor_map_is_encoded_into_128_bytes_of_device_memory() {
             continue;
         }
         let data = Buffer::<f32>::zeroed(&device, 64 * 8).unwrap();
-        let map = encode_tensor_map(&device, &matrix_map(&data)).unwrap();
+        let map = device.encode_tensor_map(&matrix_map(&data)).unwrap();
         let (base, size) = device
             .allocation_of(map)
             .expect("the descriptor is device memory");
@@ -60,7 +65,7 @@ fn a_tensor_map_is_encoded_into_128_bytes_of_device_memory() {
         // The driver rejects a misaligned global stride (it must be a multiple of 16 bytes).
         let mut bad = matrix_map(&data);
         bad.global_strides = vec![12];
-        let err = encode_tensor_map(&device, &bad).unwrap_err();
+        let err = device.encode_tensor_map(&bad).unwrap_err();
         assert!(err.to_string().contains("cuTensorMapEncodeTiled"), "{err}");
     }
 }

@@ -8,7 +8,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use chevron::backend::cpu::{discover_with, CpuConfig};
-use chevron::backend::{CodeImage, Device, Function, LaunchConfig, Stream};
+use chevron::backend::{Device, Function, LaunchConfig, Stream};
+use chevron::code_object::{CodeObject, IN_MEMORY};
 use chevron::Result;
 
 /// `count` CPU devices, each launch running its blocks on `threads` threads.
@@ -29,7 +30,9 @@ pub fn device() -> Arc<dyn Device> {
 
 /// Loads `ptx` on `device` and resolves `kernel`.
 pub fn kernel(device: &Arc<dyn Device>, ptx: &str, kernel: &str) -> Arc<dyn Function> {
-    let module = device.load_module(CodeImage::Ptx(ptx)).expect("PTX loads");
+    let module = device
+        .load_module(&CodeObject::read(ptx, IN_MEMORY))
+        .expect("PTX loads");
     module.function(kernel).expect("kernel resolves")
 }
 

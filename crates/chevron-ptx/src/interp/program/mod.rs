@@ -1,4 +1,4 @@
-//! A loaded module: every function decoded once into the executable form of [`super::inst`],
+//! A loaded module: every function decoded once into the executable form of `inst`,
 //! module-scope variables allocated and initialised in device memory, the shared-memory layout
 //! fixed. A [`Program`] is immutable after loading and shared by all threads running its kernels.
 

@@ -7,12 +7,13 @@ use std::sync::{Arc, Mutex, Weak};
 use chevron_ptx::interp::DeviceMemory;
 
 use crate::backend::{
-    BackendKind, CodeImage, Device, DeviceInfo, DevicePtr, Event, ExecGraph, GraphStep, Module,
-    Stream,
+    BackendKind, Device, DeviceInfo, DevicePtr, Event, ExecGraph, GraphStep, Module, Stream,
 };
+use crate::code_object::{CodeObject, CodeTargets};
 use crate::error::Result;
 
 use super::config::CpuConfig;
+use super::device_core::DeviceCore;
 use super::event::CpuEvent;
 use super::graph::CpuGraph;
 use super::memory::CpuMemory;
@@ -32,36 +33,6 @@ const SHARED_PER_BLOCK: u32 = 48 << 10;
 /// Shared memory per block with opt-in (99 KiB, as on sm_80/sm_90 class GPUs).
 const SHARED_PER_BLOCK_OPTIN: u32 = 99 << 10;
 
-/// What streams and modules of a device share.
-pub(crate) struct DeviceCore {
-    info: DeviceInfo,
-    label: String,
-    memory: CpuMemory,
-    launch_threads: usize,
-}
-
-impl DeviceCore {
-    /// The device's description.
-    pub fn info(&self) -> &DeviceInfo {
-        &self.info
-    }
-
-    /// `cpu:N (chevron CPU device)`, for messages.
-    pub fn label(&self) -> &str {
-        &self.label
-    }
-
-    /// The device's memory.
-    pub fn memory(&self) -> &CpuMemory {
-        &self.memory
-    }
-
-    /// Interpreter threads each launch runs its blocks on.
-    pub fn launch_threads(&self) -> usize {
-        self.launch_threads
-    }
-}
-
 /// One CPU device.
 pub struct CpuDevice {
     core: Arc<DeviceCore>,
@@ -71,12 +42,6 @@ pub struct CpuDevice {
 }
 
 impl CpuDevice {
-    /// Loads an already parsed PTX module: its instructions keep the lines they carry, which
-    /// faults report (an instrumented module carries those of the original PTX).
-    pub(crate) fn load_parsed(&self, module: &chevron_ptx::ir::Module) -> Result<Arc<dyn Module>> {
-        Ok(module::load_parsed(&self.core, module)?)
-    }
-
     /// Creates CPU device `ordinal` with its own memory, `memory` (address ranges of different
     /// `DeviceMemory` indices never overlap).
     pub(crate) fn new(
@@ -112,11 +77,6 @@ impl CpuDevice {
             streams: Mutex::new(Vec::new()),
             next_stream: AtomicU64::new(0),
         }
-    }
-
-    /// `cpu:N (chevron CPU device)`, for messages.
-    pub fn label(&self) -> &str {
-        self.core.label()
     }
 
     fn live_streams(&self) -> Vec<Arc<Timeline>> {
@@ -160,8 +120,13 @@ impl Device for CpuDevice {
         Ok(Arc::new(CpuEvent::new()))
     }
 
-    fn load_module(&self, image: CodeImage<'_>) -> Result<Arc<dyn Module>> {
-        Ok(module::load(&self.core, image)?)
+    fn code_targets(&self) -> CodeTargets {
+        CodeTargets::ptx_only(COMPUTE_CAPABILITY.0 * 10 + COMPUTE_CAPABILITY.1)
+    }
+
+    fn load_module(&self, code: &CodeObject) -> Result<Arc<dyn Module>> {
+        let code = code.for_targets(&self.code_targets())?;
+        Ok(module::load(&self.core, &code)?)
     }
 
     unsafe fn instantiate_graph(&self, steps: &[GraphStep<'_>]) -> Result<Arc<dyn ExecGraph>> {

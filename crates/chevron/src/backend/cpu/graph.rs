@@ -16,11 +16,11 @@ use crate::backend::graph::not_a_launch;
 use crate::backend::{DevicePtr, ExecGraph, GraphStep, LaunchConfig};
 use crate::error::{Error, Result};
 
-use super::device::DeviceCore;
+use super::device_core::DeviceCore;
+use super::launch_check::{pack_params, prepare_launch};
 use super::module::LoadedKernel;
-use super::stream::{pack_params, prepare_launch};
 use super::timeline::FaultRecord;
-use super::worker::{guarded, WorkerContext};
+use super::worker::{guarded, Replay, WorkerContext};
 
 /// One checked step of a plan.
 pub(crate) enum PlanStep {
@@ -54,7 +54,7 @@ pub struct CpuGraph {
 }
 
 /// What one launch of a graph runs: the plan and the parameter buffers at launch time.
-pub(crate) struct Replay {
+struct Plan {
     steps: Arc<[PlanStep]>,
     params: Vec<Option<Arc<[u8]>>>,
 }
@@ -141,16 +141,17 @@ impl CpuGraph {
         std::ptr::eq(&*self.device, device)
     }
 
-    /// The plan with the current parameter buffers, for one launch.
+    /// One launch of the plan with the current parameter buffers, for a stream's worker.
     pub(crate) fn replay(&self) -> Replay {
-        Replay {
+        let plan = Plan {
             steps: Arc::clone(&self.steps),
             params: self
                 .params
                 .lock()
                 .unwrap_or_else(|e| e.into_inner())
                 .clone(),
-        }
+        };
+        Box::new(move |worker, seq| plan.run(worker, seq))
     }
 }
 
@@ -170,25 +171,27 @@ impl ExecGraph for CpuGraph {
     }
 }
 
-impl WorkerContext {
-    /// Runs the steps of one graph launch in order; the first fault ends it and names its step.
-    pub(super) fn run_graph(&self, seq: u64, replay: &Replay) -> Option<FaultRecord> {
-        let total = replay.steps.len();
-        for (index, step) in replay.steps.iter().enumerate() {
+impl Plan {
+    /// Runs the steps of one graph launch in order on `worker`; the first fault ends it and
+    /// names its step.
+    fn run(&self, worker: &WorkerContext, seq: u64) -> Option<FaultRecord> {
+        let total = self.steps.len();
+        for (index, step) in self.steps.iter().enumerate() {
             let (name, outcome) = match step {
                 PlanStep::Launch { kernel, config } => {
-                    let params = replay.params[index].as_deref().unwrap_or_default();
-                    let outcome = guarded(|| self.launch(kernel, config, params));
+                    let params = self.params[index].as_deref().unwrap_or_default();
+                    let outcome = guarded(|| worker.launch(kernel, config, params));
                     (kernel.name.as_str(), outcome)
                 }
                 PlanStep::CopyToDevice { dst, data } => (
                     "memcpy host-to-device",
-                    guarded(|| self.memory.write(*dst, data).map_err(|e| e.to_string())),
+                    guarded(|| worker.memory.write(*dst, data).map_err(|e| e.to_string())),
                 ),
                 PlanStep::CopyOnDevice { dst, src, bytes } => (
                     "memcpy device-to-device",
                     guarded(|| {
-                        self.memory
+                        worker
+                            .memory
                             .copy(*dst, *src, *bytes)
                             .map_err(|e| e.to_string())
                     }),
@@ -200,7 +203,8 @@ impl WorkerContext {
                 } => (
                     "memset",
                     guarded(|| {
-                        self.memory
+                        worker
+                            .memory
                             .fill(*dst, pattern, *count)
                             .map_err(|e| e.to_string())
                     }),
@@ -210,7 +214,7 @@ impl WorkerContext {
                 return Some(FaultRecord {
                     seq,
                     kernel: name.to_string(),
-                    device: self.device.clone(),
+                    device: worker.device.clone(),
                     message: format!("{message} (graph node {index} of {total})"),
                 });
             }

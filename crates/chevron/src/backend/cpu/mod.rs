@@ -9,22 +9,24 @@
 //! |---|---|
 //! | `mod.rs` | discovery |
 //! | `config.rs` | `CHEVRON_CPU_*` settings |
-//! | `device.rs` | [`CpuDevice`]: description, allocation, stream/event/module creation |
+//! | `device_core.rs` | `DeviceCore`: what streams, modules and graphs of a device share (imports only `memory.rs`) |
+//! | `device.rs` | `CpuDevice`: description, allocation, stream/event/module creation |
 //! | `memory.rs` | allocation table with a capacity cap |
 //! | `window.rs` | the host address range reserved for a device's addresses |
-//! | `image.rs` | which PTX to run for a code image (PTX, fatbin; cubins refused) |
+//! | `launch_check.rs` | a launch's checks and parameter buffer (streams and graphs) |
 //! | `module.rs` | PTX loading, kernels resolved once |
 //! | `shared_usage.rs` | a kernel's static shared memory, as a GPU counts it |
-//! | `stream.rs` | [`CpuStream`]: the in-order queue, launches and copies |
+//! | `stream.rs` | `CpuStream`: the in-order queue, launches and copies |
 //! | `worker.rs` | the thread that runs a stream's queue; fault handling and cancellation |
 //! | `timeline.rs` | a stream's completion counter and sticky fault |
-//! | `event.rs` | [`CpuEvent`]: a recorded point on a timeline |
+//! | `event.rs` | `CpuEvent`: a recorded point on a timeline |
 
 mod config;
 mod device;
+mod device_core;
 mod event;
 mod graph;
-mod image;
+mod launch_check;
 mod memory;
 mod module;
 mod shared_usage;
@@ -39,11 +41,8 @@ use std::sync::Arc;
 use chevron_ptx::interp::DeviceMemory;
 
 pub use config::CpuConfig;
-pub use device::{CpuDevice, COMPUTE_CAPABILITY, DEVICE_NAME};
-pub use event::CpuEvent;
-pub use graph::CpuGraph;
-pub use module::{CpuFunction, CpuModule};
-pub use stream::CpuStream;
+pub(crate) use stream::CpuStream;
+use device::CpuDevice;
 
 use crate::backend::Device;
 use crate::error::{Error, Result};
@@ -93,4 +92,57 @@ pub fn discover_with(config: &CpuConfig) -> Result<Vec<Arc<dyn Device>>> {
             Ok(Arc::new(CpuDevice::new(ordinal, memory, window, config)) as Arc<dyn Device>)
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    /// The files of this backend import each other one way: `use super::…` lines form no
+    /// cycle (the device is imported by discovery alone, `device_core.rs` by the rest).
+    #[test]
+    fn imports_between_the_backends_files_form_no_cycle() {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/backend/cpu");
+        let mut imports: BTreeMap<String, Vec<String>> = BTreeMap::new();
+        for entry in std::fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            let name = path.file_stem().unwrap().to_string_lossy().to_string();
+            if name == "mod" {
+                continue;
+            }
+            let text = std::fs::read_to_string(&path).unwrap();
+            let used = text
+                .lines()
+                .filter_map(|line| line.trim().strip_prefix("use super::"))
+                .map(|rest| {
+                    rest.split([':', ';'])
+                        .next()
+                        .unwrap_or_default()
+                        .to_string()
+                })
+                .collect();
+            imports.insert(name, used);
+        }
+        assert!(imports.contains_key("device_core") && imports.len() > 10);
+        // Depth-first search; a file met again while still on the path closes a cycle.
+        fn visit(file: &str, imports: &BTreeMap<String, Vec<String>>, path: &mut Vec<String>) {
+            if let Some(at) = path.iter().position(|f| f == file) {
+                panic!("import cycle: {} -> {file}", path[at..].join(" -> "));
+            }
+            path.push(file.to_string());
+            for next in imports.get(file).into_iter().flatten() {
+                visit(next, imports, path);
+            }
+            path.pop();
+        }
+        for file in imports.keys() {
+            visit(file, &imports, &mut Vec::new());
+        }
+        let importers_of_device: Vec<&String> = imports
+            .iter()
+            .filter(|(_, used)| used.iter().any(|u| u == "device"))
+            .map(|(file, _)| file)
+            .collect();
+        assert!(importers_of_device.is_empty(), "{importers_of_device:?}");
+    }
 }

@@ -1,7 +1,8 @@
 //! Code objects on the CPU device: PTX parsed and loaded into the interpreter, kernels resolved
 //! once at load time.
 //!
-//! The CPU device runs PTX only; `image.rs` picks the PTX of fatbins and refuses cubins.
+//! The CPU device runs PTX only (its `code_targets`); module loading hands it the parsed PTX of
+//! the [`CodeObject`], or of the fatbin entry [`crate::code_object::select_entry`] picks.
 
 use std::any::Any;
 use std::collections::BTreeMap;
@@ -11,11 +12,11 @@ use chevron_ptx::interp::{KernelHandle, Program};
 use chevron_ptx::ir::{self, FunctionKind, Item};
 use chevron_ptx::symbols::{self, ParamLayout};
 
-use crate::backend::{CodeImage, DevicePtr, Function, Module};
+use crate::backend::{DevicePtr, Function, Module};
+use crate::code_object::CodeObject;
 use crate::error::{Error, Result};
 
-use super::device::DeviceCore;
-use super::image::{self, IN_MEMORY};
+use super::device_core::DeviceCore;
 use super::shared_usage::SharedUsage;
 
 /// A PTX module loaded on one CPU device.
@@ -62,25 +63,14 @@ pub(crate) struct LoadedKernel {
     static_shared_bytes: u32,
 }
 
-/// Loads `image` on `device`.
-pub(crate) fn load(device: &Arc<DeviceCore>, image: CodeImage<'_>) -> Result<Arc<CpuModule>> {
-    let text = image::ptx_of(&image)?;
-    load_ptx(device, &text)
-}
-
-fn load_ptx(device: &Arc<DeviceCore>, text: &str) -> Result<Arc<CpuModule>> {
-    // Compilers often hand PTX over with its C string terminator.
-    let text = text.trim_end_matches('\0');
-    let module = chevron_ptx::parse(text).map_err(|e| Error::CodeObject {
-        source_name: IN_MEMORY.into(),
-        message: e.to_string(),
-    })?;
-    load_parsed(device, &module)
-}
-
-/// Loads an already parsed module on `device`: faults report the lines its instructions carry
-/// (for an instrumented module, those of the original PTX).
-pub(crate) fn load_parsed(device: &Arc<DeviceCore>, module: &ir::Module) -> Result<Arc<CpuModule>> {
+/// Loads the PTX of `code` (already parsed: the CPU device never parses text) on `device`.
+pub(crate) fn load(device: &Arc<DeviceCore>, code: &CodeObject) -> Result<Arc<CpuModule>> {
+    let module: &ir::Module = code.ptx()?;
+    let source_name = code.source_name();
+    let code_error = |message: String| Error::CodeObject {
+        source_name: source_name.to_string(),
+        message,
+    };
     let global_bytes = Program::global_bytes(module);
     device
         .memory()
@@ -90,11 +80,8 @@ pub(crate) fn load_parsed(device: &Arc<DeviceCore>, module: &ir::Module) -> Resu
         device: Arc::clone(device),
         bytes: global_bytes,
     };
-    let program =
-        Program::load(module, device.memory().shared()).map_err(|e| Error::CodeObject {
-            source_name: IN_MEMORY.into(),
-            message: format!("cannot load on {}: {e}", device.label()),
-        })?;
+    let program = Program::load(module, device.memory().shared())
+        .map_err(|e| code_error(format!("cannot load on {}: {e}", device.label())))?;
     let program = Arc::new(program);
     let shared = SharedUsage::new(module);
     let mut kernels = BTreeMap::new();
@@ -105,16 +92,13 @@ pub(crate) fn load_parsed(device: &Arc<DeviceCore>, module: &ir::Module) -> Resu
         if function.kind != FunctionKind::Entry || function.body.is_none() {
             continue;
         }
-        let handle = program
-            .kernel(&function.name)
-            .ok_or_else(|| Error::CodeObject {
-                source_name: IN_MEMORY.into(),
-                message: format!(
-                    "kernel `{}` was parsed but the interpreter did not load it",
-                    function.name
-                ),
-            })?;
-        let params = param_layout(function, &handle)?;
+        let handle = program.kernel(&function.name).ok_or_else(|| {
+            code_error(format!(
+                "kernel `{}` was parsed but the interpreter did not load it",
+                function.name
+            ))
+        })?;
+        let params = param_layout(function, &handle).map_err(code_error)?;
         let param_bytes = usize::try_from(handle.param_size).unwrap_or(usize::MAX);
         let kernel = LoadedKernel {
             program: Arc::clone(&program),
@@ -140,7 +124,10 @@ pub(crate) fn load_parsed(device: &Arc<DeviceCore>, module: &ir::Module) -> Resu
 }
 
 /// Where each parameter goes: the interpreter's layout (what it reads), the declared names.
-fn param_layout(function: &ir::Function, handle: &KernelHandle) -> Result<Vec<ParamLayout>> {
+fn param_layout(
+    function: &ir::Function,
+    handle: &KernelHandle,
+) -> std::result::Result<Vec<ParamLayout>, String> {
     let declared = symbols::layout_params(&function.params);
     let fits = handle.params.iter().all(|&(offset, size)| {
         offset
@@ -149,17 +136,14 @@ fn param_layout(function: &ir::Function, handle: &KernelHandle) -> Result<Vec<Pa
             && u32::try_from(offset + size).is_ok()
     });
     if declared.len() != handle.params.len() || !fits {
-        return Err(Error::CodeObject {
-            source_name: IN_MEMORY.into(),
-            message: format!(
-                "kernel `{}`: the interpreter's parameter layout {:?} ({} bytes) does not \
-                 match the {} declared parameters",
-                function.name,
-                handle.params,
-                handle.param_size,
-                declared.len()
-            ),
-        });
+        return Err(format!(
+            "kernel `{}`: the interpreter's parameter layout {:?} ({} bytes) does not match \
+             the {} declared parameters",
+            function.name,
+            handle.params,
+            handle.param_size,
+            declared.len()
+        ));
     }
     Ok(declared
         .into_iter()
@@ -242,13 +226,6 @@ fn candidates<'a>(query: &str, names: impl Iterator<Item = &'a String>) -> Vec<S
         .take(5)
         .cloned()
         .collect()
-}
-
-impl CpuModule {
-    /// Names of the module's kernels, sorted.
-    pub fn kernel_names(&self) -> impl Iterator<Item = &str> {
-        self.kernels.keys().map(String::as_str)
-    }
 }
 
 impl Function for CpuFunction {

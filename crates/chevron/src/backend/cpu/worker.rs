@@ -16,12 +16,16 @@ use chevron_ptx::interp::{self, DeviceMemory};
 
 use crate::backend::LaunchConfig;
 
-use super::graph::Replay;
 use super::module::LoadedKernel;
 use super::timeline::{FaultRecord, Timeline};
 
 /// A copy or fill run on the device's memory; `Err` carries the fault's description.
 pub(crate) type MemoryOp = Box<dyn FnOnce(&DeviceMemory) -> Result<(), String> + Send>;
+
+/// One launch of a graph, prepared by the graph (`graph.rs`: its checked steps and parameter
+/// buffers): runs on the stream's worker and reports the first fault. Boxed, so the worker knows
+/// nothing of graphs.
+pub(crate) type Replay = Box<dyn FnOnce(&WorkerContext, u64) -> Option<FaultRecord> + Send>;
 
 /// One piece of work on a stream.
 pub(crate) enum Job {
@@ -125,7 +129,7 @@ impl WorkerContext {
                     ..earlier
                 }),
             },
-            Job::Graph(replay) => self.run_graph(seq, &replay),
+            Job::Graph(replay) => replay(self, seq),
         }
     }
 

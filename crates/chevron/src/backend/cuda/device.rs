@@ -11,7 +11,8 @@ use super::memory::Allocations;
 use super::module::CudaModule;
 use super::stream::CudaStream;
 use super::sys::{self, attribute, CUdevice, Driver};
-use crate::backend::{self, BackendKind, CodeImage, DeviceInfo, DevicePtr};
+use crate::backend::{self, BackendKind, DeviceInfo, DevicePtr};
+use crate::code_object::{CodeObject, CodeTargets};
 use crate::error::Result;
 
 /// One CUDA GPU.
@@ -126,8 +127,22 @@ impl backend::Device for CudaDevice {
         Ok(Some(Arc::new(CudaEvent::create_timed(&self.state)?)))
     }
 
-    fn load_module(&self, image: CodeImage<'_>) -> Result<Arc<dyn backend::Module>> {
-        Ok(Arc::new(CudaModule::load(&self.state, image)?))
+    fn tensor_maps(&self) -> Result<()> {
+        Ok(())
+    }
+
+    fn encode_tensor_map(&self, map: &backend::TiledTensorMap) -> Result<DevicePtr> {
+        super::tensor_map::encode_tensor_map(self, map)
+    }
+
+    fn code_targets(&self) -> CodeTargets {
+        let (major, minor) = self.info.compute_capability;
+        CodeTargets::gpu(major, minor)
+    }
+
+    fn load_module(&self, code: &CodeObject) -> Result<Arc<dyn backend::Module>> {
+        let code = code.for_targets(&self.code_targets())?;
+        Ok(Arc::new(CudaModule::load(&self.state, &code)?))
     }
 
     unsafe fn instantiate_graph(

@@ -11,7 +11,7 @@
 //! | `stream.rs` | launches, copies, fills, waits, and fault reports naming kernels |
 //! | `event.rs` | events for tokens |
 //! | `cluster.rs` | launches in thread-block clusters (`cuLaunchKernelEx`, sm_90+) |
-//! | `tensor_map.rs` | TMA descriptors (`CUtensorMap`) for MLIR memrefs |
+//! | `tensor_map.rs` | TMA descriptors (`CUtensorMap`): the contract's `encode_tensor_map` |
 
 mod cluster;
 mod context;
@@ -23,7 +23,7 @@ mod graph_types;
 mod memory;
 mod module;
 mod stream;
-pub mod sys;
+pub(crate) mod sys;
 mod tensor_map;
 
 use std::ffi::c_int;
@@ -32,7 +32,6 @@ use std::sync::Arc;
 pub(crate) use device::CudaDevice;
 pub(crate) use module::CudaFunction;
 pub(crate) use stream::CudaStream;
-pub use tensor_map::{encode_tensor_map, TiledTensorMap, MAX_TENSOR_MAP_RANK};
 
 use crate::backend::Device;
 use crate::error::{Error, Result};

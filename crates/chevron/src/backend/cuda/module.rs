@@ -13,7 +13,8 @@ use std::sync::{Arc, Mutex, OnceLock};
 
 use super::context::DeviceState;
 use super::sys::{self, function_attribute, CUfunction, CUmodule};
-use crate::backend::{self, CodeImage, DevicePtr};
+use crate::backend::{self, DevicePtr};
+use crate::code_object::{CodeObject, CodeObjectKind};
 use crate::error::{Error, Result};
 
 /// Size of the JIT error and info log buffers.
@@ -46,19 +47,20 @@ pub(crate) struct CudaModule {
 }
 
 impl CudaModule {
-    pub(crate) fn load(state: &Arc<DeviceState>, image: CodeImage<'_>) -> Result<CudaModule> {
+    pub(crate) fn load(state: &Arc<DeviceState>, object: &CodeObject) -> Result<CudaModule> {
         // PTX needs a trailing NUL; ELF images are copied into 8-byte-aligned storage.
         let ptx;
         let aligned: Vec<u64>;
-        let data: *const c_void = match image {
-            CodeImage::Ptx(text) => {
-                ptx = CString::new(text).map_err(|_| Error::CodeObject {
-                    source_name: "<memory>".into(),
+        let data: *const c_void = match object.kind() {
+            CodeObjectKind::Ptx => {
+                ptx = CString::new(object.ptx_text()?).map_err(|_| Error::CodeObject {
+                    source_name: object.source_name().into(),
                     message: "PTX text contains a NUL byte".into(),
                 })?;
                 ptx.as_ptr().cast()
             }
-            CodeImage::Cubin(bytes) | CodeImage::Fatbin(bytes) => {
+            CodeObjectKind::Cubin | CodeObjectKind::Fatbin => {
+                let bytes = object.bytes();
                 let mut words = vec![0u64; bytes.len().div_ceil(8)];
                 bytemuck::cast_slice_mut::<u64, u8>(&mut words)[..bytes.len()]
                     .copy_from_slice(bytes);
@@ -99,7 +101,7 @@ impl CudaModule {
             }
             let err = state.error("cuModuleLoadDataEx", code, String::new());
             return Err(Error::CodeObject {
-                source_name: "<memory>".into(),
+                source_name: object.source_name().into(),
                 message: if log.is_empty() {
                     err.to_string()
                 } else {

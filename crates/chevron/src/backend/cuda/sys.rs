@@ -1,7 +1,7 @@
 //! The CUDA driver entry points chevron uses: one curated table, loaded at run time.
 //!
-//! `libcuda.so.1` is opened with `libloading` on first use and never linked. Every entry point
-//! is resolved up front; a missing library or symbol makes the whole backend
+//! `libcuda.so.1` is opened on first use and never linked, through the shared table helper
+//! ([`crate::dylib`]). Every entry point is resolved up front; a missing library or symbol makes the whole backend
 //! [`Error::Unavailable`](crate::Error::Unavailable) with the reason, never a panic. Only the
 //! types and constants these calls need are declared here.
 
@@ -10,7 +10,7 @@
 use std::ffi::{c_char, c_int, c_uint, c_ushort, c_void};
 use std::sync::OnceLock;
 
-use libloading::Library;
+use crate::dylib::{self, library_table};
 
 pub use super::graph_types::{
     CUDA_KERNEL_NODE_PARAMS, CUDA_MEMCPY3D, CUDA_MEMSET_NODE_PARAMS, CU_MEMORYTYPE_HOST,
@@ -75,9 +75,9 @@ pub const CODE_OBJECT_ERRORS: [CUresult; 7] = [
 /// `CU_STREAM_NON_BLOCKING`.
 pub const CU_STREAM_NON_BLOCKING: c_uint = 1;
 /// `CU_EVENT_DISABLE_TIMING`.
-pub const CU_EVENT_DISABLE_TIMING: c_uint = 2;
 /// `CU_EVENT_DEFAULT`: an event that records a time.
 pub const CU_EVENT_DEFAULT: c_uint = 0;
+pub const CU_EVENT_DISABLE_TIMING: c_uint = 2;
 
 /// `CU_POINTER_ATTRIBUTE_MEMORY_TYPE` (a `CUmemorytype`, 4 bytes).
 pub const CU_POINTER_ATTRIBUTE_MEMORY_TYPE: c_uint = 2;
@@ -86,10 +86,6 @@ pub const CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: c_uint = 9;
 /// `CU_MEMORYTYPE_DEVICE`.
 pub const CU_MEMORYTYPE_DEVICE: c_uint = 2;
 
-/// `CUjit_option` values used for module loading.
-pub const CU_JIT_INFO_LOG_BUFFER: c_int = 3;
-/// Size of the info log buffer in bytes (in), bytes written (out).
-pub const CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES: c_int = 4;
 /// The error log buffer.
 pub const CU_JIT_ERROR_LOG_BUFFER: c_int = 5;
 /// Size of the error log buffer in bytes (in), bytes written (out).
@@ -129,185 +125,136 @@ pub mod function_attribute {
     pub const MAX_DYNAMIC_SHARED_SIZE_BYTES: c_int = 8;
 }
 
-/// Declares the table: each field is one driver entry point, resolved by its exported name.
-/// Entries under `@optional` exist only in newer drivers: they are `None` when missing, and the
-/// code that needs one reports [`Error::Unavailable`](crate::Error::Unavailable) when used.
-macro_rules! driver_table {
-    ($( $(#[$doc:meta])* $field:ident = $symbol:literal ($($arg:ty),* $(,)?); )*
-     @optional {
-         $( $(#[$odoc:meta])* $ofield:ident = $osymbol:literal ($($oarg:ty),* $(,)?); )*
-     }) => {
-        /// The driver entry points, resolved from the loaded library.
-        pub struct Driver {
-            /// Keeps the library loaded for as long as the function pointers are used.
-            _library: Library,
-            $( $(#[$doc])* pub $field: unsafe extern "C" fn($($arg),*) -> CUresult, )*
-            $( $(#[$odoc])* pub $ofield: Option<unsafe extern "C" fn($($oarg),*) -> CUresult>, )*
-        }
-
-        impl Driver {
-            /// Resolves every entry point.
-            ///
-            /// # Safety
-            /// `library` must be the CUDA driver, whose exports have the declared signatures.
-            unsafe fn resolve(library: Library) -> Result<Driver, String> {
-                $(
-                    // SAFETY: the caller guarantees the library is the CUDA driver; the symbol's
-                    // type is its documented C signature.
-                    let $field = unsafe {
-                        *library
-                            .get::<unsafe extern "C" fn($($arg),*) -> CUresult>($symbol)
-                            .map_err(|e| format!("{}: {}", $symbol, with_source(&e)))?
-                    };
-                )*
-                $(
-                    // SAFETY: as above; a driver without the symbol leaves it `None`.
-                    let $ofield = unsafe {
-                        library
-                            .get::<unsafe extern "C" fn($($oarg),*) -> CUresult>($osymbol)
-                            .ok()
-                            .map(|symbol| *symbol)
-                    };
-                )*
-                Ok(Driver { _library: library, $($field,)* $($ofield,)* })
-            }
-        }
-    };
-}
-
-driver_table! {
-    /// `cuInit(flags)`.
-    cuInit = "cuInit"(c_uint);
-    /// `cuDriverGetVersion(&version)`.
-    cuDriverGetVersion = "cuDriverGetVersion"(*mut c_int);
-    /// `cuGetErrorName(code, &name)`.
-    cuGetErrorName = "cuGetErrorName"(CUresult, *mut *const c_char);
-    /// `cuGetErrorString(code, &text)`.
-    cuGetErrorString = "cuGetErrorString"(CUresult, *mut *const c_char);
-    /// `cuDeviceGetCount(&count)`.
-    cuDeviceGetCount = "cuDeviceGetCount"(*mut c_int);
-    /// `cuDeviceGet(&device, ordinal)`.
-    cuDeviceGet = "cuDeviceGet"(*mut CUdevice, c_int);
-    /// `cuDeviceGetName(name, length, device)`.
-    cuDeviceGetName = "cuDeviceGetName"(*mut c_char, c_int, CUdevice);
-    /// `cuDeviceGetAttribute(&value, attribute, device)`.
-    cuDeviceGetAttribute = "cuDeviceGetAttribute"(*mut c_int, c_int, CUdevice);
-    /// `cuDeviceTotalMem(&bytes, device)`.
-    cuDeviceTotalMem = "cuDeviceTotalMem_v2"(*mut usize, CUdevice);
-    /// `cuDevicePrimaryCtxRetain(&context, device)`.
-    cuDevicePrimaryCtxRetain = "cuDevicePrimaryCtxRetain"(*mut CUcontext, CUdevice);
-    /// `cuDevicePrimaryCtxRelease(device)`.
-    cuDevicePrimaryCtxRelease = "cuDevicePrimaryCtxRelease_v2"(CUdevice);
-    /// `cuCtxPushCurrent(context)`.
-    cuCtxPushCurrent = "cuCtxPushCurrent_v2"(CUcontext);
-    /// `cuCtxPopCurrent(&context)`.
-    cuCtxPopCurrent = "cuCtxPopCurrent_v2"(*mut CUcontext);
-    /// `cuCtxGetCurrent(&context)`.
-    cuCtxGetCurrent = "cuCtxGetCurrent"(*mut CUcontext);
-    /// `cuCtxSetCurrent(context)` (tests of the caller-context invariant only).
-    cuCtxSetCurrent = "cuCtxSetCurrent"(CUcontext);
-    /// `cuCtxSynchronize()`.
-    cuCtxSynchronize = "cuCtxSynchronize"();
-    /// `cuMemAlloc(&ptr, bytes)`.
-    cuMemAlloc = "cuMemAlloc_v2"(*mut CUdeviceptr, usize);
-    /// `cuMemFree(ptr)`.
-    cuMemFree = "cuMemFree_v2"(CUdeviceptr);
-    /// `cuPointerGetAttributes(count, attributes, values, ptr)`: no error for a pointer the
-    /// driver does not know (the values are then zero).
-    cuPointerGetAttributes = "cuPointerGetAttributes"(
-        c_uint, *mut c_uint, *mut *mut c_void, CUdeviceptr);
-    /// `cuMemcpyHtoDAsync(dst, src, bytes, stream)`.
-    cuMemcpyHtoDAsync = "cuMemcpyHtoDAsync_v2"(CUdeviceptr, *const c_void, usize, CUstream);
-    /// `cuMemcpyDtoHAsync(dst, src, bytes, stream)`.
-    cuMemcpyDtoHAsync = "cuMemcpyDtoHAsync_v2"(*mut c_void, CUdeviceptr, usize, CUstream);
-    /// `cuMemcpyDtoDAsync(dst, src, bytes, stream)`.
-    cuMemcpyDtoDAsync = "cuMemcpyDtoDAsync_v2"(CUdeviceptr, CUdeviceptr, usize, CUstream);
-    /// `cuMemsetD8Async(dst, value, count, stream)`.
-    cuMemsetD8Async = "cuMemsetD8Async"(CUdeviceptr, u8, usize, CUstream);
-    /// `cuMemsetD16Async(dst, value, count, stream)`.
-    cuMemsetD16Async = "cuMemsetD16Async"(CUdeviceptr, c_ushort, usize, CUstream);
-    /// `cuMemsetD32Async(dst, value, count, stream)`.
-    cuMemsetD32Async = "cuMemsetD32Async"(CUdeviceptr, c_uint, usize, CUstream);
-    /// `cuStreamCreate(&stream, flags)`.
-    cuStreamCreate = "cuStreamCreate"(*mut CUstream, c_uint);
-    /// `cuStreamDestroy(stream)`.
-    cuStreamDestroy = "cuStreamDestroy_v2"(CUstream);
-    /// `cuStreamSynchronize(stream)`.
-    cuStreamSynchronize = "cuStreamSynchronize"(CUstream);
-    /// `cuStreamQuery(stream)`.
-    cuStreamQuery = "cuStreamQuery"(CUstream);
-    /// `cuStreamWaitEvent(stream, event, flags)`.
-    cuStreamWaitEvent = "cuStreamWaitEvent"(CUstream, CUevent, c_uint);
-    /// `cuEventCreate(&event, flags)`.
-    cuEventCreate = "cuEventCreate"(*mut CUevent, c_uint);
-    /// `cuEventDestroy(event)`.
-    cuEventDestroy = "cuEventDestroy_v2"(CUevent);
-    /// `cuEventRecord(event, stream)`.
-    cuEventRecord = "cuEventRecord"(CUevent, CUstream);
-    /// `cuEventQuery(event)`.
-    cuEventQuery = "cuEventQuery"(CUevent);
-    /// `cuEventSynchronize(event)`.
-    cuEventSynchronize = "cuEventSynchronize"(CUevent);
-    /// `cuEventElapsedTime(&milliseconds, start, end)`.
-    cuEventElapsedTime = "cuEventElapsedTime"(*mut f32, CUevent, CUevent);
-    /// `cuModuleLoadDataEx(&module, image, count, options, values)`.
-    cuModuleLoadDataEx = "cuModuleLoadDataEx"(
-        *mut CUmodule, *const c_void, c_uint, *mut c_int, *mut *mut c_void);
-    /// `cuModuleUnload(module)`.
-    cuModuleUnload = "cuModuleUnload"(CUmodule);
-    /// `cuModuleGetFunction(&function, module, name)`.
-    cuModuleGetFunction = "cuModuleGetFunction"(*mut CUfunction, CUmodule, *const c_char);
-    /// `cuModuleGetGlobal(&ptr, &bytes, module, name)`.
-    cuModuleGetGlobal = "cuModuleGetGlobal_v2"(
-        *mut CUdeviceptr, *mut usize, CUmodule, *const c_char);
-    /// `cuFuncGetAttribute(&value, attribute, function)`.
-    cuFuncGetAttribute = "cuFuncGetAttribute"(*mut c_int, c_int, CUfunction);
-    /// `cuFuncSetAttribute(function, attribute, value)`.
-    cuFuncSetAttribute = "cuFuncSetAttribute"(CUfunction, c_int, c_int);
-    /// `cuLaunchKernel(f, grid xyz, block xyz, shared, stream, params, extra)`.
-    cuLaunchKernel = "cuLaunchKernel"(
-        CUfunction, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, CUstream,
-        *mut *mut c_void, *mut *mut c_void);
-    @optional {
+library_table! {
+    /// The driver entry points, resolved from the loaded library.
+    pub struct Driver (pub) {
+        /// `cuInit(flags)`.
+        cuInit = "cuInit"(c_uint) -> CUresult;
+        /// `cuGetErrorName(code, &name)`.
+        cuGetErrorName = "cuGetErrorName"(CUresult, *mut *const c_char) -> CUresult;
+        /// `cuGetErrorString(code, &text)`.
+        cuGetErrorString = "cuGetErrorString"(CUresult, *mut *const c_char) -> CUresult;
+        /// `cuDeviceGetCount(&count)`.
+        cuDeviceGetCount = "cuDeviceGetCount"(*mut c_int) -> CUresult;
+        /// `cuDeviceGet(&device, ordinal)`.
+        cuDeviceGet = "cuDeviceGet"(*mut CUdevice, c_int) -> CUresult;
+        /// `cuDeviceGetName(name, length, device)`.
+        cuDeviceGetName = "cuDeviceGetName"(*mut c_char, c_int, CUdevice) -> CUresult;
+        /// `cuDeviceGetAttribute(&value, attribute, device)`.
+        cuDeviceGetAttribute = "cuDeviceGetAttribute"(*mut c_int, c_int, CUdevice) -> CUresult;
+        /// `cuDeviceTotalMem(&bytes, device)`.
+        cuDeviceTotalMem = "cuDeviceTotalMem_v2"(*mut usize, CUdevice) -> CUresult;
+        /// `cuDevicePrimaryCtxRetain(&context, device)`.
+        cuDevicePrimaryCtxRetain = "cuDevicePrimaryCtxRetain"(*mut CUcontext, CUdevice) -> CUresult;
+        /// `cuDevicePrimaryCtxRelease(device)`.
+        cuDevicePrimaryCtxRelease = "cuDevicePrimaryCtxRelease_v2"(CUdevice) -> CUresult;
+        /// `cuCtxPushCurrent(context)`.
+        cuCtxPushCurrent = "cuCtxPushCurrent_v2"(CUcontext) -> CUresult;
+        /// `cuCtxPopCurrent(&context)`.
+        cuCtxPopCurrent = "cuCtxPopCurrent_v2"(*mut CUcontext) -> CUresult;
+        /// `cuCtxSynchronize()`.
+        cuCtxSynchronize = "cuCtxSynchronize"() -> CUresult;
+        /// `cuMemAlloc(&ptr, bytes)`.
+        cuMemAlloc = "cuMemAlloc_v2"(*mut CUdeviceptr, usize) -> CUresult;
+        /// `cuMemFree(ptr)`.
+        cuMemFree = "cuMemFree_v2"(CUdeviceptr) -> CUresult;
+        /// `cuPointerGetAttributes(count, attributes, values, ptr)`: no error for a pointer the
+        /// driver does not know (the values are then zero).
+        cuPointerGetAttributes = "cuPointerGetAttributes"(
+            c_uint, *mut c_uint, *mut *mut c_void, CUdeviceptr) -> CUresult;
+        /// `cuMemcpyHtoDAsync(dst, src, bytes, stream)`.
+        cuMemcpyHtoDAsync = "cuMemcpyHtoDAsync_v2"(CUdeviceptr, *const c_void, usize, CUstream) -> CUresult;
+        /// `cuMemcpyDtoHAsync(dst, src, bytes, stream)`.
+        cuMemcpyDtoHAsync = "cuMemcpyDtoHAsync_v2"(*mut c_void, CUdeviceptr, usize, CUstream) -> CUresult;
+        /// `cuMemcpyDtoDAsync(dst, src, bytes, stream)`.
+        cuMemcpyDtoDAsync = "cuMemcpyDtoDAsync_v2"(CUdeviceptr, CUdeviceptr, usize, CUstream) -> CUresult;
+        /// `cuMemsetD8Async(dst, value, count, stream)`.
+        cuMemsetD8Async = "cuMemsetD8Async"(CUdeviceptr, u8, usize, CUstream) -> CUresult;
+        /// `cuMemsetD16Async(dst, value, count, stream)`.
+        cuMemsetD16Async = "cuMemsetD16Async"(CUdeviceptr, c_ushort, usize, CUstream) -> CUresult;
+        /// `cuMemsetD32Async(dst, value, count, stream)`.
+        cuMemsetD32Async = "cuMemsetD32Async"(CUdeviceptr, c_uint, usize, CUstream) -> CUresult;
+        /// `cuStreamCreate(&stream, flags)`.
+        cuStreamCreate = "cuStreamCreate"(*mut CUstream, c_uint) -> CUresult;
+        /// `cuStreamDestroy(stream)`.
+        cuStreamDestroy = "cuStreamDestroy_v2"(CUstream) -> CUresult;
+        /// `cuStreamSynchronize(stream)`.
+        cuStreamSynchronize = "cuStreamSynchronize"(CUstream) -> CUresult;
+        /// `cuStreamQuery(stream)`.
+        cuStreamQuery = "cuStreamQuery"(CUstream) -> CUresult;
+        /// `cuStreamWaitEvent(stream, event, flags)`.
+        cuStreamWaitEvent = "cuStreamWaitEvent"(CUstream, CUevent, c_uint) -> CUresult;
+        /// `cuEventCreate(&event, flags)`.
+        cuEventCreate = "cuEventCreate"(*mut CUevent, c_uint) -> CUresult;
+        /// `cuEventDestroy(event)`.
+        cuEventDestroy = "cuEventDestroy_v2"(CUevent) -> CUresult;
+        /// `cuEventRecord(event, stream)`.
+        cuEventRecord = "cuEventRecord"(CUevent, CUstream) -> CUresult;
+        /// `cuEventQuery(event)`.
+        cuEventQuery = "cuEventQuery"(CUevent) -> CUresult;
+        /// `cuEventSynchronize(event)`.
+        cuEventSynchronize = "cuEventSynchronize"(CUevent) -> CUresult;
+        /// `cuEventElapsedTime(&milliseconds, start, end)`.
+        cuEventElapsedTime = "cuEventElapsedTime"(*mut f32, CUevent, CUevent) -> CUresult;
+        /// `cuModuleLoadDataEx(&module, image, count, options, values)`.
+        cuModuleLoadDataEx = "cuModuleLoadDataEx"(
+            *mut CUmodule, *const c_void, c_uint, *mut c_int, *mut *mut c_void) -> CUresult;
+        /// `cuModuleUnload(module)`.
+        cuModuleUnload = "cuModuleUnload"(CUmodule) -> CUresult;
+        /// `cuModuleGetFunction(&function, module, name)`.
+        cuModuleGetFunction = "cuModuleGetFunction"(*mut CUfunction, CUmodule, *const c_char) -> CUresult;
+        /// `cuModuleGetGlobal(&ptr, &bytes, module, name)`.
+        cuModuleGetGlobal = "cuModuleGetGlobal_v2"(
+            *mut CUdeviceptr, *mut usize, CUmodule, *const c_char) -> CUresult;
+        /// `cuFuncGetAttribute(&value, attribute, function)`.
+        cuFuncGetAttribute = "cuFuncGetAttribute"(*mut c_int, c_int, CUfunction) -> CUresult;
+        /// `cuFuncSetAttribute(function, attribute, value)`.
+        cuFuncSetAttribute = "cuFuncSetAttribute"(CUfunction, c_int, c_int) -> CUresult;
+        /// `cuLaunchKernel(f, grid xyz, block xyz, shared, stream, params, extra)`.
+        cuLaunchKernel = "cuLaunchKernel"(
+            CUfunction, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, CUstream,
+            *mut *mut c_void, *mut *mut c_void) -> CUresult;
+    }
+    optional {
         /// `cuLaunchKernelEx(&config, f, params, extra)` (CUDA ≥ 12.0): cluster launches.
         cuLaunchKernelEx = "cuLaunchKernelEx"(
-            *const CUlaunchConfig, CUfunction, *mut *mut c_void, *mut *mut c_void);
+            *const CUlaunchConfig, CUfunction, *mut *mut c_void, *mut *mut c_void) -> CUresult;
         /// `cuTensorMapEncodeTiled(&map, dtype, rank, address, dims, strides, box,
         /// element strides, interleave, swizzle, l2 promotion, oob fill)` (CUDA ≥ 12.0).
         cuTensorMapEncodeTiled = "cuTensorMapEncodeTiled"(
             *mut CUtensorMap, c_uint, c_uint, *mut c_void, *const u64, *const u64,
-            *const c_uint, *const c_uint, c_uint, c_uint, c_uint, c_uint);
+            *const c_uint, *const c_uint, c_uint, c_uint, c_uint, c_uint) -> CUresult;
         /// `cuGraphCreate(&graph, flags)` (CUDA ≥ 10.0).
-        cuGraphCreate = "cuGraphCreate"(*mut CUgraph, c_uint);
+        cuGraphCreate = "cuGraphCreate"(*mut CUgraph, c_uint) -> CUresult;
         /// `cuGraphDestroy(graph)`.
-        cuGraphDestroy = "cuGraphDestroy"(CUgraph);
+        cuGraphDestroy = "cuGraphDestroy"(CUgraph) -> CUresult;
         /// `cuGraphAddKernelNode(&node, graph, deps, count, &params)` (CUDA ≥ 12.0 struct).
         cuGraphAddKernelNode = "cuGraphAddKernelNode_v2"(
-            *mut CUgraphNode, CUgraph, *const CUgraphNode, usize, *const CUDA_KERNEL_NODE_PARAMS);
+            *mut CUgraphNode, CUgraph, *const CUgraphNode, usize, *const CUDA_KERNEL_NODE_PARAMS) -> CUresult;
         /// `cuGraphAddMemcpyNode(&node, graph, deps, count, &copy, context)`.
         cuGraphAddMemcpyNode = "cuGraphAddMemcpyNode"(
-            *mut CUgraphNode, CUgraph, *const CUgraphNode, usize, *const CUDA_MEMCPY3D, CUcontext);
+            *mut CUgraphNode, CUgraph, *const CUgraphNode, usize, *const CUDA_MEMCPY3D, CUcontext) -> CUresult;
         /// `cuGraphAddMemsetNode(&node, graph, deps, count, &params, context)`.
         cuGraphAddMemsetNode = "cuGraphAddMemsetNode"(
             *mut CUgraphNode, CUgraph, *const CUgraphNode, usize, *const CUDA_MEMSET_NODE_PARAMS,
-            CUcontext);
+            CUcontext) -> CUresult;
         /// `cuGraphInstantiateWithFlags(&exec, graph, flags)` (CUDA ≥ 11.4).
-        cuGraphInstantiateWithFlags = "cuGraphInstantiateWithFlags"(*mut CUgraphExec, CUgraph, u64);
+        cuGraphInstantiateWithFlags = "cuGraphInstantiateWithFlags"(*mut CUgraphExec, CUgraph, u64) -> CUresult;
         /// `cuGraphLaunch(exec, stream)`.
-        cuGraphLaunch = "cuGraphLaunch"(CUgraphExec, CUstream);
+        cuGraphLaunch = "cuGraphLaunch"(CUgraphExec, CUstream) -> CUresult;
         /// `cuGraphExecDestroy(exec)`.
-        cuGraphExecDestroy = "cuGraphExecDestroy"(CUgraphExec);
+        cuGraphExecDestroy = "cuGraphExecDestroy"(CUgraphExec) -> CUresult;
         /// `cuGraphExecKernelNodeSetParams(exec, node, &params)` (CUDA ≥ 12.0 struct).
         cuGraphExecKernelNodeSetParams = "cuGraphExecKernelNodeSetParams_v2"(
-            CUgraphExec, CUgraphNode, *const CUDA_KERNEL_NODE_PARAMS);
+            CUgraphExec, CUgraphNode, *const CUDA_KERNEL_NODE_PARAMS) -> CUresult;
         /// The same two calls under their CUDA 10/11 names, whose parameter struct is the
         /// prefix of the one above without `kern` and `ctx` (used when the `_v2` names are
         /// missing).
         cuGraphAddKernelNodeV1 = "cuGraphAddKernelNode"(
-            *mut CUgraphNode, CUgraph, *const CUgraphNode, usize, *const CUDA_KERNEL_NODE_PARAMS);
+            *mut CUgraphNode, CUgraph, *const CUgraphNode, usize, *const CUDA_KERNEL_NODE_PARAMS) -> CUresult;
         /// `cuGraphExecKernelNodeSetParams` under its CUDA 10/11 name.
         cuGraphExecKernelNodeSetParamsV1 = "cuGraphExecKernelNodeSetParams"(
-            CUgraphExec, CUgraphNode, *const CUDA_KERNEL_NODE_PARAMS);
+            CUgraphExec, CUgraphNode, *const CUDA_KERNEL_NODE_PARAMS) -> CUresult;
     }
 }
 
@@ -376,21 +323,11 @@ pub fn driver() -> Result<&'static Driver, &'static str> {
 fn load() -> Result<Driver, String> {
     let mut reasons = Vec::new();
     for name in LIBRARY_NAMES {
-        // SAFETY: opening the CUDA driver runs its initializers, which have no preconditions.
-        match unsafe { Library::new(name) } {
+        match dylib::open(name) {
             // SAFETY: a library by this name is the CUDA driver.
-            Ok(library) => return unsafe { Driver::resolve(library) },
-            Err(err) => reasons.push(with_source(&err)),
+            Ok(library) => return unsafe { Driver::resolve(vec![library], name.to_string()) },
+            Err(reason) => reasons.push(reason),
         }
     }
     Err(reasons.join("; "))
-}
-
-/// A libloading error with the system's own description (its source), e.g. `dlopen failed:
-/// libcuda.so.1: cannot open shared object file: No such file or directory`.
-fn with_source(err: &libloading::Error) -> String {
-    match std::error::Error::source(err) {
-        Some(source) => format!("{err}: {source}"),
-        None => err.to_string(),
-    }
 }

@@ -8,68 +8,18 @@ use std::ffi::c_void;
 
 use super::device::CudaDevice;
 use super::sys::{self, CUtensorMap};
+use crate::backend::tensor_map::TiledTensorMap;
 use crate::backend::DevicePtr;
 use crate::error::{Error, Result};
 
-/// The most dimensions a tiled tensor map has.
-pub const MAX_TENSOR_MAP_RANK: usize = 5;
-
-/// What `cuTensorMapEncodeTiled` takes, innermost dimension first. The enums are the driver's
-/// `CUtensorMap*` values, passed through unchanged.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub struct TiledTensorMap {
-    /// `CUtensorMapDataType`.
-    pub data_type: u32,
-    /// The global address of the tensor (device memory, 16-byte aligned).
-    pub global_address: DevicePtr,
-    /// Elements per dimension (`rank` entries).
-    pub global_dim: Vec<u64>,
-    /// Byte strides of dimensions 1.. (`rank - 1` entries; dimension 0 is contiguous).
-    pub global_strides: Vec<u64>,
-    /// The box (tile) in elements per dimension (`rank` entries).
-    pub box_dim: Vec<u32>,
-    /// Traversal strides in elements (`rank` entries, usually 1).
-    pub element_strides: Vec<u32>,
-    /// `CUtensorMapInterleave`.
-    pub interleave: u32,
-    /// `CUtensorMapSwizzle`.
-    pub swizzle: u32,
-    /// `CUtensorMapL2promotion`.
-    pub l2_promotion: u32,
-    /// `CUtensorMapFloatOOBfill`.
-    pub oob_fill: u32,
-}
-
 /// Encodes `map` for `device` and returns the device address of a fresh 128-byte copy of the
-/// descriptor (never freed). Errors: `device` is not a CUDA device, the driver has no
+/// descriptor (never freed). Errors: a malformed map, the driver has no
 /// `cuTensorMapEncodeTiled` (CUDA < 12.0: [`Error::Unavailable`]), or the driver rejects the
 /// map (the error lists its fields).
-pub fn encode_tensor_map(device: &crate::Device, map: &TiledTensorMap) -> Result<DevicePtr> {
-    let backend = &device.core().backend;
-    let Some(cuda) = backend.as_any().downcast_ref::<CudaDevice>() else {
-        return Err(Error::InvalidValue {
-            call: "encode_tensor_map",
-            message: format!(
-                "TMA descriptors (CUtensorMap) exist on CUDA GPUs only; {device} is not one"
-            ),
-        });
-    };
+pub(crate) fn encode_tensor_map(device: &CudaDevice, map: &TiledTensorMap) -> Result<DevicePtr> {
+    map.check()?;
     let rank = map.global_dim.len();
-    if rank == 0
-        || rank > MAX_TENSOR_MAP_RANK
-        || map.box_dim.len() != rank
-        || map.element_strides.len() != rank
-        || map.global_strides.len() + 1 != rank
-    {
-        return Err(Error::InvalidValue {
-            call: "encode_tensor_map",
-            message: format!(
-                "a tiled tensor map has rank 1 to {MAX_TENSOR_MAP_RANK} with rank entries of \
-                 dimensions, box and element strides and rank - 1 global strides: {map:?}"
-            ),
-        });
-    }
-    let state = &cuda.state;
+    let state = &device.state;
     let encode = state
         .driver
         .cuTensorMapEncodeTiled
@@ -103,7 +53,7 @@ pub fn encode_tensor_map(device: &crate::Device, map: &TiledTensorMap) -> Result
         return Err(state.error("cuTensorMapEncodeTiled", code, format!("{map:?}")));
     }
     let bytes = std::mem::size_of::<CUtensorMap>();
-    let ptr = backend.alloc(bytes as u64)?;
+    let ptr = crate::backend::Device::alloc(device, bytes as u64)?;
     // SAFETY: `ptr` is a fresh allocation of `bytes` bytes on this device and `descriptor` is
     // readable for `bytes`; on the legacy stream of the current context, the copy from pageable
     // memory completes with the synchronization below.
