@@ -17,6 +17,7 @@ use super::event::CpuEvent;
 use super::graph::CpuGraph;
 use super::memory::CpuMemory;
 use super::module;
+use super::pool::WorkerPool;
 use super::stream::CpuStream;
 use super::timeline::Timeline;
 use super::window::AddressWindow;
@@ -38,6 +39,9 @@ pub(crate) struct DeviceCore {
     label: String,
     memory: CpuMemory,
     launch_threads: usize,
+    /// Helper threads that run launches' blocks beside the stream threads (none with one
+    /// launch thread).
+    pool: Option<Arc<WorkerPool>>,
 }
 
 impl DeviceCore {
@@ -59,6 +63,11 @@ impl DeviceCore {
     /// Interpreter threads each launch runs its blocks on.
     pub fn launch_threads(&self) -> usize {
         self.launch_threads
+    }
+
+    /// The device's worker pool, shared by its streams.
+    pub fn pool(&self) -> Option<&Arc<WorkerPool>> {
+        self.pool.as_ref()
     }
 }
 
@@ -102,6 +111,12 @@ impl CpuDevice {
                 label,
                 memory,
                 launch_threads,
+                pool: (launch_threads > 1).then(|| {
+                    Arc::new(WorkerPool::start(
+                        launch_threads - 1,
+                        &format!("chevron-cpu{ordinal}"),
+                    ))
+                }),
             }),
             streams: Mutex::new(Vec::new()),
             next_stream: AtomicU64::new(0),

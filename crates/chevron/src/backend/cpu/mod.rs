@@ -2,7 +2,7 @@
 //!
 //! Each CPU device has its own memory (an allocation table in host memory, so bad accesses are
 //! caught and reported), its own streams (one worker thread each, so streams truly run
-//! concurrently) and loads PTX into the interpreter. Several devices can be configured, so
+//! concurrently, plus a helper pool the streams share for multi-block launches) and loads PTX into the interpreter. Several devices can be configured, so
 //! multi-device code runs in CI. Files, as in every backend folder:
 //!
 //! | file | what |
@@ -17,6 +17,7 @@
 //! | `shared_usage.rs` | a kernel's static shared memory, as a GPU counts it |
 //! | `stream.rs` | [`CpuStream`]: the in-order queue, launches and copies |
 //! | `worker.rs` | the thread that runs a stream's queue; fault handling and cancellation |
+//! | `pool.rs` | the device's persistent helper threads, shared by its streams |
 //! | `timeline.rs` | a stream's completion counter and sticky fault |
 //! | `event.rs` | [`CpuEvent`]: a recorded point on a timeline |
 
@@ -27,6 +28,7 @@ mod graph;
 mod image;
 mod memory;
 mod module;
+mod pool;
 mod shared_usage;
 mod stream;
 mod timeline;
