@@ -126,9 +126,8 @@ impl BlockWorkers for WorkerPool {
         // returning (or unwinding) this function turns every `Pending` ticket into `Withdrawn`
         // and waits for every `Running` one to become `Done`, all under the ticket's lock. So
         // no use of `work` outlives this call.
-        let erased: &'static Work = unsafe {
-            std::mem::transmute::<&(dyn Fn(usize) + Sync + '_), &'static Work>(work)
-        };
+        let erased: &'static Work =
+            unsafe { std::mem::transmute::<&(dyn Fn(usize) + Sync + '_), &'static Work>(work) };
         let tickets: Vec<Arc<Ticket>> = (1..=helpers)
             .map(|worker| {
                 Arc::new(Ticket {

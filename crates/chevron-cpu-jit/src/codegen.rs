@@ -1,0 +1,985 @@
+//! PTX (the interpreter's decoded form) to Cranelift IR, one function per kernel.
+//!
+//! The function runs one *phase* of a block: every runnable thread, one after another, from
+//! where it stands to its next barrier or its end (the CuPBoP/Polygeist form: the block's
+//! threads as a loop, split at barriers). Registers live in Cranelift variables while a thread
+//! runs and in the block's register array while it waits; a barrier saves them and records a
+//! resume point. Backward branches burn fuel so a long or endless loop returns to the host now
+//! and then ([`YIELDED`](crate::context::YIELDED)) and can be stopped. Every global, shared and
+//! parameter access is checked; a failed check returns [`FAULTED`](crate::context::FAULTED).
+//!
+//! Anything outside the compiled subset makes [`translate`] fail with the reason, and the kernel
+//! runs in the interpreter.
+
+use std::collections::BTreeMap;
+use std::mem::offset_of;
+
+use chevron_ptx::interp::inst::{
+    Addr, AddrBase, BarrierKind, FloatOp, IntBin, IntTer, Op, Space, Special, Src, SINK,
+};
+use chevron_ptx::interp::memory::{SHARED_WINDOW, WINDOW_SIZE};
+use chevron_ptx::interp::program::FunctionCode;
+use chevron_ptx::ir::{Compare, Op as IrOp, Rounding, ScalarType as T};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, Block, FuncRef, InstBuilder, MemFlags, Type, Value};
+use cranelift_frontend::{FunctionBuilder, Switch, Variable};
+
+use crate::context::{BlockContext, EXITED, FAULTED, PHASE_DONE, WAITING, YIELDED};
+
+/// How to build a kernel's function.
+pub struct Translation<'a> {
+    pub code: &'a FunctionCode,
+    /// Check alignment and shared-memory bounds (global accesses are always resolved).
+    pub checks: bool,
+    /// `resolve_global` and `evaluate`, imported into the function.
+    pub resolve: FuncRef,
+    pub evaluate: FuncRef,
+}
+
+/// Why a kernel is not compiled: the first instruction outside the subset.
+pub type Unsupported = String;
+
+/// Emits the kernel into `b` (whose signature is `fn(*mut BlockContext) -> u32`).
+pub fn translate(t: &Translation<'_>, b: &mut FunctionBuilder<'_>) -> Result<(), Unsupported> {
+    let code = t.code;
+    if code.frame_size != 0 {
+        return Err("local variables (a stack frame)".into());
+    }
+    for (pc, inst) in code.insts.iter().enumerate() {
+        if let Some(why) = unsupported(&inst.op, code.param_size) {
+            return Err(format!("{why} (line {})", code.line(pc)));
+        }
+        if inst.guard.is_some() && matches!(inst.op, Op::Bar { .. } | Op::Exit | Op::Ret) {
+            return Err(format!(
+                "a predicated barrier or exit (line {})",
+                code.line(pc)
+            ));
+        }
+    }
+    let mut e = Emitter::new(t, b);
+    e.emit()
+}
+
+/// The first reason `op` cannot be compiled, if any.
+fn unsupported(op: &Op, param_size: u64) -> Option<String> {
+    let int = |t: T| !t.is_float() && !matches!(t, T::Pred | T::B128 | T::U16x2 | T::S16x2);
+    let src_ok = |s: &Src| match s {
+        Src::Frame(_) => false,
+        Src::Special(sp) => !matches!(
+            sp,
+            Special::Clock
+                | Special::Clock64
+                | Special::Globaltimer
+                | Special::GlobaltimerLo
+                | Special::GlobaltimerHi
+                | Special::Gridid
+                | Special::WorkspaceHi
+                | Special::WorkspaceLo
+                | Special::Smid
+                | Special::LanemaskEq
+                | Special::LanemaskLt
+                | Special::LanemaskLe
+                | Special::LanemaskGt
+                | Special::LanemaskGe
+        ),
+        _ => true,
+    };
+    let addr_ok = |space: Space, addr: &Addr, bytes: u64| match (space, addr.base) {
+        (_, AddrBase::Frame) | (Space::Local, _) => false,
+        (Space::Param, AddrBase::KernelParam) => {
+            addr.offset >= 0 && addr.offset as u64 + bytes <= param_size
+        }
+        (Space::Param, _) | (_, AddrBase::KernelParam) => false,
+        _ => true,
+    };
+    let ok = match op {
+        Op::Nop | Op::Fence | Op::Bra { .. } | Op::Ret | Op::Exit | Op::Trap => true,
+        Op::Mov { a, .. } => src_ok(a),
+        Op::IntBin { k, t, a, b, .. } => {
+            int(*t)
+                && src_ok(a)
+                && src_ok(b)
+                && matches!(
+                    k,
+                    IntBin::Add
+                        | IntBin::Sub
+                        | IntBin::MulLo
+                        | IntBin::MulWide
+                        | IntBin::MulHi
+                        | IntBin::Div
+                        | IntBin::Rem
+                        | IntBin::Min
+                        | IntBin::Max
+                        | IntBin::And
+                        | IntBin::Or
+                        | IntBin::Xor
+                        | IntBin::Shl
+                        | IntBin::Shr
+                )
+        }
+        Op::IntTer { k, t, a, b, c, .. } => {
+            int(*t)
+                && [a, b, c].into_iter().all(src_ok)
+                && matches!(k, IntTer::MadLo | IntTer::MadWide)
+        }
+        Op::Selp { a, b, c, .. } => [a, b, c].into_iter().all(src_ok),
+        Op::PredLogic { a, b, .. } => src_ok(a) && src_ok(b),
+        Op::Setp {
+            ty,
+            set_ty,
+            a,
+            b,
+            c,
+            ..
+        } => {
+            set_ty.is_none()
+                && !matches!(ty, T::F16x2 | T::Bf16x2 | T::Pred | T::B128)
+                && [a, b, c].into_iter().all(src_ok)
+        }
+        Op::Float { a, b, c, .. } => [a, b, c].into_iter().all(src_ok),
+        Op::Cvt { a, dst, src, .. } => {
+            src_ok(a) && !matches!(dst, T::B128) && !matches!(src, T::B128)
+        }
+        Op::Cvta { space, a, .. } => src_ok(a) && !matches!(space, Space::Local | Space::Param),
+        Op::Ld {
+            space, bits, addr, ..
+        } => matches!(bits, 8 | 16 | 32 | 64) && addr_ok(*space, addr, u64::from(*bits / 8)),
+        Op::St {
+            space,
+            bits,
+            addr,
+            srcs,
+        } => {
+            matches!(bits, 8 | 16 | 32 | 64)
+                && !matches!(space, Space::Param | Space::Const)
+                && addr_ok(*space, addr, 0)
+                && srcs.iter().all(src_ok)
+        }
+        Op::Bar {
+            kind: BarrierKind::Sync,
+            id: Src::Imm(0),
+            count: None,
+            d,
+            ..
+        } => *d == SINK,
+        _ => false,
+    };
+    (!ok).then(|| format!("`{}` is not compiled", op_name(op)))
+}
+
+/// A short name of an operation for messages.
+fn op_name(op: &Op) -> String {
+    let text = format!("{op:?}");
+    text.split([' ', '(', '{'])
+        .next()
+        .unwrap_or("?")
+        .to_string()
+}
+
+/// `v` masked to the low `bits` bits.
+fn mask_bits(b: &mut FunctionBuilder<'_>, v: Value, bits: u32) -> Value {
+    if bits >= 64 {
+        v
+    } else {
+        b.ins().band_imm(v, ((1u64 << bits) - 1) as i64)
+    }
+}
+
+/// Bits of an integer type's value.
+fn width(t: T) -> u32 {
+    (t.size() * 8).min(64)
+}
+
+/// `v` as the interpreter reads an operand of type `t`: sign-extended or masked to 64 bits.
+fn typed_value(b: &mut FunctionBuilder<'_>, t: T, v: Value) -> Value {
+    let w = width(t);
+    if w >= 64 {
+        v
+    } else if t.is_signed() {
+        let up = b.ins().ishl_imm(v, i64::from(64 - w));
+        b.ins().sshr_imm(up, i64::from(64 - w))
+    } else {
+        mask_bits(b, v, w)
+    }
+}
+
+/// Loads and stores through host addresses computed by the emitter.
+fn mem() -> MemFlags {
+    MemFlags::new()
+}
+
+struct Emitter<'a, 'b, 'c> {
+    t: &'a Translation<'a>,
+    b: &'b mut FunctionBuilder<'c>,
+    ctx: Value,
+    regs: Vec<Variable>,
+    thread: Variable,
+    /// The block of each instruction.
+    blocks: Vec<Block>,
+    /// Resume points: instruction index → resume id (1-based).
+    resume_ids: BTreeMap<usize, u32>,
+    next_thread: Block,
+    /// Blocks still to fill: faults at an instruction, thread exits.
+    pending_faults: Vec<(Block, usize)>,
+    pending_exits: Vec<Block>,
+}
+
+impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
+    fn new(t: &'a Translation<'a>, b: &'b mut FunctionBuilder<'c>) -> Self {
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let ctx = b.block_params(entry)[0];
+        let regs = (0..t.code.num_regs)
+            .map(|_| b.declare_var(types::I64))
+            .collect();
+        let thread = b.declare_var(types::I64);
+        let blocks = (0..t.code.insts.len()).map(|_| b.create_block()).collect();
+        let next_thread = b.create_block();
+        Emitter {
+            t,
+            b,
+            ctx,
+            regs,
+            thread,
+            blocks,
+            resume_ids: BTreeMap::new(),
+            next_thread,
+            pending_faults: Vec::new(),
+            pending_exits: Vec::new(),
+        }
+    }
+
+    fn load_ctx(&mut self, ty: Type, offset: usize) -> Value {
+        self.b
+            .ins()
+            .load(ty, MemFlags::trusted(), self.ctx, offset as i32)
+    }
+
+    fn store_ctx(&mut self, v: Value, offset: usize) {
+        self.b
+            .ins()
+            .store(MemFlags::trusted(), v, self.ctx, offset as i32);
+    }
+
+    fn resume_id(&mut self, pc: usize) -> u32 {
+        let next = self.resume_ids.len() as u32 + 1;
+        *self.resume_ids.entry(pc).or_insert(next)
+    }
+
+    fn emit(&mut self) -> Result<(), Unsupported> {
+        let insts = &self.t.code.insts;
+        // Resume points: after each barrier, and at each backward branch's target.
+        for (pc, inst) in insts.iter().enumerate() {
+            match inst.op {
+                Op::Bar { .. } => {
+                    self.resume_id(pc + 1);
+                }
+                Op::Bra { target } if (target as usize) <= pc => {
+                    self.resume_id(target as usize);
+                }
+                _ => {}
+            }
+        }
+        if self.resume_ids.len() as u32 >= WAITING - 1 {
+            return Err("too many resume points".into());
+        }
+        let zero = self.b.ins().iconst(types::I64, 0);
+        self.b.def_var(self.thread, zero);
+        let head = self.b.create_block();
+        self.b.ins().jump(head, &[]);
+
+        // Thread loop head: next runnable thread, or the phase is done.
+        self.b.switch_to_block(head);
+        let t = self.b.use_var(self.thread);
+        let count = self.load_ctx(types::I64, offset_of!(BlockContext, threads));
+        let done = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, t, count);
+        let finish = self.b.create_block();
+        let dispatch = self.b.create_block();
+        self.b.ins().brif(done, finish, &[], dispatch, &[]);
+        self.b.switch_to_block(finish);
+        let status = self.b.ins().iconst(types::I32, i64::from(PHASE_DONE));
+        self.b.ins().return_(&[status]);
+
+        self.b.switch_to_block(dispatch);
+        let resume_slot = self.resume_slot();
+        let state = self.b.ins().load(types::I32, mem(), resume_slot, 0);
+        let start = self.b.create_block();
+        let mut switch = Switch::new();
+        switch.set_entry(0, start);
+        let resumes: Vec<(usize, u32)> = self.resume_ids.iter().map(|(&p, &i)| (p, i)).collect();
+        let mut resume_blocks = Vec::new();
+        for &(pc, id) in &resumes {
+            let block = self.b.create_block();
+            switch.set_entry(u128::from(id), block);
+            resume_blocks.push((block, pc));
+        }
+        switch.emit(self.b, state, self.next_thread);
+
+        self.b.switch_to_block(start);
+        let zero = self.b.ins().iconst(types::I64, 0);
+        for &r in &self.regs {
+            self.b.def_var(r, zero);
+        }
+        self.jump_to_pc(0);
+        for (block, pc) in resume_blocks {
+            self.b.switch_to_block(block);
+            let base = self.thread_regs();
+            for (i, &r) in self.regs.iter().enumerate() {
+                let v = self.b.ins().load(types::I64, mem(), base, (i * 8) as i32);
+                self.b.def_var(r, v);
+            }
+            self.jump_to_pc(pc);
+        }
+
+        self.b.switch_to_block(self.next_thread);
+        let t = self.b.use_var(self.thread);
+        let t1 = self.b.ins().iadd_imm(t, 1);
+        self.b.def_var(self.thread, t1);
+        self.b.ins().jump(head, &[]);
+
+        for pc in 0..insts.len() {
+            self.b.switch_to_block(self.blocks[pc]);
+            self.instruction(pc)?;
+        }
+        for (block, pc) in std::mem::take(&mut self.pending_faults) {
+            self.b.switch_to_block(block);
+            self.fault(pc);
+        }
+        for block in std::mem::take(&mut self.pending_exits) {
+            self.b.switch_to_block(block);
+            self.exit_thread();
+        }
+        self.b.seal_all_blocks();
+        Ok(())
+    }
+
+    /// Jumps to instruction `pc` (past the end: the thread exits).
+    fn jump_to_pc(&mut self, pc: usize) {
+        if pc < self.blocks.len() {
+            self.b.ins().jump(self.blocks[pc], &[]);
+        } else {
+            self.exit_thread();
+        }
+    }
+
+    /// Address of the current thread's resume state.
+    fn resume_slot(&mut self) -> Value {
+        let t = self.b.use_var(self.thread);
+        let base = self.load_ctx(types::I64, offset_of!(BlockContext, resume));
+        let off = self.b.ins().ishl_imm(t, 2);
+        self.b.ins().iadd(base, off)
+    }
+
+    /// Address of the current thread's saved registers.
+    fn thread_regs(&mut self) -> Value {
+        let t = self.b.use_var(self.thread);
+        let base = self.load_ctx(types::I64, offset_of!(BlockContext, regs));
+        let off = self
+            .b
+            .ins()
+            .imul_imm(t, i64::from(self.t.code.num_regs) * 8);
+        self.b.ins().iadd(base, off)
+    }
+
+    fn save_state(&mut self, resume: u32) {
+        let base = self.thread_regs();
+        for i in 0..self.regs.len() {
+            let v = self.b.use_var(self.regs[i]);
+            self.b.ins().store(mem(), v, base, (i * 8) as i32);
+        }
+        let slot = self.resume_slot();
+        let r = self.b.ins().iconst(types::I32, i64::from(resume as i32));
+        self.b.ins().store(mem(), r, slot, 0);
+    }
+
+    fn exit_thread(&mut self) {
+        let slot = self.resume_slot();
+        let r = self.b.ins().iconst(types::I32, i64::from(EXITED as i32));
+        self.b.ins().store(mem(), r, slot, 0);
+        self.b.ins().jump(self.next_thread, &[]);
+    }
+
+    /// Records the fault of the current thread at `pc` and returns [`FAULTED`].
+    fn fault(&mut self, pc: usize) {
+        let t = self.b.use_var(self.thread);
+        self.store_ctx(t, offset_of!(BlockContext, fault_thread));
+        let p = self.b.ins().iconst(types::I64, pc as i64);
+        self.store_ctx(p, offset_of!(BlockContext, fault_pc));
+        let status = self.b.ins().iconst(types::I32, i64::from(FAULTED));
+        self.b.ins().return_(&[status]);
+    }
+
+    /// A block that faults at `pc` (filled in at the end).
+    fn fault_block(&mut self, pc: usize) -> Block {
+        let block = self.b.create_block();
+        self.pending_faults.push((block, pc));
+        block
+    }
+
+    fn src(&mut self, s: Src) -> Value {
+        match s {
+            Src::Reg(r) => self.b.use_var(self.regs[r as usize]),
+            Src::Imm(v) => self.b.ins().iconst(types::I64, v as i64),
+            Src::NotReg(r) => {
+                let v = self.b.use_var(self.regs[r as usize]);
+                let z = self.b.ins().icmp_imm(IntCC::Equal, v, 0);
+                self.b.ins().uextend(types::I64, z)
+            }
+            Src::Special(sp) => self.special(sp),
+            // Refused by `unsupported`.
+            Src::Frame(_) => self.b.ins().iconst(types::I64, 0),
+        }
+    }
+
+    fn special(&mut self, sp: Special) -> Value {
+        let u32_at = |e: &mut Self, offset: usize| {
+            let v = e.load_ctx(types::I32, offset);
+            e.b.ins().uextend(types::I64, v)
+        };
+        match sp {
+            Special::Tid(d) => {
+                let t = self.b.use_var(self.thread);
+                let base = self.load_ctx(types::I64, offset_of!(BlockContext, tids));
+                let off = self.b.ins().ishl_imm(t, 4);
+                let addr = self.b.ins().iadd(base, off);
+                let v = self.b.ins().load(types::I32, mem(), addr, i32::from(d) * 4);
+                self.b.ins().uextend(types::I64, v)
+            }
+            Special::Ntid(d) => u32_at(self, offset_of!(BlockContext, ntid) + 4 * d as usize),
+            Special::Ctaid(d) => u32_at(self, offset_of!(BlockContext, ctaid) + 4 * d as usize),
+            Special::Nctaid(d) => u32_at(self, offset_of!(BlockContext, nctaid) + 4 * d as usize),
+            Special::Laneid => {
+                let t = self.b.use_var(self.thread);
+                self.b.ins().band_imm(t, 31)
+            }
+            Special::Warpid => {
+                let t = self.b.use_var(self.thread);
+                self.b.ins().ushr_imm(t, 5)
+            }
+            Special::DynamicSmem => {
+                self.load_ctx(types::I64, offset_of!(BlockContext, dynamic_smem))
+            }
+            Special::TotalSmem => self.load_ctx(types::I64, offset_of!(BlockContext, total_smem)),
+            // Refused by `unsupported`.
+            _ => self.b.ins().iconst(types::I64, 0),
+        }
+    }
+
+    fn set(&mut self, d: u32, v: Value) {
+        if d != SINK {
+            self.b.def_var(self.regs[d as usize], v);
+        }
+    }
+
+    fn call_evaluate(&mut self, pc: usize, a: Value, b: Value, c: Value) -> Value {
+        let op = &self.t.code.insts[pc].op as *const Op as i64;
+        let op = self.b.ins().iconst(types::I64, op);
+        let call = self.b.ins().call(self.t.evaluate, &[op, a, b, c]);
+        self.b.inst_results(call)[0]
+    }
+
+    fn instruction(&mut self, pc: usize) -> Result<(), Unsupported> {
+        let inst = &self.t.code.insts[pc];
+        if let Some((reg, negated)) = inst.guard {
+            if let Op::Bra { target } = inst.op {
+                let v = self.b.use_var(self.regs[reg as usize]);
+                let bit = self.b.ins().band_imm(v, 1);
+                let taken = self.b.create_block();
+                let next = self.next_block(pc);
+                if negated {
+                    self.b.ins().brif(bit, next, &[], taken, &[]);
+                } else {
+                    self.b.ins().brif(bit, taken, &[], next, &[]);
+                }
+                self.b.switch_to_block(taken);
+                self.branch(pc, target as usize);
+                return Ok(());
+            }
+            let v = self.b.use_var(self.regs[reg as usize]);
+            let bit = self.b.ins().band_imm(v, 1);
+            let run = self.b.create_block();
+            let next = self.next_block(pc);
+            if negated {
+                self.b.ins().brif(bit, next, &[], run, &[]);
+            } else {
+                self.b.ins().brif(bit, run, &[], next, &[]);
+            }
+            self.b.switch_to_block(run);
+        }
+        self.operation(pc)
+    }
+
+    /// The block after `pc`, or one that ends the thread past the last instruction.
+    fn next_block(&mut self, pc: usize) -> Block {
+        if pc + 1 < self.blocks.len() {
+            return self.blocks[pc + 1];
+        }
+        let block = self.b.create_block();
+        self.pending_exits.push(block);
+        block
+    }
+
+    /// A branch to `target`; backward branches burn fuel and yield when it runs out.
+    fn branch(&mut self, pc: usize, target: usize) {
+        if target > pc {
+            self.jump_to_pc(target);
+            return;
+        }
+        let fuel = self.load_ctx(types::I64, offset_of!(BlockContext, fuel));
+        let left = self.b.ins().iadd_imm(fuel, -1);
+        self.store_ctx(left, offset_of!(BlockContext, fuel));
+        let go = self.b.create_block();
+        let out = self.b.create_block();
+        self.b.ins().brif(left, go, &[], out, &[]);
+        self.b.switch_to_block(go);
+        self.jump_to_pc(target);
+        self.b.switch_to_block(out);
+        let id = self.resume_ids[&target];
+        self.save_state(id);
+        let status = self.b.ins().iconst(types::I32, i64::from(YIELDED));
+        self.b.ins().return_(&[status]);
+    }
+
+    fn operation(&mut self, pc: usize) -> Result<(), Unsupported> {
+        let op = &self.t.code.insts[pc].op;
+        match op {
+            Op::Nop | Op::Fence => {}
+            Op::Bra { target } => {
+                self.branch(pc, *target as usize);
+                return Ok(());
+            }
+            Op::Ret | Op::Exit => {
+                self.exit_thread();
+                return Ok(());
+            }
+            Op::Trap => {
+                self.fault(pc);
+                return Ok(());
+            }
+            Op::Bar { .. } => {
+                let id = self.resume_ids[&(pc + 1)];
+                self.save_state(id | WAITING);
+                self.b.ins().jump(self.next_thread, &[]);
+                return Ok(());
+            }
+            Op::Mov { d, a, bits } => {
+                let v = self.src(*a);
+                let v = mask_bits(self.b, v, u32::from(*bits));
+                self.set(*d, v);
+            }
+            Op::IntBin { k, t, d, a, b } => {
+                let (x, y) = (self.src(*a), self.src(*b));
+                let v = self.int_bin(pc, *k, *t, x, y);
+                self.set(*d, v);
+            }
+            Op::IntTer { k, t, d, a, b, c } => {
+                let (x, y, z) = (self.src(*a), self.src(*b), self.src(*c));
+                let v = match k {
+                    IntTer::MadLo => {
+                        let p = self.b.ins().imul(x, y);
+                        let s = self.b.ins().iadd(p, z);
+                        mask_bits(self.b, s, width(*t))
+                    }
+                    _ => {
+                        let (xv, yv) = (typed_value(self.b, *t, x), typed_value(self.b, *t, y));
+                        let p = self.b.ins().imul(xv, yv);
+                        let s = self.b.ins().iadd(p, z);
+                        mask_bits(self.b, s, 2 * width(*t))
+                    }
+                };
+                self.set(*d, v);
+            }
+            Op::Selp { bits, d, a, b, c } => {
+                let (x, y, z) = (self.src(*a), self.src(*b), self.src(*c));
+                let bit = self.b.ins().band_imm(z, 1);
+                let v = self.b.ins().select(bit, x, y);
+                let v = mask_bits(self.b, v, u32::from(*bits));
+                self.set(*d, v);
+            }
+            Op::PredLogic { op, d, a, b } => {
+                let (x, y) = (self.src(*a), self.src(*b));
+                let v = match op {
+                    IrOp::And => self.b.ins().band(x, y),
+                    IrOp::Or => self.b.ins().bor(x, y),
+                    _ => self.b.ins().bxor(x, y),
+                };
+                let v = self.b.ins().band_imm(v, 1);
+                self.set(*d, v);
+            }
+            Op::Setp {
+                cmp,
+                ty,
+                combine,
+                p,
+                q,
+                a,
+                b,
+                c,
+                ..
+            } => {
+                let (x, y) = (self.src(*a), self.src(*b));
+                let r = if ty.is_float() {
+                    let zero = self.b.ins().iconst(types::I64, 0);
+                    self.call_evaluate(pc, x, y, zero)
+                } else {
+                    self.int_compare(*cmp, *ty, x, y)
+                };
+                let not_r = self.b.ins().bxor_imm(r, 1);
+                let (pv, qv) = match combine {
+                    None => (r, not_r),
+                    Some(op) => {
+                        let cv = self.src(*c);
+                        let cv = self.b.ins().band_imm(cv, 1);
+                        let f = |e: &mut Self, v: Value| match op {
+                            IrOp::And => e.b.ins().band(v, cv),
+                            IrOp::Or => e.b.ins().bor(v, cv),
+                            _ => e.b.ins().bxor(v, cv),
+                        };
+                        (f(self, r), f(self, not_r))
+                    }
+                };
+                self.set(*p, pv);
+                self.set(*q, qv);
+            }
+            Op::Float {
+                op: fop,
+                m,
+                d,
+                a,
+                b,
+                c,
+            } => {
+                let (x, y, z) = (self.src(*a), self.src(*b), self.src(*c));
+                let plain = m.rnd == Rounding::Rn && !m.ftz && !m.sat && !m.relu;
+                let v = match (m.ty, fop) {
+                    (
+                        T::F32 | T::F64,
+                        FloatOp::Add | FloatOp::Sub | FloatOp::Mul | FloatOp::Fma,
+                    ) if plain => self.float_plain(*fop, m.ty == T::F64, x, y, z),
+                    _ => self.call_evaluate(pc, x, y, z),
+                };
+                self.set(*d, v);
+            }
+            Op::Cvt {
+                dst,
+                src,
+                options,
+                d,
+                a,
+            } => {
+                let x = self.src(*a);
+                let int = |t: &T| !t.is_float() && *t != T::Pred;
+                let v = if int(dst) && int(src) && !options.sat && options.rnd.is_none() {
+                    let v = typed_value(self.b, *src, x);
+                    mask_bits(self.b, v, width(*dst))
+                } else {
+                    let zero = self.b.ins().iconst(types::I64, 0);
+                    self.call_evaluate(pc, x, zero, zero)
+                };
+                self.set(*d, v);
+            }
+            Op::Cvta {
+                to,
+                space,
+                d,
+                a,
+                bits,
+            } => {
+                let x = self.src(*a);
+                let v = match (space, to) {
+                    (Space::Shared, true) => self.b.ins().iadd_imm(x, -(SHARED_WINDOW as i64)),
+                    (Space::Shared, false) => self.b.ins().iadd_imm(x, SHARED_WINDOW as i64),
+                    _ => x,
+                };
+                let v = mask_bits(self.b, v, u32::from(*bits));
+                self.set(*d, v);
+            }
+            Op::Ld {
+                space,
+                bits,
+                signed,
+                ds,
+                addr,
+            } => {
+                let len = u64::from(*bits / 8);
+                let total = len * ds.len() as u64;
+                let host = self.address(pc, *space, addr, total)?;
+                let ty = Type::int(u16::from(*bits)).unwrap_or(types::I64);
+                for (i, &d) in ds.iter().enumerate() {
+                    let v = self.b.ins().load(ty, mem(), host, (i as u64 * len) as i32);
+                    let v = match (*bits, *signed) {
+                        (64, _) => v,
+                        (_, true) => self.b.ins().sextend(types::I64, v),
+                        (_, false) => self.b.ins().uextend(types::I64, v),
+                    };
+                    self.set(d, v);
+                }
+            }
+            Op::St {
+                space,
+                bits,
+                addr,
+                srcs,
+            } => {
+                let len = u64::from(*bits / 8);
+                let total = len * srcs.len() as u64;
+                let values: Vec<Value> = srcs.iter().map(|s| self.src(*s)).collect();
+                let host = self.address(pc, *space, addr, total)?;
+                for (i, v) in values.into_iter().enumerate() {
+                    let v = if *bits < 64 {
+                        let ty = Type::int(u16::from(*bits)).unwrap_or(types::I64);
+                        self.b.ins().ireduce(ty, v)
+                    } else {
+                        v
+                    };
+                    self.b.ins().store(mem(), v, host, (i as u64 * len) as i32);
+                }
+            }
+            _ => return Err(format!("`{}` is not compiled", op_name(op))),
+        }
+        self.jump_to_pc(pc + 1);
+        Ok(())
+    }
+
+    fn int_bin(&mut self, pc: usize, k: IntBin, t: T, x: Value, y: Value) -> Value {
+        let w = width(t);
+        match k {
+            IntBin::Add => {
+                let v = self.b.ins().iadd(x, y);
+                mask_bits(self.b, v, w)
+            }
+            IntBin::Sub => {
+                let v = self.b.ins().isub(x, y);
+                mask_bits(self.b, v, w)
+            }
+            IntBin::MulLo => {
+                let v = self.b.ins().imul(x, y);
+                mask_bits(self.b, v, w)
+            }
+            IntBin::MulWide => {
+                let (xv, yv) = (typed_value(self.b, t, x), typed_value(self.b, t, y));
+                let v = self.b.ins().imul(xv, yv);
+                mask_bits(self.b, v, 2 * w)
+            }
+            IntBin::And => {
+                let v = self.b.ins().band(x, y);
+                mask_bits(self.b, v, w)
+            }
+            IntBin::Or => {
+                let v = self.b.ins().bor(x, y);
+                mask_bits(self.b, v, w)
+            }
+            IntBin::Xor => {
+                let v = self.b.ins().bxor(x, y);
+                mask_bits(self.b, v, w)
+            }
+            IntBin::Shl => {
+                let amount = self.b.ins().band_imm(y, 0xffff_ffff);
+                let shifted = self.b.ins().ishl(x, amount);
+                let shifted = mask_bits(self.b, shifted, w);
+                let big =
+                    self.b
+                        .ins()
+                        .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, amount, i64::from(w));
+                let zero = self.b.ins().iconst(types::I64, 0);
+                self.b.ins().select(big, zero, shifted)
+            }
+            IntBin::Shr if t.is_signed() => {
+                let amount = self.b.ins().band_imm(y, 0xffff_ffff);
+                let limit = self.b.ins().iconst(types::I64, i64::from(w - 1));
+                let amount = self.b.ins().umin(amount, limit);
+                let v = typed_value(self.b, t, x);
+                let v = self.b.ins().sshr(v, amount);
+                mask_bits(self.b, v, w)
+            }
+            IntBin::Shr => {
+                let amount = self.b.ins().band_imm(y, 0xffff_ffff);
+                let v = mask_bits(self.b, x, w);
+                let shifted = self.b.ins().ushr(v, amount);
+                let big =
+                    self.b
+                        .ins()
+                        .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, amount, i64::from(w));
+                let zero = self.b.ins().iconst(types::I64, 0);
+                self.b.ins().select(big, zero, shifted)
+            }
+            _ => {
+                let zero = self.b.ins().iconst(types::I64, 0);
+                self.call_evaluate(pc, x, y, zero)
+            }
+        }
+    }
+
+    /// 1 or 0: `cmp` of two integer operands of type `t`, as the interpreter compares them.
+    fn int_compare(&mut self, cmp: Compare, t: T, x: Value, y: Value) -> Value {
+        let unsigned_form = matches!(cmp, Compare::Lo | Compare::Ls | Compare::Hi | Compare::Hs);
+        let (xv, yv, signed) = if unsigned_form || !t.is_signed() {
+            let w = width(t);
+            (mask_bits(self.b, x, w), mask_bits(self.b, y, w), false)
+        } else {
+            (typed_value(self.b, t, x), typed_value(self.b, t, y), true)
+        };
+        let pick = |s: IntCC, u: IntCC| if signed { s } else { u };
+        let cc = match cmp {
+            Compare::Eq | Compare::Equ => IntCC::Equal,
+            Compare::Ne | Compare::Neu => IntCC::NotEqual,
+            Compare::Lt | Compare::Lo | Compare::Ltu => {
+                pick(IntCC::SignedLessThan, IntCC::UnsignedLessThan)
+            }
+            Compare::Le | Compare::Ls | Compare::Leu => {
+                pick(IntCC::SignedLessThanOrEqual, IntCC::UnsignedLessThanOrEqual)
+            }
+            Compare::Gt | Compare::Hi | Compare::Gtu => {
+                pick(IntCC::SignedGreaterThan, IntCC::UnsignedGreaterThan)
+            }
+            Compare::Ge | Compare::Hs | Compare::Geu => pick(
+                IntCC::SignedGreaterThanOrEqual,
+                IntCC::UnsignedGreaterThanOrEqual,
+            ),
+            Compare::Num => return self.b.ins().iconst(types::I64, 1),
+            Compare::Nan => return self.b.ins().iconst(types::I64, 0),
+        };
+        let r = self.b.ins().icmp(cc, xv, yv);
+        self.b.ins().uextend(types::I64, r)
+    }
+
+    /// `add`/`sub`/`mul`/`fma` in round-to-nearest, NaNs made the GPU's canonical NaN.
+    fn float_plain(&mut self, op: FloatOp, f64: bool, x: Value, y: Value, z: Value) -> Value {
+        let ty = if f64 { types::F64 } else { types::F32 };
+        let as_float = |e: &mut Self, v: Value| {
+            if f64 {
+                e.b.ins().bitcast(types::F64, MemFlags::new(), v)
+            } else {
+                let low = e.b.ins().ireduce(types::I32, v);
+                e.b.ins().bitcast(types::F32, MemFlags::new(), low)
+            }
+        };
+        let (a, b) = (as_float(self, x), as_float(self, y));
+        let r = match op {
+            FloatOp::Add => self.b.ins().fadd(a, b),
+            FloatOp::Sub => self.b.ins().fsub(a, b),
+            FloatOp::Mul => self.b.ins().fmul(a, b),
+            _ => {
+                let c = as_float(self, z);
+                self.b.ins().fma(a, b, c)
+            }
+        };
+        let is_nan = self
+            .b
+            .ins()
+            .fcmp(cranelift_codegen::ir::condcodes::FloatCC::Unordered, r, r);
+        let (int_ty, nan) = if f64 {
+            (types::I64, 0x7fff_ffff_ffff_ffffu64 as i64)
+        } else {
+            (types::I32, 0x7fff_ffff)
+        };
+        let _ = ty;
+        let bits = self.b.ins().bitcast(int_ty, MemFlags::new(), r);
+        let canonical = self.b.ins().iconst(int_ty, nan);
+        let bits = self.b.ins().select(is_nan, canonical, bits);
+        if f64 {
+            bits
+        } else {
+            self.b.ins().uextend(types::I64, bits)
+        }
+    }
+
+    /// The host address of an access of `len` bytes, branching to a fault when it is bad.
+    fn address(
+        &mut self,
+        pc: usize,
+        space: Space,
+        addr: &Addr,
+        len: u64,
+    ) -> Result<Value, Unsupported> {
+        if addr.base == AddrBase::KernelParam {
+            let params = self.load_ctx(types::I64, offset_of!(BlockContext, params));
+            return Ok(self.b.ins().iadd_imm(params, addr.offset));
+        }
+        let base = match addr.base {
+            AddrBase::Reg(r) => self.b.use_var(self.regs[r as usize]),
+            _ => self.b.ins().iconst(types::I64, 0),
+        };
+        let a = self.b.ins().iadd_imm(base, addr.offset);
+        let join = self.b.create_block();
+        self.b.append_block_param(join, types::I64);
+        match space {
+            Space::Shared => self.shared_access(pc, a, len, join),
+            Space::Generic => {
+                let off = self.b.ins().iadd_imm(a, -(SHARED_WINDOW as i64));
+                let window =
+                    self.b
+                        .ins()
+                        .icmp_imm(IntCC::UnsignedLessThan, off, WINDOW_SIZE as i64);
+                let shared = self.b.create_block();
+                let global = self.b.create_block();
+                self.b.ins().brif(window, shared, &[], global, &[]);
+                self.b.switch_to_block(shared);
+                self.shared_access(pc, off, len, join);
+                self.b.switch_to_block(global);
+                self.global_access(pc, a, len, join);
+            }
+            _ => self.global_access(pc, a, len, join),
+        }
+        self.b.switch_to_block(join);
+        Ok(self.b.block_params(join)[0])
+    }
+
+    fn aligned(&mut self, a: Value, len: u64) -> Option<Value> {
+        let align = len.next_power_of_two();
+        (self.t.checks && align > 1).then(|| {
+            let low = self.b.ins().band_imm(a, (align - 1) as i64);
+            self.b.ins().icmp_imm(IntCC::Equal, low, 0)
+        })
+    }
+
+    /// Offset `off` into the block's shared memory; jumps to `join` with the host address.
+    fn shared_access(&mut self, pc: usize, off: Value, len: u64, join: Block) {
+        let size = self.load_ctx(types::I64, offset_of!(BlockContext, shared_size));
+        let shared = self.load_ctx(types::I64, offset_of!(BlockContext, shared));
+        let host = self.b.ins().iadd(shared, off);
+        let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, off, size);
+        let end = self.b.ins().iadd_imm(off, len as i64);
+        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, size);
+        let mut ok = self.b.ins().band(inside, fits);
+        if let Some(aligned) = self.aligned(off, len) {
+            ok = self.b.ins().band(ok, aligned);
+        }
+        let bad = self.fault_block(pc);
+        self.b.ins().brif(ok, join, &[host.into()], bad, &[]);
+    }
+
+    /// A global (generic, non-shared) address; jumps to `join` with the host address.
+    fn global_access(&mut self, pc: usize, a: Value, len: u64, join: Block) {
+        let base = self.load_ctx(types::I64, offset_of!(BlockContext, cache_base));
+        let size = self.load_ctx(types::I64, offset_of!(BlockContext, cache_size));
+        let host_base = self.load_ctx(types::I64, offset_of!(BlockContext, cache_host));
+        let off = self.b.ins().isub(a, base);
+        let host = self.b.ins().iadd(host_base, off);
+        let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, off, size);
+        let end = self.b.ins().iadd_imm(off, len as i64);
+        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, size);
+        let mut ok = self.b.ins().band(inside, fits);
+        let align = len.next_power_of_two();
+        if align > 1 {
+            // Always checked: the resolver refuses misaligned accesses.
+            let low = self.b.ins().band_imm(a, (align - 1) as i64);
+            let aligned = self.b.ins().icmp_imm(IntCC::Equal, low, 0);
+            ok = self.b.ins().band(ok, aligned);
+        }
+        let slow = self.b.create_block();
+        self.b.ins().brif(ok, join, &[host.into()], slow, &[]);
+        self.b.switch_to_block(slow);
+        let length = self.b.ins().iconst(types::I64, align as i64);
+        let call = self.b.ins().call(self.t.resolve, &[self.ctx, a, length]);
+        let resolved = self.b.inst_results(call)[0];
+        let bad = self.fault_block(pc);
+        self.b
+            .ins()
+            .brif(resolved, join, &[resolved.into()], bad, &[]);
+    }
+}

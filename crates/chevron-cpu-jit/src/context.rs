@@ -1,0 +1,119 @@
+//! What compiled code sees of a running block ([`BlockContext`], laid out for loads at fixed
+//! offsets) and the Rust functions it calls back: address resolution for global memory and
+//! the operations it leaves to the interpreter's own arithmetic.
+
+use std::sync::Arc;
+
+use chevron_ptx::interp::inst::{evaluate_compare, evaluate_float, IntBin, Op};
+use chevron_ptx::interp::memory::Allocation;
+use chevron_ptx::interp::numeric::{convert, integer};
+use chevron_ptx::interp::DeviceMemory;
+
+/// Set on a thread's resume state while it waits at a barrier for the rest of the block.
+pub const WAITING: u32 = 1 << 31;
+/// A thread that has exited.
+pub const EXITED: u32 = u32::MAX;
+
+/// What a compiled block function returns: every runnable thread ran to a barrier or its end.
+pub const PHASE_DONE: u32 = 0;
+/// A thread faulted (or trapped); `fault_thread` and `fault_pc` say which and where.
+pub const FAULTED: u32 = 1;
+/// A thread used up its fuel at a backward branch; its state is saved, call again.
+pub const YIELDED: u32 = 2;
+
+/// The state of one block that compiled code reads and writes, `repr(C)` so generated code
+/// reaches its fields at [`std::mem::offset_of!`] offsets.
+#[repr(C)]
+pub struct BlockContext {
+    /// `threads × registers` register values, thread-major.
+    pub regs: *mut u64,
+    /// Per thread: 0 (start), a resume point (`| WAITING` at a barrier), or [`EXITED`].
+    pub resume: *mut u32,
+    /// Threads in the block.
+    pub threads: u64,
+    /// Per thread `tid.x, tid.y, tid.z, 0`.
+    pub tids: *const u32,
+    /// `%ntid`, `%ctaid`, `%nctaid` (x, y, z, unused).
+    pub ntid: [u32; 4],
+    pub ctaid: [u32; 4],
+    pub nctaid: [u32; 4],
+    /// The kernel's parameter buffer.
+    pub params: *const u8,
+    /// The block's shared memory and its size in bytes.
+    pub shared: *mut u8,
+    pub shared_size: u64,
+    /// The last global allocation resolved: device base, size, host address.
+    pub cache_base: u64,
+    pub cache_size: u64,
+    pub cache_host: u64,
+    /// Which thread faulted, at which instruction.
+    pub fault_thread: u64,
+    pub fault_pc: u64,
+    /// Backward branches left before the block yields.
+    pub fuel: u64,
+    /// `%dynamic_smem_size` and `%total_smem_size`.
+    pub dynamic_smem: u64,
+    pub total_smem: u64,
+    /// The resolver behind [`resolve_global`].
+    pub resolver: *const Resolver,
+}
+
+/// Finds global allocations for compiled code and keeps every one it handed out alive until
+/// the block ends (a free on another stream cannot pull the memory away mid-block).
+pub struct Resolver {
+    pub memory: Arc<DeviceMemory>,
+    pub held: std::cell::RefCell<Vec<Arc<Allocation>>>,
+}
+
+/// Host address of `[addr, addr + len)` in a live global allocation, naturally aligned to `len`
+/// (a power of two); 0 when the access would fault. Refreshes the context's one-entry cache.
+///
+/// # Safety
+/// `context` is the block context of the calling compiled function, with a valid `resolver`.
+pub unsafe extern "C" fn resolve_global(context: *mut BlockContext, addr: u64, len: u64) -> u64 {
+    // SAFETY: compiled code passes its own context, which outlives the call (see above).
+    let context = unsafe { &mut *context };
+    // SAFETY: the resolver outlives the block's run, which holds the context.
+    let resolver = unsafe { &*context.resolver };
+    if len == 0 || !addr.is_multiple_of(len) {
+        return 0;
+    }
+    match resolver.memory.lookup(addr, len) {
+        Ok(allocation) if !allocation.is_freed() => {
+            context.cache_base = allocation.base;
+            context.cache_size = allocation.size;
+            context.cache_host = allocation.host_address() as u64;
+            let host = context.cache_host + (addr - allocation.base);
+            resolver.held.borrow_mut().push(allocation);
+            host
+        }
+        _ => 0,
+    }
+}
+
+/// Evaluates a pure one-result instruction the way the interpreter does, for operations the
+/// compiler leaves to its arithmetic (integer division, conversions, non-default float modes,
+/// float comparisons). Unknown operations give 0; the compiler never emits a call for them.
+///
+/// # Safety
+/// `op` points to a decoded instruction of a program that outlives the compiled kernel.
+pub unsafe extern "C" fn evaluate(op: *const Op, a: u64, b: u64, c: u64) -> u64 {
+    // SAFETY: the compiled kernel holds the program whose instructions it points to.
+    let op = unsafe { &*op };
+    match op {
+        Op::IntBin { k, t, .. } => match k {
+            IntBin::MulHi => integer::mul_hi(*t, a, b),
+            IntBin::Div => integer::div_int(*t, a, b),
+            IntBin::Rem => integer::rem_int(*t, a, b),
+            IntBin::Min => integer::min_int(*t, a, b),
+            IntBin::Max => integer::max_int(*t, a, b),
+            _ => 0,
+        },
+        Op::Float { op, m, .. } => evaluate_float(*op, *m, a, b, c),
+        Op::Cvt {
+            dst, src, options, ..
+        } => convert::cvt_with(*dst, *src, a, options),
+        Op::Setp { cmp, ty, ftz, .. } => u64::from(evaluate_compare(*cmp, *ty, *ftz, a, b).0),
+        _ => 0,
+    }
+}
