@@ -19,9 +19,11 @@ use chevron_ptx::interp::inst::{
 };
 use chevron_ptx::interp::memory::{SHARED_WINDOW, WINDOW_SIZE};
 use chevron_ptx::interp::program::FunctionCode;
-use chevron_ptx::ir::{Compare, Op as IrOp, Rounding, ScalarType as T};
-use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, Block, FuncRef, InstBuilder, MemFlags, Type, Value};
+use chevron_ptx::ir::{Compare, Modifier, Op as IrOp, Rounding, ScalarType as T, Semantics};
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::{
+    types, AtomicRmwOp, Block, FuncRef, InstBuilder, MemFlags, Type, Value,
+};
 use cranelift_frontend::{FunctionBuilder, Switch, Variable};
 
 use crate::context::{BlockContext, EXITED, FAULTED, PHASE_DONE, WAITING, YIELDED};
@@ -48,6 +50,20 @@ pub fn translate(t: &Translation<'_>, b: &mut FunctionBuilder<'_>) -> Result<(),
     for (pc, inst) in code.insts.iter().enumerate() {
         if let Some(why) = unsupported(&inst.op, code.param_size) {
             return Err(format!("{why} (line {})", code.line(pc)));
+        }
+        let ordered = code.source.get(pc).is_some_and(|source| {
+            source
+                .modifiers
+                .iter()
+                .any(|m| matches!(m, Modifier::Semantics(s) if *s != Semantics::Weak))
+        });
+        if ordered {
+            // Volatile or ordered accesses talk to other threads or blocks (flags, spin
+            // waits), where the interpreter's scheduling and spin detection are the reference.
+            return Err(format!(
+                "a volatile or memory-ordered access (line {})",
+                code.line(pc)
+            ));
         }
         if inst.guard.is_some() && matches!(inst.op, Op::Bar { .. } | Op::Exit | Op::Ret) {
             return Err(format!(
@@ -154,6 +170,33 @@ fn unsupported(op: &Op, param_size: u64) -> Option<String> {
                 && !matches!(space, Space::Param | Space::Const)
                 && addr_ok(*space, addr, 0)
                 && srcs.iter().all(src_ok)
+        }
+        Op::Atom {
+            space,
+            op,
+            ty,
+            addr,
+            b,
+            c,
+            ..
+        } => {
+            matches!(ty.size(), 4 | 8)
+                && !ty.is_float()
+                && matches!(
+                    op,
+                    IrOp::Add
+                        | IrOp::Min
+                        | IrOp::Max
+                        | IrOp::And
+                        | IrOp::Or
+                        | IrOp::Xor
+                        | IrOp::Exch
+                        | IrOp::Cas
+                )
+                && matches!(space, Space::Global | Space::Shared | Space::Generic)
+                && addr_ok(*space, addr, 0)
+                && src_ok(b)
+                && src_ok(c)
         }
         Op::Bar {
             kind: BarrierKind::Sync,
@@ -656,10 +699,13 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 let (x, y, z) = (self.src(*a), self.src(*b), self.src(*c));
                 let plain = m.rnd == Rounding::Rn && !m.ftz && !m.sat && !m.relu;
                 let v = match (m.ty, fop) {
-                    (
-                        T::F32 | T::F64,
-                        FloatOp::Add | FloatOp::Sub | FloatOp::Mul | FloatOp::Fma,
-                    ) if plain => self.float_plain(*fop, m.ty == T::F64, x, y, z),
+                    // f64 NaN operands propagate (see the interpreter's `directed`): f64 goes
+                    // through `evaluate`.
+                    (T::F32, FloatOp::Add | FloatOp::Sub | FloatOp::Mul | FloatOp::Fma)
+                        if plain =>
+                    {
+                        self.float_plain(*fop, x, y, z)
+                    }
                     _ => self.call_evaluate(pc, x, y, z),
                 };
                 self.set(*d, v);
@@ -672,7 +718,9 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 a,
             } => {
                 let x = self.src(*a);
-                let int = |t: &T| !t.is_float() && *t != T::Pred;
+                // 8- and 16-bit results keep the interpreter's register conventions (an `.s8`
+                // result is sign-extended to 16 bits): those go through `evaluate`.
+                let int = |t: &T| !t.is_float() && *t != T::Pred && t.size() >= 4;
                 let v = if int(dst) && int(src) && !options.sat && options.rnd.is_none() {
                     let v = typed_value(self.b, *src, x);
                     mask_bits(self.b, v, width(*dst))
@@ -739,10 +787,62 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                     self.b.ins().store(mem(), v, host, (i as u64 * len) as i32);
                 }
             }
+            Op::Atom {
+                space,
+                op,
+                ty,
+                d,
+                addr,
+                b,
+                c,
+            } => {
+                let (x, y) = (self.src(*b), self.src(*c));
+                let bytes = u64::from(ty.size());
+                let host = self.address(pc, *space, addr, bytes)?;
+                let v = self.atomic(*op, *ty, host, x, y);
+                self.set(*d, v);
+            }
             _ => return Err(format!("`{}` is not compiled", op_name(op))),
         }
         self.jump_to_pc(pc + 1);
         Ok(())
+    }
+
+    /// An integer atomic at `host`; the old value, zero-extended.
+    fn atomic(&mut self, op: IrOp, ty: T, host: Value, x: Value, y: Value) -> Value {
+        let wide = ty.size() == 8;
+        let int_ty = if wide { types::I64 } else { types::I32 };
+        let narrow = |e: &mut Self, v: Value| {
+            if wide {
+                v
+            } else {
+                e.b.ins().ireduce(types::I32, v)
+            }
+        };
+        let (xv, yv) = (narrow(self, x), narrow(self, y));
+        let flags = MemFlags::trusted();
+        let old = match op {
+            IrOp::Cas => self.b.ins().atomic_cas(flags, host, xv, yv),
+            _ => {
+                let rmw = match op {
+                    IrOp::Add => AtomicRmwOp::Add,
+                    IrOp::And => AtomicRmwOp::And,
+                    IrOp::Or => AtomicRmwOp::Or,
+                    IrOp::Xor => AtomicRmwOp::Xor,
+                    IrOp::Exch => AtomicRmwOp::Xchg,
+                    IrOp::Min if ty.is_signed() => AtomicRmwOp::Smin,
+                    IrOp::Max if ty.is_signed() => AtomicRmwOp::Smax,
+                    IrOp::Min => AtomicRmwOp::Umin,
+                    _ => AtomicRmwOp::Umax,
+                };
+                self.b.ins().atomic_rmw(int_ty, flags, rmw, host, xv)
+            }
+        };
+        if wide {
+            old
+        } else {
+            self.b.ins().uextend(types::I64, old)
+        }
     }
 
     fn int_bin(&mut self, pc: usize, k: IntBin, t: T, x: Value, y: Value) -> Value {
@@ -847,16 +947,11 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         self.b.ins().uextend(types::I64, r)
     }
 
-    /// `add`/`sub`/`mul`/`fma` in round-to-nearest, NaNs made the GPU's canonical NaN.
-    fn float_plain(&mut self, op: FloatOp, f64: bool, x: Value, y: Value, z: Value) -> Value {
-        let ty = if f64 { types::F64 } else { types::F32 };
+    /// f32 `add`/`sub`/`mul`/`fma` in round-to-nearest, NaNs made the GPU's canonical NaN.
+    fn float_plain(&mut self, op: FloatOp, x: Value, y: Value, z: Value) -> Value {
         let as_float = |e: &mut Self, v: Value| {
-            if f64 {
-                e.b.ins().bitcast(types::F64, MemFlags::new(), v)
-            } else {
-                let low = e.b.ins().ireduce(types::I32, v);
-                e.b.ins().bitcast(types::F32, MemFlags::new(), low)
-            }
+            let low = e.b.ins().ireduce(types::I32, v);
+            e.b.ins().bitcast(types::F32, MemFlags::new(), low)
         };
         let (a, b) = (as_float(self, x), as_float(self, y));
         let r = match op {
@@ -868,24 +963,11 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 self.b.ins().fma(a, b, c)
             }
         };
-        let is_nan = self
-            .b
-            .ins()
-            .fcmp(cranelift_codegen::ir::condcodes::FloatCC::Unordered, r, r);
-        let (int_ty, nan) = if f64 {
-            (types::I64, 0x7fff_ffff_ffff_ffffu64 as i64)
-        } else {
-            (types::I32, 0x7fff_ffff)
-        };
-        let _ = ty;
-        let bits = self.b.ins().bitcast(int_ty, MemFlags::new(), r);
-        let canonical = self.b.ins().iconst(int_ty, nan);
+        let is_nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
+        let bits = self.b.ins().bitcast(types::I32, MemFlags::new(), r);
+        let canonical = self.b.ins().iconst(types::I32, 0x7fff_ffff);
         let bits = self.b.ins().select(is_nan, canonical, bits);
-        if f64 {
-            bits
-        } else {
-            self.b.ins().uextend(types::I64, bits)
-        }
+        self.b.ins().uextend(types::I64, bits)
     }
 
     /// The host address of an access of `len` bytes, branching to a fault when it is bad.

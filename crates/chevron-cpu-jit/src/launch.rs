@@ -218,6 +218,8 @@ impl CompiledKernel {
                 FAULTED => return BlockEnd::Interpret(index..index + 1),
                 YIELDED => {
                     context.fuel = FUEL;
+                    // Let a kernel on another stream that this block may wait for run.
+                    std::thread::yield_now();
                     if hooks.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
                         return BlockEnd::Interpret(index..index + 1);
                     }

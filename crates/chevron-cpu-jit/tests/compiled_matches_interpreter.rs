@@ -179,13 +179,13 @@ fn an_out_of_bounds_store_gives_the_interpreters_report() {
 #[test]
 fn kernels_outside_the_subset_are_refused_with_a_reason() {
     let module = chevron_ptx::parse(&format!(
-        "{HEADER}.visible .entry atomic(.param .u64 p) {{ .reg .b64 %rd<2>; .reg .b32 %r<2>;\n\
-         ld.param.u64 %rd1, [p]; atom.global.add.u32 %r1, [%rd1], 1; ret; }}"
+        "{HEADER}.visible .entry float_atomic(.param .u64 p) {{ .reg .b64 %rd<2>; .reg .b32 %r<2>;\n\
+         ld.param.u64 %rd1, [p]; atom.global.add.f32 %r1, [%rd1], 0f3F800000; ret; }}"
     ))
     .unwrap();
     let memory = Arc::new(DeviceMemory::new(0));
     let program = Arc::new(Program::load(&module, &memory).unwrap());
-    let kernel = program.kernel("atomic").unwrap();
+    let kernel = program.kernel("float_atomic").unwrap();
     let why = CompiledKernel::compile(&program, &kernel, true).unwrap_err();
     assert!(why.contains("Atom"), "{why}");
 }

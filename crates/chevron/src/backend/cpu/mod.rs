@@ -18,6 +18,7 @@
 //! | `stream.rs` | [`CpuStream`]: the in-order queue, launches and copies |
 //! | `worker.rs` | the thread that runs a stream's queue; fault handling and cancellation |
 //! | `pool.rs` | the device's persistent helper threads, shared by its streams |
+//! | `tier.rs` | interpreter or compiled code (`CHEVRON_CPU_EXEC`), per kernel |
 //! | `timeline.rs` | a stream's completion counter and sticky fault |
 //! | `event.rs` | [`CpuEvent`]: a recorded point on a timeline |
 
@@ -31,6 +32,7 @@ mod module;
 mod pool;
 mod shared_usage;
 mod stream;
+mod tier;
 mod timeline;
 mod window;
 mod worker;

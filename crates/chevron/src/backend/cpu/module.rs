@@ -17,6 +17,7 @@ use crate::error::{Error, Result};
 use super::device::DeviceCore;
 use super::image::{self, IN_MEMORY};
 use super::shared_usage::SharedUsage;
+use super::tier::KernelTier;
 
 /// A PTX module loaded on one CPU device.
 pub struct CpuModule {
@@ -60,6 +61,8 @@ pub(crate) struct LoadedKernel {
     pub(crate) required_block: Option<[u32; 3]>,
     max_threads_per_block: u32,
     static_shared_bytes: u32,
+    /// Interpreted or compiled (see `tier.rs`).
+    pub(crate) tier: KernelTier,
 }
 
 /// Loads `image` on `device`.
@@ -119,6 +122,7 @@ fn load_ptx(device: &Arc<DeviceCore>, text: &str) -> Result<Arc<CpuModule>> {
             required_block: required_block(function),
             max_threads_per_block: max_threads(function, device.info().max_threads_per_block),
             static_shared_bytes: shared.static_bytes(&function.name),
+            tier: KernelTier::default(),
         };
         let function = CpuFunction {
             kernel: Arc::new(kernel),

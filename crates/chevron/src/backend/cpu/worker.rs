@@ -152,10 +152,13 @@ impl WorkerContext {
                 .as_deref()
                 .map(|pool| pool as &dyn interp::BlockWorkers),
         };
-        kernel
-            .program
-            .launch_with(&kernel.handle, &config, params, &hooks)
-            .map_err(|fault| fault.to_string())?;
+        let result = match kernel.tier.for_launch(&kernel.program, &kernel.handle)? {
+            Some(compiled) => compiled.launch(&config, params, &hooks),
+            None => kernel
+                .program
+                .launch_with(&kernel.handle, &config, params, &hooks),
+        };
+        result.map_err(|fault| fault.to_string())?;
         Ok(())
     }
 }
