@@ -8,7 +8,7 @@
 //! Each kernel of `examples/bench/kernels.ptx` runs on one thread interpreted (once: it is
 //! slow) and compiled with checks on and off (median of 5 launches); the outputs of the three
 //! must agree. Prints a table with every ratio, the compile time per kernel, and the 2-thread
-//! speed-up of compiled matmul 512.
+//! speed-up of compiled matmul 512. `BENCH_ONLY=saxpy,matmul256` runs only the cases named.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -182,7 +182,15 @@ fn main() -> Result<(), String> {
         "interp/chk"
     );
     let hooks = LaunchHooks::default();
+    // `BENCH_ONLY=saxpy,matmul256` runs only those.
+    let only = std::env::var("BENCH_ONLY").ok();
     for case in cases(&memory) {
+        if only
+            .as_deref()
+            .is_some_and(|only| !only.split(',').any(|name| name == case.name))
+        {
+            continue;
+        }
         let kernel = program.kernel(case.kernel).ok_or("kernel missing")?;
         let (interp, reference) = measure(&memory, &case, 1, &|| {
             program

@@ -27,6 +27,7 @@ use cranelift_codegen::ir::{
 use cranelift_frontend::{FunctionBuilder, Switch, Variable};
 
 use crate::context::{BlockContext, EXITED, FAULTED, PHASE_DONE, WAITING, YIELDED};
+use crate::liveness::Liveness;
 
 /// How to build a kernel's function.
 pub struct Translation<'a> {
@@ -41,8 +42,9 @@ pub struct Translation<'a> {
 /// Why a kernel is not compiled: the first instruction outside the subset.
 pub type Unsupported = String;
 
-/// Emits the kernel into `b` (whose signature is `fn(*mut BlockContext) -> u32`).
-pub fn translate(t: &Translation<'_>, b: &mut FunctionBuilder<'_>) -> Result<(), Unsupported> {
+/// Emits the kernel into `b` (whose signature is `fn(*mut BlockContext) -> u32`); returns
+/// the number of global access sites, each with a cache entry in [`BlockContext::sites`].
+pub fn translate(t: &Translation<'_>, b: &mut FunctionBuilder<'_>) -> Result<u32, Unsupported> {
     let code = t.code;
     if code.frame_size != 0 {
         return Err("local variables (a stack frame)".into());
@@ -73,7 +75,8 @@ pub fn translate(t: &Translation<'_>, b: &mut FunctionBuilder<'_>) -> Result<(),
         }
     }
     let mut e = Emitter::new(t, b);
-    e.emit()
+    e.emit()?;
+    Ok(e.sites)
 }
 
 /// The first reason `op` cannot be compiled, if any.
@@ -265,6 +268,10 @@ struct Emitter<'a, 'b, 'c> {
     /// Blocks still to fill: faults at an instruction, thread exits.
     pending_faults: Vec<(Block, usize)>,
     pending_exits: Vec<Block>,
+    /// Global access sites so far (each has a cache entry in `BlockContext::sites`).
+    sites: u32,
+    /// Registers live at each instruction: what a barrier or a yield must keep.
+    live: Liveness,
 }
 
 impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
@@ -290,6 +297,8 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             next_thread,
             pending_faults: Vec::new(),
             pending_exits: Vec::new(),
+            sites: 0,
+            live: Liveness::of(&t.code.insts, t.code.num_regs),
         }
     }
 
@@ -297,6 +306,13 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         self.b
             .ins()
             .load(ty, MemFlags::trusted(), self.ctx, offset as i32)
+    }
+
+    /// A field of the context that stays the same during the call (pointers, sizes, launch
+    /// shape): may be hoisted out of the thread loop.
+    fn load_fixed(&mut self, ty: Type, offset: usize) -> Value {
+        let flags = MemFlags::trusted().with_readonly().with_can_move();
+        self.b.ins().load(ty, flags, self.ctx, offset as i32)
     }
 
     fn store_ctx(&mut self, v: Value, offset: usize) {
@@ -335,7 +351,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         // Thread loop head: next runnable thread, or the phase is done.
         self.b.switch_to_block(head);
         let t = self.b.use_var(self.thread);
-        let count = self.load_ctx(types::I64, offset_of!(BlockContext, threads));
+        let count = self.load_fixed(types::I64, offset_of!(BlockContext, threads));
         let done = self
             .b
             .ins()
@@ -371,8 +387,13 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         for (block, pc) in resume_blocks {
             self.b.switch_to_block(block);
             let base = self.thread_regs();
+            let zero = self.b.ins().iconst(types::I64, 0);
             for (i, &r) in self.regs.iter().enumerate() {
-                let v = self.b.ins().load(types::I64, mem(), base, (i * 8) as i32);
+                let v = if self.live.is_live(pc, i as u32) {
+                    self.b.ins().load(types::I64, mem(), base, (i * 8) as i32)
+                } else {
+                    zero // Never read again.
+                };
                 self.b.def_var(r, v);
             }
             self.jump_to_pc(pc);
@@ -412,7 +433,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
     /// Address of the current thread's resume state.
     fn resume_slot(&mut self) -> Value {
         let t = self.b.use_var(self.thread);
-        let base = self.load_ctx(types::I64, offset_of!(BlockContext, resume));
+        let base = self.load_fixed(types::I64, offset_of!(BlockContext, resume));
         let off = self.b.ins().ishl_imm(t, 2);
         self.b.ins().iadd(base, off)
     }
@@ -420,7 +441,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
     /// Address of the current thread's saved registers.
     fn thread_regs(&mut self) -> Value {
         let t = self.b.use_var(self.thread);
-        let base = self.load_ctx(types::I64, offset_of!(BlockContext, regs));
+        let base = self.load_fixed(types::I64, offset_of!(BlockContext, regs));
         let off = self
             .b
             .ins()
@@ -428,9 +449,13 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         self.b.ins().iadd(base, off)
     }
 
-    fn save_state(&mut self, resume: u32) {
+    /// Saves the registers live at `pc`, where the thread resumes with state `resume`.
+    fn save_state(&mut self, resume: u32, pc: usize) {
         let base = self.thread_regs();
         for i in 0..self.regs.len() {
+            if !self.live.is_live(pc, i as u32) {
+                continue;
+            }
             let v = self.b.use_var(self.regs[i]);
             self.b.ins().store(mem(), v, base, (i * 8) as i32);
         }
@@ -480,13 +505,13 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
 
     fn special(&mut self, sp: Special) -> Value {
         let u32_at = |e: &mut Self, offset: usize| {
-            let v = e.load_ctx(types::I32, offset);
+            let v = e.load_fixed(types::I32, offset);
             e.b.ins().uextend(types::I64, v)
         };
         match sp {
             Special::Tid(d) => {
                 let t = self.b.use_var(self.thread);
-                let base = self.load_ctx(types::I64, offset_of!(BlockContext, tids));
+                let base = self.load_fixed(types::I64, offset_of!(BlockContext, tids));
                 let off = self.b.ins().ishl_imm(t, 4);
                 let addr = self.b.ins().iadd(base, off);
                 let v = self.b.ins().load(types::I32, mem(), addr, i32::from(d) * 4);
@@ -504,9 +529,9 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 self.b.ins().ushr_imm(t, 5)
             }
             Special::DynamicSmem => {
-                self.load_ctx(types::I64, offset_of!(BlockContext, dynamic_smem))
+                self.load_fixed(types::I64, offset_of!(BlockContext, dynamic_smem))
             }
-            Special::TotalSmem => self.load_ctx(types::I64, offset_of!(BlockContext, total_smem)),
+            Special::TotalSmem => self.load_fixed(types::I64, offset_of!(BlockContext, total_smem)),
             // Refused by `unsupported`.
             _ => self.b.ins().iconst(types::I64, 0),
         }
@@ -582,7 +607,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         self.jump_to_pc(target);
         self.b.switch_to_block(out);
         let id = self.resume_ids[&target];
-        self.save_state(id);
+        self.save_state(id, target);
         let status = self.b.ins().iconst(types::I32, i64::from(YIELDED));
         self.b.ins().return_(&[status]);
     }
@@ -605,7 +630,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             }
             Op::Bar { .. } => {
                 let id = self.resume_ids[&(pc + 1)];
-                self.save_state(id | WAITING);
+                self.save_state(id | WAITING, pc + 1);
                 self.b.ins().jump(self.next_thread, &[]);
                 return Ok(());
             }
@@ -757,8 +782,14 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 let total = len * ds.len() as u64;
                 let host = self.address(pc, *space, addr, total)?;
                 let ty = Type::int(u16::from(*bits)).unwrap_or(types::I64);
+                // The parameter buffer does not change during a launch.
+                let flags = if *space == Space::Param {
+                    MemFlags::trusted().with_readonly().with_can_move()
+                } else {
+                    mem()
+                };
                 for (i, &d) in ds.iter().enumerate() {
-                    let v = self.b.ins().load(ty, mem(), host, (i as u64 * len) as i32);
+                    let v = self.b.ins().load(ty, flags, host, (i as u64 * len) as i32);
                     let v = match (*bits, *signed) {
                         (64, _) => v,
                         (_, true) => self.b.ins().sextend(types::I64, v),
@@ -979,7 +1010,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         len: u64,
     ) -> Result<Value, Unsupported> {
         if addr.base == AddrBase::KernelParam {
-            let params = self.load_ctx(types::I64, offset_of!(BlockContext, params));
+            let params = self.load_fixed(types::I64, offset_of!(BlockContext, params));
             return Ok(self.b.ins().iadd_imm(params, addr.offset));
         }
         let base = match addr.base {
@@ -1021,8 +1052,8 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
 
     /// Offset `off` into the block's shared memory; jumps to `join` with the host address.
     fn shared_access(&mut self, pc: usize, off: Value, len: u64, join: Block) {
-        let size = self.load_ctx(types::I64, offset_of!(BlockContext, shared_size));
-        let shared = self.load_ctx(types::I64, offset_of!(BlockContext, shared));
+        let size = self.load_fixed(types::I64, offset_of!(BlockContext, shared_size));
+        let shared = self.load_fixed(types::I64, offset_of!(BlockContext, shared));
         let host = self.b.ins().iadd(shared, off);
         let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, off, size);
         let end = self.b.ins().iadd_imm(off, len as i64);
@@ -1037,9 +1068,14 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
 
     /// A global (generic, non-shared) address; jumps to `join` with the host address.
     fn global_access(&mut self, pc: usize, a: Value, len: u64, join: Block) {
-        let base = self.load_ctx(types::I64, offset_of!(BlockContext, cache_base));
-        let size = self.load_ctx(types::I64, offset_of!(BlockContext, cache_size));
-        let host_base = self.load_ctx(types::I64, offset_of!(BlockContext, cache_host));
+        // This access's own cache entry: (device base, size, host address) of the allocation
+        // it used last, so accesses to different arrays do not evict each other.
+        let sites = self.load_fixed(types::I64, offset_of!(BlockContext, sites));
+        let slot = self.b.ins().iadd_imm(sites, i64::from(self.sites) * 24);
+        self.sites += 1;
+        let base = self.b.ins().load(types::I64, MemFlags::trusted(), slot, 0);
+        let size = self.b.ins().load(types::I64, MemFlags::trusted(), slot, 8);
+        let host_base = self.b.ins().load(types::I64, MemFlags::trusted(), slot, 16);
         let off = self.b.ins().isub(a, base);
         let host = self.b.ins().iadd(host_base, off);
         let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, off, size);
@@ -1057,7 +1093,10 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         self.b.ins().brif(ok, join, &[host.into()], slow, &[]);
         self.b.switch_to_block(slow);
         let length = self.b.ins().iconst(types::I64, align as i64);
-        let call = self.b.ins().call(self.t.resolve, &[self.ctx, a, length]);
+        let call = self
+            .b
+            .ins()
+            .call(self.t.resolve, &[self.ctx, slot, a, length]);
         let resolved = self.b.inst_results(call)[0];
         let bad = self.fault_block(pc);
         self.b

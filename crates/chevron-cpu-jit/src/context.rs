@@ -42,10 +42,9 @@ pub struct BlockContext {
     /// The block's shared memory and its size in bytes.
     pub shared: *mut u8,
     pub shared_size: u64,
-    /// The last global allocation resolved: device base, size, host address.
-    pub cache_base: u64,
-    pub cache_size: u64,
-    pub cache_host: u64,
+    /// Per global access site: the allocation it used last, as device base, size, host
+    /// address (all 0: none yet).
+    pub sites: *mut u64,
     /// Which thread faulted, at which instruction.
     pub fault_thread: u64,
     pub fault_pc: u64,
@@ -66,24 +65,34 @@ pub struct Resolver {
 }
 
 /// Host address of `[addr, addr + len)` in a live global allocation, naturally aligned to `len`
-/// (a power of two); 0 when the access would fault. Refreshes the context's one-entry cache.
+/// (a power of two); 0 when the access would fault. Refreshes the access site's cache entry
+/// `slot` (three words: device base, size, host address).
 ///
 /// # Safety
-/// `context` is the block context of the calling compiled function, with a valid `resolver`.
-pub unsafe extern "C" fn resolve_global(context: *mut BlockContext, addr: u64, len: u64) -> u64 {
+/// `context` is the block context of the calling compiled function, with a valid `resolver`;
+/// `slot` is one of its site entries.
+pub unsafe extern "C" fn resolve_global(
+    context: *mut BlockContext,
+    slot: *mut u64,
+    addr: u64,
+    len: u64,
+) -> u64 {
     // SAFETY: compiled code passes its own context, which outlives the call (see above).
-    let context = unsafe { &mut *context };
+    let context = unsafe { &*context };
     // SAFETY: the resolver outlives the block's run, which holds the context.
     let resolver = unsafe { &*context.resolver };
+    // SAFETY: compiled code passes the entry of the access site, three words inside the
+    // context's `sites` array, which nothing else touches during the call.
+    let slot = unsafe { std::slice::from_raw_parts_mut(slot, 3) };
     if len == 0 || !addr.is_multiple_of(len) {
         return 0;
     }
     match resolver.memory.lookup(addr, len) {
         Ok(allocation) if !allocation.is_freed() => {
-            context.cache_base = allocation.base;
-            context.cache_size = allocation.size;
-            context.cache_host = allocation.host_address() as u64;
-            let host = context.cache_host + (addr - allocation.base);
+            slot[0] = allocation.base;
+            slot[1] = allocation.size;
+            slot[2] = allocation.host_address() as u64;
+            let host = slot[2] + (addr - allocation.base);
             resolver.held.borrow_mut().push(allocation);
             host
         }

@@ -83,6 +83,7 @@ impl CompiledKernel {
             let mut regs = vec![0u64; threads as usize * self.num_regs.max(1) as usize];
             let mut resume = vec![0u32; threads as usize];
             let mut shared_memory = vec![0u8; shared as usize];
+            let mut sites = vec![0u64; 3 * self.sites as usize];
             let resolver = Resolver {
                 memory: std::sync::Arc::clone(self.program.memory()),
                 held: std::cell::RefCell::new(Vec::new()),
@@ -101,6 +102,7 @@ impl CompiledKernel {
                     &mut regs,
                     &mut resume,
                     &mut shared_memory,
+                    &mut sites,
                     &resolver,
                     &next,
                     blocks,
@@ -172,12 +174,15 @@ impl CompiledKernel {
         regs: &mut [u64],
         resume: &mut [u32],
         shared: &mut [u8],
+        sites: &mut [u64],
         resolver: &Resolver,
         next: &AtomicU64,
         blocks: u64,
     ) -> BlockEnd {
         resume.fill(0);
         shared.fill(0);
+        // The allocations the entries point to were released with the last block.
+        sites.fill(0);
         let [gx, gy, gz] = config.grid;
         let (gx64, gy64) = (u64::from(gx), u64::from(gy));
         let ctaid = [
@@ -197,9 +202,7 @@ impl CompiledKernel {
             params: params.as_ptr(),
             shared: shared.as_mut_ptr(),
             shared_size: shared.len() as u64,
-            cache_base: 0,
-            cache_size: 0,
-            cache_host: 0,
+            sites: sites.as_mut_ptr(),
             fault_thread: 0,
             fault_pc: 0,
             fuel: FUEL,

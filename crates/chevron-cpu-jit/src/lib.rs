@@ -15,6 +15,7 @@
 mod codegen;
 mod context;
 mod launch;
+mod liveness;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -82,6 +83,8 @@ pub struct CompiledKernel {
     program: Arc<Program>,
     kernel: KernelHandle,
     num_regs: u32,
+    /// Global access sites (each has a cache entry while a block runs).
+    sites: u32,
     param_size: u64,
     compile_time: Duration,
 }
@@ -149,8 +152,8 @@ impl CompiledKernel {
             Self::define(&mut module, code, checks)
         }))
         .unwrap_or_else(|_| Err("the compiler failed on this kernel".into()));
-        let id = match result {
-            Ok(id) => id,
+        let (id, sites) = match result {
+            Ok(done) => done,
             Err(why) => {
                 // SAFETY: no code of this module was handed out.
                 unsafe { module.free_memory() };
@@ -167,6 +170,7 @@ impl CompiledKernel {
             program: Arc::clone(program),
             kernel: kernel.clone(),
             num_regs: code.num_regs,
+            sites,
             param_size: code.param_size,
             compile_time: started.elapsed(),
         })
@@ -186,14 +190,14 @@ impl CompiledKernel {
         module: &mut JITModule,
         code: &chevron_ptx::interp::program::FunctionCode,
         checks: bool,
-    ) -> Result<cranelift_module::FuncId, String> {
+    ) -> Result<(cranelift_module::FuncId, u32), String> {
         let pointer = module.target_config().pointer_type();
         if pointer != types::I64 {
             return Err("the compiler needs a 64-bit host".into());
         }
         let failed = |e: cranelift_module::ModuleError| format!("Cranelift: {e}");
         let mut resolve_sig = module.make_signature();
-        resolve_sig.params.extend([AbiParam::new(types::I64); 3]);
+        resolve_sig.params.extend([AbiParam::new(types::I64); 4]);
         resolve_sig.returns.push(AbiParam::new(types::I64));
         let resolve = module
             .declare_function("chevron_resolve_global", Linkage::Import, &resolve_sig)
@@ -217,6 +221,7 @@ impl CompiledKernel {
             .push(AbiParam::new(types::I32));
         context.func.name = UserFuncName::user(0, 0);
         let mut builder_context = FunctionBuilderContext::new();
+        let sites;
         {
             let mut builder = FunctionBuilder::new(&mut context.func, &mut builder_context);
             let resolve = module.declare_func_in_func(resolve, builder.func);
@@ -227,7 +232,7 @@ impl CompiledKernel {
                 resolve,
                 evaluate,
             };
-            codegen::translate(&translation, &mut builder)?;
+            sites = codegen::translate(&translation, &mut builder)?;
             builder.finalize();
         }
         let id = module
@@ -238,6 +243,6 @@ impl CompiledKernel {
             .map_err(|e| format!("Cranelift: {e:?}"))?;
         module.clear_context(&mut context);
         module.finalize_definitions().map_err(failed)?;
-        Ok(id)
+        Ok((id, sites))
     }
 }

@@ -189,3 +189,96 @@ fn kernels_outside_the_subset_are_refused_with_a_reason() {
     let why = CompiledKernel::compile(&program, &kernel, true).unwrap_err();
     assert!(why.contains("Atom"), "{why}");
 }
+
+/// Kernels for the fault tests: a misaligned load, a trap in one thread, a block spinning on a
+/// flag that only a later block sets.
+const FAULTY: &str = r#"
+.visible .entry load_at(.param .u64 addr, .param .u64 out)
+{
+    .reg .b32 %r<2>; .reg .b64 %rd<3>;
+    ld.param.u64 %rd1, [addr]; ld.param.u64 %rd2, [out];
+    ld.global.u32 %r1, [%rd1];
+    st.global.u32 [%rd2], %r1;
+    ret;
+}
+
+.visible .entry trap_in_thread_5()
+{
+    .reg .pred %p<2>; .reg .b32 %r<2>;
+    mov.u32 %r1, %tid.x;
+    setp.eq.u32 %p1, %r1, 5;
+    @%p1 trap;
+    ret;
+}
+
+.visible .entry wait_for_last_block(.param .u64 flag)
+{
+    .reg .pred %p<3>; .reg .b32 %r<4>; .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [flag];
+    mov.u32 %r1, %ctaid.x; mov.u32 %r2, %nctaid.x; sub.u32 %r2, %r2, 1;
+    setp.eq.u32 %p1, %r1, %r2;
+    @%p1 bra SET;
+SPIN:
+    ld.global.u32 %r3, [%rd1];
+    setp.eq.u32 %p2, %r3, 0;
+    @%p2 bra SPIN;
+    ret;
+SET:
+    mov.u32 %r3, 1;
+    st.global.u32 [%rd1], %r3;
+    ret;
+}
+"#;
+
+/// The interpreter's and the compiled code's fault reports for one launch.
+fn both_faults(kernel: &str, grid: u32, block: u32, values: &[u64]) -> (String, String) {
+    let module = chevron_ptx::parse(&format!("{HEADER}{FAULTY}")).expect("parses");
+    let memory = Arc::new(DeviceMemory::new(0));
+    let program = Arc::new(Program::load(&module, &memory).expect("loads"));
+    let handle = program.kernel(kernel).unwrap();
+    let compiled = CompiledKernel::compile(&program, &handle, true).expect("compiles");
+    let resolve = |v: u64| match v {
+        // Placeholders: a live, a freed and a misaligned address.
+        1 => memory.alloc(64, 256).unwrap(),
+        2 => {
+            let a = memory.alloc(64, 256).unwrap();
+            memory.free(a).unwrap();
+            a
+        }
+        3 => memory.alloc(64, 256).unwrap() + 2,
+        other => other,
+    };
+    let p = params(&values.iter().map(|&v| resolve(v)).collect::<Vec<_>>());
+    let cfg = config(grid, block, 1);
+    let interpreted = program.launch(&handle, &cfg, &p).unwrap_err().to_string();
+    let p2 = params(&values.iter().map(|&v| resolve(v)).collect::<Vec<_>>());
+    let compiled_fault = compiled
+        .launch(&cfg, &p2, &LaunchHooks::default())
+        .unwrap_err()
+        .to_string();
+    // Addresses differ between the two launches' allocations; compare with them masked.
+    let mask = |text: String| {
+        text.split(' ')
+            .map(|w| if w.contains("0x") { "ADDR" } else { w })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    (mask(interpreted), mask(compiled_fault))
+}
+
+#[test]
+fn use_after_free_misalignment_trap_and_deadlock_give_the_interpreters_reports() {
+    for (kernel, grid, block, values, words) in [
+        ("load_at", 1, 32, vec![2u64, 1], "free"),
+        ("load_at", 1, 32, vec![3u64, 1], "align"),
+        ("trap_in_thread_5", 2, 64, vec![], "trap"),
+        ("wait_for_last_block", 3, 32, vec![1u64], "deadlock"),
+    ] {
+        let (interpreted, compiled) = both_faults(kernel, grid, block, &values);
+        assert_eq!(interpreted, compiled, "{kernel}");
+        assert!(
+            interpreted.to_lowercase().contains(words),
+            "{kernel}: {interpreted}"
+        );
+    }
+}
