@@ -7,8 +7,9 @@
 //!   kernel on a background thread, and launches run compiled once it is ready.
 //!
 //! Kernels outside the compiled subset (see `chevron_cpu_jit`) stay interpreted under every
-//! policy, silently. `CHEVRON_CPU_CHECKS=off` lets compiled code skip its alignment and
-//! shared-memory bounds checks.
+//! policy (`CHEVRON_CPU_COMPILE_LOG=1` prints each decision and compile time on stderr).
+//! `CHEVRON_CPU_CHECKS=off` lets compiled code skip its alignment and shared-memory bounds
+//! checks.
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
@@ -46,9 +47,20 @@ impl KernelTier {
             let program = Arc::clone(program);
             let kernel = kernel.clone();
             move || {
-                CompiledKernel::compile(&program, &kernel, checks)
-                    .ok()
-                    .map(Arc::new)
+                let result = CompiledKernel::compile(&program, &kernel, checks);
+                if std::env::var_os("CHEVRON_CPU_COMPILE_LOG").is_some() {
+                    match &result {
+                        Ok(compiled) => eprintln!(
+                            "chevron: compiled `{}` in {:.1} ms",
+                            kernel.name,
+                            compiled.compile_time().as_secs_f64() * 1e3
+                        ),
+                        Err(why) => {
+                            eprintln!("chevron: `{}` stays interpreted: {why}", kernel.name)
+                        }
+                    }
+                }
+                result.ok().map(Arc::new)
             }
         };
         Ok(match mode {
