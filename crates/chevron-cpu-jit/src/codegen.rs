@@ -141,6 +141,7 @@ fn unsupported(op: &Op, param_size: u64) -> Option<String> {
                 && [a, b, c].into_iter().all(src_ok)
                 && matches!(k, IntTer::MadLo | IntTer::MadWide)
         }
+        Op::IntUn { t, a, .. } => int(*t) && src_ok(a),
         Op::Selp { a, b, c, .. } => [a, b, c].into_iter().all(src_ok),
         Op::PredLogic { a, b, .. } => src_ok(a) && src_ok(b),
         Op::Setp {
@@ -659,6 +660,12 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                         mask_bits(self.b, s, 2 * width(*t))
                     }
                 };
+                self.set(*d, v);
+            }
+            Op::IntUn { d, a, .. } => {
+                let x = self.src(*a);
+                let zero = self.b.ins().iconst(types::I64, 0);
+                let v = self.call_evaluate(pc, x, zero, zero);
                 self.set(*d, v);
             }
             Op::Selp { bits, d, a, b, c } => {

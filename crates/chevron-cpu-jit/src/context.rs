@@ -4,7 +4,7 @@
 
 use std::sync::Arc;
 
-use chevron_ptx::interp::inst::{evaluate_compare, evaluate_float, IntBin, Op};
+use chevron_ptx::interp::inst::{evaluate_compare, evaluate_float, evaluate_int_unary, IntBin, Op};
 use chevron_ptx::interp::memory::Allocation;
 use chevron_ptx::interp::numeric::{convert, integer};
 use chevron_ptx::interp::DeviceMemory;
@@ -118,6 +118,7 @@ pub unsafe extern "C" fn evaluate(op: *const Op, a: u64, b: u64, c: u64) -> u64 
             IntBin::Max => integer::max_int(*t, a, b),
             _ => 0,
         },
+        Op::IntUn { k, t, .. } => evaluate_int_unary(*k, *t, a),
         Op::Float { op, m, .. } => evaluate_float(*op, *m, a, b, c),
         Op::Cvt {
             dst, src, options, ..

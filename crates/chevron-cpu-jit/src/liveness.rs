@@ -122,7 +122,7 @@ fn registers_of(inst: &Inst) -> (Vec<u32>, Vec<u32>) {
             def(*p);
             def(*q);
         }
-        Op::Cvt { d, a, .. } | Op::Cvta { d, a, .. } => {
+        Op::Cvt { d, a, .. } | Op::Cvta { d, a, .. } | Op::IntUn { d, a, .. } => {
             src(a);
             def(*d);
         }

@@ -21,6 +21,7 @@ pub(crate) mod wmma;
 
 pub use compare::compare as evaluate_compare;
 pub use float::evaluate as evaluate_float;
+pub use int::unary as evaluate_int_unary;
 
 use super::block::Block;
 use super::fault::{ExecFault, LoadError};
