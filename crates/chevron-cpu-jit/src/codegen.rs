@@ -261,6 +261,8 @@ struct Emitter<'a, 'b, 'c> {
     ctx: Value,
     regs: Vec<Variable>,
     thread: Variable,
+    /// Backward branches left before yielding (from `BlockContext::fuel` at entry).
+    fuel: Variable,
     /// The block of each instruction.
     blocks: Vec<Block>,
     /// Resume points: instruction index → resume id (1-based).
@@ -269,8 +271,11 @@ struct Emitter<'a, 'b, 'c> {
     /// Blocks still to fill: faults at an instruction, thread exits.
     pending_faults: Vec<(Block, usize)>,
     pending_exits: Vec<Block>,
-    /// Global access sites so far (each has a cache entry in `BlockContext::sites`).
+    /// Global access sites (each has a cache entry in `BlockContext::sites`).
     sites: u32,
+    /// The site of each global access instruction, and its entry's variables.
+    site_of: BTreeMap<usize, u32>,
+    site_vars: Vec<[Variable; 3]>,
     /// Registers live at each instruction: what a barrier or a yield must keep.
     live: Liveness,
 }
@@ -285,6 +290,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             .map(|_| b.declare_var(types::I64))
             .collect();
         let thread = b.declare_var(types::I64);
+        let fuel = b.declare_var(types::I64);
         let blocks = (0..t.code.insts.len()).map(|_| b.create_block()).collect();
         let next_thread = b.create_block();
         Emitter {
@@ -293,12 +299,15 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             ctx,
             regs,
             thread,
+            fuel,
             blocks,
             resume_ids: BTreeMap::new(),
             next_thread,
             pending_faults: Vec::new(),
             pending_exits: Vec::new(),
             sites: 0,
+            site_of: BTreeMap::new(),
+            site_vars: Vec::new(),
             live: Liveness::of(&t.code.insts, t.code.num_regs),
         }
     }
@@ -344,8 +353,41 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         if self.resume_ids.len() as u32 >= WAITING - 1 {
             return Err("too many resume points".into());
         }
+        // Global access sites: each keeps its cache entry in variables for the whole call,
+        // loaded here and written back by the resolver on a miss.
+        for (pc, inst) in insts.iter().enumerate() {
+            let global = match &inst.op {
+                Op::Ld { space, addr, .. }
+                | Op::St { space, addr, .. }
+                | Op::Atom { space, addr, .. } => {
+                    addr.base != AddrBase::KernelParam
+                        && matches!(space, Space::Global | Space::Const | Space::Generic)
+                }
+                _ => false,
+            };
+            if global {
+                let site = self.site_vars.len() as u32;
+                self.site_of.insert(pc, site);
+                let vars = [(); 3].map(|_| self.b.declare_var(types::I64));
+                self.site_vars.push(vars);
+            }
+        }
+        self.sites = self.site_vars.len() as u32;
+        let sites = self.load_fixed(types::I64, offset_of!(BlockContext, sites));
+        for site in 0..self.site_vars.len() {
+            for word in 0..3 {
+                let offset = (site * 24 + word * 8) as i32;
+                let v = self
+                    .b
+                    .ins()
+                    .load(types::I64, MemFlags::trusted(), sites, offset);
+                self.b.def_var(self.site_vars[site][word], v);
+            }
+        }
         let zero = self.b.ins().iconst(types::I64, 0);
         self.b.def_var(self.thread, zero);
+        let fuel = self.load_ctx(types::I64, offset_of!(BlockContext, fuel));
+        self.b.def_var(self.fuel, fuel);
         let head = self.b.create_block();
         self.b.ins().jump(head, &[]);
 
@@ -598,9 +640,9 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             self.jump_to_pc(target);
             return;
         }
-        let fuel = self.load_ctx(types::I64, offset_of!(BlockContext, fuel));
+        let fuel = self.b.use_var(self.fuel);
         let left = self.b.ins().iadd_imm(fuel, -1);
-        self.store_ctx(left, offset_of!(BlockContext, fuel));
+        self.b.def_var(self.fuel, left);
         let go = self.b.create_block();
         let out = self.b.create_block();
         self.b.ins().brif(left, go, &[], out, &[]);
@@ -1077,12 +1119,11 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
     fn global_access(&mut self, pc: usize, a: Value, len: u64, join: Block) {
         // This access's own cache entry: (device base, size, host address) of the allocation
         // it used last, so accesses to different arrays do not evict each other.
-        let sites = self.load_fixed(types::I64, offset_of!(BlockContext, sites));
-        let slot = self.b.ins().iadd_imm(sites, i64::from(self.sites) * 24);
-        self.sites += 1;
-        let base = self.b.ins().load(types::I64, MemFlags::trusted(), slot, 0);
-        let size = self.b.ins().load(types::I64, MemFlags::trusted(), slot, 8);
-        let host_base = self.b.ins().load(types::I64, MemFlags::trusted(), slot, 16);
+        let site = self.site_of[&pc];
+        let [base_var, size_var, host_var] = self.site_vars[site as usize];
+        let base = self.b.use_var(base_var);
+        let size = self.b.use_var(size_var);
+        let host_base = self.b.use_var(host_var);
         let off = self.b.ins().isub(a, base);
         let host = self.b.ins().iadd(host_base, off);
         let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, off, size);
@@ -1100,11 +1141,20 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         self.b.ins().brif(ok, join, &[host.into()], slow, &[]);
         self.b.switch_to_block(slow);
         let length = self.b.ins().iconst(types::I64, align as i64);
+        let sites = self.load_fixed(types::I64, offset_of!(BlockContext, sites));
+        let slot = self.b.ins().iadd_imm(sites, i64::from(site) * 24);
         let call = self
             .b
             .ins()
             .call(self.t.resolve, &[self.ctx, slot, a, length]);
         let resolved = self.b.inst_results(call)[0];
+        for (word, var) in [base_var, size_var, host_var].into_iter().enumerate() {
+            let v = self
+                .b
+                .ins()
+                .load(types::I64, MemFlags::trusted(), slot, (word * 8) as i32);
+            self.b.def_var(var, v);
+        }
         let bad = self.fault_block(pc);
         self.b
             .ins()
