@@ -15,7 +15,7 @@ use std::collections::BTreeMap;
 use std::mem::offset_of;
 
 use chevron_ptx::interp::inst::{
-    Addr, AddrBase, BarrierKind, FloatOp, IntBin, IntTer, Op, Space, Special, Src, SINK,
+    Addr, AddrBase, BarrierKind, Collective, FloatOp, IntBin, IntTer, Op, Space, Special, Src, SINK,
 };
 use chevron_ptx::interp::memory::{SHARED_WINDOW, WINDOW_SIZE};
 use chevron_ptx::interp::program::FunctionCode;
@@ -26,7 +26,7 @@ use cranelift_codegen::ir::{
 };
 use cranelift_frontend::{FunctionBuilder, Switch, Variable};
 
-use crate::context::{BlockContext, EXITED, FAULTED, PHASE_DONE, WAITING, YIELDED};
+use crate::context::{BlockContext, EXITED, FAULTED, PHASE_DONE, WAITING, WARP_WAITING, YIELDED};
 use crate::liveness::Liveness;
 
 /// How to build a kernel's function.
@@ -37,6 +37,8 @@ pub struct Translation<'a> {
     /// `resolve_global` and `evaluate`, imported into the function.
     pub resolve: FuncRef,
     pub evaluate: FuncRef,
+    /// `shuffle`, imported into the function.
+    pub shuffle: FuncRef,
 }
 
 /// Why a kernel is not compiled: the first instruction outside the subset.
@@ -67,7 +69,12 @@ pub fn translate(t: &Translation<'_>, b: &mut FunctionBuilder<'_>) -> Result<u32
                 code.line(pc)
             ));
         }
-        if inst.guard.is_some() && matches!(inst.op, Op::Bar { .. } | Op::Exit | Op::Ret) {
+        if inst.guard.is_some()
+            && matches!(
+                inst.op,
+                Op::Bar { .. } | Op::Exit | Op::Ret | Op::Warp { .. }
+            )
+        {
             return Err(format!(
                 "a predicated barrier or exit (line {})",
                 code.line(pc)
@@ -202,6 +209,10 @@ fn unsupported(op: &Op, param_size: u64) -> Option<String> {
                 && src_ok(b)
                 && src_ok(c)
         }
+        Op::Warp {
+            c: Collective::Shfl { a, b, c, d, .. },
+            mask: Src::Imm(mask),
+        } => *mask & 0xffff_ffff == 0xffff_ffff && *d != SINK && [a, b, c].into_iter().all(src_ok),
         Op::Bar {
             kind: BarrierKind::Sync,
             id: Src::Imm(0),
@@ -267,6 +278,8 @@ struct Emitter<'a, 'b, 'c> {
     blocks: Vec<Block>,
     /// Resume points: instruction index → resume id (1-based).
     resume_ids: BTreeMap<usize, u32>,
+    /// Shuffles: instruction index → the resume id that completes them.
+    shuffle_ids: BTreeMap<usize, u32>,
     next_thread: Block,
     /// Blocks still to fill: faults at an instruction, thread exits.
     pending_faults: Vec<(Block, usize)>,
@@ -302,6 +315,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             fuel,
             blocks,
             resume_ids: BTreeMap::new(),
+            shuffle_ids: BTreeMap::new(),
             next_thread,
             pending_faults: Vec::new(),
             pending_exits: Vec::new(),
@@ -350,7 +364,13 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 _ => {}
             }
         }
-        if self.resume_ids.len() as u32 >= WAITING - 1 {
+        for (pc, inst) in insts.iter().enumerate() {
+            if matches!(inst.op, Op::Warp { .. }) {
+                let id = (self.resume_ids.len() + self.shuffle_ids.len()) as u32 + 1;
+                self.shuffle_ids.insert(pc, id);
+            }
+        }
+        if (self.resume_ids.len() + self.shuffle_ids.len()) as u32 >= WARP_WAITING - 1 {
             return Err("too many resume points".into());
         }
         // Global access sites: each keeps its cache entry in variables for the whole call,
@@ -417,7 +437,13 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         for &(pc, id) in &resumes {
             let block = self.b.create_block();
             switch.set_entry(u128::from(id), block);
-            resume_blocks.push((block, pc));
+            resume_blocks.push((block, pc, false));
+        }
+        let shuffles: Vec<(usize, u32)> = self.shuffle_ids.iter().map(|(&p, &i)| (p, i)).collect();
+        for &(pc, id) in &shuffles {
+            let block = self.b.create_block();
+            switch.set_entry(u128::from(id), block);
+            resume_blocks.push((block, pc, true));
         }
         switch.emit(self.b, state, self.next_thread);
 
@@ -427,7 +453,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             self.b.def_var(r, zero);
         }
         self.jump_to_pc(0);
-        for (block, pc) in resume_blocks {
+        for (block, pc, shuffle) in resume_blocks {
             self.b.switch_to_block(block);
             let base = self.thread_regs();
             let zero = self.b.ins().iconst(types::I64, 0);
@@ -439,7 +465,11 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 };
                 self.b.def_var(r, v);
             }
-            self.jump_to_pc(pc);
+            if shuffle {
+                self.finish_shuffle(pc);
+            } else {
+                self.jump_to_pc(pc);
+            }
         }
 
         self.b.switch_to_block(self.next_thread);
@@ -669,6 +699,22 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             }
             Op::Trap => {
                 self.fault(pc);
+                return Ok(());
+            }
+            Op::Warp {
+                c: Collective::Shfl { a, .. },
+                ..
+            } => {
+                // Offer the value, then wait for the warp; `finish_shuffle` reads the result.
+                let x = self.src(*a);
+                let t = self.b.use_var(self.thread);
+                let base = self.load_fixed(types::I64, offset_of!(BlockContext, exchange));
+                let off = self.b.ins().ishl_imm(t, 3);
+                let slot = self.b.ins().iadd(base, off);
+                self.b.ins().store(mem(), x, slot, 0);
+                let id = self.shuffle_ids[&pc];
+                self.save_state(id | WARP_WAITING, pc);
+                self.b.ins().jump(self.next_thread, &[]);
                 return Ok(());
             }
             Op::Bar { .. } => {
@@ -923,6 +969,29 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         } else {
             self.b.ins().uextend(types::I64, old)
         }
+    }
+
+    /// Completes the `shfl` at `pc` once the warp has offered its values, and goes on.
+    fn finish_shuffle(&mut self, pc: usize) {
+        let Op::Warp {
+            c: Collective::Shfl { d, p, b, c, .. },
+            ..
+        } = &self.t.code.insts[pc].op
+        else {
+            return;
+        };
+        let (d, p) = (*d, *p);
+        let (y, z) = (self.src(*b), self.src(*c));
+        let op = &self.t.code.insts[pc].op as *const Op as i64;
+        let op = self.b.ins().iconst(types::I64, op);
+        let t = self.b.use_var(self.thread);
+        let call = self.b.ins().call(self.t.shuffle, &[self.ctx, op, t, y, z]);
+        let r = self.b.inst_results(call)[0];
+        let value = self.b.ins().band_imm(r, 0xffff_ffff);
+        let in_range = self.b.ins().ushr_imm(r, 32);
+        self.set(d, value);
+        self.set(p, in_range);
+        self.jump_to_pc(pc + 1);
     }
 
     fn int_bin(&mut self, pc: usize, k: IntBin, t: T, x: Value, y: Value) -> Value {

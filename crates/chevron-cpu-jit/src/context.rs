@@ -4,13 +4,17 @@
 
 use std::sync::Arc;
 
-use chevron_ptx::interp::inst::{evaluate_compare, evaluate_float, evaluate_int_unary, IntBin, Op};
+use chevron_ptx::interp::inst::{
+    evaluate_compare, evaluate_float, evaluate_int_unary, shuffle_source, Collective, IntBin, Op,
+};
 use chevron_ptx::interp::memory::Allocation;
 use chevron_ptx::interp::numeric::{convert, integer};
 use chevron_ptx::interp::DeviceMemory;
 
 /// Set on a thread's resume state while it waits at a barrier for the rest of the block.
 pub const WAITING: u32 = 1 << 31;
+/// Set on a thread's resume state while it waits at a `shfl` for the rest of its warp.
+pub const WARP_WAITING: u32 = 1 << 30;
 /// A thread that has exited.
 pub const EXITED: u32 = u32::MAX;
 
@@ -55,6 +59,8 @@ pub struct BlockContext {
     pub total_smem: u64,
     /// The resolver behind [`resolve_global`].
     pub resolver: *const Resolver,
+    /// Per thread: the value it offers at the `shfl` it waits at.
+    pub exchange: *const u64,
 }
 
 /// Finds global allocations for compiled code and keeps every one it handed out alive until
@@ -126,4 +132,37 @@ pub unsafe extern "C" fn evaluate(op: *const Op, a: u64, b: u64, c: u64) -> u64 
         Op::Setp { cmp, ty, ftz, .. } => u64::from(evaluate_compare(*cmp, *ty, *ftz, a, b).0),
         _ => 0,
     }
+}
+
+/// Completes `shfl` (`op`) for thread `thread` once its whole warp has offered values: the
+/// value of the source lane (low 32 bits) and the in-range predicate (bit 32).
+///
+/// # Safety
+/// `context` is the block context of the calling compiled function, whose `exchange` holds a
+/// value for every thread of the block; `op` points to a decoded `shfl` of a live program.
+pub unsafe extern "C" fn shuffle(
+    context: *const BlockContext,
+    op: *const Op,
+    thread: u64,
+    b: u64,
+    c: u64,
+) -> u64 {
+    // SAFETY: as above.
+    let (context, op) = unsafe { (&*context, &*op) };
+    let Op::Warp {
+        c: Collective::Shfl { mode, .. },
+        ..
+    } = op
+    else {
+        return 0;
+    };
+    let lane = (thread % 32) as usize;
+    let (source, in_range) = shuffle_source(*mode, lane, b, c);
+    let index = thread - lane as u64 + source as u64;
+    if index >= context.threads {
+        return thread; // Never: shuffles compile only for blocks of whole warps.
+    }
+    // SAFETY: `exchange` has one value per thread of the block and `index` is one of them.
+    let value = unsafe { *context.exchange.add(index as usize) };
+    (value & 0xffff_ffff) | (u64::from(in_range) << 32)
 }

@@ -21,7 +21,7 @@ use std::sync::Mutex;
 
 use chevron_ptx::interp::{Fault, LaunchConfig, LaunchHooks, LaunchReport};
 
-use crate::context::{BlockContext, Resolver, EXITED, FAULTED, WAITING, YIELDED};
+use crate::context::{BlockContext, Resolver, EXITED, FAULTED, WAITING, WARP_WAITING, YIELDED};
 use crate::CompiledKernel;
 
 /// Backward branches a block takes between two looks at the stop flag and its own progress.
@@ -60,6 +60,7 @@ impl CompiledKernel {
             || blocks == 0
             || shared > 64 << 20
             || (params.len() as u64) < self.param_size
+            || (self.shuffles && !threads.is_multiple_of(32))
         {
             return self.interpret(config, params, hooks, 0..u64::MAX);
         }
@@ -84,6 +85,7 @@ impl CompiledKernel {
             let mut resume = vec![0u32; threads as usize];
             let mut shared_memory = vec![0u8; shared as usize];
             let mut sites = vec![0u64; 3 * self.sites as usize];
+            let mut exchange = vec![0u64; threads as usize];
             let resolver = Resolver {
                 memory: std::sync::Arc::clone(self.program.memory()),
                 held: std::cell::RefCell::new(Vec::new()),
@@ -103,6 +105,7 @@ impl CompiledKernel {
                     &mut resume,
                     &mut shared_memory,
                     &mut sites,
+                    &mut exchange,
                     &resolver,
                     &next,
                     blocks,
@@ -175,6 +178,7 @@ impl CompiledKernel {
         resume: &mut [u32],
         shared: &mut [u8],
         sites: &mut [u64],
+        exchange: &mut [u64],
         resolver: &Resolver,
         next: &AtomicU64,
         blocks: u64,
@@ -209,6 +213,7 @@ impl CompiledKernel {
             dynamic_smem: u64::from(config.dynamic_shared),
             total_smem: shared.len() as u64,
             resolver,
+            exchange: exchange.as_ptr(),
         };
         let mut recent: VecDeque<u64> = VecDeque::new();
         loop {
@@ -239,19 +244,62 @@ impl CompiledKernel {
                     }
                     recent.push_back(state);
                 }
-                _ => {
-                    let mut waiting = false;
-                    for state in resume.iter_mut() {
-                        if *state != EXITED && *state & WAITING != 0 {
-                            *state &= !WAITING;
-                            waiting = true;
-                        }
-                    }
-                    if !waiting {
-                        return BlockEnd::Done;
-                    }
-                }
+                _ => match release(resume) {
+                    Release::Done => return BlockEnd::Done,
+                    Release::Released => {}
+                    // Lanes of a warp at different shuffles, or a warp at a shuffle while the
+                    // rest waits at a barrier: the interpreter's warp scheduling decides.
+                    Release::Diverged => return BlockEnd::Interpret(index..index + 1),
+                },
             }
         }
+    }
+}
+
+/// What the end of a phase leads to.
+enum Release {
+    /// Every thread has exited.
+    Done,
+    /// Some threads may run again.
+    Released,
+    /// Threads wait at points that cannot all be passed.
+    Diverged,
+}
+
+/// Lets threads go on after a phase: whole warps waiting at the same shuffle first; else, when
+/// every live thread waits at the barrier, all of them.
+fn release(resume: &mut [u32]) -> Release {
+    let mut released = false;
+    let mut stuck = false;
+    for warp in resume.chunks_mut(32) {
+        let first = warp
+            .iter()
+            .copied()
+            .find(|&s| s & WARP_WAITING != 0 && s != EXITED);
+        let Some(first) = first else {
+            continue;
+        };
+        if warp.iter().all(|&s| s == first) {
+            warp.iter_mut().for_each(|s| *s &= !WARP_WAITING);
+            released = true;
+        } else {
+            stuck = true;
+        }
+    }
+    if released {
+        return Release::Released;
+    }
+    if stuck {
+        return Release::Diverged;
+    }
+    let mut waiting = false;
+    for state in resume.iter_mut().filter(|s| **s != EXITED) {
+        *state &= !WAITING;
+        waiting = true;
+    }
+    if waiting {
+        Release::Released
+    } else {
+        Release::Done
     }
 }

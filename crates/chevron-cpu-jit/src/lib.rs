@@ -85,6 +85,8 @@ pub struct CompiledKernel {
     num_regs: u32,
     /// Global access sites (each has a cache entry while a block runs).
     sites: u32,
+    /// Whether the kernel shuffles (its blocks must then be whole warps).
+    shuffles: bool,
     param_size: u64,
     compile_time: Duration,
 }
@@ -146,6 +148,7 @@ impl CompiledKernel {
             context::resolve_global as *const u8,
         );
         builder.symbol("chevron_evaluate", context::evaluate as *const u8);
+        builder.symbol("chevron_shuffle", context::shuffle as *const u8);
         let mut module = JITModule::new(builder);
         // A panic in code generation is a compiler bug; the kernel is then interpreted.
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -171,6 +174,10 @@ impl CompiledKernel {
             kernel: kernel.clone(),
             num_regs: code.num_regs,
             sites,
+            shuffles: code
+                .insts
+                .iter()
+                .any(|inst| matches!(inst.op, chevron_ptx::interp::inst::Op::Warp { .. })),
             param_size: code.param_size,
             compile_time: started.elapsed(),
         })
@@ -208,6 +215,12 @@ impl CompiledKernel {
         let evaluate = module
             .declare_function("chevron_evaluate", Linkage::Import, &evaluate_sig)
             .map_err(failed)?;
+        let mut shuffle_sig = module.make_signature();
+        shuffle_sig.params.extend([AbiParam::new(types::I64); 5]);
+        shuffle_sig.returns.push(AbiParam::new(types::I64));
+        let shuffle = module
+            .declare_function("chevron_shuffle", Linkage::Import, &shuffle_sig)
+            .map_err(failed)?;
         let mut context = module.make_context();
         context
             .func
@@ -226,11 +239,13 @@ impl CompiledKernel {
             let mut builder = FunctionBuilder::new(&mut context.func, &mut builder_context);
             let resolve = module.declare_func_in_func(resolve, builder.func);
             let evaluate = module.declare_func_in_func(evaluate, builder.func);
+            let shuffle = module.declare_func_in_func(shuffle, builder.func);
             let translation = codegen::Translation {
                 code,
                 checks,
                 resolve,
                 evaluate,
+                shuffle,
             };
             sites = codegen::translate(&translation, &mut builder)?;
             builder.finalize();

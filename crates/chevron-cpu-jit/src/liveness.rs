@@ -4,7 +4,7 @@
 //! Classic backward dataflow over the decoded instructions of a kernel in the compiled subset.
 //! A predicated instruction may not write its destination, so its definition kills nothing.
 
-use chevron_ptx::interp::inst::{Addr, AddrBase, Inst, Op, Src, SINK};
+use chevron_ptx::interp::inst::{Addr, AddrBase, Collective, Inst, Op, Src, SINK};
 
 /// Registers live on entry to instruction `pc`, as a bit set per instruction.
 pub struct Liveness {
@@ -137,6 +137,16 @@ fn registers_of(inst: &Inst) -> (Vec<u32>, Vec<u32>) {
                 src(&Src::Reg(r));
             }
             srcs.iter().for_each(&mut src);
+        }
+        Op::Warp {
+            c: Collective::Shfl { d, p, a, b, c, .. },
+            ..
+        } => {
+            src(a);
+            src(b);
+            src(c);
+            def(*d);
+            def(*p);
         }
         Op::Atom { d, addr, b, c, .. } => {
             if let Some(r) = addr_reg(addr) {

@@ -282,3 +282,51 @@ fn use_after_free_misalignment_trap_and_deadlock_give_the_interpreters_reports()
         );
     }
 }
+
+/// Every shuffle mode, with lane-dependent offsets and segment/clamp operands.
+const SHUFFLES: &str = r#"
+.visible .entry shuffles(.param .u64 out, .param .u32 c)
+{
+    .reg .pred %p<5>; .reg .b32 %r<16>; .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out]; ld.param.u32 %r1, [c];
+    mov.u32 %r2, %tid.x;
+    mul.lo.u32 %r3, %r2, 2654435761;
+    and.b32 %r4, %r2, 7;
+    shfl.sync.up.b32 %r5|%p1, %r3, %r4, %r1, -1;
+    shfl.sync.down.b32 %r6|%p2, %r3, %r4, %r1, -1;
+    shfl.sync.bfly.b32 %r7|%p3, %r3, %r4, %r1, -1;
+    shfl.sync.idx.b32 %r8|%p4, %r3, %r4, %r1, -1;
+    selp.u32 %r9, 1, 0, %p1; selp.u32 %r10, 2, 0, %p2; selp.u32 %r11, 4, 0, %p3; selp.u32 %r12, 8, 0, %p4;
+    or.b32 %r9, %r9, %r10; or.b32 %r9, %r9, %r11; or.b32 %r9, %r9, %r12;
+    mul.wide.u32 %rd2, %r2, 20; add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r5; st.global.u32 [%rd3+4], %r6; st.global.u32 [%rd3+8], %r7;
+    st.global.u32 [%rd3+12], %r8; st.global.u32 [%rd3+16], %r9;
+    ret;
+}
+"#;
+
+#[test]
+fn shuffles_give_the_interpreters_lanes_and_predicates() {
+    let module = chevron_ptx::parse(&format!("{HEADER}{SHUFFLES}")).expect("parses");
+    let memory = Arc::new(DeviceMemory::new(0));
+    let program = Arc::new(Program::load(&module, &memory).expect("loads"));
+    let kernel = program.kernel("shuffles").unwrap();
+    let compiled = CompiledKernel::compile(&program, &kernel, true).expect("compiles");
+    let threads = 96u32;
+    for c in [0x1f_u32, 0x0, 0x1c1f, 0x181f, 0x1007] {
+        let mut outputs = Vec::new();
+        for use_compiled in [false, true] {
+            let out = memory.alloc(u64::from(threads) * 20, 256).unwrap();
+            let mut p = params(&[out]);
+            p.extend(c.to_le_bytes());
+            let cfg = config(2, threads, 1);
+            if use_compiled {
+                compiled.launch(&cfg, &p, &LaunchHooks::default()).unwrap();
+            } else {
+                program.launch(&kernel, &cfg, &p).unwrap();
+            }
+            outputs.push(read_words(&memory, out, threads as usize * 5));
+        }
+        assert_eq!(outputs[0], outputs[1], "c = {c:#x}");
+    }
+}
