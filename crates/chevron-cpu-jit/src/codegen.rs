@@ -37,7 +37,8 @@ pub struct Translation<'a> {
     /// `resolve_global` and `evaluate`, imported into the function.
     pub resolve: FuncRef,
     pub evaluate: FuncRef,
-    /// `shuffle`, imported into the function.
+    /// `offer` and `shuffle`, imported into the function.
+    pub offer: FuncRef,
     pub shuffle: FuncRef,
 }
 
@@ -708,10 +709,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 // Offer the value, then wait for the warp; `finish_shuffle` reads the result.
                 let x = self.src(*a);
                 let t = self.b.use_var(self.thread);
-                let base = self.load_fixed(types::I64, offset_of!(BlockContext, exchange));
-                let off = self.b.ins().ishl_imm(t, 3);
-                let slot = self.b.ins().iadd(base, off);
-                self.b.ins().store(mem(), x, slot, 0);
+                self.b.ins().call(self.t.offer, &[self.ctx, t, x]);
                 let id = self.shuffle_ids[&pc];
                 self.save_state(id | WARP_WAITING, pc);
                 self.b.ins().jump(self.next_thread, &[]);
@@ -996,35 +994,24 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
 
     fn int_bin(&mut self, pc: usize, k: IntBin, t: T, x: Value, y: Value) -> Value {
         let w = width(t);
+        // Wrapping operations: the low `w` bits of the 64-bit result.
+        let wrapping = match k {
+            IntBin::Add => Some(self.b.ins().iadd(x, y)),
+            IntBin::Sub => Some(self.b.ins().isub(x, y)),
+            IntBin::MulLo => Some(self.b.ins().imul(x, y)),
+            IntBin::And => Some(self.b.ins().band(x, y)),
+            IntBin::Or => Some(self.b.ins().bor(x, y)),
+            IntBin::Xor => Some(self.b.ins().bxor(x, y)),
+            _ => None,
+        };
+        if let Some(v) = wrapping {
+            return mask_bits(self.b, v, w);
+        }
         match k {
-            IntBin::Add => {
-                let v = self.b.ins().iadd(x, y);
-                mask_bits(self.b, v, w)
-            }
-            IntBin::Sub => {
-                let v = self.b.ins().isub(x, y);
-                mask_bits(self.b, v, w)
-            }
-            IntBin::MulLo => {
-                let v = self.b.ins().imul(x, y);
-                mask_bits(self.b, v, w)
-            }
             IntBin::MulWide => {
                 let (xv, yv) = (typed_value(self.b, t, x), typed_value(self.b, t, y));
                 let v = self.b.ins().imul(xv, yv);
                 mask_bits(self.b, v, 2 * w)
-            }
-            IntBin::And => {
-                let v = self.b.ins().band(x, y);
-                mask_bits(self.b, v, w)
-            }
-            IntBin::Or => {
-                let v = self.b.ins().bor(x, y);
-                mask_bits(self.b, v, w)
-            }
-            IntBin::Xor => {
-                let v = self.b.ins().bxor(x, y);
-                mask_bits(self.b, v, w)
             }
             IntBin::Shl => {
                 let amount = self.b.ins().band_imm(y, 0xffff_ffff);

@@ -59,8 +59,31 @@ pub struct BlockContext {
     pub total_smem: u64,
     /// The resolver behind [`resolve_global`].
     pub resolver: *const Resolver,
-    /// Per thread: the value it offers at the `shfl` it waits at.
-    pub exchange: *const u64,
+    /// Two values per thread, the ones it offered at its last two `shfl`s (by parity): a lane
+    /// that has read its shuffle's result may offer its next value before the rest of its warp
+    /// has read the last one.
+    pub exchange: *mut u64,
+    /// Per thread: how many `shfl`s it has offered values at.
+    pub offered: *mut u32,
+}
+
+/// Records `value` as what thread `thread` offers at its next `shfl`.
+///
+/// # Safety
+/// `context` is the block context of the calling compiled function; `thread` is one of its
+/// threads.
+pub unsafe extern "C" fn offer(context: *const BlockContext, thread: u64, value: u64) -> u64 {
+    // SAFETY: as above; `exchange` holds two values and `offered` one count per thread.
+    unsafe {
+        let context = &*context;
+        let count = context.offered.add(thread as usize);
+        let parity = u64::from(*count & 1);
+        *context
+            .exchange
+            .add((parity * context.threads + thread) as usize) = value;
+        *count += 1;
+    }
+    0
 }
 
 /// Finds global allocations for compiled code and keeps every one it handed out alive until
@@ -162,7 +185,14 @@ pub unsafe extern "C" fn shuffle(
     if index >= context.threads {
         return thread; // Never: shuffles compile only for blocks of whole warps.
     }
-    // SAFETY: `exchange` has one value per thread of the block and `index` is one of them.
-    let value = unsafe { *context.exchange.add(index as usize) };
+    // SAFETY: `offered` has a count per thread and `exchange` two values per thread; `index`
+    // is a thread of the block. The warp's lanes offered at the same shuffle, so the parity
+    // of this thread's last offer is the source lane's too.
+    let value = unsafe {
+        let parity = u64::from((*context.offered.add(thread as usize)).wrapping_sub(1) & 1);
+        *context
+            .exchange
+            .add((parity * context.threads + index) as usize)
+    };
     (value & 0xffff_ffff) | (u64::from(in_range) << 32)
 }

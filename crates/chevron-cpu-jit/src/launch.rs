@@ -85,7 +85,8 @@ impl CompiledKernel {
             let mut resume = vec![0u32; threads as usize];
             let mut shared_memory = vec![0u8; shared as usize];
             let mut sites = vec![0u64; 3 * self.sites as usize];
-            let mut exchange = vec![0u64; threads as usize];
+            let mut exchange = vec![0u64; 2 * threads as usize];
+            let mut offered = vec![0u32; threads as usize];
             let resolver = Resolver {
                 memory: std::sync::Arc::clone(self.program.memory()),
                 held: std::cell::RefCell::new(Vec::new()),
@@ -105,7 +106,7 @@ impl CompiledKernel {
                     &mut resume,
                     &mut shared_memory,
                     &mut sites,
-                    &mut exchange,
+                    (&mut exchange, &mut offered),
                     &resolver,
                     &next,
                     blocks,
@@ -178,7 +179,7 @@ impl CompiledKernel {
         resume: &mut [u32],
         shared: &mut [u8],
         sites: &mut [u64],
-        exchange: &mut [u64],
+        (exchange, offered): (&mut [u64], &mut [u32]),
         resolver: &Resolver,
         next: &AtomicU64,
         blocks: u64,
@@ -187,6 +188,7 @@ impl CompiledKernel {
         shared.fill(0);
         // The allocations the entries point to were released with the last block.
         sites.fill(0);
+        offered.fill(0);
         let [gx, gy, gz] = config.grid;
         let (gx64, gy64) = (u64::from(gx), u64::from(gy));
         let ctaid = [
@@ -213,7 +215,8 @@ impl CompiledKernel {
             dynamic_smem: u64::from(config.dynamic_shared),
             total_smem: shared.len() as u64,
             resolver,
-            exchange: exchange.as_ptr(),
+            exchange: exchange.as_mut_ptr(),
+            offered: offered.as_mut_ptr(),
         };
         let mut recent: VecDeque<u64> = VecDeque::new();
         loop {

@@ -149,6 +149,7 @@ impl CompiledKernel {
         );
         builder.symbol("chevron_evaluate", context::evaluate as *const u8);
         builder.symbol("chevron_shuffle", context::shuffle as *const u8);
+        builder.symbol("chevron_offer", context::offer as *const u8);
         let mut module = JITModule::new(builder);
         // A panic in code generation is a compiler bug; the kernel is then interpreted.
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -203,24 +204,21 @@ impl CompiledKernel {
             return Err("the compiler needs a 64-bit host".into());
         }
         let failed = |e: cranelift_module::ModuleError| format!("Cranelift: {e}");
-        let mut resolve_sig = module.make_signature();
-        resolve_sig.params.extend([AbiParam::new(types::I64); 4]);
-        resolve_sig.returns.push(AbiParam::new(types::I64));
-        let resolve = module
-            .declare_function("chevron_resolve_global", Linkage::Import, &resolve_sig)
-            .map_err(failed)?;
-        let mut evaluate_sig = module.make_signature();
-        evaluate_sig.params.extend([AbiParam::new(types::I64); 4]);
-        evaluate_sig.returns.push(AbiParam::new(types::I64));
-        let evaluate = module
-            .declare_function("chevron_evaluate", Linkage::Import, &evaluate_sig)
-            .map_err(failed)?;
-        let mut shuffle_sig = module.make_signature();
-        shuffle_sig.params.extend([AbiParam::new(types::I64); 5]);
-        shuffle_sig.returns.push(AbiParam::new(types::I64));
-        let shuffle = module
-            .declare_function("chevron_shuffle", Linkage::Import, &shuffle_sig)
-            .map_err(failed)?;
+        // The callbacks: `arguments` 64-bit integers in, one out.
+        let mut import = |name: &str, arguments: usize| {
+            let mut signature = module.make_signature();
+            signature
+                .params
+                .extend(std::iter::repeat_n(AbiParam::new(types::I64), arguments));
+            signature.returns.push(AbiParam::new(types::I64));
+            module
+                .declare_function(name, Linkage::Import, &signature)
+                .map_err(failed)
+        };
+        let resolve = import("chevron_resolve_global", 4)?;
+        let evaluate = import("chevron_evaluate", 4)?;
+        let shuffle = import("chevron_shuffle", 5)?;
+        let offer = import("chevron_offer", 3)?;
         let mut context = module.make_context();
         context
             .func
@@ -240,11 +238,13 @@ impl CompiledKernel {
             let resolve = module.declare_func_in_func(resolve, builder.func);
             let evaluate = module.declare_func_in_func(evaluate, builder.func);
             let shuffle = module.declare_func_in_func(shuffle, builder.func);
+            let offer = module.declare_func_in_func(offer, builder.func);
             let translation = codegen::Translation {
                 code,
                 checks,
                 resolve,
                 evaluate,
+                offer,
                 shuffle,
             };
             sites = codegen::translate(&translation, &mut builder)?;

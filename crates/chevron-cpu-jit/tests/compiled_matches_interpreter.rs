@@ -283,7 +283,8 @@ fn use_after_free_misalignment_trap_and_deadlock_give_the_interpreters_reports()
     }
 }
 
-/// Every shuffle mode, with lane-dependent offsets and segment/clamp operands.
+/// Every shuffle mode, with lane-dependent offsets and segment/clamp operands, each offering
+/// other values (a lane that went on must not overwrite what its warp still reads).
 const SHUFFLES: &str = r#"
 .visible .entry shuffles(.param .u64 out, .param .u32 c)
 {
@@ -292,10 +293,11 @@ const SHUFFLES: &str = r#"
     mov.u32 %r2, %tid.x;
     mul.lo.u32 %r3, %r2, 2654435761;
     and.b32 %r4, %r2, 7;
+    add.u32 %r13, %r3, 1; add.u32 %r14, %r3, 2; add.u32 %r15, %r3, 3;
     shfl.sync.up.b32 %r5|%p1, %r3, %r4, %r1, -1;
-    shfl.sync.down.b32 %r6|%p2, %r3, %r4, %r1, -1;
-    shfl.sync.bfly.b32 %r7|%p3, %r3, %r4, %r1, -1;
-    shfl.sync.idx.b32 %r8|%p4, %r3, %r4, %r1, -1;
+    shfl.sync.down.b32 %r6|%p2, %r13, %r4, %r1, -1;
+    shfl.sync.bfly.b32 %r7|%p3, %r14, %r4, %r1, -1;
+    shfl.sync.idx.b32 %r8|%p4, %r15, %r4, %r1, -1;
     selp.u32 %r9, 1, 0, %p1; selp.u32 %r10, 2, 0, %p2; selp.u32 %r11, 4, 0, %p3; selp.u32 %r12, 8, 0, %p4;
     or.b32 %r9, %r9, %r10; or.b32 %r9, %r9, %r11; or.b32 %r9, %r9, %r12;
     mul.wide.u32 %rd2, %r2, 20; add.s64 %rd3, %rd1, %rd2;
