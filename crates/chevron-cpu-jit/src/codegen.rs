@@ -1159,6 +1159,22 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
     fn shared_access(&mut self, pc: usize, off: Value, len: u64, join: Block) {
         let size = self.load_fixed(types::I64, offset_of!(BlockContext, shared_size));
         let shared = self.load_fixed(types::I64, offset_of!(BlockContext, shared));
+        if !self.t.checks {
+            // Unchecked: no fault, but the access is clamped into the block's shared memory,
+            // so a bad offset reads or writes wrong shared data, never host memory.
+            let len_value = self.b.ins().iconst(types::I64, len as i64);
+            let room = self.b.ins().isub(size, len_value);
+            let fits = self
+                .b
+                .ins()
+                .icmp(IntCC::UnsignedGreaterThanOrEqual, size, len_value);
+            let zero = self.b.ins().iconst(types::I64, 0);
+            let limit = self.b.ins().select(fits, room, zero);
+            let clamped = self.b.ins().umin(off, limit);
+            let host = self.b.ins().iadd(shared, clamped);
+            self.b.ins().jump(join, &[host.into()]);
+            return;
+        }
         let host = self.b.ins().iadd(shared, off);
         let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, off, size);
         let end = self.b.ins().iadd_imm(off, len as i64);

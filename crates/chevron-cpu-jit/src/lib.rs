@@ -59,8 +59,9 @@ impl ExecMode {
 }
 
 /// Reads `CHEVRON_CPU_CHECKS` (`on` or `off`; unset: `on`): whether compiled code checks the
-/// alignment and bounds of shared-memory accesses and the alignment of global ones. Global
-/// accesses are always resolved against the allocation table, so they stay bounds-checked.
+/// alignment and bounds of shared-memory accesses (unchecked, a bad offset is clamped into the
+/// block's shared memory: wrong data, no fault, never host memory). Global accesses are always
+/// resolved against the allocation table, so they stay checked either way.
 pub fn checks_from_env() -> Result<bool, String> {
     match std::env::var("CHEVRON_CPU_CHECKS") {
         Err(_) => Ok(true),
