@@ -15,19 +15,22 @@ use std::collections::BTreeMap;
 use std::mem::offset_of;
 
 use chevron_ptx::interp::inst::{
-    Addr, AddrBase, BarrierKind, Collective, FloatOp, IntBin, IntTer, Op, Space, Special, Src, SINK,
+    AddrBase, Collective, FloatOp, IntTer, Op, Space, Special, Src, SINK,
 };
-use chevron_ptx::interp::memory::{SHARED_WINDOW, WINDOW_SIZE};
+use chevron_ptx::interp::memory::SHARED_WINDOW;
 use chevron_ptx::interp::program::FunctionCode;
-use chevron_ptx::ir::{Compare, Modifier, Op as IrOp, Rounding, ScalarType as T, Semantics};
-use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{
-    types, AtomicRmwOp, Block, FuncRef, InstBuilder, MemFlags, Type, Value,
-};
+use chevron_ptx::ir::{Modifier, Op as IrOp, Rounding, ScalarType as T, Semantics};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, Block, FuncRef, InstBuilder, MemFlags, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Switch, Variable};
 
 use crate::context::{BlockContext, EXITED, FAULTED, PHASE_DONE, WAITING, WARP_WAITING, YIELDED};
+mod arith;
+mod memory;
+mod subset;
+
 use crate::liveness::Liveness;
+use arith::{mask_bits, typed_value, width};
 
 /// How to build a kernel's function.
 pub struct Translation<'a> {
@@ -53,7 +56,7 @@ pub fn translate(t: &Translation<'_>, b: &mut FunctionBuilder<'_>) -> Result<u32
         return Err("local variables (a stack frame)".into());
     }
     for (pc, inst) in code.insts.iter().enumerate() {
-        if let Some(why) = unsupported(&inst.op, code.param_size) {
+        if let Some(why) = subset::unsupported(&inst.op, code.param_size) {
             return Err(format!("{why} (line {})", code.line(pc)));
         }
         let ordered = code.source.get(pc).is_some_and(|source| {
@@ -85,181 +88,6 @@ pub fn translate(t: &Translation<'_>, b: &mut FunctionBuilder<'_>) -> Result<u32
     let mut e = Emitter::new(t, b);
     e.emit()?;
     Ok(e.sites)
-}
-
-/// The first reason `op` cannot be compiled, if any.
-fn unsupported(op: &Op, param_size: u64) -> Option<String> {
-    let int = |t: T| !t.is_float() && !matches!(t, T::Pred | T::B128 | T::U16x2 | T::S16x2);
-    let src_ok = |s: &Src| match s {
-        Src::Frame(_) => false,
-        Src::Special(sp) => !matches!(
-            sp,
-            Special::Clock
-                | Special::Clock64
-                | Special::Globaltimer
-                | Special::GlobaltimerLo
-                | Special::GlobaltimerHi
-                | Special::Gridid
-                | Special::WorkspaceHi
-                | Special::WorkspaceLo
-                | Special::Smid
-                | Special::LanemaskEq
-                | Special::LanemaskLt
-                | Special::LanemaskLe
-                | Special::LanemaskGt
-                | Special::LanemaskGe
-        ),
-        _ => true,
-    };
-    let addr_ok = |space: Space, addr: &Addr, bytes: u64| match (space, addr.base) {
-        (_, AddrBase::Frame) | (Space::Local, _) => false,
-        (Space::Param, AddrBase::KernelParam) => {
-            addr.offset >= 0 && addr.offset as u64 + bytes <= param_size
-        }
-        (Space::Param, _) | (_, AddrBase::KernelParam) => false,
-        _ => true,
-    };
-    let ok = match op {
-        Op::Nop | Op::Fence | Op::Bra { .. } | Op::Ret | Op::Exit | Op::Trap => true,
-        Op::Mov { a, .. } => src_ok(a),
-        Op::IntBin { k, t, a, b, .. } => {
-            int(*t)
-                && src_ok(a)
-                && src_ok(b)
-                && matches!(
-                    k,
-                    IntBin::Add
-                        | IntBin::Sub
-                        | IntBin::MulLo
-                        | IntBin::MulWide
-                        | IntBin::MulHi
-                        | IntBin::Div
-                        | IntBin::Rem
-                        | IntBin::Min
-                        | IntBin::Max
-                        | IntBin::And
-                        | IntBin::Or
-                        | IntBin::Xor
-                        | IntBin::Shl
-                        | IntBin::Shr
-                )
-        }
-        Op::IntTer { k, t, a, b, c, .. } => {
-            int(*t)
-                && [a, b, c].into_iter().all(src_ok)
-                && matches!(k, IntTer::MadLo | IntTer::MadWide)
-        }
-        Op::IntUn { t, a, .. } => int(*t) && src_ok(a),
-        Op::Selp { a, b, c, .. } => [a, b, c].into_iter().all(src_ok),
-        Op::PredLogic { a, b, .. } => src_ok(a) && src_ok(b),
-        Op::Setp {
-            ty,
-            set_ty,
-            a,
-            b,
-            c,
-            ..
-        } => {
-            set_ty.is_none()
-                && !matches!(ty, T::F16x2 | T::Bf16x2 | T::Pred | T::B128)
-                && [a, b, c].into_iter().all(src_ok)
-        }
-        Op::Float { a, b, c, .. } => [a, b, c].into_iter().all(src_ok),
-        Op::Cvt { a, dst, src, .. } => {
-            src_ok(a) && !matches!(dst, T::B128) && !matches!(src, T::B128)
-        }
-        Op::Cvta { space, a, .. } => src_ok(a) && !matches!(space, Space::Local | Space::Param),
-        Op::Ld {
-            space, bits, addr, ..
-        } => matches!(bits, 8 | 16 | 32 | 64) && addr_ok(*space, addr, u64::from(*bits / 8)),
-        Op::St {
-            space,
-            bits,
-            addr,
-            srcs,
-        } => {
-            matches!(bits, 8 | 16 | 32 | 64)
-                && !matches!(space, Space::Param | Space::Const)
-                && addr_ok(*space, addr, 0)
-                && srcs.iter().all(src_ok)
-        }
-        Op::Atom {
-            space,
-            op,
-            ty,
-            addr,
-            b,
-            c,
-            ..
-        } => {
-            matches!(ty.size(), 4 | 8)
-                && !ty.is_float()
-                && matches!(
-                    op,
-                    IrOp::Add
-                        | IrOp::Min
-                        | IrOp::Max
-                        | IrOp::And
-                        | IrOp::Or
-                        | IrOp::Xor
-                        | IrOp::Exch
-                        | IrOp::Cas
-                )
-                && matches!(space, Space::Global | Space::Shared | Space::Generic)
-                && addr_ok(*space, addr, 0)
-                && src_ok(b)
-                && src_ok(c)
-        }
-        Op::Warp {
-            c: Collective::Shfl { a, b, c, d, .. },
-            mask: Src::Imm(mask),
-        } => *mask & 0xffff_ffff == 0xffff_ffff && *d != SINK && [a, b, c].into_iter().all(src_ok),
-        Op::Bar {
-            kind: BarrierKind::Sync,
-            id: Src::Imm(0),
-            count: None,
-            d,
-            ..
-        } => *d == SINK,
-        _ => false,
-    };
-    (!ok).then(|| format!("`{}` is not compiled", op_name(op)))
-}
-
-/// A short name of an operation for messages.
-fn op_name(op: &Op) -> String {
-    let text = format!("{op:?}");
-    text.split([' ', '(', '{'])
-        .next()
-        .unwrap_or("?")
-        .to_string()
-}
-
-/// `v` masked to the low `bits` bits.
-fn mask_bits(b: &mut FunctionBuilder<'_>, v: Value, bits: u32) -> Value {
-    if bits >= 64 {
-        v
-    } else {
-        b.ins().band_imm(v, ((1u64 << bits) - 1) as i64)
-    }
-}
-
-/// Bits of an integer type's value.
-fn width(t: T) -> u32 {
-    (t.size() * 8).min(64)
-}
-
-/// `v` as the interpreter reads an operand of type `t`: sign-extended or masked to 64 bits.
-fn typed_value(b: &mut FunctionBuilder<'_>, t: T, v: Value) -> Value {
-    let w = width(t);
-    if w >= 64 {
-        v
-    } else if t.is_signed() {
-        let up = b.ins().ishl_imm(v, i64::from(64 - w));
-        b.ins().sshr_imm(up, i64::from(64 - w))
-    } else {
-        mask_bits(b, v, w)
-    }
 }
 
 /// Loads and stores through host addresses computed by the emitter.
@@ -926,47 +754,10 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 let v = self.atomic(*op, *ty, host, x, y);
                 self.set(*d, v);
             }
-            _ => return Err(format!("`{}` is not compiled", op_name(op))),
+            _ => return Err(format!("`{}` is not compiled", subset::op_name(op))),
         }
         self.jump_to_pc(pc + 1);
         Ok(())
-    }
-
-    /// An integer atomic at `host`; the old value, zero-extended.
-    fn atomic(&mut self, op: IrOp, ty: T, host: Value, x: Value, y: Value) -> Value {
-        let wide = ty.size() == 8;
-        let int_ty = if wide { types::I64 } else { types::I32 };
-        let narrow = |e: &mut Self, v: Value| {
-            if wide {
-                v
-            } else {
-                e.b.ins().ireduce(types::I32, v)
-            }
-        };
-        let (xv, yv) = (narrow(self, x), narrow(self, y));
-        let flags = MemFlags::trusted();
-        let old = match op {
-            IrOp::Cas => self.b.ins().atomic_cas(flags, host, xv, yv),
-            _ => {
-                let rmw = match op {
-                    IrOp::Add => AtomicRmwOp::Add,
-                    IrOp::And => AtomicRmwOp::And,
-                    IrOp::Or => AtomicRmwOp::Or,
-                    IrOp::Xor => AtomicRmwOp::Xor,
-                    IrOp::Exch => AtomicRmwOp::Xchg,
-                    IrOp::Min if ty.is_signed() => AtomicRmwOp::Smin,
-                    IrOp::Max if ty.is_signed() => AtomicRmwOp::Smax,
-                    IrOp::Min => AtomicRmwOp::Umin,
-                    _ => AtomicRmwOp::Umax,
-                };
-                self.b.ins().atomic_rmw(int_ty, flags, rmw, host, xv)
-            }
-        };
-        if wide {
-            old
-        } else {
-            self.b.ins().uextend(types::I64, old)
-        }
     }
 
     /// Completes the `shfl` at `pc` once the warp has offered its values, and goes on.
@@ -990,246 +781,5 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         self.set(d, value);
         self.set(p, in_range);
         self.jump_to_pc(pc + 1);
-    }
-
-    fn int_bin(&mut self, pc: usize, k: IntBin, t: T, x: Value, y: Value) -> Value {
-        let w = width(t);
-        // Wrapping operations: the low `w` bits of the 64-bit result.
-        let wrapping = match k {
-            IntBin::Add => Some(self.b.ins().iadd(x, y)),
-            IntBin::Sub => Some(self.b.ins().isub(x, y)),
-            IntBin::MulLo => Some(self.b.ins().imul(x, y)),
-            IntBin::And => Some(self.b.ins().band(x, y)),
-            IntBin::Or => Some(self.b.ins().bor(x, y)),
-            IntBin::Xor => Some(self.b.ins().bxor(x, y)),
-            _ => None,
-        };
-        if let Some(v) = wrapping {
-            return mask_bits(self.b, v, w);
-        }
-        match k {
-            IntBin::MulWide => {
-                let (xv, yv) = (typed_value(self.b, t, x), typed_value(self.b, t, y));
-                let v = self.b.ins().imul(xv, yv);
-                mask_bits(self.b, v, 2 * w)
-            }
-            IntBin::Shl => {
-                let amount = self.b.ins().band_imm(y, 0xffff_ffff);
-                let shifted = self.b.ins().ishl(x, amount);
-                let shifted = mask_bits(self.b, shifted, w);
-                let big =
-                    self.b
-                        .ins()
-                        .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, amount, i64::from(w));
-                let zero = self.b.ins().iconst(types::I64, 0);
-                self.b.ins().select(big, zero, shifted)
-            }
-            IntBin::Shr if t.is_signed() => {
-                let amount = self.b.ins().band_imm(y, 0xffff_ffff);
-                let limit = self.b.ins().iconst(types::I64, i64::from(w - 1));
-                let amount = self.b.ins().umin(amount, limit);
-                let v = typed_value(self.b, t, x);
-                let v = self.b.ins().sshr(v, amount);
-                mask_bits(self.b, v, w)
-            }
-            IntBin::Shr => {
-                let amount = self.b.ins().band_imm(y, 0xffff_ffff);
-                let v = mask_bits(self.b, x, w);
-                let shifted = self.b.ins().ushr(v, amount);
-                let big =
-                    self.b
-                        .ins()
-                        .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, amount, i64::from(w));
-                let zero = self.b.ins().iconst(types::I64, 0);
-                self.b.ins().select(big, zero, shifted)
-            }
-            _ => {
-                let zero = self.b.ins().iconst(types::I64, 0);
-                self.call_evaluate(pc, x, y, zero)
-            }
-        }
-    }
-
-    /// 1 or 0: `cmp` of two integer operands of type `t`, as the interpreter compares them.
-    fn int_compare(&mut self, cmp: Compare, t: T, x: Value, y: Value) -> Value {
-        let unsigned_form = matches!(cmp, Compare::Lo | Compare::Ls | Compare::Hi | Compare::Hs);
-        let (xv, yv, signed) = if unsigned_form || !t.is_signed() {
-            let w = width(t);
-            (mask_bits(self.b, x, w), mask_bits(self.b, y, w), false)
-        } else {
-            (typed_value(self.b, t, x), typed_value(self.b, t, y), true)
-        };
-        let pick = |s: IntCC, u: IntCC| if signed { s } else { u };
-        let cc = match cmp {
-            Compare::Eq | Compare::Equ => IntCC::Equal,
-            Compare::Ne | Compare::Neu => IntCC::NotEqual,
-            Compare::Lt | Compare::Lo | Compare::Ltu => {
-                pick(IntCC::SignedLessThan, IntCC::UnsignedLessThan)
-            }
-            Compare::Le | Compare::Ls | Compare::Leu => {
-                pick(IntCC::SignedLessThanOrEqual, IntCC::UnsignedLessThanOrEqual)
-            }
-            Compare::Gt | Compare::Hi | Compare::Gtu => {
-                pick(IntCC::SignedGreaterThan, IntCC::UnsignedGreaterThan)
-            }
-            Compare::Ge | Compare::Hs | Compare::Geu => pick(
-                IntCC::SignedGreaterThanOrEqual,
-                IntCC::UnsignedGreaterThanOrEqual,
-            ),
-            Compare::Num => return self.b.ins().iconst(types::I64, 1),
-            Compare::Nan => return self.b.ins().iconst(types::I64, 0),
-        };
-        let r = self.b.ins().icmp(cc, xv, yv);
-        self.b.ins().uextend(types::I64, r)
-    }
-
-    /// f32 `add`/`sub`/`mul`/`fma` in round-to-nearest, NaNs made the GPU's canonical NaN.
-    fn float_plain(&mut self, op: FloatOp, x: Value, y: Value, z: Value) -> Value {
-        let as_float = |e: &mut Self, v: Value| {
-            let low = e.b.ins().ireduce(types::I32, v);
-            e.b.ins().bitcast(types::F32, MemFlags::new(), low)
-        };
-        let (a, b) = (as_float(self, x), as_float(self, y));
-        let r = match op {
-            FloatOp::Add => self.b.ins().fadd(a, b),
-            FloatOp::Sub => self.b.ins().fsub(a, b),
-            FloatOp::Mul => self.b.ins().fmul(a, b),
-            _ => {
-                let c = as_float(self, z);
-                self.b.ins().fma(a, b, c)
-            }
-        };
-        let is_nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
-        let bits = self.b.ins().bitcast(types::I32, MemFlags::new(), r);
-        let canonical = self.b.ins().iconst(types::I32, 0x7fff_ffff);
-        let bits = self.b.ins().select(is_nan, canonical, bits);
-        self.b.ins().uextend(types::I64, bits)
-    }
-
-    /// The host address of an access of `len` bytes, branching to a fault when it is bad.
-    fn address(
-        &mut self,
-        pc: usize,
-        space: Space,
-        addr: &Addr,
-        len: u64,
-    ) -> Result<Value, Unsupported> {
-        if addr.base == AddrBase::KernelParam {
-            let params = self.load_fixed(types::I64, offset_of!(BlockContext, params));
-            return Ok(self.b.ins().iadd_imm(params, addr.offset));
-        }
-        let base = match addr.base {
-            AddrBase::Reg(r) => self.b.use_var(self.regs[r as usize]),
-            _ => self.b.ins().iconst(types::I64, 0),
-        };
-        let a = self.b.ins().iadd_imm(base, addr.offset);
-        let join = self.b.create_block();
-        self.b.append_block_param(join, types::I64);
-        match space {
-            Space::Shared => self.shared_access(pc, a, len, join),
-            Space::Generic => {
-                let off = self.b.ins().iadd_imm(a, -(SHARED_WINDOW as i64));
-                let window =
-                    self.b
-                        .ins()
-                        .icmp_imm(IntCC::UnsignedLessThan, off, WINDOW_SIZE as i64);
-                let shared = self.b.create_block();
-                let global = self.b.create_block();
-                self.b.ins().brif(window, shared, &[], global, &[]);
-                self.b.switch_to_block(shared);
-                self.shared_access(pc, off, len, join);
-                self.b.switch_to_block(global);
-                self.global_access(pc, a, len, join);
-            }
-            _ => self.global_access(pc, a, len, join),
-        }
-        self.b.switch_to_block(join);
-        Ok(self.b.block_params(join)[0])
-    }
-
-    fn aligned(&mut self, a: Value, len: u64) -> Option<Value> {
-        let align = len.next_power_of_two();
-        (self.t.checks && align > 1).then(|| {
-            let low = self.b.ins().band_imm(a, (align - 1) as i64);
-            self.b.ins().icmp_imm(IntCC::Equal, low, 0)
-        })
-    }
-
-    /// Offset `off` into the block's shared memory; jumps to `join` with the host address.
-    fn shared_access(&mut self, pc: usize, off: Value, len: u64, join: Block) {
-        let size = self.load_fixed(types::I64, offset_of!(BlockContext, shared_size));
-        let shared = self.load_fixed(types::I64, offset_of!(BlockContext, shared));
-        if !self.t.checks {
-            // Unchecked: no fault, but the access is clamped into the block's shared memory,
-            // so a bad offset reads or writes wrong shared data, never host memory.
-            let len_value = self.b.ins().iconst(types::I64, len as i64);
-            let room = self.b.ins().isub(size, len_value);
-            let fits = self
-                .b
-                .ins()
-                .icmp(IntCC::UnsignedGreaterThanOrEqual, size, len_value);
-            let zero = self.b.ins().iconst(types::I64, 0);
-            let limit = self.b.ins().select(fits, room, zero);
-            let clamped = self.b.ins().umin(off, limit);
-            let host = self.b.ins().iadd(shared, clamped);
-            self.b.ins().jump(join, &[host.into()]);
-            return;
-        }
-        let host = self.b.ins().iadd(shared, off);
-        let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, off, size);
-        let end = self.b.ins().iadd_imm(off, len as i64);
-        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, size);
-        let mut ok = self.b.ins().band(inside, fits);
-        if let Some(aligned) = self.aligned(off, len) {
-            ok = self.b.ins().band(ok, aligned);
-        }
-        let bad = self.fault_block(pc);
-        self.b.ins().brif(ok, join, &[host.into()], bad, &[]);
-    }
-
-    /// A global (generic, non-shared) address; jumps to `join` with the host address.
-    fn global_access(&mut self, pc: usize, a: Value, len: u64, join: Block) {
-        // This access's own cache entry: (device base, size, host address) of the allocation
-        // it used last, so accesses to different arrays do not evict each other.
-        let site = self.site_of[&pc];
-        let [base_var, size_var, host_var] = self.site_vars[site as usize];
-        let base = self.b.use_var(base_var);
-        let size = self.b.use_var(size_var);
-        let host_base = self.b.use_var(host_var);
-        let off = self.b.ins().isub(a, base);
-        let host = self.b.ins().iadd(host_base, off);
-        let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, off, size);
-        let end = self.b.ins().iadd_imm(off, len as i64);
-        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, size);
-        let mut ok = self.b.ins().band(inside, fits);
-        let align = len.next_power_of_two();
-        if align > 1 {
-            // Always checked: the resolver refuses misaligned accesses.
-            let low = self.b.ins().band_imm(a, (align - 1) as i64);
-            let aligned = self.b.ins().icmp_imm(IntCC::Equal, low, 0);
-            ok = self.b.ins().band(ok, aligned);
-        }
-        let slow = self.b.create_block();
-        self.b.ins().brif(ok, join, &[host.into()], slow, &[]);
-        self.b.switch_to_block(slow);
-        let length = self.b.ins().iconst(types::I64, align as i64);
-        let sites = self.load_fixed(types::I64, offset_of!(BlockContext, sites));
-        let slot = self.b.ins().iadd_imm(sites, i64::from(site) * 24);
-        let call = self
-            .b
-            .ins()
-            .call(self.t.resolve, &[self.ctx, slot, a, length]);
-        let resolved = self.b.inst_results(call)[0];
-        for (word, var) in [base_var, size_var, host_var].into_iter().enumerate() {
-            let v = self
-                .b
-                .ins()
-                .load(types::I64, MemFlags::trusted(), slot, (word * 8) as i32);
-            self.b.def_var(var, v);
-        }
-        let bad = self.fault_block(pc);
-        self.b
-            .ins()
-            .brif(resolved, join, &[resolved.into()], bad, &[]);
     }
 }
