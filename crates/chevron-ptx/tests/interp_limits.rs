@@ -130,7 +130,7 @@ fn printf_output_streams_through_a_bounded_buffer() {
     };
     let hooks = LaunchHooks {
         printf: Some(&sink),
-        stop: None,
+        ..LaunchHooks::default()
     };
     let report = program
         .launch_with(
@@ -154,8 +154,8 @@ fn a_stopped_launch_says_where_its_threads_are() {
     let kernel = program.kernel("spin").unwrap();
     let stop = AtomicBool::new(false);
     let hooks = LaunchHooks {
-        printf: None,
         stop: Some(&stop),
+        ..LaunchHooks::default()
     };
     let fault = Mutex::new(None);
     std::thread::scope(|scope| {

@@ -59,6 +59,22 @@ pub struct LaunchHooks<'a> {
     /// Once set, running blocks stop at their next time slice with a
     /// [`FaultKind::Stopped`] fault that says where their threads are.
     pub stop: Option<&'a AtomicBool>,
+    /// Persistent threads that help run the blocks; without them a launch with several
+    /// threads starts (and joins) its own.
+    pub workers: Option<&'a dyn BlockWorkers>,
+}
+
+/// Threads kept between launches that run a launch's blocks beside the launching thread.
+///
+/// A launch calls [`BlockWorkers::run`] with the number of workers it wants; the launching
+/// thread runs worker 0 itself, so a launch finishes even when no helper ever becomes free
+/// (another stream's blocks may be spinning on every pool thread). Workers take blocks from a
+/// shared counter, so any subset of them finishes the grid.
+pub trait BlockWorkers: Sync {
+    /// Runs `work(0)` on the calling thread and `work(1)`..`work(workers - 1)` on helper
+    /// threads as they become free; returns once `work(0)` and every helper that started has
+    /// returned. A helper that has not started by then is withdrawn and never runs.
+    fn run(&self, workers: usize, work: &(dyn Fn(usize) + Sync));
 }
 
 impl std::fmt::Debug for LaunchHooks<'_> {
@@ -66,6 +82,7 @@ impl std::fmt::Debug for LaunchHooks<'_> {
         f.debug_struct("LaunchHooks")
             .field("printf", &self.printf.is_some())
             .field("stop", &self.stop)
+            .field("workers", &self.workers.is_some())
             .finish()
     }
 }
@@ -111,6 +128,24 @@ impl Program {
         params: &[u8],
         hooks: &LaunchHooks<'_>,
     ) -> Result<LaunchReport, Fault> {
+        self.launch_blocks(kernel, config, params, hooks, 0..u64::MAX)
+    }
+
+    /// [`Program::launch_with`] running only the blocks (linear indices, x fastest) in
+    /// `blocks`, clamped to the grid: the CPU device's compiler re-runs a faulting block here
+    /// to report its fault (not a stable interface).
+    // A fault is the rare end of a launch; its size does not matter.
+    #[allow(clippy::result_large_err)]
+    #[doc(hidden)]
+    pub fn launch_blocks(
+        &self,
+        kernel: &KernelHandle,
+        config: &LaunchConfig,
+        params: &[u8],
+        hooks: &LaunchHooks<'_>,
+        blocks: std::ops::Range<u64>,
+    ) -> Result<LaunchReport, Fault> {
+        let range = blocks;
         let code = &self.functions[kernel.index as usize];
         let invalid = |detail: String| Fault {
             kind: FaultKind::InvalidLaunch,
@@ -205,8 +240,13 @@ impl Program {
                 (index / (gx * gy)) as u32,
             ]
         };
-        let workers = config.threads.max(1).min(blocks as usize);
-        let next = AtomicU64::new(0);
+        let first = range.start.min(blocks);
+        let blocks = range.end.min(blocks);
+        let workers = config
+            .threads
+            .max(1)
+            .min(blocks.saturating_sub(first).max(1) as usize);
+        let next = AtomicU64::new(first);
         let spinning = AtomicUsize::new(0);
         let abort = AtomicBool::new(false);
         let first_fault: Mutex<Option<(u64, Fault)>> = Mutex::new(None);
@@ -241,10 +281,13 @@ impl Program {
             }
         };
         let count = |run: &BlockRun| run.warps.iter().map(|w| w.lane_instructions).sum::<u64>();
+        // Workers that have started: helpers of a shared pool may start late or never.
+        let started = AtomicUsize::new(0);
         let work = |worker: usize| {
+            started.fetch_add(1, Ordering::Relaxed);
             if cooperative {
                 // Every block of this worker is in flight; they take turns.
-                let mut runs: Vec<(u64, BlockRun, bool)> = (worker as u64..blocks)
+                let mut runs: Vec<(u64, BlockRun, bool)> = (first + worker as u64..blocks)
                     .step_by(workers)
                     .map(|index| {
                         let mut run = BlockRun::default();
@@ -281,7 +324,8 @@ impl Program {
                             let waiting = blocks.saturating_sub(next.load(Ordering::Relaxed));
                             // A deadlock once every worker holds a looping block and blocks
                             // wait to start: none of them can ever run.
-                            if waiting > 0 && watch.sample(&run) >= workers {
+                            let running = started.load(Ordering::Relaxed);
+                            if waiting > 0 && watch.sample(&run) >= running {
                                 break Err(spin::deadlock(&launch, &run, waiting));
                             }
                         }
@@ -295,6 +339,9 @@ impl Program {
         };
         if workers <= 1 {
             work(0);
+        } else if let (Some(pool), false) = (hooks.workers, cooperative) {
+            // Cooperative blocks are dealt to workers in advance, so every worker must run.
+            pool.run(workers, &work);
         } else {
             std::thread::scope(|scope| {
                 for worker in 0..workers {

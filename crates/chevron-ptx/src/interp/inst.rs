@@ -5,15 +5,16 @@
 //! type, and modifiers digested into the fields each instruction family needs. Executing an
 //! instruction therefore never looks at a string or a hash map.
 
+pub use super::exec::{evaluate_compare, evaluate_float, evaluate_int_unary, shuffle_source};
 use crate::interp::numeric::convert::CvtOptions;
 use crate::ir::{Compare, Rounding, ScalarType};
 
 /// Marks a destination that is the sink `_`.
-pub(crate) const SINK: u32 = u32::MAX;
+pub const SINK: u32 = u32::MAX;
 
 /// A source operand.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum Src {
+pub enum Src {
     /// A register of the current function.
     Reg(u32),
     /// A constant, already in the instruction type's bit pattern.
@@ -28,7 +29,7 @@ pub(crate) enum Src {
 
 /// Special registers whose value depends on the lane, warp, block or launch.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Special {
+pub enum Special {
     Tid(u8),
     Ntid(u8),
     Ctaid(u8),
@@ -58,7 +59,7 @@ pub(crate) enum Special {
 
 /// The base of an address operand.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum AddrBase {
+pub enum AddrBase {
     /// `[%rd+off]`.
     Reg(u32),
     /// An absolute address (a global/const/shared variable, or `[1024]`): the offset is it.
@@ -71,14 +72,14 @@ pub(crate) enum AddrBase {
 
 /// An address operand `[base+offset]`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct Addr {
+pub struct Addr {
     pub base: AddrBase,
     pub offset: i64,
 }
 
 /// The state space of a memory instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Space {
+pub enum Space {
     Global,
     Const,
     Shared,
@@ -89,7 +90,7 @@ pub(crate) enum Space {
 
 /// Two-operand integer operations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum IntBin {
+pub enum IntBin {
     Add,
     Sub,
     AddSat,
@@ -124,7 +125,7 @@ pub(crate) enum IntBin {
 
 /// One-operand integer operations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum IntUn {
+pub enum IntUn {
     Neg,
     Not,
     Cnot,
@@ -137,7 +138,7 @@ pub(crate) enum IntUn {
 
 /// Three-operand integer operations.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum IntTer {
+pub enum IntTer {
     MadLo,
     MadHi,
     MadWide,
@@ -169,7 +170,7 @@ pub(crate) enum IntTer {
 
 /// Float operation kinds (binary and unary share one enum).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum FloatOp {
+pub enum FloatOp {
     Add,
     Sub,
     Mul,
@@ -206,7 +207,7 @@ pub(crate) enum FloatOp {
 
 /// The modifiers of a float instruction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct FloatMods {
+pub struct FloatMods {
     pub ty: ScalarType,
     pub rnd: Rounding,
     pub ftz: bool,
@@ -216,7 +217,7 @@ pub(crate) struct FloatMods {
 
 /// Warp-level collective operations.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Collective {
+pub enum Collective {
     Shfl {
         mode: crate::ir::ShuffleMode,
         d: u32,
@@ -258,7 +259,7 @@ pub(crate) enum Collective {
 
 /// Barrier flavours.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum BarrierKind {
+pub enum BarrierKind {
     Sync,
     Arrive,
     /// `bar.red.popc.u32`, `.and.pred`, `.or.pred`.
@@ -267,14 +268,14 @@ pub(crate) enum BarrierKind {
 
 /// A call's target.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum CallTarget {
+pub enum CallTarget {
     Direct(u32),
     Indirect(Src),
 }
 
 /// Device-runtime functions the CPU device provides itself.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Builtin {
+pub enum Builtin {
     /// `vprintf(format, args)`.
     Vprintf,
     /// `malloc(size)`.
@@ -287,7 +288,7 @@ pub(crate) enum Builtin {
 
 /// Where a call argument or return value comes from or goes to, on the caller's side.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub(crate) enum CallSlot {
+pub enum CallSlot {
     /// A `.param` variable of the caller's frame: offset.
     Frame(u64),
     /// A register or constant of the caller.
@@ -296,7 +297,7 @@ pub(crate) enum CallSlot {
 
 /// `call`: target, return destinations and arguments.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Call {
+pub struct Call {
     pub target: CallTarget,
     pub returns: Vec<CallSlot>,
     pub args: Vec<CallSlot>,
@@ -304,7 +305,7 @@ pub(crate) struct Call {
 
 /// A decoded operation.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) enum Op {
+pub enum Op {
     Nop,
     /// `mov`, and any copy of `bits` bits.
     Mov {
@@ -550,7 +551,7 @@ pub(crate) enum Op {
 
 /// One decoded instruction.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Inst {
+pub struct Inst {
     /// `@%p` (register, negated).
     pub guard: Option<(u32, bool)>,
     pub op: Op,

@@ -66,8 +66,9 @@ impl Window {
 }
 
 /// One allocation: its words, shared by the table and by executors' lookup caches.
+#[doc(hidden)]
 #[derive(Debug)]
-pub(crate) struct Allocation {
+pub struct Allocation {
     pub base: u64,
     pub size: u64,
     freed: AtomicBool,
@@ -98,6 +99,14 @@ impl Allocation {
             freed: AtomicBool::new(false),
             words: words.into_boxed_slice(),
         })
+    }
+
+    /// Where the allocation's first byte lies in host memory (its bytes follow in order, the
+    /// words being little-endian), for compiled code that reaches it directly while it holds
+    /// the allocation (not a stable interface).
+    #[doc(hidden)]
+    pub fn host_address(&self) -> usize {
+        self.words.as_ptr() as usize
     }
 
     /// Whether the allocation was freed.
@@ -344,8 +353,9 @@ impl DeviceMemory {
         true
     }
 
-    /// The allocation containing `[addr, addr + len)`.
-    pub(crate) fn lookup(&self, addr: u64, len: u64) -> Result<Arc<Allocation>, MemoryError> {
+    /// The allocation containing `[addr, addr + len)` (not a stable interface).
+    #[doc(hidden)]
+    pub fn lookup(&self, addr: u64, len: u64) -> Result<Arc<Allocation>, MemoryError> {
         let table = self.table.read().unwrap_or_else(|e| e.into_inner());
         let Some(end) = addr.checked_add(len) else {
             return Err(MemoryError::OutOfBounds { addr, len });

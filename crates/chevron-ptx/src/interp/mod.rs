@@ -42,7 +42,10 @@ mod block;
 mod exec;
 pub mod fault;
 pub mod grid;
-mod inst;
+/// The decoded instruction form, for the CPU device's compiler (not a stable interface).
+#[doc(hidden)]
+#[allow(missing_docs, private_interfaces)]
+pub mod inst;
 pub mod memory;
 pub mod numeric;
 mod printf;
@@ -51,6 +54,6 @@ mod spin;
 mod warp;
 
 pub use fault::{Fault, FaultKind, LoadError, MemoryError};
-pub use grid::{LaunchConfig, LaunchHooks, LaunchReport, KEPT_PRINTF_BYTES};
+pub use grid::{BlockWorkers, LaunchConfig, LaunchHooks, LaunchReport, KEPT_PRINTF_BYTES};
 pub use memory::DeviceMemory;
 pub use program::{KernelHandle, Program};

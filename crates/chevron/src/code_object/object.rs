@@ -208,6 +208,15 @@ impl CodeObject {
         text.as_deref().map_err(|e| self.error(e.clone()))
     }
 
+    /// The PTX text if something already asked for it ([`CodeObject::ptx_text`]): for an object
+    /// made from IR, whether it was printed for a backend that compiles text.
+    pub(crate) fn ptx_text_if_printed(&self) -> Option<&str> {
+        match &self.inner.body {
+            Body::Ptx(ptx) => ptx.text.get().and_then(|text| text.as_deref().ok()),
+            _ => None,
+        }
+    }
+
     /// What a device with `targets` is handed: this object when the device takes it as it is
     /// (PTX, a GPU cubin, a fatbin the device picks from itself), else the fatbin entry
     /// [`select_entry`] picks, decoded once. An error says what the device runs and what the

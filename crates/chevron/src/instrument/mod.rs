@@ -273,15 +273,15 @@ fn load_linked(
 ) -> Result<loading::Loaded> {
     let code = CodeObject::from_ptx_ir(linked, source_name);
     match loading::load(device, &code) {
-        // A driver names lines of the printed text: add the original lines (on this cold path
-        // the printed text is parsed once more, to pair its instructions with the IR's).
+        // A backend that compiled the printed text names its lines: add the original lines (on
+        // this cold path the printed text is parsed once more, to pair its instructions with
+        // the IR's). A backend that took the IR names the original lines already.
         Err(Error::CodeObject {
             source_name,
             message,
         }) => {
             let reparsed = code
-                .ptx_text()
-                .ok()
+                .ptx_text_if_printed()
                 .and_then(|t| chevron_ptx::parse(t).ok());
             let message = match (code.ptx(), reparsed) {
                 (Ok(linked), Some(reparsed)) => LineMap::new(linked, &reparsed).annotate(&message),

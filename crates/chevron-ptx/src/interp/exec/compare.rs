@@ -130,7 +130,8 @@ pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction, op: K) -> Result<O
 
 /// Compares two register values of type `ty`; for packed types, returns (low, high).
 #[inline(always)]
-fn compare(cmp: Compare, ty: T, ftz: bool, a: u64, b: u64) -> (bool, bool) {
+/// `setp`'s comparison of two operands' bits (low and high halves for packed types).
+pub fn compare(cmp: Compare, ty: T, ftz: bool, a: u64, b: u64) -> (bool, bool) {
     match ty {
         T::F32 => {
             let (mut x, mut y) = (f32::from_bits(a as u32), f32::from_bits(b as u32));

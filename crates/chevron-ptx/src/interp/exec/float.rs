@@ -196,22 +196,28 @@ pub(super) fn execute(op: &Op, w: &mut Warp, mask: u32) -> Result<Flow, ExecFaul
         (T::F32, FloatOp::Fma) if plain => map3(w, mask, d, a, b, c, |x, y, z| {
             bits(nf::fma_f32(f32s(x), f32s(y), f32s(z), Rounding::Rn))
         }),
-        (T::F32, _) => map3(w, mask, d, a, b, c, |x, y, z| {
-            bits(f32_op(op, m, f32s(x), f32s(y), f32s(z)))
-        }),
-        (T::F64, _) => map3(w, mask, d, a, b, c, |x, y, z| {
-            f64_op(
-                op,
-                m,
-                f64::from_bits(x),
-                f64::from_bits(y),
-                f64::from_bits(z),
-            )
-            .to_bits()
-        }),
-        _ => map3(w, mask, d, a, b, c, |x, y, z| half_op(op, m, x, y, z)),
+        _ => map3(w, mask, d, a, b, c, |x, y, z| evaluate(op, m, x, y, z)),
     }
     Ok(Flow::Next)
+}
+
+/// One lane's result of a float instruction from its operands' bits (any type, rounding and
+/// modifier), as the interpreter computes it.
+#[inline(always)]
+pub fn evaluate(op: FloatOp, m: FloatMods, x: u64, y: u64, z: u64) -> u64 {
+    let f32s = |x: u64| f32::from_bits(x as u32);
+    match m.ty {
+        T::F32 => u64::from(f32_op(op, m, f32s(x), f32s(y), f32s(z)).to_bits()),
+        T::F64 => f64_op(
+            op,
+            m,
+            f64::from_bits(x),
+            f64::from_bits(y),
+            f64::from_bits(z),
+        )
+        .to_bits(),
+        _ => half_op(op, m, x, y, z),
+    }
 }
 
 #[inline(always)]

@@ -328,19 +328,7 @@ pub(super) fn execute(op: &Op, w: &mut Warp, mask: u32) -> Result<Flow, ExecFaul
             }),
         },
         Op::IntUn { k, t, d, a } => {
-            let f = |x: u64| -> u64 {
-                match k {
-                    IntUn::Neg => ni::neg_int(t, x),
-                    IntUn::Not => ni::mask(t, !x),
-                    IntUn::Cnot => u64::from(ni::mask(t, x) == 0),
-                    IntUn::Abs => ni::abs_int(t, x),
-                    IntUn::Popc => u64::from(nb::popc(t, x)),
-                    IntUn::Clz => u64::from(nb::clz(t, x)),
-                    IntUn::Brev => nb::brev(t, x),
-                    IntUn::Bfind { shiftamt } => u64::from(nb::bfind(t, x, shiftamt)),
-                }
-            };
-            super::lanes::map1(w, mask, d, a, f);
+            super::lanes::map1(w, mask, d, a, |x| unary(k, t, x));
         }
         Op::IntTer { k, t, d, a, b, c } => match k {
             IntTer::MadLo => ter(w, mask, d, a, b, c, |x, y, z| ni::mad_lo(t, x, y, z)),
@@ -437,4 +425,19 @@ pub(super) fn execute(op: &Op, w: &mut Warp, mask: u32) -> Result<Flow, ExecFaul
         _ => {}
     }
     Ok(Flow::Next)
+}
+
+/// One lane's result of a one-operand integer instruction.
+#[inline(always)]
+pub fn unary(k: IntUn, t: T, x: u64) -> u64 {
+    match k {
+        IntUn::Neg => ni::neg_int(t, x),
+        IntUn::Not => ni::mask(t, !x),
+        IntUn::Cnot => u64::from(ni::mask(t, x) == 0),
+        IntUn::Abs => ni::abs_int(t, x),
+        IntUn::Popc => u64::from(nb::popc(t, x)),
+        IntUn::Clz => u64::from(nb::clz(t, x)),
+        IntUn::Brev => nb::brev(t, x),
+        IntUn::Bfind { shiftamt } => u64::from(nb::bfind(t, x, shiftamt)),
+    }
 }

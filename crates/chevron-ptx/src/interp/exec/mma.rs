@@ -16,7 +16,7 @@ use crate::ir::{self, Operand, Rounding, ScalarType as T};
 
 /// A decoded `mma.sync`.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Mma {
+pub struct Mma {
     /// K of the m16n8kK shape (8 or 16).
     pub k: usize,
     /// Element type of A and B (F16, Bf16 or Tf32).
@@ -31,7 +31,7 @@ pub(crate) struct Mma {
 
 /// A decoded `ldmatrix`.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct Ldmatrix {
+pub struct Ldmatrix {
     pub count: usize,
     pub trans: bool,
     pub space: Space,

@@ -19,6 +19,11 @@ pub(crate) mod mma;
 mod warp_ops;
 pub(crate) mod wmma;
 
+pub use compare::compare as evaluate_compare;
+pub use float::evaluate as evaluate_float;
+pub use int::unary as evaluate_int_unary;
+pub use warp_ops::shuffle_source;
+
 use super::block::Block;
 use super::fault::{ExecFault, LoadError};
 use super::grid::{LaunchConfig, LaunchHooks};

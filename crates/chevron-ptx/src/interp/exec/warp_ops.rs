@@ -302,28 +302,34 @@ fn shfl(w: &mut Warp, lanes: u32, mode: ShuffleMode, d: u32, p: u32, a: Src, b: 
         *v = w.get(a, lane) & 0xffff_ffff;
     }
     for_lanes!(lanes, |lane| {
-        let bval = (w.get(b, lane) & 0x1f) as i32;
-        let cv = w.get(c, lane);
-        let clamp = (cv & 0x1f) as i32;
-        let seg = ((cv >> 8) & 0x1f) as i32;
-        let me = lane as i32;
-        let max_lane = (me & seg) | (clamp & !seg);
-        let min_lane = me & seg;
-        let (j, ok) = match mode {
-            ShuffleMode::Up => (me - bval, me - bval >= max_lane),
-            ShuffleMode::Down => (me + bval, me + bval <= max_lane),
-            ShuffleMode::Bfly => (me ^ bval, (me ^ bval) <= max_lane),
-            ShuffleMode::Idx => {
-                let j = min_lane | (bval & !seg);
-                (j, j <= max_lane)
-            }
-        };
-        let src = if ok && (0..32).contains(&j) {
-            j as usize
-        } else {
-            lane
-        };
+        let (src, ok) = shuffle_source(mode, lane, w.get(b, lane), w.get(c, lane));
         w.set(d, lane, values[src]);
         w.set(p, lane, u64::from(ok));
     });
+}
+
+/// The lane `lane` of a `shfl` reads from, given its `b` and `c` operands, and whether that lane
+/// is in range (the predicate result; out of range, the lane reads its own value).
+pub fn shuffle_source(mode: ShuffleMode, lane: usize, b: u64, c: u64) -> (usize, bool) {
+    let bval = (b & 0x1f) as i32;
+    let clamp = (c & 0x1f) as i32;
+    let seg = ((c >> 8) & 0x1f) as i32;
+    let me = lane as i32;
+    let max_lane = (me & seg) | (clamp & !seg);
+    let min_lane = me & seg;
+    let (j, ok) = match mode {
+        ShuffleMode::Up => (me - bval, me - bval >= max_lane),
+        ShuffleMode::Down => (me + bval, me + bval <= max_lane),
+        ShuffleMode::Bfly => (me ^ bval, (me ^ bval) <= max_lane),
+        ShuffleMode::Idx => {
+            let j = min_lane | (bval & !seg);
+            (j, j <= max_lane)
+        }
+    };
+    let src = if ok && (0..32).contains(&j) {
+        j as usize
+    } else {
+        lane
+    };
+    (src, ok)
 }

@@ -25,7 +25,7 @@ pub(crate) enum Which {
 
 /// A decoded `wmma.load` or `wmma.store`.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct WmmaMove {
+pub struct WmmaMove {
     pub store: bool,
     pub rows: usize,
     pub cols: usize,
@@ -40,7 +40,7 @@ pub(crate) struct WmmaMove {
 
 /// A decoded `wmma.mma`.
 #[derive(Debug, Clone, PartialEq)]
-pub(crate) struct WmmaMma {
+pub struct WmmaMma {
     pub m: usize,
     pub n: usize,
     pub k: usize,

@@ -21,17 +21,19 @@ pub(crate) use crate::printer::print_instruction as instruction_text;
 pub(crate) use decode_ops::{space_of, Decoder};
 
 /// Where a `.func` parameter or return value lives in the callee.
+#[allow(missing_docs)]
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) enum ParamSlot {
+pub enum ParamSlot {
     /// A `.param` variable of the callee's frame.
     Frame { offset: u64, size: u64 },
     /// A `.reg` parameter.
     Reg { reg: u32, bits: u8 },
 }
 
-/// One decoded function.
+/// One decoded function (not a stable interface).
+#[allow(missing_docs)]
 #[derive(Debug)]
-pub(crate) struct FunctionCode {
+pub struct FunctionCode {
     pub name: String,
     pub is_kernel: bool,
     pub insts: Vec<Inst>,
@@ -79,6 +81,21 @@ impl FunctionCode {
     /// PTX line of instruction `pc`.
     pub fn line(&self, pc: usize) -> u32 {
         self.source.get(pc).map(|i| i.span.line).unwrap_or(0)
+    }
+}
+
+impl Program {
+    /// The decoded code of `kernel` and of every function, for the CPU device's compiler
+    /// (not a stable interface).
+    #[doc(hidden)]
+    pub fn decoded(&self, kernel: &KernelHandle) -> Option<(&FunctionCode, &[FunctionCode])> {
+        let code = self.functions.get(kernel.index as usize)?;
+        Some((code, &self.functions))
+    }
+
+    /// Bytes of static shared memory of every kernel; dynamic shared memory follows.
+    pub fn static_shared(&self) -> u64 {
+        self.static_shared
     }
 }
 

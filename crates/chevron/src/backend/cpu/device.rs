@@ -18,6 +18,7 @@ use super::event::CpuEvent;
 use super::graph::CpuGraph;
 use super::memory::CpuMemory;
 use super::module;
+use super::pool::WorkerPool;
 use super::stream::CpuStream;
 use super::timeline::Timeline;
 use super::window::AddressWindow;
@@ -73,6 +74,12 @@ impl CpuDevice {
                 label,
                 memory,
                 launch_threads,
+                pool: (launch_threads > 1).then(|| {
+                    Arc::new(WorkerPool::start(
+                        launch_threads - 1,
+                        &format!("chevron-cpu{ordinal}"),
+                    ))
+                }),
             }),
             streams: Mutex::new(Vec::new()),
             next_stream: AtomicU64::new(0),

@@ -1,11 +1,14 @@
-//! [`DeviceCore`]: what a CPU device's streams, modules and graphs share (its description, memory
-//! and launch threads). A leaf of the backend's imports: every other file may use it, it uses
-//! only `memory.rs`, so the device (`device.rs`, which creates streams, modules and graphs) is
-//! imported by nothing but discovery.
+//! [`DeviceCore`]: what a CPU device's streams, modules and graphs share (its description,
+//! memory, launch threads and worker pool). A leaf of the backend's imports: every other file
+//! may use it, it uses only `memory.rs` and `pool.rs`, so the device (`device.rs`, which creates
+//! streams, modules and graphs) is imported by nothing but discovery.
+
+use std::sync::Arc;
 
 use crate::backend::DeviceInfo;
 
 use super::memory::CpuMemory;
+use super::pool::WorkerPool;
 
 /// What streams and modules of a device share.
 pub(crate) struct DeviceCore {
@@ -13,6 +16,9 @@ pub(crate) struct DeviceCore {
     pub(super) label: String,
     pub(super) memory: CpuMemory,
     pub(super) launch_threads: usize,
+    /// Helper threads that run launches' blocks beside the stream threads (none with one
+    /// launch thread).
+    pub(super) pool: Option<Arc<WorkerPool>>,
 }
 
 impl DeviceCore {
@@ -34,5 +40,10 @@ impl DeviceCore {
     /// Interpreter threads each launch runs its blocks on.
     pub fn launch_threads(&self) -> usize {
         self.launch_threads
+    }
+
+    /// The device's worker pool, shared by its streams.
+    pub fn pool(&self) -> Option<&Arc<WorkerPool>> {
+        self.pool.as_ref()
     }
 }

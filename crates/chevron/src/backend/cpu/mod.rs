@@ -2,7 +2,7 @@
 //!
 //! Each CPU device has its own memory (an allocation table in host memory, so bad accesses are
 //! caught and reported), its own streams (one worker thread each, so streams truly run
-//! concurrently) and loads PTX into the interpreter. Several devices can be configured, so
+//! concurrently, plus a helper pool the streams share for multi-block launches) and loads PTX into the interpreter. Several devices can be configured, so
 //! multi-device code runs in CI. Files, as in every backend folder:
 //!
 //! | file | what |
@@ -18,6 +18,8 @@
 //! | `shared_usage.rs` | a kernel's static shared memory, as a GPU counts it |
 //! | `stream.rs` | `CpuStream`: the in-order queue, launches and copies |
 //! | `worker.rs` | the thread that runs a stream's queue; fault handling and cancellation |
+//! | `pool.rs` | the device's persistent helper threads, shared by its streams |
+//! | `tier.rs` | interpreter or compiled code (`CHEVRON_CPU_EXEC`), per kernel |
 //! | `timeline.rs` | a stream's completion counter and sticky fault |
 //! | `event.rs` | `CpuEvent`: a recorded point on a timeline |
 
@@ -29,8 +31,10 @@ mod graph;
 mod launch_check;
 mod memory;
 mod module;
+mod pool;
 mod shared_usage;
 mod stream;
+mod tier;
 mod timeline;
 mod window;
 mod worker;
@@ -41,8 +45,8 @@ use std::sync::Arc;
 use chevron_ptx::interp::DeviceMemory;
 
 pub use config::CpuConfig;
-pub(crate) use stream::CpuStream;
 use device::CpuDevice;
+pub(crate) use stream::CpuStream;
 
 use crate::backend::Device;
 use crate::error::{Error, Result};

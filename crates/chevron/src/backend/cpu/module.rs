@@ -18,6 +18,7 @@ use crate::error::{Error, Result};
 
 use super::device_core::DeviceCore;
 use super::shared_usage::SharedUsage;
+use super::tier::KernelTier;
 
 /// A PTX module loaded on one CPU device.
 pub struct CpuModule {
@@ -61,6 +62,8 @@ pub(crate) struct LoadedKernel {
     pub(crate) required_block: Option<[u32; 3]>,
     max_threads_per_block: u32,
     static_shared_bytes: u32,
+    /// Interpreted or compiled (see `tier.rs`).
+    pub(crate) tier: KernelTier,
 }
 
 /// Loads the PTX of `code` (already parsed: the CPU device never parses text) on `device`.
@@ -109,6 +112,7 @@ pub(crate) fn load(device: &Arc<DeviceCore>, code: &CodeObject) -> Result<Arc<Cp
             required_block: required_block(function),
             max_threads_per_block: max_threads(function, device.info().max_threads_per_block),
             static_shared_bytes: shared.static_bytes(&function.name),
+            tier: KernelTier::default(),
         };
         let function = CpuFunction {
             kernel: Arc::new(kernel),

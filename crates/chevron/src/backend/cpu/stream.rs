@@ -44,6 +44,7 @@ impl CpuStream {
             timeline: Arc::clone(&timeline),
             memory: Arc::clone(device.memory().shared()),
             threads: device.launch_threads(),
+            pool: device.pool().cloned(),
             device: device.label().to_string(),
         };
         std::thread::Builder::new()

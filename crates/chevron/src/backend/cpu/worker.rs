@@ -2,9 +2,10 @@
 //!
 //! Each stream owns one OS thread, so kernels on different streams truly run at the same time
 //! (a kernel spinning on a flag that another stream's kernel sets finishes). A launch runs its
-//! blocks on up to `threads` host threads started for that launch (with one, on the worker
-//! thread itself, in a fixed block order); no pool is shared between streams, so a spinning block
-//! never starves another stream's blocks. Once a piece of work faults, everything queued after it on the stream is cancelled:
+//! blocks on up to `threads` host threads: the worker thread itself (alone, with one thread, in a
+//! fixed block order) and helpers of the device's persistent pool (`pool.rs`) as they are free.
+//! The worker thread alone can finish any launch, so a spinning block never starves another
+//! stream's blocks. Once a piece of work faults, everything queued after it on the stream is cancelled:
 //! it is marked completed without running, so waiters wake up and see the fault.
 
 use std::panic::{self, AssertUnwindSafe};
@@ -17,6 +18,7 @@ use chevron_ptx::interp::{self, DeviceMemory};
 use crate::backend::LaunchConfig;
 
 use super::module::LoadedKernel;
+use super::pool::WorkerPool;
 use super::timeline::{FaultRecord, Timeline};
 
 /// A copy or fill run on the device's memory; `Err` carries the fault's description.
@@ -67,6 +69,8 @@ pub(crate) struct WorkerContext {
     pub memory: Arc<DeviceMemory>,
     /// Interpreter threads per launch.
     pub threads: usize,
+    /// The device's helper threads, which run blocks beside this stream's thread.
+    pub pool: Option<Arc<WorkerPool>>,
     /// The device label, e.g. `cpu:0 (chevron CPU device)`.
     pub device: String,
     /// Set when a host-side timeout stops the stream's work.
@@ -150,11 +154,18 @@ impl WorkerContext {
         let hooks = interp::LaunchHooks {
             printf: Some(&print_device_output),
             stop: Some(&self.stop),
+            workers: self
+                .pool
+                .as_deref()
+                .map(|pool| pool as &dyn interp::BlockWorkers),
         };
-        kernel
-            .program
-            .launch_with(&kernel.handle, &config, params, &hooks)
-            .map_err(|fault| fault.to_string())?;
+        let result = match kernel.tier.for_launch(&kernel.program, &kernel.handle)? {
+            Some(compiled) => compiled.launch(&config, params, &hooks),
+            None => kernel
+                .program
+                .launch_with(&kernel.handle, &config, params, &hooks),
+        };
+        result.map_err(|fault| fault.to_string())?;
         Ok(())
     }
 }

@@ -1,0 +1,785 @@
+//! PTX (the interpreter's decoded form) to Cranelift IR, one function per kernel.
+//!
+//! The function runs one *phase* of a block: every runnable thread, one after another, from
+//! where it stands to its next barrier or its end (the CuPBoP/Polygeist form: the block's
+//! threads as a loop, split at barriers). Registers live in Cranelift variables while a thread
+//! runs and in the block's register array while it waits; a barrier saves them and records a
+//! resume point. Backward branches burn fuel so a long or endless loop returns to the host now
+//! and then ([`YIELDED`](crate::context::YIELDED)) and can be stopped. Every global, shared and
+//! parameter access is checked; a failed check returns [`FAULTED`](crate::context::FAULTED).
+//!
+//! Anything outside the compiled subset makes [`translate`] fail with the reason, and the kernel
+//! runs in the interpreter.
+
+use std::collections::BTreeMap;
+use std::mem::offset_of;
+
+use chevron_ptx::interp::inst::{
+    AddrBase, Collective, FloatOp, IntTer, Op, Space, Special, Src, SINK,
+};
+use chevron_ptx::interp::memory::SHARED_WINDOW;
+use chevron_ptx::interp::program::FunctionCode;
+use chevron_ptx::ir::{Modifier, Op as IrOp, Rounding, ScalarType as T, Semantics};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, Block, FuncRef, InstBuilder, MemFlags, Type, Value};
+use cranelift_frontend::{FunctionBuilder, Switch, Variable};
+
+use crate::context::{BlockContext, EXITED, FAULTED, PHASE_DONE, WAITING, WARP_WAITING, YIELDED};
+mod arith;
+mod memory;
+mod subset;
+
+use crate::liveness::Liveness;
+use arith::{mask_bits, typed_value, width};
+
+/// How to build a kernel's function.
+pub struct Translation<'a> {
+    pub code: &'a FunctionCode,
+    /// Check alignment and shared-memory bounds (global accesses are always resolved).
+    pub checks: bool,
+    /// `resolve_global` and `evaluate`, imported into the function.
+    pub resolve: FuncRef,
+    pub evaluate: FuncRef,
+    /// `offer` and `shuffle`, imported into the function.
+    pub offer: FuncRef,
+    pub shuffle: FuncRef,
+}
+
+/// Why a kernel is not compiled: the first instruction outside the subset.
+pub type Unsupported = String;
+
+/// Emits the kernel into `b` (whose signature is `fn(*mut BlockContext) -> u32`); returns
+/// the number of global access sites, each with a cache entry in [`BlockContext::sites`].
+pub fn translate(t: &Translation<'_>, b: &mut FunctionBuilder<'_>) -> Result<u32, Unsupported> {
+    let code = t.code;
+    if code.frame_size != 0 {
+        return Err("local variables (a stack frame)".into());
+    }
+    for (pc, inst) in code.insts.iter().enumerate() {
+        if let Some(why) = subset::unsupported(&inst.op, code.param_size) {
+            return Err(format!("{why} (line {})", code.line(pc)));
+        }
+        let ordered = code.source.get(pc).is_some_and(|source| {
+            source
+                .modifiers
+                .iter()
+                .any(|m| matches!(m, Modifier::Semantics(s) if *s != Semantics::Weak))
+        });
+        if ordered {
+            // Volatile or ordered accesses talk to other threads or blocks (flags, spin
+            // waits), where the interpreter's scheduling and spin detection are the reference.
+            return Err(format!(
+                "a volatile or memory-ordered access (line {})",
+                code.line(pc)
+            ));
+        }
+        if inst.guard.is_some()
+            && matches!(
+                inst.op,
+                Op::Bar { .. } | Op::Exit | Op::Ret | Op::Warp { .. }
+            )
+        {
+            return Err(format!(
+                "a predicated barrier or exit (line {})",
+                code.line(pc)
+            ));
+        }
+    }
+    let mut e = Emitter::new(t, b);
+    e.emit()?;
+    Ok(e.sites)
+}
+
+/// Loads and stores through host addresses computed by the emitter.
+fn mem() -> MemFlags {
+    MemFlags::new()
+}
+
+struct Emitter<'a, 'b, 'c> {
+    t: &'a Translation<'a>,
+    b: &'b mut FunctionBuilder<'c>,
+    ctx: Value,
+    regs: Vec<Variable>,
+    thread: Variable,
+    /// Backward branches left before yielding (from `BlockContext::fuel` at entry).
+    fuel: Variable,
+    /// The block of each instruction.
+    blocks: Vec<Block>,
+    /// Resume points: instruction index → resume id (1-based).
+    resume_ids: BTreeMap<usize, u32>,
+    /// Shuffles: instruction index → the resume id that completes them.
+    shuffle_ids: BTreeMap<usize, u32>,
+    next_thread: Block,
+    /// Blocks still to fill: faults at an instruction, thread exits.
+    pending_faults: Vec<(Block, usize)>,
+    pending_exits: Vec<Block>,
+    /// Global access sites (each has a cache entry in `BlockContext::sites`).
+    sites: u32,
+    /// The site of each global access instruction, and its entry's variables.
+    site_of: BTreeMap<usize, u32>,
+    site_vars: Vec<[Variable; 3]>,
+    /// Registers live at each instruction: what a barrier or a yield must keep.
+    live: Liveness,
+}
+
+impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
+    fn new(t: &'a Translation<'a>, b: &'b mut FunctionBuilder<'c>) -> Self {
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let ctx = b.block_params(entry)[0];
+        let regs = (0..t.code.num_regs)
+            .map(|_| b.declare_var(types::I64))
+            .collect();
+        let thread = b.declare_var(types::I64);
+        let fuel = b.declare_var(types::I64);
+        let blocks = (0..t.code.insts.len()).map(|_| b.create_block()).collect();
+        let next_thread = b.create_block();
+        Emitter {
+            t,
+            b,
+            ctx,
+            regs,
+            thread,
+            fuel,
+            blocks,
+            resume_ids: BTreeMap::new(),
+            shuffle_ids: BTreeMap::new(),
+            next_thread,
+            pending_faults: Vec::new(),
+            pending_exits: Vec::new(),
+            sites: 0,
+            site_of: BTreeMap::new(),
+            site_vars: Vec::new(),
+            live: Liveness::of(&t.code.insts, t.code.num_regs),
+        }
+    }
+
+    fn load_ctx(&mut self, ty: Type, offset: usize) -> Value {
+        self.b
+            .ins()
+            .load(ty, MemFlags::trusted(), self.ctx, offset as i32)
+    }
+
+    /// A field of the context that stays the same during the call (pointers, sizes, launch
+    /// shape): may be hoisted out of the thread loop.
+    fn load_fixed(&mut self, ty: Type, offset: usize) -> Value {
+        let flags = MemFlags::trusted().with_readonly().with_can_move();
+        self.b.ins().load(ty, flags, self.ctx, offset as i32)
+    }
+
+    fn store_ctx(&mut self, v: Value, offset: usize) {
+        self.b
+            .ins()
+            .store(MemFlags::trusted(), v, self.ctx, offset as i32);
+    }
+
+    fn resume_id(&mut self, pc: usize) -> u32 {
+        let next = self.resume_ids.len() as u32 + 1;
+        *self.resume_ids.entry(pc).or_insert(next)
+    }
+
+    fn emit(&mut self) -> Result<(), Unsupported> {
+        let insts = &self.t.code.insts;
+        // Resume points: after each barrier, and at each backward branch's target.
+        for (pc, inst) in insts.iter().enumerate() {
+            match inst.op {
+                Op::Bar { .. } => {
+                    self.resume_id(pc + 1);
+                }
+                Op::Bra { target } if (target as usize) <= pc => {
+                    self.resume_id(target as usize);
+                }
+                _ => {}
+            }
+        }
+        for (pc, inst) in insts.iter().enumerate() {
+            if matches!(inst.op, Op::Warp { .. }) {
+                let id = (self.resume_ids.len() + self.shuffle_ids.len()) as u32 + 1;
+                self.shuffle_ids.insert(pc, id);
+            }
+        }
+        if (self.resume_ids.len() + self.shuffle_ids.len()) as u32 >= WARP_WAITING - 1 {
+            return Err("too many resume points".into());
+        }
+        // Global access sites: each keeps its cache entry in variables for the whole call,
+        // loaded here and written back by the resolver on a miss.
+        for (pc, inst) in insts.iter().enumerate() {
+            let global = match &inst.op {
+                Op::Ld { space, addr, .. }
+                | Op::St { space, addr, .. }
+                | Op::Atom { space, addr, .. } => {
+                    addr.base != AddrBase::KernelParam
+                        && matches!(space, Space::Global | Space::Const | Space::Generic)
+                }
+                _ => false,
+            };
+            if global {
+                let site = self.site_vars.len() as u32;
+                self.site_of.insert(pc, site);
+                let vars = [(); 3].map(|_| self.b.declare_var(types::I64));
+                self.site_vars.push(vars);
+            }
+        }
+        self.sites = self.site_vars.len() as u32;
+        let sites = self.load_fixed(types::I64, offset_of!(BlockContext, sites));
+        for site in 0..self.site_vars.len() {
+            for word in 0..3 {
+                let offset = (site * 24 + word * 8) as i32;
+                let v = self
+                    .b
+                    .ins()
+                    .load(types::I64, MemFlags::trusted(), sites, offset);
+                self.b.def_var(self.site_vars[site][word], v);
+            }
+        }
+        let zero = self.b.ins().iconst(types::I64, 0);
+        self.b.def_var(self.thread, zero);
+        let fuel = self.load_ctx(types::I64, offset_of!(BlockContext, fuel));
+        self.b.def_var(self.fuel, fuel);
+        let head = self.b.create_block();
+        self.b.ins().jump(head, &[]);
+
+        // Thread loop head: next runnable thread, or the phase is done.
+        self.b.switch_to_block(head);
+        let t = self.b.use_var(self.thread);
+        let count = self.load_fixed(types::I64, offset_of!(BlockContext, threads));
+        let done = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, t, count);
+        let finish = self.b.create_block();
+        let dispatch = self.b.create_block();
+        self.b.ins().brif(done, finish, &[], dispatch, &[]);
+        self.b.switch_to_block(finish);
+        let status = self.b.ins().iconst(types::I32, i64::from(PHASE_DONE));
+        self.b.ins().return_(&[status]);
+
+        self.b.switch_to_block(dispatch);
+        let resume_slot = self.resume_slot();
+        let state = self.b.ins().load(types::I32, mem(), resume_slot, 0);
+        let start = self.b.create_block();
+        let mut switch = Switch::new();
+        switch.set_entry(0, start);
+        let resumes: Vec<(usize, u32)> = self.resume_ids.iter().map(|(&p, &i)| (p, i)).collect();
+        let mut resume_blocks = Vec::new();
+        for &(pc, id) in &resumes {
+            let block = self.b.create_block();
+            switch.set_entry(u128::from(id), block);
+            resume_blocks.push((block, pc, false));
+        }
+        let shuffles: Vec<(usize, u32)> = self.shuffle_ids.iter().map(|(&p, &i)| (p, i)).collect();
+        for &(pc, id) in &shuffles {
+            let block = self.b.create_block();
+            switch.set_entry(u128::from(id), block);
+            resume_blocks.push((block, pc, true));
+        }
+        switch.emit(self.b, state, self.next_thread);
+
+        self.b.switch_to_block(start);
+        let zero = self.b.ins().iconst(types::I64, 0);
+        for &r in &self.regs {
+            self.b.def_var(r, zero);
+        }
+        self.jump_to_pc(0);
+        for (block, pc, shuffle) in resume_blocks {
+            self.b.switch_to_block(block);
+            let base = self.thread_regs();
+            let zero = self.b.ins().iconst(types::I64, 0);
+            for (i, &r) in self.regs.iter().enumerate() {
+                let v = if self.live.is_live(pc, i as u32) {
+                    self.b.ins().load(types::I64, mem(), base, (i * 8) as i32)
+                } else {
+                    zero // Never read again.
+                };
+                self.b.def_var(r, v);
+            }
+            if shuffle {
+                self.finish_shuffle(pc);
+            } else {
+                self.jump_to_pc(pc);
+            }
+        }
+
+        self.b.switch_to_block(self.next_thread);
+        let t = self.b.use_var(self.thread);
+        let t1 = self.b.ins().iadd_imm(t, 1);
+        self.b.def_var(self.thread, t1);
+        self.b.ins().jump(head, &[]);
+
+        for pc in 0..insts.len() {
+            self.b.switch_to_block(self.blocks[pc]);
+            self.instruction(pc)?;
+        }
+        for (block, pc) in std::mem::take(&mut self.pending_faults) {
+            self.b.switch_to_block(block);
+            self.fault(pc);
+        }
+        for block in std::mem::take(&mut self.pending_exits) {
+            self.b.switch_to_block(block);
+            self.exit_thread();
+        }
+        self.b.seal_all_blocks();
+        Ok(())
+    }
+
+    /// Jumps to instruction `pc` (past the end: the thread exits).
+    fn jump_to_pc(&mut self, pc: usize) {
+        if pc < self.blocks.len() {
+            self.b.ins().jump(self.blocks[pc], &[]);
+        } else {
+            self.exit_thread();
+        }
+    }
+
+    /// Address of the current thread's resume state.
+    fn resume_slot(&mut self) -> Value {
+        let t = self.b.use_var(self.thread);
+        let base = self.load_fixed(types::I64, offset_of!(BlockContext, resume));
+        let off = self.b.ins().ishl_imm(t, 2);
+        self.b.ins().iadd(base, off)
+    }
+
+    /// Address of the current thread's saved registers.
+    fn thread_regs(&mut self) -> Value {
+        let t = self.b.use_var(self.thread);
+        let base = self.load_fixed(types::I64, offset_of!(BlockContext, regs));
+        let off = self
+            .b
+            .ins()
+            .imul_imm(t, i64::from(self.t.code.num_regs) * 8);
+        self.b.ins().iadd(base, off)
+    }
+
+    /// Saves the registers live at `pc`, where the thread resumes with state `resume`.
+    fn save_state(&mut self, resume: u32, pc: usize) {
+        let base = self.thread_regs();
+        for i in 0..self.regs.len() {
+            if !self.live.is_live(pc, i as u32) {
+                continue;
+            }
+            let v = self.b.use_var(self.regs[i]);
+            self.b.ins().store(mem(), v, base, (i * 8) as i32);
+        }
+        let slot = self.resume_slot();
+        let r = self.b.ins().iconst(types::I32, i64::from(resume as i32));
+        self.b.ins().store(mem(), r, slot, 0);
+    }
+
+    fn exit_thread(&mut self) {
+        let slot = self.resume_slot();
+        let r = self.b.ins().iconst(types::I32, i64::from(EXITED as i32));
+        self.b.ins().store(mem(), r, slot, 0);
+        self.b.ins().jump(self.next_thread, &[]);
+    }
+
+    /// Records the fault of the current thread at `pc` and returns [`FAULTED`].
+    fn fault(&mut self, pc: usize) {
+        let t = self.b.use_var(self.thread);
+        self.store_ctx(t, offset_of!(BlockContext, fault_thread));
+        let p = self.b.ins().iconst(types::I64, pc as i64);
+        self.store_ctx(p, offset_of!(BlockContext, fault_pc));
+        let status = self.b.ins().iconst(types::I32, i64::from(FAULTED));
+        self.b.ins().return_(&[status]);
+    }
+
+    /// A block that faults at `pc` (filled in at the end).
+    fn fault_block(&mut self, pc: usize) -> Block {
+        let block = self.b.create_block();
+        self.pending_faults.push((block, pc));
+        block
+    }
+
+    fn src(&mut self, s: Src) -> Value {
+        match s {
+            Src::Reg(r) => self.b.use_var(self.regs[r as usize]),
+            Src::Imm(v) => self.b.ins().iconst(types::I64, v as i64),
+            Src::NotReg(r) => {
+                let v = self.b.use_var(self.regs[r as usize]);
+                let z = self.b.ins().icmp_imm(IntCC::Equal, v, 0);
+                self.b.ins().uextend(types::I64, z)
+            }
+            Src::Special(sp) => self.special(sp),
+            // Refused by `unsupported`.
+            Src::Frame(_) => self.b.ins().iconst(types::I64, 0),
+        }
+    }
+
+    fn special(&mut self, sp: Special) -> Value {
+        let u32_at = |e: &mut Self, offset: usize| {
+            let v = e.load_fixed(types::I32, offset);
+            e.b.ins().uextend(types::I64, v)
+        };
+        match sp {
+            Special::Tid(d) => {
+                let t = self.b.use_var(self.thread);
+                let base = self.load_fixed(types::I64, offset_of!(BlockContext, tids));
+                let off = self.b.ins().ishl_imm(t, 4);
+                let addr = self.b.ins().iadd(base, off);
+                let v = self.b.ins().load(types::I32, mem(), addr, i32::from(d) * 4);
+                self.b.ins().uextend(types::I64, v)
+            }
+            Special::Ntid(d) => u32_at(self, offset_of!(BlockContext, ntid) + 4 * d as usize),
+            Special::Ctaid(d) => u32_at(self, offset_of!(BlockContext, ctaid) + 4 * d as usize),
+            Special::Nctaid(d) => u32_at(self, offset_of!(BlockContext, nctaid) + 4 * d as usize),
+            Special::Laneid => {
+                let t = self.b.use_var(self.thread);
+                self.b.ins().band_imm(t, 31)
+            }
+            Special::Warpid => {
+                let t = self.b.use_var(self.thread);
+                self.b.ins().ushr_imm(t, 5)
+            }
+            Special::DynamicSmem => {
+                self.load_fixed(types::I64, offset_of!(BlockContext, dynamic_smem))
+            }
+            Special::TotalSmem => self.load_fixed(types::I64, offset_of!(BlockContext, total_smem)),
+            // Refused by `unsupported`.
+            _ => self.b.ins().iconst(types::I64, 0),
+        }
+    }
+
+    fn set(&mut self, d: u32, v: Value) {
+        if d != SINK {
+            self.b.def_var(self.regs[d as usize], v);
+        }
+    }
+
+    fn call_evaluate(&mut self, pc: usize, a: Value, b: Value, c: Value) -> Value {
+        let op = &self.t.code.insts[pc].op as *const Op as i64;
+        let op = self.b.ins().iconst(types::I64, op);
+        let call = self.b.ins().call(self.t.evaluate, &[op, a, b, c]);
+        self.b.inst_results(call)[0]
+    }
+
+    fn instruction(&mut self, pc: usize) -> Result<(), Unsupported> {
+        let inst = &self.t.code.insts[pc];
+        if let Some((reg, negated)) = inst.guard {
+            if let Op::Bra { target } = inst.op {
+                let v = self.b.use_var(self.regs[reg as usize]);
+                let bit = self.b.ins().band_imm(v, 1);
+                let taken = self.b.create_block();
+                let next = self.next_block(pc);
+                if negated {
+                    self.b.ins().brif(bit, next, &[], taken, &[]);
+                } else {
+                    self.b.ins().brif(bit, taken, &[], next, &[]);
+                }
+                self.b.switch_to_block(taken);
+                self.branch(pc, target as usize);
+                return Ok(());
+            }
+            let v = self.b.use_var(self.regs[reg as usize]);
+            let bit = self.b.ins().band_imm(v, 1);
+            let run = self.b.create_block();
+            let next = self.next_block(pc);
+            if negated {
+                self.b.ins().brif(bit, next, &[], run, &[]);
+            } else {
+                self.b.ins().brif(bit, run, &[], next, &[]);
+            }
+            self.b.switch_to_block(run);
+        }
+        self.operation(pc)
+    }
+
+    /// The block after `pc`, or one that ends the thread past the last instruction.
+    fn next_block(&mut self, pc: usize) -> Block {
+        if pc + 1 < self.blocks.len() {
+            return self.blocks[pc + 1];
+        }
+        let block = self.b.create_block();
+        self.pending_exits.push(block);
+        block
+    }
+
+    /// A branch to `target`; backward branches burn fuel and yield when it runs out.
+    fn branch(&mut self, pc: usize, target: usize) {
+        if target > pc {
+            self.jump_to_pc(target);
+            return;
+        }
+        let fuel = self.b.use_var(self.fuel);
+        let left = self.b.ins().iadd_imm(fuel, -1);
+        self.b.def_var(self.fuel, left);
+        let go = self.b.create_block();
+        let out = self.b.create_block();
+        self.b.ins().brif(left, go, &[], out, &[]);
+        self.b.switch_to_block(go);
+        self.jump_to_pc(target);
+        self.b.switch_to_block(out);
+        let id = self.resume_ids[&target];
+        self.save_state(id, target);
+        let status = self.b.ins().iconst(types::I32, i64::from(YIELDED));
+        self.b.ins().return_(&[status]);
+    }
+
+    fn operation(&mut self, pc: usize) -> Result<(), Unsupported> {
+        let op = &self.t.code.insts[pc].op;
+        match op {
+            Op::Nop | Op::Fence => {}
+            Op::Bra { target } => {
+                self.branch(pc, *target as usize);
+                return Ok(());
+            }
+            Op::Ret | Op::Exit => {
+                self.exit_thread();
+                return Ok(());
+            }
+            Op::Trap => {
+                self.fault(pc);
+                return Ok(());
+            }
+            Op::Warp {
+                c: Collective::Shfl { a, .. },
+                ..
+            } => {
+                // Offer the value, then wait for the warp; `finish_shuffle` reads the result.
+                let x = self.src(*a);
+                let t = self.b.use_var(self.thread);
+                self.b.ins().call(self.t.offer, &[self.ctx, t, x]);
+                let id = self.shuffle_ids[&pc];
+                self.save_state(id | WARP_WAITING, pc);
+                self.b.ins().jump(self.next_thread, &[]);
+                return Ok(());
+            }
+            Op::Bar { .. } => {
+                let id = self.resume_ids[&(pc + 1)];
+                self.save_state(id | WAITING, pc + 1);
+                self.b.ins().jump(self.next_thread, &[]);
+                return Ok(());
+            }
+            Op::Mov { d, a, bits } => {
+                let v = self.src(*a);
+                let v = mask_bits(self.b, v, u32::from(*bits));
+                self.set(*d, v);
+            }
+            Op::IntBin { k, t, d, a, b } => {
+                let (x, y) = (self.src(*a), self.src(*b));
+                let v = self.int_bin(pc, *k, *t, x, y);
+                self.set(*d, v);
+            }
+            Op::IntTer { k, t, d, a, b, c } => {
+                let (x, y, z) = (self.src(*a), self.src(*b), self.src(*c));
+                let v = match k {
+                    IntTer::MadLo => {
+                        let p = self.b.ins().imul(x, y);
+                        let s = self.b.ins().iadd(p, z);
+                        mask_bits(self.b, s, width(*t))
+                    }
+                    _ => {
+                        let (xv, yv) = (typed_value(self.b, *t, x), typed_value(self.b, *t, y));
+                        let p = self.b.ins().imul(xv, yv);
+                        let s = self.b.ins().iadd(p, z);
+                        mask_bits(self.b, s, 2 * width(*t))
+                    }
+                };
+                self.set(*d, v);
+            }
+            Op::IntUn { d, a, .. } => {
+                let x = self.src(*a);
+                let zero = self.b.ins().iconst(types::I64, 0);
+                let v = self.call_evaluate(pc, x, zero, zero);
+                self.set(*d, v);
+            }
+            Op::Selp { bits, d, a, b, c } => {
+                let (x, y, z) = (self.src(*a), self.src(*b), self.src(*c));
+                let bit = self.b.ins().band_imm(z, 1);
+                let v = self.b.ins().select(bit, x, y);
+                let v = mask_bits(self.b, v, u32::from(*bits));
+                self.set(*d, v);
+            }
+            Op::PredLogic { op, d, a, b } => {
+                let (x, y) = (self.src(*a), self.src(*b));
+                let v = match op {
+                    IrOp::And => self.b.ins().band(x, y),
+                    IrOp::Or => self.b.ins().bor(x, y),
+                    _ => self.b.ins().bxor(x, y),
+                };
+                let v = self.b.ins().band_imm(v, 1);
+                self.set(*d, v);
+            }
+            Op::Setp {
+                cmp,
+                ty,
+                combine,
+                p,
+                q,
+                a,
+                b,
+                c,
+                ..
+            } => {
+                let (x, y) = (self.src(*a), self.src(*b));
+                let r = if ty.is_float() {
+                    let zero = self.b.ins().iconst(types::I64, 0);
+                    self.call_evaluate(pc, x, y, zero)
+                } else {
+                    self.int_compare(*cmp, *ty, x, y)
+                };
+                let not_r = self.b.ins().bxor_imm(r, 1);
+                let (pv, qv) = match combine {
+                    None => (r, not_r),
+                    Some(op) => {
+                        let cv = self.src(*c);
+                        let cv = self.b.ins().band_imm(cv, 1);
+                        let f = |e: &mut Self, v: Value| match op {
+                            IrOp::And => e.b.ins().band(v, cv),
+                            IrOp::Or => e.b.ins().bor(v, cv),
+                            _ => e.b.ins().bxor(v, cv),
+                        };
+                        (f(self, r), f(self, not_r))
+                    }
+                };
+                self.set(*p, pv);
+                self.set(*q, qv);
+            }
+            Op::Float {
+                op: fop,
+                m,
+                d,
+                a,
+                b,
+                c,
+            } => {
+                let (x, y, z) = (self.src(*a), self.src(*b), self.src(*c));
+                let plain = m.rnd == Rounding::Rn && !m.ftz && !m.sat && !m.relu;
+                let v = match (m.ty, fop) {
+                    // f64 NaN operands propagate (see the interpreter's `directed`): f64 goes
+                    // through `evaluate`.
+                    (T::F32, FloatOp::Add | FloatOp::Sub | FloatOp::Mul | FloatOp::Fma)
+                        if plain =>
+                    {
+                        self.float_plain(*fop, x, y, z)
+                    }
+                    _ => self.call_evaluate(pc, x, y, z),
+                };
+                self.set(*d, v);
+            }
+            Op::Cvt {
+                dst,
+                src,
+                options,
+                d,
+                a,
+            } => {
+                let x = self.src(*a);
+                // 8- and 16-bit results keep the interpreter's register conventions (an `.s8`
+                // result is sign-extended to 16 bits): those go through `evaluate`.
+                let int = |t: &T| !t.is_float() && *t != T::Pred && t.size() >= 4;
+                let v = if int(dst) && int(src) && !options.sat && options.rnd.is_none() {
+                    let v = typed_value(self.b, *src, x);
+                    mask_bits(self.b, v, width(*dst))
+                } else {
+                    let zero = self.b.ins().iconst(types::I64, 0);
+                    self.call_evaluate(pc, x, zero, zero)
+                };
+                self.set(*d, v);
+            }
+            Op::Cvta {
+                to,
+                space,
+                d,
+                a,
+                bits,
+            } => {
+                let x = self.src(*a);
+                let v = match (space, to) {
+                    (Space::Shared, true) => self.b.ins().iadd_imm(x, -(SHARED_WINDOW as i64)),
+                    (Space::Shared, false) => self.b.ins().iadd_imm(x, SHARED_WINDOW as i64),
+                    _ => x,
+                };
+                let v = mask_bits(self.b, v, u32::from(*bits));
+                self.set(*d, v);
+            }
+            Op::Ld {
+                space,
+                bits,
+                signed,
+                ds,
+                addr,
+            } => {
+                let len = u64::from(*bits / 8);
+                let total = len * ds.len() as u64;
+                let host = self.address(pc, *space, addr, total)?;
+                let ty = Type::int(u16::from(*bits)).unwrap_or(types::I64);
+                // The parameter buffer does not change during a launch.
+                let flags = if *space == Space::Param {
+                    MemFlags::trusted().with_readonly().with_can_move()
+                } else {
+                    mem()
+                };
+                for (i, &d) in ds.iter().enumerate() {
+                    let v = self.b.ins().load(ty, flags, host, (i as u64 * len) as i32);
+                    let v = match (*bits, *signed) {
+                        (64, _) => v,
+                        (_, true) => self.b.ins().sextend(types::I64, v),
+                        (_, false) => self.b.ins().uextend(types::I64, v),
+                    };
+                    self.set(d, v);
+                }
+            }
+            Op::St {
+                space,
+                bits,
+                addr,
+                srcs,
+            } => {
+                let len = u64::from(*bits / 8);
+                let total = len * srcs.len() as u64;
+                let values: Vec<Value> = srcs.iter().map(|s| self.src(*s)).collect();
+                let host = self.address(pc, *space, addr, total)?;
+                for (i, v) in values.into_iter().enumerate() {
+                    let v = if *bits < 64 {
+                        let ty = Type::int(u16::from(*bits)).unwrap_or(types::I64);
+                        self.b.ins().ireduce(ty, v)
+                    } else {
+                        v
+                    };
+                    self.b.ins().store(mem(), v, host, (i as u64 * len) as i32);
+                }
+            }
+            Op::Atom {
+                space,
+                op,
+                ty,
+                d,
+                addr,
+                b,
+                c,
+            } => {
+                let (x, y) = (self.src(*b), self.src(*c));
+                let bytes = u64::from(ty.size());
+                let host = self.address(pc, *space, addr, bytes)?;
+                let v = self.atomic(*op, *ty, host, x, y);
+                self.set(*d, v);
+            }
+            _ => return Err(format!("`{}` is not compiled", subset::op_name(op))),
+        }
+        self.jump_to_pc(pc + 1);
+        Ok(())
+    }
+
+    /// Completes the `shfl` at `pc` once the warp has offered its values, and goes on.
+    fn finish_shuffle(&mut self, pc: usize) {
+        let Op::Warp {
+            c: Collective::Shfl { d, p, b, c, .. },
+            ..
+        } = &self.t.code.insts[pc].op
+        else {
+            return;
+        };
+        let (d, p) = (*d, *p);
+        let (y, z) = (self.src(*b), self.src(*c));
+        let op = &self.t.code.insts[pc].op as *const Op as i64;
+        let op = self.b.ins().iconst(types::I64, op);
+        let t = self.b.use_var(self.thread);
+        let call = self.b.ins().call(self.t.shuffle, &[self.ctx, op, t, y, z]);
+        let r = self.b.inst_results(call)[0];
+        let value = self.b.ins().band_imm(r, 0xffff_ffff);
+        let in_range = self.b.ins().ushr_imm(r, 32);
+        self.set(d, value);
+        self.set(p, in_range);
+        self.jump_to_pc(pc + 1);
+    }
+}

@@ -1,0 +1,154 @@
+//! Which decoded instructions the compiler handles: anything else keeps a kernel interpreted.
+
+use chevron_ptx::interp::inst::{
+    Addr, AddrBase, BarrierKind, Collective, IntBin, IntTer, Op, Space, Special, Src, SINK,
+};
+use chevron_ptx::ir::{Op as IrOp, ScalarType as T};
+
+/// The first reason `op` cannot be compiled, if any.
+pub(super) fn unsupported(op: &Op, param_size: u64) -> Option<String> {
+    let int = |t: T| !t.is_float() && !matches!(t, T::Pred | T::B128 | T::U16x2 | T::S16x2);
+    let src_ok = |s: &Src| match s {
+        Src::Frame(_) => false,
+        Src::Special(sp) => !matches!(
+            sp,
+            Special::Clock
+                | Special::Clock64
+                | Special::Globaltimer
+                | Special::GlobaltimerLo
+                | Special::GlobaltimerHi
+                | Special::Gridid
+                | Special::WorkspaceHi
+                | Special::WorkspaceLo
+                | Special::Smid
+                | Special::LanemaskEq
+                | Special::LanemaskLt
+                | Special::LanemaskLe
+                | Special::LanemaskGt
+                | Special::LanemaskGe
+        ),
+        _ => true,
+    };
+    let addr_ok = |space: Space, addr: &Addr, bytes: u64| match (space, addr.base) {
+        (_, AddrBase::Frame) | (Space::Local, _) => false,
+        (Space::Param, AddrBase::KernelParam) => {
+            addr.offset >= 0 && addr.offset as u64 + bytes <= param_size
+        }
+        (Space::Param, _) | (_, AddrBase::KernelParam) => false,
+        _ => true,
+    };
+    let ok = match op {
+        Op::Nop | Op::Fence | Op::Bra { .. } | Op::Ret | Op::Exit | Op::Trap => true,
+        Op::Mov { a, .. } => src_ok(a),
+        Op::IntBin { k, t, a, b, .. } => {
+            int(*t)
+                && src_ok(a)
+                && src_ok(b)
+                && matches!(
+                    k,
+                    IntBin::Add
+                        | IntBin::Sub
+                        | IntBin::MulLo
+                        | IntBin::MulWide
+                        | IntBin::MulHi
+                        | IntBin::Div
+                        | IntBin::Rem
+                        | IntBin::Min
+                        | IntBin::Max
+                        | IntBin::And
+                        | IntBin::Or
+                        | IntBin::Xor
+                        | IntBin::Shl
+                        | IntBin::Shr
+                )
+        }
+        Op::IntTer { k, t, a, b, c, .. } => {
+            int(*t)
+                && [a, b, c].into_iter().all(src_ok)
+                && matches!(k, IntTer::MadLo | IntTer::MadWide)
+        }
+        Op::IntUn { t, a, .. } => int(*t) && src_ok(a),
+        Op::Selp { a, b, c, .. } => [a, b, c].into_iter().all(src_ok),
+        Op::PredLogic { a, b, .. } => src_ok(a) && src_ok(b),
+        Op::Setp {
+            ty,
+            set_ty,
+            a,
+            b,
+            c,
+            ..
+        } => {
+            set_ty.is_none()
+                && !matches!(ty, T::F16x2 | T::Bf16x2 | T::Pred | T::B128)
+                && [a, b, c].into_iter().all(src_ok)
+        }
+        Op::Float { a, b, c, .. } => [a, b, c].into_iter().all(src_ok),
+        Op::Cvt { a, dst, src, .. } => {
+            src_ok(a) && !matches!(dst, T::B128) && !matches!(src, T::B128)
+        }
+        Op::Cvta { space, a, .. } => src_ok(a) && !matches!(space, Space::Local | Space::Param),
+        Op::Ld {
+            space, bits, addr, ..
+        } => matches!(bits, 8 | 16 | 32 | 64) && addr_ok(*space, addr, u64::from(*bits / 8)),
+        Op::St {
+            space,
+            bits,
+            addr,
+            srcs,
+        } => {
+            matches!(bits, 8 | 16 | 32 | 64)
+                && !matches!(space, Space::Param | Space::Const)
+                && addr_ok(*space, addr, 0)
+                && srcs.iter().all(src_ok)
+        }
+        Op::Atom {
+            space,
+            op,
+            ty,
+            addr,
+            b,
+            c,
+            ..
+        } => {
+            matches!(ty.size(), 4 | 8)
+                && !ty.is_float()
+                && matches!(
+                    op,
+                    IrOp::Add
+                        | IrOp::Min
+                        | IrOp::Max
+                        | IrOp::And
+                        | IrOp::Or
+                        | IrOp::Xor
+                        | IrOp::Exch
+                        | IrOp::Cas
+                )
+                && matches!(space, Space::Global | Space::Shared | Space::Generic)
+                && addr_ok(*space, addr, 0)
+                && src_ok(b)
+                && src_ok(c)
+        }
+        Op::Warp {
+            c: Collective::Shfl { a, b, c, d, .. },
+            mask: Src::Imm(mask),
+        } => *mask & 0xffff_ffff == 0xffff_ffff && *d != SINK && [a, b, c].into_iter().all(src_ok),
+        Op::Bar {
+            kind: BarrierKind::Sync,
+            id: Src::Imm(0),
+            count: None,
+            d,
+            ..
+        } => *d == SINK,
+        _ => false,
+    };
+    (!ok).then(|| format!("`{}` is not compiled", op_name(op)))
+}
+
+/// A short name of an operation for messages.
+pub(super) fn op_name(op: &Op) -> String {
+    let text = format!("{op:?}");
+    text.split([' ', '(', '{'])
+        .next()
+        .unwrap_or("?")
+        .to_string()
+}

@@ -1,0 +1,198 @@
+//! What compiled code sees of a running block ([`BlockContext`], laid out for loads at fixed
+//! offsets) and the Rust functions it calls back: address resolution for global memory and
+//! the operations it leaves to the interpreter's own arithmetic.
+
+use std::sync::Arc;
+
+use chevron_ptx::interp::inst::{
+    evaluate_compare, evaluate_float, evaluate_int_unary, shuffle_source, Collective, IntBin, Op,
+};
+use chevron_ptx::interp::memory::Allocation;
+use chevron_ptx::interp::numeric::{convert, integer};
+use chevron_ptx::interp::DeviceMemory;
+
+/// Set on a thread's resume state while it waits at a barrier for the rest of the block.
+pub const WAITING: u32 = 1 << 31;
+/// Set on a thread's resume state while it waits at a `shfl` for the rest of its warp.
+pub const WARP_WAITING: u32 = 1 << 30;
+/// A thread that has exited.
+pub const EXITED: u32 = u32::MAX;
+
+/// What a compiled block function returns: every runnable thread ran to a barrier or its end.
+pub const PHASE_DONE: u32 = 0;
+/// A thread faulted (or trapped); `fault_thread` and `fault_pc` say which and where.
+pub const FAULTED: u32 = 1;
+/// A thread used up its fuel at a backward branch; its state is saved, call again.
+pub const YIELDED: u32 = 2;
+
+/// The state of one block that compiled code reads and writes, `repr(C)` so generated code
+/// reaches its fields at [`std::mem::offset_of!`] offsets.
+#[repr(C)]
+pub struct BlockContext {
+    /// `threads × registers` register values, thread-major.
+    pub regs: *mut u64,
+    /// Per thread: 0 (start), a resume point (`| WAITING` at a barrier), or [`EXITED`].
+    pub resume: *mut u32,
+    /// Threads in the block.
+    pub threads: u64,
+    /// Per thread `tid.x, tid.y, tid.z, 0`.
+    pub tids: *const u32,
+    /// `%ntid`, `%ctaid`, `%nctaid` (x, y, z, unused).
+    pub ntid: [u32; 4],
+    pub ctaid: [u32; 4],
+    pub nctaid: [u32; 4],
+    /// The kernel's parameter buffer.
+    pub params: *const u8,
+    /// The block's shared memory and its size in bytes.
+    pub shared: *mut u8,
+    pub shared_size: u64,
+    /// Per global access site: the allocation it used last, as device base, size, host
+    /// address (all 0: none yet).
+    pub sites: *mut u64,
+    /// Which thread faulted, at which instruction.
+    pub fault_thread: u64,
+    pub fault_pc: u64,
+    /// Backward branches left before the block yields.
+    pub fuel: u64,
+    /// `%dynamic_smem_size` and `%total_smem_size`.
+    pub dynamic_smem: u64,
+    pub total_smem: u64,
+    /// The resolver behind [`resolve_global`].
+    pub resolver: *const Resolver,
+    /// Two values per thread, the ones it offered at its last two `shfl`s (by parity): a lane
+    /// that has read its shuffle's result may offer its next value before the rest of its warp
+    /// has read the last one.
+    pub exchange: *mut u64,
+    /// Per thread: how many `shfl`s it has offered values at.
+    pub offered: *mut u32,
+}
+
+/// Records `value` as what thread `thread` offers at its next `shfl`.
+///
+/// # Safety
+/// `context` is the block context of the calling compiled function; `thread` is one of its
+/// threads.
+pub unsafe extern "C" fn offer(context: *const BlockContext, thread: u64, value: u64) -> u64 {
+    // SAFETY: as above; `exchange` holds two values and `offered` one count per thread.
+    unsafe {
+        let context = &*context;
+        let count = context.offered.add(thread as usize);
+        let parity = u64::from(*count & 1);
+        *context
+            .exchange
+            .add((parity * context.threads + thread) as usize) = value;
+        *count += 1;
+    }
+    0
+}
+
+/// Finds global allocations for compiled code and keeps every one it handed out alive until
+/// the block ends (a free on another stream cannot pull the memory away mid-block).
+pub struct Resolver {
+    pub memory: Arc<DeviceMemory>,
+    pub held: std::cell::RefCell<Vec<Arc<Allocation>>>,
+}
+
+/// Host address of `[addr, addr + len)` in a live global allocation, naturally aligned to `len`
+/// (a power of two); 0 when the access would fault. Refreshes the access site's cache entry
+/// `slot` (three words: device base, size, host address).
+///
+/// # Safety
+/// `context` is the block context of the calling compiled function, with a valid `resolver`;
+/// `slot` is one of its site entries.
+pub unsafe extern "C" fn resolve_global(
+    context: *mut BlockContext,
+    slot: *mut u64,
+    addr: u64,
+    len: u64,
+) -> u64 {
+    // SAFETY: compiled code passes its own context, which outlives the call (see above).
+    let context = unsafe { &*context };
+    // SAFETY: the resolver outlives the block's run, which holds the context.
+    let resolver = unsafe { &*context.resolver };
+    // SAFETY: compiled code passes the entry of the access site, three words inside the
+    // context's `sites` array, which nothing else touches during the call.
+    let slot = unsafe { std::slice::from_raw_parts_mut(slot, 3) };
+    if len == 0 || !addr.is_multiple_of(len) {
+        return 0;
+    }
+    match resolver.memory.lookup(addr, len) {
+        Ok(allocation) if !allocation.is_freed() => {
+            slot[0] = allocation.base;
+            slot[1] = allocation.size;
+            slot[2] = allocation.host_address() as u64;
+            let host = slot[2] + (addr - allocation.base);
+            resolver.held.borrow_mut().push(allocation);
+            host
+        }
+        _ => 0,
+    }
+}
+
+/// Evaluates a pure one-result instruction the way the interpreter does, for operations the
+/// compiler leaves to its arithmetic (integer division, conversions, non-default float modes,
+/// float comparisons). Unknown operations give 0; the compiler never emits a call for them.
+///
+/// # Safety
+/// `op` points to a decoded instruction of a program that outlives the compiled kernel.
+pub unsafe extern "C" fn evaluate(op: *const Op, a: u64, b: u64, c: u64) -> u64 {
+    // SAFETY: the compiled kernel holds the program whose instructions it points to.
+    let op = unsafe { &*op };
+    match op {
+        Op::IntBin { k, t, .. } => match k {
+            IntBin::MulHi => integer::mul_hi(*t, a, b),
+            IntBin::Div => integer::div_int(*t, a, b),
+            IntBin::Rem => integer::rem_int(*t, a, b),
+            IntBin::Min => integer::min_int(*t, a, b),
+            IntBin::Max => integer::max_int(*t, a, b),
+            _ => 0,
+        },
+        Op::IntUn { k, t, .. } => evaluate_int_unary(*k, *t, a),
+        Op::Float { op, m, .. } => evaluate_float(*op, *m, a, b, c),
+        Op::Cvt {
+            dst, src, options, ..
+        } => convert::cvt_with(*dst, *src, a, options),
+        Op::Setp { cmp, ty, ftz, .. } => u64::from(evaluate_compare(*cmp, *ty, *ftz, a, b).0),
+        _ => 0,
+    }
+}
+
+/// Completes `shfl` (`op`) for thread `thread` once its whole warp has offered values: the
+/// value of the source lane (low 32 bits) and the in-range predicate (bit 32).
+///
+/// # Safety
+/// `context` is the block context of the calling compiled function, whose `exchange` holds a
+/// value for every thread of the block; `op` points to a decoded `shfl` of a live program.
+pub unsafe extern "C" fn shuffle(
+    context: *const BlockContext,
+    op: *const Op,
+    thread: u64,
+    b: u64,
+    c: u64,
+) -> u64 {
+    // SAFETY: as above.
+    let (context, op) = unsafe { (&*context, &*op) };
+    let Op::Warp {
+        c: Collective::Shfl { mode, .. },
+        ..
+    } = op
+    else {
+        return 0;
+    };
+    let lane = (thread % 32) as usize;
+    let (source, in_range) = shuffle_source(*mode, lane, b, c);
+    let index = thread - lane as u64 + source as u64;
+    if index >= context.threads {
+        return thread; // Never: shuffles compile only for blocks of whole warps.
+    }
+    // SAFETY: `offered` has a count per thread and `exchange` two values per thread; `index`
+    // is a thread of the block. The warp's lanes offered at the same shuffle, so the parity
+    // of this thread's last offer is the source lane's too.
+    let value = unsafe {
+        let parity = u64::from((*context.offered.add(thread as usize)).wrapping_sub(1) & 1);
+        *context
+            .exchange
+            .add((parity * context.threads + index) as usize)
+    };
+    (value & 0xffff_ffff) | (u64::from(in_range) << 32)
+}

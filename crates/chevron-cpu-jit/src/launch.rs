@@ -1,0 +1,308 @@
+//! Running a compiled kernel over a grid: blocks spread over workers as the interpreter does,
+//! each block run phase by phase until all its threads have exited.
+//!
+//! Faults are reported by the interpreter, which stays the reference: when a compiled block
+//! faults (bad address, misaligned access, `trap`), the launch stops taking blocks and the
+//! faulting block is run again, from its start, in the interpreter, whose [`Fault`] is returned.
+//! Between the two runs the block's earlier stores stay in memory; a kernel whose faulting
+//! block re-reads what it wrote before the fault could take another path in the second run, in
+//! which case the interpreter's outcome (possibly no fault) is what counts. A block that goes
+//! round a loop without changing state (spinning on a flag no running block will set) hands
+//! itself and every block not yet started to the interpreter, which then detects the deadlock
+//! (or finishes, if the flag comes) exactly as an interpreted launch does; with several
+//! workers, blocks other workers are running at that moment run again there. A stop request is
+//! answered the same way: the block is stopped by the interpreter, naming where it is.
+
+use std::collections::hash_map::DefaultHasher;
+use std::collections::VecDeque;
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::Mutex;
+
+use chevron_ptx::interp::{Fault, LaunchConfig, LaunchHooks, LaunchReport};
+
+use crate::context::{BlockContext, Resolver, EXITED, FAULTED, WAITING, WARP_WAITING, YIELDED};
+use crate::CompiledKernel;
+
+/// Backward branches a block takes between two looks at the stop flag and its own progress.
+const FUEL: u64 = 1 << 16;
+/// Repeated states remembered to spot a block that spins.
+const REMEMBERED: usize = 16;
+
+/// What one block's compiled run came to.
+enum BlockEnd {
+    Done,
+    /// The interpreter must run these blocks (linear indices) instead.
+    Interpret(std::ops::Range<u64>),
+}
+
+impl CompiledKernel {
+    /// Runs the kernel over `config`'s grid. Same contract as the interpreter's
+    /// `Program::launch_with`, with no `printf` (kernels that print are not compiled) and
+    /// `lane_instructions` left at 0.
+    // A fault is the rare end of a launch; its size does not matter.
+    #[allow(clippy::result_large_err)]
+    pub fn launch(
+        &self,
+        config: &LaunchConfig,
+        params: &[u8],
+        hooks: &LaunchHooks<'_>,
+    ) -> Result<LaunchReport, Fault> {
+        let threads: u64 = config.block.iter().map(|&d| u64::from(d)).product();
+        let blocks: u64 = config.grid.iter().map(|&d| u64::from(d)).product();
+        let shared = self
+            .program
+            .static_shared()
+            .saturating_add(u64::from(config.dynamic_shared));
+        // Anything unusual (including every invalid launch) is the interpreter's to report.
+        if threads == 0
+            || threads > 1024
+            || blocks == 0
+            || shared > 64 << 20
+            || (params.len() as u64) < self.param_size
+            || (self.shuffles && !threads.is_multiple_of(32))
+        {
+            return self.interpret(config, params, hooks, 0..u64::MAX);
+        }
+        let tids: Vec<u32> = (0..threads)
+            .flat_map(|t| {
+                let [bx, by, _] = config.block.map(u64::from);
+                [
+                    (t % bx) as u32,
+                    ((t / bx) % by) as u32,
+                    (t / (bx * by)) as u32,
+                    0,
+                ]
+            })
+            .collect();
+        let workers = config.threads.max(1).min(blocks as usize);
+        let next = AtomicU64::new(0);
+        let abort = AtomicBool::new(false);
+        let first_fault: Mutex<Option<(u64, Fault)>> = Mutex::new(None);
+        let handed_over: Mutex<Vec<std::ops::Range<u64>>> = Mutex::new(Vec::new());
+        let work = |_worker: usize| {
+            let mut regs = vec![0u64; threads as usize * self.num_regs.max(1) as usize];
+            let mut resume = vec![0u32; threads as usize];
+            let mut shared_memory = vec![0u8; shared as usize];
+            let mut sites = vec![0u64; 3 * self.sites as usize];
+            let mut exchange = vec![0u64; 2 * threads as usize];
+            let mut offered = vec![0u32; threads as usize];
+            let resolver = Resolver {
+                memory: std::sync::Arc::clone(self.program.memory()),
+                held: std::cell::RefCell::new(Vec::new()),
+            };
+            while !abort.load(Ordering::Relaxed) {
+                let index = next.fetch_add(1, Ordering::Relaxed);
+                if index >= blocks {
+                    break;
+                }
+                let end = self.run_block(
+                    config,
+                    params,
+                    hooks,
+                    index,
+                    &tids,
+                    &mut regs,
+                    &mut resume,
+                    &mut shared_memory,
+                    &mut sites,
+                    (&mut exchange, &mut offered),
+                    &resolver,
+                    &next,
+                    blocks,
+                );
+                resolver.held.borrow_mut().clear();
+                let BlockEnd::Interpret(range) = end else {
+                    continue;
+                };
+                let single = range.end - range.start == 1;
+                if single {
+                    // A fault: the interpreter reports it (or, in its run, finishes the block).
+                    if let Err(fault) = self.interpret(config, params, hooks, range.clone()) {
+                        abort.store(true, Ordering::Relaxed);
+                        let mut slot = first_fault.lock().unwrap_or_else(|e| e.into_inner());
+                        if slot.as_ref().is_none_or(|(i, _)| range.start < *i) {
+                            *slot = Some((range.start, fault));
+                        }
+                    }
+                } else {
+                    handed_over
+                        .lock()
+                        .unwrap_or_else(|e| e.into_inner())
+                        .push(range);
+                    break;
+                }
+            }
+        };
+        match (workers, hooks.workers) {
+            (1, _) => work(0),
+            (_, Some(pool)) => pool.run(workers, &work),
+            _ => std::thread::scope(|scope| {
+                for worker in 0..workers {
+                    let work = &work;
+                    scope.spawn(move || work(worker));
+                }
+            }),
+        }
+        if let Some((_, fault)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            return Err(fault);
+        }
+        for range in handed_over.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            self.interpret(config, params, hooks, range)?;
+        }
+        Ok(LaunchReport::default())
+    }
+
+    /// Runs `blocks` of the launch in the interpreter.
+    #[allow(clippy::result_large_err)]
+    fn interpret(
+        &self,
+        config: &LaunchConfig,
+        params: &[u8],
+        hooks: &LaunchHooks<'_>,
+        blocks: std::ops::Range<u64>,
+    ) -> Result<LaunchReport, Fault> {
+        self.program
+            .launch_blocks(&self.kernel, config, params, hooks, blocks)
+    }
+
+    /// Runs block `index` to its end, phase by phase.
+    #[allow(clippy::too_many_arguments)]
+    fn run_block(
+        &self,
+        config: &LaunchConfig,
+        params: &[u8],
+        hooks: &LaunchHooks<'_>,
+        index: u64,
+        tids: &[u32],
+        regs: &mut [u64],
+        resume: &mut [u32],
+        shared: &mut [u8],
+        sites: &mut [u64],
+        (exchange, offered): (&mut [u64], &mut [u32]),
+        resolver: &Resolver,
+        next: &AtomicU64,
+        blocks: u64,
+    ) -> BlockEnd {
+        resume.fill(0);
+        shared.fill(0);
+        // The allocations the entries point to were released with the last block.
+        sites.fill(0);
+        offered.fill(0);
+        let [gx, gy, gz] = config.grid;
+        let (gx64, gy64) = (u64::from(gx), u64::from(gy));
+        let ctaid = [
+            (index % gx64) as u32,
+            ((index / gx64) % gy64) as u32,
+            (index / (gx64 * gy64)) as u32,
+            0,
+        ];
+        let mut context = BlockContext {
+            regs: regs.as_mut_ptr(),
+            resume: resume.as_mut_ptr(),
+            threads: resume.len() as u64,
+            tids: tids.as_ptr(),
+            ntid: [config.block[0], config.block[1], config.block[2], 0],
+            ctaid,
+            nctaid: [gx, gy, gz, 0],
+            params: params.as_ptr(),
+            shared: shared.as_mut_ptr(),
+            shared_size: shared.len() as u64,
+            sites: sites.as_mut_ptr(),
+            fault_thread: 0,
+            fault_pc: 0,
+            fuel: FUEL,
+            dynamic_smem: u64::from(config.dynamic_shared),
+            total_smem: shared.len() as u64,
+            resolver,
+            exchange: exchange.as_mut_ptr(),
+            offered: offered.as_mut_ptr(),
+        };
+        let mut recent: VecDeque<u64> = VecDeque::new();
+        loop {
+            // SAFETY: `context` points to buffers sized for this launch (registers for every
+            // thread, a resume state per thread, the block's shared memory, the parameter
+            // buffer the kernel's parameters fit in) that outlive the call; the resolver keeps
+            // every allocation it hands out alive until the block ends.
+            let status = unsafe { (self.entry)(&mut context) };
+            match status {
+                FAULTED => return BlockEnd::Interpret(index..index + 1),
+                YIELDED => {
+                    context.fuel = FUEL;
+                    // Let a kernel on another stream that this block may wait for run.
+                    std::thread::yield_now();
+                    if hooks.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+                        return BlockEnd::Interpret(index..index + 1);
+                    }
+                    let mut hasher = DefaultHasher::new();
+                    (&*regs, &*resume, &*shared).hash(&mut hasher);
+                    let state = hasher.finish();
+                    if recent.contains(&state) {
+                        // Spinning: the rest of the grid goes to the interpreter.
+                        next.store(blocks, Ordering::Relaxed);
+                        return BlockEnd::Interpret(index..blocks);
+                    }
+                    if recent.len() == REMEMBERED {
+                        recent.pop_front();
+                    }
+                    recent.push_back(state);
+                }
+                _ => match release(resume) {
+                    Release::Done => return BlockEnd::Done,
+                    Release::Released => {}
+                    // Lanes of a warp at different shuffles, or a warp at a shuffle while the
+                    // rest waits at a barrier: the interpreter's warp scheduling decides.
+                    Release::Diverged => return BlockEnd::Interpret(index..index + 1),
+                },
+            }
+        }
+    }
+}
+
+/// What the end of a phase leads to.
+enum Release {
+    /// Every thread has exited.
+    Done,
+    /// Some threads may run again.
+    Released,
+    /// Threads wait at points that cannot all be passed.
+    Diverged,
+}
+
+/// Lets threads go on after a phase: whole warps waiting at the same shuffle first; else, when
+/// every live thread waits at the barrier, all of them.
+fn release(resume: &mut [u32]) -> Release {
+    let mut released = false;
+    let mut stuck = false;
+    for warp in resume.chunks_mut(32) {
+        let first = warp
+            .iter()
+            .copied()
+            .find(|&s| s & WARP_WAITING != 0 && s != EXITED);
+        let Some(first) = first else {
+            continue;
+        };
+        if warp.iter().all(|&s| s == first) {
+            warp.iter_mut().for_each(|s| *s &= !WARP_WAITING);
+            released = true;
+        } else {
+            stuck = true;
+        }
+    }
+    if released {
+        return Release::Released;
+    }
+    if stuck {
+        return Release::Diverged;
+    }
+    let mut waiting = false;
+    for state in resume.iter_mut().filter(|s| **s != EXITED) {
+        *state &= !WAITING;
+        waiting = true;
+    }
+    if waiting {
+        Release::Released
+    } else {
+        Release::Done
+    }
+}
