@@ -219,6 +219,12 @@ impl Module {
         }
     }
 
+    /// The launch hook of kernel `name`, when the module was instrumented and it is one of the
+    /// instrumented kernels.
+    pub(crate) fn instrument_hook(&self, name: &str) -> Option<Arc<crate::instrument::KernelHook>> {
+        self.shared.instrumented.as_ref()?.hook(name)
+    }
+
     pub(crate) fn backend(&self) -> &Arc<dyn backend::Module> {
         self.shared
             .backend

@@ -79,12 +79,14 @@ fn begin(path: Option<PathBuf>) {
         epoch_unix_ns,
     });
     ON.store(true, Ordering::Relaxed);
+    crate::launch::submit::note_trace(true);
 }
 
 /// Stops recording and writes the trace; returns the number of events written. Built-in
 /// instrumentation records still pending are read first (their kernels are waited for).
 pub fn stop() -> Result<usize> {
     ON.store(false, Ordering::Relaxed);
+    crate::launch::submit::note_trace(false);
     let Some(session) = lock(&SESSION).take() else {
         return Err(Error::InvalidValue {
             call: "trace::stop",

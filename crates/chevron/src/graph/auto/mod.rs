@@ -20,7 +20,7 @@ use super::values::ArgValues;
 use crate::backend::{self, DevicePtr, ExecGraph, GraphStep, LaunchConfig};
 use crate::error::Result;
 use crate::launch::kernel::Kernel;
-use crate::{Stream, Token};
+use crate::Stream;
 use detector::{Detector, Held, Key, Replay};
 
 pub use detector::AutoGraphStats;
@@ -44,10 +44,14 @@ impl AutoGraph {
         inner: Arc<dyn backend::Stream>,
         device: Arc<dyn backend::Device>,
     ) -> Arc<AutoGraph> {
+        let enabled = enabled_by_environment();
+        if enabled {
+            crate::launch::submit::note_auto_graph(true);
+        }
         Arc::new(AutoGraph {
             inner,
             device,
-            enabled: AtomicBool::new(enabled_by_environment()),
+            enabled: AtomicBool::new(enabled),
             state: Mutex::new(Detector::default()),
         })
     }
@@ -207,7 +211,9 @@ impl AutoGraph {
 
     fn set_enabled(&self, on: bool) -> Result<()> {
         let released = self.boundary();
-        self.enabled.store(on, Ordering::Relaxed);
+        if self.enabled.swap(on, Ordering::Relaxed) != on {
+            crate::launch::submit::note_auto_graph(on);
+        }
         if !on {
             self.with_state(|state| {
                 *state = Detector {
@@ -239,6 +245,9 @@ impl Drop for AutoGraph {
     fn drop(&mut self) {
         // Launches still held run, as they would have without replay (errors have no caller).
         let _ = self.boundary();
+        if *self.enabled.get_mut() {
+            crate::launch::submit::note_auto_graph(false);
+        }
     }
 }
 
@@ -325,18 +334,6 @@ impl backend::Stream for AutoGraph {
         // The backend's own stream: backends downcast to it.
         self.inner.as_any()
     }
-}
-
-/// A checked launch on a stream with replay on: held, replayed or enqueued by the stream's
-/// [`AutoGraph`]; returns its token like any launch.
-pub(crate) fn launch(
-    kernel: &Kernel,
-    stream: &Stream,
-    config: LaunchConfig,
-    values: ArgValues,
-) -> Result<Token> {
-    stream.shared.auto.launch_tracked(kernel, config, values)?;
-    Ok(stream.submitted())
 }
 
 impl Stream {
