@@ -70,13 +70,12 @@ unsafe fn enqueue(
             return Ok(());
         }
     };
-    let sizes: Vec<u32> = layout.iter().map(|l| l.size).collect();
-    if sizes.len() != params.len() {
-        return Err(CapiError::new(
-            crate::status::chevron_status::CHEVRON_ERROR_ARGUMENT,
-            format!("takes {} parameters, got {}", sizes.len(), params.len()),
-        ));
+    if layout.len() != params.len() {
+        // The launch reports the mismatch, naming the parameters.
+        raw(params)?;
+        return Ok(());
     }
+    let sizes: Vec<u32> = layout.iter().map(|l| l.size).collect();
     // Copies of the 8-byte values, which may be host addresses to translate.
     let mut words = [0u64; STACK_ARGS];
     let mut heap_words: Vec<u64>;

@@ -218,10 +218,9 @@ impl Kernel {
             }
         }
         if let Some(i) = args.pointers().iter().position(|p| p.is_null()) {
-            return Err(self.argument_error(
-                Some(i),
-                format!("argument {i} has a NULL value pointer"),
-            ));
+            return Err(
+                self.argument_error(Some(i), format!("argument {i} has a NULL value pointer"))
+            );
         }
         if let (Some(params), Some(sizes)) = (self.params(), args.sizes()) {
             let wrong = params

@@ -90,7 +90,10 @@ mod tests {
         let args = RawArgs::with_sizes(&pointers, &[4]).unwrap();
         assert_eq!((args.len(), args.passed_bytes()), (1, 4));
         let err = RawArgs::with_sizes(&pointers, &[4, 8]).unwrap_err();
-        assert!(err.to_string().contains("1 argument pointers but 2 sizes"), "{err}");
+        assert!(
+            err.to_string().contains("1 argument pointers but 2 sizes"),
+            "{err}"
+        );
         assert_eq!(RawArgs::new(&pointers).passed_bytes(), 0);
     }
 }

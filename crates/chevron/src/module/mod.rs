@@ -10,6 +10,7 @@
 //! the point of the drop, so launches still in flight finish first.
 
 pub(crate) mod loading;
+mod parallel;
 
 use std::path::Path;
 use std::sync::Arc;
