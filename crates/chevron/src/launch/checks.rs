@@ -74,9 +74,10 @@ impl Kernel {
         }
     }
 
-    /// Checks the configuration against the device's and the kernel's limits.
+    /// Checks the configuration against the limits of the kernel's device (read once, when
+    /// the kernel was resolved) and the kernel's own; errors name `device`.
     pub fn check_config(&self, device: &Device, config: &LaunchConfig) -> Result<()> {
-        let limits = device.limits();
+        let limits = self.device_limits();
         let fail = |message: String| Err(self.config_error(device, message));
         const AXES: [&str; 3] = ["x", "y", "z"];
         for (axis, name) in AXES.iter().enumerate() {
@@ -159,6 +160,12 @@ impl Kernel {
     }
 
     pub(crate) fn check_args(&self, device: &Device, args: &impl KernelArgs) -> Result<()> {
+        if let Some(params) = self.params() {
+            if self.declared_param_bytes() <= MAX_PARAM_BYTES && args.fits_layout(params, device) {
+                return Ok(());
+            }
+        }
+        // A mismatch or no layout: the slow path names the problem.
         let checked = self.check_args_against_layout(device, args);
         if checked.is_ok() && self.params().is_some() {
             return checked;
@@ -238,13 +245,7 @@ impl Kernel {
     /// launch passing more fails the same way on the CPU device and on a GPU.
     /// `passed` is the size of the arguments where known (0 for raw pointer arrays).
     fn check_param_space(&self, passed: u64) -> Result<()> {
-        // Parameters are laid out in order, so the last one ends the space.
-        let declared = self.params().and_then(|params| {
-            params
-                .last()
-                .map(|p| u64::from(p.offset) + u64::from(p.size))
-        });
-        let bytes = declared.unwrap_or(0).max(passed);
+        let bytes = self.declared_param_bytes().max(passed);
         if bytes <= MAX_PARAM_BYTES {
             return Ok(());
         }

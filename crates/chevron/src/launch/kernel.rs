@@ -13,7 +13,7 @@ use std::sync::Arc;
 use chevron_ptx::symbols::ParamLayout;
 
 use crate::backend::{self, LaunchConfig};
-use crate::device::Device;
+use crate::device::{Device, Limits};
 use crate::error::Result;
 use crate::graph::values::ArgValues;
 use crate::launch::args::KernelArgs;
@@ -39,6 +39,10 @@ struct KernelShared {
     instrumented: Option<Arc<crate::instrument::KernelHook>>,
     max_threads_per_block: u32,
     static_shared_bytes: u32,
+    /// The limits of the kernel's device, read once (launches check against them).
+    device_limits: Limits,
+    /// The parameter space the layout declares (0 without a layout).
+    declared_param_bytes: u64,
 }
 
 impl Kernel {
@@ -48,8 +52,15 @@ impl Kernel {
         display_name: String,
         params: Option<Vec<ParamLayout>>,
     ) -> Kernel {
+        // Parameters are laid out in order, so the last one ends the space.
+        let declared_param_bytes = params
+            .as_ref()
+            .and_then(|params| params.last())
+            .map_or(0, |p| u64::from(p.offset) + u64::from(p.size));
         Kernel {
             shared: Arc::new(KernelShared {
+                device_limits: module.device().limits(),
+                declared_param_bytes,
                 max_threads_per_block: function.max_threads_per_block(),
                 static_shared_bytes: function.static_shared_bytes(),
                 instrumented: module.instrument_hook(function.name()),
@@ -103,6 +114,18 @@ impl Kernel {
     /// The backend function, shared (keeps the backend module loaded, not the public one).
     pub(crate) fn backend_function_arc(&self) -> Arc<dyn backend::Function> {
         Arc::clone(&self.shared.function)
+    }
+
+    /// The launch limits of the kernel's device.
+    #[inline]
+    pub(crate) fn device_limits(&self) -> &Limits {
+        &self.shared.device_limits
+    }
+
+    /// The parameter space the layout declares, in bytes (0 without a layout).
+    #[inline]
+    pub(crate) fn declared_param_bytes(&self) -> u64 {
+        self.shared.declared_param_bytes
     }
 
     /// Whether launches go through an instrumentation hook.
