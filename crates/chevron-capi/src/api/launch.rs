@@ -116,6 +116,10 @@ impl Launch<'_> {
                 kernel.display_name()
             )));
         }
+        // The count first: a wrong `nargs` must not make the launch read past the caller's array.
+        kernel
+            .check_arg_count(self.args.len())
+            .map_err(|e| name_kernel(kernel, e.into()))?;
         // SAFETY: forwarded from the caller.
         let tokens = unsafe { read_tokens(self.deps, self.ndeps)? };
         let refs: Vec<&Token> = tokens.iter().collect();

@@ -6,36 +6,45 @@
 //! thread per device, started on the first release; the backend makes its own context current
 //! there (the caller's context is never touched). [`ReleaseWorker::drain`] waits until every
 //! handed-over release is done (device synchronization and a failed allocation use it).
+//!
+//! The queue is bounded: while [`MAX_QUEUED`] releases wait, further ones are made by the
+//! caller, so that a loop freeing faster than the worker keeps memory bounded.
 
 use std::collections::VecDeque;
-use std::sync::{Arc, Condvar, Mutex, MutexGuard};
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::thread::{JoinHandle, ThreadId};
 
 use crate::backend;
 use crate::device::state::{lock, Release};
+
+/// Releases waiting for the worker beyond which the caller releases itself.
+const MAX_QUEUED: usize = 256;
 
 #[derive(Default)]
 struct Queue {
     jobs: VecDeque<Release>,
     /// Whether the worker is releasing one now.
     busy: bool,
+    /// Whether the worker waits for work (and must be woken).
+    sleeping: bool,
+    /// Threads waiting in [`ReleaseWorker::drain`].
+    draining: usize,
     /// Set when the device goes away: the worker finishes the queue and exits.
     closed: bool,
 }
 
-/// The queue and the signal both sides wait on.
+/// The queue, and the signals for work (to the worker) and for an empty queue (to drains).
 #[derive(Default)]
 struct Shared {
     queue: Mutex<Queue>,
-    changed: Condvar,
+    work: Condvar,
+    emptied: Condvar,
 }
 
-impl Shared {
-    fn wait<'a>(&self, queue: MutexGuard<'a, Queue>) -> MutexGuard<'a, Queue> {
-        self.changed
-            .wait(queue)
-            .unwrap_or_else(|poisoned| poisoned.into_inner())
-    }
+fn wait<'a>(signal: &Condvar, queue: MutexGuard<'a, Queue>) -> MutexGuard<'a, Queue> {
+    signal
+        .wait(queue)
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
 }
 
 /// One device's release thread.
@@ -43,7 +52,8 @@ pub(crate) struct ReleaseWorker {
     backend: Arc<dyn backend::Device>,
     name: String,
     shared: Arc<Shared>,
-    thread: Mutex<Option<(ThreadId, JoinHandle<()>)>>,
+    /// The thread, once started (`None` inside: it could not be started).
+    thread: OnceLock<Option<(ThreadId, JoinHandle<()>)>>,
 }
 
 impl ReleaseWorker {
@@ -52,24 +62,27 @@ impl ReleaseWorker {
             backend,
             name: format!("chevron release {label}"),
             shared: Arc::default(),
-            thread: Mutex::new(None),
+            thread: OnceLock::new(),
         }
     }
 
     /// Hands `what` to the worker (started now if it is not running). Where no thread can be
-    /// started, the release is made here.
+    /// started, or [`MAX_QUEUED`] releases already wait, the release is made here.
     pub(crate) fn release(&self, what: Release) {
-        {
-            let mut thread = lock(&self.thread);
-            if thread.is_none() {
-                match self.spawn() {
-                    Some(started) => *thread = Some(started),
-                    None => return release_now(&*self.backend, what),
-                }
-            }
+        if self.thread.get_or_init(|| self.spawn()).is_none() {
+            return release_now(&*self.backend, what);
         }
-        lock(&self.shared.queue).jobs.push_back(what);
-        self.shared.changed.notify_all();
+        let mut queue = lock(&self.shared.queue);
+        if queue.jobs.len() >= MAX_QUEUED {
+            drop(queue);
+            return release_now(&*self.backend, what);
+        }
+        queue.jobs.push_back(what);
+        let wake = queue.sleeping;
+        drop(queue);
+        if wake {
+            self.shared.work.notify_one();
+        }
     }
 
     fn spawn(&self) -> Option<(ThreadId, JoinHandle<()>)> {
@@ -88,15 +101,18 @@ impl ReleaseWorker {
             return;
         }
         let mut queue = lock(&self.shared.queue);
+        queue.draining += 1;
         while !queue.jobs.is_empty() || queue.busy {
-            queue = self.shared.wait(queue);
+            queue = wait(&self.shared.emptied, queue);
         }
+        queue.draining -= 1;
     }
 
     fn is_worker_thread(&self) -> bool {
         let current = std::thread::current().id();
-        lock(&self.thread)
-            .as_ref()
+        self.thread
+            .get()
+            .and_then(Option::as_ref)
             .is_some_and(|(id, _)| *id == current)
     }
 }
@@ -104,9 +120,8 @@ impl ReleaseWorker {
 impl Drop for ReleaseWorker {
     fn drop(&mut self) {
         lock(&self.shared.queue).closed = true;
-        self.shared.changed.notify_all();
-        let thread = lock(&self.thread).take();
-        if let Some((id, handle)) = thread {
+        self.shared.work.notify_one();
+        if let Some(Some((id, handle))) = self.thread.take() {
             // A release on the worker may drop the last handle of the device; the worker then
             // finishes its queue by itself.
             if id != std::thread::current().id() {
@@ -126,11 +141,15 @@ fn work(backend: &dyn backend::Device, shared: &Shared) {
             release_now(backend, what);
             queue = lock(&shared.queue);
             queue.busy = false;
-            shared.changed.notify_all();
         } else if queue.closed {
             return;
         } else {
-            queue = shared.wait(queue);
+            if queue.draining > 0 {
+                shared.emptied.notify_all();
+            }
+            queue.sleeping = true;
+            queue = wait(&shared.work, queue);
+            queue.sleeping = false;
         }
     }
 }

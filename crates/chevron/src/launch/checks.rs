@@ -219,11 +219,7 @@ impl Kernel {
     /// makes a check read past the caller's array.
     pub(crate) fn check_raw_args(&self, args: &RawArgs<'_>) -> Result<()> {
         self.check_param_space(args.passed_bytes())?;
-        if let Some(params) = self.params() {
-            if params.len() != args.len() {
-                return Err(self.count_error(params, args.len()));
-            }
-        }
+        self.check_arg_count(args.len())?;
         if let Some(i) = args.pointers().iter().position(|p| p.is_null()) {
             return Err(
                 self.argument_error(Some(i), format!("argument {i} has a NULL value pointer"))
@@ -239,6 +235,15 @@ impl Kernel {
             }
         }
         Ok(())
+    }
+
+    /// Checks that `count` arguments match the parameter layout (when the code object gives
+    /// one). C ABIs call it before reading a caller's argument array of that length.
+    pub fn check_arg_count(&self, count: usize) -> Result<()> {
+        match self.params() {
+            Some(params) if params.len() != count => Err(self.count_error(params, count)),
+            _ => Ok(()),
+        }
     }
 
     /// Kernel parameter space is 32,764 bytes on every device (CUDA's limit since sm_70), so a

@@ -45,12 +45,6 @@ pub(crate) fn note_auto_graph(on: bool) {
     }
 }
 
-/// Whether launches of any kernel may take the plain path now (tests read it).
-#[cfg(test)]
-pub(crate) fn nothing_extra() -> bool {
-    EXTRAS.load(Ordering::Relaxed) == 0
-}
-
 /// A launch as [`submit`] takes it.
 pub(crate) struct Submission<'a> {
     pub(crate) config: &'a LaunchConfig,
