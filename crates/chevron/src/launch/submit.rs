@@ -100,26 +100,20 @@ unsafe fn submit_with_extras(
     let started = crate::trace::clock();
     let config = launch.config;
     let hook = kernel.instrument_hook();
+    let function = kernel.backend_function();
     let launched = match (launch.cluster, hook) {
-        // SAFETY (all arms): forwarded from the caller.
-        (Some(cluster), _) => unsafe {
-            (stream.backend_stream()).launch_cluster(
-                kernel.backend_function(),
-                config,
-                cluster,
-                pointers,
-            )
-        },
-        (None, Some(hook)) => unsafe { hook.launch(kernel, stream, config, pointers) },
-        (None, None) => {
-            let tracked = stream.auto_graph_on().then(capture).flatten();
-            match tracked {
-                Some(values) => stream.replay().launch_tracked(kernel, *config, values),
-                None => unsafe {
-                    (stream.launch_target()).launch(kernel.backend_function(), config, pointers)
-                },
-            }
+        (Some(cluster), _) => {
+            let target = stream.backend_stream();
+            // SAFETY: forwarded from the caller.
+            unsafe { target.launch_cluster(function, config, cluster, pointers) }
         }
+        // SAFETY: forwarded from the caller.
+        (None, Some(hook)) => unsafe { hook.launch(kernel, stream, config, pointers) },
+        (None, None) => match stream.auto_graph_on().then(capture).flatten() {
+            Some(values) => stream.replay().launch_tracked(kernel, *config, values),
+            // SAFETY: forwarded from the caller.
+            None => unsafe { stream.launch_target().launch(function, config, pointers) },
+        },
     };
     launched.map_err(|err| kernel.name_device(stream.device(), err))?;
     let token = stream.submitted();

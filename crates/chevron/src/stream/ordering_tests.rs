@@ -109,15 +109,22 @@ fn raw_launches_check_count_null_values_and_given_sizes() {
         (&mut n as *mut u32).cast(),
     ];
     let config = LaunchConfig::new(1, 32);
-    // SAFETY (all launches): each pointer points to a live value of its parameter's size, or
-    // the launch is refused before any is read.
-    let launched = unsafe { kernel.launch_raw(&stream, config, &pointers, &[]) };
-    assert_eq!(launched.unwrap().sequence(), 1);
-    let err = unsafe { kernel.launch_raw(&stream, config, &pointers[..2], &[]) }.unwrap_err();
+    let raw = |pointers: &[*mut std::ffi::c_void]| {
+        // SAFETY: each pointer points to a live value of its parameter's size, or the launch
+        // is refused before any is read.
+        unsafe { kernel.launch_raw(&stream, config, pointers, &[]) }
+    };
+    let with_sizes = |sizes: &[usize], cluster: Option<[u32; 3]>| {
+        let args = crate::RawArgs::with_sizes(&pointers, sizes).unwrap();
+        // SAFETY: as above.
+        unsafe { kernel.launch_raw_args(&stream, config, cluster, args, &[]) }
+    };
+    assert_eq!(raw(&pointers).unwrap().sequence(), 1);
+    let err = raw(&pointers[..2]).unwrap_err();
     assert!(err.to_string().contains("takes 3 parameters"), "{err}");
     let mut with_null = pointers;
     with_null[1] = std::ptr::null_mut();
-    let err = unsafe { kernel.launch_raw(&stream, config, &with_null, &[]) }.unwrap_err();
+    let err = raw(&with_null).unwrap_err();
     assert!(
         matches!(
             err,
@@ -128,20 +135,14 @@ fn raw_launches_check_count_null_values_and_given_sizes() {
         ),
         "{err}"
     );
-    let sizes = [8, 8, 4];
-    let args = crate::RawArgs::with_sizes(&pointers, &sizes).unwrap();
-    let err = unsafe { kernel.launch_raw_args(&stream, config, None, args, &[]) }.unwrap_err();
+    let err = with_sizes(&[8, 8, 4], None).unwrap_err();
     assert!(
         err.to_string()
             .contains("parameter 1 (`factor`) is 4 bytes, got 8 bytes"),
         "{err}"
     );
-    let sizes = [8, 4, 4];
-    let args = crate::RawArgs::with_sizes(&pointers, &sizes).unwrap();
-    let launched = unsafe { kernel.launch_raw_args(&stream, config, None, args, &[]) };
-    assert_eq!(launched.unwrap().sequence(), 2);
-    let err =
-        unsafe { kernel.launch_raw_args(&stream, config, Some([0, 1, 1]), args, &[]) }.unwrap_err();
+    assert_eq!(with_sizes(&[8, 4, 4], None).unwrap().sequence(), 2);
+    let err = with_sizes(&[8, 4, 4], Some([0, 1, 1])).unwrap_err();
     assert!(matches!(err, Error::LaunchConfig { .. }), "{err}");
 }
 
