@@ -190,14 +190,7 @@ impl Kernel {
         if let Some(cluster) = cluster {
             self.check_cluster(stream.device(), &config, cluster)?;
         }
-        if !deps.is_empty() {
-            stream.wait_for(deps)?;
-        }
-        let launch = Submission {
-            config: &config,
-            cluster,
-            deps,
-        };
+        let launch = Submission::after(stream, &config, cluster, deps)?;
         // SAFETY: the stream is on the kernel's device (checked), and `args` provides one
         // pointer per parameter to a value of the parameter's size (checked against the
         // layout), alive for the call.
@@ -284,14 +277,7 @@ impl Kernel {
         deps: &[&Token],
     ) -> Result<Token> {
         self.check_raw(stream, &config, cluster, &args)?;
-        if !deps.is_empty() {
-            stream.wait_for(deps)?;
-        }
-        let launch = Submission {
-            config: &config,
-            cluster,
-            deps,
-        };
+        let launch = Submission::after(stream, &config, cluster, deps)?;
         let pointers = args.pointers();
         let capture = || {
             let sizes: Vec<usize> = match (args.sizes(), self.params()) {

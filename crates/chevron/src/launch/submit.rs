@@ -54,6 +54,25 @@ pub(crate) struct Submission<'a> {
     pub(crate) deps: &'a [&'a Token],
 }
 
+impl<'a> Submission<'a> {
+    /// A launch on `stream` that comes after `deps`: makes the stream wait for them first.
+    pub(crate) fn after(
+        stream: &Stream,
+        config: &'a LaunchConfig,
+        cluster: Option<[u32; 3]>,
+        deps: &'a [&'a Token],
+    ) -> Result<Submission<'a>> {
+        if !deps.is_empty() {
+            stream.wait_for(deps)?;
+        }
+        Ok(Submission {
+            config,
+            cluster,
+            deps,
+        })
+    }
+}
+
 /// Submits a launch to `stream` and returns its token. `capture` copies the argument values
 /// when automatic replay needs them (`None`: unknown sizes, the launch stays eager).
 ///
