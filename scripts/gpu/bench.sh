@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # On a GPU machine: launch overhead of chevron (checked, unchecked) against raw cuLaunchKernel,
-# measured in one process on cuda:0 (the first device of CHEVRON_DEVICES).
+# measured in one process on cuda:0 (the first device of CHEVRON_DEVICES), RUNS times (default
+# 5); prints each run, then the median enqueue ratio of each (kernel, variant) over the runs
+# against its target (exit status 1 when one is missed).
 #
 # Build on the development machine and carry the binary over:
 #   cargo build --release -p chevron --example 06-bench
@@ -9,4 +11,11 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${BENCH_BIN:-carry/bin/06-bench}
 [ -x "$bin" ] || { echo "no benchmark binary at $bin (see the header of $0)" >&2; exit 2; }
-CHEVRON_DEVICES=${CHEVRON_DEVICES:-cuda:0} "$bin"
+out=$(mktemp)
+trap 'rm -f "$out"' EXIT
+for run in $(seq "${RUNS:-5}"); do
+  echo "== run $run"
+  CHEVRON_DEVICES=${CHEVRON_DEVICES:-cuda:0} "$bin" | tee -a "$out"
+done
+echo "== medians over the runs"
+python3 scripts/gpu/median_ratios.py rust <"$out"

@@ -2,13 +2,15 @@
 # Launch overhead of the C ABIs on a GPU machine: chevron_launch and mgpuLaunchKernel (with the
 # mgpuModuleGetFunction call MLIR emits before each launch) against raw cuLaunchKernel, measured
 # in one process with interleaved bursts (tests/capi/bench_launch.c); prints ns per launch and
-# the ratios to raw. The target is chevron_launch/raw <= 1.03.
+# the ratios to raw; then the median ratios over the runs. The target is <= 1.03 for both
+# chevron_launch/raw and mgpu/raw (exit status 1 when one is missed).
 #
 #   scripts/gpu/bench_capi.sh prepare      (on the development machine; needs cargo and cc)
 #       builds the release libchevron.so and links tests/capi/bench_launch.c into carry/capi/
 #       (git-ignored) with an rpath of $ORIGIN/lib, next to a copy of tests/capi/kernels.ptx.
 #   scripts/gpu/bench_capi.sh run [BURSTS]  (on the GPU machine, carrying carry/capi)
-#       runs it on cuda:0 (override with CHEVRON_DEVICES=...) three times, default 400 bursts.
+#       runs it on cuda:0 (override with CHEVRON_DEVICES=...) RUNS times (default 5), default
+#       400 bursts.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 carry="$root/carry/capi"
@@ -28,11 +30,18 @@ prepare() {
 
 run() {
     [[ -x $carry/bench_launch ]] || { echo "no $carry/bench_launch: run '$0 prepare' first" >&2; exit 2; }
-    local bursts="${1:-400}" round
-    for round in 1 2 3; do
+    local bursts="${1:-400}" round out
+    out=$(mktemp)
+    for round in $(seq "${RUNS:-5}"); do
         echo "round $round"
-        CHEVRON_DEVICES="${CHEVRON_DEVICES:-cuda:0}" "$carry/bench_launch" "$carry/kernels.ptx" "$bursts"
+        CHEVRON_DEVICES="${CHEVRON_DEVICES:-cuda:0}" "$carry/bench_launch" "$carry/kernels.ptx" "$bursts" \
+            | tee -a "$out"
     done
+    echo "medians over the rounds"
+    local status=0
+    python3 "$root/scripts/gpu/median_ratios.py" capi <"$out" || status=$?
+    rm -f "$out"
+    return "$status"
 }
 
 case "${1:-}" in

@@ -23,11 +23,16 @@ fi
 command -v nvidia-smi >/dev/null && nvidia-smi -L
 status=0
 concurrency=tokens::work_on_two_streams_runs_concurrently
+# Timed against a spinning kernel: alone, so that no other test's kernels share the device.
+no_stall=releases::a_free_or_unload_while_a_kernel_spins_does_not_stall_the_launching_thread
 echo "== conformance: every device, GPU tests included"
-"$bin" --include-ignored --skip cuda_fault_names_the_kernel --skip "$concurrency" || status=1
+"$bin" --include-ignored --skip cuda_fault_names_the_kernel --skip "$concurrency" \
+  --skip "$no_stall" || status=1
 echo "== conformance: CUDA devices only (CHEVRON_DEVICES=cuda)"
 CHEVRON_DEVICES=cuda "$bin" --include-ignored --skip cuda_fault_names_the_kernel \
-  --skip "$concurrency" || status=1
+  --skip "$concurrency" --skip "$no_stall" || status=1
+echo "== conformance: a free or unload does not stall the launching thread, alone"
+"$bin" --include-ignored --exact "$no_stall" --nocapture || status=1
 # The driver's cuMemFree and cuModuleUnload wait for the whole device: another test freeing memory
 # in a parallel thread while the handshake kernels spin likely serializes the two streams (seen on
 # H200, driver 580: fails in the parallel run, passes alone every time). So it runs alone.

@@ -41,7 +41,15 @@ impl<T: Pod> Buffer<T> {
         let ptr = if bytes == 0 {
             0
         } else {
-            device.core().backend.alloc(bytes)?
+            let core = device.core();
+            match core.backend.alloc(bytes) {
+                Ok(ptr) => ptr,
+                // Memory may be on its way back: let the release worker finish, then retry.
+                Err(_) => {
+                    core.settle();
+                    core.backend.alloc(bytes)?
+                }
+            }
         };
         crate::trace::alloc(started, device.label(), bytes);
         Ok(Buffer {

@@ -3,7 +3,7 @@
 
 use std::ffi::c_void;
 
-use chevron::{Kernel, LaunchConfig, Stream, Token};
+use chevron::{Kernel, LaunchConfig, RawArgs, Stream, Token};
 
 use super::{chevron_kernel, chevron_stream, chevron_token, give_token, launch_cache, read_tokens};
 use crate::error::{entry, CapiError, CapiResult};
@@ -37,8 +37,6 @@ pub struct chevron_dim3 {
 
 /// Argument lists up to this long are passed without allocating.
 const STACK_ARGS: usize = 32;
-/// Parameters named in a count mismatch's message; the rest are counted.
-const NAMED_PARAMS: usize = 8;
 
 /// Launches `kernel` on `stream` (NULL: the default stream of the kernel's device) with
 /// `grid` blocks of `block` threads and `shared_bytes` of dynamic shared memory, after the
@@ -106,7 +104,7 @@ struct Launch<'a> {
 }
 
 impl Launch<'_> {
-    /// Checks the arguments and launches `kernel` on `stream`.
+    /// Launches `kernel` on `stream`; the arguments are checked by the launch itself.
     ///
     /// # Safety
     /// As [`chevron_launch`].
@@ -118,14 +116,17 @@ impl Launch<'_> {
                 kernel.display_name()
             )));
         }
-        check_args(kernel, self.args)?;
+        // The count first: a wrong `nargs` must not make the launch read past the caller's array.
+        kernel
+            .check_arg_count(self.args.len())
+            .map_err(|e| name_kernel(kernel, e.into()))?;
         // SAFETY: forwarded from the caller.
         let tokens = unsafe { read_tokens(self.deps, self.ndeps)? };
         let refs: Vec<&Token> = tokens.iter().collect();
-        let launched = with_pointers(self.args, |pointers| {
-            // SAFETY: each pointer points to a readable value of its parameter's size (sizes
-            // checked above against the layout where the code object gives one).
-            unsafe { kernel.launch_raw(stream, self.config, pointers, &refs) }
+        let launched = with_raw_args(self.args, |args| {
+            // SAFETY: each pointer points to `size` readable bytes (the caller's contract);
+            // the launch checks the count, NULL pointers and sizes against the layout.
+            unsafe { kernel.launch_raw_args(stream, self.config, None, args?, &refs) }
         });
         let done = launched.map_err(|e| name_kernel(kernel, e.into()))?;
         // SAFETY: forwarded from the caller.
@@ -134,65 +135,21 @@ impl Launch<'_> {
     }
 }
 
-/// Checks the argument count and sizes against the kernel's parameter layout.
-fn check_args(kernel: &Kernel, args: &[chevron_arg]) -> CapiResult<()> {
-    let argument = |message: String| {
-        CapiError::new(
-            chevron_status::CHEVRON_ERROR_ARGUMENT,
-            format!("kernel `{}`: {message}", kernel.display_name()),
-        )
-    };
-    // The count first: a wrong `nargs` must not make the checks read past the caller's array.
-    if let Some(params) = kernel.params().filter(|p| p.len() != args.len()) {
-        let mut names: Vec<String> = params.iter().take(NAMED_PARAMS).map(param_name).collect();
-        if params.len() > NAMED_PARAMS {
-            names.push(format!("… {} more", params.len() - NAMED_PARAMS));
-        }
-        return Err(argument(format!(
-            "takes {} parameters ({}), got {} arguments",
-            params.len(),
-            names.join(", "),
-            args.len()
-        )));
-    }
-    if let Some((i, _)) = args.iter().enumerate().find(|(_, a)| a.value.is_null()) {
-        return Err(argument(format!("argument {i} has a NULL value pointer")));
-    }
-    let Some(params) = kernel.params() else {
-        return Ok(());
-    };
-    for (i, (param, arg)) in params.iter().zip(args).enumerate() {
-        if arg.size != param.size as usize {
-            return Err(argument(format!(
-                "parameter {i} ({}) is {} bytes, got {} bytes",
-                param_name(param),
-                param.size,
-                arg.size
-            )));
-        }
-    }
-    Ok(())
-}
-
-fn param_name(param: &chevron::ParamLayout) -> String {
-    if param.name.is_empty() {
-        format!("{} bytes at offset {}", param.size, param.offset)
-    } else {
-        format!("`{}`", param.name)
-    }
-}
-
-/// Calls `f` with the argument pointers, on the stack for short lists.
-fn with_pointers<R>(args: &[chevron_arg], f: impl FnOnce(&[*mut c_void]) -> R) -> R {
+/// Calls `f` with the arguments as pointers and sizes, on the stack for short lists.
+fn with_raw_args<R>(args: &[chevron_arg], f: impl FnOnce(chevron::Result<RawArgs<'_>>) -> R) -> R {
     if args.len() <= STACK_ARGS {
         let mut pointers = [std::ptr::null_mut(); STACK_ARGS];
-        for (slot, arg) in pointers.iter_mut().zip(args) {
-            *slot = arg.value as *mut c_void;
+        let mut sizes = [0usize; STACK_ARGS];
+        for ((pointer, size), arg) in pointers.iter_mut().zip(&mut sizes).zip(args) {
+            *pointer = arg.value as *mut c_void;
+            *size = arg.size;
         }
-        f(&pointers[..args.len()])
+        let n = args.len();
+        f(RawArgs::with_sizes(&pointers[..n], &sizes[..n]))
     } else {
         let pointers: Vec<*mut c_void> = args.iter().map(|a| a.value as *mut c_void).collect();
-        f(&pointers)
+        let sizes: Vec<usize> = args.iter().map(|a| a.size).collect();
+        f(RawArgs::with_sizes(&pointers, &sizes))
     }
 }
 

@@ -1,14 +1,17 @@
 //! The per-thread cache of the kernel and stream a thread last launched with, so that a loop
-//! of `chevron_launch` calls costs no registry lookup at all.
+//! of launches through a C ABI (`chevron_launch`, `mgpuLaunchKernel`) costs no registry lookup,
+//! no lock and no reference count change.
 //!
-//! A cache entry holds the two handles, clones of the objects behind them, and how many
-//! kernels and streams had ever been released when they were looked up. It is used while
-//! neither count has moved, that is while no kernel or stream handle was released since: then
-//! both handles are certainly still live. A hit costs a thread-local access and two atomic
-//! loads; any release of a kernel or stream anywhere sends the next launch of every thread
-//! through the registries once. The entry keeps its kernel and stream alive until the thread
-//! launches with another pair or exits (their handles are invalid from their release on;
-//! only the objects' destruction waits).
+//! A cache entry holds the key the caller gave (the handles, tagged by kind, and whatever else
+//! chooses the objects, e.g. the default device for a NULL stream), clones of the kernel and
+//! stream, and the caller's release epoch when they were looked up: the sum of the removal
+//! counts of the registries involved, which only grows. The entry is used while the epoch has
+//! not moved, that is while no handle of those registries was released since: then the
+//! handles are certainly still live. A hit costs a thread-local access and the epoch's atomic
+//! loads; any release anywhere sends the next launch of every thread through the registries
+//! once. The entry keeps its kernel and stream alive until the thread launches with another
+//! key or exits (their handles are invalid from their release on; only the objects'
+//! destruction waits).
 
 use std::cell::RefCell;
 
@@ -17,44 +20,49 @@ use chevron::{Kernel, Stream};
 use super::{chevron_kernel, chevron_stream, lookup, KERNELS, STREAMS};
 use crate::error::CapiResult;
 
+/// What chooses a kernel and a stream: two handles and one more word.
+pub(crate) type Key = [u64; 3];
+
 struct Entry {
-    kernel_handle: u64,
-    stream_handle: u64,
-    kernels_released: u64,
-    streams_released: u64,
+    key: Key,
+    epoch: u64,
     kernel: Kernel,
     stream: Stream,
-}
-
-impl Entry {
-    fn is_for(&self, kernel: u64, stream: u64) -> bool {
-        self.kernel_handle == kernel
-            && self.stream_handle == stream
-            && self.kernels_released == KERNELS.removals()
-            && self.streams_released == STREAMS.removals()
-    }
 }
 
 thread_local! {
     static LAST: RefCell<Option<Entry>> = const { RefCell::new(None) };
 }
 
-/// Calls `f` with the kernel behind `kernel` and the stream behind `stream` (NULL: the
-/// kernel's device's default stream), from this thread's cache when it is current. `f` runs
-/// once.
-pub(crate) fn with_kernel_and_stream<R>(
-    kernel: chevron_kernel,
-    stream: chevron_stream,
+/// Calls `f` with the kernel and stream of `key`: from this thread's cache while `epoch()`
+/// has not moved since they were looked up, else from `look_up` (whose failure is returned).
+/// `epoch` must only grow, and grow whenever an object `look_up` could return is released.
+/// `f` runs once.
+pub(crate) fn with_cached<R>(
+    key: Key,
+    epoch: impl Fn() -> u64,
+    look_up: impl Fn() -> CapiResult<(Kernel, Stream)>,
     f: impl Fn(&Kernel, &Stream) -> CapiResult<R>,
 ) -> CapiResult<R> {
-    let (kernel_handle, stream_handle) = (kernel as usize as u64, stream as usize as u64);
+    // The epoch is read before the lookups, so that a release racing with them makes the
+    // entry stale rather than wrong.
+    let fresh = || -> CapiResult<Entry> {
+        let epoch = epoch();
+        let (kernel, stream) = look_up()?;
+        Ok(Entry {
+            key,
+            epoch,
+            kernel,
+            stream,
+        })
+    };
     let cached = LAST.try_with(|last| {
         let mut last = last.try_borrow_mut().ok()?;
         if !last
             .as_ref()
-            .is_some_and(|e| e.is_for(kernel_handle, stream_handle))
+            .is_some_and(|e| e.key == key && e.epoch == epoch())
         {
-            *last = Some(look_up(kernel, stream).ok()?);
+            *last = Some(fresh().ok()?);
         }
         let entry = last.as_ref()?;
         Some(f(&entry.kernel, &entry.stream))
@@ -64,29 +72,29 @@ pub(crate) fn with_kernel_and_stream<R>(
         // No cache during thread exit, none in a nested use, or a failed lookup: the
         // registries answer (and name the problem).
         _ => {
-            let entry = look_up(kernel, stream)?;
+            let entry = fresh()?;
             f(&entry.kernel, &entry.stream)
         }
     }
 }
 
-/// A fresh entry from the registries; the release counts are read first, so that a release
-/// racing with the lookups makes the entry stale rather than wrong.
-fn look_up(kernel: chevron_kernel, stream: chevron_stream) -> CapiResult<Entry> {
-    let kernels_released = KERNELS.removals();
-    let streams_released = STREAMS.removals();
-    let found = lookup(&KERNELS, kernel)?;
-    let stream_object = if stream.is_null() {
-        found.device().default_stream()?
-    } else {
-        lookup(&STREAMS, stream)?
+/// [`with_cached`] for `chevron_launch`: the kernel behind `kernel` and the stream behind
+/// `stream` (NULL: the kernel's device's default stream).
+pub(crate) fn with_kernel_and_stream<R>(
+    kernel: chevron_kernel,
+    stream: chevron_stream,
+    f: impl Fn(&Kernel, &Stream) -> CapiResult<R>,
+) -> CapiResult<R> {
+    let key = [kernel as usize as u64, stream as usize as u64, 0];
+    let epoch = || KERNELS.removals() + STREAMS.removals();
+    let look_up = || {
+        let found = lookup(&KERNELS, kernel)?;
+        let stream = if stream.is_null() {
+            found.device().default_stream()?
+        } else {
+            lookup(&STREAMS, stream)?
+        };
+        Ok((found, stream))
     };
-    Ok(Entry {
-        kernel_handle: kernel as usize as u64,
-        stream_handle: stream as usize as u64,
-        kernels_released,
-        streams_released,
-        kernel: found,
-        stream: stream_object,
-    })
+    with_cached(key, epoch, look_up, f)
 }

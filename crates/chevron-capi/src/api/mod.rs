@@ -10,7 +10,7 @@ pub mod device;
 pub mod graph;
 pub mod jit;
 pub mod launch;
-mod launch_cache;
+pub(crate) mod launch_cache;
 pub mod module;
 pub mod stream;
 pub mod trace;

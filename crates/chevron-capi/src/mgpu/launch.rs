@@ -9,9 +9,11 @@ use std::ffi::c_void;
 
 use chevron::{Kernel, LaunchConfig, Stream};
 
+use std::sync::atomic::Ordering;
+
 use super::host_memory;
-use super::{guard, stream_or_default, FUNCTIONS};
-use crate::api::lookup_with;
+use super::{guard, lookup, stream_or_default, DEFAULT_DEVICE, FUNCTIONS, STREAMS};
+use crate::api::launch_cache;
 use crate::error::{CapiError, CapiResult};
 
 /// Argument lists up to this long are handled without allocating.
@@ -70,13 +72,12 @@ unsafe fn enqueue(
             return Ok(());
         }
     };
-    let sizes: Vec<u32> = layout.iter().map(|l| l.size).collect();
-    if sizes.len() != params.len() {
-        return Err(CapiError::new(
-            crate::status::chevron_status::CHEVRON_ERROR_ARGUMENT,
-            format!("takes {} parameters, got {}", sizes.len(), params.len()),
-        ));
+    if layout.len() != params.len() {
+        // The launch reports the mismatch, naming the parameters.
+        raw(params)?;
+        return Ok(());
     }
+    let sizes: Vec<u32> = layout.iter().map(|l| l.size).collect();
     // Copies of the 8-byte values, which may be host addresses to translate.
     let mut words = [0u64; STACK_ARGS];
     let mut heap_words: Vec<u64>;
@@ -132,52 +133,81 @@ unsafe fn launch(
                 "`extra` is not supported (must be NULL)",
             ));
         }
-        // The function is borrowed from its registry, not cloned (the launch path).
-        lookup_with(&FUNCTIONS, function, |function| {
-            let launched = (|| -> CapiResult<()> {
-                let stream = stream_or_default(stream)?;
-                let kernel = function.kernel_for(stream.device())?;
-                let config = config(grid, block, smem)?;
-                let mut blocks = [1u32; 3];
-                for axis in 0..3 {
-                    blocks[axis] = dimension("cluster", axis, cluster[axis])?;
-                }
-                let expected = kernel.params().map(|p| p.len());
-                let n =
-                    match (expected, count) {
-                        (Some(n), Some(c)) if n != c => {
-                            return Err(CapiError::new(
-                                crate::status::chevron_status::CHEVRON_ERROR_ARGUMENT,
-                                format!("takes {n} parameters, the caller passes {c}"),
-                            ))
-                        }
-                        (Some(n), _) | (None, Some(n)) => n,
-                        (None, None) => return Err(CapiError::invalid(
-                            "the parameter count is unknown (the code object does not describe it)",
-                        )),
-                    };
-                let pointers: &[*mut c_void] = if n == 0 {
-                    &[]
-                } else if params.is_null() {
-                    return Err(CapiError::invalid(format!(
-                        "`params` is NULL for {n} parameters"
-                    )));
-                } else {
-                    // SAFETY: `params` holds one pointer per parameter (caller's contract).
-                    unsafe { std::slice::from_raw_parts(params, n) }
-                };
-                // SAFETY: forwarded from the caller.
-                unsafe { enqueue(&kernel, &stream, config, blocks, pointers) }
-            })();
-            launched.map_err(|mut e| {
-                let name = function.name();
-                if !e.message.contains(&format!("`{name}")) {
-                    e.message = format!("kernel `{name}`: {}", e.message);
-                }
-                e
-            })
-        })?
+        // The null stream means the default device's: its index is part of the key.
+        let default = if stream.is_null() {
+            DEFAULT_DEVICE.load(Ordering::Relaxed) as u64
+        } else {
+            0
+        };
+        let key = [function as usize as u64, stream as usize as u64, default];
+        let epoch = || FUNCTIONS.removals() + STREAMS.removals();
+        let look_up = || {
+            let function = lookup(&FUNCTIONS, function)?;
+            let stream = stream_or_default(stream)?;
+            Ok((function.kernel_for(stream.device())?, stream))
+        };
+        launch_cache::with_cached(key, epoch, look_up, |kernel, stream| {
+            // SAFETY: forwarded from the caller.
+            unsafe { launch_on(kernel, stream, cluster, grid, block, smem, params, count) }.map_err(
+                |mut e| {
+                    let name = kernel.name();
+                    if !e.message.contains(&format!("`{name}")) {
+                        e.message = format!("kernel `{name}`: {}", e.message);
+                    }
+                    e
+                },
+            )
+        })
     });
+}
+
+/// Launches `kernel` on `stream` with the ABI's dimensions and argument pointers.
+///
+/// # Safety
+/// As [`mgpuLaunchKernel`].
+#[allow(clippy::too_many_arguments)]
+unsafe fn launch_on(
+    kernel: &Kernel,
+    stream: &Stream,
+    cluster: [i64; 3],
+    grid: [i64; 3],
+    block: [i64; 3],
+    smem: i32,
+    params: *mut *mut c_void,
+    count: Option<usize>,
+) -> CapiResult<()> {
+    let config = config(grid, block, smem)?;
+    let mut blocks = [1u32; 3];
+    for axis in 0..3 {
+        blocks[axis] = dimension("cluster", axis, cluster[axis])?;
+    }
+    let expected = kernel.params().map(|p| p.len());
+    let n = match (expected, count) {
+        (Some(n), Some(c)) if n != c => {
+            return Err(CapiError::new(
+                crate::status::chevron_status::CHEVRON_ERROR_ARGUMENT,
+                format!("takes {n} parameters, the caller passes {c}"),
+            ))
+        }
+        (Some(n), _) | (None, Some(n)) => n,
+        (None, None) => {
+            return Err(CapiError::invalid(
+                "the parameter count is unknown (the code object does not describe it)",
+            ))
+        }
+    };
+    let pointers: &[*mut c_void] = if n == 0 {
+        &[]
+    } else if params.is_null() {
+        return Err(CapiError::invalid(format!(
+            "`params` is NULL for {n} parameters"
+        )));
+    } else {
+        // SAFETY: `params` holds one pointer per parameter (caller's contract).
+        unsafe { std::slice::from_raw_parts(params, n) }
+    };
+    // SAFETY: forwarded from the caller.
+    unsafe { enqueue(kernel, stream, config, blocks, pointers) }
 }
 
 /// Launches `function` with `gridX×gridY×gridZ` blocks of `blockX×blockY×blockZ` threads and

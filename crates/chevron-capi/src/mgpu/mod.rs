@@ -20,7 +20,9 @@
 //!
 //! What real MLIR output relies on, and how it is honoured:
 //! - modules are loaded by global constructors before `main` and unloaded by destructors at
-//!   exit: nothing here needs `main`, thread-locals are not used, and exit joins no thread;
+//!   exit: nothing here needs `main`, and exit joins no thread; the per-thread caches of the
+//!   last function looked up and the last launch's kernel and stream fall back to the
+//!   registries where thread-locals are gone (during a thread's exit);
 //! - `mgpuModuleGetFunction` is called before every launch: it is a hash lookup by (module,
 //!   name) returning the same handle;
 //! - a module unloaded right after an asynchronous launch (LLVM ≤ 20) stays loaded until the
@@ -63,7 +65,7 @@ pub(crate) static STREAMS: Registry<Stream> = Registry::new(Kind::MgpuStream);
 pub(crate) static EVENTS: Registry<Arc<stream::MgpuEvent>> = Registry::new(Kind::MgpuEvent);
 
 /// Index (in the runtime's device list) of the device new modules, streams and allocations use.
-static DEFAULT_DEVICE: AtomicUsize = AtomicUsize::new(0);
+pub(crate) static DEFAULT_DEVICE: AtomicUsize = AtomicUsize::new(0);
 
 /// The device `mgpu*` calls use (see `mgpuSetDefaultDevice`).
 pub(crate) fn default_device() -> CapiResult<Device> {

@@ -175,7 +175,21 @@ pub unsafe extern "C" fn mgpuModuleGetFunction(
             return Err(CapiError::invalid("the kernel name is NULL"));
         }
         // SAFETY: NUL-terminated by the caller's contract.
-        let name = unsafe { CStr::from_ptr(name) }.to_string_lossy();
+        let name = unsafe { CStr::from_ptr(name) };
+        let epoch = MODULES.removals() + FUNCTIONS.removals();
+        if let Some(handle) = last_function::get(module, name, epoch) {
+            return Ok(handle);
+        }
+        let found = function_of(module, name)?;
+        last_function::set(module, name, epoch, found);
+        Ok(found)
+    })
+}
+
+/// The `CUfunction` handle of kernel `name` of `module`, registered on first use.
+fn function_of(module: *mut c_void, name: &CStr) -> CapiResult<*mut c_void> {
+    let name = name.to_string_lossy();
+    {
         // The module is borrowed from its registry, not cloned (called before every launch).
         lookup_with(&MODULES, module, |module| {
             let mut functions = lock(&module.functions);
@@ -192,5 +206,50 @@ pub unsafe extern "C" fn mgpuModuleGetFunction(
             functions.insert(name.into_owned(), handle);
             Ok(handle as usize as *mut c_void)
         })?
-    })
+    }
+}
+
+/// The function a thread last looked up, so that MLIR's `mgpuModuleGetFunction` before every
+/// launch costs no lock: valid while no module or function was released since (the epoch, the
+/// sum of both registries' removal counts, has not moved).
+mod last_function {
+    use std::cell::RefCell;
+    use std::ffi::{c_void, CStr, CString};
+
+    struct Entry {
+        module: usize,
+        name: CString,
+        epoch: u64,
+        function: usize,
+    }
+
+    thread_local! {
+        static LAST: RefCell<Option<Entry>> = const { RefCell::new(None) };
+    }
+
+    /// The cached handle of (`module`, `name`) when current at `epoch`.
+    pub(super) fn get(module: *mut c_void, name: &CStr, epoch: u64) -> Option<*mut c_void> {
+        LAST.try_with(|last| {
+            let last = last.try_borrow().ok()?;
+            let entry = last.as_ref()?;
+            (entry.module == module as usize && entry.epoch == epoch && *entry.name == *name)
+                .then_some(entry.function as *mut c_void)
+        })
+        .ok()
+        .flatten()
+    }
+
+    /// Remembers `function` as the handle of (`module`, `name`) looked up at `epoch`.
+    pub(super) fn set(module: *mut c_void, name: &CStr, epoch: u64, function: *mut c_void) {
+        let _ = LAST.try_with(|last| {
+            if let Ok(mut last) = last.try_borrow_mut() {
+                *last = Some(Entry {
+                    module: module as usize,
+                    name: name.to_owned(),
+                    epoch,
+                    function: function as usize,
+                });
+            }
+        });
+    }
 }

@@ -6,7 +6,7 @@ use std::any::Any;
 use std::collections::HashSet;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Condvar, Mutex};
 
 use crate::backend::{self, BackendKind, DeviceInfo, DevicePtr, LaunchConfig};
 use crate::code_object::{CodeObject, CodeTargets};
@@ -35,6 +35,9 @@ pub(crate) struct ScriptedDevice {
     next: AtomicU64,
     /// Streams created, so a test can finish their work.
     pub(crate) streams: Mutex<Vec<Arc<ScriptedStream>>>,
+    /// While true, `free` blocks (as `cuMemFree` does while a kernel runs on the device).
+    frees_blocked: Mutex<bool>,
+    frees_unblocked: Condvar,
 }
 
 impl ScriptedDevice {
@@ -58,7 +61,32 @@ impl ScriptedDevice {
             live: Mutex::default(),
             next: AtomicU64::new((u64::from(ordinal) + 1) << 40),
             streams: Mutex::default(),
+            frees_blocked: Mutex::new(false),
+            frees_unblocked: Condvar::new(),
         }
+    }
+
+    /// Makes `free` block until [`ScriptedDevice::unblock_frees`].
+    pub(crate) fn block_frees(&self) {
+        *self.frees_blocked.lock().unwrap() = true;
+    }
+
+    /// Lets blocked and later frees proceed.
+    pub(crate) fn unblock_frees(&self) {
+        *self.frees_blocked.lock().unwrap() = false;
+        self.frees_unblocked.notify_all();
+    }
+
+    /// Waits up to 10 s for `ptr` to be freed; whether it was.
+    pub(crate) fn freed_soon(&self, ptr: DevicePtr) -> bool {
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+        while self.is_live(ptr) {
+            if std::time::Instant::now() > deadline {
+                return false;
+            }
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        true
     }
 
     pub(crate) fn is_live(&self, ptr: DevicePtr) -> bool {
@@ -93,6 +121,11 @@ impl backend::Device for ScriptedDevice {
         Ok(ptr)
     }
     fn free(&self, ptr: DevicePtr) -> Result<()> {
+        let mut blocked = self.frees_blocked.lock().unwrap();
+        while *blocked {
+            blocked = self.frees_unblocked.wait(blocked).unwrap();
+        }
+        drop(blocked);
         self.counters.frees.fetch_add(1, Ordering::SeqCst);
         if self.live.lock().unwrap().remove(&ptr) {
             Ok(())

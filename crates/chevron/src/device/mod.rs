@@ -4,6 +4,7 @@
 //! what they need alive. CUDA's `CUdevice` and its primary `CUcontext` both map to a `Device`.
 
 pub(crate) mod event_pool;
+pub(crate) mod release_worker;
 pub(crate) mod state;
 
 use std::fmt;
@@ -138,6 +139,7 @@ impl Device {
     pub fn synchronize(&self) -> Result<()> {
         self.shared.core.flush_streams()?;
         self.shared.core.backend.synchronize()?;
+        self.shared.core.settle();
         self.shared.core.collect();
         crate::trace::device_synchronized(self.label());
         Ok(())

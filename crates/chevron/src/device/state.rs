@@ -5,6 +5,8 @@
 //! waits until every stream of the device has passed the point at which it was dropped (no
 //! per-launch tracking). Pending releases are retried whenever the device is used again
 //! (allocation, synchronization, token waits) and finally when the device itself goes away.
+//! The releases themselves run on the device's release worker (see `release_worker.rs`), never
+//! on the thread that drops the buffer or module.
 
 use std::any::Any;
 use std::sync::atomic::{AtomicUsize, Ordering};
@@ -12,6 +14,7 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::backend::{self, DevicePtr};
 use crate::device::event_pool::EventPool;
+use crate::device::release_worker::{release_now, ReleaseWorker};
 use crate::error::Result;
 use crate::stream::progress::StreamProgress;
 
@@ -40,6 +43,7 @@ pub(crate) struct DeviceCore {
     streams: Mutex<Vec<Arc<StreamProgress>>>,
     pending: Mutex<Vec<PendingRelease>>,
     pending_count: AtomicUsize,
+    worker: ReleaseWorker,
 }
 
 impl DeviceCore {
@@ -47,6 +51,7 @@ impl DeviceCore {
         let info = backend.info();
         let label = format!("{}:{}", info.backend.as_str(), info.ordinal);
         DeviceCore {
+            worker: ReleaseWorker::new(Arc::clone(&backend), &label),
             backend,
             label,
             events: EventPool::new(),
@@ -80,7 +85,7 @@ impl DeviceCore {
             .map(|s| (Arc::clone(s), s.submitted()))
             .collect();
         if waits.is_empty() {
-            self.release_now(what);
+            self.worker.release(what);
         } else {
             let mut pending = lock(&self.pending);
             pending.push(PendingRelease { what, waits });
@@ -123,16 +128,16 @@ impl DeviceCore {
             done.into_iter().map(|r| r.what).collect()
         };
         for what in ready {
-            self.release_now(what);
+            self.worker.release(what);
         }
     }
 
-    fn release_now(&self, what: Release) {
-        match what {
-            // A failed free cannot be reported from a drop; the memory is lost at worst.
-            Release::Memory(ptr) => drop(self.backend.free(ptr)),
-            Release::Object(object) => drop(object),
-        }
+    /// Releases whatever is no longer in use and waits until the release worker has made
+    /// every release handed to it (after a device synchronization, or before retrying a
+    /// failed allocation).
+    pub(crate) fn settle(&self) {
+        self.collect();
+        self.worker.drain();
     }
 }
 
@@ -149,7 +154,7 @@ impl Drop for DeviceCore {
             }
         }
         for release in pending {
-            self.release_now(release.what);
+            release_now(&*self.backend, release.what);
         }
     }
 }

@@ -18,6 +18,7 @@
 use std::ffi::c_void;
 
 use bytemuck::Pod;
+use chevron_ptx::symbols::ParamLayout;
 
 use crate::buffer::Buffer;
 use crate::device::Device;
@@ -150,6 +151,29 @@ pub trait KernelArgs {
 
     /// Calls `f` with the array of pointers to the argument values.
     fn with_pointers<Out>(&self, f: impl FnOnce(&[*mut c_void]) -> Out) -> Out;
+
+    /// Whether there is one argument per parameter of `params`, each of its parameter's size,
+    /// and every buffer lives on `device`: the quick test of a checked launch (a mismatch is
+    /// then explained argument by argument). Tuples answer without dynamic calls.
+    fn fits_layout(&self, params: &[ParamLayout], device: &Device) -> bool {
+        let mut all = self.count() == params.len();
+        if all {
+            let _ = self.visit(&mut |i, arg| {
+                all &= fits(&arg, &params[i], device);
+                Ok(())
+            });
+        }
+        all
+    }
+}
+
+/// Whether `arg` has `param`'s size and, when it is a buffer, lives on `device`.
+#[inline]
+fn fits(arg: &impl KernelArg, param: &ParamLayout, device: &Device) -> bool {
+    arg.arg_size() == param.size as usize
+        && arg
+            .arg_device()
+            .is_none_or(|owner| owner.same_device(device))
 }
 
 macro_rules! tuple_args {
@@ -173,6 +197,12 @@ macro_rules! tuple_args {
             fn with_pointers<Out>(&self, f: impl FnOnce(&[*mut c_void]) -> Out) -> Out {
                 let pointers: [*mut c_void; $n] = [$(self.$idx.arg_ptr()),*];
                 f(&pointers)
+            }
+
+            #[inline]
+            #[allow(unused_variables)]
+            fn fits_layout(&self, params: &[ParamLayout], device: &Device) -> bool {
+                params.len() == $n $(&& fits(&self.$idx, &params[$idx], device))*
             }
         }
     };
@@ -227,6 +257,11 @@ impl<A: KernelArgs + ?Sized> KernelArgs for &A {
     #[inline]
     fn with_pointers<Out>(&self, f: impl FnOnce(&[*mut c_void]) -> Out) -> Out {
         (**self).with_pointers(f)
+    }
+
+    #[inline]
+    fn fits_layout(&self, params: &[ParamLayout], device: &Device) -> bool {
+        (**self).fits_layout(params, device)
     }
 }
 

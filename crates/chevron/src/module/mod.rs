@@ -10,6 +10,7 @@
 //! the point of the drop, so launches still in flight finish first.
 
 pub(crate) mod loading;
+mod parallel;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -237,6 +238,12 @@ impl Module {
                 message: format!("{ambiguous} in {}", self.shared.source_name),
             },
         }
+    }
+
+    /// The launch hook of kernel `name`, when the module was instrumented and it is one of the
+    /// instrumented kernels.
+    pub(crate) fn instrument_hook(&self, name: &str) -> Option<Arc<crate::instrument::KernelHook>> {
+        self.shared.instrumented.as_ref()?.hook(name)
     }
 
     pub(crate) fn backend(&self) -> &Arc<dyn backend::Module> {

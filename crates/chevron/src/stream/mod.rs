@@ -177,8 +177,29 @@ impl Stream {
         &self.device
     }
 
+    /// The backend stream behind automatic replay (every call goes through replay).
     pub(crate) fn backend_stream(&self) -> &dyn backend::Stream {
         &*self.shared.progress.backend
+    }
+
+    /// Where an untracked launch goes: the backend's own stream while replay is off (one
+    /// dynamic call fewer), else the replay wrapper, which releases held launches first.
+    #[inline]
+    pub(crate) fn launch_target(&self) -> &dyn backend::Stream {
+        self.shared
+            .auto
+            .bypass()
+            .unwrap_or(&*self.shared.progress.backend)
+    }
+
+    /// Whether automatic graph replay is on for this stream.
+    pub(crate) fn auto_graph_on(&self) -> bool {
+        self.shared.auto.enabled()
+    }
+
+    /// The automatic replay in front of the backend stream.
+    pub(crate) fn replay(&self) -> &AutoGraph {
+        &self.shared.auto
     }
 
     /// A token for everything submitted to this stream so far.

@@ -42,7 +42,7 @@ fn a_buffer_dropped_during_pending_work_is_freed_after_it() {
     backend.finish_all();
     stream.synchronize().unwrap();
     assert!(
-        !backend.is_live(ptr),
+        backend.freed_soon(ptr),
         "not freed after the stream passed the drop"
     );
 }
@@ -56,7 +56,94 @@ fn a_buffer_dropped_on_an_idle_device_is_freed_at_once() {
     stream.fill(&buffer, 0).unwrap();
     stream.synchronize().unwrap();
     drop(buffer);
-    assert!(!backend.is_live(ptr));
+    assert!(backend.freed_soon(ptr));
+}
+
+#[test]
+fn a_free_that_blocks_does_not_block_the_dropping_thread() {
+    let (device, backend) = scripted(0);
+    let buffer = Buffer::<u8>::new(&device, 16).unwrap();
+    let ptr = buffer.device_ptr();
+    let kernel = Module::from_ptx(&device, PTX)
+        .unwrap()
+        .kernel("scale")
+        .unwrap();
+    backend.block_frees();
+    let (done, finished) = std::sync::mpsc::channel();
+    let user = device.clone();
+    std::thread::spawn(move || {
+        drop(buffer);
+        drop(kernel);
+        let stream = user.create_stream().unwrap();
+        let data = Buffer::<f32>::new(&user, 8).unwrap();
+        stream.fill(&data, 0.0).unwrap();
+        let _ = done.send(());
+    });
+    let returned = finished.recv_timeout(std::time::Duration::from_secs(5));
+    let still_live = backend.is_live(ptr);
+    backend.unblock_frees();
+    assert!(
+        returned.is_ok(),
+        "dropping a buffer and a module stalled the dropping thread"
+    );
+    assert!(still_live, "freed although frees were blocked");
+    assert!(
+        backend.freed_soon(ptr),
+        "not freed once frees were unblocked"
+    );
+    device.synchronize().unwrap();
+}
+
+#[test]
+fn raw_launches_check_count_null_values_and_given_sizes() {
+    let (device, _) = scripted(0);
+    let stream = device.create_stream().unwrap();
+    let kernel = Module::from_ptx(&device, PTX)
+        .unwrap()
+        .kernel("scale")
+        .unwrap();
+    let (mut data, mut factor, mut n) = (0x1000u64, 2.0f32, 8u32);
+    let pointers = [
+        (&mut data as *mut u64).cast::<std::ffi::c_void>(),
+        (&mut factor as *mut f32).cast(),
+        (&mut n as *mut u32).cast(),
+    ];
+    let config = LaunchConfig::new(1, 32);
+    let raw = |pointers: &[*mut std::ffi::c_void]| {
+        // SAFETY: each pointer points to a live value of its parameter's size, or the launch
+        // is refused before any is read.
+        unsafe { kernel.launch_raw(&stream, config, pointers, &[]) }
+    };
+    let with_sizes = |sizes: &[usize], cluster: Option<[u32; 3]>| {
+        let args = crate::RawArgs::with_sizes(&pointers, sizes).unwrap();
+        // SAFETY: as above.
+        unsafe { kernel.launch_raw_args(&stream, config, cluster, args, &[]) }
+    };
+    assert_eq!(raw(&pointers).unwrap().sequence(), 1);
+    let err = raw(&pointers[..2]).unwrap_err();
+    assert!(err.to_string().contains("takes 3 parameters"), "{err}");
+    let mut with_null = pointers;
+    with_null[1] = std::ptr::null_mut();
+    let err = raw(&with_null).unwrap_err();
+    assert!(
+        matches!(
+            err,
+            Error::Argument {
+                parameter: Some(1),
+                ..
+            }
+        ),
+        "{err}"
+    );
+    let err = with_sizes(&[8, 8, 4], None).unwrap_err();
+    assert!(
+        err.to_string()
+            .contains("parameter 1 (`factor`) is 4 bytes, got 8 bytes"),
+        "{err}"
+    );
+    assert_eq!(with_sizes(&[8, 4, 4], None).unwrap().sequence(), 2);
+    let err = with_sizes(&[8, 4, 4], Some([0, 1, 1])).unwrap_err();
+    assert!(matches!(err, Error::LaunchConfig { .. }), "{err}");
 }
 
 #[test]
@@ -299,7 +386,10 @@ fn a_buffer_passed_to_a_launch_is_freed_after_the_launch() {
     assert!(backend.is_live(ptr));
     backend.finish_all();
     device.synchronize().unwrap();
-    assert!(!backend.is_live(ptr));
+    assert!(
+        !backend.is_live(ptr),
+        "device synchronization waits for releases"
+    );
 }
 
 #[test]
@@ -327,7 +417,7 @@ fn pending_releases_are_collected_by_the_next_allocation() {
     assert!(pointers.iter().all(|&p| backend.is_live(p)));
     backend.finish_all();
     let _fresh = Buffer::<u32>::new(&device, 8).unwrap();
-    assert!(pointers.iter().all(|&p| !backend.is_live(p)));
+    assert!(pointers.iter().all(|&p| backend.freed_soon(p)));
 }
 
 #[test]

@@ -21,7 +21,7 @@ use std::sync::{Mutex, Once, OnceLock};
 use std::time::Instant;
 
 pub(crate) use buffer::{record, Event, Track};
-pub(crate) use device_time::{launch_clock, LaunchClock};
+pub(crate) use device_time::launch_clock;
 pub(crate) use hooks::{
     alloc, device_synchronized, device_work, fault, launch, module_load, submitted, wait,
     Submission,
@@ -91,6 +91,7 @@ fn begin(path: Option<PathBuf>) {
     EPOCH_UNIX_NS.store(epoch_unix_ns, Ordering::Relaxed);
     *session = Some(Session { path });
     ON.store(true, Ordering::Relaxed);
+    crate::launch::submit::note_trace(true);
 }
 
 /// Stops recording and writes the trace; returns the number of events written. Built-in
@@ -103,6 +104,7 @@ pub fn stop() -> Result<usize> {
 /// Stops recording and writes the trace, reading pending records as `moment` says.
 fn finish(moment: crate::instrument::Moment) -> Result<usize> {
     ON.store(false, Ordering::Relaxed);
+    crate::launch::submit::note_trace(false);
     let Some(session) = lock(&SESSION).take() else {
         return Err(Error::InvalidValue {
             call: "trace::stop",

@@ -16,6 +16,7 @@ mod harness;
 mod launches;
 mod modules;
 mod multi_device;
+mod releases;
 mod runtime;
 mod tensor_maps;
 mod tokens;

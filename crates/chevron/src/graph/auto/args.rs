@@ -1,11 +1,12 @@
 //! [`ArgSource`]: the argument values of a launch as automatic replay reads them, once, without
-//! allocating: typed arguments ([`KernelArgs`]) or an array of pointers with the kernel's
-//! parameter layout (`launch_raw`).
+//! allocating: an array of pointers with the kernel's parameter layout (every launch hands its
+//! values over so), or typed arguments in tests.
 
 use std::ffi::c_void;
 
 use chevron_ptx::symbols::ParamLayout;
 
+#[cfg(test)]
 use crate::launch::args::{KernelArg, KernelArgs};
 
 /// The values of one launch.
@@ -21,9 +22,12 @@ pub(crate) trait ArgSource {
     fn with_pointers<Out>(&self, f: impl FnOnce(&[*mut c_void]) -> Out) -> Out;
 }
 
-/// Typed arguments.
+/// Typed arguments (launches hand their values over as pointers; tests build sequences from
+/// tuples).
+#[cfg(test)]
 pub(crate) struct Typed<'a, A: KernelArgs + ?Sized>(pub &'a A);
 
+#[cfg(test)]
 impl<A: KernelArgs + ?Sized> ArgSource for Typed<'_, A> {
     #[inline]
     fn count(&self) -> usize {

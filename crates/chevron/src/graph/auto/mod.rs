@@ -23,10 +23,9 @@ use chevron_ptx::symbols::ParamLayout;
 
 use crate::backend::{self, DevicePtr, ExecGraph, GraphStep, LaunchConfig};
 use crate::error::Result;
-use crate::launch::args::KernelArgs;
 use crate::launch::kernel::Kernel;
-use crate::{Stream, Token};
-use args::{pointers_into, ArgSource, Raw, Typed};
+use crate::Stream;
+use args::{pointers_into, ArgSource, Raw};
 use detector::{Candidate, Detector, Replay};
 
 pub use detector::AutoGraphStats;
@@ -59,10 +58,14 @@ impl AutoGraph {
         inner: Arc<dyn backend::Stream>,
         device: Arc<dyn backend::Device>,
     ) -> Arc<AutoGraph> {
+        let enabled = enabled_by_environment();
+        if enabled {
+            crate::launch::submit::note_auto_graph(true);
+        }
         Arc::new(AutoGraph {
             inner,
             device,
-            enabled: AtomicBool::new(enabled_by_environment()),
+            enabled: AtomicBool::new(enabled),
             state: Mutex::new(Detector::default()),
         })
     }
@@ -232,7 +235,9 @@ impl AutoGraph {
 
     fn set_enabled(&self, on: bool) -> Result<()> {
         let released = self.boundary();
-        self.enabled.store(on, Ordering::Relaxed);
+        if self.enabled.swap(on, Ordering::Relaxed) != on {
+            crate::launch::submit::note_auto_graph(on);
+        }
         if !on {
             self.lock().forget();
         }
@@ -281,6 +286,9 @@ impl Drop for AutoGraph {
     fn drop(&mut self) {
         // Launches still held run, as they would have without replay (errors have no caller).
         let _ = self.boundary();
+        if *self.enabled.get_mut() {
+            crate::launch::submit::note_auto_graph(false);
+        }
     }
 }
 
@@ -383,34 +391,18 @@ impl backend::Stream for AutoGraph {
     }
 }
 
-/// A checked launch on a stream with replay on: held, replayed or enqueued by the stream's
-/// [`AutoGraph`]; returns its token like any launch.
-#[inline]
-pub(crate) fn launch(
-    kernel: &Kernel,
-    stream: &Stream,
-    config: &LaunchConfig,
-    args: &impl KernelArgs,
-) -> Result<Token> {
-    stream
-        .shared
-        .auto
-        .launch_tracked(kernel, config, &Typed(args))?;
-    Ok(stream.submitted())
-}
-
-/// As [`launch`], for `launch_raw`: one pointer per parameter of `params`, each to a readable
-/// value of the parameter's size.
-pub(crate) fn launch_raw(
+/// A launch on a stream with replay on, with one pointer per parameter of `params`, each to a
+/// readable value of the parameter's size: held, replayed or enqueued by the stream's
+/// [`AutoGraph`].
+pub(crate) fn launch_tracked(
     kernel: &Kernel,
     stream: &Stream,
     config: &LaunchConfig,
     pointers: &[*mut c_void],
     params: &[ParamLayout],
-) -> Result<Token> {
+) -> Result<()> {
     let args = Raw { pointers, params };
-    stream.shared.auto.launch_tracked(kernel, config, &args)?;
-    Ok(stream.submitted())
+    stream.replay().launch_tracked(kernel, config, &args)
 }
 
 impl Stream {

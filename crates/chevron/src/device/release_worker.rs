@@ -1,0 +1,164 @@
+//! The per-device thread that frees memory and unloads modules.
+//!
+//! The CUDA driver's `cuMemFree` and `cuModuleUnload` wait for the whole device: made on the
+//! thread that launches, they would stall it until every kernel of the device finished,
+//! including a kernel spinning on another stream. Releases are therefore handed to one worker
+//! thread per device, started on the first release; the backend makes its own context current
+//! there (the caller's context is never touched). [`ReleaseWorker::drain`] waits until every
+//! handed-over release is done (device synchronization and a failed allocation use it).
+//!
+//! The queue is bounded: while [`MAX_QUEUED`] releases wait, further ones are made by the
+//! caller, so that a loop freeing faster than the worker keeps memory bounded.
+
+use std::collections::VecDeque;
+use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
+use std::thread::{JoinHandle, ThreadId};
+
+use crate::backend;
+use crate::device::state::{lock, Release};
+
+/// Releases waiting for the worker beyond which the caller releases itself.
+const MAX_QUEUED: usize = 256;
+
+#[derive(Default)]
+struct Queue {
+    jobs: VecDeque<Release>,
+    /// Whether the worker is releasing one now.
+    busy: bool,
+    /// Whether the worker waits for work (and must be woken).
+    sleeping: bool,
+    /// Threads waiting in [`ReleaseWorker::drain`].
+    draining: usize,
+    /// Set when the device goes away: the worker finishes the queue and exits.
+    closed: bool,
+}
+
+/// The queue, and the signals for work (to the worker) and for an empty queue (to drains).
+#[derive(Default)]
+struct Shared {
+    queue: Mutex<Queue>,
+    work: Condvar,
+    emptied: Condvar,
+}
+
+fn wait<'a>(signal: &Condvar, queue: MutexGuard<'a, Queue>) -> MutexGuard<'a, Queue> {
+    signal
+        .wait(queue)
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// One device's release thread.
+pub(crate) struct ReleaseWorker {
+    backend: Arc<dyn backend::Device>,
+    name: String,
+    shared: Arc<Shared>,
+    /// The thread, once started (`None` inside: it could not be started).
+    thread: OnceLock<Option<(ThreadId, JoinHandle<()>)>>,
+}
+
+impl ReleaseWorker {
+    pub(crate) fn new(backend: Arc<dyn backend::Device>, label: &str) -> ReleaseWorker {
+        ReleaseWorker {
+            backend,
+            name: format!("chevron release {label}"),
+            shared: Arc::default(),
+            thread: OnceLock::new(),
+        }
+    }
+
+    /// Hands `what` to the worker (started now if it is not running). Where no thread can be
+    /// started, or [`MAX_QUEUED`] releases already wait, the release is made here.
+    pub(crate) fn release(&self, what: Release) {
+        if self.thread.get_or_init(|| self.spawn()).is_none() {
+            return release_now(&*self.backend, what);
+        }
+        let mut queue = lock(&self.shared.queue);
+        if queue.jobs.len() >= MAX_QUEUED {
+            drop(queue);
+            return release_now(&*self.backend, what);
+        }
+        queue.jobs.push_back(what);
+        let wake = queue.sleeping;
+        drop(queue);
+        if wake {
+            self.shared.work.notify_one();
+        }
+    }
+
+    fn spawn(&self) -> Option<(ThreadId, JoinHandle<()>)> {
+        let backend = Arc::clone(&self.backend);
+        let shared = Arc::clone(&self.shared);
+        let handle = std::thread::Builder::new()
+            .name(self.name.clone())
+            .spawn(move || work(&*backend, &shared))
+            .ok()?;
+        Some((handle.thread().id(), handle))
+    }
+
+    /// Waits until every release handed over so far is done.
+    pub(crate) fn drain(&self) {
+        if self.is_worker_thread() {
+            return;
+        }
+        let mut queue = lock(&self.shared.queue);
+        queue.draining += 1;
+        while !queue.jobs.is_empty() || queue.busy {
+            queue = wait(&self.shared.emptied, queue);
+        }
+        queue.draining -= 1;
+    }
+
+    fn is_worker_thread(&self) -> bool {
+        let current = std::thread::current().id();
+        self.thread
+            .get()
+            .and_then(Option::as_ref)
+            .is_some_and(|(id, _)| *id == current)
+    }
+}
+
+impl Drop for ReleaseWorker {
+    fn drop(&mut self) {
+        lock(&self.shared.queue).closed = true;
+        self.shared.work.notify_one();
+        if let Some(Some((id, handle))) = self.thread.take() {
+            // A release on the worker may drop the last handle of the device; the worker then
+            // finishes its queue by itself.
+            if id != std::thread::current().id() {
+                let _ = handle.join();
+            }
+        }
+    }
+}
+
+/// The worker's loop: release in order until the device goes away.
+fn work(backend: &dyn backend::Device, shared: &Shared) {
+    let mut queue = lock(&shared.queue);
+    loop {
+        if let Some(what) = queue.jobs.pop_front() {
+            queue.busy = true;
+            drop(queue);
+            release_now(backend, what);
+            queue = lock(&shared.queue);
+            queue.busy = false;
+        } else if queue.closed {
+            return;
+        } else {
+            if queue.draining > 0 {
+                shared.emptied.notify_all();
+            }
+            queue.sleeping = true;
+            queue = wait(&shared.work, queue);
+            queue.sleeping = false;
+        }
+    }
+}
+
+/// Frees or drops `what` on the calling thread.
+pub(crate) fn release_now(backend: &dyn backend::Device, what: Release) {
+    match what {
+        // A failed free cannot be reported from a drop; the memory is lost at worst.
+        Release::Memory(ptr) => drop(backend.free(ptr)),
+        Release::Object(object) => drop(object),
+    }
+}
