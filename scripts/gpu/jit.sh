@@ -7,7 +7,9 @@
 #
 # Build on the development machine and carry over (stripped, the whole carry/ stays < 64 MiB):
 #   cargo test --release -p chevron --test jit_session --no-run    # prints the executable's path
-#   cargo build --release -p chevron --example 07-jit-bench -p chevron-cli
+#   cargo build --release -p chevron --example 07-jit-bench
+#   cargo build --release -p chevron-cli    # separately: `-p chevron --example X -p chevron-cli`
+#                                           # builds only the example, not the chevron binary
 #   mkdir -p carry/bin carry/nvrtc
 #   cp <that path> carry/bin/jit_session
 #   cp target/release/examples/07-jit-bench target/release/chevron carry/bin/ && strip carry/bin/*
