@@ -41,8 +41,8 @@ use std::sync::Arc;
 use chevron_ptx::interp::DeviceMemory;
 
 pub use config::CpuConfig;
-pub(crate) use stream::CpuStream;
 use device::CpuDevice;
+pub(crate) use stream::CpuStream;
 
 use crate::backend::Device;
 use crate::error::{Error, Result};
