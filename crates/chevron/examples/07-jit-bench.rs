@@ -46,8 +46,10 @@ fn main() -> chevron::Result<()> {
     let device = runtime.default_device()?;
     let warm = Session::with_cache(device, Cache::at(None))?;
     let (path, version) = warm.compiler();
+    // The file the path resolves to names NVRTC's full version (libnvrtc.so.13.0.88).
+    let resolved = std::fs::canonicalize(&path).map_or(path.clone(), |p| p.display().to_string());
     println!(
-        "device: {}   NVRTC {}.{} ({path})",
+        "device: {}   NVRTC {}.{} ({path} -> {resolved})",
         device.label(),
         version.0,
         version.1
