@@ -3,11 +3,14 @@
 # driven from a pipe on CUDA (with Ctrl-C during a running kernel: the REPL stops waiting, says
 # so, and a later launch works), and the JIT benchmark on cuda:0 (add-time curve against
 # recompiling everything, cache hits, host RSS and device memory across 10,000 redefinitions,
-# printed every 1000). About 4 minutes on an H100 host.
+# printed every 1000), then the add-time curve again on the CPU device of the same host. About
+# 5 minutes on an H100 host.
 #
 # Build on the development machine and carry over (stripped, the whole carry/ stays < 64 MiB):
 #   cargo test --release -p chevron --test jit_session --no-run    # prints the executable's path
-#   cargo build --release -p chevron --example 07-jit-bench -p chevron-cli
+#   cargo build --release -p chevron --example 07-jit-bench
+#   cargo build --release -p chevron-cli    # separately: `-p chevron --example X -p chevron-cli`
+#                                           # builds only the example, not the chevron binary
 #   mkdir -p carry/bin carry/nvrtc
 #   cp <that path> carry/bin/jit_session
 #   cp target/release/examples/07-jit-bench target/release/chevron carry/bin/ && strip carry/bin/*
@@ -69,4 +72,8 @@ grep -qF 'g = [1]' "$work/out" && grep -qF 'keeps running on cuda:0' "$work/err"
 rm -rf "$work"
 echo "== JIT benchmark on cuda:0"
 CHEVRON_DEVICES=cuda:0 "$bin/07-jit-bench" || status=1
+# The same add-time curve with the same NVRTC on this host's CPU device: a ratio that is high
+# on both points at NVRTC or the host (its allocator), one high on cuda:0 only at the device.
+echo "== JIT benchmark on the CPU device of this host (500 snippets, 1000 redefinitions)"
+CHEVRON_DEVICES=cpu "$bin/07-jit-bench" 500 1000 || status=1
 exit $status

@@ -46,8 +46,10 @@ fn main() -> chevron::Result<()> {
     let device = runtime.default_device()?;
     let warm = Session::with_cache(device, Cache::at(None))?;
     let (path, version) = warm.compiler();
+    // The file the path resolves to names NVRTC's full version (libnvrtc.so.13.0.88).
+    let resolved = std::fs::canonicalize(&path).map_or(path.clone(), |p| p.display().to_string());
     println!(
-        "device: {}   NVRTC {}.{} ({path})",
+        "device: {}   NVRTC {}.{} ({path} -> {resolved})",
         device.label(),
         version.0,
         version.1
@@ -78,6 +80,11 @@ fn main() -> chevron::Result<()> {
 struct Curve {
     times: Vec<Duration>,
     small: Vec<Duration>,
+    /// The phases of each add of `times` and of `small`.
+    phases: Vec<Phases>,
+    small_phases: Vec<Phases>,
+    /// The link of kernel `last` at the end.
+    link: chevron::jit::LinkStats,
     /// The first N of the interleaved phase.
     interleaved_from: usize,
 }
@@ -89,6 +96,7 @@ fn add_curve(device: &Device, total: usize) -> chevron::Result<Curve> {
     let mut session = Session::with_cache(device, Cache::at(None))?;
     let mut times = Vec::with_capacity(end);
     let mut small = Vec::with_capacity(interleaved);
+    let (mut phases, mut small_phases) = (Vec::new(), Vec::new());
     let mut fresh = Session::with_cache(device, Cache::at(None))?;
     for n in 1..=end {
         if n >= interleaved_from {
@@ -96,11 +104,16 @@ fn add_curve(device: &Device, total: usize) -> chevron::Result<Curve> {
             if k == 1 {
                 fresh = Session::with_cache(device, Cache::at(None))?;
             }
-            small.push(timed(|| fresh.add(&snippet(k, total)))?);
+            let (time, split) = timed_add(&mut fresh, &snippet(k, total))?;
+            small.push(time);
+            small_phases.push(split);
         }
-        times.push(timed(|| session.add(&snippet(n, total)))?);
+        let (time, split) = timed_add(&mut session, &snippet(n, total))?;
+        times.push(time);
+        phases.push(split);
     }
     let last = session.kernel("last")?;
+    let link = session.link_stats();
     let out = Buffer::<i32>::zeroed(device, 4)?;
     last.launch(
         &device.default_stream()?,
@@ -116,8 +129,60 @@ fn add_curve(device: &Device, total: usize) -> chevron::Result<Curve> {
     Ok(Curve {
         times,
         small,
+        phases,
+        small_phases,
+        link,
         interleaved_from,
     })
+}
+
+/// Where one add's time went.
+#[derive(Clone, Copy)]
+struct Phases {
+    compile: Duration,
+    parse: Duration,
+    load: Duration,
+    other: Duration,
+    minor_faults: u64,
+    prelude_bytes: usize,
+}
+
+/// Adds `source` to `session`: its time and phases.
+fn timed_add(session: &mut Session, source: &str) -> chevron::Result<(Duration, Phases)> {
+    let faults = minor_faults();
+    let started = Instant::now();
+    let added = session.add(source)?;
+    let time = started.elapsed();
+    let known = added.compile_time + added.parse_time + added.load_time;
+    Ok((
+        time,
+        Phases {
+            compile: added.compile_time,
+            parse: added.parse_time,
+            load: added.load_time,
+            other: time.saturating_sub(known),
+            minor_faults: minor_faults().saturating_sub(faults),
+            prelude_bytes: added.prelude_bytes,
+        },
+    ))
+}
+
+/// Medians of each phase, on one line.
+fn phase_line(phases: &[Phases]) -> String {
+    let median =
+        |f: fn(&Phases) -> Duration| quartiles(&phases.iter().map(f).collect::<Vec<_>>()).1;
+    let mut faults: Vec<u64> = phases.iter().map(|p| p.minor_faults).collect();
+    faults.sort_unstable();
+    let prelude = phases.iter().map(|p| p.prelude_bytes).max().unwrap_or(0);
+    format!(
+        "NVRTC {}  parse {}  module load {}  link (none in an add)  other {}  \
+         minor page faults {}  prelude <= {prelude} bytes",
+        ms(median(|p| p.compile)),
+        ms(median(|p| p.parse)),
+        ms(median(|p| p.load)),
+        ms(median(|p| p.other)),
+        faults.get(faults.len() / 2).copied().unwrap_or(0),
+    )
 }
 
 impl Curve {
@@ -135,6 +200,22 @@ impl Curve {
             ms(late_q.1),
             ms(late_q.0),
             ms(late_q.2),
+        );
+        println!(
+            "  phases (medians), N=1..{WINDOW}: {}",
+            phase_line(&self.small_phases)
+        );
+        println!(
+            "  phases (medians), N={}..{}: {}",
+            self.interleaved_from,
+            self.times.len(),
+            phase_line(&self.phases[self.interleaved_from - 1..])
+        );
+        println!(
+            "  kernel `last`: {} snippets linked in {}, module loaded in {}",
+            self.link.latest_parts,
+            ms(self.link.link_time),
+            ms(self.link.load_time)
         );
         let ratio = late_q.1.as_secs_f64() / early.1.as_secs_f64();
         println!(
@@ -280,6 +361,15 @@ fn quartiles(times: &[Duration]) -> (Duration, Duration, Duration) {
 
 fn ms(time: Duration) -> String {
     format!("{:.3} ms", time.as_secs_f64() * 1e3)
+}
+
+/// Minor page faults of the process so far (heap growth shows here), from /proc.
+fn minor_faults() -> u64 {
+    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    // The fields after the command name (in parentheses); minflt is the 10th field overall.
+    stat.rsplit_once(')')
+        .and_then(|(_, rest)| rest.split_whitespace().nth(7)?.parse().ok())
+        .unwrap_or(0)
 }
 
 /// Resident set size in kB, from /proc.

@@ -266,3 +266,37 @@ fn namespaces_and_forward_declarations_add_up() {
         .unwrap();
     assert_eq!(run(&session.kernel("sum").unwrap(), 1), [43]);
 }
+
+/// The device work of an add and of a kernel's link must not grow with the session: each snippet
+/// loads one module holding only its new global, is compiled after the same amount of earlier
+/// declarations, and a kernel links only the snippets it uses.
+#[test]
+fn adding_snippet_n_does_the_same_device_work_at_any_n() {
+    let device = device();
+    let mut session = session(&device);
+    let mut prelude_bytes = Vec::new();
+    for n in 0..60 {
+        let previous = if n == 0 { 0 } else { n - 1 };
+        let added = session
+            .add(&format!(
+                "__device__ int g{n:03} = {n};\n\
+                 __device__ int f{n:03}(int x) {{ return x + g{n:03} + g{previous:03}; }}"
+            ))
+            .unwrap();
+        assert_eq!(added.modules_loaded, 1, "snippet {}", n + 1);
+        prelude_bytes.push(added.prelude_bytes);
+    }
+    assert!(
+        prelude_bytes[1..].iter().all(|&b| b == prelude_bytes[1]),
+        "prelude sizes: {prelude_bytes:?}"
+    );
+    session
+        .add("__global__ void last(int *out) { out[threadIdx.x] = f059(threadIdx.x); }")
+        .unwrap();
+    assert_eq!(
+        run(&session.kernel("last").unwrap(), 2),
+        [59 + 58, 1 + 59 + 58]
+    );
+    let stats = session.link_stats();
+    assert_eq!((stats.links, stats.latest_parts), (1, 2));
+}

@@ -47,11 +47,12 @@ fn resolve(
 type Group = (Arc<SnippetCode>, Vec<usize>, Vec<String>);
 
 /// The kernels' code and everything they call, linked into one module; also the names of the
-/// visible functions used (a redefinition of any of them makes the result stale).
+/// visible functions used (a redefinition of any of them makes the result stale) and how many
+/// snippets' parts went into the link.
 pub fn link_kernels(
     kernels: &[Definition],
     live: &HashMap<String, Definition>,
-) -> Result<(Module, Vec<String>), String> {
+) -> Result<(Module, Vec<String>, usize), String> {
     let mut seen: HashSet<(u64, usize)> = HashSet::new();
     let mut stack = kernels.to_vec();
     let mut groups: BTreeMap<u64, Group> = BTreeMap::new();
@@ -98,5 +99,5 @@ pub fn link_kernels(
         })
         .collect();
     let linked = link_with(&parts, &LinkOptions::default()).map_err(|e| e.to_string())?;
-    Ok((linked, uses))
+    Ok((linked, uses, parts.len()))
 }

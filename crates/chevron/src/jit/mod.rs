@@ -54,4 +54,4 @@ mod storage;
 mod unit_names;
 
 pub use cache::Cache;
-pub use session::{Added, JitSymbol, Session};
+pub use session::{Added, JitSymbol, LinkStats, Session};

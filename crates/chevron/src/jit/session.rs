@@ -42,6 +42,21 @@ pub struct Session {
     linked: HashMap<String, (Kernel, Vec<String>)>,
     /// Every kernel defined so far, by base name.
     kernels: KernelIndex,
+    /// What linking kernels has cost so far.
+    linking: LinkStats,
+}
+
+/// What [`Session::kernel`] spent linking kernels and loading them, over the session's life.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct LinkStats {
+    /// Kernels linked and loaded (one module each).
+    pub links: u64,
+    /// Snippets whose code went into the latest link (the kernel's and its callees').
+    pub latest_parts: usize,
+    /// Time spent in chevron-ptx's linker.
+    pub link_time: Duration,
+    /// Time spent loading the linked modules on the device.
+    pub load_time: Duration,
 }
 
 /// What [`Session::add`] did.
@@ -53,6 +68,15 @@ pub struct Added {
     pub cache_hit: bool,
     /// Time spent compiling (or reading the cache).
     pub compile_time: Duration,
+    /// Time spent parsing the PTX and reading its symbols.
+    pub parse_time: Duration,
+    /// Time spent placing the snippet's new globals (loading the module that holds them).
+    pub load_time: Duration,
+    /// Modules loaded on the device: 1 when the snippet defines new globals, else 0 (kernels
+    /// are linked and loaded by [`Session::kernel`], not here).
+    pub modules_loaded: usize,
+    /// Bytes of earlier snippets' declarations compiled before the snippet (its prelude).
+    pub prelude_bytes: usize,
     /// The kernels, device functions and globals it defined (demangled where mangled).
     pub defined: Vec<String>,
 }
@@ -97,6 +121,7 @@ impl Session {
             live: HashMap::new(),
             linked: HashMap::new(),
             kernels: KernelIndex::default(),
+            linking: LinkStats::default(),
         })
     }
 
@@ -173,10 +198,14 @@ impl Session {
             },
         };
         let compile_time = started.elapsed();
+        let parsing = Instant::now();
         let module = chevron_ptx::parse(ptx.trim_end_matches('\0'))
             .map_err(|e| snippet_error(id, format!("NVRTC's PTX does not parse: {e}")))?;
         let symbols = SymbolTable::from_module(&module);
-        let (code, globals) = self.prepare(id, module, symbols)?;
+        let parse_time = parsing.elapsed();
+        let modules_before = self.storage.modules_loaded();
+        let (code, globals, load_time) = self.prepare(id, module, symbols)?;
+        let modules_loaded = self.storage.modules_loaded() - modules_before;
         let mut defined = self.commit(code);
         defined.extend(globals);
         self.prelude.extend(declared);
@@ -185,25 +214,31 @@ impl Session {
             snippet: id,
             cache_hit,
             compile_time,
+            parse_time,
+            load_time,
+            modules_loaded,
+            prelude_bytes: prelude.len(),
             defined,
         })
     }
 
     /// Places the snippet's globals and rewrites its code to use them.
-    /// Also returns the globals it placed, for reports.
+    /// Also returns the globals it placed, for reports, and the time placing them took.
     fn prepare(
         &mut self,
         id: u64,
         module: PtxModule,
         symbols: SymbolTable,
-    ) -> Result<(SnippetCode, Vec<String>)> {
+    ) -> Result<(SnippetCode, Vec<String>, Duration)> {
         let (version, target, address_size) =
             (module.version, module.target.clone(), module.address_size);
         let split = globals::split(module);
+        let placing = Instant::now();
         let placement = self
             .storage
             .place(&self.device, id, &split, (version, &target, address_size))
             .map_err(|message| snippet_error(id, message))?;
+        let load_time = placing.elapsed();
         let mut shared = Vec::new();
         let mut declarations = Vec::new();
         let mut functions = Vec::new();
@@ -249,7 +284,7 @@ impl Session {
             declarations,
             symbols,
         };
-        Ok((code, placement.defined))
+        Ok((code, placement.defined, load_time))
     }
 
     /// Makes the snippet's definitions the live ones; kernels using a replaced one go stale.
@@ -299,18 +334,28 @@ impl Session {
             return Ok(kernel.clone());
         }
         let definition = self.live[&name].clone();
-        let (linked, uses) =
-            link_kernels(std::slice::from_ref(&definition), &self.live).map_err(|message| {
-                Error::CodeObject {
-                    source_name: format!("snippet {}", definition.code.id),
-                    message: format!("linking kernel `{}`: {message}", display_of(&definition)),
-                }
+        let linking = Instant::now();
+        let (linked, uses, parts) = link_kernels(std::slice::from_ref(&definition), &self.live)
+            .map_err(|message| Error::CodeObject {
+                source_name: format!("snippet {}", definition.code.id),
+                message: format!("linking kernel `{}`: {message}", display_of(&definition)),
             })?;
         let linked = CodeObject::from_ptx_ir(linked, IN_MEMORY);
+        let link_time = linking.elapsed();
+        let loading = Instant::now();
         let module = Module::from_code_object(&self.device, &linked)?;
         let kernel = module.kernel(&name)?;
+        self.linking.links += 1;
+        self.linking.latest_parts = parts;
+        self.linking.link_time += link_time;
+        self.linking.load_time += loading.elapsed();
         self.linked.insert(name, (kernel.clone(), uses));
         Ok(kernel)
+    }
+
+    /// What linking and loading kernels has cost so far.
+    pub fn link_stats(&self) -> LinkStats {
+        self.linking
     }
 
     /// PTX of every live kernel with everything it calls (session globals at their addresses):
@@ -331,7 +376,7 @@ impl Session {
             });
         }
         kernels.sort_by(|a, b| a.name().cmp(b.name()));
-        let (linked, _) =
+        let (linked, _, _) =
             link_kernels(&kernels, &self.live).map_err(|message| Error::CodeObject {
                 source_name: "the JIT session".into(),
                 message: format!("linking its kernels: {message}"),

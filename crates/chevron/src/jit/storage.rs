@@ -116,6 +116,11 @@ impl Storage {
         Ok(Placement { addresses, defined })
     }
 
+    /// How many modules of globals were loaded so far (each holds one snippet's new globals).
+    pub fn modules_loaded(&self) -> usize {
+        self.modules.len()
+    }
+
     /// A global by exact or demangled name.
     pub fn find(&self, query: &str) -> Option<GlobalVar> {
         let (name, placed) = self.globals.get_key_value(query).or_else(|| {
