@@ -78,11 +78,15 @@ pub extern "C" fn cudaFree(ptr: *mut c_void) -> cudaError_t {
         if ptr.is_null() {
             return Ok(());
         }
-        if lock(&ALLOCATIONS)
+        let removed = lock(&ALLOCATIONS)
             .as_mut()
-            .and_then(|a| a.remove(&(ptr as u64)))
-            .is_some()
-        {
+            .and_then(|a| a.remove(&(ptr as u64)));
+        if let Some(buffer) = removed {
+            // CUDA's cudaFree synchronizes the device and returns once the memory is
+            // released: so does this, and a later use of the address is refused when submitted.
+            let device = buffer.device().clone();
+            drop(buffer);
+            device.synchronize()?;
             return Ok(());
         }
         match mirror::find(ptr as usize) {
