@@ -76,7 +76,40 @@ impl Kernel {
 
     /// Checks the configuration against the limits of the kernel's device (read once, when
     /// the kernel was resolved) and the kernel's own; errors name `device`.
+    #[inline]
     pub fn check_config(&self, device: &Device, config: &LaunchConfig) -> Result<()> {
+        if self.config_fits(config) {
+            return Ok(());
+        }
+        self.config_failure(device, config)
+    }
+
+    /// Whether `config` passes every check of [`Kernel::check_config`]: a few compares, no
+    /// branch per limit (the launch path's case).
+    #[inline]
+    fn config_fits(&self, config: &LaunchConfig) -> bool {
+        let limits = self.device_limits();
+        // `n - 1 < max` holds exactly for 1 <= n <= max.
+        let mut fits = true;
+        for axis in 0..3 {
+            fits &= config.grid[axis].wrapping_sub(1) < limits.max_grid_dim[axis];
+            fits &= config.block[axis].wrapping_sub(1) < limits.max_block_dim[axis];
+        }
+        let most_threads = limits
+            .max_threads_per_block
+            .min(self.max_threads_per_block());
+        let most_shared = limits
+            .max_shared_per_block_optin
+            .max(limits.max_shared_per_block);
+        let shared = u64::from(self.static_shared_bytes()) + u64::from(config.shared_bytes);
+        fits & (config.threads_per_block() <= u64::from(most_threads))
+            & (shared <= u64::from(most_shared))
+    }
+
+    /// Names the first limit `config` exceeds (the cold path of [`Kernel::check_config`]).
+    #[cold]
+    #[inline(never)]
+    fn config_failure(&self, device: &Device, config: &LaunchConfig) -> Result<()> {
         let limits = self.device_limits();
         let fail = |message: String| Err(self.config_error(device, message));
         const AXES: [&str; 3] = ["x", "y", "z"];
