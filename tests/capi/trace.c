@@ -33,8 +33,10 @@ int main(int argc, char **argv)
     CHECK(chevron_stream_create(device, &second));
     CHECK(chevron_buffer_alloc(device, sizeof y, &dx));
     CHECK(chevron_buffer_alloc(device, sizeof y, &dy));
-    CHECK(chevron_buffer_write(dx, 0, y, sizeof y, NULL, NULL, 0, NULL));
-    CHECK(chevron_buffer_write(dy, 0, y, sizeof y, NULL, NULL, 0, NULL));
+    /* The writes are queued on the default stream: the first launch waits for their tokens. */
+    chevron_token written[2];
+    CHECK(chevron_buffer_write(dx, 0, y, sizeof y, NULL, NULL, 0, &written[0]));
+    CHECK(chevron_buffer_write(dy, 0, y, sizeof y, NULL, NULL, 0, &written[1]));
 
     uint64_t px, py;
     CHECK(chevron_buffer_address(dx, &px));
@@ -44,7 +46,7 @@ int main(int argc, char **argv)
     chevron_arg args[] = {CHEVRON_ARG(n), CHEVRON_ARG(a), CHEVRON_ARG(px), CHEVRON_ARG(py)};
     chevron_token done, after;
     CHECK(chevron_launch(saxpy, first, CHEVRON_DIM3(N / 128, 1, 1), CHEVRON_DIM3(128, 1, 1), 0,
-                         args, 4, NULL, 0, &done));
+                         args, 4, written, 2, &done));
     CHECK(chevron_launch(saxpy, second, CHEVRON_DIM3(N / 128, 1, 1), CHEVRON_DIM3(128, 1, 1), 0,
                          args, 4, &done, 1, &after));
     CHECK(chevron_buffer_read(dy, 0, y, sizeof y, NULL, &after, 1));
@@ -55,6 +57,8 @@ int main(int argc, char **argv)
         return 1;
     }
 
+    chevron_token_release(written[0]);
+    chevron_token_release(written[1]);
     chevron_token_release(done);
     chevron_token_release(after);
     chevron_buffer_free(dx);
