@@ -82,11 +82,8 @@ pub extern "C" fn cudaFree(ptr: *mut c_void) -> cudaError_t {
             .as_mut()
             .and_then(|a| a.remove(&(ptr as u64)));
         if let Some(buffer) = removed {
-            // CUDA's cudaFree synchronizes the device and returns once the memory is
-            // released: so does this, and a later use of the address is refused when submitted.
-            let device = buffer.device().clone();
-            drop(buffer);
-            device.synchronize()?;
+            // As CUDA's cudaFree does.
+            buffer.free_now()?;
             return Ok(());
         }
         match mirror::find(ptr as usize) {

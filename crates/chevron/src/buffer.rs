@@ -138,6 +138,16 @@ impl<T> Buffer<T> {
     pub fn device(&self) -> &Device {
         &self.device
     }
+
+    /// Frees the memory now, as `cuMemFree` and `cudaFree` do: waits for the device (an error
+    /// of earlier work on it is returned) and returns once the memory is released, so that a
+    /// later use of the address is refused when submitted. Dropping a buffer frees it in the
+    /// background instead.
+    pub fn free_now(self) -> Result<()> {
+        let device = self.device().clone();
+        drop(self);
+        device.synchronize()
+    }
 }
 
 impl<T> Drop for Buffer<T> {

@@ -61,12 +61,8 @@ pub extern "C" fn mgpuMemFree(ptr: *mut c_void, stream: *mut c_void) {
         }
         let removed = allocations().as_mut().and_then(|m| m.remove(&address));
         if let Some(buffer) = removed {
-            // cuMemFree, which MLIR's runtime calls here, returns once the memory is released
-            // (waiting for the device): so does this, and a later use of the address is then
-            // refused when it is submitted.
-            let device = buffer.device().clone();
-            drop(buffer);
-            device.synchronize()?;
+            // As cuMemFree (which MLIR's runtime calls here) does.
+            buffer.free_now()?;
             return Ok(());
         }
         host_memory::free_shared(address).unwrap_or_else(|| {
