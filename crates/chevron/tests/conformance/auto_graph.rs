@@ -41,6 +41,20 @@ fn same_as_eager<T: PartialEq + std::fmt::Debug>(
     let auto = device.create_stream()?;
     auto.auto_graph(true)?;
     let got = body(&auto)?;
+    if got != expected {
+        let g = format!("{got:?}");
+        let e = format!("{expected:?}");
+        let at = g
+            .bytes()
+            .zip(e.bytes())
+            .position(|(a, b)| a != b)
+            .unwrap_or(0);
+        let rows = e[..at].matches("], [").count();
+        eprintln!(
+            "first difference in row {rows}; stats {:?}",
+            auto.auto_graph_stats()
+        );
+    }
     assert_eq!(got, expected, "automatic replay changed the results");
     assert_eq!(eager.auto_graph_stats(), AutoGraphStats::default());
     Ok(auto.auto_graph_stats())
@@ -244,6 +258,66 @@ fn device_bookkeeping_of_other_threads_does_not_end_a_match() {
             stats.eager_launches + 2 * stats.replays,
             8,
             "every launch is either replayed or eager: {stats:?}"
+        );
+        Ok(())
+    });
+}
+
+/// Long sequences replay in segments, the first launched while later launches are still being
+/// matched: a divergence inside the first segment, right after it went out, inside the last
+/// segment, a host wait in the middle, and changed values all give eager results, and every
+/// launch runs exactly once (replayed or eager).
+#[test]
+fn long_sequences_replay_segment_by_segment_and_diverge_anywhere() {
+    const LEN: u32 = 300;
+    on_every_device(|device| {
+        let k = kernels(device)?;
+        let launches = std::cell::Cell::new(0u64);
+        let stats = same_as_eager(device, |stream| {
+            let a = Buffer::<u32>::zeroed(device, N as usize)?;
+            let b = Buffer::<u32>::zeroed(device, N as usize)?;
+            let mut seen = Vec::new();
+            let mut count = 0u64;
+            for rep in 0..15u32 {
+                for i in 0..LEN {
+                    let token = match i % 3 {
+                        0 => k.add_one.launch(stream, config(), (&a, N - i % N))?,
+                        1 => k
+                            .copy_plus
+                            .launch(stream, config(), (&a, &b, rep * (i % 7), N))?,
+                        _ => k.add_one.launch(stream, config(), (&b, 1 + i % N))?,
+                    };
+                    count += 1;
+                    // Each divergence after the sequence replayed (segmented) again.
+                    let diverge_at = match rep {
+                        4 => Some(5),
+                        8 => Some(16),
+                        12 => Some(LEN - 2),
+                        _ => None,
+                    };
+                    if diverge_at == Some(i) {
+                        k.fill_index.launch(stream, config(), (&a, 3u32))?;
+                        count += 1;
+                    }
+                    if rep == 14 && i == LEN / 2 {
+                        // A host wait for a launch in the middle of a matched sequence.
+                        token.wait()?;
+                        seen.push(b.to_vec()?);
+                    }
+                }
+                stream.synchronize()?;
+                seen.push(a.to_vec()?);
+                seen.push(b.to_vec()?);
+            }
+            launches.set(count);
+            Ok(seen)
+        })?;
+        // Replayed: 1-3, 6-7, 10-11 (then 12's first 298 launches went out as segments).
+        assert!(stats.replays >= 7, "{stats:?}");
+        assert_eq!(
+            stats.replayed_launches + stats.eager_launches,
+            launches.get(),
+            "every launch runs once: {stats:?}"
         );
         Ok(())
     });

@@ -24,11 +24,43 @@ pub(super) const MIN_LEN: usize = 2;
 /// The longest sequence remembered (longer ones stay eager).
 pub(super) const MAX_LEN: usize = 1 << 16;
 
-/// The instantiated graph of the candidate and the argument values its nodes have now.
+/// The instantiated graphs of the candidate, one per segment ([`segment_ends`]), and the
+/// argument values their nodes have now.
 pub(super) struct Replay {
-    pub exec: Arc<dyn ExecGraph>,
+    pub execs: Vec<Arc<dyn ExecGraph>>,
     /// An arena of the candidate: the values of every node as the graph has them.
     pub values: Vec<u64>,
+}
+
+/// A sequence shorter than this replays as one graph.
+const SPLIT_FROM: usize = 64;
+/// The first segment of a longer sequence: replayed as soon as its launches have matched, so
+/// the device starts while the host still matches the rest.
+const FIRST_SEGMENT: usize = 16;
+/// Each later segment is this many times longer than the one before: the host matches a
+/// segment while the device runs the one before, and a held launch costs the host far less
+/// than an eighth of the shortest kernel node a device runs.
+const SEGMENT_GROWTH: usize = 8;
+
+/// Where the segments of a sequence of `len` launches end: one segment below [`SPLIT_FROM`];
+/// otherwise 16 launches, then 8 times more each time, a tail shorter than twice the next
+/// segment joining it.
+pub(super) fn segment_ends(len: usize) -> Vec<usize> {
+    if len < SPLIT_FROM {
+        return vec![len];
+    }
+    let mut ends = Vec::new();
+    let mut end = 0;
+    let mut size = FIRST_SEGMENT;
+    while len - end >= 2 * size {
+        end += size;
+        ends.push(end);
+        size *= SEGMENT_GROWTH;
+    }
+    if ends.last() != Some(&len) {
+        ends.push(len);
+    }
+    ends
 }
 
 /// The sequence expected next.
@@ -37,8 +69,10 @@ pub(super) struct Candidate {
     /// An arena of the sequence: the values of the launches held in this repetition.
     pub incoming: Vec<u64>,
     pub replay: Option<Replay>,
-    /// Held nodes whose values differ from the graph's.
+    /// Held nodes of the segment being matched whose values differ from the graph's.
     pub changed: Vec<usize>,
+    /// Where the candidate's segments end ([`segment_ends`]).
+    pub segments: Vec<usize>,
 }
 
 impl Candidate {
@@ -46,6 +80,7 @@ impl Candidate {
         Candidate {
             incoming: vec![0; sequence.words],
             changed: Vec::with_capacity(sequence.len()),
+            segments: segment_ends(sequence.len()),
             sequence,
             replay: None,
         }
@@ -59,7 +94,7 @@ pub struct AutoGraphStats {
     pub instantiations: u64,
     /// Graph replays.
     pub replays: u64,
-    /// Launches that ran inside replays.
+    /// Launches that ran inside replays (every launch is counted once, here or as eager).
     pub replayed_launches: u64,
     /// Launches enqueued one by one (learning, after a divergence, or released at a boundary).
     pub eager_launches: u64,
@@ -71,8 +106,13 @@ pub struct AutoGraphStats {
 #[derive(Default)]
 pub(super) struct Detector {
     pub candidate: Option<Candidate>,
-    /// Launches of the candidate held back (its first `held` steps, values in `incoming`).
+    /// Launches of the candidate matched in this repetition (its first `held` steps, values
+    /// in `incoming`).
     pub held: usize,
+    /// Of those, the ones already submitted as replayed segments (the rest are held back).
+    pub submitted: usize,
+    /// The segment the next matching launch belongs to.
+    pub segment: usize,
     /// Replays of the candidate since the last boundary.
     repeats: usize,
     /// The candidate could not be replayed on this device: it stays eager.
@@ -124,23 +164,52 @@ impl Detector {
         true
     }
 
-    /// Whether the held launches make up the whole candidate.
+    /// Whether the launch just held completes what can be replayed now: the whole candidate
+    /// on its first full match (no graph exists yet), afterwards the current segment.
     #[inline]
-    pub(super) fn complete(&self) -> bool {
-        self.candidate
-            .as_ref()
-            .is_some_and(|c| self.held == c.sequence.len())
+    pub(super) fn segment_complete(&self) -> bool {
+        self.candidate.as_ref().is_some_and(|c| match c.replay {
+            None => self.held == c.sequence.len(),
+            Some(_) => self.held == c.segments[self.segment],
+        })
     }
 
-    /// Notes a complete replay of the candidate.
-    pub(super) fn replayed(&mut self) {
-        self.stats.replays += 1;
-        self.stats.replayed_launches += self.held as u64;
+    /// Whether matched launches are held back (not yet submitted).
+    #[inline]
+    pub(super) fn holding(&self) -> bool {
+        self.held > self.submitted
+    }
+
+    /// Notes that the held launches were submitted as the current segment's graph (as every
+    /// segment's, on a first full match); a complete candidate counts as a replay and matching
+    /// starts over.
+    pub(super) fn segment_replayed(&mut self) {
+        let Some(candidate) = &mut self.candidate else {
+            return;
+        };
+        candidate.changed.clear();
+        self.submitted = self.held;
+        self.segment += 1;
+        if self.held == candidate.sequence.len() {
+            self.stats.replays += 1;
+            self.held = 0;
+            self.submitted = 0;
+            self.segment = 0;
+            self.repeats += 1;
+        }
+    }
+
+    /// Takes the held launches out of the match (they are about to be enqueued one by one):
+    /// returns their steps; matching starts over.
+    pub(super) fn take_held(&mut self) -> std::ops::Range<usize> {
+        let held = self.submitted..self.held;
         self.held = 0;
-        self.repeats += 1;
+        self.submitted = 0;
+        self.segment = 0;
         if let Some(candidate) = &mut self.candidate {
             candidate.changed.clear();
         }
+        held
     }
 
     /// A launch did not match (or the candidate cannot replay): from now until the next
@@ -207,5 +276,25 @@ impl Detector {
         self.seen_overflow = false;
         self.diverged = false;
         self.repeats = 0;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::segment_ends;
+
+    #[test]
+    fn short_sequences_are_one_segment_and_long_ones_grow_eightfold() {
+        assert_eq!(segment_ends(2), [2]);
+        assert_eq!(segment_ends(63), [63]);
+        assert_eq!(segment_ends(64), [16, 64]);
+        assert_eq!(segment_ends(256), [16, 256]);
+        assert_eq!(segment_ends(300), [16, 144, 300]);
+        assert_eq!(segment_ends(65536), [16, 144, 1168, 9360, 65536]);
+        for len in 2..5000 {
+            let ends = segment_ends(len);
+            assert_eq!(ends.last(), Some(&len));
+            assert!(ends.windows(2).all(|w| w[0] < w[1]), "{len}: {ends:?}");
+        }
     }
 }

@@ -92,7 +92,7 @@ impl AutoGraph {
     ) -> Result<()> {
         let mut state = self.lock();
         if state.hold(kernel.backend_function(), config, args) {
-            return if state.complete() {
+            return if state.segment_complete() {
                 counted(&mut state, |state| self.replay(state))
             } else {
                 Ok(())
@@ -125,13 +125,14 @@ impl AutoGraph {
 
     /// Enqueues the held launches one by one, in order; reports the first failure.
     fn release(&self, state: &mut Detector) -> Result<()> {
-        let held = std::mem::take(&mut state.held);
-        let Some(candidate) = &mut state.candidate else {
+        let held = state.take_held();
+        let Some(candidate) = &state.candidate else {
             return Ok(());
         };
-        candidate.changed.clear();
         let mut outcome = Ok(());
-        for (index, step) in candidate.sequence.steps[..held].iter().enumerate() {
+        let count = held.len();
+        for index in held {
+            let step = &candidate.sequence.steps[index];
             let offsets = candidate.sequence.offsets_of(index);
             // SAFETY: the values were checked against the kernel's layout when launched, and
             // the kernel is of this stream's device.
@@ -142,36 +143,53 @@ impl AutoGraph {
                 outcome = launched;
             }
         }
-        state.stats.eager_launches += held as u64;
+        state.stats.eager_launches += count as u64;
         outcome
     }
 
-    /// Replays the held launches (the whole candidate) as one graph: instantiated the first
-    /// time, otherwise with the changed nodes updated (one batch).
+    /// Replays the held launches as graphs: on the first full match of the candidate, every
+    /// segment's graph is instantiated and launched; afterwards the segment just matched is
+    /// launched with its changed nodes updated (one batch), so the device runs it while the
+    /// host matches the next.
     fn replay(&self, state: &mut Detector) -> Result<()> {
+        let segment = state.segment;
         let candidate = state
             .candidate
             .as_mut()
             .expect("a complete match has a candidate");
-        let ready = match &candidate.replay {
-            None => self.instantiate(candidate).map(|exec| {
-                state.stats.instantiations += 1;
-                candidate.replay = Some(Replay {
-                    exec,
-                    values: candidate.incoming.clone(),
-                });
-            }),
-            Some(_) => update_changed(candidate).map(|updated| {
+        let launched = match &candidate.replay {
+            None => match self.instantiate(candidate) {
+                Ok(execs) => {
+                    state.stats.instantiations += 1;
+                    let mut launched = Ok(());
+                    for (exec, &end) in execs.iter().zip(&candidate.segments) {
+                        launched = self.inner.launch_graph(&**exec);
+                        if launched.is_err() {
+                            break;
+                        }
+                        // Launches of segments that went out are not released again.
+                        state.stats.replayed_launches += (end - state.submitted) as u64;
+                        state.submitted = end;
+                    }
+                    candidate.replay = Some(Replay {
+                        execs,
+                        values: candidate.incoming.clone(),
+                    });
+                    launched
+                }
+                Err(error) => Err(error),
+            },
+            Some(_) => update_changed(candidate, segment).and_then(|updated| {
                 state.stats.node_updates += updated as u64;
+                let replay = candidate.replay.as_ref().expect("matched above");
+                self.inner.launch_graph(&*replay.execs[segment])?;
+                state.stats.replayed_launches += (state.held - state.submitted) as u64;
+                Ok(())
             }),
         };
-        let exec = candidate.replay.as_ref().map(|r| Arc::clone(&r.exec));
-        match ready.and_then(|()| match &exec {
-            Some(exec) => self.inner.launch_graph(&**exec),
-            None => unreachable!("instantiated above"),
-        }) {
+        match launched {
             Ok(()) => {
-                state.replayed();
+                state.segment_replayed();
                 Ok(())
             }
             Err(_) => {
@@ -184,7 +202,8 @@ impl AutoGraph {
         }
     }
 
-    fn instantiate(&self, candidate: &Candidate) -> Result<Arc<dyn ExecGraph>> {
+    /// One graph per segment of the candidate, with the values just matched.
+    fn instantiate(&self, candidate: &Candidate) -> Result<Vec<Arc<dyn ExecGraph>>> {
         let sequence = &candidate.sequence;
         let pointers: Vec<Vec<*mut c_void>> = (0..sequence.len())
             .map(|i| pointers_into(&candidate.incoming, sequence.offsets_of(i), |p| p.to_vec()))
@@ -199,8 +218,18 @@ impl AutoGraph {
                 args,
             })
             .collect();
-        // SAFETY: as `release`: checked values of kernels of this device, alive for the call.
-        unsafe { self.device.instantiate_graph(&steps) }
+        let mut start = 0;
+        candidate
+            .segments
+            .iter()
+            .map(|&end| {
+                let segment = &steps[start..end];
+                start = end;
+                // SAFETY: as `release`: checked values of kernels of this device, alive for
+                // the call.
+                unsafe { self.device.instantiate_graph(segment) }
+            })
+            .collect()
     }
 
     /// A boundary: releases held launches and moves the candidate on.
@@ -253,13 +282,15 @@ fn counted<T>(state: &mut Detector, f: impl FnOnce(&mut Detector) -> T) -> T {
     out
 }
 
-/// Gives the nodes whose values changed their new values (one batch); returns how many.
-fn update_changed(candidate: &mut Candidate) -> Result<usize> {
+/// Gives the nodes of `segment` whose values changed their new values (one batch); returns how
+/// many.
+fn update_changed(candidate: &mut Candidate, segment: usize) -> Result<usize> {
     let Candidate {
         sequence,
         incoming,
         replay,
         changed,
+        segments,
     } = candidate;
     let Some(replay) = replay else {
         return Ok(0);
@@ -272,13 +303,16 @@ fn update_changed(candidate: &mut Candidate) -> Result<usize> {
         replay.values[words.clone()].copy_from_slice(&incoming[words]);
     }
     let values = &replay.values;
+    let first = segment.checked_sub(1).map_or(0, |before| segments[before]);
     let mut each = |set: &mut dyn FnMut(usize, &[*mut c_void]) -> Result<()>| {
         changed.iter().try_for_each(|&index| {
-            pointers_into(values, sequence.offsets_of(index), |p| set(index, p))
+            pointers_into(values, sequence.offsets_of(index), |p| {
+                set(index - first, p)
+            })
         })
     };
     // SAFETY: the values match each node's kernel (same kernel and sizes as matched).
-    unsafe { replay.exec.set_kernel_args_batch(&mut each) }?;
+    unsafe { replay.execs[segment].set_kernel_args_batch(&mut each) }?;
     Ok(changed.len())
 }
 
@@ -363,8 +397,8 @@ impl backend::Stream for AutoGraph {
         // Held launches are work not yet done; a launch in progress on another thread may be
         // about to hold one. Either way the answer is "not done", without releasing anything.
         match self.state.try_lock() {
-            Ok(state) if state.held == 0 => {}
-            Err(TryLockError::Poisoned(state)) if state.get_ref().held == 0 => {}
+            Ok(state) if !state.holding() => {}
+            Err(TryLockError::Poisoned(state)) if !state.get_ref().holding() => {}
             _ => return Ok(false),
         }
         self.inner.query()
