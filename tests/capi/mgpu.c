@@ -177,6 +177,17 @@ int main(int argc, char **argv)
     EXPECT("parameter count", "mgpuLaunchKernel", "kernel `iota`", "takes 2 parameters");
     mgpuLaunchKernel(iota, 1, 1, 1, 4096, 1, 1, 0, s1, params, NULL, 2);
     EXPECT("block too large", "mgpuLaunchKernel", "iota", "4096");
+    /* A launch that passed its checks does not let a different one skip them. */
+    mgpuLaunchKernel(iota, 1, 1, 1, 64, 1, 1, 0, s1, params, NULL, 2);
+    QUIET("good launch");
+    void *null_param[] = {&a, NULL};
+    mgpuLaunchKernel(iota, 1, 1, 1, 64, 1, 1, 0, s1, null_param, NULL, 2);
+    EXPECT("NULL parameter after a good launch", "mgpuLaunchKernel", "iota", "NULL");
+    mgpuLaunchKernel(iota, 1, 1, 1, 4096, 1, 1, 0, s1, params, NULL, 2);
+    EXPECT("block too large after a good launch", "mgpuLaunchKernel", "iota", "4096");
+    mgpuLaunchKernel(iota, 1, 1, 1, 64, 1, 1, 0, s1, params, NULL, 2);
+    QUIET("good launch again");
+    mgpuStreamSynchronize(s1);
     /* Clusters of several blocks and TMA descriptors need a CUDA GPU (sm_90 for clusters). */
     const char *devices = getenv("CHEVRON_DEVICES");
     int on_cuda = devices && strncmp(devices, "cuda", 4) == 0;

@@ -82,6 +82,21 @@ int main(int argc, char **argv)
                  "is 4 bytes, got 8 bytes");
     EXPECT_ERROR(chevron_launch(saxpy, stream, one, block, 0, NULL, 4, NULL, 0, NULL),
                  CHEVRON_ERROR_INVALID_VALUE, "`args` is NULL");
+    /* A launch that passed its checks lets later launches of the same shape skip them, never
+     * launches of another shape: other sizes, a NULL value or a configuration over the limits
+     * right after a good launch are refused as before. */
+    CHECK(chevron_launch(saxpy, stream, one, block, 0, good, 4, NULL, 0, NULL));
+    EXPECT_ERROR(chevron_launch(saxpy, stream, one, block, 0, too_wide, 4, NULL, 0, NULL),
+                 CHEVRON_ERROR_ARGUMENT, "parameter 1", "is 4 bytes, got 8 bytes");
+    CHECK(chevron_launch(saxpy, stream, one, block, 0, good, 4, NULL, 0, NULL));
+    chevron_arg null_value[] = {CHEVRON_ARG(n), CHEVRON_ARG(a), {NULL, sizeof p}, CHEVRON_ARG(p)};
+    EXPECT_ERROR(chevron_launch(saxpy, stream, one, block, 0, null_value, 4, NULL, 0, NULL),
+                 CHEVRON_ERROR_ARGUMENT, "argument 2 has a NULL value pointer");
+    CHECK(chevron_launch(saxpy, stream, one, block, 0, good, 4, NULL, 0, NULL));
+    EXPECT_ERROR(chevron_launch(saxpy, stream, one, CHEVRON_DIM3(4096, 1, 1), 0, good, 4, NULL, 0, NULL),
+                 CHEVRON_ERROR_LAUNCH_CONFIG, "saxpy", "block");
+    CHECK(chevron_launch(saxpy, stream, one, block, 0, good, 4, NULL, 0, NULL));
+    CHECK(chevron_stream_synchronize(stream));
     /* Absurd counts are refused before the arrays are read. */
     EXPECT_ERROR(chevron_launch(saxpy, stream, one, block, 0, good, (size_t)1 << 62, NULL, 0, NULL),
                  CHEVRON_ERROR_INVALID_VALUE, "`nargs`", "is not a count");

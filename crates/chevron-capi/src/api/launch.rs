@@ -5,7 +5,8 @@ use std::ffi::c_void;
 
 use chevron::{Kernel, LaunchConfig, RawArgs, Stream, Token};
 
-use super::{chevron_kernel, chevron_stream, chevron_token, give_token, launch_cache, read_tokens};
+use super::launch_cache::{self, Validated};
+use super::{chevron_kernel, chevron_stream, chevron_token, give_token, read_tokens};
 use crate::error::{entry, CapiError, CapiResult};
 use crate::status::chevron_status;
 
@@ -87,8 +88,8 @@ pub unsafe extern "C" fn chevron_launch(
             token,
         };
         // SAFETY: forwarded from the caller.
-        launch_cache::with_kernel_and_stream(kernel, stream, |kernel, stream| unsafe {
-            launch.on(kernel, stream)
+        launch_cache::with_kernel_and_stream(kernel, stream, |kernel, stream, validated| unsafe {
+            launch.on(kernel, stream, validated)
         })
     })
 }
@@ -104,11 +105,44 @@ struct Launch<'a> {
 }
 
 impl Launch<'_> {
-    /// Launches `kernel` on `stream`; the arguments are checked by the launch itself.
+    /// Launches `kernel` on `stream`; the arguments are checked by the launch itself, unless
+    /// this kernel and stream passed every check with the same shape before (`validated`).
     ///
     /// # Safety
     /// As [`chevron_launch`].
-    unsafe fn on(&self, kernel: &Kernel, stream: &Stream) -> CapiResult<chevron_status> {
+    unsafe fn on(
+        &self,
+        kernel: &Kernel,
+        stream: &Stream,
+        validated: &mut Validated,
+    ) -> CapiResult<chevron_status> {
+        let size_of = |i: usize| self.args[i].size;
+        if self.ndeps == 0
+            && self.args.len() == self.nargs
+            && validated.holds(&self.config, self.nargs, size_of)
+            && self.args.iter().all(|arg| !arg.value.is_null())
+        {
+            let launched = with_pointers(self.args, |pointers| {
+                // SAFETY: the same kernel, stream, configuration and argument sizes passed every
+                // check before; the values are readable (the caller's contract) and non-NULL.
+                unsafe { kernel.launch_raw_unchecked(stream, self.config, pointers) }
+            });
+            let done = launched.map_err(|e| name_kernel(kernel, e.into()))?;
+            // SAFETY: forwarded from the caller.
+            unsafe { give_token(self.token, done) };
+            return Ok(chevron_status::CHEVRON_SUCCESS);
+        }
+        // SAFETY: forwarded from the caller.
+        let status = unsafe { self.checked(kernel, stream) }?;
+        validated.remember(self.config, self.nargs, size_of);
+        Ok(status)
+    }
+
+    /// [`Launch::on`] with every check.
+    ///
+    /// # Safety
+    /// As [`chevron_launch`].
+    unsafe fn checked(&self, kernel: &Kernel, stream: &Stream) -> CapiResult<chevron_status> {
         if self.args.len() != self.nargs {
             return Err(CapiError::invalid(format!(
                 "`args` is NULL but `nargs` is {} (kernel `{}`)",
@@ -132,6 +166,21 @@ impl Launch<'_> {
         // SAFETY: forwarded from the caller.
         unsafe { give_token(self.token, done) };
         Ok(chevron_status::CHEVRON_SUCCESS)
+    }
+}
+
+/// Calls `f` with the arguments' value pointers, on the stack for short lists.
+fn with_pointers<R>(args: &[chevron_arg], f: impl FnOnce(&[*mut c_void]) -> R) -> R {
+    const SHORT: usize = 8;
+    if args.len() <= SHORT {
+        let mut pointers = [std::ptr::null_mut(); SHORT];
+        for (pointer, arg) in pointers.iter_mut().zip(args) {
+            *pointer = arg.value as *mut c_void;
+        }
+        f(&pointers[..args.len()])
+    } else {
+        let pointers: Vec<*mut c_void> = args.iter().map(|a| a.value as *mut c_void).collect();
+        f(&pointers)
     }
 }
 

@@ -12,10 +12,14 @@
 //! once. The entry keeps its kernel and stream alive until the thread launches with another
 //! key or exits (their handles are invalid from their release on; only the objects'
 //! destruction waits).
+//!
+//! An entry also remembers the last launch shape (configuration, argument count and sizes) that
+//! passed every check with its kernel and stream ([`Validated`]): a launch of the same shape
+//! skips the checks whose outcome cannot differ and only looks at its value pointers.
 
 use std::cell::RefCell;
 
-use chevron::{Kernel, Stream};
+use chevron::{Kernel, LaunchConfig, Stream};
 
 use super::{chevron_kernel, chevron_stream, lookup, KERNELS, STREAMS};
 use crate::error::CapiResult;
@@ -28,6 +32,54 @@ struct Entry {
     epoch: u64,
     kernel: Kernel,
     stream: Stream,
+    validated: Validated,
+}
+
+/// Argument lists up to this long are remembered by [`Validated`].
+const REMEMBERED_ARGS: usize = 8;
+
+/// The launch shape that last passed every check (device, configuration, parameter space,
+/// count, sizes) with an entry's kernel and stream. Those checks depend on nothing else, so a
+/// launch of the same shape passes them again.
+#[derive(Default)]
+pub(crate) struct Validated {
+    shape: Option<(LaunchConfig, usize)>,
+    sizes: [usize; REMEMBERED_ARGS],
+}
+
+impl Validated {
+    /// Whether a launch with `config` and `count` arguments whose sizes `size_of` tells (0
+    /// when the caller gives none) has the remembered shape.
+    #[inline]
+    pub(crate) fn holds(
+        &self,
+        config: &LaunchConfig,
+        count: usize,
+        size_of: impl Fn(usize) -> usize,
+    ) -> bool {
+        match &self.shape {
+            Some((known, n)) if known == config && *n == count => {
+                (0..count).all(|i| self.sizes[i] == size_of(i))
+            }
+            _ => false,
+        }
+    }
+
+    /// Remembers a shape that just passed every check (argument lists up to 8 long).
+    pub(crate) fn remember(
+        &mut self,
+        config: LaunchConfig,
+        count: usize,
+        size_of: impl Fn(usize) -> usize,
+    ) {
+        if count > REMEMBERED_ARGS {
+            return;
+        }
+        for (i, size) in self.sizes.iter_mut().take(count).enumerate() {
+            *size = size_of(i);
+        }
+        self.shape = Some((config, count));
+    }
 }
 
 thread_local! {
@@ -42,7 +94,7 @@ pub(crate) fn with_cached<R>(
     key: Key,
     epoch: impl Fn() -> u64,
     look_up: impl Fn() -> CapiResult<(Kernel, Stream)>,
-    f: impl Fn(&Kernel, &Stream) -> CapiResult<R>,
+    f: impl Fn(&Kernel, &Stream, &mut Validated) -> CapiResult<R>,
 ) -> CapiResult<R> {
     // The epoch is read before the lookups, so that a release racing with them makes the
     // entry stale rather than wrong.
@@ -54,6 +106,7 @@ pub(crate) fn with_cached<R>(
             epoch,
             kernel,
             stream,
+            validated: Validated::default(),
         })
     };
     let cached = LAST.try_with(|last| {
@@ -64,16 +117,16 @@ pub(crate) fn with_cached<R>(
         {
             *last = Some(fresh().ok()?);
         }
-        let entry = last.as_ref()?;
-        Some(f(&entry.kernel, &entry.stream))
+        let entry = last.as_mut()?;
+        Some(f(&entry.kernel, &entry.stream, &mut entry.validated))
     });
     match cached {
         Ok(Some(result)) => result,
         // No cache during thread exit, none in a nested use, or a failed lookup: the
         // registries answer (and name the problem).
         _ => {
-            let entry = fresh()?;
-            f(&entry.kernel, &entry.stream)
+            let mut entry = fresh()?;
+            f(&entry.kernel, &entry.stream, &mut entry.validated)
         }
     }
 }
@@ -83,7 +136,7 @@ pub(crate) fn with_cached<R>(
 pub(crate) fn with_kernel_and_stream<R>(
     kernel: chevron_kernel,
     stream: chevron_stream,
-    f: impl Fn(&Kernel, &Stream) -> CapiResult<R>,
+    f: impl Fn(&Kernel, &Stream, &mut Validated) -> CapiResult<R>,
 ) -> CapiResult<R> {
     let key = [kernel as usize as u64, stream as usize as u64, 0];
     let epoch = || KERNELS.removals() + STREAMS.removals();

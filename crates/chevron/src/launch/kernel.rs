@@ -219,6 +219,29 @@ impl Kernel {
         args.with_pointers(|pointers| unsafe { submit(self, stream, launch, pointers) })
     }
 
+    /// Launches with an array of pointers to argument values (the `cuLaunchKernel` convention)
+    /// without any check, like [`Kernel::launch_unchecked`]. For callers that checked the same
+    /// stream, configuration and argument sizes before (C ABIs remember what passed).
+    ///
+    /// # Safety
+    /// As [`Kernel::launch_unchecked`]: `stream` is on the kernel's device, and `args` holds one
+    /// pointer per parameter to a readable value of the parameter's size, valid for the call.
+    #[inline]
+    pub unsafe fn launch_raw_unchecked(
+        &self,
+        stream: &Stream,
+        config: LaunchConfig,
+        args: &[*mut c_void],
+    ) -> Result<Token> {
+        let launch = Submission {
+            config: &config,
+            cluster: None,
+            deps: &[],
+        };
+        // SAFETY: forwarded from the caller.
+        unsafe { submit(self, stream, launch, args) }
+    }
+
     /// Launches with an array of pointers to argument values (the `cuLaunchKernel` convention),
     /// checking the device, the configuration, the argument count and NULL pointers (not the
     /// sizes; [`Kernel::launch_raw_args`] checks sizes given with the pointers).
