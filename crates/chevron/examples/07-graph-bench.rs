@@ -1,4 +1,4 @@
-//! Measures graph replay on the default device: 256 small kernels x 100 repetitions, eager,
+//! Measures graph replay on the default device: 256 small kernels (`add_one`, then the argument-less `empty`) x 100 repetitions, eager,
 //! explicit graph, automatic replay and (on CUDA) a graph built through the raw driver, plus
 //! the cost of argument updates per node and automatic replay's host time per held launch.
 //!
@@ -6,7 +6,7 @@
 //! `runs N` (default 1) the benchmark runs N times, prints each run and then the medians of the
 //! runs' medians; `quick` takes 10 repetitions instead of 100.
 
-use chevron::bench::{graph_replay, GraphBenchOptions, GraphReport};
+use chevron::bench::{graph_replay, GraphBenchOptions, GraphKernel, GraphReport};
 use chevron::Runtime;
 
 fn main() -> chevron::Result<()> {
@@ -27,18 +27,21 @@ fn main() -> chevron::Result<()> {
     };
     let runtime = Runtime::new()?;
     let device = runtime.default_device()?;
-    let mut reports = Vec::with_capacity(runs);
-    for run in 1..=runs {
-        let report = graph_replay(device, &options)?;
-        if runs > 1 {
-            println!("run {run} of {runs}:");
+    for kernel in [GraphKernel::AddOne, GraphKernel::Empty] {
+        options.kernel = kernel;
+        let mut reports = Vec::with_capacity(runs);
+        for run in 1..=runs {
+            let report = graph_replay(device, &options)?;
+            if runs > 1 {
+                println!("run {run} of {runs}:");
+            }
+            print!("{report}");
+            reports.push(report);
         }
-        print!("{report}");
-        reports.push(report);
-    }
-    if let (true, Some(median)) = (runs > 1, GraphReport::median_of(&reports)) {
-        println!("\nmedians of {runs} runs:");
-        print!("{median}");
+        if let (true, Some(median)) = (runs > 1, GraphReport::median_of(&reports)) {
+            println!("\nmedians of {runs} runs:");
+            print!("{median}");
+        }
     }
     Ok(())
 }

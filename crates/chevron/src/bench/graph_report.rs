@@ -106,8 +106,11 @@ impl fmt::Display for GraphReport {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         writeln!(
             f,
-            "graph replay on {} ({} kernels x {} repetitions, medians per kernel)",
-            self.device, self.options.kernels, self.options.repetitions
+            "graph replay on {} ({} `{}` kernels x {} repetitions, medians per kernel)",
+            self.device,
+            self.options.kernels,
+            self.options.kernel.name(),
+            self.options.repetitions
         )?;
         writeln!(
             f,

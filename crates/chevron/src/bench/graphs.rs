@@ -22,6 +22,27 @@ use super::raw_graph::RawGraph;
 use crate::error::Result;
 use crate::{Buffer, Device, Graph, LaunchConfig, Module, Stream};
 
+/// The kernel the graph benchmark launches.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[non_exhaustive]
+pub enum GraphKernel {
+    /// `add_one(data, n)`: 32 threads each add 1 to one element (two arguments).
+    #[default]
+    AddOne,
+    /// `empty()`: no arguments, no work: what a graph node costs by itself.
+    Empty,
+}
+
+impl GraphKernel {
+    /// The kernel's name in [`GRAPH_PTX`].
+    pub fn name(self) -> &'static str {
+        match self {
+            GraphKernel::AddOne => "add_one",
+            GraphKernel::Empty => "empty",
+        }
+    }
+}
+
 /// Sizes of the graph benchmark.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct GraphBenchOptions {
@@ -29,6 +50,8 @@ pub struct GraphBenchOptions {
     pub kernels: usize,
     /// Timed repetitions per variant.
     pub repetitions: usize,
+    /// The kernel launched.
+    pub kernel: GraphKernel,
 }
 
 impl Default for GraphBenchOptions {
@@ -36,6 +59,7 @@ impl Default for GraphBenchOptions {
         GraphBenchOptions {
             kernels: 256,
             repetitions: 100,
+            kernel: GraphKernel::AddOne,
         }
     }
 }
@@ -54,10 +78,28 @@ impl GraphBenchOptions {
 /// Elements (threads) each small kernel touches: one warp.
 const ELEMENTS: u32 = 32;
 
+/// Evaluates `$body` with `$args` bound to the arguments of `$kind`'s kernel: `(&data, n)` for
+/// `add_one`, `()` for `empty` (each kind keeps its typed, checked launch).
+macro_rules! by_kernel {
+    ($kind:expr, $data:expr, $n:expr, |$args:ident| $body:expr) => {
+        match $kind {
+            GraphKernel::AddOne => {
+                let $args = (&$data, $n);
+                $body
+            }
+            GraphKernel::Empty => {
+                let $args = ();
+                $body
+            }
+        }
+    };
+}
+
 /// Runs the graph benchmark on `device`.
 pub fn graph_replay(device: &Device, options: &GraphBenchOptions) -> Result<GraphReport> {
     let module = Module::from_ptx(device, GRAPH_PTX)?;
-    let kernel = module.kernel("add_one")?;
+    let kind = options.kernel;
+    let kernel = module.kernel(kind.name())?;
     let data = Buffer::<u32>::zeroed(device, ELEMENTS as usize)?;
     let config = LaunchConfig::new(1, ELEMENTS);
     let n = ELEMENTS;
@@ -71,28 +113,36 @@ pub fn graph_replay(device: &Device, options: &GraphBenchOptions) -> Result<Grap
     let explicit = device.create_stream()?;
     let mut graph = explicit.record(|s| {
         for _ in 0..count {
-            s.launch(&kernel, config, (&data, n))?;
+            by_kernel!(kind, data, n, |args| s.launch(&kernel, config, args))?;
         }
         Ok(())
     })?;
     let data_ptr = data.device_ptr();
-    let raw_args = [
+    let add_one_args = [
         &data_ptr as *const u64 as *mut std::ffi::c_void,
         &n as *const u32 as *mut std::ffi::c_void,
     ];
-    // SAFETY: one pointer per parameter of `add_one` (u64, u32), alive until the function ends.
-    let raw = unsafe { RawGraph::new(&kernel, &eager, config, &raw_args, count) }.transpose()?;
+    let raw_args: &[*mut std::ffi::c_void] = match kind {
+        GraphKernel::AddOne => &add_one_args,
+        GraphKernel::Empty => &[],
+    };
+    // SAFETY: one pointer per parameter of the kernel (`add_one`: u64, u32; `empty`: none),
+    // alive until the function ends.
+    let raw = unsafe { RawGraph::new(&kernel, &eager, config, raw_args, count) }.transpose()?;
 
     let run_eager = |stream: &Stream, round: usize, vary: bool| -> Result<()> {
         let n = if vary { n - (round % 2) as u32 } else { n };
         for _ in 0..count {
-            kernel.launch(stream, config, (&data, n))?;
+            by_kernel!(kind, data, n, |args| kernel.launch(stream, config, args))?;
         }
         Ok(())
     };
     // Two repetitions teach automatic replay the sequence (and instantiate its graph).
     for round in 0..2 {
         for (stream, vary) in [(&auto, false), (&changing, true)] {
+            if vary && kind == GraphKernel::Empty {
+                continue; // No argument to change.
+            }
             run_eager(stream, round, vary)?;
             stream.synchronize()?;
         }
@@ -119,11 +169,13 @@ pub fn graph_replay(device: &Device, options: &GraphBenchOptions) -> Result<Grap
         record(GraphVariant::Explicit, s, c);
         let (s, c) = timed(|| run_eager(&auto, round, false), || auto.synchronize())?;
         record(GraphVariant::Automatic, s, c);
-        let (s, c) = timed(
-            || run_eager(&changing, round, true),
-            || changing.synchronize(),
-        )?;
-        record(GraphVariant::AutomaticChanging, s, c);
+        if kind == GraphKernel::AddOne {
+            let (s, c) = timed(
+                || run_eager(&changing, round, true),
+                || changing.synchronize(),
+            )?;
+            record(GraphVariant::AutomaticChanging, s, c);
+        }
         if let Some(raw) = &raw {
             let (s, c) = timed(|| raw.launch(), || eager.synchronize())?;
             record(GraphVariant::RawCuda, s, c);
@@ -140,7 +192,7 @@ pub fn graph_replay(device: &Device, options: &GraphBenchOptions) -> Result<Grap
         })
         .collect();
     let matching_ns = matching_cost(&auto, options, |stream| {
-        kernel.launch(stream, config, (&data, n)).map(drop)
+        by_kernel!(kind, data, n, |args| kernel.launch(stream, config, args)).map(drop)
     })?;
     let update_ns = update_cost(&mut graph, &data, options)?;
     let raw_update_ns = match &raw {
@@ -198,7 +250,8 @@ fn update_cost(graph: &mut Graph, data: &Buffer<u32>, options: &GraphBenchOption
         let n = ELEMENTS - (round % 2) as u32;
         let start = Instant::now();
         for node in 0..graph.len() {
-            graph.set_args(graph.node(node), (data, n))?;
+            by_kernel!(options.kernel, *data, n, |args| graph
+                .set_args(graph.node(node), args))?;
         }
         samples.push(start.elapsed().as_nanos() as f64 / graph.len().max(1) as f64);
     }

@@ -74,4 +74,9 @@ pub const GRAPH_PTX: &str = r#"
 DONE:
     ret;
 }
+
+.visible .entry empty()
+{
+    ret;
+}
 "#;

@@ -23,7 +23,7 @@ use std::ffi::c_void;
 use std::time::Instant;
 
 pub use graph_report::{GraphFigure, GraphReport, GraphVariant};
-pub use graphs::{graph_replay, GraphBenchOptions};
+pub use graphs::{graph_replay, GraphBenchOptions, GraphKernel};
 pub use kernels::GRAPH_PTX;
 pub use report::{Figure, LaunchReport, Variant, TARGETS};
 
