@@ -283,6 +283,7 @@ mod tests {
         let options = GraphBenchOptions {
             kernels: 8,
             repetitions: 3,
+            kernel: GraphKernel::AddOne,
         };
         let report = graph_replay(&device, &options).unwrap();
         let measured: Vec<GraphVariant> = report.figures.iter().map(|f| f.variant).collect();
@@ -310,5 +311,29 @@ mod tests {
         assert!(report
             .to_string()
             .contains("no raw CUDA graph on this device"));
+    }
+
+    #[test]
+    fn the_empty_kernel_has_no_argument_to_change_and_replays_all_the_same() {
+        let backend = discover().unwrap().remove(0);
+        let device = Device::from_backend(backend);
+        let options = GraphBenchOptions {
+            kernels: 8,
+            repetitions: 3,
+            kernel: GraphKernel::Empty,
+        };
+        let report = graph_replay(&device, &options).unwrap();
+        let measured: Vec<GraphVariant> = report.figures.iter().map(|f| f.variant).collect();
+        assert_eq!(
+            measured,
+            [
+                GraphVariant::Eager,
+                GraphVariant::Explicit,
+                GraphVariant::Automatic
+            ]
+        );
+        let stats = report.auto_stats;
+        assert_eq!((stats.instantiations, stats.replays), (1, 7), "{stats:?}");
+        assert!(report.to_string().contains("8 `empty` kernels"));
     }
 }
