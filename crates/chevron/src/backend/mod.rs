@@ -363,6 +363,14 @@ pub trait Stream: Send + Sync + 'static {
     /// Whether all work submitted so far is done (a fault reports as an error).
     fn query(&self) -> Result<bool>;
 
+    /// For a stream whose work runs in software and times itself (the CPU device): the
+    /// identity under which its executor reports that work to traces, so a trace can put it
+    /// on this stream's track. `None` (the default) for streams of hardware devices, whose
+    /// work is timed with device events.
+    fn executor_track(&self) -> Option<usize> {
+        None
+    }
+
     /// As [`Stream::query`], asked by the device's own bookkeeping (deferred frees, the stream
     /// registry) rather than by the stream's user: a stream that holds launches back (automatic
     /// graph replay) answers false instead of enqueueing them. Backend streams: the default.

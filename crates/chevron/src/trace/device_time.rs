@@ -287,11 +287,9 @@ fn place(resolved: Vec<Resolved>) -> Vec<Event> {
 /// Notes which CPU stream timeline belongs to `stream`, so that the work its worker times goes
 /// on the stream's device track.
 pub(super) fn note_stream(stream: &Stream) {
-    let backend = stream.backend_stream().as_any();
-    let Some(cpu) = backend.downcast_ref::<backend::cpu::CpuStream>() else {
+    let Some(key) = stream.backend_stream().executor_track() else {
         return;
     };
-    let key = Arc::as_ptr(cpu.timeline()) as usize;
     let id = stream.shared.id;
     with_state(|state| {
         if state

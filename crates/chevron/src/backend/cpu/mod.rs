@@ -46,7 +46,6 @@ use chevron_ptx::interp::DeviceMemory;
 
 pub use config::CpuConfig;
 use device::CpuDevice;
-pub(crate) use stream::CpuStream;
 
 use crate::backend::Device;
 use crate::error::{Error, Result};

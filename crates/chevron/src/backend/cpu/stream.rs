@@ -257,6 +257,10 @@ impl Stream for CpuStream {
         true
     }
 
+    fn executor_track(&self) -> Option<usize> {
+        Some(Arc::as_ptr(self.timeline()) as usize)
+    }
+
     fn as_any(&self) -> &dyn Any {
         self
     }

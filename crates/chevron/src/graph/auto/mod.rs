@@ -419,6 +419,10 @@ impl backend::Stream for AutoGraph {
         self.inner.stop()
     }
 
+    fn executor_track(&self) -> Option<usize> {
+        self.inner.executor_track()
+    }
+
     fn as_any(&self) -> &dyn Any {
         // The backend's own stream: backends downcast to it.
         self.inner.as_any()
