@@ -78,11 +78,18 @@ run() {
     fi
     [[ ${#programs[@]} -gt 0 ]] || { echo "mlir.sh run: nothing in carry/mlir (run 'prepare' first)" >&2; exit 1; }
     : >"$out/summary.txt"
+    local extra
     for name in "${programs[@]}"; do
         exe="$carry/$name"
+        extra=()
+        case $name in
+            # The CPU device's own limits (registers, frames): scripts/test.d/capi.sh runs it.
+            capi-hostile_cpu) echo "$name: not run (it tests the CPU device's limits)" | tee -a "$out/summary.txt"; continue ;;
+            capi-trace) extra=("$out/capi-trace.json") ;;
+        esac
         # concurrent_kernels hangs unless its two streams run concurrently: hence the timeout.
         CHEVRON_DEVICES="${CHEVRON_DEVICES:-cuda}" CHEVRON_TEST_KERNELS="$root/tests/capi/kernels.ptx" \
-            timeout 120 "$exe" "$root/tests/capi/kernels.ptx" >"$out/$name.stdout" 2>"$out/$name.stderr"
+            timeout 120 "$exe" "$root/tests/capi/kernels.ptx" "${extra[@]}" >"$out/$name.stdout" 2>"$out/$name.stderr"
         rc=$?
         if [[ $name == bench-* ]]; then
             echo "$name: $([[ $rc == 0 ]] && echo done || echo "FAIL (exit $rc)")" | tee -a "$out/summary.txt"
