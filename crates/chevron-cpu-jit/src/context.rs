@@ -11,6 +11,8 @@ use chevron_ptx::interp::memory::Allocation;
 use chevron_ptx::interp::numeric::{convert, integer};
 use chevron_ptx::interp::DeviceMemory;
 
+pub use crate::codegen::access_limit;
+
 /// Set on a thread's resume state while it waits at a barrier for the rest of the block.
 pub const WAITING: u32 = 1 << 31;
 /// Set on a thread's resume state while it waits at a `shfl` for the rest of its warp.
@@ -46,8 +48,11 @@ pub struct BlockContext {
     /// The block's shared memory and its size in bytes.
     pub shared: *mut u8,
     pub shared_size: u64,
-    /// Per global access site: the allocation it used last, as device base, size, host
-    /// address (all 0: none yet).
+    /// Per access size `1 << k` (k = 0..=5): [`access_limit`] of the shared memory, what
+    /// checked shared accesses compare their offsets against.
+    pub shared_limits: [u64; 6],
+    /// Per global access site: the allocation it used last, as device base, [`access_limit`]
+    /// for the site's access size, host address minus device base (all 0: none yet).
     pub sites: *mut u64,
     /// Which thread faulted, at which instruction.
     pub fault_thread: u64,
@@ -95,7 +100,9 @@ pub struct Resolver {
 
 /// Host address of `[addr, addr + len)` in a live global allocation, naturally aligned to `len`
 /// (a power of two); 0 when the access would fault. Refreshes the access site's cache entry
-/// `slot` (three words: device base, size, host address).
+/// `slot` (three words: device base, [`access_limit`] for `len`, host address minus device
+/// base) when the allocation's base is aligned to `len` (the generated check tests the offset
+/// from the base, whose alignment is then the address's).
 ///
 /// # Safety
 /// `context` is the block context of the calling compiled function, with a valid `resolver`;
@@ -118,10 +125,13 @@ pub unsafe extern "C" fn resolve_global(
     }
     match resolver.memory.lookup(addr, len) {
         Ok(allocation) if !allocation.is_freed() => {
-            slot[0] = allocation.base;
-            slot[1] = allocation.size;
-            slot[2] = allocation.host_address() as u64;
-            let host = slot[2] + (addr - allocation.base);
+            let host_base = allocation.host_address() as u64;
+            if allocation.base.is_multiple_of(len) {
+                slot[0] = allocation.base;
+                slot[1] = access_limit(allocation.size, len.trailing_zeros());
+                slot[2] = host_base.wrapping_sub(allocation.base);
+            }
+            let host = host_base + (addr - allocation.base);
             resolver.held.borrow_mut().push(allocation);
             host
         }

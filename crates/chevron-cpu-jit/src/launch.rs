@@ -21,7 +21,9 @@ use std::sync::Mutex;
 
 use chevron_ptx::interp::{Fault, LaunchConfig, LaunchHooks, LaunchReport};
 
-use crate::context::{BlockContext, Resolver, EXITED, FAULTED, WAITING, WARP_WAITING, YIELDED};
+use crate::context::{
+    access_limit, BlockContext, Resolver, EXITED, FAULTED, WAITING, WARP_WAITING, YIELDED,
+};
 use crate::CompiledKernel;
 
 /// Backward branches a block takes between two looks at the stop flag and its own progress.
@@ -208,6 +210,7 @@ impl CompiledKernel {
             params: params.as_ptr(),
             shared: shared.as_mut_ptr(),
             shared_size: shared.len() as u64,
+            shared_limits: std::array::from_fn(|k| access_limit(shared.len() as u64, k as u32)),
             sites: sites.as_mut_ptr(),
             fault_thread: 0,
             fault_pc: 0,

@@ -257,8 +257,35 @@ impl CompiledKernel {
         module
             .define_function(id, &mut context)
             .map_err(|e| format!("Cranelift: {e:?}"))?;
+        let size = context
+            .compiled_code()
+            .map_or(0, |code| code.code_info().total_size as usize);
         module.clear_context(&mut context);
         module.finalize_definitions().map_err(failed)?;
+        if let Ok(dir) = std::env::var("CHEVRON_CPU_CODE_DUMP") {
+            dump_code(
+                &dir,
+                &code.name,
+                checks,
+                module.get_finalized_function(id),
+                size,
+            );
+        }
         Ok((id, sites))
+    }
+}
+
+/// Writes the `size` bytes of machine code at `code` to `DIR/KERNEL.checked.bin` (or
+/// `.unchecked.bin`) and its address to stderr (`CHEVRON_CPU_CODE_DUMP=DIR`): with
+/// `objdump -D -b binary -mi386:x86-64` and the address, `perf` samples map to instructions.
+fn dump_code(dir: &str, kernel: &str, checks: bool, code: *const u8, size: usize) {
+    // SAFETY: `code` is the start of a finalized function of `size` bytes, alive while the
+    // module is (the caller holds it).
+    let bytes = unsafe { std::slice::from_raw_parts(code, size) };
+    let checked = if checks { "checked" } else { "unchecked" };
+    let path = std::path::Path::new(dir).join(format!("{kernel}.{checked}.bin"));
+    match std::fs::write(&path, bytes) {
+        Ok(()) => eprintln!("{kernel} ({checked}): {size} bytes at {code:p}, in {path:?}"),
+        Err(e) => eprintln!("CHEVRON_CPU_CODE_DUMP: {path:?}: {e}"),
     }
 }

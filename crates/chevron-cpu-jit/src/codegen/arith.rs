@@ -13,6 +13,10 @@ use super::Emitter;
 pub(super) fn mask_bits(b: &mut FunctionBuilder<'_>, v: Value, bits: u32) -> Value {
     if bits >= 64 {
         v
+    } else if bits == 32 {
+        // A 32-bit move, which zero-extends; folds into the 32-bit operation before it.
+        let low = b.ins().ireduce(types::I32, v);
+        b.ins().uextend(types::I64, low)
     } else {
         b.ins().band_imm(v, ((1u64 << bits) - 1) as i64)
     }
@@ -128,26 +132,28 @@ impl Emitter<'_, '_, '_> {
         self.b.ins().uextend(types::I64, r)
     }
 
-    /// f32 `add`/`sub`/`mul`/`fma` in round-to-nearest, NaNs made the GPU's canonical NaN.
-    pub(super) fn float_plain(&mut self, op: FloatOp, x: Value, y: Value, z: Value) -> Value {
-        let as_float = |e: &mut Self, v: Value| {
-            let low = e.b.ins().ireduce(types::I32, v);
-            e.b.ins().bitcast(types::F32, MemFlags::new(), low)
-        };
-        let (a, b) = (as_float(self, x), as_float(self, y));
+    /// f32 `add`/`sub`/`mul`/`fma` (`f32` operands, `c` for `fma` only) in round-to-nearest,
+    /// a NaN result made the GPU's canonical NaN. The NaN case is a branch to a cold block, not
+    /// a select: the result does not wait for the compare, so a chain of dependent operations
+    /// (an accumulator) runs at the latency of the arithmetic alone.
+    pub(super) fn float_plain(&mut self, op: FloatOp, a: Value, b: Value, c: Value) -> Value {
         let r = match op {
             FloatOp::Add => self.b.ins().fadd(a, b),
             FloatOp::Sub => self.b.ins().fsub(a, b),
             FloatOp::Mul => self.b.ins().fmul(a, b),
-            _ => {
-                let c = as_float(self, z);
-                self.b.ins().fma(a, b, c)
-            }
+            _ => self.b.ins().fma(a, b, c),
         };
         let is_nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
-        let bits = self.b.ins().bitcast(types::I32, MemFlags::new(), r);
-        let canonical = self.b.ins().iconst(types::I32, 0x7fff_ffff);
-        let bits = self.b.ins().select(is_nan, canonical, bits);
-        self.b.ins().uextend(types::I64, bits)
+        let nan = self.b.create_block();
+        let join = self.b.create_block();
+        self.b.append_block_param(join, types::F32);
+        self.b.ins().brif(is_nan, nan, &[], join, &[r.into()]);
+        self.b.set_cold_block(nan);
+        self.b.switch_to_block(nan);
+        let bits = self.b.ins().iconst(types::I32, 0x7fff_ffff);
+        let canonical = self.b.ins().bitcast(types::F32, MemFlags::new(), bits);
+        self.b.ins().jump(join, &[canonical.into()]);
+        self.b.switch_to_block(join);
+        self.b.block_params(join)[0]
     }
 }

@@ -27,10 +27,13 @@ use cranelift_frontend::{FunctionBuilder, Switch, Variable};
 use crate::context::{BlockContext, EXITED, FAULTED, PHASE_DONE, WAITING, WARP_WAITING, YIELDED};
 mod arith;
 mod memory;
+pub use memory::access_limit;
+mod registers;
 mod subset;
 
 use crate::liveness::Liveness;
 use arith::{mask_bits, typed_value, width};
+use registers::{Kind, Registers};
 
 /// How to build a kernel's function.
 pub struct Translation<'a> {
@@ -99,7 +102,7 @@ struct Emitter<'a, 'b, 'c> {
     t: &'a Translation<'a>,
     b: &'b mut FunctionBuilder<'c>,
     ctx: Value,
-    regs: Vec<Variable>,
+    regs: Registers,
     thread: Variable,
     /// Backward branches left before yielding (from `BlockContext::fuel` at entry).
     fuel: Variable,
@@ -115,9 +118,8 @@ struct Emitter<'a, 'b, 'c> {
     pending_exits: Vec<Block>,
     /// Global access sites (each has a cache entry in `BlockContext::sites`).
     sites: u32,
-    /// The site of each global access instruction, and its entry's variables.
+    /// The site of each global access instruction.
     site_of: BTreeMap<usize, u32>,
-    site_vars: Vec<[Variable; 3]>,
     /// Registers live at each instruction: what a barrier or a yield must keep.
     live: Liveness,
 }
@@ -128,9 +130,8 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
         let ctx = b.block_params(entry)[0];
-        let regs = (0..t.code.num_regs)
-            .map(|_| b.declare_var(types::I64))
-            .collect();
+        let kinds = registers::kinds(&t.code.insts, t.code.num_regs);
+        let regs = Registers::declare(b, kinds);
         let thread = b.declare_var(types::I64);
         let fuel = b.declare_var(types::I64);
         let blocks = (0..t.code.insts.len()).map(|_| b.create_block()).collect();
@@ -150,7 +151,6 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             pending_exits: Vec::new(),
             sites: 0,
             site_of: BTreeMap::new(),
-            site_vars: Vec::new(),
             live: Liveness::of(&t.code.insts, t.code.num_regs),
         }
     }
@@ -202,8 +202,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         if (self.resume_ids.len() + self.shuffle_ids.len()) as u32 >= WARP_WAITING - 1 {
             return Err("too many resume points".into());
         }
-        // Global access sites: each keeps its cache entry in variables for the whole call,
-        // loaded here and written back by the resolver on a miss.
+        // Global access sites: each has a cache entry in `BlockContext::sites`.
         for (pc, inst) in insts.iter().enumerate() {
             let global = match &inst.op {
                 Op::Ld { space, addr, .. }
@@ -215,22 +214,8 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 _ => false,
             };
             if global {
-                let site = self.site_vars.len() as u32;
-                self.site_of.insert(pc, site);
-                let vars = [(); 3].map(|_| self.b.declare_var(types::I64));
-                self.site_vars.push(vars);
-            }
-        }
-        self.sites = self.site_vars.len() as u32;
-        let sites = self.load_fixed(types::I64, offset_of!(BlockContext, sites));
-        for site in 0..self.site_vars.len() {
-            for word in 0..3 {
-                let offset = (site * 24 + word * 8) as i32;
-                let v = self
-                    .b
-                    .ins()
-                    .load(types::I64, MemFlags::trusted(), sites, offset);
-                self.b.def_var(self.site_vars[site][word], v);
+                self.site_of.insert(pc, self.sites);
+                self.sites += 1;
             }
         }
         let zero = self.b.ins().iconst(types::I64, 0);
@@ -277,22 +262,17 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         switch.emit(self.b, state, self.next_thread);
 
         self.b.switch_to_block(start);
-        let zero = self.b.ins().iconst(types::I64, 0);
-        for &r in &self.regs {
-            self.b.def_var(r, zero);
-        }
+        self.regs.clear(self.b);
         self.jump_to_pc(0);
         for (block, pc, shuffle) in resume_blocks {
             self.b.switch_to_block(block);
             let base = self.thread_regs();
-            let zero = self.b.ins().iconst(types::I64, 0);
-            for (i, &r) in self.regs.iter().enumerate() {
-                let v = if self.live.is_live(pc, i as u32) {
-                    self.b.ins().load(types::I64, mem(), base, (i * 8) as i32)
-                } else {
-                    zero // Never read again.
-                };
-                self.b.def_var(r, v);
+            // Registers not live here are never read again; they keep the zero of `clear`.
+            self.regs.clear(self.b);
+            for r in 0..self.regs.len() as u32 {
+                if self.live.is_live(pc, r) {
+                    self.regs.load(self.b, r, base);
+                }
             }
             if shuffle {
                 self.finish_shuffle(pc);
@@ -354,12 +334,10 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
     /// Saves the registers live at `pc`, where the thread resumes with state `resume`.
     fn save_state(&mut self, resume: u32, pc: usize) {
         let base = self.thread_regs();
-        for i in 0..self.regs.len() {
-            if !self.live.is_live(pc, i as u32) {
-                continue;
+        for r in 0..self.regs.len() as u32 {
+            if self.live.is_live(pc, r) {
+                self.regs.store(self.b, r, base);
             }
-            let v = self.b.use_var(self.regs[i]);
-            self.b.ins().store(mem(), v, base, (i * 8) as i32);
         }
         let slot = self.resume_slot();
         let r = self.b.ins().iconst(types::I32, i64::from(resume as i32));
@@ -392,16 +370,28 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
 
     fn src(&mut self, s: Src) -> Value {
         match s {
-            Src::Reg(r) => self.b.use_var(self.regs[r as usize]),
+            Src::Reg(r) => self.regs.read(self.b, r),
             Src::Imm(v) => self.b.ins().iconst(types::I64, v as i64),
             Src::NotReg(r) => {
-                let v = self.b.use_var(self.regs[r as usize]);
+                let v = self.regs.read(self.b, r);
                 let z = self.b.ins().icmp_imm(IntCC::Equal, v, 0);
                 self.b.ins().uextend(types::I64, z)
             }
             Src::Special(sp) => self.special(sp),
             // Refused by `unsupported`.
             Src::Frame(_) => self.b.ins().iconst(types::I64, 0),
+        }
+    }
+
+    /// The low 32 bits of an operand as an `f32`.
+    fn src_f32(&mut self, s: Src) -> Value {
+        match s {
+            Src::Reg(r) => self.regs.read_f32(self.b, r),
+            Src::Imm(v) => self.b.ins().f32const(f32::from_bits(v as u32)),
+            other => {
+                let v = self.src(other);
+                registers::f32_of(self.b, v)
+            }
         }
     }
 
@@ -440,9 +430,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
     }
 
     fn set(&mut self, d: u32, v: Value) {
-        if d != SINK {
-            self.b.def_var(self.regs[d as usize], v);
-        }
+        self.regs.write(self.b, d, v);
     }
 
     fn call_evaluate(&mut self, pc: usize, a: Value, b: Value, c: Value) -> Value {
@@ -456,7 +444,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         let inst = &self.t.code.insts[pc];
         if let Some((reg, negated)) = inst.guard {
             if let Op::Bra { target } = inst.op {
-                let v = self.b.use_var(self.regs[reg as usize]);
+                let v = self.regs.read(self.b, reg);
                 let bit = self.b.ins().band_imm(v, 1);
                 let taken = self.b.create_block();
                 let next = self.next_block(pc);
@@ -469,7 +457,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 self.branch(pc, target as usize);
                 return Ok(());
             }
-            let v = self.b.use_var(self.regs[reg as usize]);
+            let v = self.regs.read(self.b, reg);
             let bit = self.b.ins().band_imm(v, 1);
             let run = self.b.create_block();
             let next = self.next_block(pc);
@@ -548,6 +536,15 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 self.save_state(id | WAITING, pc + 1);
                 self.b.ins().jump(self.next_thread, &[]);
                 return Ok(());
+            }
+            Op::Mov {
+                d,
+                a: Src::Reg(r),
+                bits,
+            } if *bits == 32 && self.regs.kind(*r) == Kind::F32 => {
+                // An f32 register's upper bits are zero already.
+                let v = self.regs.read_f32(self.b, *r);
+                self.regs.write_f32(self.b, *d, v);
             }
             Op::Mov { d, a, bits } => {
                 let v = self.src(*a);
@@ -642,19 +639,27 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 b,
                 c,
             } => {
-                let (x, y, z) = (self.src(*a), self.src(*b), self.src(*c));
                 let plain = m.rnd == Rounding::Rn && !m.ftz && !m.sat && !m.relu;
-                let v = match (m.ty, fop) {
+                match (m.ty, fop) {
                     // f64 NaN operands propagate (see the interpreter's `directed`): f64 goes
                     // through `evaluate`.
                     (T::F32, FloatOp::Add | FloatOp::Sub | FloatOp::Mul | FloatOp::Fma)
                         if plain =>
                     {
-                        self.float_plain(*fop, x, y, z)
+                        let (x, y) = (self.src_f32(*a), self.src_f32(*b));
+                        let z = match fop {
+                            FloatOp::Fma => self.src_f32(*c),
+                            _ => x,
+                        };
+                        let v = self.float_plain(*fop, x, y, z);
+                        self.regs.write_f32(self.b, *d, v);
                     }
-                    _ => self.call_evaluate(pc, x, y, z),
-                };
-                self.set(*d, v);
+                    _ => {
+                        let (x, y, z) = (self.src(*a), self.src(*b), self.src(*c));
+                        let v = self.call_evaluate(pc, x, y, z);
+                        self.set(*d, v);
+                    }
+                }
             }
             Op::Cvt {
                 dst,
@@ -710,7 +715,13 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                     mem()
                 };
                 for (i, &d) in ds.iter().enumerate() {
-                    let v = self.b.ins().load(ty, flags, host, (i as u64 * len) as i32);
+                    let offset = (i as u64 * len) as i32;
+                    if *bits == 32 && !*signed && d != SINK && self.regs.kind(d) == Kind::F32 {
+                        let v = self.b.ins().load(types::F32, flags, host, offset);
+                        self.regs.write_f32(self.b, d, v);
+                        continue;
+                    }
+                    let v = self.b.ins().load(ty, flags, host, offset);
                     let v = match (*bits, *signed) {
                         (64, _) => v,
                         (_, true) => self.b.ins().sextend(types::I64, v),
@@ -727,10 +738,18 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             } => {
                 let len = u64::from(*bits / 8);
                 let total = len * srcs.len() as u64;
-                let values: Vec<Value> = srcs.iter().map(|s| self.src(*s)).collect();
+                let values: Vec<Value> = srcs
+                    .iter()
+                    .map(|s| match s {
+                        Src::Reg(r) if *bits == 32 && self.regs.kind(*r) == Kind::F32 => {
+                            self.regs.read_f32(self.b, *r)
+                        }
+                        _ => self.src(*s),
+                    })
+                    .collect();
                 let host = self.address(pc, *space, addr, total)?;
                 for (i, v) in values.into_iter().enumerate() {
-                    let v = if *bits < 64 {
+                    let v = if *bits < 64 && self.b.func.dfg.value_type(v) == types::I64 {
                         let ty = Type::int(u16::from(*bits)).unwrap_or(types::I64);
                         self.b.ins().ireduce(ty, v)
                     } else {
