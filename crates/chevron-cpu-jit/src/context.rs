@@ -2,6 +2,11 @@
 //! offsets) and the Rust functions it calls back: address resolution for global memory and
 //! the operations it leaves to the interpreter's own arithmetic.
 
+use std::cell::{Cell, RefCell};
+use std::collections::hash_map::DefaultHasher;
+use std::collections::VecDeque;
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use chevron_ptx::interp::inst::{
@@ -19,13 +24,23 @@ pub const WAITING: u32 = 1 << 31;
 pub const WARP_WAITING: u32 = 1 << 30;
 /// A thread that has exited.
 pub const EXITED: u32 = u32::MAX;
+/// Marks the resume state of a running thread whose block [`fuel_out`] looks at: the rest is
+/// the instruction the thread goes on at (never dispatched: the thread runs on, or the block
+/// goes to the interpreter).
+pub const AT_BRANCH: u32 = 1 << 29;
+
+/// Backward branches a thread takes between two looks at the stop flag and its block's
+/// progress ([`fuel_out`]).
+pub const FUEL: u64 = 1 << 16;
+/// Repeated states remembered to spot a block that spins.
+const REMEMBERED: usize = 16;
 
 /// What a compiled block function returns: every runnable thread ran to a barrier or its end.
 pub const PHASE_DONE: u32 = 0;
 /// A thread faulted (or trapped); `fault_thread` and `fault_pc` say which and where.
 pub const FAULTED: u32 = 1;
-/// A thread used up its fuel at a backward branch; its state is saved, call again.
-pub const YIELDED: u32 = 2;
+/// [`fuel_out`] stopped the block: its [`Watch::verdict`] says why.
+pub const STOPPED: u32 = 2;
 
 /// The state of one block that compiled code reads and writes, `repr(C)` so generated code
 /// reaches its fields at [`std::mem::offset_of!`] offsets.
@@ -57,13 +72,16 @@ pub struct BlockContext {
     /// Which thread faulted, at which instruction.
     pub fault_thread: u64,
     pub fault_pc: u64,
-    /// Backward branches left before the block yields.
+    /// Backward branches a thread takes before [`fuel_out`] is called.
     pub fuel: u64,
     /// `%dynamic_smem_size` and `%total_smem_size`.
     pub dynamic_smem: u64,
     pub total_smem: u64,
     /// The resolver behind [`resolve_global`].
     pub resolver: *const Resolver,
+    /// What [`fuel_out`] keeps, and the registers per thread.
+    pub watch: *const Watch<'static>,
+    pub num_regs: u64,
     /// Two values per thread, the ones it offered at its last two `shfl`s (by parity): a lane
     /// that has read its shuffle's result may offer its next value before the rest of its warp
     /// has read the last one.
@@ -205,4 +223,74 @@ pub unsafe extern "C" fn shuffle(
             .add((parity * context.threads + index) as usize)
     };
     (value & 0xffff_ffff) | (u64::from(in_range) << 32)
+}
+
+/// Why [`fuel_out`] stopped a block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Not stopped.
+    Running,
+    /// The launch's stop flag is set (a host timeout).
+    Stop,
+    /// The block's state (registers, resume points, shared memory) repeats: it spins.
+    Spinning,
+}
+
+/// What [`fuel_out`] keeps over a block's run: the stop flag and the block's recent states.
+pub struct Watch<'a> {
+    pub stop: Option<&'a AtomicBool>,
+    pub recent: RefCell<VecDeque<u64>>,
+    pub verdict: Cell<Verdict>,
+}
+
+impl<'a> Watch<'a> {
+    pub fn new(stop: Option<&'a AtomicBool>) -> Watch<'a> {
+        Watch {
+            stop,
+            recent: RefCell::new(VecDeque::new()),
+            verdict: Cell::new(Verdict::Running),
+        }
+    }
+}
+
+/// Called by a thread that has used up its fuel, with its live registers and its resume state
+/// ([`AT_BRANCH`]) saved: lets other host threads run, then 0 to go on, or 1 when the block
+/// must stop ([`Watch::verdict`]: the stop flag is set, or the block's whole state repeats one
+/// seen at an earlier call, so it spins). Also refills [`BlockContext::fuel`].
+///
+/// # Safety
+/// `context` is the block context of the calling compiled function, with a valid `watch` and
+/// `regs`, `resume` and `shared` of the sizes it states.
+pub unsafe extern "C" fn fuel_out(context: *mut BlockContext) -> u64 {
+    // SAFETY: compiled code passes its own context, which outlives the call; the watch and the
+    // buffers it points to outlive the block's run. The generated code waits for this call and
+    // does not touch them meanwhile.
+    let (context, watch, state) = unsafe {
+        let context = &mut *context;
+        let watch = &*context.watch;
+        let threads = context.threads as usize;
+        let regs = std::slice::from_raw_parts(context.regs, threads * context.num_regs as usize);
+        let resume = std::slice::from_raw_parts(context.resume, threads);
+        let shared = std::slice::from_raw_parts(context.shared, context.shared_size as usize);
+        let mut hasher = DefaultHasher::new();
+        (regs, resume, shared).hash(&mut hasher);
+        (context, watch, hasher.finish())
+    };
+    context.fuel = FUEL;
+    // Let a kernel on another stream that this block may wait for run.
+    std::thread::yield_now();
+    if watch.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+        watch.verdict.set(Verdict::Stop);
+        return 1;
+    }
+    let mut recent = watch.recent.borrow_mut();
+    if recent.contains(&state) {
+        watch.verdict.set(Verdict::Spinning);
+        return 1;
+    }
+    if recent.len() == REMEMBERED {
+        recent.pop_front();
+    }
+    recent.push_back(state);
+    0
 }

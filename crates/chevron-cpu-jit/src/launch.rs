@@ -13,23 +13,16 @@
 //! workers, blocks other workers are running at that moment run again there. A stop request is
 //! answered the same way: the block is stopped by the interpreter, naming where it is.
 
-use std::collections::hash_map::DefaultHasher;
-use std::collections::VecDeque;
-use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use chevron_ptx::interp::{Fault, LaunchConfig, LaunchHooks, LaunchReport};
 
 use crate::context::{
-    access_limit, BlockContext, Resolver, EXITED, FAULTED, WAITING, WARP_WAITING, YIELDED,
+    access_limit, BlockContext, Resolver, Verdict, Watch, EXITED, FAULTED, FUEL, STOPPED, WAITING,
+    WARP_WAITING,
 };
 use crate::CompiledKernel;
-
-/// Backward branches a block takes between two looks at the stop flag and its own progress.
-const FUEL: u64 = 1 << 16;
-/// Repeated states remembered to spot a block that spins.
-const REMEMBERED: usize = 16;
 
 /// What one block's compiled run came to.
 enum BlockEnd {
@@ -199,6 +192,7 @@ impl CompiledKernel {
             (index / (gx64 * gy64)) as u32,
             0,
         ];
+        let watch = Watch::new(hooks.stop);
         let mut context = BlockContext {
             regs: regs.as_mut_ptr(),
             resume: resume.as_mut_ptr(),
@@ -218,10 +212,12 @@ impl CompiledKernel {
             dynamic_smem: u64::from(config.dynamic_shared),
             total_smem: shared.len() as u64,
             resolver,
+            // The watch outlives every call that gets this context.
+            watch: (&watch as *const Watch<'_>).cast::<Watch<'static>>(),
+            num_regs: u64::from(self.num_regs),
             exchange: exchange.as_mut_ptr(),
             offered: offered.as_mut_ptr(),
         };
-        let mut recent: VecDeque<u64> = VecDeque::new();
         loop {
             // SAFETY: `context` points to buffers sized for this launch (registers for every
             // thread, a resume state per thread, the block's shared memory, the parameter
@@ -230,25 +226,13 @@ impl CompiledKernel {
             let status = unsafe { (self.entry)(&mut context) };
             match status {
                 FAULTED => return BlockEnd::Interpret(index..index + 1),
-                YIELDED => {
-                    context.fuel = FUEL;
-                    // Let a kernel on another stream that this block may wait for run.
-                    std::thread::yield_now();
-                    if hooks.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
-                        return BlockEnd::Interpret(index..index + 1);
-                    }
-                    let mut hasher = DefaultHasher::new();
-                    (&*regs, &*resume, &*shared).hash(&mut hasher);
-                    let state = hasher.finish();
-                    if recent.contains(&state) {
+                STOPPED => {
+                    if watch.verdict.get() == Verdict::Spinning {
                         // Spinning: the rest of the grid goes to the interpreter.
                         next.store(blocks, Ordering::Relaxed);
                         return BlockEnd::Interpret(index..blocks);
                     }
-                    if recent.len() == REMEMBERED {
-                        recent.pop_front();
-                    }
-                    recent.push_back(state);
+                    return BlockEnd::Interpret(index..index + 1);
                 }
                 _ => match release(resume) {
                     Release::Done => return BlockEnd::Done,

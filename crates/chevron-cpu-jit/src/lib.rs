@@ -151,6 +151,7 @@ impl CompiledKernel {
         builder.symbol("chevron_evaluate", context::evaluate as *const u8);
         builder.symbol("chevron_shuffle", context::shuffle as *const u8);
         builder.symbol("chevron_offer", context::offer as *const u8);
+        builder.symbol("chevron_fuel_out", context::fuel_out as *const u8);
         let mut module = JITModule::new(builder);
         // A panic in code generation is a compiler bug; the kernel is then interpreted.
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -220,6 +221,7 @@ impl CompiledKernel {
         let evaluate = import("chevron_evaluate", 4)?;
         let shuffle = import("chevron_shuffle", 5)?;
         let offer = import("chevron_offer", 3)?;
+        let fuel_out = import("chevron_fuel_out", 1)?;
         let mut context = module.make_context();
         context
             .func
@@ -240,6 +242,7 @@ impl CompiledKernel {
             let evaluate = module.declare_func_in_func(evaluate, builder.func);
             let shuffle = module.declare_func_in_func(shuffle, builder.func);
             let offer = module.declare_func_in_func(offer, builder.func);
+            let fuel_out = module.declare_func_in_func(fuel_out, builder.func);
             let translation = codegen::Translation {
                 code,
                 checks,
@@ -247,6 +250,7 @@ impl CompiledKernel {
                 evaluate,
                 offer,
                 shuffle,
+                fuel_out,
             };
             sites = codegen::translate(&translation, &mut builder)?;
             builder.finalize();

@@ -63,7 +63,7 @@ impl Emitter<'_, '_, '_> {
             return Ok(self.b.ins().iadd_imm(params, addr.offset));
         }
         let base = match addr.base {
-            AddrBase::Reg(r) => self.regs.read(self.b, r),
+            AddrBase::Reg(r) => self.reg(r),
             _ => self.b.ins().iconst(types::I64, 0),
         };
         let a = self.b.ins().iadd_imm(base, addr.offset);

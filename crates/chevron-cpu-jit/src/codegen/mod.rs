@@ -4,8 +4,8 @@
 //! where it stands to its next barrier or its end (the CuPBoP/Polygeist form: the block's
 //! threads as a loop, split at barriers). Registers live in Cranelift variables while a thread
 //! runs and in the block's register array while it waits; a barrier saves them and records a
-//! resume point. Backward branches burn fuel so a long or endless loop returns to the host now
-//! and then ([`YIELDED`](crate::context::YIELDED)) and can be stopped. Every global, shared and
+//! resume point. Backward branches burn fuel so a long or endless loop calls the host now and
+//! then ([`fuel_out`](crate::context::fuel_out)), which may stop it. Every global, shared and
 //! parameter access is checked; a failed check returns [`FAULTED`](crate::context::FAULTED).
 //!
 //! Anything outside the compiled subset makes [`translate`] fail with the reason, and the kernel
@@ -24,11 +24,14 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Block, FuncRef, InstBuilder, MemFlags, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Switch, Variable};
 
-use crate::context::{BlockContext, EXITED, FAULTED, PHASE_DONE, WAITING, WARP_WAITING, YIELDED};
+use crate::context::{
+    BlockContext, AT_BRANCH, EXITED, FAULTED, FUEL, PHASE_DONE, STOPPED, WAITING, WARP_WAITING,
+};
 mod arith;
 mod memory;
 pub use memory::access_limit;
 mod registers;
+mod remat;
 mod subset;
 
 use crate::liveness::Liveness;
@@ -46,6 +49,8 @@ pub struct Translation<'a> {
     /// `offer` and `shuffle`, imported into the function.
     pub offer: FuncRef,
     pub shuffle: FuncRef,
+    /// `fuel_out`, imported into the function.
+    pub fuel_out: FuncRef,
 }
 
 /// Why a kernel is not compiled: the first instruction outside the subset.
@@ -122,6 +127,8 @@ struct Emitter<'a, 'b, 'c> {
     site_of: BTreeMap<usize, u32>,
     /// Registers live at each instruction: what a barrier or a yield must keep.
     live: Liveness,
+    /// Registers computed again at each read, and the instruction that writes each.
+    remat: BTreeMap<u32, usize>,
 }
 
 impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
@@ -131,7 +138,8 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         b.switch_to_block(entry);
         let ctx = b.block_params(entry)[0];
         let kinds = registers::kinds(&t.code.insts, t.code.num_regs);
-        let regs = Registers::declare(b, kinds);
+        let remat = remat::rematerializable(&t.code.insts, t.code.num_regs);
+        let regs = Registers::declare(b, kinds, remat.keys().copied());
         let thread = b.declare_var(types::I64);
         let fuel = b.declare_var(types::I64);
         let blocks = (0..t.code.insts.len()).map(|_| b.create_block()).collect();
@@ -152,6 +160,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             sites: 0,
             site_of: BTreeMap::new(),
             live: Liveness::of(&t.code.insts, t.code.num_regs),
+            remat,
         }
     }
 
@@ -181,16 +190,12 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
 
     fn emit(&mut self) -> Result<(), Unsupported> {
         let insts = &self.t.code.insts;
-        // Resume points: after each barrier, and at each backward branch's target.
+        // Resume points: after each barrier. (A thread out of fuel at a backward branch runs
+        // on after `fuel_out`, so loop heads are no resume points: they are entered only from
+        // the code before the loop and the loop's own branches.)
         for (pc, inst) in insts.iter().enumerate() {
-            match inst.op {
-                Op::Bar { .. } => {
-                    self.resume_id(pc + 1);
-                }
-                Op::Bra { target } if (target as usize) <= pc => {
-                    self.resume_id(target as usize);
-                }
-                _ => {}
+            if let Op::Bar { .. } = inst.op {
+                self.resume_id(pc + 1);
             }
         }
         for (pc, inst) in insts.iter().enumerate() {
@@ -199,7 +204,9 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 self.shuffle_ids.insert(pc, id);
             }
         }
-        if (self.resume_ids.len() + self.shuffle_ids.len()) as u32 >= WARP_WAITING - 1 {
+        if (self.resume_ids.len() + self.shuffle_ids.len()) as u32 >= AT_BRANCH - 1
+            || insts.len() as u32 >= AT_BRANCH
+        {
             return Err("too many resume points".into());
         }
         // Global access sites: each has a cache entry in `BlockContext::sites`.
@@ -370,10 +377,10 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
 
     fn src(&mut self, s: Src) -> Value {
         match s {
-            Src::Reg(r) => self.regs.read(self.b, r),
+            Src::Reg(r) => self.reg(r),
             Src::Imm(v) => self.b.ins().iconst(types::I64, v as i64),
             Src::NotReg(r) => {
-                let v = self.regs.read(self.b, r);
+                let v = self.reg(r);
                 let z = self.b.ins().icmp_imm(IntCC::Equal, v, 0);
                 self.b.ins().uextend(types::I64, z)
             }
@@ -383,10 +390,54 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         }
     }
 
+    /// Register `r` (64 bits, as the interpreter holds it).
+    fn reg(&mut self, r: u32) -> Value {
+        match self.remat.get(&r) {
+            Some(&pc) => self.remat_value(pc),
+            None => self.regs.read(self.b, r),
+        }
+    }
+
+    /// The low 32 bits of register `r` as an `f32`.
+    fn reg_f32(&mut self, r: u32) -> Value {
+        match self.remat.get(&r) {
+            Some(&pc) => {
+                let v = self.remat_value(pc);
+                registers::f32_of(self.b, v)
+            }
+            None => self.regs.read_f32(self.b, r),
+        }
+    }
+
+    /// The value the instruction at `pc` writes to its rematerialized register.
+    fn remat_value(&mut self, pc: usize) -> Value {
+        match &self.t.code.insts[pc].op {
+            Op::Ld {
+                bits, signed, addr, ..
+            } => {
+                let params = self.load_fixed(types::I64, offset_of!(BlockContext, params));
+                let ty = Type::int(u16::from(*bits)).unwrap_or(types::I64);
+                let flags = MemFlags::trusted().with_readonly().with_can_move();
+                let v = self.b.ins().load(ty, flags, params, addr.offset as i32);
+                match (*bits, *signed) {
+                    (64, _) => v,
+                    (_, true) => self.b.ins().sextend(types::I64, v),
+                    (_, false) => self.b.ins().uextend(types::I64, v),
+                }
+            }
+            Op::Mov { a, bits, .. } => {
+                let v = self.src(*a);
+                mask_bits(self.b, v, u32::from(*bits))
+            }
+            // `remat.rs` picks only the two above.
+            _ => self.b.ins().iconst(types::I64, 0),
+        }
+    }
+
     /// The low 32 bits of an operand as an `f32`.
     fn src_f32(&mut self, s: Src) -> Value {
         match s {
-            Src::Reg(r) => self.regs.read_f32(self.b, r),
+            Src::Reg(r) => self.reg_f32(r),
             Src::Imm(v) => self.b.ins().f32const(f32::from_bits(v as u32)),
             other => {
                 let v = self.src(other);
@@ -444,7 +495,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         let inst = &self.t.code.insts[pc];
         if let Some((reg, negated)) = inst.guard {
             if let Op::Bra { target } = inst.op {
-                let v = self.regs.read(self.b, reg);
+                let v = self.reg(reg);
                 let bit = self.b.ins().band_imm(v, 1);
                 let taken = self.b.create_block();
                 let next = self.next_block(pc);
@@ -457,7 +508,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 self.branch(pc, target as usize);
                 return Ok(());
             }
-            let v = self.regs.read(self.b, reg);
+            let v = self.reg(reg);
             let bit = self.b.ins().band_imm(v, 1);
             let run = self.b.create_block();
             let next = self.next_block(pc);
@@ -481,7 +532,8 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         block
     }
 
-    /// A branch to `target`; backward branches burn fuel and yield when it runs out.
+    /// A branch to `target`; backward branches burn fuel, and when it runs out the thread saves
+    /// its state and calls `fuel_out`, which may stop the block.
     fn branch(&mut self, pc: usize, target: usize) {
         if target > pc {
             self.jump_to_pc(target);
@@ -495,15 +547,39 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         self.b.ins().brif(left, go, &[], out, &[]);
         self.b.switch_to_block(go);
         self.jump_to_pc(target);
+        self.b.set_cold_block(out);
         self.b.switch_to_block(out);
-        let id = self.resume_ids[&target];
-        self.save_state(id, target);
-        let status = self.b.ins().iconst(types::I32, i64::from(YIELDED));
+        self.save_state(AT_BRANCH | target as u32, target);
+        let call = self.b.ins().call(self.t.fuel_out, &[self.ctx]);
+        let stop = self.b.inst_results(call)[0];
+        let stopped = self.b.create_block();
+        let refuelled = self.b.create_block();
+        self.b.set_cold_block(stopped);
+        self.b.set_cold_block(refuelled);
+        self.b.ins().brif(stop, stopped, &[], refuelled, &[]);
+        self.b.switch_to_block(stopped);
+        let status = self.b.ins().iconst(types::I32, i64::from(STOPPED));
         self.b.ins().return_(&[status]);
+        self.b.switch_to_block(refuelled);
+        let full = self.b.ins().iconst(types::I64, FUEL as i64);
+        self.b.def_var(self.fuel, full);
+        // The saved registers, reloaded: no register value lives across the call.
+        let base = self.thread_regs();
+        for r in 0..self.regs.len() as u32 {
+            if self.live.is_live(target, r) {
+                self.regs.load(self.b, r, base);
+            }
+        }
+        self.jump_to_pc(target);
     }
 
     fn operation(&mut self, pc: usize) -> Result<(), Unsupported> {
         let op = &self.t.code.insts[pc].op;
+        if self.remat.values().any(|&def| def == pc) {
+            // Its register is computed where it is read.
+            self.jump_to_pc(pc + 1);
+            return Ok(());
+        }
         match op {
             Op::Nop | Op::Fence => {}
             Op::Bra { target } => {
@@ -543,7 +619,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 bits,
             } if *bits == 32 && self.regs.kind(*r) == Kind::F32 => {
                 // An f32 register's upper bits are zero already.
-                let v = self.regs.read_f32(self.b, *r);
+                let v = self.reg_f32(*r);
                 self.regs.write_f32(self.b, *d, v);
             }
             Op::Mov { d, a, bits } => {
@@ -742,7 +818,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                     .iter()
                     .map(|s| match s {
                         Src::Reg(r) if *bits == 32 && self.regs.kind(*r) == Kind::F32 => {
-                            self.regs.read_f32(self.b, *r)
+                            self.reg_f32(*r)
                         }
                         _ => self.src(*s),
                     })

@@ -6,7 +6,7 @@
 //! in a float register, with no moves between the integer and float register files on the
 //! way. Reading it as an integer gives its bits zero-extended, the interpreter's value exactly.
 
-use chevron_ptx::interp::inst::{FloatOp, Inst, Op, SINK};
+use chevron_ptx::interp::inst::{FloatOp, Inst, Op, Src, SINK};
 use chevron_ptx::ir::ScalarType as T;
 use cranelift_codegen::ir::{types, InstBuilder, MemFlags, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
@@ -18,12 +18,15 @@ pub(super) enum Kind {
     Int,
     /// The low 32 bits as an `f32`; the upper 32 bits are always zero.
     F32,
+    /// Computed again at each read (`remat.rs`): no variable holds it, and barriers do not
+    /// save it.
+    Remat,
 }
 
 impl Kind {
     pub(super) fn ty(self) -> Type {
         match self {
-            Kind::Int => types::I64,
+            Kind::Int | Kind::Remat => types::I64,
             Kind::F32 => types::F32,
         }
     }
@@ -31,33 +34,38 @@ impl Kind {
 
 /// The kind of each of `registers` registers of `insts`.
 pub(super) fn kinds(insts: &[Inst], registers: u32) -> Vec<Kind> {
-    // Per register: every definition leaves a 32-bit float pattern, and some is float math.
+    // Per register: every definition leaves a 32-bit float pattern, and f32 math writes or
+    // reads it.
     let mut only_32 = vec![true; registers as usize];
     let mut float_math = vec![false; registers as usize];
-    let mut note = |d: u32, thirty_two: bool, math: bool| {
-        if let Some(i) = (d != SINK)
-            .then_some(d as usize)
-            .filter(|&i| i < only_32.len())
-        {
-            only_32[i] &= thirty_two;
-            float_math[i] |= math;
-        }
-    };
+    let count = registers as usize;
+    let index = move |r: u32| (r != SINK).then_some(r as usize).filter(|&i| i < count);
     for inst in insts {
-        match &inst.op {
-            Op::Float { m, d, op, .. } => {
-                let f32_result = m.ty == T::F32 && !matches!(op, FloatOp::RcpApproxFtzF64);
-                note(*d, f32_result, f32_result);
+        let (defs, thirty_two, math): (Vec<u32>, bool, Vec<u32>) = match &inst.op {
+            Op::Float {
+                m, d, op, a, b, c, ..
+            } => {
+                let f32_math = m.ty == T::F32 && !matches!(op, FloatOp::RcpApproxFtzF64);
+                let read = [a, b, c].into_iter().filter_map(|s| match s {
+                    Src::Reg(r) if f32_math => Some(*r),
+                    _ => None,
+                });
+                let touched = read.chain(f32_math.then_some(*d)).collect();
+                (vec![*d], f32_math, touched)
             }
             Op::Ld {
                 bits, signed, ds, ..
-            } => ds
-                .iter()
-                .for_each(|&d| note(d, *bits == 32 && !signed, false)),
-            Op::Mov { d, bits, .. } | Op::Selp { d, bits, .. } => note(*d, *bits <= 32, false),
-            other => defined(other)
-                .into_iter()
-                .for_each(|d| note(d, false, false)),
+            } => (ds.to_vec(), *bits == 32 && !signed, Vec::new()),
+            Op::Mov { d, bits, .. } | Op::Selp { d, bits, .. } => {
+                (vec![*d], *bits <= 32, Vec::new())
+            }
+            other => (defined(other), false, Vec::new()),
+        };
+        for i in defs.into_iter().filter_map(index) {
+            only_32[i] &= thirty_two;
+        }
+        for i in math.into_iter().filter_map(index) {
+            float_math[i] = true;
         }
     }
     only_32
@@ -95,7 +103,16 @@ pub(super) struct Registers {
 }
 
 impl Registers {
-    pub(super) fn declare(b: &mut FunctionBuilder<'_>, kinds: Vec<Kind>) -> Registers {
+    /// Declares variables for registers of the given kinds; those in `remat` become
+    /// [`Kind::Remat`].
+    pub(super) fn declare(
+        b: &mut FunctionBuilder<'_>,
+        mut kinds: Vec<Kind>,
+        remat: impl IntoIterator<Item = u32>,
+    ) -> Registers {
+        for r in remat {
+            kinds[r as usize] = Kind::Remat;
+        }
         let vars = kinds.iter().map(|k| b.declare_var(k.ty())).collect();
         Registers { vars, kinds }
     }
@@ -108,11 +125,12 @@ impl Registers {
         self.kinds[r as usize]
     }
 
-    /// Register `r` as the interpreter holds it (64 bits).
+    /// Register `r` as the interpreter holds it (64 bits); not for [`Kind::Remat`] registers
+    /// (the emitter computes those).
     pub(super) fn read(&self, b: &mut FunctionBuilder<'_>, r: u32) -> Value {
         let v = b.use_var(self.vars[r as usize]);
         match self.kind(r) {
-            Kind::Int => v,
+            Kind::Int | Kind::Remat => v,
             Kind::F32 => {
                 let bits = b.ins().bitcast(types::I32, MemFlags::new(), v);
                 b.ins().uextend(types::I64, bits)
@@ -125,7 +143,7 @@ impl Registers {
         let v = b.use_var(self.vars[r as usize]);
         match self.kind(r) {
             Kind::F32 => v,
-            Kind::Int => f32_of(b, v),
+            Kind::Int | Kind::Remat => f32_of(b, v),
         }
     }
 
@@ -138,6 +156,7 @@ impl Registers {
         let v = match self.kind(r) {
             Kind::Int => v,
             Kind::F32 => f32_of(b, v),
+            Kind::Remat => return,
         };
         b.def_var(self.vars[r as usize], v);
     }
@@ -149,6 +168,7 @@ impl Registers {
         }
         let v = match self.kind(r) {
             Kind::F32 => f,
+            Kind::Remat => return,
             Kind::Int => {
                 let bits = b.ins().bitcast(types::I32, MemFlags::new(), f);
                 b.ins().uextend(types::I64, bits)
@@ -163,7 +183,7 @@ impl Registers {
         let zero_f32 = b.ins().f32const(0.0);
         for (var, kind) in self.vars.iter().zip(&self.kinds) {
             let v = match kind {
-                Kind::Int => zero,
+                Kind::Int | Kind::Remat => zero,
                 Kind::F32 => zero_f32,
             };
             b.def_var(*var, v);
@@ -173,6 +193,9 @@ impl Registers {
     /// Loads register `r` from its 8-byte slot at `base + 8 r` (an `f32` register from the low
     /// 4 bytes, little-endian).
     pub(super) fn load(&self, b: &mut FunctionBuilder<'_>, r: u32, base: Value) {
+        if self.kind(r) == Kind::Remat {
+            return;
+        }
         let ty = self.kind(r).ty();
         let v = b.ins().load(ty, MemFlags::trusted(), base, (r * 8) as i32);
         b.def_var(self.vars[r as usize], v);
@@ -181,6 +204,9 @@ impl Registers {
     /// Stores register `r` to its slot (an `f32` register to the low 4 bytes: the upper 4 are
     /// never written by anything, so they stay the zero they started as).
     pub(super) fn store(&self, b: &mut FunctionBuilder<'_>, r: u32, base: Value) {
+        if self.kind(r) == Kind::Remat {
+            return;
+        }
         let v = b.use_var(self.vars[r as usize]);
         b.ins().store(MemFlags::trusted(), v, base, (r * 8) as i32);
     }
