@@ -155,11 +155,10 @@ impl Emitter<'_, '_, '_> {
         self.b.set_cold_block(slow);
         self.b.switch_to_block(slow);
         let length = self.b.ins().iconst(types::I64, 1i64 << shift);
-        let call = self
-            .b
-            .ins()
-            .call(self.t.resolve, &[self.ctx, slot, a, length]);
-        let resolved = self.b.inst_results(call)[0];
+        let resolved = self.around_call(pc, |e| {
+            let call = e.b.ins().call(e.t.resolve, &[e.ctx, slot, a, length]);
+            e.b.inst_results(call)[0]
+        });
         let bad = self.fault_block(pc);
         self.b
             .ins()

@@ -338,6 +338,27 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         self.b.ins().iadd(base, off)
     }
 
+    /// Runs `call` (which emits a call out of the generated code) with the registers live at
+    /// `pc` stored to the thread's register slots before and loaded again after: no register
+    /// value is live across the call, so the register allocator does not keep values that
+    /// the hot path holds in caller-saved registers (every float register) in stack slots
+    /// because a rarely taken path calls out.
+    pub(super) fn around_call<R>(&mut self, pc: usize, call: impl FnOnce(&mut Self) -> R) -> R {
+        let base = self.thread_regs();
+        let live: Vec<u32> = (0..self.regs.len() as u32)
+            .filter(|&r| self.live.is_live(pc, r))
+            .collect();
+        for &r in &live {
+            self.regs.store(self.b, r, base);
+        }
+        let result = call(self);
+        let base = self.thread_regs();
+        for &r in &live {
+            self.regs.load(self.b, r, base);
+        }
+        result
+    }
+
     /// Saves the registers live at `pc`, where the thread resumes with state `resume`.
     fn save_state(&mut self, resume: u32, pc: usize) {
         let base = self.thread_regs();
@@ -371,6 +392,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
     /// A block that faults at `pc` (filled in at the end).
     fn fault_block(&mut self, pc: usize) -> Block {
         let block = self.b.create_block();
+        self.b.set_cold_block(block);
         self.pending_faults.push((block, pc));
         block
     }
@@ -814,6 +836,8 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             } => {
                 let len = u64::from(*bits / 8);
                 let total = len * srcs.len() as u64;
+                // The address first: values read after it are not live across its slow path.
+                let host = self.address(pc, *space, addr, total)?;
                 let values: Vec<Value> = srcs
                     .iter()
                     .map(|s| match s {
@@ -823,7 +847,6 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                         _ => self.src(*s),
                     })
                     .collect();
-                let host = self.address(pc, *space, addr, total)?;
                 for (i, v) in values.into_iter().enumerate() {
                     let v = if *bits < 64 && self.b.func.dfg.value_type(v) == types::I64 {
                         let ty = Type::int(u16::from(*bits)).unwrap_or(types::I64);
@@ -843,9 +866,9 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 b,
                 c,
             } => {
-                let (x, y) = (self.src(*b), self.src(*c));
                 let bytes = u64::from(ty.size());
                 let host = self.address(pc, *space, addr, bytes)?;
+                let (x, y) = (self.src(*b), self.src(*c));
                 let v = self.atomic(*op, *ty, host, x, y);
                 self.set(*d, v);
             }
