@@ -202,6 +202,27 @@ const FAULTY: &str = r#"
     ret;
 }
 
+// A checked access does not cover a wider one at the same address, nor one after the address
+// register changed.
+.visible .entry wider_after_narrow(.param .u64 addr)
+{
+    .reg .b32 %r<2>; .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [addr];
+    ld.global.u8 %r1, [%rd1];
+    st.global.u32 [%rd1], %r1;
+    ret;
+}
+
+.visible .entry moved_after_check(.param .u64 addr)
+{
+    .reg .b32 %r<2>; .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [addr];
+    ld.global.u32 %r1, [%rd1];
+    add.s64 %rd1, %rd1, 64;
+    st.global.u32 [%rd1], %r1;
+    ret;
+}
+
 .visible .entry trap_in_thread_5()
 {
     .reg .pred %p<2>; .reg .b32 %r<2>;
@@ -267,10 +288,12 @@ fn both_faults(kernel: &str, grid: u32, block: u32, values: &[u64]) -> (String, 
 }
 
 #[test]
-fn use_after_free_misalignment_trap_and_deadlock_give_the_interpreters_reports() {
+fn use_after_free_misalignment_bounds_trap_and_deadlock_give_the_interpreters_reports() {
     for (kernel, grid, block, values, words) in [
         ("load_at", 1, 32, vec![2u64, 1], "free"),
         ("load_at", 1, 32, vec![3u64, 1], "align"),
+        ("wider_after_narrow", 1, 32, vec![3u64], "align"),
+        ("moved_after_check", 1, 32, vec![1u64], "bounds"),
         ("trap_in_thread_5", 2, 64, vec![], "trap"),
         ("wait_for_last_block", 3, 32, vec![1u64], "deadlock"),
     ] {

@@ -10,6 +10,15 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, AtomicRmwOp, Block, InstBuilder, MemFlags, Value};
 
 use super::{Emitter, Unsupported};
+
+/// An access checked on every path to the instruction being emitted.
+pub(super) struct Checked {
+    space: Space,
+    pub(super) addr: Addr,
+    /// Bytes checked from the address on.
+    len: u64,
+    host: Value,
+}
 use crate::context::BlockContext;
 
 impl Emitter<'_, '_, '_> {
@@ -62,6 +71,17 @@ impl Emitter<'_, '_, '_> {
             let params = self.load_fixed(types::I64, offset_of!(BlockContext, params));
             return Ok(self.b.ins().iadd_imm(params, addr.offset));
         }
+        let earlier = self.checked.iter().find(|c| {
+            c.space == space
+                && c.addr.base == addr.base
+                && c.addr.offset == addr.offset
+                && len <= c.len
+        });
+        if let Some(earlier) = earlier {
+            // Inside an access checked before (same address, no fewer bytes, so no weaker
+            // alignment): its host address.
+            return Ok(earlier.host);
+        }
         let base = match addr.base {
             AddrBase::Reg(r) => self.reg(r),
             _ => self.b.ins().iconst(types::I64, 0),
@@ -88,7 +108,17 @@ impl Emitter<'_, '_, '_> {
             _ => self.global_access(pc, a, len, join),
         }
         self.b.switch_to_block(join);
-        Ok(self.b.block_params(join)[0])
+        let host = self.b.block_params(join)[0];
+        if self.t.code.insts[pc].guard.is_none() {
+            // Checked on every path from here to the end of the instruction's straight line.
+            self.checked.push(Checked {
+                space,
+                addr: *addr,
+                len,
+                host,
+            });
+        }
+        Ok(host)
     }
 
     /// The host address of shared offset `off` for an access of `len` bytes: checked (bounds

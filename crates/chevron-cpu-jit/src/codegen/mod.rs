@@ -11,7 +11,7 @@
 //! Anything outside the compiled subset makes [`translate`] fail with the reason, and the kernel
 //! runs in the interpreter.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::mem::offset_of;
 
 use chevron_ptx::interp::inst::{
@@ -36,6 +36,7 @@ mod subset;
 
 use crate::liveness::Liveness;
 use arith::{mask_bits, typed_value, width};
+use memory::Checked;
 use registers::{Kind, Registers};
 
 /// How to build a kernel's function.
@@ -129,6 +130,11 @@ struct Emitter<'a, 'b, 'c> {
     live: Liveness,
     /// Registers computed again at each read, and the instruction that writes each.
     remat: BTreeMap<u32, usize>,
+    /// Instructions branches go to.
+    targets: BTreeSet<usize>,
+    /// Accesses checked earlier on every path to the current instruction, with the host
+    /// address each gave (`memory.rs`): the same address again needs no second check.
+    checked: Vec<Checked>,
 }
 
 impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
@@ -161,6 +167,16 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             site_of: BTreeMap::new(),
             live: Liveness::of(&t.code.insts, t.code.num_regs),
             remat,
+            targets: t
+                .code
+                .insts
+                .iter()
+                .filter_map(|inst| match inst.op {
+                    Op::Bra { target } => Some(target as usize),
+                    _ => None,
+                })
+                .collect(),
+            checked: Vec::new(),
         }
     }
 
@@ -514,6 +530,27 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
     }
 
     fn instruction(&mut self, pc: usize) -> Result<(), Unsupported> {
+        let insts = &self.t.code.insts;
+        // Earlier checks hold here only when the previous instruction is this block's one way
+        // in: it falls through unconditionally and nothing else jumps here.
+        let falls_through = pc > 0
+            && insts[pc - 1].guard.is_none()
+            && !matches!(
+                insts[pc - 1].op,
+                Op::Bra { .. } | Op::Bar { .. } | Op::Warp { .. } | Op::Exit | Op::Ret | Op::Trap
+            );
+        if !falls_through || self.targets.contains(&pc) {
+            self.checked.clear();
+        }
+        let written = crate::liveness::registers_of(&insts[pc]).1;
+        let result = self.guarded_instruction(pc);
+        // A register an entry's address reads has a new value: the entry no longer applies.
+        self.checked
+            .retain(|c| !matches!(c.addr.base, AddrBase::Reg(r) if written.contains(&r)));
+        result
+    }
+
+    fn guarded_instruction(&mut self, pc: usize) -> Result<(), Unsupported> {
         let inst = &self.t.code.insts[pc];
         if let Some((reg, negated)) = inst.guard {
             if let Op::Bra { target } = inst.op {
