@@ -438,8 +438,20 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
 
     /// The low 32 bits of register `r` as an `f32`.
     fn reg_f32(&mut self, r: u32) -> Value {
-        match self.remat.get(&r) {
-            Some(&pc) => {
+        match self
+            .remat
+            .get(&r)
+            .map(|&pc| (pc, &self.t.code.insts[pc].op))
+        {
+            Some((_, Op::Ld { bits: 32, addr, .. })) => {
+                // A 32-bit parameter read straight into a float register.
+                let params = self.load_fixed(types::I64, offset_of!(BlockContext, params));
+                let flags = MemFlags::trusted().with_readonly().with_can_move();
+                self.b
+                    .ins()
+                    .load(types::F32, flags, params, addr.offset as i32)
+            }
+            Some((pc, _)) => {
                 let v = self.remat_value(pc);
                 registers::f32_of(self.b, v)
             }
