@@ -28,6 +28,7 @@ use crate::context::{
     BlockContext, AT_BRANCH, EXITED, FAULTED, FUEL, PHASE_DONE, STOPPED, WAITING, WARP_WAITING,
 };
 mod arith;
+mod counted;
 mod memory;
 pub use memory::access_limit;
 mod registers;
@@ -606,7 +607,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
     /// A branch to `target`; backward branches burn fuel, and when it runs out the thread saves
     /// its state and calls `fuel_out`, which may stop the block.
     fn branch(&mut self, pc: usize, target: usize) {
-        if target > pc {
+        if target > pc || counted::ends_by_itself(&self.t.code.insts, pc, target) {
             self.jump_to_pc(target);
             return;
         }
