@@ -183,7 +183,9 @@ impl CompiledKernel {
         shared.fill(0);
         // The allocations the entries point to were released with the last block.
         sites.fill(0);
-        offered.fill(0);
+        if self.shuffles {
+            offered.fill(0);
+        }
         let [gx, gy, gz] = config.grid;
         let (gx64, gy64) = (u64::from(gx), u64::from(gy));
         let ctaid = [
@@ -234,7 +236,7 @@ impl CompiledKernel {
                     }
                     return BlockEnd::Interpret(index..index + 1);
                 }
-                _ => match release(resume) {
+                _ => match release(resume, self.shuffles) {
                     Release::Done => return BlockEnd::Done,
                     Release::Released => {}
                     // Lanes of a warp at different shuffles, or a warp at a shuffle while the
@@ -256,9 +258,30 @@ enum Release {
     Diverged,
 }
 
-/// Lets threads go on after a phase: whole warps waiting at the same shuffle first; else, when
-/// every live thread waits at the barrier, all of them.
-fn release(resume: &mut [u32]) -> Release {
+/// Lets threads go on after a phase: whole warps waiting at the same shuffle first (a kernel
+/// that `shuffles`); else, when every live thread waits at the barrier, all of them.
+fn release(resume: &mut [u32], shuffles: bool) -> Release {
+    if shuffles {
+        if let Some(release) = release_warps(resume) {
+            return release;
+        }
+    }
+    // One branch-free pass (it runs after every phase of every block).
+    let mut waiting = false;
+    for state in resume.iter_mut() {
+        let live = *state != EXITED;
+        waiting |= live;
+        *state = if live { *state & !WAITING } else { EXITED };
+    }
+    if waiting {
+        Release::Released
+    } else {
+        Release::Done
+    }
+}
+
+/// Releases whole warps waiting at the same shuffle, if any wait at one.
+fn release_warps(resume: &mut [u32]) -> Option<Release> {
     let mut released = false;
     let mut stuck = false;
     for warp in resume.chunks_mut(32) {
@@ -277,19 +300,7 @@ fn release(resume: &mut [u32]) -> Release {
         }
     }
     if released {
-        return Release::Released;
+        return Some(Release::Released);
     }
-    if stuck {
-        return Release::Diverged;
-    }
-    let mut waiting = false;
-    for state in resume.iter_mut().filter(|s| **s != EXITED) {
-        *state &= !WAITING;
-        waiting = true;
-    }
-    if waiting {
-        Release::Released
-    } else {
-        Release::Done
-    }
+    stuck.then_some(Release::Diverged)
 }
