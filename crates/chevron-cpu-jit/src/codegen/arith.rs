@@ -3,8 +3,8 @@
 
 use chevron_ptx::interp::inst::{FloatOp, IntBin};
 use chevron_ptx::ir::{Compare, ScalarType as T};
-use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{types, InstBuilder, MemFlags, Value};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, InstBuilder, Value};
 use cranelift_frontend::FunctionBuilder;
 
 use super::Emitter;
@@ -133,27 +133,13 @@ impl Emitter<'_, '_, '_> {
     }
 
     /// f32 `add`/`sub`/`mul`/`fma` (`f32` operands, `c` for `fma` only) in round-to-nearest,
-    /// a NaN result made the GPU's canonical NaN. The NaN case is a branch to a cold block, not
-    /// a select: the result does not wait for the compare, so a chain of dependent operations
-    /// (an accumulator) runs at the latency of the arithmetic alone.
+    /// a NaN as the host makes it ([`registers::canonical_nan`] makes it the GPU's).
     pub(super) fn float_plain(&mut self, op: FloatOp, a: Value, b: Value, c: Value) -> Value {
-        let r = match op {
+        match op {
             FloatOp::Add => self.b.ins().fadd(a, b),
             FloatOp::Sub => self.b.ins().fsub(a, b),
             FloatOp::Mul => self.b.ins().fmul(a, b),
             _ => self.b.ins().fma(a, b, c),
-        };
-        let is_nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
-        let nan = self.b.create_block();
-        let join = self.b.create_block();
-        self.b.append_block_param(join, types::F32);
-        self.b.ins().brif(is_nan, nan, &[], join, &[r.into()]);
-        self.b.set_cold_block(nan);
-        self.b.switch_to_block(nan);
-        let bits = self.b.ins().iconst(types::I32, 0x7fff_ffff);
-        let canonical = self.b.ins().bitcast(types::F32, MemFlags::new(), bits);
-        self.b.ins().jump(join, &[canonical.into()]);
-        self.b.switch_to_block(join);
-        self.b.block_params(join)[0]
+        }
     }
 }

@@ -691,7 +691,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 bits,
             } if *bits == 32 && self.regs.kind(*r) == Kind::F32 => {
                 // An f32 register's upper bits are zero already.
-                let v = self.reg_f32(*r);
+                let v = self.regs.read_f32_observed(self.b, *r);
                 self.regs.write_f32(self.b, *d, v);
             }
             Op::Mov { d, a, bits } => {
@@ -800,6 +800,11 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                             _ => x,
                         };
                         let v = self.float_plain(*fop, x, y, z);
+                        let v = if self.regs.is_lazy(*d) {
+                            v
+                        } else {
+                            registers::canonical_nan(self.b, v)
+                        };
                         self.regs.write_f32(self.b, *d, v);
                     }
                     _ => {
@@ -892,7 +897,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                     .iter()
                     .map(|s| match s {
                         Src::Reg(r) if *bits == 32 && self.regs.kind(*r) == Kind::F32 => {
-                            self.reg_f32(*r)
+                            self.regs.read_f32_observed(self.b, *r)
                         }
                         _ => self.src(*s),
                     })

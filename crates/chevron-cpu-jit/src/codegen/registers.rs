@@ -7,7 +7,10 @@
 //! way. Reading it as an integer gives its bits zero-extended, the interpreter's value exactly.
 
 use chevron_ptx::interp::inst::{FloatOp, Inst, Op, Src, SINK};
-use chevron_ptx::ir::ScalarType as T;
+use chevron_ptx::ir::{Rounding, ScalarType as T};
+use cranelift_codegen::ir::condcodes::FloatCC;
+
+use crate::liveness::registers_of;
 use cranelift_codegen::ir::{types, InstBuilder, MemFlags, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 
@@ -32,8 +35,48 @@ impl Kind {
     }
 }
 
-/// The kind of each of `registers` registers of `insts`.
-pub(super) fn kinds(insts: &[Inst], registers: u32) -> Vec<Kind> {
+/// The kind of each of `registers` registers of `insts`, and whether its NaNs are made
+/// canonical when read rather than when written ([`Registers::read`]): a register only ever
+/// written by inline f32 arithmetic (or a non-NaN constant). Such arithmetic gives a NaN
+/// exactly where the GPU does (the payload aside), and a NaN operand gives a NaN again, so the
+/// canonical NaN is needed only where the value leaves float arithmetic; an accumulator then
+/// runs its whole loop without a check.
+pub(super) fn kinds(insts: &[Inst], registers: u32) -> (Vec<Kind>, Vec<bool>) {
+    let mut lazy = vec![true; registers as usize];
+    for inst in insts {
+        let plain = match &inst.op {
+            Op::Float { m, op, .. } => {
+                m.ty == T::F32
+                    && m.rnd == Rounding::Rn
+                    && !m.ftz
+                    && !m.sat
+                    && !m.relu
+                    && matches!(
+                        op,
+                        FloatOp::Add | FloatOp::Sub | FloatOp::Mul | FloatOp::Fma
+                    )
+            }
+            Op::Mov {
+                a: Src::Imm(bits),
+                bits: 32,
+                ..
+            } => !f32::from_bits(*bits as u32).is_nan(),
+            _ => false,
+        };
+        for d in registers_of(inst).1 {
+            if let Some(l) = lazy.get_mut(d as usize) {
+                *l &= plain;
+            }
+        }
+    }
+    let kinds = kinds_alone(insts, registers);
+    for (l, k) in lazy.iter_mut().zip(&kinds) {
+        *l &= *k == Kind::F32;
+    }
+    (kinds, lazy)
+}
+
+fn kinds_alone(insts: &[Inst], registers: u32) -> Vec<Kind> {
     // Per register: every definition leaves a 32-bit float pattern, and f32 math writes or
     // reads it.
     let mut only_32 = vec![true; registers as usize];
@@ -100,6 +143,8 @@ fn defined(op: &Op) -> Vec<u32> {
 pub(super) struct Registers {
     vars: Vec<Variable>,
     kinds: Vec<Kind>,
+    /// Per register: NaNs made canonical when read (see [`kinds`]).
+    lazy: Vec<bool>,
 }
 
 impl Registers {
@@ -107,14 +152,20 @@ impl Registers {
     /// [`Kind::Remat`].
     pub(super) fn declare(
         b: &mut FunctionBuilder<'_>,
-        mut kinds: Vec<Kind>,
+        (mut kinds, mut lazy): (Vec<Kind>, Vec<bool>),
         remat: impl IntoIterator<Item = u32>,
     ) -> Registers {
         for r in remat {
             kinds[r as usize] = Kind::Remat;
+            lazy[r as usize] = false;
         }
         let vars = kinds.iter().map(|k| b.declare_var(k.ty())).collect();
-        Registers { vars, kinds }
+        Registers { vars, kinds, lazy }
+    }
+
+    /// Whether register `r` takes f32 arithmetic results with their NaNs as the host made them.
+    pub(super) fn is_lazy(&self, r: u32) -> bool {
+        self.lazy.get(r as usize).copied().unwrap_or(false)
     }
 
     pub(super) fn len(&self) -> usize {
@@ -132,13 +183,30 @@ impl Registers {
         match self.kind(r) {
             Kind::Int | Kind::Remat => v,
             Kind::F32 => {
+                let v = if self.is_lazy(r) {
+                    canonical_nan(b, v)
+                } else {
+                    v
+                };
                 let bits = b.ins().bitcast(types::I32, MemFlags::new(), v);
                 b.ins().uextend(types::I64, bits)
             }
         }
     }
 
-    /// The low 32 bits of register `r` as an `f32`.
+    /// Register `r`'s value as an `f32` for anything but inline f32 arithmetic: its NaN made
+    /// canonical.
+    pub(super) fn read_f32_observed(&self, b: &mut FunctionBuilder<'_>, r: u32) -> Value {
+        let v = self.read_f32(b, r);
+        if self.is_lazy(r) {
+            canonical_nan(b, v)
+        } else {
+            v
+        }
+    }
+
+    /// The low 32 bits of register `r` as an `f32` (for a lazy register, as an operand of inline
+    /// f32 arithmetic only).
     pub(super) fn read_f32(&self, b: &mut FunctionBuilder<'_>, r: u32) -> Value {
         let v = b.use_var(self.vars[r as usize]);
         match self.kind(r) {
@@ -216,4 +284,21 @@ impl Registers {
 pub(super) fn f32_of(b: &mut FunctionBuilder<'_>, v: Value) -> Value {
     let low = b.ins().ireduce(types::I32, v);
     b.ins().bitcast(types::F32, MemFlags::new(), low)
+}
+
+/// `f`, or the GPU's canonical NaN when `f` is a NaN. The NaN case is a branch to a cold block,
+/// not a select: the result does not wait for the compare.
+pub(super) fn canonical_nan(b: &mut FunctionBuilder<'_>, f: Value) -> Value {
+    let is_nan = b.ins().fcmp(FloatCC::Unordered, f, f);
+    let nan = b.create_block();
+    let join = b.create_block();
+    b.append_block_param(join, types::F32);
+    b.ins().brif(is_nan, nan, &[], join, &[f.into()]);
+    b.set_cold_block(nan);
+    b.switch_to_block(nan);
+    let bits = b.ins().iconst(types::I32, 0x7fff_ffff);
+    let canonical = b.ins().bitcast(types::F32, MemFlags::new(), bits);
+    b.ins().jump(join, &[canonical.into()]);
+    b.switch_to_block(join);
+    b.block_params(join)[0]
 }
