@@ -429,62 +429,6 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         }
     }
 
-    /// Register `r` (64 bits, as the interpreter holds it).
-    fn reg(&mut self, r: u32) -> Value {
-        match self.remat.get(&r) {
-            Some(&pc) => self.remat_value(pc),
-            None => self.regs.read(self.b, r),
-        }
-    }
-
-    /// The low 32 bits of register `r` as an `f32`.
-    fn reg_f32(&mut self, r: u32) -> Value {
-        match self
-            .remat
-            .get(&r)
-            .map(|&pc| (pc, &self.t.code.insts[pc].op))
-        {
-            Some((_, Op::Ld { bits: 32, addr, .. })) => {
-                // A 32-bit parameter read straight into a float register.
-                let params = self.load_fixed(types::I64, offset_of!(BlockContext, params));
-                let flags = MemFlags::trusted().with_readonly().with_can_move();
-                self.b
-                    .ins()
-                    .load(types::F32, flags, params, addr.offset as i32)
-            }
-            Some((pc, _)) => {
-                let v = self.remat_value(pc);
-                registers::f32_of(self.b, v)
-            }
-            None => self.regs.read_f32(self.b, r),
-        }
-    }
-
-    /// The value the instruction at `pc` writes to its rematerialized register.
-    fn remat_value(&mut self, pc: usize) -> Value {
-        match &self.t.code.insts[pc].op {
-            Op::Ld {
-                bits, signed, addr, ..
-            } => {
-                let params = self.load_fixed(types::I64, offset_of!(BlockContext, params));
-                let ty = Type::int(u16::from(*bits)).unwrap_or(types::I64);
-                let flags = MemFlags::trusted().with_readonly().with_can_move();
-                let v = self.b.ins().load(ty, flags, params, addr.offset as i32);
-                match (*bits, *signed) {
-                    (64, _) => v,
-                    (_, true) => self.b.ins().sextend(types::I64, v),
-                    (_, false) => self.b.ins().uextend(types::I64, v),
-                }
-            }
-            Op::Mov { a, bits, .. } => {
-                let v = self.src(*a);
-                mask_bits(self.b, v, u32::from(*bits))
-            }
-            // `remat.rs` picks only the two above.
-            _ => self.b.ins().iconst(types::I64, 0),
-        }
-    }
-
     /// The low 32 bits of an operand as an `f32`.
     fn src_f32(&mut self, s: Src) -> Value {
         match s {
