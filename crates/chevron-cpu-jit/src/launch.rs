@@ -236,6 +236,7 @@ impl CompiledKernel {
                     }
                     return BlockEnd::Interpret(index..index + 1);
                 }
+                _ if self.single_phase => return BlockEnd::Done,
                 _ => match release(resume, self.shuffles) {
                     Release::Done => return BlockEnd::Done,
                     Release::Released => {}

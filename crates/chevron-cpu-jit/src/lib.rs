@@ -88,6 +88,9 @@ pub struct CompiledKernel {
     sites: u32,
     /// Whether the kernel shuffles (its blocks must then be whole warps).
     shuffles: bool,
+    /// Whether a block runs in one phase ([`codegen::single_phase`]): the first
+    /// [`PHASE_DONE`](context::PHASE_DONE) ends it.
+    single_phase: bool,
     param_size: u64,
     compile_time: Duration,
 }
@@ -177,6 +180,7 @@ impl CompiledKernel {
             kernel: kernel.clone(),
             num_regs: code.num_regs,
             sites,
+            single_phase: codegen::single_phase(code),
             shuffles: code
                 .insts
                 .iter()

@@ -55,6 +55,16 @@ pub struct Translation<'a> {
     pub fuel_out: FuncRef,
 }
 
+/// Whether a kernel runs in one phase: no barrier or shuffle, so each call runs every thread
+/// from its start to its end. Its function then keeps no resume states (it reads none and
+/// marks no thread exited) and returns [`PHASE_DONE`] when the block is done.
+pub fn single_phase(code: &FunctionCode) -> bool {
+    !code
+        .insts
+        .iter()
+        .any(|inst| matches!(inst.op, Op::Bar { .. } | Op::Warp { .. }))
+}
+
 /// Why a kernel is not compiled: the first instruction outside the subset.
 pub type Unsupported = String;
 
@@ -265,6 +275,12 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         self.b.ins().return_(&[status]);
 
         self.b.switch_to_block(dispatch);
+        if single_phase(self.t.code) {
+            // Every thread starts here and runs to its end.
+            self.regs.clear(self.b);
+            self.jump_to_pc(0);
+            return self.emit_body(head);
+        }
         let resume_slot = self.resume_slot();
         let state = self.b.ins().load(types::I32, mem(), resume_slot, 0);
         let start = self.b.create_block();
@@ -305,6 +321,12 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             }
         }
 
+        self.emit_body(head)
+    }
+
+    /// The thread loop's step to the next thread, and the instructions.
+    fn emit_body(&mut self, head: Block) -> Result<(), Unsupported> {
+        let insts = &self.t.code.insts;
         self.b.switch_to_block(self.next_thread);
         let t = self.b.use_var(self.thread);
         let t1 = self.b.ins().iadd_imm(t, 1);
@@ -390,9 +412,11 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
     }
 
     fn exit_thread(&mut self) {
-        let slot = self.resume_slot();
-        let r = self.b.ins().iconst(types::I32, i64::from(EXITED as i32));
-        self.b.ins().store(mem(), r, slot, 0);
+        if !single_phase(self.t.code) {
+            let slot = self.resume_slot();
+            let r = self.b.ins().iconst(types::I32, i64::from(EXITED as i32));
+            self.b.ins().store(mem(), r, slot, 0);
+        }
         self.b.ins().jump(self.next_thread, &[]);
     }
 
