@@ -2,6 +2,11 @@
 //! offsets) and the Rust functions it calls back: address resolution for global memory and
 //! the operations it leaves to the interpreter's own arithmetic.
 
+use std::cell::{Cell, RefCell};
+use std::collections::hash_map::DefaultHasher;
+use std::collections::VecDeque;
+use std::hash::{Hash, Hasher};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use chevron_ptx::interp::inst::{
@@ -11,19 +16,31 @@ use chevron_ptx::interp::memory::Allocation;
 use chevron_ptx::interp::numeric::{convert, integer};
 use chevron_ptx::interp::DeviceMemory;
 
+pub use crate::codegen::access_limit;
+
 /// Set on a thread's resume state while it waits at a barrier for the rest of the block.
 pub const WAITING: u32 = 1 << 31;
 /// Set on a thread's resume state while it waits at a `shfl` for the rest of its warp.
 pub const WARP_WAITING: u32 = 1 << 30;
 /// A thread that has exited.
 pub const EXITED: u32 = u32::MAX;
+/// Marks the resume state of a running thread whose block [`fuel_out`] looks at: the rest is
+/// the instruction the thread goes on at (never dispatched: the thread runs on, or the block
+/// goes to the interpreter).
+pub const AT_BRANCH: u32 = 1 << 29;
+
+/// Backward branches a thread takes between two looks at the stop flag and its block's
+/// progress ([`fuel_out`]).
+pub const FUEL: u64 = 1 << 16;
+/// Repeated states remembered to spot a block that spins.
+const REMEMBERED: usize = 16;
 
 /// What a compiled block function returns: every runnable thread ran to a barrier or its end.
 pub const PHASE_DONE: u32 = 0;
 /// A thread faulted (or trapped); `fault_thread` and `fault_pc` say which and where.
 pub const FAULTED: u32 = 1;
-/// A thread used up its fuel at a backward branch; its state is saved, call again.
-pub const YIELDED: u32 = 2;
+/// [`fuel_out`] stopped the block: its [`Watch::verdict`] says why.
+pub const STOPPED: u32 = 2;
 
 /// The state of one block that compiled code reads and writes, `repr(C)` so generated code
 /// reaches its fields at [`std::mem::offset_of!`] offsets.
@@ -46,19 +63,25 @@ pub struct BlockContext {
     /// The block's shared memory and its size in bytes.
     pub shared: *mut u8,
     pub shared_size: u64,
-    /// Per global access site: the allocation it used last, as device base, size, host
-    /// address (all 0: none yet).
+    /// Per access size `1 << k` (k = 0..=5): [`access_limit`] of the shared memory, what
+    /// checked shared accesses compare their offsets against.
+    pub shared_limits: [u64; 6],
+    /// Per global access site: the allocation it used last, as device base, [`access_limit`]
+    /// for the site's access size, host address minus device base (all 0: none yet).
     pub sites: *mut u64,
     /// Which thread faulted, at which instruction.
     pub fault_thread: u64,
     pub fault_pc: u64,
-    /// Backward branches left before the block yields.
+    /// Backward branches a thread takes before [`fuel_out`] is called.
     pub fuel: u64,
     /// `%dynamic_smem_size` and `%total_smem_size`.
     pub dynamic_smem: u64,
     pub total_smem: u64,
     /// The resolver behind [`resolve_global`].
     pub resolver: *const Resolver,
+    /// What [`fuel_out`] keeps, and the registers per thread.
+    pub watch: *const Watch<'static>,
+    pub num_regs: u64,
     /// Two values per thread, the ones it offered at its last two `shfl`s (by parity): a lane
     /// that has read its shuffle's result may offer its next value before the rest of its warp
     /// has read the last one.
@@ -95,7 +118,9 @@ pub struct Resolver {
 
 /// Host address of `[addr, addr + len)` in a live global allocation, naturally aligned to `len`
 /// (a power of two); 0 when the access would fault. Refreshes the access site's cache entry
-/// `slot` (three words: device base, size, host address).
+/// `slot` (three words: device base, [`access_limit`] for `len`, host address minus device
+/// base) when the allocation's base is aligned to `len` (the generated check tests the offset
+/// from the base, whose alignment is then the address's).
 ///
 /// # Safety
 /// `context` is the block context of the calling compiled function, with a valid `resolver`;
@@ -118,10 +143,13 @@ pub unsafe extern "C" fn resolve_global(
     }
     match resolver.memory.lookup(addr, len) {
         Ok(allocation) if !allocation.is_freed() => {
-            slot[0] = allocation.base;
-            slot[1] = allocation.size;
-            slot[2] = allocation.host_address() as u64;
-            let host = slot[2] + (addr - allocation.base);
+            let host_base = allocation.host_address() as u64;
+            if allocation.base.is_multiple_of(len) {
+                slot[0] = allocation.base;
+                slot[1] = access_limit(allocation.size, len.trailing_zeros());
+                slot[2] = host_base.wrapping_sub(allocation.base);
+            }
+            let host = host_base + (addr - allocation.base);
             resolver.held.borrow_mut().push(allocation);
             host
         }
@@ -195,4 +223,74 @@ pub unsafe extern "C" fn shuffle(
             .add((parity * context.threads + index) as usize)
     };
     (value & 0xffff_ffff) | (u64::from(in_range) << 32)
+}
+
+/// Why [`fuel_out`] stopped a block.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Verdict {
+    /// Not stopped.
+    Running,
+    /// The launch's stop flag is set (a host timeout).
+    Stop,
+    /// The block's state (registers, resume points, shared memory) repeats: it spins.
+    Spinning,
+}
+
+/// What [`fuel_out`] keeps over a block's run: the stop flag and the block's recent states.
+pub struct Watch<'a> {
+    pub stop: Option<&'a AtomicBool>,
+    pub recent: RefCell<VecDeque<u64>>,
+    pub verdict: Cell<Verdict>,
+}
+
+impl<'a> Watch<'a> {
+    pub fn new(stop: Option<&'a AtomicBool>) -> Watch<'a> {
+        Watch {
+            stop,
+            recent: RefCell::new(VecDeque::new()),
+            verdict: Cell::new(Verdict::Running),
+        }
+    }
+}
+
+/// Called by a thread that has used up its fuel, with its live registers and its resume state
+/// ([`AT_BRANCH`]) saved: lets other host threads run, then 0 to go on, or 1 when the block
+/// must stop ([`Watch::verdict`]: the stop flag is set, or the block's whole state repeats one
+/// seen at an earlier call, so it spins). Also refills [`BlockContext::fuel`].
+///
+/// # Safety
+/// `context` is the block context of the calling compiled function, with a valid `watch` and
+/// `regs`, `resume` and `shared` of the sizes it states.
+pub unsafe extern "C" fn fuel_out(context: *mut BlockContext) -> u64 {
+    // SAFETY: compiled code passes its own context, which outlives the call; the watch and the
+    // buffers it points to outlive the block's run. The generated code waits for this call and
+    // does not touch them meanwhile.
+    let (context, watch, state) = unsafe {
+        let context = &mut *context;
+        let watch = &*context.watch;
+        let threads = context.threads as usize;
+        let regs = std::slice::from_raw_parts(context.regs, threads * context.num_regs as usize);
+        let resume = std::slice::from_raw_parts(context.resume, threads);
+        let shared = std::slice::from_raw_parts(context.shared, context.shared_size as usize);
+        let mut hasher = DefaultHasher::new();
+        (regs, resume, shared).hash(&mut hasher);
+        (context, watch, hasher.finish())
+    };
+    context.fuel = FUEL;
+    // Let a kernel on another stream that this block may wait for run.
+    std::thread::yield_now();
+    if watch.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
+        watch.verdict.set(Verdict::Stop);
+        return 1;
+    }
+    let mut recent = watch.recent.borrow_mut();
+    if recent.contains(&state) {
+        watch.verdict.set(Verdict::Spinning);
+        return 1;
+    }
+    if recent.len() == REMEMBERED {
+        recent.pop_front();
+    }
+    recent.push_back(state);
+    0
 }

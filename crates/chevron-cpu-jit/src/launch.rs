@@ -13,21 +13,16 @@
 //! workers, blocks other workers are running at that moment run again there. A stop request is
 //! answered the same way: the block is stopped by the interpreter, naming where it is.
 
-use std::collections::hash_map::DefaultHasher;
-use std::collections::VecDeque;
-use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use chevron_ptx::interp::{Fault, LaunchConfig, LaunchHooks, LaunchReport};
 
-use crate::context::{BlockContext, Resolver, EXITED, FAULTED, WAITING, WARP_WAITING, YIELDED};
+use crate::context::{
+    access_limit, BlockContext, Resolver, Verdict, Watch, EXITED, FAULTED, FUEL, STOPPED, WAITING,
+    WARP_WAITING,
+};
 use crate::CompiledKernel;
-
-/// Backward branches a block takes between two looks at the stop flag and its own progress.
-const FUEL: u64 = 1 << 16;
-/// Repeated states remembered to spot a block that spins.
-const REMEMBERED: usize = 16;
 
 /// What one block's compiled run came to.
 enum BlockEnd {
@@ -188,7 +183,9 @@ impl CompiledKernel {
         shared.fill(0);
         // The allocations the entries point to were released with the last block.
         sites.fill(0);
-        offered.fill(0);
+        if self.shuffles {
+            offered.fill(0);
+        }
         let [gx, gy, gz] = config.grid;
         let (gx64, gy64) = (u64::from(gx), u64::from(gy));
         let ctaid = [
@@ -197,6 +194,7 @@ impl CompiledKernel {
             (index / (gx64 * gy64)) as u32,
             0,
         ];
+        let watch = Watch::new(hooks.stop);
         let mut context = BlockContext {
             regs: regs.as_mut_ptr(),
             resume: resume.as_mut_ptr(),
@@ -208,6 +206,7 @@ impl CompiledKernel {
             params: params.as_ptr(),
             shared: shared.as_mut_ptr(),
             shared_size: shared.len() as u64,
+            shared_limits: std::array::from_fn(|k| access_limit(shared.len() as u64, k as u32)),
             sites: sites.as_mut_ptr(),
             fault_thread: 0,
             fault_pc: 0,
@@ -215,10 +214,12 @@ impl CompiledKernel {
             dynamic_smem: u64::from(config.dynamic_shared),
             total_smem: shared.len() as u64,
             resolver,
+            // The watch outlives every call that gets this context.
+            watch: (&watch as *const Watch<'_>).cast::<Watch<'static>>(),
+            num_regs: u64::from(self.num_regs),
             exchange: exchange.as_mut_ptr(),
             offered: offered.as_mut_ptr(),
         };
-        let mut recent: VecDeque<u64> = VecDeque::new();
         loop {
             // SAFETY: `context` points to buffers sized for this launch (registers for every
             // thread, a resume state per thread, the block's shared memory, the parameter
@@ -227,27 +228,16 @@ impl CompiledKernel {
             let status = unsafe { (self.entry)(&mut context) };
             match status {
                 FAULTED => return BlockEnd::Interpret(index..index + 1),
-                YIELDED => {
-                    context.fuel = FUEL;
-                    // Let a kernel on another stream that this block may wait for run.
-                    std::thread::yield_now();
-                    if hooks.stop.is_some_and(|stop| stop.load(Ordering::Relaxed)) {
-                        return BlockEnd::Interpret(index..index + 1);
-                    }
-                    let mut hasher = DefaultHasher::new();
-                    (&*regs, &*resume, &*shared).hash(&mut hasher);
-                    let state = hasher.finish();
-                    if recent.contains(&state) {
+                STOPPED => {
+                    if watch.verdict.get() == Verdict::Spinning {
                         // Spinning: the rest of the grid goes to the interpreter.
                         next.store(blocks, Ordering::Relaxed);
                         return BlockEnd::Interpret(index..blocks);
                     }
-                    if recent.len() == REMEMBERED {
-                        recent.pop_front();
-                    }
-                    recent.push_back(state);
+                    return BlockEnd::Interpret(index..index + 1);
                 }
-                _ => match release(resume) {
+                _ if self.single_phase => return BlockEnd::Done,
+                _ => match release(resume, self.shuffles) {
                     Release::Done => return BlockEnd::Done,
                     Release::Released => {}
                     // Lanes of a warp at different shuffles, or a warp at a shuffle while the
@@ -269,9 +259,30 @@ enum Release {
     Diverged,
 }
 
-/// Lets threads go on after a phase: whole warps waiting at the same shuffle first; else, when
-/// every live thread waits at the barrier, all of them.
-fn release(resume: &mut [u32]) -> Release {
+/// Lets threads go on after a phase: whole warps waiting at the same shuffle first (a kernel
+/// that `shuffles`); else, when every live thread waits at the barrier, all of them.
+fn release(resume: &mut [u32], shuffles: bool) -> Release {
+    if shuffles {
+        if let Some(release) = release_warps(resume) {
+            return release;
+        }
+    }
+    // One branch-free pass (it runs after every phase of every block).
+    let mut waiting = false;
+    for state in resume.iter_mut() {
+        let live = *state != EXITED;
+        waiting |= live;
+        *state = if live { *state & !WAITING } else { EXITED };
+    }
+    if waiting {
+        Release::Released
+    } else {
+        Release::Done
+    }
+}
+
+/// Releases whole warps waiting at the same shuffle, if any wait at one.
+fn release_warps(resume: &mut [u32]) -> Option<Release> {
     let mut released = false;
     let mut stuck = false;
     for warp in resume.chunks_mut(32) {
@@ -290,19 +301,7 @@ fn release(resume: &mut [u32]) -> Release {
         }
     }
     if released {
-        return Release::Released;
+        return Some(Release::Released);
     }
-    if stuck {
-        return Release::Diverged;
-    }
-    let mut waiting = false;
-    for state in resume.iter_mut().filter(|s| **s != EXITED) {
-        *state &= !WAITING;
-        waiting = true;
-    }
-    if waiting {
-        Release::Released
-    } else {
-        Release::Done
-    }
+    stuck.then_some(Release::Diverged)
 }

@@ -88,6 +88,9 @@ pub struct CompiledKernel {
     sites: u32,
     /// Whether the kernel shuffles (its blocks must then be whole warps).
     shuffles: bool,
+    /// Whether a block runs in one phase ([`codegen::single_phase`]): the first
+    /// [`PHASE_DONE`](context::PHASE_DONE) ends it.
+    single_phase: bool,
     param_size: u64,
     compile_time: Duration,
 }
@@ -151,6 +154,7 @@ impl CompiledKernel {
         builder.symbol("chevron_evaluate", context::evaluate as *const u8);
         builder.symbol("chevron_shuffle", context::shuffle as *const u8);
         builder.symbol("chevron_offer", context::offer as *const u8);
+        builder.symbol("chevron_fuel_out", context::fuel_out as *const u8);
         let mut module = JITModule::new(builder);
         // A panic in code generation is a compiler bug; the kernel is then interpreted.
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
@@ -176,6 +180,7 @@ impl CompiledKernel {
             kernel: kernel.clone(),
             num_regs: code.num_regs,
             sites,
+            single_phase: codegen::single_phase(code),
             shuffles: code
                 .insts
                 .iter()
@@ -220,6 +225,7 @@ impl CompiledKernel {
         let evaluate = import("chevron_evaluate", 4)?;
         let shuffle = import("chevron_shuffle", 5)?;
         let offer = import("chevron_offer", 3)?;
+        let fuel_out = import("chevron_fuel_out", 1)?;
         let mut context = module.make_context();
         context
             .func
@@ -240,6 +246,7 @@ impl CompiledKernel {
             let evaluate = module.declare_func_in_func(evaluate, builder.func);
             let shuffle = module.declare_func_in_func(shuffle, builder.func);
             let offer = module.declare_func_in_func(offer, builder.func);
+            let fuel_out = module.declare_func_in_func(fuel_out, builder.func);
             let translation = codegen::Translation {
                 code,
                 checks,
@@ -247,6 +254,7 @@ impl CompiledKernel {
                 evaluate,
                 offer,
                 shuffle,
+                fuel_out,
             };
             sites = codegen::translate(&translation, &mut builder)?;
             builder.finalize();
@@ -257,8 +265,35 @@ impl CompiledKernel {
         module
             .define_function(id, &mut context)
             .map_err(|e| format!("Cranelift: {e:?}"))?;
+        let size = context
+            .compiled_code()
+            .map_or(0, |code| code.code_info().total_size as usize);
         module.clear_context(&mut context);
         module.finalize_definitions().map_err(failed)?;
+        if let Ok(dir) = std::env::var("CHEVRON_CPU_CODE_DUMP") {
+            dump_code(
+                &dir,
+                &code.name,
+                checks,
+                module.get_finalized_function(id),
+                size,
+            );
+        }
         Ok((id, sites))
+    }
+}
+
+/// Writes the `size` bytes of machine code at `code` to `DIR/KERNEL.checked.bin` (or
+/// `.unchecked.bin`) and its address to stderr (`CHEVRON_CPU_CODE_DUMP=DIR`): with
+/// `objdump -D -b binary -mi386:x86-64` and the address, `perf` samples map to instructions.
+fn dump_code(dir: &str, kernel: &str, checks: bool, code: *const u8, size: usize) {
+    // SAFETY: `code` is the start of a finalized function of `size` bytes, alive while the
+    // module is (the caller holds it).
+    let bytes = unsafe { std::slice::from_raw_parts(code, size) };
+    let checked = if checks { "checked" } else { "unchecked" };
+    let path = std::path::Path::new(dir).join(format!("{kernel}.{checked}.bin"));
+    match std::fs::write(&path, bytes) {
+        Ok(()) => eprintln!("{kernel} ({checked}): {size} bytes at {code:p}, in {path:?}"),
+        Err(e) => eprintln!("CHEVRON_CPU_CODE_DUMP: {path:?}: {e}"),
     }
 }

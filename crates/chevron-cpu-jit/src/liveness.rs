@@ -80,7 +80,7 @@ fn successors(inst: &Inst, pc: usize, n: usize) -> Vec<usize> {
 
 /// Registers `inst` reads and writes (for the compiled subset; other operations read and write
 /// nothing here, and are never compiled).
-fn registers_of(inst: &Inst) -> (Vec<u32>, Vec<u32>) {
+pub(crate) fn registers_of(inst: &Inst) -> (Vec<u32>, Vec<u32>) {
     let mut used = Vec::new();
     let mut src = |s: &Src| {
         if let Src::Reg(r) | Src::NotReg(r) = s {

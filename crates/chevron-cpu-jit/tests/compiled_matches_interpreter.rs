@@ -7,7 +7,8 @@ use chevron_ptx::interp::{DeviceMemory, LaunchConfig, LaunchHooks, Program};
 
 const HEADER: &str = ".version 7.0\n.target sm_70\n.address_size 64\n";
 
-/// saxpy, a shared-memory tree reduction with barriers in a loop, and a store that can fault.
+/// saxpy, a shared-memory tree reduction with barriers in a loop, NaNs of float arithmetic,
+/// and a store that can fault.
 const KERNELS: &str = r#"
 .visible .entry saxpy(.param .u64 x, .param .u64 y, .param .f32 a, .param .u32 n)
 {
@@ -59,6 +60,34 @@ END:
     mul.wide.u32 %rd5, %r2, 4; add.s64 %rd6, %rd2, %rd5;
     st.global.u32 [%rd6], %r5;
 DONE:
+    ret;
+}
+
+// An accumulator that becomes a NaN (inf - inf) and goes on accumulating, observed as a float
+// store, as an integer move and by a compare; a NaN with a payload, stored as loaded and used
+// in arithmetic.
+.visible .entry nan_chain(.param .u64 out, .param .f32 inf, .param .f32 payload)
+{
+    .reg .pred %p<3>; .reg .b32 %r<4>; .reg .f32 %f<8>; .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out]; ld.param.f32 %f1, [inf]; ld.param.f32 %f5, [payload];
+    mov.f32 %f2, 0f00000000;
+    mov.u32 %r1, 0;
+LOOP:
+    add.rn.f32 %f2, %f2, %f1;
+    sub.rn.f32 %f2, %f2, %f1;
+    fma.rn.f32 %f2, %f1, %f2, %f2;
+    add.s32 %r1, %r1, 1;
+    setp.lt.u32 %p1, %r1, 3;
+    @%p1 bra LOOP;
+    st.global.f32 [%rd1], %f2;
+    mov.b32 %r2, %f2;
+    st.global.u32 [%rd1+4], %r2;
+    setp.nan.f32 %p2, %f2, %f2;
+    selp.u32 %r3, 1, 0, %p2;
+    st.global.u32 [%rd1+8], %r3;
+    st.global.f32 [%rd1+12], %f5;
+    add.rn.f32 %f6, %f5, %f1;
+    st.global.f32 [%rd1+16], %f6;
     ret;
 }
 
@@ -137,6 +166,33 @@ fn saxpy_gives_the_interpreters_bits() {
 }
 
 #[test]
+fn nans_of_inline_float_arithmetic_are_the_gpus_wherever_they_are_seen() {
+    let (memory, program) = load();
+    let kernel = program.kernel("nan_chain").unwrap();
+    let compiled = CompiledKernel::compile(&program, &kernel, true).expect("compiles");
+    let mut results = Vec::new();
+    for use_compiled in [false, true] {
+        let out = memory.alloc(20, 256).unwrap();
+        let mut p = params(&[out]);
+        p.extend(f32::INFINITY.to_le_bytes());
+        p.extend(0x7fa0_0001u32.to_le_bytes());
+        let cfg = config(1, 32, 1);
+        if use_compiled {
+            compiled.launch(&cfg, &p, &LaunchHooks::default()).unwrap();
+        } else {
+            program.launch(&kernel, &cfg, &p).unwrap();
+        }
+        results.push(read_words(&memory, out, 5));
+    }
+    assert_eq!(results[0], results[1]);
+    // The canonical NaN where arithmetic made one; the payload kept where it was only moved.
+    assert_eq!(
+        results[0],
+        [0x7fff_ffff, 0x7fff_ffff, 1, 0x7fa0_0001, 0x7fff_ffff]
+    );
+}
+
+#[test]
 fn a_reduction_with_barriers_in_a_loop_matches() {
     let (memory, program) = load();
     let kernel = program.kernel("block_sum").unwrap();
@@ -199,6 +255,27 @@ const FAULTY: &str = r#"
     ld.param.u64 %rd1, [addr]; ld.param.u64 %rd2, [out];
     ld.global.u32 %r1, [%rd1];
     st.global.u32 [%rd2], %r1;
+    ret;
+}
+
+// A checked access does not cover a wider one at the same address, nor one after the address
+// register changed.
+.visible .entry wider_after_narrow(.param .u64 addr)
+{
+    .reg .b32 %r<2>; .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [addr];
+    ld.global.u8 %r1, [%rd1];
+    st.global.u32 [%rd1], %r1;
+    ret;
+}
+
+.visible .entry moved_after_check(.param .u64 addr)
+{
+    .reg .b32 %r<2>; .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [addr];
+    ld.global.u32 %r1, [%rd1];
+    add.s64 %rd1, %rd1, 64;
+    st.global.u32 [%rd1], %r1;
     ret;
 }
 
@@ -267,10 +344,12 @@ fn both_faults(kernel: &str, grid: u32, block: u32, values: &[u64]) -> (String, 
 }
 
 #[test]
-fn use_after_free_misalignment_trap_and_deadlock_give_the_interpreters_reports() {
+fn use_after_free_misalignment_bounds_trap_and_deadlock_give_the_interpreters_reports() {
     for (kernel, grid, block, values, words) in [
         ("load_at", 1, 32, vec![2u64, 1], "free"),
         ("load_at", 1, 32, vec![3u64, 1], "align"),
+        ("wider_after_narrow", 1, 32, vec![3u64], "align"),
+        ("moved_after_check", 1, 32, vec![1u64], "bounds"),
         ("trap_in_thread_5", 2, 64, vec![], "trap"),
         ("wait_for_last_block", 3, 32, vec![1u64], "deadlock"),
     ] {

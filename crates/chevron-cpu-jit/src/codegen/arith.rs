@@ -3,8 +3,8 @@
 
 use chevron_ptx::interp::inst::{FloatOp, IntBin};
 use chevron_ptx::ir::{Compare, ScalarType as T};
-use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
-use cranelift_codegen::ir::{types, InstBuilder, MemFlags, Value};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, InstBuilder, Value};
 use cranelift_frontend::FunctionBuilder;
 
 use super::Emitter;
@@ -13,6 +13,10 @@ use super::Emitter;
 pub(super) fn mask_bits(b: &mut FunctionBuilder<'_>, v: Value, bits: u32) -> Value {
     if bits >= 64 {
         v
+    } else if bits == 32 {
+        // A 32-bit move, which zero-extends; folds into the 32-bit operation before it.
+        let low = b.ins().ireduce(types::I32, v);
+        b.ins().uextend(types::I64, low)
     } else {
         b.ins().band_imm(v, ((1u64 << bits) - 1) as i64)
     }
@@ -128,26 +132,14 @@ impl Emitter<'_, '_, '_> {
         self.b.ins().uextend(types::I64, r)
     }
 
-    /// f32 `add`/`sub`/`mul`/`fma` in round-to-nearest, NaNs made the GPU's canonical NaN.
-    pub(super) fn float_plain(&mut self, op: FloatOp, x: Value, y: Value, z: Value) -> Value {
-        let as_float = |e: &mut Self, v: Value| {
-            let low = e.b.ins().ireduce(types::I32, v);
-            e.b.ins().bitcast(types::F32, MemFlags::new(), low)
-        };
-        let (a, b) = (as_float(self, x), as_float(self, y));
-        let r = match op {
+    /// f32 `add`/`sub`/`mul`/`fma` (`f32` operands, `c` for `fma` only) in round-to-nearest,
+    /// a NaN as the host makes it ([`registers::canonical_nan`] makes it the GPU's).
+    pub(super) fn float_plain(&mut self, op: FloatOp, a: Value, b: Value, c: Value) -> Value {
+        match op {
             FloatOp::Add => self.b.ins().fadd(a, b),
             FloatOp::Sub => self.b.ins().fsub(a, b),
             FloatOp::Mul => self.b.ins().fmul(a, b),
-            _ => {
-                let c = as_float(self, z);
-                self.b.ins().fma(a, b, c)
-            }
-        };
-        let is_nan = self.b.ins().fcmp(FloatCC::Unordered, r, r);
-        let bits = self.b.ins().bitcast(types::I32, MemFlags::new(), r);
-        let canonical = self.b.ins().iconst(types::I32, 0x7fff_ffff);
-        let bits = self.b.ins().select(is_nan, canonical, bits);
-        self.b.ins().uextend(types::I64, bits)
+            _ => self.b.ins().fma(a, b, c),
+        }
     }
 }

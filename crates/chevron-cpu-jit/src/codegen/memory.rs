@@ -10,6 +10,15 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, AtomicRmwOp, Block, InstBuilder, MemFlags, Value};
 
 use super::{Emitter, Unsupported};
+
+/// An access checked on every path to the instruction being emitted.
+pub(super) struct Checked {
+    space: Space,
+    pub(super) addr: Addr,
+    /// Bytes checked from the address on.
+    len: u64,
+    host: Value,
+}
 use crate::context::BlockContext;
 
 impl Emitter<'_, '_, '_> {
@@ -62,8 +71,19 @@ impl Emitter<'_, '_, '_> {
             let params = self.load_fixed(types::I64, offset_of!(BlockContext, params));
             return Ok(self.b.ins().iadd_imm(params, addr.offset));
         }
+        let earlier = self.checked.iter().find(|c| {
+            c.space == space
+                && c.addr.base == addr.base
+                && c.addr.offset == addr.offset
+                && len <= c.len
+        });
+        if let Some(earlier) = earlier {
+            // Inside an access checked before (same address, no fewer bytes, so no weaker
+            // alignment): its host address.
+            return Ok(earlier.host);
+        }
         let base = match addr.base {
-            AddrBase::Reg(r) => self.b.use_var(self.regs[r as usize]),
+            AddrBase::Reg(r) => self.reg(r),
             _ => self.b.ins().iconst(types::I64, 0),
         };
         let a = self.b.ins().iadd_imm(base, addr.offset);
@@ -88,18 +108,21 @@ impl Emitter<'_, '_, '_> {
             _ => self.global_access(pc, a, len, join),
         }
         self.b.switch_to_block(join);
-        Ok(self.b.block_params(join)[0])
+        let host = self.b.block_params(join)[0];
+        if self.t.code.insts[pc].guard.is_none() {
+            // Checked on every path from here to the end of the instruction's straight line.
+            self.checked.push(Checked {
+                space,
+                addr: *addr,
+                len,
+                host,
+            });
+        }
+        Ok(host)
     }
 
-    pub(super) fn aligned(&mut self, a: Value, len: u64) -> Option<Value> {
-        let align = len.next_power_of_two();
-        (self.t.checks && align > 1).then(|| {
-            let low = self.b.ins().band_imm(a, (align - 1) as i64);
-            self.b.ins().icmp_imm(IntCC::Equal, low, 0)
-        })
-    }
-
-    /// Offset `off` into the block's shared memory; jumps to `join` with the host address.
+    /// The host address of shared offset `off` for an access of `len` bytes: checked (bounds
+    /// and alignment in one compare against the block's limit for `len`) or clamped.
     pub(super) fn shared_access(&mut self, pc: usize, off: Value, len: u64, join: Block) {
         let size = self.load_fixed(types::I64, offset_of!(BlockContext, shared_size));
         let shared = self.load_fixed(types::I64, offset_of!(BlockContext, shared));
@@ -119,61 +142,74 @@ impl Emitter<'_, '_, '_> {
             self.b.ins().jump(join, &[host.into()]);
             return;
         }
+        let shift = align_shift(len);
+        let limits = offset_of!(BlockContext, shared_limits) + 8 * shift as usize;
+        let limit = self.load_fixed(types::I64, limits);
+        let ok = self.within(off, shift, limit);
         let host = self.b.ins().iadd(shared, off);
-        let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, off, size);
-        let end = self.b.ins().iadd_imm(off, len as i64);
-        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, size);
-        let mut ok = self.b.ins().band(inside, fits);
-        if let Some(aligned) = self.aligned(off, len) {
-            ok = self.b.ins().band(ok, aligned);
-        }
         let bad = self.fault_block(pc);
         self.b.ins().brif(ok, join, &[host.into()], bad, &[]);
     }
 
+    /// Whether `off` (from the start of a region) is a multiple of `1 << shift` and leaves
+    /// room for the access, given `limit` = [`access_limit`] of the region: one rotate and one
+    /// unsigned compare (a misaligned offset rotates its low bits to the top, past any limit).
+    fn within(&mut self, off: Value, shift: u32, limit: Value) -> Value {
+        let rotated = if shift == 0 {
+            off
+        } else {
+            self.b.ins().rotr_imm(off, i64::from(shift))
+        };
+        self.b.ins().icmp(IntCC::UnsignedLessThan, rotated, limit)
+    }
+
     /// A global (generic, non-shared) address; jumps to `join` with the host address.
     pub(super) fn global_access(&mut self, pc: usize, a: Value, len: u64, join: Block) {
-        // This access's own cache entry: (device base, size, host address) of the allocation
-        // it used last, so accesses to different arrays do not evict each other.
+        // This access's own cache entry, in memory: (device base, limit, host address minus
+        // device base) of the allocation it used last, so accesses to different arrays do not
+        // evict each other. The limit is `access_limit` of the allocation; 0 (no entry) fails.
         let site = self.site_of[&pc];
-        let [base_var, size_var, host_var] = self.site_vars[site as usize];
-        let base = self.b.use_var(base_var);
-        let size = self.b.use_var(size_var);
-        let host_base = self.b.use_var(host_var);
-        let off = self.b.ins().isub(a, base);
-        let host = self.b.ins().iadd(host_base, off);
-        let inside = self.b.ins().icmp(IntCC::UnsignedLessThan, off, size);
-        let end = self.b.ins().iadd_imm(off, len as i64);
-        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, end, size);
-        let mut ok = self.b.ins().band(inside, fits);
-        let align = len.next_power_of_two();
-        if align > 1 {
-            // Always checked: the resolver refuses misaligned accesses.
-            let low = self.b.ins().band_imm(a, (align - 1) as i64);
-            let aligned = self.b.ins().icmp_imm(IntCC::Equal, low, 0);
-            ok = self.b.ins().band(ok, aligned);
-        }
-        let slow = self.b.create_block();
-        self.b.ins().brif(ok, join, &[host.into()], slow, &[]);
-        self.b.switch_to_block(slow);
-        let length = self.b.ins().iconst(types::I64, align as i64);
         let sites = self.load_fixed(types::I64, offset_of!(BlockContext, sites));
         let slot = self.b.ins().iadd_imm(sites, i64::from(site) * 24);
-        let call = self
-            .b
-            .ins()
-            .call(self.t.resolve, &[self.ctx, slot, a, length]);
-        let resolved = self.b.inst_results(call)[0];
-        for (word, var) in [base_var, size_var, host_var].into_iter().enumerate() {
-            let v = self
-                .b
-                .ins()
-                .load(types::I64, MemFlags::trusted(), slot, (word * 8) as i32);
-            self.b.def_var(var, v);
-        }
+        let word =
+            |e: &mut Self, i: i32| e.b.ins().load(types::I64, MemFlags::trusted(), slot, 8 * i);
+        let base = word(self, 0);
+        let off = self.b.ins().isub(a, base);
+        let shift = align_shift(len);
+        let limit = word(self, 1);
+        let ok = self.within(off, shift, limit);
+        let delta = word(self, 2);
+        let host = self.b.ins().iadd(a, delta);
+        let slow = self.b.create_block();
+        self.b.ins().brif(ok, join, &[host.into()], slow, &[]);
+        self.b.set_cold_block(slow);
+        self.b.switch_to_block(slow);
+        let length = self.b.ins().iconst(types::I64, 1i64 << shift);
+        let resolved = self.around_call(pc, |e| {
+            let call = e.b.ins().call(e.t.resolve, &[e.ctx, slot, a, length]);
+            e.b.inst_results(call)[0]
+        });
         let bad = self.fault_block(pc);
         self.b
             .ins()
             .brif(resolved, join, &[resolved.into()], bad, &[]);
+    }
+}
+
+/// log2 of the alignment an access of `len` bytes needs (its size rounded up to a power of
+/// two).
+fn align_shift(len: u64) -> u32 {
+    len.max(1).next_power_of_two().trailing_zeros()
+}
+
+/// What [`Emitter::within`] compares against for accesses of `1 << shift` bytes into a region
+/// of `size` bytes: one more than the last aligned offset where such an access fits, counted
+/// in units of `1 << shift` (0 when none fits).
+pub fn access_limit(size: u64, shift: u32) -> u64 {
+    let len = 1u64 << shift;
+    if size < len {
+        0
+    } else {
+        ((size - len) >> shift) + 1
     }
 }

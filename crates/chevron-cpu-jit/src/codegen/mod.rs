@@ -4,14 +4,14 @@
 //! where it stands to its next barrier or its end (the CuPBoP/Polygeist form: the block's
 //! threads as a loop, split at barriers). Registers live in Cranelift variables while a thread
 //! runs and in the block's register array while it waits; a barrier saves them and records a
-//! resume point. Backward branches burn fuel so a long or endless loop returns to the host now
-//! and then ([`YIELDED`](crate::context::YIELDED)) and can be stopped. Every global, shared and
+//! resume point. Backward branches burn fuel so a long or endless loop calls the host now and
+//! then ([`fuel_out`](crate::context::fuel_out)), which may stop it. Every global, shared and
 //! parameter access is checked; a failed check returns [`FAULTED`](crate::context::FAULTED).
 //!
 //! Anything outside the compiled subset makes [`translate`] fail with the reason, and the kernel
 //! runs in the interpreter.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::mem::offset_of;
 
 use chevron_ptx::interp::inst::{
@@ -24,13 +24,21 @@ use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Block, FuncRef, InstBuilder, MemFlags, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Switch, Variable};
 
-use crate::context::{BlockContext, EXITED, FAULTED, PHASE_DONE, WAITING, WARP_WAITING, YIELDED};
+use crate::context::{
+    BlockContext, AT_BRANCH, EXITED, FAULTED, FUEL, PHASE_DONE, STOPPED, WAITING, WARP_WAITING,
+};
 mod arith;
+mod counted;
 mod memory;
+pub use memory::access_limit;
+mod registers;
+mod remat;
 mod subset;
 
 use crate::liveness::Liveness;
 use arith::{mask_bits, typed_value, width};
+use memory::Checked;
+use registers::{Kind, Registers};
 
 /// How to build a kernel's function.
 pub struct Translation<'a> {
@@ -43,6 +51,18 @@ pub struct Translation<'a> {
     /// `offer` and `shuffle`, imported into the function.
     pub offer: FuncRef,
     pub shuffle: FuncRef,
+    /// `fuel_out`, imported into the function.
+    pub fuel_out: FuncRef,
+}
+
+/// Whether a kernel runs in one phase: no barrier or shuffle, so each call runs every thread
+/// from its start to its end. Its function then keeps no resume states (it reads none and
+/// marks no thread exited) and returns [`PHASE_DONE`] when the block is done.
+pub fn single_phase(code: &FunctionCode) -> bool {
+    !code
+        .insts
+        .iter()
+        .any(|inst| matches!(inst.op, Op::Bar { .. } | Op::Warp { .. }))
 }
 
 /// Why a kernel is not compiled: the first instruction outside the subset.
@@ -99,7 +119,7 @@ struct Emitter<'a, 'b, 'c> {
     t: &'a Translation<'a>,
     b: &'b mut FunctionBuilder<'c>,
     ctx: Value,
-    regs: Vec<Variable>,
+    regs: Registers,
     thread: Variable,
     /// Backward branches left before yielding (from `BlockContext::fuel` at entry).
     fuel: Variable,
@@ -115,11 +135,17 @@ struct Emitter<'a, 'b, 'c> {
     pending_exits: Vec<Block>,
     /// Global access sites (each has a cache entry in `BlockContext::sites`).
     sites: u32,
-    /// The site of each global access instruction, and its entry's variables.
+    /// The site of each global access instruction.
     site_of: BTreeMap<usize, u32>,
-    site_vars: Vec<[Variable; 3]>,
     /// Registers live at each instruction: what a barrier or a yield must keep.
     live: Liveness,
+    /// Registers computed again at each read, and the instruction that writes each.
+    remat: BTreeMap<u32, usize>,
+    /// Instructions branches go to.
+    targets: BTreeSet<usize>,
+    /// Accesses checked earlier on every path to the current instruction, with the host
+    /// address each gave (`memory.rs`): the same address again needs no second check.
+    checked: Vec<Checked>,
 }
 
 impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
@@ -128,9 +154,9 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         b.append_block_params_for_function_params(entry);
         b.switch_to_block(entry);
         let ctx = b.block_params(entry)[0];
-        let regs = (0..t.code.num_regs)
-            .map(|_| b.declare_var(types::I64))
-            .collect();
+        let kinds = registers::kinds(&t.code.insts, t.code.num_regs);
+        let remat = remat::rematerializable(&t.code.insts, t.code.num_regs);
+        let regs = Registers::declare(b, kinds, remat.keys().copied());
         let thread = b.declare_var(types::I64);
         let fuel = b.declare_var(types::I64);
         let blocks = (0..t.code.insts.len()).map(|_| b.create_block()).collect();
@@ -150,8 +176,18 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             pending_exits: Vec::new(),
             sites: 0,
             site_of: BTreeMap::new(),
-            site_vars: Vec::new(),
             live: Liveness::of(&t.code.insts, t.code.num_regs),
+            remat,
+            targets: t
+                .code
+                .insts
+                .iter()
+                .filter_map(|inst| match inst.op {
+                    Op::Bra { target } => Some(target as usize),
+                    _ => None,
+                })
+                .collect(),
+            checked: Vec::new(),
         }
     }
 
@@ -181,16 +217,12 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
 
     fn emit(&mut self) -> Result<(), Unsupported> {
         let insts = &self.t.code.insts;
-        // Resume points: after each barrier, and at each backward branch's target.
+        // Resume points: after each barrier. (A thread out of fuel at a backward branch runs
+        // on after `fuel_out`, so loop heads are no resume points: they are entered only from
+        // the code before the loop and the loop's own branches.)
         for (pc, inst) in insts.iter().enumerate() {
-            match inst.op {
-                Op::Bar { .. } => {
-                    self.resume_id(pc + 1);
-                }
-                Op::Bra { target } if (target as usize) <= pc => {
-                    self.resume_id(target as usize);
-                }
-                _ => {}
+            if let Op::Bar { .. } = inst.op {
+                self.resume_id(pc + 1);
             }
         }
         for (pc, inst) in insts.iter().enumerate() {
@@ -199,11 +231,12 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 self.shuffle_ids.insert(pc, id);
             }
         }
-        if (self.resume_ids.len() + self.shuffle_ids.len()) as u32 >= WARP_WAITING - 1 {
+        if (self.resume_ids.len() + self.shuffle_ids.len()) as u32 >= AT_BRANCH - 1
+            || insts.len() as u32 >= AT_BRANCH
+        {
             return Err("too many resume points".into());
         }
-        // Global access sites: each keeps its cache entry in variables for the whole call,
-        // loaded here and written back by the resolver on a miss.
+        // Global access sites: each has a cache entry in `BlockContext::sites`.
         for (pc, inst) in insts.iter().enumerate() {
             let global = match &inst.op {
                 Op::Ld { space, addr, .. }
@@ -215,22 +248,8 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 _ => false,
             };
             if global {
-                let site = self.site_vars.len() as u32;
-                self.site_of.insert(pc, site);
-                let vars = [(); 3].map(|_| self.b.declare_var(types::I64));
-                self.site_vars.push(vars);
-            }
-        }
-        self.sites = self.site_vars.len() as u32;
-        let sites = self.load_fixed(types::I64, offset_of!(BlockContext, sites));
-        for site in 0..self.site_vars.len() {
-            for word in 0..3 {
-                let offset = (site * 24 + word * 8) as i32;
-                let v = self
-                    .b
-                    .ins()
-                    .load(types::I64, MemFlags::trusted(), sites, offset);
-                self.b.def_var(self.site_vars[site][word], v);
+                self.site_of.insert(pc, self.sites);
+                self.sites += 1;
             }
         }
         let zero = self.b.ins().iconst(types::I64, 0);
@@ -256,6 +275,12 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         self.b.ins().return_(&[status]);
 
         self.b.switch_to_block(dispatch);
+        if single_phase(self.t.code) {
+            // Every thread starts here and runs to its end.
+            self.regs.clear(self.b);
+            self.jump_to_pc(0);
+            return self.emit_body(head);
+        }
         let resume_slot = self.resume_slot();
         let state = self.b.ins().load(types::I32, mem(), resume_slot, 0);
         let start = self.b.create_block();
@@ -277,22 +302,17 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         switch.emit(self.b, state, self.next_thread);
 
         self.b.switch_to_block(start);
-        let zero = self.b.ins().iconst(types::I64, 0);
-        for &r in &self.regs {
-            self.b.def_var(r, zero);
-        }
+        self.regs.clear(self.b);
         self.jump_to_pc(0);
         for (block, pc, shuffle) in resume_blocks {
             self.b.switch_to_block(block);
             let base = self.thread_regs();
-            let zero = self.b.ins().iconst(types::I64, 0);
-            for (i, &r) in self.regs.iter().enumerate() {
-                let v = if self.live.is_live(pc, i as u32) {
-                    self.b.ins().load(types::I64, mem(), base, (i * 8) as i32)
-                } else {
-                    zero // Never read again.
-                };
-                self.b.def_var(r, v);
+            // Registers not live here are never read again; they keep the zero of `clear`.
+            self.regs.clear(self.b);
+            for r in 0..self.regs.len() as u32 {
+                if self.live.is_live(pc, r) {
+                    self.regs.load(self.b, r, base);
+                }
             }
             if shuffle {
                 self.finish_shuffle(pc);
@@ -301,6 +321,12 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             }
         }
 
+        self.emit_body(head)
+    }
+
+    /// The thread loop's step to the next thread, and the instructions.
+    fn emit_body(&mut self, head: Block) -> Result<(), Unsupported> {
+        let insts = &self.t.code.insts;
         self.b.switch_to_block(self.next_thread);
         let t = self.b.use_var(self.thread);
         let t1 = self.b.ins().iadd_imm(t, 1);
@@ -351,15 +377,34 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         self.b.ins().iadd(base, off)
     }
 
+    /// Runs `call` (which emits a call out of the generated code) with the registers live at
+    /// `pc` stored to the thread's register slots before and loaded again after: no register
+    /// value is live across the call, so the register allocator does not keep values that
+    /// the hot path holds in caller-saved registers (every float register) in stack slots
+    /// because a rarely taken path calls out.
+    pub(super) fn around_call<R>(&mut self, pc: usize, call: impl FnOnce(&mut Self) -> R) -> R {
+        let base = self.thread_regs();
+        let live: Vec<u32> = (0..self.regs.len() as u32)
+            .filter(|&r| self.live.is_live(pc, r))
+            .collect();
+        for &r in &live {
+            self.regs.store(self.b, r, base);
+        }
+        let result = call(self);
+        let base = self.thread_regs();
+        for &r in &live {
+            self.regs.load(self.b, r, base);
+        }
+        result
+    }
+
     /// Saves the registers live at `pc`, where the thread resumes with state `resume`.
     fn save_state(&mut self, resume: u32, pc: usize) {
         let base = self.thread_regs();
-        for i in 0..self.regs.len() {
-            if !self.live.is_live(pc, i as u32) {
-                continue;
+        for r in 0..self.regs.len() as u32 {
+            if self.live.is_live(pc, r) {
+                self.regs.store(self.b, r, base);
             }
-            let v = self.b.use_var(self.regs[i]);
-            self.b.ins().store(mem(), v, base, (i * 8) as i32);
         }
         let slot = self.resume_slot();
         let r = self.b.ins().iconst(types::I32, i64::from(resume as i32));
@@ -367,9 +412,11 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
     }
 
     fn exit_thread(&mut self) {
-        let slot = self.resume_slot();
-        let r = self.b.ins().iconst(types::I32, i64::from(EXITED as i32));
-        self.b.ins().store(mem(), r, slot, 0);
+        if !single_phase(self.t.code) {
+            let slot = self.resume_slot();
+            let r = self.b.ins().iconst(types::I32, i64::from(EXITED as i32));
+            self.b.ins().store(mem(), r, slot, 0);
+        }
         self.b.ins().jump(self.next_thread, &[]);
     }
 
@@ -386,22 +433,35 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
     /// A block that faults at `pc` (filled in at the end).
     fn fault_block(&mut self, pc: usize) -> Block {
         let block = self.b.create_block();
+        self.b.set_cold_block(block);
         self.pending_faults.push((block, pc));
         block
     }
 
     fn src(&mut self, s: Src) -> Value {
         match s {
-            Src::Reg(r) => self.b.use_var(self.regs[r as usize]),
+            Src::Reg(r) => self.reg(r),
             Src::Imm(v) => self.b.ins().iconst(types::I64, v as i64),
             Src::NotReg(r) => {
-                let v = self.b.use_var(self.regs[r as usize]);
+                let v = self.reg(r);
                 let z = self.b.ins().icmp_imm(IntCC::Equal, v, 0);
                 self.b.ins().uextend(types::I64, z)
             }
             Src::Special(sp) => self.special(sp),
             // Refused by `unsupported`.
             Src::Frame(_) => self.b.ins().iconst(types::I64, 0),
+        }
+    }
+
+    /// The low 32 bits of an operand as an `f32`.
+    fn src_f32(&mut self, s: Src) -> Value {
+        match s {
+            Src::Reg(r) => self.reg_f32(r),
+            Src::Imm(v) => self.b.ins().f32const(f32::from_bits(v as u32)),
+            other => {
+                let v = self.src(other);
+                registers::f32_of(self.b, v)
+            }
         }
     }
 
@@ -440,9 +500,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
     }
 
     fn set(&mut self, d: u32, v: Value) {
-        if d != SINK {
-            self.b.def_var(self.regs[d as usize], v);
-        }
+        self.regs.write(self.b, d, v);
     }
 
     fn call_evaluate(&mut self, pc: usize, a: Value, b: Value, c: Value) -> Value {
@@ -453,10 +511,31 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
     }
 
     fn instruction(&mut self, pc: usize) -> Result<(), Unsupported> {
+        let insts = &self.t.code.insts;
+        // Earlier checks hold here only when the previous instruction is this block's one way
+        // in: it falls through unconditionally and nothing else jumps here.
+        let falls_through = pc > 0
+            && insts[pc - 1].guard.is_none()
+            && !matches!(
+                insts[pc - 1].op,
+                Op::Bra { .. } | Op::Bar { .. } | Op::Warp { .. } | Op::Exit | Op::Ret | Op::Trap
+            );
+        if !falls_through || self.targets.contains(&pc) {
+            self.checked.clear();
+        }
+        let written = crate::liveness::registers_of(&insts[pc]).1;
+        let result = self.guarded_instruction(pc);
+        // A register an entry's address reads has a new value: the entry no longer applies.
+        self.checked
+            .retain(|c| !matches!(c.addr.base, AddrBase::Reg(r) if written.contains(&r)));
+        result
+    }
+
+    fn guarded_instruction(&mut self, pc: usize) -> Result<(), Unsupported> {
         let inst = &self.t.code.insts[pc];
         if let Some((reg, negated)) = inst.guard {
             if let Op::Bra { target } = inst.op {
-                let v = self.b.use_var(self.regs[reg as usize]);
+                let v = self.reg(reg);
                 let bit = self.b.ins().band_imm(v, 1);
                 let taken = self.b.create_block();
                 let next = self.next_block(pc);
@@ -469,7 +548,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 self.branch(pc, target as usize);
                 return Ok(());
             }
-            let v = self.b.use_var(self.regs[reg as usize]);
+            let v = self.reg(reg);
             let bit = self.b.ins().band_imm(v, 1);
             let run = self.b.create_block();
             let next = self.next_block(pc);
@@ -493,9 +572,10 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         block
     }
 
-    /// A branch to `target`; backward branches burn fuel and yield when it runs out.
+    /// A branch to `target`; backward branches burn fuel, and when it runs out the thread saves
+    /// its state and calls `fuel_out`, which may stop the block.
     fn branch(&mut self, pc: usize, target: usize) {
-        if target > pc {
+        if target > pc || counted::ends_by_itself(&self.t.code.insts, pc, target) {
             self.jump_to_pc(target);
             return;
         }
@@ -507,15 +587,39 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         self.b.ins().brif(left, go, &[], out, &[]);
         self.b.switch_to_block(go);
         self.jump_to_pc(target);
+        self.b.set_cold_block(out);
         self.b.switch_to_block(out);
-        let id = self.resume_ids[&target];
-        self.save_state(id, target);
-        let status = self.b.ins().iconst(types::I32, i64::from(YIELDED));
+        self.save_state(AT_BRANCH | target as u32, target);
+        let call = self.b.ins().call(self.t.fuel_out, &[self.ctx]);
+        let stop = self.b.inst_results(call)[0];
+        let stopped = self.b.create_block();
+        let refuelled = self.b.create_block();
+        self.b.set_cold_block(stopped);
+        self.b.set_cold_block(refuelled);
+        self.b.ins().brif(stop, stopped, &[], refuelled, &[]);
+        self.b.switch_to_block(stopped);
+        let status = self.b.ins().iconst(types::I32, i64::from(STOPPED));
         self.b.ins().return_(&[status]);
+        self.b.switch_to_block(refuelled);
+        let full = self.b.ins().iconst(types::I64, FUEL as i64);
+        self.b.def_var(self.fuel, full);
+        // The saved registers, reloaded: no register value lives across the call.
+        let base = self.thread_regs();
+        for r in 0..self.regs.len() as u32 {
+            if self.live.is_live(target, r) {
+                self.regs.load(self.b, r, base);
+            }
+        }
+        self.jump_to_pc(target);
     }
 
     fn operation(&mut self, pc: usize) -> Result<(), Unsupported> {
         let op = &self.t.code.insts[pc].op;
+        if self.remat.values().any(|&def| def == pc) {
+            // Its register is computed where it is read.
+            self.jump_to_pc(pc + 1);
+            return Ok(());
+        }
         match op {
             Op::Nop | Op::Fence => {}
             Op::Bra { target } => {
@@ -548,6 +652,15 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 self.save_state(id | WAITING, pc + 1);
                 self.b.ins().jump(self.next_thread, &[]);
                 return Ok(());
+            }
+            Op::Mov {
+                d,
+                a: Src::Reg(r),
+                bits,
+            } if *bits == 32 && self.regs.kind(*r) == Kind::F32 => {
+                // An f32 register's upper bits are zero already.
+                let v = self.regs.read_f32_observed(self.b, *r);
+                self.regs.write_f32(self.b, *d, v);
             }
             Op::Mov { d, a, bits } => {
                 let v = self.src(*a);
@@ -642,19 +755,32 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 b,
                 c,
             } => {
-                let (x, y, z) = (self.src(*a), self.src(*b), self.src(*c));
                 let plain = m.rnd == Rounding::Rn && !m.ftz && !m.sat && !m.relu;
-                let v = match (m.ty, fop) {
+                match (m.ty, fop) {
                     // f64 NaN operands propagate (see the interpreter's `directed`): f64 goes
                     // through `evaluate`.
                     (T::F32, FloatOp::Add | FloatOp::Sub | FloatOp::Mul | FloatOp::Fma)
                         if plain =>
                     {
-                        self.float_plain(*fop, x, y, z)
+                        let (x, y) = (self.src_f32(*a), self.src_f32(*b));
+                        let z = match fop {
+                            FloatOp::Fma => self.src_f32(*c),
+                            _ => x,
+                        };
+                        let v = self.float_plain(*fop, x, y, z);
+                        let v = if self.regs.is_lazy(*d) {
+                            v
+                        } else {
+                            registers::canonical_nan(self.b, v)
+                        };
+                        self.regs.write_f32(self.b, *d, v);
                     }
-                    _ => self.call_evaluate(pc, x, y, z),
-                };
-                self.set(*d, v);
+                    _ => {
+                        let (x, y, z) = (self.src(*a), self.src(*b), self.src(*c));
+                        let v = self.call_evaluate(pc, x, y, z);
+                        self.set(*d, v);
+                    }
+                }
             }
             Op::Cvt {
                 dst,
@@ -710,7 +836,13 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                     mem()
                 };
                 for (i, &d) in ds.iter().enumerate() {
-                    let v = self.b.ins().load(ty, flags, host, (i as u64 * len) as i32);
+                    let offset = (i as u64 * len) as i32;
+                    if *bits == 32 && !*signed && d != SINK && self.regs.kind(d) == Kind::F32 {
+                        let v = self.b.ins().load(types::F32, flags, host, offset);
+                        self.regs.write_f32(self.b, d, v);
+                        continue;
+                    }
+                    let v = self.b.ins().load(ty, flags, host, offset);
                     let v = match (*bits, *signed) {
                         (64, _) => v,
                         (_, true) => self.b.ins().sextend(types::I64, v),
@@ -727,10 +859,19 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             } => {
                 let len = u64::from(*bits / 8);
                 let total = len * srcs.len() as u64;
-                let values: Vec<Value> = srcs.iter().map(|s| self.src(*s)).collect();
+                // The address first: values read after it are not live across its slow path.
                 let host = self.address(pc, *space, addr, total)?;
+                let values: Vec<Value> = srcs
+                    .iter()
+                    .map(|s| match s {
+                        Src::Reg(r) if *bits == 32 && self.regs.kind(*r) == Kind::F32 => {
+                            self.regs.read_f32_observed(self.b, *r)
+                        }
+                        _ => self.src(*s),
+                    })
+                    .collect();
                 for (i, v) in values.into_iter().enumerate() {
-                    let v = if *bits < 64 {
+                    let v = if *bits < 64 && self.b.func.dfg.value_type(v) == types::I64 {
                         let ty = Type::int(u16::from(*bits)).unwrap_or(types::I64);
                         self.b.ins().ireduce(ty, v)
                     } else {
@@ -748,9 +889,9 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 b,
                 c,
             } => {
-                let (x, y) = (self.src(*b), self.src(*c));
                 let bytes = u64::from(ty.size());
                 let host = self.address(pc, *space, addr, bytes)?;
+                let (x, y) = (self.src(*b), self.src(*c));
                 let v = self.atomic(*op, *ty, host, x, y);
                 self.set(*d, v);
             }
