@@ -52,14 +52,13 @@ pub(super) fn segment_ends(len: usize) -> Vec<usize> {
     let mut ends = Vec::new();
     let mut end = 0;
     let mut size = FIRST_SEGMENT;
+    // Each segment leaves at least `size` launches, so the last end pushed here is below `len`.
     while len - end >= 2 * size {
         end += size;
         ends.push(end);
         size *= SEGMENT_GROWTH;
     }
-    if ends.last() != Some(&len) {
-        ends.push(len);
-    }
+    ends.push(len);
     ends
 }
 
@@ -109,9 +108,8 @@ pub(super) struct Detector {
     /// Launches of the candidate matched in this repetition (its first `held` steps, values
     /// in `incoming`).
     pub held: usize,
-    /// Of those, the ones already submitted as replayed segments (the rest are held back).
-    pub submitted: usize,
-    /// The segment the next matching launch belongs to.
+    /// The segment the next matching launch belongs to; the segments before it went to the
+    /// device as graphs.
     pub segment: usize,
     /// Replays of the candidate since the last boundary.
     repeats: usize,
@@ -174,26 +172,41 @@ impl Detector {
         })
     }
 
+    /// How many of the matched launches went to the device as replayed segments: those of
+    /// the segments before the current one.
+    fn submitted(&self) -> usize {
+        match (&self.candidate, self.segment) {
+            (Some(candidate), segment) if segment > 0 => candidate.segments[segment - 1],
+            _ => 0,
+        }
+    }
+
     /// Whether matched launches are held back (not yet submitted).
     #[inline]
     pub(super) fn holding(&self) -> bool {
-        self.held > self.submitted
+        self.held > self.submitted()
     }
 
-    /// Notes that the held launches were submitted as the current segment's graph (as every
-    /// segment's, on a first full match); a complete candidate counts as a replay and matching
+    /// The graph of the current segment (the candidate has been instantiated).
+    pub(super) fn current_graph(&self) -> &dyn ExecGraph {
+        let replay = self.candidate.as_ref().and_then(|c| c.replay.as_ref());
+        &*replay.expect("an instantiated candidate").execs[self.segment]
+    }
+
+    /// Notes that the current segment's graph went to the device: its launches count as
+    /// replayed. Once the last segment is out, the repetition counts as a replay and matching
     /// starts over.
-    pub(super) fn segment_replayed(&mut self) {
+    pub(super) fn segment_launched(&mut self) {
+        let start = self.submitted();
         let Some(candidate) = &mut self.candidate else {
             return;
         };
+        self.stats.replayed_launches += (candidate.segments[self.segment] - start) as u64;
         candidate.changed.clear();
-        self.submitted = self.held;
         self.segment += 1;
-        if self.held == candidate.sequence.len() {
+        if self.segment == candidate.segments.len() {
             self.stats.replays += 1;
             self.held = 0;
-            self.submitted = 0;
             self.segment = 0;
             self.repeats += 1;
         }
@@ -202,9 +215,8 @@ impl Detector {
     /// Takes the held launches out of the match (they are about to be enqueued one by one):
     /// returns their steps; matching starts over.
     pub(super) fn take_held(&mut self) -> std::ops::Range<usize> {
-        let held = self.submitted..self.held;
+        let held = self.submitted()..self.held;
         self.held = 0;
-        self.submitted = 0;
         self.segment = 0;
         if let Some(candidate) = &mut self.candidate {
             candidate.changed.clear();

@@ -157,44 +157,36 @@ impl AutoGraph {
             .candidate
             .as_mut()
             .expect("a complete match has a candidate");
-        let launched = match &candidate.replay {
-            None => match self.instantiate(candidate) {
-                Ok(execs) => {
-                    state.stats.instantiations += 1;
-                    let mut launched = Ok(());
-                    for (exec, &end) in execs.iter().zip(&candidate.segments) {
-                        launched = self.inner.launch_graph(&**exec);
-                        if launched.is_err() {
-                            break;
-                        }
-                        // Launches of segments that went out are not released again.
-                        state.stats.replayed_launches += (end - state.submitted) as u64;
-                        state.submitted = end;
-                    }
-                    candidate.replay = Some(Replay {
-                        execs,
-                        values: candidate.incoming.clone(),
-                    });
-                    launched
-                }
-                Err(error) => Err(error),
-            },
-            Some(_) => update_changed(candidate, segment).and_then(|updated| {
+        // The segments to launch now.
+        let ready = match &candidate.replay {
+            None => self.instantiate(candidate).map(|execs| {
+                state.stats.instantiations += 1;
+                candidate.replay = Some(Replay {
+                    execs,
+                    values: candidate.incoming.clone(),
+                });
+                0..candidate.segments.len()
+            }),
+            Some(_) => update_changed(candidate, segment).map(|updated| {
                 state.stats.node_updates += updated as u64;
-                let replay = candidate.replay.as_ref().expect("matched above");
-                self.inner.launch_graph(&*replay.execs[segment])?;
-                state.stats.replayed_launches += (state.held - state.submitted) as u64;
-                Ok(())
+                segment..segment + 1
             }),
         };
-        match launched {
-            Ok(()) => {
-                state.segment_replayed();
+        let launched = ready.and_then(|segments| {
+            segments.into_iter().try_for_each(|_| {
+                self.inner.launch_graph(state.current_graph())?;
+                // Launches of segments that went out are not released again.
+                state.segment_launched();
                 Ok(())
-            }
+            })
+        });
+        match launched {
+            Ok(()) => Ok(()),
             Err(_) => {
                 // This device cannot replay the sequence: it runs as launched.
-                candidate.replay = None;
+                if let Some(candidate) = &mut state.candidate {
+                    candidate.replay = None;
+                }
                 state.graph_failed = true;
                 state.diverge();
                 self.release(state)
