@@ -276,17 +276,23 @@ mod tests {
     use crate::backend::cpu::discover;
     use crate::bench::GraphVariant;
 
-    #[test]
-    fn every_variant_is_measured_and_automatic_replay_replays_each_timed_repetition() {
-        let backend = discover().unwrap().remove(0);
-        let device = Device::from_backend(backend);
+    /// The benchmark of `kernel` on a CPU device, 8 kernels x 3 repetitions, and the variants
+    /// it measured.
+    fn run_on_cpu(kernel: GraphKernel) -> (GraphReport, Vec<GraphVariant>) {
+        let device = Device::from_backend(discover().unwrap().remove(0));
         let options = GraphBenchOptions {
             kernels: 8,
             repetitions: 3,
-            kernel: GraphKernel::AddOne,
+            kernel,
         };
         let report = graph_replay(&device, &options).unwrap();
-        let measured: Vec<GraphVariant> = report.figures.iter().map(|f| f.variant).collect();
+        let measured = report.figures.iter().map(|f| f.variant).collect();
+        (report, measured)
+    }
+
+    #[test]
+    fn every_variant_is_measured_and_automatic_replay_replays_each_timed_repetition() {
+        let (report, measured) = run_on_cpu(GraphKernel::AddOne);
         assert_eq!(
             measured,
             [
@@ -315,15 +321,7 @@ mod tests {
 
     #[test]
     fn the_empty_kernel_has_no_argument_to_change_and_replays_all_the_same() {
-        let backend = discover().unwrap().remove(0);
-        let device = Device::from_backend(backend);
-        let options = GraphBenchOptions {
-            kernels: 8,
-            repetitions: 3,
-            kernel: GraphKernel::Empty,
-        };
-        let report = graph_replay(&device, &options).unwrap();
-        let measured: Vec<GraphVariant> = report.figures.iter().map(|f| f.variant).collect();
+        let (report, measured) = run_on_cpu(GraphKernel::Empty);
         assert_eq!(
             measured,
             [
