@@ -1,0 +1,325 @@
+//! One PTX instruction to Cranelift IR: [`Emitter::operation`] translates the instruction at a
+//! pc (branches, barriers and shuffles end the thread's straight-line code), and
+//! [`Emitter::finish_shuffle`] completes a shuffle once the warp has offered its values.
+
+use chevron_ptx::interp::inst::{Collective, FloatOp, IntTer, Op, Space, Src, SINK};
+use chevron_ptx::interp::memory::SHARED_WINDOW;
+use chevron_ptx::ir::{Op as IrOp, Rounding, ScalarType as T};
+use cranelift_codegen::ir::{types, InstBuilder, MemFlags, Type, Value};
+
+use super::registers::{self, Kind};
+use super::{mask_bits, mem, subset, typed_value, width, Emitter, Unsupported};
+use crate::context::{WAITING, WARP_WAITING};
+
+impl Emitter<'_, '_, '_> {
+    pub(super) fn operation(&mut self, pc: usize) -> Result<(), Unsupported> {
+        let op = &self.t.code.insts[pc].op;
+        if self.remat.values().any(|&def| def == pc) {
+            // Its register is computed where it is read.
+            self.jump_to_pc(pc + 1);
+            return Ok(());
+        }
+        match op {
+            Op::Nop | Op::Fence => {}
+            Op::Bra { target } => {
+                self.branch(pc, *target as usize);
+                return Ok(());
+            }
+            Op::Ret | Op::Exit => {
+                self.exit_thread();
+                return Ok(());
+            }
+            Op::Trap => {
+                self.fault(pc);
+                return Ok(());
+            }
+            Op::Warp {
+                c: Collective::Shfl { a, .. },
+                ..
+            } => {
+                // Offer the value, then wait for the warp; `finish_shuffle` reads the result.
+                let x = self.src(*a);
+                let t = self.b.use_var(self.thread);
+                self.b.ins().call(self.t.offer, &[self.ctx, t, x]);
+                let id = self.shuffle_ids[&pc];
+                self.save_state(id | WARP_WAITING, pc);
+                self.b.ins().jump(self.next_thread, &[]);
+                return Ok(());
+            }
+            Op::Bar { .. } => {
+                let id = self.resume_ids[&(pc + 1)];
+                self.save_state(id | WAITING, pc + 1);
+                self.b.ins().jump(self.next_thread, &[]);
+                return Ok(());
+            }
+            Op::Mov {
+                d,
+                a: Src::Reg(r),
+                bits,
+            } if *bits == 32 && self.regs.kind(*r) == Kind::F32 => {
+                // An f32 register's upper bits are zero already.
+                let v = self.regs.read_f32_observed(self.b, *r);
+                self.regs.write_f32(self.b, *d, v);
+            }
+            Op::Mov { d, a, bits } => {
+                let v = self.src(*a);
+                let v = mask_bits(self.b, v, u32::from(*bits));
+                self.set(*d, v);
+            }
+            Op::IntBin { k, t, d, a, b } => {
+                let (x, y) = (self.src(*a), self.src(*b));
+                let v = self.int_bin(pc, *k, *t, x, y);
+                self.set(*d, v);
+            }
+            Op::IntTer { k, t, d, a, b, c } => {
+                let (x, y, z) = (self.src(*a), self.src(*b), self.src(*c));
+                let v = match k {
+                    IntTer::MadLo => {
+                        let p = self.b.ins().imul(x, y);
+                        let s = self.b.ins().iadd(p, z);
+                        mask_bits(self.b, s, width(*t))
+                    }
+                    _ => {
+                        let (xv, yv) = (typed_value(self.b, *t, x), typed_value(self.b, *t, y));
+                        let p = self.b.ins().imul(xv, yv);
+                        let s = self.b.ins().iadd(p, z);
+                        mask_bits(self.b, s, 2 * width(*t))
+                    }
+                };
+                self.set(*d, v);
+            }
+            Op::IntUn { d, a, .. } => {
+                let x = self.src(*a);
+                let zero = self.b.ins().iconst(types::I64, 0);
+                let v = self.call_evaluate(pc, x, zero, zero);
+                self.set(*d, v);
+            }
+            Op::Selp { bits, d, a, b, c } => {
+                let (x, y, z) = (self.src(*a), self.src(*b), self.src(*c));
+                let bit = self.b.ins().band_imm(z, 1);
+                let v = self.b.ins().select(bit, x, y);
+                let v = mask_bits(self.b, v, u32::from(*bits));
+                self.set(*d, v);
+            }
+            Op::PredLogic { op, d, a, b } => {
+                let (x, y) = (self.src(*a), self.src(*b));
+                let v = match op {
+                    IrOp::And => self.b.ins().band(x, y),
+                    IrOp::Or => self.b.ins().bor(x, y),
+                    _ => self.b.ins().bxor(x, y),
+                };
+                let v = self.b.ins().band_imm(v, 1);
+                self.set(*d, v);
+            }
+            Op::Setp {
+                cmp,
+                ty,
+                combine,
+                p,
+                q,
+                a,
+                b,
+                c,
+                ..
+            } => {
+                let (x, y) = (self.src(*a), self.src(*b));
+                let r = if ty.is_float() {
+                    let zero = self.b.ins().iconst(types::I64, 0);
+                    self.call_evaluate(pc, x, y, zero)
+                } else {
+                    self.int_compare(*cmp, *ty, x, y)
+                };
+                let not_r = self.b.ins().bxor_imm(r, 1);
+                let (pv, qv) = match combine {
+                    None => (r, not_r),
+                    Some(op) => {
+                        let cv = self.src(*c);
+                        let cv = self.b.ins().band_imm(cv, 1);
+                        let f = |e: &mut Self, v: Value| match op {
+                            IrOp::And => e.b.ins().band(v, cv),
+                            IrOp::Or => e.b.ins().bor(v, cv),
+                            _ => e.b.ins().bxor(v, cv),
+                        };
+                        (f(self, r), f(self, not_r))
+                    }
+                };
+                self.set(*p, pv);
+                self.set(*q, qv);
+            }
+            Op::Float {
+                op: fop,
+                m,
+                d,
+                a,
+                b,
+                c,
+            } => {
+                let plain = m.rnd == Rounding::Rn && !m.ftz && !m.sat && !m.relu;
+                match (m.ty, fop) {
+                    // f64 NaN operands propagate (see the interpreter's `directed`): f64 goes
+                    // through `evaluate`.
+                    (T::F32, FloatOp::Add | FloatOp::Sub | FloatOp::Mul | FloatOp::Fma)
+                        if plain =>
+                    {
+                        let (x, y) = (self.src_f32(*a), self.src_f32(*b));
+                        let z = match fop {
+                            FloatOp::Fma => self.src_f32(*c),
+                            _ => x,
+                        };
+                        let v = self.float_plain(*fop, x, y, z);
+                        let v = if self.regs.is_lazy(*d) {
+                            v
+                        } else {
+                            registers::canonical_nan(self.b, v)
+                        };
+                        self.regs.write_f32(self.b, *d, v);
+                    }
+                    _ => {
+                        let (x, y, z) = (self.src(*a), self.src(*b), self.src(*c));
+                        let v = self.call_evaluate(pc, x, y, z);
+                        self.set(*d, v);
+                    }
+                }
+            }
+            Op::Cvt {
+                dst,
+                src,
+                options,
+                d,
+                a,
+            } => {
+                let x = self.src(*a);
+                // 8- and 16-bit results keep the interpreter's register conventions (an `.s8`
+                // result is sign-extended to 16 bits): those go through `evaluate`.
+                let int = |t: &T| !t.is_float() && *t != T::Pred && t.size() >= 4;
+                let v = if int(dst) && int(src) && !options.sat && options.rnd.is_none() {
+                    let v = typed_value(self.b, *src, x);
+                    mask_bits(self.b, v, width(*dst))
+                } else {
+                    let zero = self.b.ins().iconst(types::I64, 0);
+                    self.call_evaluate(pc, x, zero, zero)
+                };
+                self.set(*d, v);
+            }
+            Op::Cvta {
+                to,
+                space,
+                d,
+                a,
+                bits,
+            } => {
+                let x = self.src(*a);
+                let v = match (space, to) {
+                    (Space::Shared, true) => self.b.ins().iadd_imm(x, -(SHARED_WINDOW as i64)),
+                    (Space::Shared, false) => self.b.ins().iadd_imm(x, SHARED_WINDOW as i64),
+                    _ => x,
+                };
+                let v = mask_bits(self.b, v, u32::from(*bits));
+                self.set(*d, v);
+            }
+            Op::Ld {
+                space,
+                bits,
+                signed,
+                ds,
+                addr,
+            } => {
+                let len = u64::from(*bits / 8);
+                let total = len * ds.len() as u64;
+                let host = self.address(pc, *space, addr, total)?;
+                let ty = Type::int(u16::from(*bits)).unwrap_or(types::I64);
+                // The parameter buffer does not change during a launch.
+                let flags = if *space == Space::Param {
+                    MemFlags::trusted().with_readonly().with_can_move()
+                } else {
+                    mem()
+                };
+                for (i, &d) in ds.iter().enumerate() {
+                    let offset = (i as u64 * len) as i32;
+                    if *bits == 32 && !*signed && d != SINK && self.regs.kind(d) == Kind::F32 {
+                        let v = self.b.ins().load(types::F32, flags, host, offset);
+                        self.regs.write_f32(self.b, d, v);
+                        continue;
+                    }
+                    let v = self.b.ins().load(ty, flags, host, offset);
+                    let v = match (*bits, *signed) {
+                        (64, _) => v,
+                        (_, true) => self.b.ins().sextend(types::I64, v),
+                        (_, false) => self.b.ins().uextend(types::I64, v),
+                    };
+                    self.set(d, v);
+                }
+            }
+            Op::St {
+                space,
+                bits,
+                addr,
+                srcs,
+            } => {
+                let len = u64::from(*bits / 8);
+                let total = len * srcs.len() as u64;
+                // The address first: values read after it are not live across its slow path.
+                let host = self.address(pc, *space, addr, total)?;
+                let values: Vec<Value> = srcs
+                    .iter()
+                    .map(|s| match s {
+                        Src::Reg(r) if *bits == 32 && self.regs.kind(*r) == Kind::F32 => {
+                            self.regs.read_f32_observed(self.b, *r)
+                        }
+                        _ => self.src(*s),
+                    })
+                    .collect();
+                for (i, v) in values.into_iter().enumerate() {
+                    let v = if *bits < 64 && self.b.func.dfg.value_type(v) == types::I64 {
+                        let ty = Type::int(u16::from(*bits)).unwrap_or(types::I64);
+                        self.b.ins().ireduce(ty, v)
+                    } else {
+                        v
+                    };
+                    self.b.ins().store(mem(), v, host, (i as u64 * len) as i32);
+                }
+            }
+            Op::Atom {
+                space,
+                op,
+                ty,
+                d,
+                addr,
+                b,
+                c,
+            } => {
+                let bytes = u64::from(ty.size());
+                let host = self.address(pc, *space, addr, bytes)?;
+                let (x, y) = (self.src(*b), self.src(*c));
+                let v = self.atomic(*op, *ty, host, x, y);
+                self.set(*d, v);
+            }
+            _ => return Err(format!("`{}` is not compiled", subset::op_name(op))),
+        }
+        self.jump_to_pc(pc + 1);
+        Ok(())
+    }
+
+    /// Completes the `shfl` at `pc` once the warp has offered its values, and goes on.
+    pub(super) fn finish_shuffle(&mut self, pc: usize) {
+        let Op::Warp {
+            c: Collective::Shfl { d, p, b, c, .. },
+            ..
+        } = &self.t.code.insts[pc].op
+        else {
+            return;
+        };
+        let (d, p) = (*d, *p);
+        let (y, z) = (self.src(*b), self.src(*c));
+        let op = &self.t.code.insts[pc].op as *const Op as i64;
+        let op = self.b.ins().iconst(types::I64, op);
+        let t = self.b.use_var(self.thread);
+        let call = self.b.ins().call(self.t.shuffle, &[self.ctx, op, t, y, z]);
+        let r = self.b.inst_results(call)[0];
+        let value = self.b.ins().band_imm(r, 0xffff_ffff);
+        let in_range = self.b.ins().ushr_imm(r, 32);
+        self.set(d, value);
+        self.set(p, in_range);
+        self.jump_to_pc(pc + 1);
+    }
+}
