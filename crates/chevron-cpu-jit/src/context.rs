@@ -109,8 +109,11 @@ pub unsafe extern "C" fn offer(context: *const BlockContext, thread: u64, value:
     0
 }
 
-/// Finds global allocations for compiled code and keeps every one it handed out alive until
-/// the block ends (a free on another stream cannot pull the memory away mid-block).
+/// Finds global allocations for compiled code and keeps every one it handed out alive (a free
+/// on another stream cannot pull the memory away under a running kernel). A worker keeps them,
+/// and its access sites' entries, from block to block of a launch: a site resolves its
+/// allocation once per launch and worker, not once per block (`launch.rs` drops both when
+/// more than a few hundred are held).
 pub struct Resolver {
     pub memory: Arc<DeviceMemory>,
     pub held: std::cell::RefCell<Vec<Arc<Allocation>>>,

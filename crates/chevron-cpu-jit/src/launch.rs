@@ -24,6 +24,10 @@ use crate::context::{
 };
 use crate::CompiledKernel;
 
+/// Allocations a worker keeps alive for its site entries before it drops them all (and the
+/// entries with them) at the end of a block.
+const HELD_LIMIT: usize = 256;
+
 /// What one block's compiled run came to.
 enum BlockEnd {
     Done,
@@ -106,7 +110,12 @@ impl CompiledKernel {
                     &next,
                     blocks,
                 );
-                resolver.held.borrow_mut().clear();
+                // Entries point to allocations `held` keeps alive; a site that keeps switching
+                // allocations grows it, so now and then both start afresh.
+                if resolver.held.borrow().len() > HELD_LIMIT {
+                    resolver.held.borrow_mut().clear();
+                    sites.fill(0);
+                }
                 let BlockEnd::Interpret(range) = end else {
                     continue;
                 };
@@ -181,8 +190,8 @@ impl CompiledKernel {
     ) -> BlockEnd {
         resume.fill(0);
         shared.fill(0);
-        // The allocations the entries point to were released with the last block.
-        sites.fill(0);
+        // The site entries stay from block to block of the worker: the allocations they
+        // point to are held until the launch ends.
         if self.shuffles {
             offered.fill(0);
         }
