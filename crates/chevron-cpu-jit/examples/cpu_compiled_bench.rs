@@ -208,6 +208,9 @@ fn main() -> Result<(), String> {
             match CompiledKernel::compile(&program, &kernel, checks) {
                 Ok(compiled) => {
                     compile = compiled.compile_time();
+                    if let (true, Err(why)) = (checks, compiled.vector()) {
+                        eprintln!("{}: one thread at a time: {why}", case.name);
+                    }
                     let (time, out) = measure(&memory, &case, 5, &|| {
                         compiled
                             .launch(&case.config, &case.params, &hooks)

@@ -29,6 +29,11 @@ pub const EXITED: u32 = u32::MAX;
 /// goes to the interpreter).
 pub const AT_BRANCH: u32 = 1 << 29;
 
+/// Set on the resume states of a group of four threads the vector function saved at a barrier:
+/// its registers have the shapes the vector function expects, so it resumes them without
+/// checking. The scalar function ignores it.
+pub const VECTOR_SAVED: u32 = 1 << 28;
+
 /// Backward branches a thread takes between two looks at the stop flag and its block's
 /// progress ([`fuel_out`]).
 pub const FUEL: u64 = 1 << 16;
@@ -88,6 +93,13 @@ pub struct BlockContext {
     pub exchange: *mut u64,
     /// Per thread: how many `shfl`s it has offered values at.
     pub offered: *mut u32,
+    /// The threads the scalar function runs: `first_thread..end_thread` (all of the block's
+    /// but for a group the vector function handed over).
+    pub first_thread: u64,
+    pub end_thread: u64,
+    /// The vector function's first group of four threads; on [`SCALAR`](crate::vector::SCALAR)
+    /// the group it handed over.
+    pub group: u64,
 }
 
 /// Records `value` as what thread `thread` offers at its next `shfl`.

@@ -19,10 +19,11 @@ use std::sync::Mutex;
 use chevron_ptx::interp::{Fault, LaunchConfig, LaunchHooks, LaunchReport};
 
 use crate::context::{
-    access_limit, BlockContext, Resolver, Verdict, Watch, EXITED, FAULTED, FUEL, STOPPED, WAITING,
-    WARP_WAITING,
+    access_limit, BlockContext, Resolver, Verdict, Watch, EXITED, FAULTED, FUEL, PHASE_DONE,
+    STOPPED, WAITING, WARP_WAITING,
 };
-use crate::CompiledKernel;
+use crate::vector::SCALAR;
+use crate::{CompiledKernel, Entry};
 
 /// Allocations a worker keeps alive for its site entries before it drops them all (and the
 /// entries with them) at the end of a block.
@@ -79,6 +80,7 @@ impl CompiledKernel {
         let abort = AtomicBool::new(false);
         let first_fault: Mutex<Option<(u64, Fault)>> = Mutex::new(None);
         let handed_over: Mutex<Vec<std::ops::Range<u64>>> = Mutex::new(Vec::new());
+        let vectors = VectorStats::default();
         let work = |_worker: usize| {
             let mut regs = vec![0u64; threads as usize * self.num_regs.max(1) as usize];
             let mut resume = vec![0u32; threads as usize];
@@ -86,6 +88,7 @@ impl CompiledKernel {
             let mut sites = vec![0u64; 3 * self.sites as usize];
             let mut exchange = vec![0u64; 2 * threads as usize];
             let mut offered = vec![0u32; threads as usize];
+            let mut tally = (0, 0);
             let resolver = Resolver {
                 memory: std::sync::Arc::clone(self.program.memory()),
                 held: std::cell::RefCell::new(Vec::new()),
@@ -107,9 +110,11 @@ impl CompiledKernel {
                     &mut sites,
                     (&mut exchange, &mut offered),
                     &resolver,
-                    &next,
-                    blocks,
+                    (&next, blocks),
+                    (&vectors, &mut tally),
                 );
+                // The block's groups, and those handed over, added to the launch's at once.
+                vectors.add(std::mem::take(&mut tally));
                 // Entries point to allocations `held` keeps alive; a site that keeps switching
                 // allocations grows it, so now and then both start afresh.
                 if resolver.held.borrow().len() > HELD_LIMIT {
@@ -185,8 +190,8 @@ impl CompiledKernel {
         sites: &mut [u64],
         (exchange, offered): (&mut [u64], &mut [u32]),
         resolver: &Resolver,
-        next: &AtomicU64,
-        blocks: u64,
+        (next, blocks): (&AtomicU64, u64),
+        (vectors, tally): (&VectorStats, &mut (u64, u64)),
     ) -> BlockEnd {
         resume.fill(0);
         shared.fill(0);
@@ -228,13 +233,32 @@ impl CompiledKernel {
             num_regs: u64::from(self.num_regs),
             exchange: exchange.as_mut_ptr(),
             offered: offered.as_mut_ptr(),
+            first_thread: 0,
+            end_thread: resume.len() as u64,
+            group: 0,
+        };
+        // Four threads at a time where the kernel has that form, the block's rows are whole
+        // groups of four, and the launch's groups have not mostly gone on one by one.
+        let vector = match self.vector {
+            Ok(entries) if config.block[0].is_multiple_of(4) && !vectors.given_up() => {
+                Some(entries)
+            }
+            _ => None,
         };
         loop {
             // SAFETY: `context` points to buffers sized for this launch (registers for every
             // thread, a resume state per thread, the block's shared memory, the parameter
             // buffer the kernel's parameters fit in) that outlive the call; the resolver keeps
-            // every allocation it hands out alive until the block ends.
-            let status = unsafe { (self.entry)(&mut context) };
+            // every allocation it hands out alive while the site entries point to it.
+            let status = match vector {
+                // SAFETY: as above; the vector function and the scalar one it hands groups to
+                // take the same context.
+                Some((vector, scalar)) => unsafe {
+                    vector_phase(&mut context, vector, scalar, tally)
+                },
+                // SAFETY: as above.
+                None => unsafe { (self.entry)(&mut context) },
+            };
             match status {
                 FAULTED => return BlockEnd::Interpret(index..index + 1),
                 STOPPED => {
@@ -245,7 +269,7 @@ impl CompiledKernel {
                     }
                     return BlockEnd::Interpret(index..index + 1);
                 }
-                _ if self.single_phase => return BlockEnd::Done,
+                _ if self.single_phase && vector.is_none() => return BlockEnd::Done,
                 _ => match release(resume, self.shuffles) {
                     Release::Done => return BlockEnd::Done,
                     Release::Released => {}
@@ -256,6 +280,66 @@ impl CompiledKernel {
             }
         }
     }
+}
+
+/// How a launch's groups of four threads fare: when most of them go on one thread at a time
+/// (their threads part at branches, or read scattered addresses), the vector function only
+/// adds work, and the launch's later blocks run in the scalar function alone.
+#[derive(Default)]
+pub(crate) struct VectorStats {
+    groups: AtomicU64,
+    handed_over: AtomicU64,
+}
+
+impl VectorStats {
+    fn add(&self, (groups, handed_over): (u64, u64)) {
+        if groups > 0 {
+            self.groups.fetch_add(groups, Ordering::Relaxed);
+            self.handed_over.fetch_add(handed_over, Ordering::Relaxed);
+        }
+    }
+
+    fn given_up(&self) -> bool {
+        let groups = self.groups.load(Ordering::Relaxed);
+        groups >= 256 && 2 * self.handed_over.load(Ordering::Relaxed) > groups
+    }
+}
+
+/// Runs one phase of a block through the vector function, handing each group it returns
+/// ([`SCALAR`]) to the scalar function `scalar`, then going on with the next group.
+///
+/// # Safety
+/// As for a call of the kernel's scalar function with `context`.
+unsafe fn vector_phase(
+    context: &mut BlockContext,
+    vector: Entry,
+    scalar: Entry,
+    tally: &mut (u64, u64),
+) -> u32 {
+    context.group = 0;
+    let mut handed_over = 0;
+    let status = loop {
+        // SAFETY: the caller's contract.
+        let status = unsafe { vector(context) };
+        if status != SCALAR {
+            break status;
+        }
+        handed_over += 1;
+        let group = context.group;
+        context.first_thread = 4 * group;
+        context.end_thread = 4 * group + 4;
+        // SAFETY: the caller's contract.
+        let status = unsafe { scalar(context) };
+        context.first_thread = 0;
+        context.end_thread = context.threads;
+        if status != PHASE_DONE {
+            break status;
+        }
+        context.group = group + 1;
+    };
+    tally.0 += context.threads / 4;
+    tally.1 += handed_over;
+    status
 }
 
 /// What the end of a phase leads to.

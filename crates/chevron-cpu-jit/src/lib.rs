@@ -1,31 +1,35 @@
 //! The CPU device's compiler: PTX kernels (as the interpreter decodes them) compiled to native
 //! code with Cranelift, run with the interpreter's semantics and fault reports.
 //!
-//! - [`CompiledKernel::compile`] translates one kernel (`codegen.rs`) or says why it will not:
-//!   anything outside the compiled subset (calls and `printf`, atomics, warp collectives, local
-//!   memory, ...) leaves the kernel to the interpreter; that is never an error.
+//! - [`CompiledKernel::compile`] translates one kernel (`build.rs`: `codegen/`, one thread at a
+//!   time, and where the kernel allows it `vector/`, four threads at a time) or says why it
+//!   will not: anything outside the compiled subset (calls and `printf`, float atomics, most
+//!   warp collectives, local memory, ...) leaves the kernel to the interpreter; that is never
+//!   an error.
 //! - [`CompiledKernel::launch`] (`launch.rs`) runs a grid, blocks spread over workers, each
-//!   block's threads as loops split at its barriers; faults are re-run in the interpreter for the
-//!   report.
-//! - [`ExecMode`] and [`checks_from_env`] read `CHEVRON_CPU_EXEC` and `CHEVRON_CPU_CHECKS`.
+//!   block's threads as loops split at its barriers (in groups of four where it can); faults
+//!   are re-run in the interpreter for the report.
+//! - [`ExecMode`], [`checks_from_env`] and [`vectors_from_env`] read `CHEVRON_CPU_EXEC`,
+//!   `CHEVRON_CPU_CHECKS` and `CHEVRON_CPU_VECTOR`.
 //!
-//! All `unsafe` of the CPU device's compiled path is here: calling generated code, and the two
+//! All `unsafe` of the CPU device's compiled path is here: calling generated code, and the
 //! callbacks generated code makes (`context.rs`).
 
+mod build;
 mod codegen;
+mod cold_call;
 mod context;
 mod launch;
 mod liveness;
+mod vector;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chevron_ptx::interp::{KernelHandle, Program};
-use cranelift_codegen::ir::{types, AbiParam, UserFuncName};
 use cranelift_codegen::settings::{self, Configurable};
-use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::{JITBuilder, JITModule};
-use cranelift_module::{default_libcall_names, Linkage, Module};
+use cranelift_module::default_libcall_names;
 
 use context::BlockContext;
 
@@ -73,14 +77,30 @@ pub fn checks_from_env() -> Result<bool, String> {
     }
 }
 
+/// Reads `CHEVRON_CPU_VECTOR` (`on` or `off`; unset: `on`): whether kernels that have a
+/// four-wide form run four threads at a time (`vector.rs`).
+pub fn vectors_from_env() -> Result<bool, String> {
+    match std::env::var("CHEVRON_CPU_VECTOR") {
+        Err(_) => Ok(true),
+        Ok(text) => match text.trim() {
+            "on" | "" => Ok(true),
+            "off" => Ok(false),
+            other => Err(format!("CHEVRON_CPU_VECTOR={other}: expected on or off")),
+        },
+    }
+}
+
 /// Signature of a compiled block function.
-type Entry = unsafe extern "C" fn(*mut BlockContext) -> u32;
+pub(crate) type Entry = unsafe extern "C" fn(*mut BlockContext) -> u32;
 
 /// A kernel compiled to native code, with the program it came from.
 pub struct CompiledKernel {
     /// Owns the generated code; freed on drop.
     module: Option<JITModule>,
     entry: Entry,
+    /// The vector function (four threads at a time) and the scalar function it hands groups
+    /// to; `Err`: why the kernel has none.
+    vector: Result<(Entry, Entry), String>,
     program: Arc<Program>,
     kernel: KernelHandle,
     num_regs: u32,
@@ -156,26 +176,35 @@ impl CompiledKernel {
         builder.symbol("chevron_offer", context::offer as *const u8);
         builder.symbol("chevron_fuel_out", context::fuel_out as *const u8);
         let mut module = JITModule::new(builder);
+        let vectors = vectors_from_env()?;
         // A panic in code generation is a compiler bug; the kernel is then interpreted.
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            Self::define(&mut module, code, checks)
+            build::build(&mut module, code, checks, vectors)
         }))
         .unwrap_or_else(|_| Err("the compiler failed on this kernel".into()));
-        let (id, sites) = match result {
-            Ok(done) => done,
+        let built = match result {
+            Ok(built) => built,
             Err(why) => {
                 // SAFETY: no code of this module was handed out.
                 unsafe { module.free_memory() };
                 return Err(why);
             }
         };
-        let code_pointer = module.get_finalized_function(id);
-        // SAFETY: the function was defined with exactly this signature (one pointer argument,
-        // a 32-bit result, the host's default calling convention).
-        let entry = unsafe { std::mem::transmute::<*const u8, Entry>(code_pointer) };
+        let entry_of = |id| {
+            let code_pointer = module.get_finalized_function(id);
+            // SAFETY: every function of the module was defined with exactly this signature
+            // (one pointer argument, a 32-bit result, the host's default calling convention).
+            unsafe { std::mem::transmute::<*const u8, Entry>(code_pointer) }
+        };
+        let entry = entry_of(built.scalar);
+        let vector = built
+            .vector
+            .map(|(vector, scalar)| (entry_of(vector), entry_of(scalar)));
+        let sites = built.sites;
         Ok(CompiledKernel {
             module: Some(module),
             entry,
+            vector,
             program: Arc::clone(program),
             kernel: kernel.clone(),
             num_regs: code.num_regs,
@@ -200,100 +229,8 @@ impl CompiledKernel {
         &self.kernel.name
     }
 
-    fn define(
-        module: &mut JITModule,
-        code: &chevron_ptx::interp::program::FunctionCode,
-        checks: bool,
-    ) -> Result<(cranelift_module::FuncId, u32), String> {
-        let pointer = module.target_config().pointer_type();
-        if pointer != types::I64 {
-            return Err("the compiler needs a 64-bit host".into());
-        }
-        let failed = |e: cranelift_module::ModuleError| format!("Cranelift: {e}");
-        // The callbacks: `arguments` 64-bit integers in, one out.
-        let mut import = |name: &str, arguments: usize| {
-            let mut signature = module.make_signature();
-            signature
-                .params
-                .extend(std::iter::repeat_n(AbiParam::new(types::I64), arguments));
-            signature.returns.push(AbiParam::new(types::I64));
-            module
-                .declare_function(name, Linkage::Import, &signature)
-                .map_err(failed)
-        };
-        let resolve = import("chevron_resolve_global", 4)?;
-        let evaluate = import("chevron_evaluate", 4)?;
-        let shuffle = import("chevron_shuffle", 5)?;
-        let offer = import("chevron_offer", 3)?;
-        let fuel_out = import("chevron_fuel_out", 1)?;
-        let mut context = module.make_context();
-        context
-            .func
-            .signature
-            .params
-            .push(AbiParam::new(types::I64));
-        context
-            .func
-            .signature
-            .returns
-            .push(AbiParam::new(types::I32));
-        context.func.name = UserFuncName::user(0, 0);
-        let mut builder_context = FunctionBuilderContext::new();
-        let sites;
-        {
-            let mut builder = FunctionBuilder::new(&mut context.func, &mut builder_context);
-            let resolve = module.declare_func_in_func(resolve, builder.func);
-            let evaluate = module.declare_func_in_func(evaluate, builder.func);
-            let shuffle = module.declare_func_in_func(shuffle, builder.func);
-            let offer = module.declare_func_in_func(offer, builder.func);
-            let fuel_out = module.declare_func_in_func(fuel_out, builder.func);
-            let translation = codegen::Translation {
-                code,
-                checks,
-                resolve,
-                evaluate,
-                offer,
-                shuffle,
-                fuel_out,
-            };
-            sites = codegen::translate(&translation, &mut builder)?;
-            builder.finalize();
-        }
-        let id = module
-            .declare_function(&code.name, Linkage::Local, &context.func.signature)
-            .map_err(failed)?;
-        module
-            .define_function(id, &mut context)
-            .map_err(|e| format!("Cranelift: {e:?}"))?;
-        let size = context
-            .compiled_code()
-            .map_or(0, |code| code.code_info().total_size as usize);
-        module.clear_context(&mut context);
-        module.finalize_definitions().map_err(failed)?;
-        if let Ok(dir) = std::env::var("CHEVRON_CPU_CODE_DUMP") {
-            dump_code(
-                &dir,
-                &code.name,
-                checks,
-                module.get_finalized_function(id),
-                size,
-            );
-        }
-        Ok((id, sites))
-    }
-}
-
-/// Writes the `size` bytes of machine code at `code` to `DIR/KERNEL.checked.bin` (or
-/// `.unchecked.bin`) and its address to stderr (`CHEVRON_CPU_CODE_DUMP=DIR`): with
-/// `objdump -D -b binary -mi386:x86-64` and the address, `perf` samples map to instructions.
-fn dump_code(dir: &str, kernel: &str, checks: bool, code: *const u8, size: usize) {
-    // SAFETY: `code` is the start of a finalized function of `size` bytes, alive while the
-    // module is (the caller holds it).
-    let bytes = unsafe { std::slice::from_raw_parts(code, size) };
-    let checked = if checks { "checked" } else { "unchecked" };
-    let path = std::path::Path::new(dir).join(format!("{kernel}.{checked}.bin"));
-    match std::fs::write(&path, bytes) {
-        Ok(()) => eprintln!("{kernel} ({checked}): {size} bytes at {code:p}, in {path:?}"),
-        Err(e) => eprintln!("CHEVRON_CPU_CODE_DUMP: {path:?}: {e}"),
+    /// Whether the kernel runs four threads at a time where it can, or why not.
+    pub fn vector(&self) -> Result<(), &str> {
+        self.vector.as_ref().map(|_| ()).map_err(String::as_str)
     }
 }

@@ -63,7 +63,7 @@ impl Liveness {
 }
 
 /// Instructions control may reach after `pc`.
-fn successors(inst: &Inst, pc: usize, n: usize) -> Vec<usize> {
+pub(crate) fn successors(inst: &Inst, pc: usize, n: usize) -> Vec<usize> {
     let next = (pc + 1 < n).then_some(pc + 1);
     match inst.op {
         Op::Bra { target } => {

@@ -18,7 +18,7 @@ pub(super) fn mask_bits(b: &mut FunctionBuilder<'_>, v: Value, bits: u32) -> Val
         let low = b.ins().ireduce(types::I32, v);
         b.ins().uextend(types::I64, low)
     } else {
-        b.ins().band_imm(v, ((1u64 << bits) - 1) as i64)
+        b.ins().band_imm_u(v, ((1u64 << bits) - 1) as i64)
     }
 }
 
@@ -33,8 +33,8 @@ pub(super) fn typed_value(b: &mut FunctionBuilder<'_>, t: T, v: Value) -> Value 
     if w >= 64 {
         v
     } else if t.is_signed() {
-        let up = b.ins().ishl_imm(v, i64::from(64 - w));
-        b.ins().sshr_imm(up, i64::from(64 - w))
+        let up = b.ins().ishl_imm_u(v, i64::from(64 - w));
+        b.ins().sshr_imm_u(up, i64::from(64 - w))
     } else {
         mask_bits(b, v, w)
     }
@@ -63,18 +63,19 @@ impl Emitter<'_, '_, '_> {
                 mask_bits(self.b, v, 2 * w)
             }
             IntBin::Shl => {
-                let amount = self.b.ins().band_imm(y, 0xffff_ffff);
+                let amount = self.b.ins().band_imm_u(y, 0xffff_ffff);
                 let shifted = self.b.ins().ishl(x, amount);
                 let shifted = mask_bits(self.b, shifted, w);
-                let big =
-                    self.b
-                        .ins()
-                        .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, amount, i64::from(w));
+                let big = self.b.ins().icmp_imm_u(
+                    IntCC::UnsignedGreaterThanOrEqual,
+                    amount,
+                    i64::from(w),
+                );
                 let zero = self.b.ins().iconst(types::I64, 0);
                 self.b.ins().select(big, zero, shifted)
             }
             IntBin::Shr if t.is_signed() => {
-                let amount = self.b.ins().band_imm(y, 0xffff_ffff);
+                let amount = self.b.ins().band_imm_u(y, 0xffff_ffff);
                 let limit = self.b.ins().iconst(types::I64, i64::from(w - 1));
                 let amount = self.b.ins().umin(amount, limit);
                 let v = typed_value(self.b, t, x);
@@ -82,13 +83,14 @@ impl Emitter<'_, '_, '_> {
                 mask_bits(self.b, v, w)
             }
             IntBin::Shr => {
-                let amount = self.b.ins().band_imm(y, 0xffff_ffff);
+                let amount = self.b.ins().band_imm_u(y, 0xffff_ffff);
                 let v = mask_bits(self.b, x, w);
                 let shifted = self.b.ins().ushr(v, amount);
-                let big =
-                    self.b
-                        .ins()
-                        .icmp_imm(IntCC::UnsignedGreaterThanOrEqual, amount, i64::from(w));
+                let big = self.b.ins().icmp_imm_u(
+                    IntCC::UnsignedGreaterThanOrEqual,
+                    amount,
+                    i64::from(w),
+                );
                 let zero = self.b.ins().iconst(types::I64, 0);
                 self.b.ins().select(big, zero, shifted)
             }

@@ -23,7 +23,7 @@ const MAX_PASSES: u64 = 1 << 16;
 ///
 /// and no branch from outside `target..=pc` lands inside it past `target`, so every pass
 /// raises the counter, which reaches the bound without wrapping.
-pub(super) fn ends_by_itself(insts: &[Inst], pc: usize, target: usize) -> bool {
+pub(crate) fn ends_by_itself(insts: &[Inst], pc: usize, target: usize) -> bool {
     let Some(Inst {
         guard: Some((p, false)),
         op: Op::Bra { .. },

@@ -7,7 +7,7 @@ use chevron_ptx::interp::inst::{Addr, AddrBase, Space};
 use chevron_ptx::interp::memory::{SHARED_WINDOW, WINDOW_SIZE};
 use chevron_ptx::ir::{Op as IrOp, ScalarType as T};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, AtomicRmwOp, Block, InstBuilder, MemFlags, Value};
+use cranelift_codegen::ir::{types, AtomicRmwOp, Block, InstBuilder, MemFlagsData, Value};
 
 use super::{Emitter, Unsupported};
 
@@ -34,7 +34,7 @@ impl Emitter<'_, '_, '_> {
             }
         };
         let (xv, yv) = (narrow(self, x), narrow(self, y));
-        let flags = MemFlags::trusted();
+        let flags = MemFlagsData::trusted();
         let old = match op {
             IrOp::Cas => self.b.ins().atomic_cas(flags, host, xv, yv),
             _ => {
@@ -69,7 +69,7 @@ impl Emitter<'_, '_, '_> {
     ) -> Result<Value, Unsupported> {
         if addr.base == AddrBase::KernelParam {
             let params = self.load_fixed(types::I64, offset_of!(BlockContext, params));
-            return Ok(self.b.ins().iadd_imm(params, addr.offset));
+            return Ok(self.b.ins().iadd_imm_u(params, addr.offset));
         }
         let earlier = self.checked.iter().find(|c| {
             c.space == space
@@ -86,17 +86,17 @@ impl Emitter<'_, '_, '_> {
             AddrBase::Reg(r) => self.reg(r),
             _ => self.b.ins().iconst(types::I64, 0),
         };
-        let a = self.b.ins().iadd_imm(base, addr.offset);
+        let a = self.b.ins().iadd_imm_u(base, addr.offset);
         let join = self.b.create_block();
         self.b.append_block_param(join, types::I64);
         match space {
             Space::Shared => self.shared_access(pc, a, len, join),
             Space::Generic => {
-                let off = self.b.ins().iadd_imm(a, -(SHARED_WINDOW as i64));
+                let off = self.b.ins().iadd_imm_u(a, -(SHARED_WINDOW as i64));
                 let window =
                     self.b
                         .ins()
-                        .icmp_imm(IntCC::UnsignedLessThan, off, WINDOW_SIZE as i64);
+                        .icmp_imm_u(IntCC::UnsignedLessThan, off, WINDOW_SIZE as i64);
                 let shared = self.b.create_block();
                 let global = self.b.create_block();
                 self.b.ins().brif(window, shared, &[], global, &[]);
@@ -158,7 +158,7 @@ impl Emitter<'_, '_, '_> {
         let rotated = if shift == 0 {
             off
         } else {
-            self.b.ins().rotr_imm(off, i64::from(shift))
+            self.b.ins().rotr_imm_u(off, i64::from(shift))
         };
         self.b.ins().icmp(IntCC::UnsignedLessThan, rotated, limit)
     }
@@ -170,9 +170,11 @@ impl Emitter<'_, '_, '_> {
         // evict each other. The limit is `access_limit` of the allocation; 0 (no entry) fails.
         let site = self.site_of[&pc];
         let sites = self.load_fixed(types::I64, offset_of!(BlockContext, sites));
-        let slot = self.b.ins().iadd_imm(sites, i64::from(site) * 24);
-        let word =
-            |e: &mut Self, i: i32| e.b.ins().load(types::I64, MemFlags::trusted(), slot, 8 * i);
+        let slot = self.b.ins().iadd_imm_u(sites, i64::from(site) * 24);
+        let word = |e: &mut Self, i: i32| {
+            e.b.ins()
+                .load(types::I64, MemFlagsData::trusted(), slot, 8 * i)
+        };
         let base = word(self, 0);
         let off = self.b.ins().isub(a, base);
         let shift = align_shift(len);
@@ -185,10 +187,8 @@ impl Emitter<'_, '_, '_> {
         self.b.set_cold_block(slow);
         self.b.switch_to_block(slow);
         let length = self.b.ins().iconst(types::I64, 1i64 << shift);
-        let resolved = self.around_call(pc, |e| {
-            let call = e.b.ins().call(e.t.resolve, &[e.ctx, slot, a, length]);
-            e.b.inst_results(call)[0]
-        });
+        // The trampoline keeps every register: nothing needs saving around the call.
+        let resolved = crate::cold_call::call(self.b, self.t.resolve, &[self.ctx, slot, a, length]);
         let bad = self.fault_block(pc);
         self.b
             .ins()

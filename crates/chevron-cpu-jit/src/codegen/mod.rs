@@ -14,14 +14,16 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::mem::offset_of;
 
-use chevron_ptx::interp::inst::{AddrBase, Op, Space, Special, Src};
+use chevron_ptx::interp::inst::{AddrBase, Inst, Op, Space, Special, Src};
 use chevron_ptx::interp::program::FunctionCode;
 use chevron_ptx::ir::{Modifier, Semantics};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, Block, FuncRef, InstBuilder, MemFlags, Type, Value};
+use cranelift_codegen::ir::{types, Block, FuncRef, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Switch, Variable};
 
-use crate::context::{BlockContext, AT_BRANCH, EXITED, FAULTED, FUEL, PHASE_DONE, STOPPED};
+use crate::context::{
+    BlockContext, AT_BRANCH, EXITED, FAULTED, FUEL, PHASE_DONE, STOPPED, VECTOR_SAVED,
+};
 mod arith;
 mod counted;
 mod memory;
@@ -49,6 +51,56 @@ pub struct Translation<'a> {
     pub shuffle: FuncRef,
     /// `fuel_out`, imported into the function.
     pub fuel_out: FuncRef,
+    /// Instructions where threads also resume (where the vector function hands a group of
+    /// threads over, `vector.rs`); with any, the function keeps resume states even for a
+    /// kernel of one phase.
+    pub extra_resumes: &'a BTreeSet<usize>,
+}
+
+pub(crate) use counted::ends_by_itself;
+
+/// Per register: whether its NaNs are made canonical where it is read rather than where it is
+/// written (see `registers::kinds`).
+pub(crate) fn lazy_nans(insts: &[Inst], registers: u32) -> Vec<bool> {
+    registers::kinds(insts, registers).1
+}
+
+/// The resume points of a kernel's functions: after each barrier, then `extra` (instruction
+/// → resume state, from 1).
+pub(crate) fn resume_ids(insts: &[Inst], extra: &BTreeSet<usize>) -> BTreeMap<usize, u32> {
+    let mut ids = BTreeMap::new();
+    let barriers = insts
+        .iter()
+        .enumerate()
+        .filter(|(_, inst)| matches!(inst.op, Op::Bar { .. }))
+        .map(|(pc, _)| pc + 1);
+    for pc in barriers.chain(extra.iter().copied()) {
+        let next = ids.len() as u32 + 1;
+        ids.entry(pc).or_insert(next);
+    }
+    ids
+}
+
+/// The global access sites of a kernel (instruction → index of its cache entry in
+/// [`BlockContext::sites`]).
+pub(crate) fn global_sites(insts: &[Inst]) -> BTreeMap<usize, u32> {
+    let mut sites = BTreeMap::new();
+    for (pc, inst) in insts.iter().enumerate() {
+        let global = match &inst.op {
+            Op::Ld { space, addr, .. }
+            | Op::St { space, addr, .. }
+            | Op::Atom { space, addr, .. } => {
+                addr.base != AddrBase::KernelParam
+                    && matches!(space, Space::Global | Space::Const | Space::Generic)
+            }
+            _ => false,
+        };
+        if global {
+            let next = sites.len() as u32;
+            sites.insert(pc, next);
+        }
+    }
+    sites
 }
 
 /// Whether a kernel runs in one phase: no barrier or shuffle, so each call runs every thread
@@ -107,8 +159,8 @@ pub fn translate(t: &Translation<'_>, b: &mut FunctionBuilder<'_>) -> Result<u32
 }
 
 /// Loads and stores through host addresses computed by the emitter.
-fn mem() -> MemFlags {
-    MemFlags::new()
+fn mem() -> MemFlagsData {
+    MemFlagsData::new()
 }
 
 struct Emitter<'a, 'b, 'c> {
@@ -190,37 +242,29 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
     fn load_ctx(&mut self, ty: Type, offset: usize) -> Value {
         self.b
             .ins()
-            .load(ty, MemFlags::trusted(), self.ctx, offset as i32)
+            .load(ty, MemFlagsData::trusted(), self.ctx, offset as i32)
     }
 
     /// A field of the context that stays the same during the call (pointers, sizes, launch
     /// shape): may be hoisted out of the thread loop.
     fn load_fixed(&mut self, ty: Type, offset: usize) -> Value {
-        let flags = MemFlags::trusted().with_readonly().with_can_move();
+        let flags = MemFlagsData::trusted().with_readonly().with_can_move();
         self.b.ins().load(ty, flags, self.ctx, offset as i32)
     }
 
     fn store_ctx(&mut self, v: Value, offset: usize) {
         self.b
             .ins()
-            .store(MemFlags::trusted(), v, self.ctx, offset as i32);
-    }
-
-    fn resume_id(&mut self, pc: usize) -> u32 {
-        let next = self.resume_ids.len() as u32 + 1;
-        *self.resume_ids.entry(pc).or_insert(next)
+            .store(MemFlagsData::trusted(), v, self.ctx, offset as i32);
     }
 
     fn emit(&mut self) -> Result<(), Unsupported> {
         let insts = &self.t.code.insts;
-        // Resume points: after each barrier. (A thread out of fuel at a backward branch runs
-        // on after `fuel_out`, so loop heads are no resume points: they are entered only from
-        // the code before the loop and the loop's own branches.)
-        for (pc, inst) in insts.iter().enumerate() {
-            if let Op::Bar { .. } = inst.op {
-                self.resume_id(pc + 1);
-            }
-        }
+        // Resume points: after each barrier, and where the vector function hands groups
+        // over. (A thread out of fuel at a backward branch runs on after `fuel_out`, so loop
+        // heads are no resume points: they are entered only from the code before the loop and
+        // the loop's own branches.)
+        self.resume_ids = resume_ids(insts, self.t.extra_resumes);
         for (pc, inst) in insts.iter().enumerate() {
             if matches!(inst.op, Op::Warp { .. }) {
                 let id = (self.resume_ids.len() + self.shuffle_ids.len()) as u32 + 1;
@@ -233,23 +277,10 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             return Err("too many resume points".into());
         }
         // Global access sites: each has a cache entry in `BlockContext::sites`.
-        for (pc, inst) in insts.iter().enumerate() {
-            let global = match &inst.op {
-                Op::Ld { space, addr, .. }
-                | Op::St { space, addr, .. }
-                | Op::Atom { space, addr, .. } => {
-                    addr.base != AddrBase::KernelParam
-                        && matches!(space, Space::Global | Space::Const | Space::Generic)
-                }
-                _ => false,
-            };
-            if global {
-                self.site_of.insert(pc, self.sites);
-                self.sites += 1;
-            }
-        }
-        let zero = self.b.ins().iconst(types::I64, 0);
-        self.b.def_var(self.thread, zero);
+        self.site_of = global_sites(insts);
+        self.sites = self.site_of.len() as u32;
+        let first = self.load_fixed(types::I64, offset_of!(BlockContext, first_thread));
+        self.b.def_var(self.thread, first);
         let fuel = self.load_ctx(types::I64, offset_of!(BlockContext, fuel));
         self.b.def_var(self.fuel, fuel);
         let head = self.b.create_block();
@@ -258,7 +289,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         // Thread loop head: next runnable thread, or the phase is done.
         self.b.switch_to_block(head);
         let t = self.b.use_var(self.thread);
-        let count = self.load_fixed(types::I64, offset_of!(BlockContext, threads));
+        let count = self.load_fixed(types::I64, offset_of!(BlockContext, end_thread));
         let done = self
             .b
             .ins()
@@ -271,7 +302,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         self.b.ins().return_(&[status]);
 
         self.b.switch_to_block(dispatch);
-        if single_phase(self.t.code) {
+        if self.one_phase() {
             // Every thread starts here and runs to its end.
             self.regs.clear(self.b);
             self.jump_to_pc(0);
@@ -279,6 +310,8 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         }
         let resume_slot = self.resume_slot();
         let state = self.b.ins().load(types::I32, mem(), resume_slot, 0);
+        // A group the vector function saved at a barrier is marked so; here it resumes alike.
+        let state = self.b.ins().band_imm_u(state, i64::from(!VECTOR_SAVED));
         let start = self.b.create_block();
         let mut switch = Switch::new();
         switch.set_entry(0, start);
@@ -325,7 +358,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         let insts = &self.t.code.insts;
         self.b.switch_to_block(self.next_thread);
         let t = self.b.use_var(self.thread);
-        let t1 = self.b.ins().iadd_imm(t, 1);
+        let t1 = self.b.ins().iadd_imm_u(t, 1);
         self.b.def_var(self.thread, t1);
         self.b.ins().jump(head, &[]);
 
@@ -358,7 +391,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
     fn resume_slot(&mut self) -> Value {
         let t = self.b.use_var(self.thread);
         let base = self.load_fixed(types::I64, offset_of!(BlockContext, resume));
-        let off = self.b.ins().ishl_imm(t, 2);
+        let off = self.b.ins().ishl_imm_u(t, 2);
         self.b.ins().iadd(base, off)
     }
 
@@ -369,29 +402,8 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         let off = self
             .b
             .ins()
-            .imul_imm(t, i64::from(self.t.code.num_regs) * 8);
+            .imul_imm_u(t, i64::from(self.t.code.num_regs) * 8);
         self.b.ins().iadd(base, off)
-    }
-
-    /// Runs `call` (which emits a call out of the generated code) with the registers live at
-    /// `pc` stored to the thread's register slots before and loaded again after: no register
-    /// value is live across the call, so the register allocator does not keep values that
-    /// the hot path holds in caller-saved registers (every float register) in stack slots
-    /// because a rarely taken path calls out.
-    pub(super) fn around_call<R>(&mut self, pc: usize, call: impl FnOnce(&mut Self) -> R) -> R {
-        let base = self.thread_regs();
-        let live: Vec<u32> = (0..self.regs.len() as u32)
-            .filter(|&r| self.live.is_live(pc, r))
-            .collect();
-        for &r in &live {
-            self.regs.store(self.b, r, base);
-        }
-        let result = call(self);
-        let base = self.thread_regs();
-        for &r in &live {
-            self.regs.load(self.b, r, base);
-        }
-        result
     }
 
     /// Saves the registers live at `pc`, where the thread resumes with state `resume`.
@@ -407,8 +419,13 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         self.b.ins().store(mem(), r, slot, 0);
     }
 
+    /// Whether this function runs a kernel of one phase without resume states.
+    fn one_phase(&self) -> bool {
+        single_phase(self.t.code) && self.t.extra_resumes.is_empty()
+    }
+
     fn exit_thread(&mut self) {
-        if !single_phase(self.t.code) {
+        if !self.one_phase() {
             let slot = self.resume_slot();
             let r = self.b.ins().iconst(types::I32, i64::from(EXITED as i32));
             self.b.ins().store(mem(), r, slot, 0);
@@ -440,7 +457,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             Src::Imm(v) => self.b.ins().iconst(types::I64, v as i64),
             Src::NotReg(r) => {
                 let v = self.reg(r);
-                let z = self.b.ins().icmp_imm(IntCC::Equal, v, 0);
+                let z = self.b.ins().icmp_imm_u(IntCC::Equal, v, 0);
                 self.b.ins().uextend(types::I64, z)
             }
             Src::Special(sp) => self.special(sp),
@@ -470,7 +487,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             Special::Tid(d) => {
                 let t = self.b.use_var(self.thread);
                 let base = self.load_fixed(types::I64, offset_of!(BlockContext, tids));
-                let off = self.b.ins().ishl_imm(t, 4);
+                let off = self.b.ins().ishl_imm_u(t, 4);
                 let addr = self.b.ins().iadd(base, off);
                 let v = self.b.ins().load(types::I32, mem(), addr, i32::from(d) * 4);
                 self.b.ins().uextend(types::I64, v)
@@ -480,11 +497,11 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             Special::Nctaid(d) => u32_at(self, offset_of!(BlockContext, nctaid) + 4 * d as usize),
             Special::Laneid => {
                 let t = self.b.use_var(self.thread);
-                self.b.ins().band_imm(t, 31)
+                self.b.ins().band_imm_u(t, 31)
             }
             Special::Warpid => {
                 let t = self.b.use_var(self.thread);
-                self.b.ins().ushr_imm(t, 5)
+                self.b.ins().ushr_imm_u(t, 5)
             }
             Special::DynamicSmem => {
                 self.load_fixed(types::I64, offset_of!(BlockContext, dynamic_smem))
@@ -516,7 +533,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 insts[pc - 1].op,
                 Op::Bra { .. } | Op::Bar { .. } | Op::Warp { .. } | Op::Exit | Op::Ret | Op::Trap
             );
-        if !falls_through || self.targets.contains(&pc) {
+        if !falls_through || self.targets.contains(&pc) || self.resume_ids.contains_key(&pc) {
             self.checked.clear();
         }
         let written = crate::liveness::registers_of(&insts[pc]).1;
@@ -532,7 +549,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         if let Some((reg, negated)) = inst.guard {
             if let Op::Bra { target } = inst.op {
                 let v = self.reg(reg);
-                let bit = self.b.ins().band_imm(v, 1);
+                let bit = self.b.ins().band_imm_u(v, 1);
                 let taken = self.b.create_block();
                 let next = self.next_block(pc);
                 if negated {
@@ -545,7 +562,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 return Ok(());
             }
             let v = self.reg(reg);
-            let bit = self.b.ins().band_imm(v, 1);
+            let bit = self.b.ins().band_imm_u(v, 1);
             let run = self.b.create_block();
             let next = self.next_block(pc);
             if negated {
@@ -576,7 +593,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             return;
         }
         let fuel = self.b.use_var(self.fuel);
-        let left = self.b.ins().iadd_imm(fuel, -1);
+        let left = self.b.ins().iadd_imm_u(fuel, -1);
         self.b.def_var(self.fuel, left);
         let go = self.b.create_block();
         let out = self.b.create_block();
@@ -586,8 +603,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         self.b.set_cold_block(out);
         self.b.switch_to_block(out);
         self.save_state(AT_BRANCH | target as u32, target);
-        let call = self.b.ins().call(self.t.fuel_out, &[self.ctx]);
-        let stop = self.b.inst_results(call)[0];
+        let stop = crate::cold_call::call(self.b, self.t.fuel_out, &[self.ctx]);
         let stopped = self.b.create_block();
         let refuelled = self.b.create_block();
         self.b.set_cold_block(stopped);
@@ -599,13 +615,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         self.b.switch_to_block(refuelled);
         let full = self.b.ins().iconst(types::I64, FUEL as i64);
         self.b.def_var(self.fuel, full);
-        // The saved registers, reloaded: no register value lives across the call.
-        let base = self.thread_regs();
-        for r in 0..self.regs.len() as u32 {
-            if self.live.is_live(target, r) {
-                self.regs.load(self.b, r, base);
-            }
-        }
+        // The trampoline kept every register: the thread goes on with the values it has.
         self.jump_to_pc(target);
     }
 }

@@ -5,7 +5,7 @@
 use chevron_ptx::interp::inst::{Collective, FloatOp, IntTer, Op, Space, Src, SINK};
 use chevron_ptx::interp::memory::SHARED_WINDOW;
 use chevron_ptx::ir::{Op as IrOp, Rounding, ScalarType as T};
-use cranelift_codegen::ir::{types, InstBuilder, MemFlags, Type, Value};
+use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
 
 use super::registers::{self, Kind};
 use super::{mask_bits, mem, subset, typed_value, width, Emitter, Unsupported};
@@ -96,7 +96,7 @@ impl Emitter<'_, '_, '_> {
             }
             Op::Selp { bits, d, a, b, c } => {
                 let (x, y, z) = (self.src(*a), self.src(*b), self.src(*c));
-                let bit = self.b.ins().band_imm(z, 1);
+                let bit = self.b.ins().band_imm_u(z, 1);
                 let v = self.b.ins().select(bit, x, y);
                 let v = mask_bits(self.b, v, u32::from(*bits));
                 self.set(*d, v);
@@ -108,7 +108,7 @@ impl Emitter<'_, '_, '_> {
                     IrOp::Or => self.b.ins().bor(x, y),
                     _ => self.b.ins().bxor(x, y),
                 };
-                let v = self.b.ins().band_imm(v, 1);
+                let v = self.b.ins().band_imm_u(v, 1);
                 self.set(*d, v);
             }
             Op::Setp {
@@ -129,12 +129,12 @@ impl Emitter<'_, '_, '_> {
                 } else {
                     self.int_compare(*cmp, *ty, x, y)
                 };
-                let not_r = self.b.ins().bxor_imm(r, 1);
+                let not_r = self.b.ins().bxor_imm_u(r, 1);
                 let (pv, qv) = match combine {
                     None => (r, not_r),
                     Some(op) => {
                         let cv = self.src(*c);
-                        let cv = self.b.ins().band_imm(cv, 1);
+                        let cv = self.b.ins().band_imm_u(cv, 1);
                         let f = |e: &mut Self, v: Value| match op {
                             IrOp::And => e.b.ins().band(v, cv),
                             IrOp::Or => e.b.ins().bor(v, cv),
@@ -210,8 +210,8 @@ impl Emitter<'_, '_, '_> {
             } => {
                 let x = self.src(*a);
                 let v = match (space, to) {
-                    (Space::Shared, true) => self.b.ins().iadd_imm(x, -(SHARED_WINDOW as i64)),
-                    (Space::Shared, false) => self.b.ins().iadd_imm(x, SHARED_WINDOW as i64),
+                    (Space::Shared, true) => self.b.ins().iadd_imm_u(x, -(SHARED_WINDOW as i64)),
+                    (Space::Shared, false) => self.b.ins().iadd_imm_u(x, SHARED_WINDOW as i64),
                     _ => x,
                 };
                 let v = mask_bits(self.b, v, u32::from(*bits));
@@ -230,7 +230,7 @@ impl Emitter<'_, '_, '_> {
                 let ty = Type::int(u16::from(*bits)).unwrap_or(types::I64);
                 // The parameter buffer does not change during a launch.
                 let flags = if *space == Space::Param {
-                    MemFlags::trusted().with_readonly().with_can_move()
+                    MemFlagsData::trusted().with_readonly().with_can_move()
                 } else {
                     mem()
                 };
@@ -316,8 +316,8 @@ impl Emitter<'_, '_, '_> {
         let t = self.b.use_var(self.thread);
         let call = self.b.ins().call(self.t.shuffle, &[self.ctx, op, t, y, z]);
         let r = self.b.inst_results(call)[0];
-        let value = self.b.ins().band_imm(r, 0xffff_ffff);
-        let in_range = self.b.ins().ushr_imm(r, 32);
+        let value = self.b.ins().band_imm_u(r, 0xffff_ffff);
+        let in_range = self.b.ins().ushr_imm_u(r, 32);
         self.set(d, value);
         self.set(p, in_range);
         self.jump_to_pc(pc + 1);

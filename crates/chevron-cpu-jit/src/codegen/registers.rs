@@ -11,7 +11,7 @@ use chevron_ptx::ir::{Rounding, ScalarType as T};
 use cranelift_codegen::ir::condcodes::FloatCC;
 
 use crate::liveness::registers_of;
-use cranelift_codegen::ir::{types, InstBuilder, MemFlags, Type, Value};
+use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 
 /// How a register's value is held.
@@ -188,7 +188,7 @@ impl Registers {
                 } else {
                     v
                 };
-                let bits = b.ins().bitcast(types::I32, MemFlags::new(), v);
+                let bits = b.ins().bitcast(types::I32, MemFlagsData::new(), v);
                 b.ins().uextend(types::I64, bits)
             }
         }
@@ -238,7 +238,7 @@ impl Registers {
             Kind::F32 => f,
             Kind::Remat => return,
             Kind::Int => {
-                let bits = b.ins().bitcast(types::I32, MemFlags::new(), f);
+                let bits = b.ins().bitcast(types::I32, MemFlagsData::new(), f);
                 b.ins().uextend(types::I64, bits)
             }
         };
@@ -265,7 +265,9 @@ impl Registers {
             return;
         }
         let ty = self.kind(r).ty();
-        let v = b.ins().load(ty, MemFlags::trusted(), base, (r * 8) as i32);
+        let v = b
+            .ins()
+            .load(ty, MemFlagsData::trusted(), base, (r * 8) as i32);
         b.def_var(self.vars[r as usize], v);
     }
 
@@ -276,14 +278,15 @@ impl Registers {
             return;
         }
         let v = b.use_var(self.vars[r as usize]);
-        b.ins().store(MemFlags::trusted(), v, base, (r * 8) as i32);
+        b.ins()
+            .store(MemFlagsData::trusted(), v, base, (r * 8) as i32);
     }
 }
 
 /// The low 32 bits of the integer `v` as an `f32`.
 pub(super) fn f32_of(b: &mut FunctionBuilder<'_>, v: Value) -> Value {
     let low = b.ins().ireduce(types::I32, v);
-    b.ins().bitcast(types::F32, MemFlags::new(), low)
+    b.ins().bitcast(types::F32, MemFlagsData::new(), low)
 }
 
 /// `f`, or the GPU's canonical NaN when `f` is a NaN. The NaN case is a branch to a cold block,
@@ -297,7 +300,7 @@ pub(super) fn canonical_nan(b: &mut FunctionBuilder<'_>, f: Value) -> Value {
     b.set_cold_block(nan);
     b.switch_to_block(nan);
     let bits = b.ins().iconst(types::I32, 0x7fff_ffff);
-    let canonical = b.ins().bitcast(types::F32, MemFlags::new(), bits);
+    let canonical = b.ins().bitcast(types::F32, MemFlagsData::new(), bits);
     b.ins().jump(join, &[canonical.into()]);
     b.switch_to_block(join);
     b.block_params(join)[0]

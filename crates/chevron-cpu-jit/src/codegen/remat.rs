@@ -9,7 +9,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::mem::offset_of;
 
 use chevron_ptx::interp::inst::{AddrBase, Inst, Op, Space, Special, Src};
-use cranelift_codegen::ir::{types, InstBuilder, MemFlags, Type, Value};
+use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
 
 use super::arith::mask_bits;
 use super::{registers, Emitter};
@@ -118,7 +118,7 @@ impl Emitter<'_, '_, '_> {
             Some((_, Op::Ld { bits: 32, addr, .. })) => {
                 // A 32-bit parameter read straight into a float register.
                 let params = self.load_fixed(types::I64, offset_of!(BlockContext, params));
-                let flags = MemFlags::trusted().with_readonly().with_can_move();
+                let flags = MemFlagsData::trusted().with_readonly().with_can_move();
                 self.b
                     .ins()
                     .load(types::F32, flags, params, addr.offset as i32)
@@ -139,7 +139,7 @@ impl Emitter<'_, '_, '_> {
             } => {
                 let params = self.load_fixed(types::I64, offset_of!(BlockContext, params));
                 let ty = Type::int(u16::from(*bits)).unwrap_or(types::I64);
-                let flags = MemFlags::trusted().with_readonly().with_can_move();
+                let flags = MemFlagsData::trusted().with_readonly().with_can_move();
                 let v = self.b.ins().load(ty, flags, params, addr.offset as i32);
                 match (*bits, *signed) {
                     (64, _) => v,

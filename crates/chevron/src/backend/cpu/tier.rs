@@ -14,7 +14,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use chevron_cpu_jit::{checks_from_env, CompiledKernel, ExecMode};
+use chevron_cpu_jit::{checks_from_env, vectors_from_env, CompiledKernel, ExecMode};
 use chevron_ptx::interp::{KernelHandle, Program};
 
 /// The compiled code of a kernel: unset until compiled, `None` if the compiler refused it.
@@ -23,7 +23,11 @@ type Slot = Arc<OnceLock<Option<Arc<CompiledKernel>>>>;
 /// The process's policy and checks setting, or why the environment is invalid.
 fn policy() -> &'static Result<(ExecMode, bool), String> {
     static POLICY: OnceLock<Result<(ExecMode, bool), String>> = OnceLock::new();
-    POLICY.get_or_init(|| Ok((ExecMode::from_env()?, checks_from_env()?)))
+    POLICY.get_or_init(|| {
+        // Read by the compiler itself; checked here so that a bad value fails the launch.
+        vectors_from_env()?;
+        Ok((ExecMode::from_env()?, checks_from_env()?))
+    })
 }
 
 /// Per kernel: how often it was launched and its compiled code.
@@ -36,7 +40,7 @@ pub(crate) struct KernelTier {
 
 impl KernelTier {
     /// The compiled code to run this launch of `kernel` with, or `None` for the interpreter;
-    /// `Err` if `CHEVRON_CPU_EXEC` or `CHEVRON_CPU_CHECKS` is invalid.
+    /// `Err` if `CHEVRON_CPU_EXEC`, `CHEVRON_CPU_CHECKS` or `CHEVRON_CPU_VECTOR` is invalid.
     pub fn for_launch(
         &self,
         program: &Arc<Program>,
@@ -51,9 +55,13 @@ impl KernelTier {
                 if std::env::var_os("CHEVRON_CPU_COMPILE_LOG").is_some() {
                     match &result {
                         Ok(compiled) => eprintln!(
-                            "chevron: compiled `{}` in {:.1} ms",
+                            "chevron: compiled `{}` in {:.1} ms, {}",
                             kernel.name,
-                            compiled.compile_time().as_secs_f64() * 1e3
+                            compiled.compile_time().as_secs_f64() * 1e3,
+                            match compiled.vector() {
+                                Ok(()) => "four threads at a time".to_string(),
+                                Err(why) => format!("one thread at a time: {why}"),
+                            }
                         ),
                         Err(why) => {
                             eprintln!("chevron: `{}` stays interpreted: {why}", kernel.name)

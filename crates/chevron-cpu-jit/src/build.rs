@@ -1,0 +1,220 @@
+//! A kernel's functions in one Cranelift module: the scalar function every launch can use
+//! and, when the kernel has a four-wide form ([`vector::plan`]), the vector function with the
+//! scalar function it hands groups to (the same code with resume points where it does).
+
+use std::collections::BTreeSet;
+
+use chevron_ptx::interp::program::FunctionCode;
+use cranelift_codegen::ir::{types, AbiParam, FuncRef, UserFuncName};
+use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
+use cranelift_jit::JITModule;
+use cranelift_module::{FuncId, Linkage, Module};
+
+use crate::{codegen, cold_call, vector};
+
+/// The functions generated code calls.
+struct Imports {
+    resolve: FuncId,
+    evaluate: FuncId,
+    shuffle: FuncId,
+    offer: FuncId,
+    fuel_out: FuncId,
+}
+
+/// What [`build`] defined.
+pub struct Built {
+    pub scalar: FuncId,
+    /// Global access sites (each has a cache entry while a block runs).
+    pub sites: u32,
+    /// The vector function and the scalar function it hands groups to; `Err`: why there is
+    /// none.
+    pub vector: Result<(FuncId, FuncId), String>,
+}
+
+fn failed(e: cranelift_module::ModuleError) -> String {
+    format!("Cranelift: {e:?}")
+}
+
+/// Defines the kernel's functions in `module` and finalizes them. `vectors`: whether to try
+/// the four-wide form.
+pub fn build(
+    module: &mut JITModule,
+    code: &FunctionCode,
+    checks: bool,
+    vectors: bool,
+) -> Result<Built, String> {
+    if module.target_config().pointer_type() != types::I64 {
+        return Err("the compiler needs a 64-bit host".into());
+    }
+    // The callbacks: `arguments` 64-bit integers in, one out.
+    let mut import = |name: &str, arguments: usize| {
+        let mut signature = module.make_signature();
+        signature
+            .params
+            .extend(std::iter::repeat_n(AbiParam::new(types::I64), arguments));
+        signature.returns.push(AbiParam::new(types::I64));
+        module
+            .declare_function(name, Linkage::Import, &signature)
+            .map_err(failed)
+    };
+    let resolve = import("chevron_resolve_global", 4)?;
+    let evaluate = import("chevron_evaluate", 4)?;
+    let shuffle = import("chevron_shuffle", 5)?;
+    let offer = import("chevron_offer", 3)?;
+    let fuel_out = import("chevron_fuel_out", 1)?;
+    // The calls of cold paths (a site's cache miss, a thread out of fuel) go through
+    // trampolines that keep every register: values the hot path holds stay in registers
+    // across them instead of in stack slots.
+    let imports = Imports {
+        resolve: cold_call::trampoline(module, resolve, 4, "chevron_resolve_keeping")?,
+        evaluate,
+        shuffle,
+        offer,
+        fuel_out: cold_call::trampoline(module, fuel_out, 1, "chevron_fuel_out_keeping")?,
+    };
+    let none = BTreeSet::new();
+    let (scalar, sites) = define_scalar(module, &imports, code, checks, &none, "")?;
+    let vector = if vectors {
+        std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            define_vector(module, &imports, code, checks)
+        }))
+        .unwrap_or_else(|panic| {
+            let why = panic
+                .downcast_ref::<String>()
+                .map(String::as_str)
+                .or_else(|| panic.downcast_ref::<&str>().copied())
+                .unwrap_or("");
+            Err(format!("the vector compiler failed on this kernel: {why}"))
+        })
+    } else {
+        Err("CHEVRON_CPU_VECTOR=off".into())
+    };
+    module.finalize_definitions().map_err(failed)?;
+    Ok(Built {
+        scalar,
+        sites,
+        vector,
+    })
+}
+
+/// The host's fused multiply-add, which the four-wide `fma` needs.
+fn has_fma(module: &JITModule) -> bool {
+    module
+        .isa()
+        .isa_flags()
+        .iter()
+        .any(|flag| flag.name == "has_fma" && flag.as_bool() == Some(true))
+}
+
+fn define_vector(
+    module: &mut JITModule,
+    imports: &Imports,
+    code: &FunctionCode,
+    checks: bool,
+) -> Result<(FuncId, FuncId), String> {
+    let plan = vector::plan::plan(&code.insts, code.num_regs, has_fma(module))?;
+    let resume_ids = codegen::resume_ids(&code.insts, &plan.exits);
+    let mut context = new_context(module);
+    let mut builder_context = FunctionBuilderContext::new();
+    let frontend_config = module.target_config();
+    {
+        let mut b = FunctionBuilder::new(&mut context.func, &mut builder_context);
+        let translation = vector::VectorTranslation {
+            code,
+            plan: &plan,
+            resume_ids: &resume_ids,
+            sites: codegen::global_sites(&code.insts),
+            resolve: far(module, imports.resolve, b.func),
+        };
+        vector::translate(&translation, &mut b)?;
+        b.finalize(frontend_config);
+    }
+    let id = define(module, &mut context, &code.name, ".x4", checks)?;
+    let (scalar, _) = define_scalar(module, imports, code, checks, &plan.exits, ".resume")?;
+    Ok((id, scalar))
+}
+
+fn define_scalar(
+    module: &mut JITModule,
+    imports: &Imports,
+    code: &FunctionCode,
+    checks: bool,
+    extra_resumes: &BTreeSet<usize>,
+    suffix: &str,
+) -> Result<(FuncId, u32), String> {
+    let mut context = new_context(module);
+    let mut builder_context = FunctionBuilderContext::new();
+    let frontend_config = module.target_config();
+    let sites;
+    {
+        let mut builder = FunctionBuilder::new(&mut context.func, &mut builder_context);
+        let mut import = |id: FuncId| far(module, id, builder.func);
+        let translation = codegen::Translation {
+            code,
+            checks,
+            resolve: import(imports.resolve),
+            evaluate: import(imports.evaluate),
+            offer: import(imports.offer),
+            shuffle: import(imports.shuffle),
+            fuel_out: import(imports.fuel_out),
+            extra_resumes,
+        };
+        sites = codegen::translate(&translation, &mut builder)?;
+        builder.finalize(frontend_config);
+    }
+    let id = define(module, &mut context, &code.name, suffix, checks)?;
+    Ok((id, sites))
+}
+
+/// `id` declared in `func`, called through its absolute address: the JIT may place a
+/// kernel's functions further apart than a relative call reaches.
+fn far(module: &mut JITModule, id: FuncId, func: &mut cranelift_codegen::ir::Function) -> FuncRef {
+    let callee = module.declare_func_in_func(id, func);
+    func.dfg.ext_funcs[callee].colocated = false;
+    callee
+}
+
+/// A context for a function `fn(*mut BlockContext) -> u32`.
+fn new_context(module: &JITModule) -> cranelift_codegen::Context {
+    let mut context = module.make_context();
+    let signature = &mut context.func.signature;
+    signature.params.push(AbiParam::new(types::I64));
+    signature.returns.push(AbiParam::new(types::I32));
+    context.func.name = UserFuncName::user(0, 0);
+    context
+}
+
+/// Declares and defines the function `context` holds as `KERNEL` + `suffix`; its machine code
+/// goes to `CHEVRON_CPU_CODE_DUMP` when set.
+fn define(
+    module: &mut JITModule,
+    context: &mut cranelift_codegen::Context,
+    kernel: &str,
+    suffix: &str,
+    checks: bool,
+) -> Result<FuncId, String> {
+    let name = format!("{kernel}{suffix}");
+    let id = module
+        .declare_function(&name, Linkage::Local, &context.func.signature)
+        .map_err(failed)?;
+    module.define_function(id, context).map_err(failed)?;
+    if let Ok(dir) = std::env::var("CHEVRON_CPU_CODE_DUMP") {
+        if let Some(compiled) = context.compiled_code() {
+            dump_code(&dir, &name, checks, compiled.code_buffer());
+        }
+    }
+    module.clear_context(context);
+    Ok(id)
+}
+
+/// Writes a function's machine code to `DIR/NAME.checked.bin` (or `.unchecked.bin`)
+/// (`CHEVRON_CPU_CODE_DUMP=DIR`), for `objdump -D -b binary -mi386:x86-64`. Calls and
+/// constants are not relocated in the dump.
+fn dump_code(dir: &str, name: &str, checks: bool, bytes: &[u8]) {
+    let checked = if checks { "checked" } else { "unchecked" };
+    let path = std::path::Path::new(dir).join(format!("{name}.{checked}.bin"));
+    match std::fs::write(&path, bytes) {
+        Ok(()) => eprintln!("{name} ({checked}): {} bytes in {path:?}", bytes.len()),
+        Err(e) => eprintln!("CHEVRON_CPU_CODE_DUMP: {path:?}: {e}"),
+    }
+}

@@ -1,0 +1,515 @@
+//! Four threads at a time: a second function per kernel that runs a block's threads in groups
+//! of four consecutive threads of one row (`%tid.x` = 4k .. 4k+3), each 32-bit register an
+//! `i32x4` vector, each 64-bit one four `i64` values. Float arithmetic runs four threads per
+//! instruction, and four consecutive elements load and store as one vector after one check of
+//! the first and last address.
+//!
+//! A group leaves the vector code wherever its four threads could part ([`plan::Plan::exits`]):
+//! at a guard that differs between them, an access whose four addresses are not one run of
+//! consecutive elements (or that the checks refuse), a thread out of fuel. Its registers are
+//! saved there, as a barrier saves them, with a resume point of the scalar function at that
+//! instruction; the function returns [`SCALAR`] with the group in
+//! [`BlockContext::group`], the host runs those four threads in the scalar function (which
+//! checks, faults and spins exactly as for any thread), and calls the vector function again
+//! for the next group. Barriers and exits keep the scalar function's resume states, so a
+//! block's threads move between the two functions from phase to phase.
+
+mod operands;
+mod ops;
+pub mod plan;
+mod shapes;
+
+use std::collections::BTreeMap;
+use std::mem::offset_of;
+
+use chevron_ptx::interp::inst::{Op, Src};
+use chevron_ptx::interp::program::FunctionCode;
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{
+    types, Block, ConstantData, FuncRef, InstBuilder, MemFlagsData, Type, Value,
+};
+use cranelift_frontend::{FunctionBuilder, Switch, Variable};
+
+use crate::context::{BlockContext, EXITED, PHASE_DONE, VECTOR_SAVED, WAITING};
+use crate::liveness::Liveness;
+use plan::{Plan, Width};
+use shapes::Shape;
+
+/// What the vector function returns when group [`BlockContext::group`] must run in the
+/// scalar function (its threads' resume states say where each goes on).
+pub const SCALAR: u32 = 3;
+
+/// How to build a kernel's vector function.
+pub struct VectorTranslation<'a> {
+    pub code: &'a FunctionCode,
+    pub plan: &'a Plan,
+    /// The scalar function's resume points (instruction → resume state).
+    pub resume_ids: &'a BTreeMap<usize, u32>,
+    /// The global access sites (instruction → cache entry), as the scalar function has them.
+    pub sites: BTreeMap<usize, u32>,
+    /// `resolve_global`'s register-keeping trampoline.
+    pub resolve: FuncRef,
+}
+
+/// Emits the vector function into `b` (signature `fn(*mut BlockContext) -> u32`).
+pub fn translate(t: &VectorTranslation<'_>, b: &mut FunctionBuilder<'_>) -> Result<(), String> {
+    let mut e = VectorEmitter::new(t, b);
+    e.emit();
+    Ok(())
+}
+
+/// A register's variables, by its shape and width.
+#[derive(Clone)]
+enum Vars {
+    /// Uniform or affine: thread 0's value (`i32` or `i64`).
+    Scalar(Variable),
+    /// Varying, 32 bits: an `i32x4`.
+    Vec32(Variable),
+    /// Varying, 64 bits: four `i64`.
+    Lanes64([Variable; 4]),
+}
+
+/// Which of a group's values an expression computes.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub(super) enum Lane {
+    /// Thread 0's (what a uniform or affine register holds).
+    Zero,
+    /// Thread `i`'s.
+    One(u8),
+    /// All four, as an `i32x4`.
+    Vector,
+}
+
+struct VectorEmitter<'a, 'b, 'c> {
+    t: &'a VectorTranslation<'a>,
+    b: &'b mut FunctionBuilder<'c>,
+    ctx: Value,
+    /// Per register: the variable of its uniform or affine form (thread 0's value)...
+    scalars: Vec<Variable>,
+    /// ... and of its varying form.
+    vectors: Vec<Vars>,
+    /// The instruction being emitted (shapes are per instruction).
+    pc: usize,
+    /// Per register: NaNs made canonical where it is read (an f32 accumulator).
+    lazy: Vec<bool>,
+    /// Set while f32 arithmetic reads its operands: no canonical NaNs then.
+    raw: bool,
+    /// Cold blocks still to fill: hand the group over, after saving it at an instruction.
+    pending: Vec<(Block, Option<usize>)>,
+    group: Variable,
+    fuel: Variable,
+    blocks: Vec<Block>,
+    next_group: Block,
+    live: Liveness,
+}
+
+/// Loads and stores through host addresses computed by the emitter.
+fn mem() -> MemFlagsData {
+    MemFlagsData::new()
+}
+
+impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
+    fn new(t: &'a VectorTranslation<'a>, b: &'b mut FunctionBuilder<'c>) -> Self {
+        let entry = b.create_block();
+        b.append_block_params_for_function_params(entry);
+        b.switch_to_block(entry);
+        let ctx = b.block_params(entry)[0];
+        // Each register has both forms; its shape at an instruction says which holds it there.
+        let scalars = t
+            .plan
+            .widths
+            .iter()
+            .map(|w| match w {
+                Width::W32 => b.declare_var(types::I32),
+                Width::W64 => b.declare_var(types::I64),
+            })
+            .collect();
+        let vectors = t
+            .plan
+            .widths
+            .iter()
+            .map(|w| match w {
+                Width::W32 => Vars::Vec32(b.declare_var(types::I32X4)),
+                Width::W64 => Vars::Lanes64(std::array::from_fn(|_| b.declare_var(types::I64))),
+            })
+            .collect();
+        let group = b.declare_var(types::I64);
+        let fuel = b.declare_var(types::I64);
+        let blocks = (0..t.code.insts.len()).map(|_| b.create_block()).collect();
+        let next_group = b.create_block();
+        VectorEmitter {
+            t,
+            b,
+            ctx,
+            scalars,
+            vectors,
+            pc: 0,
+            lazy: crate::codegen::lazy_nans(&t.code.insts, t.code.num_regs),
+            raw: false,
+            pending: Vec::new(),
+            group,
+            fuel,
+            blocks,
+            next_group,
+            live: Liveness::of(&t.code.insts, t.code.num_regs),
+        }
+    }
+
+    /// A field of the context that stays the same during the call.
+    fn load_fixed(&mut self, ty: Type, offset: usize) -> Value {
+        let flags = MemFlagsData::trusted().with_readonly().with_can_move();
+        self.b.ins().load(ty, flags, self.ctx, offset as i32)
+    }
+
+    fn emit(&mut self) {
+        let first = self.load_fixed(types::I64, offset_of!(BlockContext, group));
+        self.b.def_var(self.group, first);
+        let fuel = self.load_fixed(types::I64, offset_of!(BlockContext, fuel));
+        self.b.def_var(self.fuel, fuel);
+        let head = self.b.create_block();
+        self.b.ins().jump(head, &[]);
+
+        // Group loop head: the next group, or the phase is done.
+        self.b.switch_to_block(head);
+        let g = self.b.use_var(self.group);
+        let threads = self.load_fixed(types::I64, offset_of!(BlockContext, threads));
+        let groups = self.b.ins().ushr_imm_u(threads, 2);
+        let done = self
+            .b
+            .ins()
+            .icmp(IntCC::UnsignedGreaterThanOrEqual, g, groups);
+        let finish = self.b.create_block();
+        let dispatch = self.b.create_block();
+        self.b.ins().brif(done, finish, &[], dispatch, &[]);
+        self.b.switch_to_block(finish);
+        let status = self.b.ins().iconst(types::I32, i64::from(PHASE_DONE));
+        self.b.ins().return_(&[status]);
+
+        // The four threads must stand at the same point: the start, or a barrier's resume
+        // point. Waiting or exited ones are skipped; anything else is the scalar code's.
+        self.b.switch_to_block(dispatch);
+        let slot = self.resume_slot();
+        let states = self.b.ins().load(types::I32X4, mem(), slot, 0);
+        let s0 = self.b.ins().extractlane(states, 0);
+        let first = self.b.ins().splat(types::I32X4, s0);
+        let same = self.b.ins().icmp(IntCC::Equal, states, first);
+        let same = self.b.ins().vall_true(same);
+        let mixed = self.scalar_block();
+        let agreed = self.b.create_block();
+        self.b.ins().brif(same, agreed, &[], mixed, &[]);
+        self.b.switch_to_block(agreed);
+        let parked = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, s0, 0);
+        let runnable = self.b.create_block();
+        self.b
+            .ins()
+            .brif(parked, self.next_group, &[], runnable, &[]);
+        self.b.switch_to_block(runnable);
+        let barrier_resumes: Vec<(usize, u32)> = self
+            .t
+            .resume_ids
+            .iter()
+            .filter(|(&pc, _)| pc > 0 && matches!(self.t.code.insts[pc - 1].op, Op::Bar { .. }))
+            .map(|(&pc, &id)| (pc, id))
+            .collect();
+        // Saved by this function at a barrier: the registers have their shapes. Else (the
+        // start, or saved by the scalar code) they are checked as they are loaded.
+        let saved = self.b.ins().band_imm_u(s0, i64::from(VECTOR_SAVED));
+        let trusted = self.b.create_block();
+        let checked = self.b.create_block();
+        self.b.ins().brif(saved, trusted, &[], checked, &[]);
+        let mut resume_blocks = Vec::new();
+        for trust in [true, false] {
+            self.b
+                .switch_to_block(if trust { trusted } else { checked });
+            let mut switch = Switch::new();
+            if !trust {
+                let start = self.b.create_block();
+                switch.set_entry(0, start);
+                resume_blocks.push((start, 0, trust));
+            }
+            for &(pc, id) in &barrier_resumes {
+                let block = self.b.create_block();
+                switch.set_entry(u128::from(id), block);
+                resume_blocks.push((block, pc, trust));
+            }
+            let other = self.scalar_block();
+            let state = self.b.ins().band_imm_u(s0, i64::from(!VECTOR_SAVED));
+            switch.emit(self.b, state, other);
+        }
+        for (block, pc, trust) in resume_blocks {
+            self.b.switch_to_block(block);
+            self.clear();
+            if pc > 0 {
+                self.restore(pc, trust);
+            }
+            self.jump_to_pc(pc);
+        }
+
+        self.b.switch_to_block(self.next_group);
+        let g = self.b.use_var(self.group);
+        let g1 = self.b.ins().iadd_imm_u(g, 1);
+        self.b.def_var(self.group, g1);
+        self.b.ins().jump(head, &[]);
+
+        for pc in 0..self.t.code.insts.len() {
+            self.b.switch_to_block(self.blocks[pc]);
+            self.instruction(pc);
+        }
+        self.fill_pending();
+        self.b.seal_all_blocks();
+    }
+
+    /// A cold block that hands the current group to the scalar code as it stands (filled in
+    /// at the end).
+    fn scalar_block(&mut self) -> Block {
+        let block = self.b.create_block();
+        self.b.set_cold_block(block);
+        self.pending.push((block, None));
+        block
+    }
+
+    /// Returns [`SCALAR`] for the current group.
+    fn hand_over(&mut self) {
+        let g = self.b.use_var(self.group);
+        self.b.ins().store(
+            MemFlagsData::trusted(),
+            g,
+            self.ctx,
+            offset_of!(BlockContext, group) as i32,
+        );
+        let status = self.b.ins().iconst(types::I32, i64::from(SCALAR));
+        self.b.ins().return_(&[status]);
+    }
+
+    /// A cold block where the group leaves the vector code at `pc`: its registers are saved
+    /// and its threads resume at `pc` in the scalar function (filled in at the end; one per
+    /// instruction).
+    fn exit_block(&mut self, pc: usize) -> Block {
+        if let Some(&(block, _)) = self.pending.iter().find(|(_, at)| *at == Some(pc)) {
+            return block;
+        }
+        let block = self.b.create_block();
+        self.b.set_cold_block(block);
+        self.pending.push((block, Some(pc)));
+        block
+    }
+
+    /// Fills the blocks [`scalar_block`](Self::scalar_block) and
+    /// [`exit_block`](Self::exit_block) made.
+    fn fill_pending(&mut self) {
+        for (block, pc) in std::mem::take(&mut self.pending) {
+            self.b.switch_to_block(block);
+            if let Some(pc) = pc {
+                self.save(pc);
+                let id = self.t.resume_ids[&pc];
+                self.set_states(id);
+            }
+            self.hand_over();
+        }
+    }
+
+    /// All registers zero (a thread's registers at its start).
+    fn clear(&mut self) {
+        let zero32 = self.b.ins().iconst(types::I32, 0);
+        let zero_v = self.b.ins().splat(types::I32X4, zero32);
+        let zero64 = self.b.ins().iconst(types::I64, 0);
+        for vars in &self.vectors {
+            match vars {
+                Vars::Vec32(v) | Vars::Scalar(v) => self.b.def_var(*v, zero_v),
+                Vars::Lanes64(vs) => vs.iter().for_each(|v| self.b.def_var(*v, zero64)),
+            }
+        }
+        for (r, v) in self.scalars.iter().enumerate() {
+            let zero = match self.t.plan.widths[r] {
+                Width::W32 => zero32,
+                Width::W64 => zero64,
+            };
+            self.b.def_var(*v, zero);
+        }
+    }
+
+    /// Address of the group's four resume states.
+    fn resume_slot(&mut self) -> Value {
+        let g = self.b.use_var(self.group);
+        let base = self.load_fixed(types::I64, offset_of!(BlockContext, resume));
+        let off = self.b.ins().ishl_imm_u(g, 4);
+        self.b.ins().iadd(base, off)
+    }
+
+    fn set_states(&mut self, state: u32) {
+        let slot = self.resume_slot();
+        let s = self.b.ins().iconst(types::I32, i64::from(state as i32));
+        let v = self.b.ins().splat(types::I32X4, s);
+        self.b.ins().store(mem(), v, slot, 0);
+    }
+
+    /// Address of lane `lane`'s saved registers.
+    fn lane_regs(&mut self, lane: i64) -> Value {
+        let g = self.b.use_var(self.group);
+        let t = self.b.ins().ishl_imm_u(g, 2);
+        let t = self.b.ins().iadd_imm_u(t, lane);
+        let base = self.load_fixed(types::I64, offset_of!(BlockContext, regs));
+        let off = self
+            .b
+            .ins()
+            .imul_imm_u(t, i64::from(self.t.code.num_regs) * 8);
+        self.b.ins().iadd(base, off)
+    }
+
+    fn live_at(&self, pc: usize) -> Vec<u32> {
+        (0..self.scalars.len() as u32)
+            .filter(|&r| self.live.is_live(pc, r))
+            .collect()
+    }
+
+    /// Stores the registers live at `pc` to each thread's slots, as the scalar code keeps them.
+    fn save(&mut self, pc: usize) {
+        let here = std::mem::replace(&mut self.pc, pc);
+        let live = self.live_at(pc);
+        for lane in 0..4u8 {
+            let base = self.lane_regs(i64::from(lane));
+            for &r in &live {
+                let v = self.lane64(Src::Reg(r), lane);
+                self.b.ins().store(mem(), v, base, 8 * r as i32);
+            }
+        }
+        self.pc = here;
+    }
+
+    /// Loads the registers live at `pc` from each thread's slots, and hands the group to the
+    /// scalar code when a uniform or affine register's four values are not of its shape
+    /// (threads that ran one by one before the barrier may have parted).
+    fn restore(&mut self, pc: usize, trusted: bool) {
+        self.pc = pc;
+        let live = self.live_at(pc);
+        let bases: Vec<Value> = (0..4).map(|lane| self.lane_regs(lane)).collect();
+        let mut ok: Option<Value> = None;
+        for &r in &live {
+            let scalar = self.shape(Src::Reg(r)) != Shape::Varying;
+            let lanes = if scalar && trusted { 1 } else { 4 };
+            let loaded: Vec<Value> = bases[..lanes]
+                .iter()
+                .map(|&base| self.b.ins().load(types::I64, mem(), base, 8 * r as i32))
+                .collect();
+            let narrow = self.t.plan.widths[r as usize] == Width::W32;
+            match self.vars_of(r) {
+                Vars::Vec32(var) => {
+                    let lanes: Vec<Value> = loaded
+                        .iter()
+                        .map(|&x| self.b.ins().ireduce(types::I32, x))
+                        .collect();
+                    let v = self.gather(&lanes);
+                    self.b.def_var(var, v);
+                }
+                Vars::Lanes64(vars) => {
+                    for (var, x) in vars.iter().zip(&loaded) {
+                        self.b.def_var(*var, *x);
+                    }
+                }
+                Vars::Scalar(var) => {
+                    let v0 = if narrow {
+                        self.b.ins().ireduce(types::I32, loaded[0])
+                    } else {
+                        loaded[0]
+                    };
+                    self.b.def_var(var, v0);
+                    for (i, &x) in loaded.iter().enumerate().skip(1) {
+                        let expected = self.lane64(Src::Reg(r), i as u8);
+                        let same = self.b.ins().icmp(IntCC::Equal, x, expected);
+                        ok = Some(match ok {
+                            Some(o) => self.b.ins().band(o, same),
+                            None => same,
+                        });
+                    }
+                }
+            }
+        }
+        if let Some(ok) = ok {
+            let go = self.b.create_block();
+            let parted = self.scalar_block();
+            self.b.ins().brif(ok, go, &[], parted, &[]);
+            self.b.switch_to_block(go);
+        }
+    }
+
+    /// An `i32x4` of four `i32` values.
+    fn gather(&mut self, lanes: &[Value]) -> Value {
+        let mut v = self.b.ins().scalar_to_vector(types::I32X4, lanes[0]);
+        for (i, &x) in lanes.iter().enumerate().skip(1) {
+            v = self.b.ins().insertlane(v, x, i as u8);
+        }
+        v
+    }
+
+    /// The constant vector `lanes`.
+    fn vconst(&mut self, lanes: [i32; 4]) -> Value {
+        let bytes: Vec<u8> = lanes.iter().flat_map(|x| x.to_le_bytes()).collect();
+        let c = self.b.func.dfg.constants.insert(ConstantData::from(bytes));
+        self.b.ins().vconst(types::I32X4, c)
+    }
+
+    fn jump_to_pc(&mut self, pc: usize) {
+        if pc < self.blocks.len() {
+            self.b.ins().jump(self.blocks[pc], &[]);
+        } else {
+            self.exit_group();
+        }
+    }
+
+    /// The four threads have exited.
+    fn exit_group(&mut self) {
+        self.set_states(EXITED);
+        self.b.ins().jump(self.next_group, &[]);
+    }
+
+    /// A barrier: the group waits at `pc` (the instruction after it).
+    fn barrier(&mut self, pc: usize) {
+        self.save(pc);
+        let id = self.t.resume_ids[&pc];
+        self.set_states(id | WAITING | VECTOR_SAVED);
+        self.b.ins().jump(self.next_group, &[]);
+    }
+
+    /// Whether all four lanes of a predicate (0 or 1 each) are set, none is, or they differ:
+    /// branches to `all`, `none` or the exit at `pc`.
+    fn split(&mut self, pc: usize, pred: Value, all: Block, none: Block) {
+        let one = self.vconst([1; 4]);
+        let bits = self.b.ins().band(pred, one);
+        let every = self.b.ins().vall_true(bits);
+        let some = self.b.ins().vany_true(bits);
+        let not_all = self.b.create_block();
+        self.b.ins().brif(every, all, &[], not_all, &[]);
+        self.b.switch_to_block(not_all);
+        let parted = self.exit_block(pc);
+        self.b.ins().brif(some, parted, &[], none, &[]);
+    }
+
+    fn instruction(&mut self, pc: usize) {
+        self.pc = pc;
+        let inst = &self.t.code.insts[pc];
+        let next = if pc + 1 < self.blocks.len() {
+            self.blocks[pc + 1]
+        } else {
+            let block = self.b.create_block();
+            let here = self.b.current_block().expect("a current block");
+            self.b.switch_to_block(block);
+            self.exit_group();
+            self.b.switch_to_block(here);
+            block
+        };
+        if let Some((reg, negated)) = inst.guard {
+            let run = self.b.create_block();
+            let (on, off) = if negated { (next, run) } else { (run, next) };
+            if self.shape(Src::Reg(reg)) == Shape::Uniform {
+                let p = self.lane0_32(Src::Reg(reg));
+                let bit = self.b.ins().band_imm_u(p, 1);
+                self.b.ins().brif(bit, on, &[], off, &[]);
+            } else {
+                let pred = self.vec32(Src::Reg(reg));
+                self.split(pc, pred, on, off);
+            }
+            self.b.switch_to_block(run);
+        }
+        self.operation(pc, next);
+    }
+}

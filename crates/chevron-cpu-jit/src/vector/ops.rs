@@ -1,0 +1,488 @@
+//! The four-wide form of each instruction the plan admits, with the interpreter's register
+//! conventions: 32-bit results are their low 32 bits (zero-extended when read as 64), f32
+//! results that are NaN are the GPU's canonical NaN.
+
+use std::mem::offset_of;
+
+use chevron_ptx::interp::inst::{AddrBase, FloatOp, IntBin, IntTer, Op, Space, Src, SINK};
+use chevron_ptx::ir::{Compare, ScalarType as T};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, Block, Endianness, InstBuilder, MemFlagsData, Value};
+
+use super::plan::Width;
+use super::shapes::Shape;
+use super::{mem, Lane, VectorEmitter};
+use crate::context::BlockContext;
+
+/// Bitcasts between `i32x4` and `f32x4` (the same bits, lane for lane).
+fn lanes() -> MemFlagsData {
+    MemFlagsData::new().with_endianness(Endianness::Little)
+}
+
+impl VectorEmitter<'_, '_, '_> {
+    /// Emits instruction `pc` (its guard passed for all four threads); `next` follows it.
+    pub(super) fn operation(&mut self, pc: usize, next: Block) {
+        let op = &self.t.code.insts[pc].op;
+        match op {
+            Op::Bra { target } => {
+                self.branch(pc, *target as usize);
+                return;
+            }
+            Op::Ret | Op::Exit => {
+                self.exit_group();
+                return;
+            }
+            Op::Bar { .. } => {
+                self.barrier(pc + 1);
+                return;
+            }
+            Op::Nop => {}
+            Op::Ld {
+                space, ds, addr, ..
+            } if addr.base != AddrBase::KernelParam => {
+                let v = self.access(pc, *space, addr, None);
+                let v = self.widen_to(v);
+                self.set(ds[0], v);
+            }
+            Op::St {
+                space, addr, srcs, ..
+            } => {
+                // Four threads storing to one address, one after another: the last one's
+                // value stays.
+                let uniform = match addr.base {
+                    AddrBase::Reg(r) => self.shape(Src::Reg(r)) == Shape::Uniform,
+                    _ => true,
+                };
+                let v = if uniform {
+                    self.lane32(srcs[0], 3)
+                } else {
+                    self.vec32(srcs[0])
+                };
+                self.access(pc, *space, addr, Some(v));
+            }
+            _ => {
+                self.widening_guard(pc);
+                let d = crate::liveness::registers_of(&self.t.code.insts[pc]).1[0];
+                let lane = match (self.def_shape(), self.width(d)) {
+                    (Shape::Varying, Width::W64) => {
+                        let v = std::array::from_fn(|i| self.eval(pc, Lane::One(i as u8)));
+                        self.set_lanes(d, v);
+                        return self.jump(next);
+                    }
+                    (Shape::Varying, Width::W32) => Lane::Vector,
+                    _ => Lane::Zero,
+                };
+                let v = self.eval(pc, lane);
+                self.set(d, v);
+                if let Op::Setp { q, .. } = op {
+                    // `q` is `p`'s negation, of the same shape.
+                    if *q != SINK {
+                        let one = self.konst(lane, 1);
+                        let qv = self.b.ins().bxor(v, one);
+                        self.set(*q, qv);
+                    }
+                }
+            }
+        }
+        self.b.ins().jump(next, &[]);
+    }
+
+    /// A 32-bit value for the register written: splat when it holds four values and `v` is one.
+    fn widen_to(&mut self, v: Value) -> Value {
+        let scalar = self.b.func.dfg.value_type(v) == types::I32;
+        if scalar && self.def_shape() == Shape::Varying {
+            self.b.ins().splat(types::I32X4, v)
+        } else {
+            v
+        }
+    }
+
+    fn jump(&mut self, next: Block) {
+        self.b.ins().jump(next, &[]);
+    }
+
+    /// A widening of an affine 32-bit operand: its four values must not wrap (their widened
+    /// values must be affine too), else the group goes on in the scalar code.
+    fn widening_guard(&mut self, pc: usize) {
+        let op = &self.t.code.insts[pc].op;
+        let signed = match op {
+            Op::IntBin { t, .. } | Op::IntTer { t, .. } => t.is_signed(),
+            Op::Cvt { src, .. } => src.is_signed(),
+            _ => false,
+        };
+        for a in super::shapes::widens(op) {
+            let Shape::Affine(k) = self.shape(*a) else {
+                continue;
+            };
+            let v0 = self.lane32(*a, 0);
+            let v3 = self.lane32(*a, 3);
+            let (e0, e3) = (self.extend(v0, signed), self.extend(v3, signed));
+            let gap = self.b.ins().isub(e3, e0);
+            let ok = self.b.ins().icmp_imm_s(IntCC::Equal, gap, 3 * k);
+            let go = self.b.create_block();
+            let parted = self.exit_block(pc);
+            self.b.ins().brif(ok, go, &[], parted, &[]);
+            self.b.switch_to_block(go);
+        }
+    }
+
+    fn extend(&mut self, v: Value, signed: bool) -> Value {
+        if signed {
+            self.b.ins().sextend(types::I64, v)
+        } else {
+            self.b.ins().uextend(types::I64, v)
+        }
+    }
+
+    /// A 32-bit constant in `lane`'s form.
+    fn konst(&mut self, lane: Lane, v: i32) -> Value {
+        if lane == Lane::Vector {
+            self.vconst([v; 4])
+        } else {
+            self.b.ins().iconst(types::I32, i64::from(v))
+        }
+    }
+
+    /// The value instruction `pc` writes to its (first) register, in `lane`'s form: 32-bit
+    /// results as `i32` or `i32x4`, 64-bit ones as `i64` (never [`Lane::Vector`]).
+    fn eval(&mut self, pc: usize, lane: Lane) -> Value {
+        let op = &self.t.code.insts[pc].op;
+        let vector = lane == Lane::Vector;
+        match op {
+            Op::Mov { a, bits, .. } => {
+                if *bits == 64 {
+                    self.get64(*a, lane)
+                } else {
+                    self.get32(*a, lane)
+                }
+            }
+            Op::Cvta { a, .. } => self.get64(*a, lane),
+            Op::Cvt { dst, src, a, .. } => {
+                if dst.size() == 8 && src.size() == 4 {
+                    let x = self.get32(*a, lane);
+                    self.extend(x, src.is_signed())
+                } else if dst.size() == 8 {
+                    self.get64(*a, lane)
+                } else {
+                    self.get32(*a, lane)
+                }
+            }
+            Op::Ld { bits, addr, .. } => {
+                // A kernel parameter (the plan admits no other load here).
+                let params = self.load_fixed(types::I64, offset_of!(BlockContext, params));
+                let flags = MemFlagsData::trusted().with_readonly().with_can_move();
+                let ty = if *bits == 64 { types::I64 } else { types::I32 };
+                let v = self.b.ins().load(ty, flags, params, addr.offset as i32);
+                if vector {
+                    self.b.ins().splat(types::I32X4, v)
+                } else {
+                    v
+                }
+            }
+            Op::IntBin { k, t, a, b, .. } => self.int_bin(*k, *t, *a, *b, lane),
+            Op::IntTer { k, t, a, b, c, .. } => {
+                if *k == IntTer::MadWide {
+                    let (x, y) = (self.get32(*a, lane), self.get32(*b, lane));
+                    let (x, y) = (self.extend(x, t.is_signed()), self.extend(y, t.is_signed()));
+                    let m = self.b.ins().imul(x, y);
+                    let z = self.get64(*c, lane);
+                    self.b.ins().iadd(m, z)
+                } else if t.size() == 8 {
+                    let (x, y, z) = (
+                        self.get64(*a, lane),
+                        self.get64(*b, lane),
+                        self.get64(*c, lane),
+                    );
+                    let m = self.b.ins().imul(x, y);
+                    self.b.ins().iadd(m, z)
+                } else {
+                    let (x, y, z) = (
+                        self.get32(*a, lane),
+                        self.get32(*b, lane),
+                        self.get32(*c, lane),
+                    );
+                    let m = self.b.ins().imul(x, y);
+                    self.b.ins().iadd(m, z)
+                }
+            }
+            Op::Setp { cmp, ty, a, b, .. } => {
+                let cc = int_cc(*cmp, *ty);
+                if ty.size() == 8 {
+                    // 64-bit operands: per thread, gathered when all four are wanted.
+                    let per = |e: &mut Self, i: u8| {
+                        let (x, y) = (e.lane64(*a, i), e.lane64(*b, i));
+                        let r = e.b.ins().icmp(cc, x, y);
+                        e.b.ins().uextend(types::I32, r)
+                    };
+                    match lane {
+                        Lane::Vector => {
+                            let lanes: Vec<Value> = (0..4).map(|i| per(self, i)).collect();
+                            self.gather(&lanes)
+                        }
+                        Lane::One(i) => per(self, i),
+                        Lane::Zero => per(self, 0),
+                    }
+                } else {
+                    let (x, y) = (self.get32(*a, lane), self.get32(*b, lane));
+                    let r = self.b.ins().icmp(cc, x, y);
+                    if vector {
+                        let one = self.vconst([1; 4]);
+                        self.b.ins().band(r, one)
+                    } else {
+                        self.b.ins().uextend(types::I32, r)
+                    }
+                }
+            }
+            Op::Selp { bits, a, b, c, .. } => {
+                let cv = self.get32(*c, lane);
+                let one = self.konst(lane, 1);
+                let bit = self.b.ins().band(cv, one);
+                if vector {
+                    let zero = self.vconst([0; 4]);
+                    let mask = self.b.ins().icmp(IntCC::NotEqual, bit, zero);
+                    let (x, y) = (self.vec32(*a), self.vec32(*b));
+                    self.b.ins().bitselect(mask, x, y)
+                } else if *bits == 64 {
+                    let (x, y) = (self.get64(*a, lane), self.get64(*b, lane));
+                    self.b.ins().select(bit, x, y)
+                } else {
+                    let (x, y) = (self.get32(*a, lane), self.get32(*b, lane));
+                    self.b.ins().select(bit, x, y)
+                }
+            }
+            Op::Float { op, a, b, c, .. } => {
+                let fty = if vector { types::F32X4 } else { types::F32 };
+                let f = |e: &mut Self, s: Src| {
+                    let v = e.get32(s, lane);
+                    e.b.ins().bitcast(fty, lanes(), v)
+                };
+                self.raw = true;
+                let (x, y) = (f(self, *a), f(self, *b));
+                let z = (*op == FloatOp::Fma).then(|| f(self, *c));
+                self.raw = false;
+                let r = match (op, z) {
+                    (FloatOp::Add, _) => self.b.ins().fadd(x, y),
+                    (FloatOp::Sub, _) => self.b.ins().fsub(x, y),
+                    (_, Some(z)) => self.b.ins().fma(x, y, z),
+                    _ => self.b.ins().fmul(x, y),
+                };
+                let ity = if vector { types::I32X4 } else { types::I32 };
+                let bits = self.b.ins().bitcast(ity, lanes(), r);
+                let d = crate::liveness::registers_of(&self.t.code.insts[pc]).1[0];
+                if self.lazy.get(d as usize) == Some(&true) {
+                    // Made canonical where it is read.
+                    bits
+                } else {
+                    self.canonical_nan(bits)
+                }
+            }
+            // The plan admits nothing else that writes a register.
+            _ => self.konst(lane, 0),
+        }
+    }
+
+    fn int_bin(&mut self, k: IntBin, t: T, a: Src, b: Src, lane: Lane) -> Value {
+        if k == IntBin::MulWide {
+            let (x, y) = (self.get32(a, lane), self.get32(b, lane));
+            let (x, y) = (self.extend(x, t.is_signed()), self.extend(y, t.is_signed()));
+            return self.b.ins().imul(x, y);
+        }
+        let amount = match b {
+            Src::Imm(v) => v & 0xffff_ffff,
+            _ => 0,
+        };
+        let wide = t.size() == 8;
+        let bits = if wide { 64 } else { 32 };
+        let x = if wide {
+            self.get64(a, lane)
+        } else {
+            self.get32(a, lane)
+        };
+        let ity = if wide { types::I64 } else { types::I32 };
+        match k {
+            IntBin::Shl | IntBin::Shr if amount >= bits => {
+                if k == IntBin::Shr && t.is_signed() {
+                    let n = self.b.ins().iconst(ity, (bits - 1) as i64);
+                    self.b.ins().sshr(x, n)
+                } else if wide {
+                    self.b.ins().iconst(types::I64, 0)
+                } else {
+                    self.konst(lane, 0)
+                }
+            }
+            IntBin::Shl | IntBin::Shr => {
+                let n = self.b.ins().iconst(ity, amount as i64);
+                match (k, t.is_signed()) {
+                    (IntBin::Shl, _) => self.b.ins().ishl(x, n),
+                    (_, true) => self.b.ins().sshr(x, n),
+                    _ => self.b.ins().ushr(x, n),
+                }
+            }
+            _ => {
+                let y = if wide {
+                    self.get64(b, lane)
+                } else {
+                    self.get32(b, lane)
+                };
+                self.wrapping_or_order(k, t, x, y)
+            }
+        }
+    }
+
+    /// `x k y` for the wrapping operations and min/max, on vectors or scalars alike.
+    fn wrapping_or_order(&mut self, k: IntBin, t: T, x: Value, y: Value) -> Value {
+        let signed = t.is_signed();
+        match k {
+            IntBin::Add => self.b.ins().iadd(x, y),
+            IntBin::Sub => self.b.ins().isub(x, y),
+            IntBin::MulLo => self.b.ins().imul(x, y),
+            IntBin::And => self.b.ins().band(x, y),
+            IntBin::Or => self.b.ins().bor(x, y),
+            IntBin::Xor => self.b.ins().bxor(x, y),
+            IntBin::Min if signed => self.b.ins().smin(x, y),
+            IntBin::Min => self.b.ins().umin(x, y),
+            IntBin::Max if signed => self.b.ins().smax(x, y),
+            _ => self.b.ins().umax(x, y),
+        }
+    }
+
+    /// A branch to `target`: backward branches burn fuel, and a group out of it goes on in
+    /// the scalar code (which looks at the stop flag and at spinning).
+    fn branch(&mut self, pc: usize, target: usize) {
+        let counted = crate::codegen::ends_by_itself(&self.t.code.insts, pc, target);
+        if target <= pc && !counted {
+            let fuel = self.b.use_var(self.fuel);
+            let left = self.b.ins().iadd_imm_u(fuel, -1);
+            self.b.def_var(self.fuel, left);
+            let go = self.b.create_block();
+            let out = self.exit_block(pc);
+            self.b.ins().brif(left, go, &[], out, &[]);
+            self.b.switch_to_block(go);
+        }
+        self.jump_to_pc(target);
+    }
+
+    /// A 32-bit load (`store` None) or store of global or shared memory: four consecutive
+    /// elements as one vector after a check of the first and the last, or one element all
+    /// four threads read (or write: `store` is then the last thread's value). A check that fails sends the group to the scalar code
+    /// at `pc`, which faults (or, unchecked, clamps) exactly as for any thread.
+    fn access(
+        &mut self,
+        pc: usize,
+        space: Space,
+        addr: &chevron_ptx::interp::inst::Addr,
+        store: Option<Value>,
+    ) -> Value {
+        let (first, shape) = match addr.base {
+            AddrBase::Reg(r) => (self.lane64(Src::Reg(r), 0), self.shape(Src::Reg(r))),
+            _ => (self.b.ins().iconst(types::I64, 0), Shape::Uniform),
+        };
+        let first = self.b.ins().iadd_imm_u(first, addr.offset);
+        let consecutive = shape != Shape::Uniform;
+        let last = if consecutive {
+            self.b.ins().iadd_imm_u(first, 12)
+        } else {
+            first
+        };
+        let host = match space {
+            Space::Shared => self.shared_range(pc, first, last),
+            _ => self.global_range(pc, first, last),
+        };
+        if let Some(v) = store {
+            self.b.ins().store(mem(), v, host, 0);
+            return v;
+        }
+        if consecutive {
+            self.b.ins().load(types::I32X4, mem(), host, 0)
+        } else {
+            self.b.ins().load(types::I32, mem(), host, 0)
+        }
+    }
+
+    /// The host address of shared offset `first`, when 4-byte accesses at `first` and `last`
+    /// (and so everything between) are inside the block's shared memory and aligned.
+    fn shared_range(&mut self, pc: usize, first: Value, last: Value) -> Value {
+        let limit = self.load_fixed(types::I64, offset_of!(BlockContext, shared_limits) + 8 * 2);
+        let ok = self.within_both(first, last, limit);
+        let shared = self.load_fixed(types::I64, offset_of!(BlockContext, shared));
+        let host = self.b.ins().iadd(shared, first);
+        let go = self.b.create_block();
+        let parted = self.exit_block(pc);
+        self.b.ins().brif(ok, go, &[], parted, &[]);
+        self.b.switch_to_block(go);
+        host
+    }
+
+    /// Whether 4-byte accesses at offsets `first` and `last` are aligned and below
+    /// `limit` (the rotate-and-compare of the scalar code, twice).
+    fn within_both(&mut self, first: Value, last: Value, limit: Value) -> Value {
+        let r0 = self.b.ins().rotr_imm_u(first, 2);
+        let r3 = self.b.ins().rotr_imm_u(last, 2);
+        let ok0 = self.b.ins().icmp(IntCC::UnsignedLessThan, r0, limit);
+        let ok3 = self.b.ins().icmp(IntCC::UnsignedLessThan, r3, limit);
+        self.b.ins().band(ok0, ok3)
+    }
+
+    /// The host address of global `first`, when 4-byte accesses at `first` and `last` fall
+    /// in the allocation the access site used last (after one refresh of that entry from the
+    /// allocation table on a miss).
+    fn global_range(&mut self, pc: usize, first: Value, last: Value) -> Value {
+        let site = self.t.sites[&pc];
+        let sites = self.load_fixed(types::I64, offset_of!(BlockContext, sites));
+        let slot = self.b.ins().iadd_imm_u(sites, i64::from(site) * 24);
+        let join = self.b.create_block();
+        self.b.append_block_param(join, types::I64);
+        let miss = self.b.create_block();
+        self.check_site(slot, first, last, join, miss);
+        self.b.set_cold_block(miss);
+        self.b.switch_to_block(miss);
+        let length = self.b.ins().iconst(types::I64, 4);
+        crate::cold_call::call(self.b, self.t.resolve, &[self.ctx, slot, first, length]);
+        let parted = self.exit_block(pc);
+        self.check_site(slot, first, last, join, parted);
+        self.b.switch_to_block(join);
+        self.b.block_params(join)[0]
+    }
+
+    /// Checks `first` and `last` against site entry `slot`: to `join` with the host address of
+    /// `first`, or to `bad`.
+    fn check_site(&mut self, slot: Value, first: Value, last: Value, join: Block, bad: Block) {
+        let word = |e: &mut Self, i: i32| {
+            e.b.ins()
+                .load(types::I64, MemFlagsData::trusted(), slot, 8 * i)
+        };
+        let base = word(self, 0);
+        let limit = word(self, 1);
+        let delta = word(self, 2);
+        let off0 = self.b.ins().isub(first, base);
+        let off3 = self.b.ins().isub(last, base);
+        let ok = self.within_both(off0, off3, limit);
+        let host = self.b.ins().iadd(first, delta);
+        self.b.ins().brif(ok, join, &[host.into()], bad, &[]);
+    }
+}
+
+/// The integer comparison of `setp.cmp.ty` (unsigned forms and unsigned types compare
+/// unsigned).
+fn int_cc(cmp: Compare, t: T) -> IntCC {
+    let unsigned_form = matches!(cmp, Compare::Lo | Compare::Ls | Compare::Hi | Compare::Hs);
+    let signed = t.is_signed() && !unsigned_form;
+    let pick = |s: IntCC, u: IntCC| if signed { s } else { u };
+    match cmp {
+        Compare::Eq | Compare::Equ => IntCC::Equal,
+        Compare::Ne | Compare::Neu => IntCC::NotEqual,
+        Compare::Lt | Compare::Lo | Compare::Ltu => {
+            pick(IntCC::SignedLessThan, IntCC::UnsignedLessThan)
+        }
+        Compare::Le | Compare::Ls | Compare::Leu => {
+            pick(IntCC::SignedLessThanOrEqual, IntCC::UnsignedLessThanOrEqual)
+        }
+        Compare::Gt | Compare::Hi | Compare::Gtu => {
+            pick(IntCC::SignedGreaterThan, IntCC::UnsignedGreaterThan)
+        }
+        _ => pick(
+            IntCC::SignedGreaterThanOrEqual,
+            IntCC::UnsignedGreaterThanOrEqual,
+        ),
+    }
+}

@@ -1,0 +1,261 @@
+//! Whether a kernel runs four threads at a time, and how: the width of each register and the
+//! instructions where a group of four may have to go on one thread at a time.
+
+use std::collections::BTreeSet;
+
+use chevron_ptx::interp::inst::{
+    AddrBase, BarrierKind, FloatOp, Inst, IntBin, IntTer, Op, Space, Special, Src, SINK,
+};
+use chevron_ptx::ir::{Compare, Rounding, ScalarType as T};
+
+use super::shapes::{widens, Shape, Shapes};
+use crate::liveness::registers_of;
+
+/// How a register's four values are held.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Width {
+    /// At most 32 bits per thread (the upper 32 are zero): one `i32x4` vector.
+    W32,
+    /// 64 bits per thread: four `i64` values.
+    W64,
+}
+
+/// How to run a kernel four threads at a time.
+pub struct Plan {
+    pub widths: Vec<Width>,
+    pub shapes: Shapes,
+    /// Instructions where a group may leave the vector code: guards that may differ between
+    /// the four threads, global and shared accesses (the checks may refuse them), widenings
+    /// of a [`Shape::Affine`] value (the four 32-bit values may wrap) and backward branches
+    /// (fuel). The scalar code can resume a thread at each.
+    pub exits: BTreeSet<usize>,
+}
+
+/// The plan for `insts` (`registers` registers), or why the kernel stays one thread at a time.
+/// `fma`: whether the host has fused multiply-add instructions.
+pub fn plan(insts: &[Inst], registers: u32, fma: bool) -> Result<Plan, String> {
+    let mut written: Vec<Option<Width>> = vec![None; registers as usize];
+    for (pc, inst) in insts.iter().enumerate() {
+        let width = result_width(&inst.op, fma)
+            .ok_or_else(|| format!("`{}` has no four-wide form", op_name(&inst.op)))?;
+        for d in registers_of(inst).1 {
+            let Some(slot) = written.get_mut(d as usize) else {
+                continue;
+            };
+            match (*slot, width) {
+                (_, None) => return Err(format!("instruction {pc} writes a register")),
+                (Some(w), Some(v)) if w != v => {
+                    return Err(format!("register {d} is written with two widths"))
+                }
+                (_, Some(v)) => *slot = Some(v),
+            }
+        }
+    }
+    let widths: Vec<Width> = written
+        .into_iter()
+        .map(|w| w.unwrap_or(Width::W32))
+        .collect();
+    let shapes = Shapes::compute(insts, registers);
+    let mut exits = BTreeSet::new();
+    for (pc, inst) in insts.iter().enumerate() {
+        let varying_guard = inst
+            .guard
+            .is_some_and(|(p, _)| shapes.of(pc, &Src::Reg(p)) != Shape::Uniform);
+        let backward = matches!(inst.op, Op::Bra { target } if (target as usize) <= pc);
+        let affine_widening = widens(&inst.op)
+            .iter()
+            .any(|a| matches!(shapes.of(pc, a), Shape::Affine(_)));
+        let memory = match &inst.op {
+            Op::Ld { addr, .. } | Op::St { addr, .. } if addr.base != AddrBase::KernelParam => {
+                let shape = match addr.base {
+                    AddrBase::Reg(r) => shapes.of(pc, &Src::Reg(r)),
+                    _ => Shape::Uniform,
+                };
+                if shape != Shape::Affine(4) && shape != Shape::Uniform {
+                    return Err(format!(
+                        "instruction {pc}: the four threads' addresses are not consecutive"
+                    ));
+                }
+                true
+            }
+            _ => false,
+        };
+        if varying_guard || backward || memory || affine_widening {
+            exits.insert(pc);
+        }
+    }
+    Ok(Plan {
+        widths,
+        shapes,
+        exits,
+    })
+}
+
+/// What an instruction is, for messages: its kind (`Ld`, `IntBin`, ...) and the details that
+/// decide whether it has a four-wide form.
+fn op_name(op: &Op) -> String {
+    let text = format!("{op:?}");
+    text.chars().take(60).collect()
+}
+
+/// Bits of a 32- or 64-bit integer type (None for anything else).
+fn int_width(t: T) -> Option<Width> {
+    if t.is_float() || matches!(t, T::Pred | T::B128 | T::U16x2 | T::S16x2) {
+        return None;
+    }
+    match t.size() {
+        4 => Some(Width::W32),
+        8 => Some(Width::W64),
+        _ => None,
+    }
+}
+
+fn src_ok(s: &Src) -> bool {
+    match s {
+        Src::Reg(_) | Src::Imm(_) => true,
+        Src::Special(sp) => matches!(
+            sp,
+            Special::Tid(_) | Special::Ntid(_) | Special::Ctaid(_) | Special::Nctaid(_)
+        ),
+        _ => false,
+    }
+}
+
+/// The width of what `op` writes (`Some(None)`: it writes no register), if it has a four-wide
+/// form.
+fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
+    let bits = |b: u8| match b {
+        32 => Some(Width::W32),
+        64 => Some(Width::W64),
+        _ => None,
+    };
+    let w = match op {
+        Op::Nop => return Some(None),
+        Op::Mov { a, bits: b, .. } if src_ok(a) => bits(*b)?,
+        Op::IntBin { k, t, a, b, .. } if src_ok(a) && src_ok(b) => {
+            let w = int_width(*t)?;
+            match k {
+                IntBin::Add
+                | IntBin::Sub
+                | IntBin::MulLo
+                | IntBin::And
+                | IntBin::Or
+                | IntBin::Xor
+                | IntBin::Min
+                | IntBin::Max => w,
+                IntBin::Shl | IntBin::Shr if matches!(b, Src::Imm(_)) => w,
+                IntBin::MulWide if w == Width::W32 => Width::W64,
+                _ => return None,
+            }
+        }
+        Op::IntTer { k, t, a, b, c, .. } if src_ok(a) && src_ok(b) && src_ok(c) => {
+            let w = int_width(*t)?;
+            match k {
+                IntTer::MadLo => w,
+                IntTer::MadWide if w == Width::W32 => Width::W64,
+                _ => return None,
+            }
+        }
+        Op::Setp {
+            cmp,
+            ty,
+            combine: None,
+            set_ty: None,
+            a,
+            b,
+            ..
+        } if src_ok(a) && src_ok(b) && !matches!(cmp, Compare::Num | Compare::Nan) => {
+            int_width(*ty)?;
+            Width::W32
+        }
+        Op::Selp {
+            bits: b,
+            a,
+            b: y,
+            c,
+            ..
+        } if src_ok(a) && src_ok(y) && src_ok(c) => bits(*b)?,
+        Op::Float { op, m, a, b, c, .. }
+            if m.ty == T::F32
+                && m.rnd == Rounding::Rn
+                && !m.ftz
+                && !m.sat
+                && !m.relu
+                && src_ok(a)
+                && src_ok(b)
+                && src_ok(c)
+                && (matches!(op, FloatOp::Add | FloatOp::Sub | FloatOp::Mul)
+                    || (fma && *op == FloatOp::Fma)) =>
+        {
+            Width::W32
+        }
+        Op::Cvt {
+            dst,
+            src,
+            options,
+            a,
+            ..
+        } if src_ok(a) && !options.sat && options.rnd.is_none() => {
+            let (to, from) = (int_width(*dst)?, int_width(*src)?);
+            if to == Width::W32 && from == Width::W64 {
+                return None;
+            }
+            to
+        }
+        Op::Cvta {
+            space: Space::Global,
+            a,
+            bits: 64,
+            ..
+        } if src_ok(a) => Width::W64,
+        Op::Ld {
+            space,
+            bits: 32,
+            ds,
+            addr,
+            ..
+        } if ds.len() == 1 && ds[0] != SINK && address_ok(*space, addr.base) => Width::W32,
+        Op::Ld {
+            space: Space::Param,
+            bits: 64,
+            ds,
+            addr,
+            ..
+        } if ds.len() == 1 && addr.base == AddrBase::KernelParam => Width::W64,
+        Op::St {
+            space,
+            bits: 32,
+            addr,
+            srcs,
+        } if srcs.len() == 1
+            && src_ok(&srcs[0])
+            && address_ok(*space, addr.base)
+            && *space != Space::Param =>
+        {
+            return Some(None)
+        }
+        Op::Bra { .. } | Op::Ret | Op::Exit => return Some(None),
+        Op::Bar {
+            kind: BarrierKind::Sync,
+            id: Src::Imm(0),
+            count: None,
+            d: SINK,
+            ..
+        } => return Some(None),
+        _ => return None,
+    };
+    Some(Some(w))
+}
+
+/// Whether an access of `space` through `base` has a four-wide form: parameters, and global
+/// or shared memory through a register or at an absolute address.
+fn address_ok(space: Space, base: AddrBase) -> bool {
+    matches!(
+        (space, base),
+        (Space::Param, AddrBase::KernelParam)
+            | (
+                Space::Global | Space::Shared,
+                AddrBase::Reg(_) | AddrBase::Abs
+            )
+    )
+}
