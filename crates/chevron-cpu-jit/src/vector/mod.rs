@@ -1,18 +1,20 @@
 //! Four threads at a time: a second function per kernel that runs a block's threads in groups
-//! of four consecutive threads of one row (`%tid.x` = 4k .. 4k+3), each 32-bit register an
-//! `i32x4` vector, each 64-bit one four `i64` values. Float arithmetic runs four threads per
-//! instruction, and four consecutive elements load and store as one vector after one check of
-//! the first and last address.
+//! of four consecutive threads of one row (`%tid.x` = 4k .. 4k+3). A register the dataflow
+//! (`shapes.rs`) finds uniform or affine at an instruction is one scalar there (thread 0's
+//! value); a varying one is an `i32x4`, or four `i64` for 64 bits. f32 arithmetic runs four
+//! threads per instruction, four consecutive elements load and store as one vector after a
+//! check of the first and the last, and an element all four read is one scalar load.
 //!
 //! A group leaves the vector code wherever its four threads could part ([`plan::Plan::exits`]):
-//! at a guard that differs between them, an access whose four addresses are not one run of
-//! consecutive elements (or that the checks refuse), a thread out of fuel. Its registers are
-//! saved there, as a barrier saves them, with a resume point of the scalar function at that
-//! instruction; the function returns [`SCALAR`] with the group in
-//! [`BlockContext::group`], the host runs those four threads in the scalar function (which
-//! checks, faults and spins exactly as for any thread), and calls the vector function again
-//! for the next group. Barriers and exits keep the scalar function's resume states, so a
-//! block's threads move between the two functions from phase to phase.
+//! at a guard that differs between them, an access the checks refuse, an affine 32-bit value
+//! that wraps when widened, a loop out of fuel. Its registers are saved there, as a barrier
+//! saves them, with a resume point of the scalar function at that instruction; the function
+//! returns [`SCALAR`] with the group in [`BlockContext::group`], the host runs those four
+//! threads in the scalar function (which checks, faults and spins exactly as for any thread),
+//! and calls the vector function again for the next group. Barriers and exits keep the scalar
+//! function's resume states, so a block's threads move between the two functions from phase
+//! to phase; a group saved by the vector function is marked [`VECTOR_SAVED`], any other is
+//! checked against its registers' shapes when it resumes here.
 
 mod operands;
 mod ops;
