@@ -225,12 +225,14 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
             bits: 64,
             ..
         } if src_ok(a) => Width::W64,
+        // A signed 32-bit load leaves its value sign-extended to 64 bits in the interpreter's
+        // register, which a 32-bit register here would not.
         Op::Ld {
             space,
             bits: 32,
+            signed: false,
             ds,
             addr,
-            ..
         } if ds.len() == 1 && ds[0] != SINK && address_ok(*space, addr.base) => Width::W32,
         Op::Ld {
             space: Space::Param,
