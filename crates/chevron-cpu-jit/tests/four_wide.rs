@@ -114,7 +114,7 @@ LOOP:
 // as four consecutive 64-bit values.
 .visible .entry wrapping(.param .u64 x, .param .u64 out, .param .u32 base)
 {
-    .reg .pred %p<2>; .reg .b32 %r<6>; .reg .b64 %rd<6>;
+    .reg .pred %p<2>; .reg .b32 %r<6>; .reg .b64 %rd<8>;
     ld.param.u64 %rd1, [out]; ld.param.u32 %r1, [base];
     mov.u32 %r2, %tid.x;
     add.s32 %r3, %r1, %r2;
@@ -123,6 +123,11 @@ LOOP:
     selp.u32 %r4, 1, 0, %p1;
     mul.wide.u32 %rd3, %r2, 4; add.s64 %rd4, %rd1, %rd3;
     st.global.u32 [%rd4], %r4;
+    // A widening multiply's 32-bit constant is unsigned here (4294967289, not -7).
+    mul.wide.u32 %rd5, %r2, -7;
+    setp.lt.u64 %p1, %rd5, 17592186044416;
+    selp.u32 %r4, 1, 0, %p1;
+    st.global.u32 [%rd4+128], %r4;
     ret;
 }
 
@@ -353,11 +358,11 @@ fn indices_that_wrap_in_32_bits_inside_a_group_match() {
             "wrapping",
             &config(1, [32, 1, 1]),
             &[],
-            32 + 1,
+            64,
             &base.to_le_bytes(),
         );
-        // `wrapping` writes its flags from the second pointer on; the first is unused.
         assert_eq!(want, got, "base = {base:#x}");
+        assert_eq!(&got[32..], &[1; 32], "unsigned widening of a constant");
     }
 }
 

@@ -54,7 +54,7 @@ fn float_reg(rng: &mut Rng) -> String {
 /// One random instruction of the body (no labels).
 fn instruction(rng: &mut Rng, text: &mut String) {
     let d = int_reg(rng);
-    match rng.below(12) {
+    match rng.below(15) {
         0..=3 => {
             let op = rng.pick(&[
                 "add.s32",
@@ -114,6 +114,29 @@ fn instruction(rng: &mut Rng, text: &mut String) {
         10 => {
             let f = float_reg(rng);
             writeln!(text, "    mov.b32 {d}, {f};").unwrap();
+        }
+        12 => {
+            // Float compares (NaN and infinity among the inputs), combined predicates.
+            let cmp = rng.pick(&[
+                "eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu",
+                "num", "nan",
+            ]);
+            let (a, b) = (float_reg(rng), float_reg(rng));
+            writeln!(text, "    setp.{cmp}.f32 %p1, {a}, {b};").unwrap();
+            let logic = rng.pick(&["and", "or", "xor"]);
+            writeln!(text, "    {logic}.pred %p1, %p1, %p0;").unwrap();
+            let (x, y) = (int_src(rng), int_src(rng));
+            writeln!(text, "    selp.b32 {d}, {x}, {y}, %p1;").unwrap();
+        }
+        13 => {
+            let ty = rng.pick(&["s32", "u32"]);
+            let f = float_reg(rng);
+            writeln!(text, "    cvt.rn.f32.{ty} {f}, {};", int_src(rng)).unwrap();
+        }
+        14 => {
+            let ty = rng.pick(&["s32", "u32"]);
+            let rnd = rng.pick(&["rzi.", ""]);
+            writeln!(text, "    cvt.{rnd}{ty}.f32 {d}, {};", float_reg(rng)).unwrap();
         }
         _ => {
             // A guarded instruction on a predicate of the data.

@@ -5,8 +5,8 @@
 use std::mem::offset_of;
 
 use chevron_ptx::interp::inst::{AddrBase, FloatOp, IntBin, IntTer, Op, Space, Src, SINK};
-use chevron_ptx::ir::{Compare, ScalarType as T};
-use cranelift_codegen::ir::condcodes::IntCC;
+use chevron_ptx::ir::{Compare, Op as IrOp, ScalarType as T};
+use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, Block, Endianness, InstBuilder, MemFlagsData, Value};
 
 use super::plan::Width;
@@ -157,6 +157,40 @@ impl VectorEmitter<'_, '_, '_> {
                 }
             }
             Op::Cvta { a, .. } => self.get64(*a, lane),
+            Op::Cvt { dst, src, a, .. } if dst.is_float() || src.is_float() => {
+                // f32 ↔ 32-bit integer (the plan admits no other float conversion).
+                let x = self.get32(*a, lane);
+                let (fty, ity) = if vector {
+                    (types::F32X4, types::I32X4)
+                } else {
+                    (types::F32, types::I32)
+                };
+                if dst.is_float() {
+                    let f = if src.is_signed() {
+                        self.b.ins().fcvt_from_sint(fty, x)
+                    } else {
+                        self.b.ins().fcvt_from_uint(fty, x)
+                    };
+                    self.b.ins().bitcast(ity, lanes(), f)
+                } else {
+                    let f = self.b.ins().bitcast(fty, lanes(), x);
+                    if dst.is_signed() {
+                        self.b.ins().fcvt_to_sint_sat(ity, f)
+                    } else {
+                        self.b.ins().fcvt_to_uint_sat(ity, f)
+                    }
+                }
+            }
+            Op::PredLogic { op, a, b, .. } => {
+                let (x, y) = (self.get32(*a, lane), self.get32(*b, lane));
+                let v = match op {
+                    IrOp::And => self.b.ins().band(x, y),
+                    IrOp::Or => self.b.ins().bor(x, y),
+                    _ => self.b.ins().bxor(x, y),
+                };
+                let one = self.konst(lane, 1);
+                self.b.ins().band(v, one)
+            }
             Op::Cvt { dst, src, a, .. } => {
                 if dst.size() == 8 && src.size() == 4 {
                     let x = self.get32(*a, lane);
@@ -203,6 +237,36 @@ impl VectorEmitter<'_, '_, '_> {
                     );
                     let m = self.b.ins().imul(x, y);
                     self.b.ins().iadd(m, z)
+                }
+            }
+            Op::Setp { cmp, ty, a, b, .. } if *ty == T::F32 => {
+                let fty = if vector { types::F32X4 } else { types::F32 };
+                let f = |e: &mut Self, s: Src| {
+                    let v = e.get32(s, lane);
+                    e.b.ins().bitcast(fty, lanes(), v)
+                };
+                let (x, y) = (f(self, *a), f(self, *b));
+                // x86 compares directly only in the plain forms, `num` and `nan`; the others
+                // are a plain form negated or two combined.
+                let (cc, negated, with) = float_cc(*cmp);
+                let mut r = self.b.ins().fcmp(cc, x, y);
+                if let Some((other, and)) = with {
+                    let s = self.b.ins().fcmp(other, x, y);
+                    r = if and {
+                        self.b.ins().band(r, s)
+                    } else {
+                        self.b.ins().bor(r, s)
+                    };
+                }
+                if negated {
+                    r = self.b.ins().bnot(r);
+                }
+                if vector {
+                    let one = self.vconst([1; 4]);
+                    self.b.ins().band(r, one)
+                } else {
+                    let r = self.b.ins().band_imm_u(r, 1);
+                    self.b.ins().uextend(types::I32, r)
                 }
             }
             Op::Setp { cmp, ty, a, b, .. } => {
@@ -459,6 +523,29 @@ impl VectorEmitter<'_, '_, '_> {
         let ok = self.within_both(off0, off3, limit);
         let host = self.b.ins().iadd(first, delta);
         self.b.ins().brif(ok, join, &[host.into()], bad, &[]);
+    }
+}
+
+/// The float comparison of `setp.cmp.f32` (the plain forms are false when an operand is NaN,
+/// the `u` forms true) as a compare x86 has, whether to negate it, and a second compare to
+/// combine with it (`true`: and, `false`: or).
+fn float_cc(cmp: Compare) -> (FloatCC, bool, Option<(FloatCC, bool)>) {
+    use FloatCC as F;
+    match cmp {
+        Compare::Eq => (F::Equal, false, None),
+        Compare::Ne => (F::NotEqual, false, Some((F::Ordered, true))),
+        Compare::Lt | Compare::Lo => (F::LessThan, false, None),
+        Compare::Le | Compare::Ls => (F::LessThanOrEqual, false, None),
+        Compare::Gt | Compare::Hi => (F::GreaterThan, false, None),
+        Compare::Ge | Compare::Hs => (F::GreaterThanOrEqual, false, None),
+        Compare::Equ => (F::Equal, false, Some((F::Unordered, false))),
+        Compare::Neu => (F::NotEqual, false, None),
+        Compare::Ltu => (F::GreaterThanOrEqual, true, None),
+        Compare::Leu => (F::GreaterThan, true, None),
+        Compare::Gtu => (F::LessThanOrEqual, true, None),
+        Compare::Geu => (F::LessThan, true, None),
+        Compare::Num => (F::Ordered, false, None),
+        Compare::Nan => (F::Unordered, false, None),
     }
 }
 

@@ -6,7 +6,7 @@ use std::collections::BTreeSet;
 use chevron_ptx::interp::inst::{
     AddrBase, BarrierKind, FloatOp, Inst, IntBin, IntTer, Op, Space, Special, Src, SINK,
 };
-use chevron_ptx::ir::{Compare, Rounding, ScalarType as T};
+use chevron_ptx::ir::{Compare, Op as IrOp, Rounding, ScalarType as T};
 
 use super::shapes::{widens, Shape, Shapes};
 use crate::liveness::{registers_of, Liveness};
@@ -115,6 +115,18 @@ fn op_name(op: &Op) -> String {
     text.chars().take(60).collect()
 }
 
+/// Whether `cvt.rnd.dst.src` is one of the f32 ↔ 32-bit integer conversions of the four-wide
+/// form: int → f32 rounded to nearest, f32 → int truncated (saturating, NaN → 0, as PTX has
+/// it and as the host's saturating conversions do).
+pub fn float_conversion(dst: T, src: T, rnd: Option<Rounding>) -> bool {
+    let int32 = |t: T| matches!(t, T::S32 | T::U32);
+    match (dst, src) {
+        (T::F32, s) if int32(s) => matches!(rnd, None | Some(Rounding::Rn)),
+        (d, T::F32) if int32(d) => matches!(rnd, None | Some(Rounding::Rzi)),
+        _ => false,
+    }
+}
+
 /// Bits of a 32- or 64-bit integer type (None for anything else).
 fn int_width(t: T) -> Option<Width> {
     if t.is_float() || matches!(t, T::Pred | T::B128 | T::U16x2 | T::S16x2) {
@@ -176,13 +188,25 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
         Op::Setp {
             cmp,
             ty,
+            ftz,
             combine: None,
             set_ty: None,
             a,
             b,
             ..
-        } if src_ok(a) && src_ok(b) && !matches!(cmp, Compare::Num | Compare::Nan) => {
-            int_width(*ty)?;
+        } if src_ok(a) && src_ok(b) => {
+            match ty {
+                T::F32 if !*ftz => {}
+                _ if matches!(cmp, Compare::Num | Compare::Nan) => return None,
+                _ => {
+                    int_width(*ty)?;
+                }
+            }
+            Width::W32
+        }
+        Op::PredLogic { op, a, b, .. }
+            if src_ok(a) && src_ok(b) && matches!(op, IrOp::And | IrOp::Or | IrOp::Xor) =>
+        {
             Width::W32
         }
         Op::Selp {
@@ -212,7 +236,13 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
             options,
             a,
             ..
-        } if src_ok(a) && !options.sat && options.rnd.is_none() => {
+        } if src_ok(a) && !options.sat && !options.ftz && !options.relu && !options.satfinite => {
+            if float_conversion(*dst, *src, options.rnd) {
+                return Some(Some(Width::W32));
+            }
+            if options.rnd.is_some() {
+                return None;
+            }
             let (to, from) = (int_width(*dst)?, int_width(*src)?);
             if to == Width::W32 && from == Width::W64 {
                 return None;

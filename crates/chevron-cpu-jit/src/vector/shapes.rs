@@ -5,6 +5,7 @@
 //! whose live shapes meet at a join is [`Shape::Varying`] everywhere.
 
 use chevron_ptx::interp::inst::{AddrBase, Inst, IntBin, IntTer, Op, Special, Src};
+use chevron_ptx::ir::ScalarType as T;
 
 use crate::liveness::{registers_of, successors, Liveness};
 
@@ -217,25 +218,48 @@ fn transfer(op: &Op, read: &dyn Fn(u32) -> Shape) -> Shape {
             .map(|(a, b)| if sub { a - b } else { a + b });
         Shape::of_stride(k)
     };
-    let mul = |a: &Src, b: &Src| match (sh(a), sh(b)) {
-        (Shape::Uniform, Shape::Uniform) => Shape::Uniform,
-        (Shape::Affine(k), _) if imm(b).is_some() => Shape::of_stride(imm(b).map(|c| k * c)),
-        (_, Shape::Affine(k)) if imm(a).is_some() => Shape::of_stride(imm(a).map(|c| k * c)),
-        _ => Shape::Varying,
+    // `wide`: the type of a widening multiply, whose 32-bit constant is sign- or
+    // zero-extended as the type says (a wrapping one's stride is the same either way).
+    let mul = |a: &Src, b: &Src, wide: Option<T>| {
+        let constant = |s: &Src| {
+            imm(s).map(|c| match wide {
+                Some(t) if t.is_signed() => i64::from(c as i32),
+                Some(_) => i64::from(c as u32),
+                None => c,
+            })
+        };
+        match (sh(a), sh(b)) {
+            (Shape::Uniform, Shape::Uniform) => Shape::Uniform,
+            (Shape::Affine(k), _) if constant(b).is_some() => {
+                Shape::of_stride(constant(b).and_then(|c| k.checked_mul(c)))
+            }
+            (_, Shape::Affine(k)) if constant(a).is_some() => {
+                Shape::of_stride(constant(a).and_then(|c| k.checked_mul(c)))
+            }
+            _ => Shape::Varying,
+        }
     };
     match op {
+        Op::Cvt { dst, src, a, .. } if dst.is_float() || src.is_float() => {
+            Shape::all_uniform(&[sh(a)])
+        }
         Op::Mov { a, .. } | Op::Cvta { a, .. } | Op::Cvt { a, .. } => sh(a),
-        Op::IntBin { k, a, b, .. } => match k {
+        Op::PredLogic { a, b, .. } => Shape::all_uniform(&[sh(a), sh(b)]),
+        Op::IntBin { k, t, a, b, .. } => match k {
             IntBin::Add => add(sh(a), sh(b), false),
             IntBin::Sub => add(sh(a), sh(b), true),
-            IntBin::MulLo | IntBin::MulWide => mul(a, b),
+            IntBin::MulLo => mul(a, b, None),
+            IntBin::MulWide => mul(a, b, Some(*t)),
             IntBin::Shl => match (sh(a), imm(b)) {
                 (Shape::Affine(k), Some(c)) if c < 24 => Shape::of_stride(Some(k << c)),
                 (x, _) => Shape::all_uniform(&[x, sh(b)]),
             },
             _ => Shape::all_uniform(&[sh(a), sh(b)]),
         },
-        Op::IntTer { a, b, c, .. } => add(mul(a, b), sh(c), false),
+        Op::IntTer { k, t, a, b, c, .. } => {
+            let wide = (*k == IntTer::MadWide).then_some(*t);
+            add(mul(a, b, wide), sh(c), false)
+        }
         Op::Setp { a, b, .. } => Shape::all_uniform(&[sh(a), sh(b)]),
         Op::Selp { a, b, c, .. } | Op::Float { a, b, c, .. } => {
             Shape::all_uniform(&[sh(a), sh(b), sh(c)])
