@@ -104,10 +104,12 @@ fn instruction(rng: &mut Rng, text: &mut String) {
         8..=9 => {
             let f = float_reg(rng);
             let (a, b, c) = (float_reg(rng), float_reg(rng), float_reg(rng));
-            match rng.below(4) {
+            match rng.below(6) {
                 0 => writeln!(text, "    add.rn.f32 {f}, {a}, {b};").unwrap(),
                 1 => writeln!(text, "    sub.rn.f32 {f}, {a}, {b};").unwrap(),
                 2 => writeln!(text, "    mul.rn.f32 {f}, {a}, {b};").unwrap(),
+                3 => writeln!(text, "    min.f32 {f}, {a}, {b};").unwrap(),
+                4 => writeln!(text, "    max.f32 {f}, {a}, {b};").unwrap(),
                 _ => writeln!(text, "    fma.rn.f32 {f}, {a}, {b}, {c};").unwrap(),
             }
         }
@@ -261,8 +263,10 @@ fn random_kernels_four_threads_at_a_time_give_the_interpreters_bits() {
         }
         let input: Vec<u8> = (0..2 * n)
             .flat_map(|i| {
-                let v = match rng.below(6) {
+                let v = match rng.below(8) {
                     0 => f32::INFINITY.to_bits(),
+                    6 => [0x8000_0000, 0, 0x7fc0_0001, 0xff80_0000][rng.below(4) as usize],
+                    7 => (-(rng.below(100) as f32) / 3.0).to_bits(),
                     1 => (rng.below(200) as f32 - 100.0).to_bits(),
                     2 => rng.next() as u32,
                     _ => (i as u32).wrapping_mul(7) ^ rng.below(16) as u32,

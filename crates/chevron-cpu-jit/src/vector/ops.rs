@@ -327,6 +327,10 @@ impl VectorEmitter<'_, '_, '_> {
                 let r = match (op, z) {
                     (FloatOp::Add, _) => self.b.ins().fadd(x, y),
                     (FloatOp::Sub, _) => self.b.ins().fsub(x, y),
+                    (FloatOp::Min { .. } | FloatOp::Max { .. }, _) => {
+                        let max = matches!(op, FloatOp::Max { .. });
+                        self.min_max(max, x, y)
+                    }
                     (_, Some(z)) => self.b.ins().fma(x, y, z),
                     _ => self.b.ins().fmul(x, y),
                 };
@@ -343,6 +347,30 @@ impl VectorEmitter<'_, '_, '_> {
             // The plan admits nothing else that writes a register.
             _ => self.konst(lane, 0),
         }
+    }
+
+    /// PTX's `min.f32`/`max.f32` of `x` and `y` (`f32` or `f32x4`): the number when one
+    /// operand is NaN, a NaN (made canonical by the caller) when both are, −0 below +0 — the
+    /// host's NaN-propagating minimum or maximum with the NaN cases replaced.
+    fn min_max(&mut self, max: bool, x: Value, y: Value) -> Value {
+        let r = if max {
+            self.b.ins().fmax(x, y)
+        } else {
+            self.b.ins().fmin(x, y)
+        };
+        let vector = self.b.func.dfg.value_type(x) == types::F32X4;
+        let pick = |e: &mut Self, nan: Value, a: Value, b: Value| {
+            if vector {
+                let nan = e.b.ins().bitcast(types::F32X4, lanes(), nan);
+                e.b.ins().bitselect(nan, a, b)
+            } else {
+                e.b.ins().select(nan, a, b)
+            }
+        };
+        let x_nan = self.b.ins().fcmp(FloatCC::Unordered, x, x);
+        let r = pick(self, x_nan, y, r);
+        let y_nan = self.b.ins().fcmp(FloatCC::Unordered, y, y);
+        pick(self, y_nan, x, r)
     }
 
     fn int_bin(&mut self, k: IntBin, t: T, a: Src, b: Src, lane: Lane) -> Value {

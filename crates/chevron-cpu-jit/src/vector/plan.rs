@@ -230,6 +230,19 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
         {
             Width::W32
         }
+        // min/max take no rounding; `.NaN` (a NaN operand gives NaN) is not in the form.
+        Op::Float { op, m, a, b, .. }
+            if m.ty == T::F32
+                && !m.ftz
+                && src_ok(a)
+                && src_ok(b)
+                && matches!(
+                    op,
+                    FloatOp::Min { nan: false } | FloatOp::Max { nan: false }
+                ) =>
+        {
+            Width::W32
+        }
         Op::Cvt {
             dst,
             src,
