@@ -183,6 +183,18 @@ STORE:
     ret;
 }
 
+// The same with 8-byte elements.
+.visible .entry store_all64(.param .u64 out)
+{
+    .reg .b32 %r<2>; .reg .b64 %rd<5>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd2, %r1, 8; add.s64 %rd3, %rd1, %rd2;
+    cvt.u64.u32 %rd4, %r1;
+    st.global.u64 [%rd3], %rd4;
+    ret;
+}
+
 // Spins on a flag only the last block sets (a deadlock with blocks run one at a time).
 .visible .entry spin(.param .u64 flag)
 {
@@ -422,6 +434,13 @@ fn an_array_that_ends_inside_a_group_faults_at_the_interpreters_thread() {
     assert!(want.contains("thread (10, 0, 0)"), "{want}");
     // Misaligned by 2: the first thread faults.
     let [want, got] = both_faults("store_all", &config(1, [32, 1, 1]), 256, 2);
+    assert_eq!(want, got);
+    assert!(want.to_lowercase().contains("align"), "{want}");
+    // 8-byte elements: 10 of them, and misaligned by 4.
+    let [want, got] = both_faults("store_all64", &config(1, [32, 1, 1]), 80, 0);
+    assert_eq!(want, got);
+    assert!(want.contains("thread (10, 0, 0)"), "{want}");
+    let [want, got] = both_faults("store_all64", &config(1, [32, 1, 1]), 512, 4);
     assert_eq!(want, got);
     assert!(want.to_lowercase().contains("align"), "{want}");
 }

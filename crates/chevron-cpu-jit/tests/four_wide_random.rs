@@ -95,7 +95,8 @@ fn instruction(rng: &mut Rng, text: &mut String) {
             let (a, b) = (int_reg(rng), int_src(rng));
             let ty = rng.pick(&["s32", "u32"]);
             writeln!(text, "    mul.wide.{ty} %rd5, {a}, {b};").unwrap();
-            writeln!(text, "    add.s64 %rd6, %rd5, %rd2;").unwrap();
+            let other = rng.pick(&["%rd2", "%rd11", "%rd7"]);
+            writeln!(text, "    add.s64 %rd6, %rd5, {other};").unwrap();
             writeln!(text, "    shr.s64 %rd6, %rd6, {};", rng.below(64)).unwrap();
             writeln!(text, "    cvt.s64.s32 %rd7, {};", int_reg(rng)).unwrap();
             writeln!(text, "    setp.lt.s64 %p2, %rd6, %rd7;").unwrap();
@@ -170,6 +171,8 @@ fn kernel(rng: &mut Rng, shared_words: u32) -> String {
          ld.global.u32 %r5, [%rd3]; add.s64 %rd8, %rd3, %rd4; ld.global.u32 %r6, [%rd8];\n\
          ld.global.f32 %f1, [%rd3]; ld.global.f32 %f2, [%rd8];\n\
          ld.global.u32 %r7, [%rd0];\n\
+         mul.wide.u32 %rd10, %r4, 8; add.s64 %rd11, %rd0, %rd10; ld.global.u64 %rd11, [%rd11];\n\
+         ld.global.u64 %rd7, [%rd0+8];\n\
          mov.u32 %r8, %r1; mov.u32 %r9, 3; mov.u32 %r10, %r0; mov.u32 %r11, %r4;\n\
          mov.u32 %r13, %r2;\n\
          mov.f32 %f3, 0f3FC00000; mov.f32 %f4, 0f7F800000; mov.f32 %f5, %f1; mov.f32 %f6, %f2;\n\
@@ -237,6 +240,13 @@ fn kernel(rng: &mut Rng, shared_words: u32) -> String {
         )
         .unwrap();
     }
+    // And a 64-bit one: out[16 n] as u64, element i.
+    writeln!(
+        text,
+        "    mul.wide.u32 %rd9, %r19, 64; add.s64 %rd9, %rd1, %rd9; add.s64 %rd9, %rd9, %rd10;\n\
+         st.global.u64 [%rd9], %rd6;"
+    )
+    .unwrap();
     writeln!(text, "    ret;\n}}").unwrap();
     text
 }
@@ -285,7 +295,7 @@ fn random_kernels_four_threads_at_a_time_give_the_interpreters_bits() {
         for use_compiled in [false, true] {
             let x = memory.alloc(input.len() as u64, 256).unwrap();
             memory.write(x, &input).unwrap();
-            let out = memory.alloc(4 * (OUTPUTS * n) as u64, 256).unwrap();
+            let out = memory.alloc(4 * ((OUTPUTS + 2) * n) as u64, 256).unwrap();
             let mut p: Vec<u8> = [x, out].iter().flat_map(|v| v.to_le_bytes()).collect();
             p.extend(u);
             p.extend((n as u32).to_le_bytes());
@@ -294,14 +304,14 @@ fn random_kernels_four_threads_at_a_time_give_the_interpreters_bits() {
             } else {
                 program.launch(&handle, &cfg, &p).unwrap();
             }
-            let mut bytes = vec![0u8; 4 * OUTPUTS * n];
+            let mut bytes = vec![0u8; 4 * (OUTPUTS + 2) * n];
             memory.read(out, &mut bytes).unwrap();
             outputs.push(bytes);
         }
         if outputs[0] != outputs[1] {
             let word =
                 |b: &[u8], i: usize| u32::from_le_bytes(b[4 * i..4 * i + 4].try_into().unwrap());
-            let first = (0..OUTPUTS * n)
+            let first = (0..(OUTPUTS + 2) * n)
                 .find(|&i| word(&outputs[0], i) != word(&outputs[1], i))
                 .unwrap();
             panic!(

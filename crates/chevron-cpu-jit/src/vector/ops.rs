@@ -14,6 +14,15 @@ use super::shapes::Shape;
 use super::{mem, Lane, VectorEmitter};
 use crate::context::BlockContext;
 
+/// What a global or shared access does.
+#[derive(Clone, Copy)]
+enum Access {
+    /// Loads into the register.
+    Load(u32),
+    /// Stores the operand.
+    Store(Src),
+}
+
 /// Bitcasts between `i32x4` and `f32x4` (the same bits, lane for lane).
 fn lanes() -> MemFlagsData {
     MemFlagsData::new().with_endianness(Endianness::Little)
@@ -38,27 +47,21 @@ impl VectorEmitter<'_, '_, '_> {
             }
             Op::Nop => {}
             Op::Ld {
-                space, ds, addr, ..
+                space,
+                bits,
+                ds,
+                addr,
+                ..
             } if addr.base != AddrBase::KernelParam => {
-                let v = self.access(pc, *space, addr, None);
-                let v = self.widen_to(v);
-                self.set(ds[0], v);
+                self.access(pc, *space, addr, *bits, Access::Load(ds[0]));
             }
             Op::St {
-                space, addr, srcs, ..
+                space,
+                bits,
+                addr,
+                srcs,
             } => {
-                // Four threads storing to one address, one after another: the last one's
-                // value stays.
-                let uniform = match addr.base {
-                    AddrBase::Reg(r) => self.shape(Src::Reg(r)) == Shape::Uniform,
-                    _ => true,
-                };
-                let v = if uniform {
-                    self.lane32(srcs[0], 3)
-                } else {
-                    self.vec32(srcs[0])
-                };
-                self.access(pc, *space, addr, Some(v));
+                self.access(pc, *space, addr, *bits, Access::Store(srcs[0]));
             }
             _ => {
                 self.widening_guard(pc);
@@ -454,17 +457,17 @@ impl VectorEmitter<'_, '_, '_> {
         self.jump_to_pc(target);
     }
 
-    /// A 32-bit load (`store` None) or store of global or shared memory: four consecutive
-    /// elements as one vector after a check of the first and the last, or one element all
-    /// four threads read (or write: `store` is then the last thread's value). A check that fails sends the group to the scalar code
-    /// at `pc`, which faults (or, unchecked, clamps) exactly as for any thread.
-    fn access(
+    /// The host address of a global or shared access of `1 << shift` bytes per thread, and
+    /// whether the four threads access consecutive elements (else all the same one): checked
+    /// at the first and the last element. A check that fails sends the group to the scalar
+    /// code at `pc`, which faults (or, unchecked, clamps) exactly as for any thread.
+    fn checked_host(
         &mut self,
         pc: usize,
         space: Space,
         addr: &chevron_ptx::interp::inst::Addr,
-        store: Option<Value>,
-    ) -> Value {
+        shift: u32,
+    ) -> (Value, bool) {
         let (first, shape) = match addr.base {
             AddrBase::Reg(r) => (self.lane64(Src::Reg(r), 0), self.shape(Src::Reg(r))),
             _ => (self.b.ins().iconst(types::I64, 0), Shape::Uniform),
@@ -472,30 +475,82 @@ impl VectorEmitter<'_, '_, '_> {
         let first = self.b.ins().iadd_imm_u(first, addr.offset);
         let consecutive = shape != Shape::Uniform;
         let last = if consecutive {
-            self.b.ins().iadd_imm_u(first, 12)
+            self.b.ins().iadd_imm_u(first, 3 << shift)
         } else {
             first
         };
         let host = match space {
-            Space::Shared => self.shared_range(pc, first, last),
-            _ => self.global_range(pc, first, last),
+            Space::Shared => self.shared_range(pc, first, last, shift),
+            _ => self.global_range(pc, first, last, shift),
         };
-        if let Some(v) = store {
-            self.b.ins().store(mem(), v, host, 0);
-            return v;
-        }
-        if consecutive {
-            self.b.ins().load(types::I32X4, mem(), host, 0)
-        } else {
-            self.b.ins().load(types::I32, mem(), host, 0)
+        (host, consecutive)
+    }
+
+    /// A load of `bits` (32 or 64) into `d`, or a store of `value`, through `checked_host`.
+    fn access(
+        &mut self,
+        pc: usize,
+        space: Space,
+        addr: &chevron_ptx::interp::inst::Addr,
+        bits: u8,
+        target: Access,
+    ) {
+        let shift = if bits == 64 { 3 } else { 2 };
+        let (host, consecutive) = self.checked_host(pc, space, addr, shift);
+        match (target, bits, consecutive) {
+            (Access::Load(d), 64, true) => {
+                let v = std::array::from_fn(|i| {
+                    self.b.ins().load(types::I64, mem(), host, 8 * i as i32)
+                });
+                self.set_lanes(d, v);
+            }
+            (Access::Load(d), 64, false) => {
+                let v = self.b.ins().load(types::I64, mem(), host, 0);
+                if self.def_shape() == Shape::Varying {
+                    self.set_lanes(d, [v; 4]);
+                } else {
+                    self.set(d, v);
+                }
+            }
+            (Access::Load(d), _, true) => {
+                let v = self.b.ins().load(types::I32X4, mem(), host, 0);
+                self.set(d, v);
+            }
+            (Access::Load(d), _, false) => {
+                let v = self.b.ins().load(types::I32, mem(), host, 0);
+                let v = self.widen_to(v);
+                self.set(d, v);
+            }
+            // Four threads storing to one address, one after another: the last one's value
+            // stays.
+            (Access::Store(src), 64, true) => {
+                for i in 0..4u8 {
+                    let v = self.lane64(src, i);
+                    self.b.ins().store(mem(), v, host, 8 * i32::from(i));
+                }
+            }
+            (Access::Store(src), 64, false) => {
+                let v = self.lane64(src, 3);
+                self.b.ins().store(mem(), v, host, 0);
+            }
+            (Access::Store(src), _, true) => {
+                let v = self.vec32(src);
+                self.b.ins().store(mem(), v, host, 0);
+            }
+            (Access::Store(src), _, false) => {
+                let v = self.lane32(src, 3);
+                self.b.ins().store(mem(), v, host, 0);
+            }
         }
     }
 
-    /// The host address of shared offset `first`, when 4-byte accesses at `first` and `last`
-    /// (and so everything between) are inside the block's shared memory and aligned.
-    fn shared_range(&mut self, pc: usize, first: Value, last: Value) -> Value {
-        let limit = self.load_fixed(types::I64, offset_of!(BlockContext, shared_limits) + 8 * 2);
-        let ok = self.within_both(first, last, limit);
+    /// The host address of shared offset `first`, when accesses of `1 << shift` bytes at
+    /// `first` and `last` (and so everything between) are inside the block's shared memory
+    /// and aligned.
+    fn shared_range(&mut self, pc: usize, first: Value, last: Value, shift: u32) -> Value {
+        let limits = offset_of!(BlockContext, shared_limits) + 8 * shift as usize;
+        let limit = self.load_fixed(types::I64, limits);
+        let ok = self.within_both(first, last, limit, shift);
         let shared = self.load_fixed(types::I64, offset_of!(BlockContext, shared));
         let host = self.b.ins().iadd(shared, first);
         let go = self.b.create_block();
@@ -505,40 +560,47 @@ impl VectorEmitter<'_, '_, '_> {
         host
     }
 
-    /// Whether 4-byte accesses at offsets `first` and `last` are aligned and below
-    /// `limit` (the rotate-and-compare of the scalar code, twice).
-    fn within_both(&mut self, first: Value, last: Value, limit: Value) -> Value {
-        let r0 = self.b.ins().rotr_imm_u(first, 2);
-        let r3 = self.b.ins().rotr_imm_u(last, 2);
+    /// Whether accesses of `1 << shift` bytes at offsets `first` and `last` are aligned and
+    /// below `limit` (the rotate-and-compare of the scalar code, twice).
+    fn within_both(&mut self, first: Value, last: Value, limit: Value, shift: u32) -> Value {
+        let r0 = self.b.ins().rotr_imm_u(first, i64::from(shift));
+        let r3 = self.b.ins().rotr_imm_u(last, i64::from(shift));
         let ok0 = self.b.ins().icmp(IntCC::UnsignedLessThan, r0, limit);
         let ok3 = self.b.ins().icmp(IntCC::UnsignedLessThan, r3, limit);
         self.b.ins().band(ok0, ok3)
     }
 
-    /// The host address of global `first`, when 4-byte accesses at `first` and `last` fall
-    /// in the allocation the access site used last (after one refresh of that entry from the
-    /// allocation table on a miss).
-    fn global_range(&mut self, pc: usize, first: Value, last: Value) -> Value {
+    /// The host address of global `first`, when accesses of `1 << shift` bytes at `first` and
+    /// `last` fall in the allocation the access site used last (after one refresh of that
+    /// entry from the allocation table on a miss).
+    fn global_range(&mut self, pc: usize, first: Value, last: Value, shift: u32) -> Value {
         let site = self.t.sites[&pc];
         let sites = self.load_fixed(types::I64, offset_of!(BlockContext, sites));
         let slot = self.b.ins().iadd_imm_u(sites, i64::from(site) * 24);
         let join = self.b.create_block();
         self.b.append_block_param(join, types::I64);
         let miss = self.b.create_block();
-        self.check_site(slot, first, last, join, miss);
+        self.check_site(slot, (first, last), shift, join, miss);
         self.b.set_cold_block(miss);
         self.b.switch_to_block(miss);
-        let length = self.b.ins().iconst(types::I64, 4);
+        let length = self.b.ins().iconst(types::I64, 1 << shift);
         crate::cold_call::call(self.b, self.t.resolve, &[self.ctx, slot, first, length]);
         let parted = self.exit_block(pc);
-        self.check_site(slot, first, last, join, parted);
+        self.check_site(slot, (first, last), shift, join, parted);
         self.b.switch_to_block(join);
         self.b.block_params(join)[0]
     }
 
     /// Checks `first` and `last` against site entry `slot`: to `join` with the host address of
     /// `first`, or to `bad`.
-    fn check_site(&mut self, slot: Value, first: Value, last: Value, join: Block, bad: Block) {
+    fn check_site(
+        &mut self,
+        slot: Value,
+        (first, last): (Value, Value),
+        shift: u32,
+        join: Block,
+        bad: Block,
+    ) {
         let word = |e: &mut Self, i: i32| {
             e.b.ins()
                 .load(types::I64, MemFlagsData::trusted(), slot, 8 * i)
@@ -548,7 +610,7 @@ impl VectorEmitter<'_, '_, '_> {
         let delta = word(self, 2);
         let off0 = self.b.ins().isub(first, base);
         let off3 = self.b.ins().isub(last, base);
-        let ok = self.within_both(off0, off3, limit);
+        let ok = self.within_both(off0, off3, limit, shift);
         let host = self.b.ins().iadd(first, delta);
         self.b.ins().brif(ok, join, &[host.into()], bad, &[]);
     }

@@ -70,12 +70,15 @@ pub fn plan(insts: &[Inst], registers: u32, fma: bool) -> Result<Plan, String> {
             .iter()
             .any(|a| matches!(shapes.of(pc, a), Shape::Affine(_)));
         let memory = match &inst.op {
-            Op::Ld { addr, .. } | Op::St { addr, .. } if addr.base != AddrBase::KernelParam => {
+            Op::Ld { addr, bits, .. } | Op::St { addr, bits, .. }
+                if addr.base != AddrBase::KernelParam =>
+            {
                 let shape = match addr.base {
                     AddrBase::Reg(r) => shapes.of(pc, &Src::Reg(r)),
                     _ => Shape::Uniform,
                 };
-                if shape != Shape::Affine(4) && shape != Shape::Uniform {
+                let element = i64::from(*bits / 8);
+                if shape != Shape::Affine(element) && shape != Shape::Uniform {
                     return Err(format!(
                         "instruction {pc}: the four threads' addresses are not consecutive"
                     ));
@@ -278,15 +281,15 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
             addr,
         } if ds.len() == 1 && ds[0] != SINK && address_ok(*space, addr.base) => Width::W32,
         Op::Ld {
-            space: Space::Param,
+            space,
             bits: 64,
             ds,
             addr,
             ..
-        } if ds.len() == 1 && addr.base == AddrBase::KernelParam => Width::W64,
+        } if ds.len() == 1 && ds[0] != SINK && address_ok(*space, addr.base) => Width::W64,
         Op::St {
             space,
-            bits: 32,
+            bits: 32 | 64,
             addr,
             srcs,
         } if srcs.len() == 1
