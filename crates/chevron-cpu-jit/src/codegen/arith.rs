@@ -22,6 +22,36 @@ pub(super) fn mask_bits(b: &mut FunctionBuilder<'_>, v: Value, bits: u32) -> Val
     }
 }
 
+/// Whether `setp.cmp.t` on integers compares signed: a signed type, unless the form is one of
+/// the unsigned ones (`lo`, `ls`, `hi`, `hs`).
+fn compares_signed(cmp: Compare, t: T) -> bool {
+    t.is_signed() && !matches!(cmp, Compare::Lo | Compare::Ls | Compare::Hi | Compare::Hs)
+}
+
+/// The condition of `setp.cmp.t` on integers, signed or unsigned as [`compares_signed`] says;
+/// `None` for `num` and `nan`, which do not compare (always true, always false).
+pub(crate) fn int_cc(cmp: Compare, t: T) -> Option<IntCC> {
+    let pick = |s: IntCC, u: IntCC| if compares_signed(cmp, t) { s } else { u };
+    Some(match cmp {
+        Compare::Eq | Compare::Equ => IntCC::Equal,
+        Compare::Ne | Compare::Neu => IntCC::NotEqual,
+        Compare::Lt | Compare::Lo | Compare::Ltu => {
+            pick(IntCC::SignedLessThan, IntCC::UnsignedLessThan)
+        }
+        Compare::Le | Compare::Ls | Compare::Leu => {
+            pick(IntCC::SignedLessThanOrEqual, IntCC::UnsignedLessThanOrEqual)
+        }
+        Compare::Gt | Compare::Hi | Compare::Gtu => {
+            pick(IntCC::SignedGreaterThan, IntCC::UnsignedGreaterThan)
+        }
+        Compare::Ge | Compare::Hs | Compare::Geu => pick(
+            IntCC::SignedGreaterThanOrEqual,
+            IntCC::UnsignedGreaterThanOrEqual,
+        ),
+        Compare::Num | Compare::Nan => return None,
+    })
+}
+
 /// Bits of an integer type's value.
 pub(super) fn width(t: T) -> u32 {
     (t.size() * 8).min(64)
@@ -103,32 +133,16 @@ impl Emitter<'_, '_, '_> {
 
     /// 1 or 0: `cmp` of two integer operands of type `t`, as the interpreter compares them.
     pub(super) fn int_compare(&mut self, cmp: Compare, t: T, x: Value, y: Value) -> Value {
-        let unsigned_form = matches!(cmp, Compare::Lo | Compare::Ls | Compare::Hi | Compare::Hs);
-        let (xv, yv, signed) = if unsigned_form || !t.is_signed() {
-            let w = width(t);
-            (mask_bits(self.b, x, w), mask_bits(self.b, y, w), false)
+        let (xv, yv) = if compares_signed(cmp, t) {
+            (typed_value(self.b, t, x), typed_value(self.b, t, y))
         } else {
-            (typed_value(self.b, t, x), typed_value(self.b, t, y), true)
+            let w = width(t);
+            (mask_bits(self.b, x, w), mask_bits(self.b, y, w))
         };
-        let pick = |s: IntCC, u: IntCC| if signed { s } else { u };
-        let cc = match cmp {
-            Compare::Eq | Compare::Equ => IntCC::Equal,
-            Compare::Ne | Compare::Neu => IntCC::NotEqual,
-            Compare::Lt | Compare::Lo | Compare::Ltu => {
-                pick(IntCC::SignedLessThan, IntCC::UnsignedLessThan)
-            }
-            Compare::Le | Compare::Ls | Compare::Leu => {
-                pick(IntCC::SignedLessThanOrEqual, IntCC::UnsignedLessThanOrEqual)
-            }
-            Compare::Gt | Compare::Hi | Compare::Gtu => {
-                pick(IntCC::SignedGreaterThan, IntCC::UnsignedGreaterThan)
-            }
-            Compare::Ge | Compare::Hs | Compare::Geu => pick(
-                IntCC::SignedGreaterThanOrEqual,
-                IntCC::UnsignedGreaterThanOrEqual,
-            ),
-            Compare::Num => return self.b.ins().iconst(types::I64, 1),
-            Compare::Nan => return self.b.ins().iconst(types::I64, 0),
+        let cc = match (cmp, int_cc(cmp, t)) {
+            (_, Some(cc)) => cc,
+            (Compare::Num, None) => return self.b.ins().iconst(types::I64, 1),
+            _ => return self.b.ins().iconst(types::I64, 0),
         };
         let r = self.b.ins().icmp(cc, xv, yv);
         self.b.ins().uextend(types::I64, r)

@@ -57,6 +57,7 @@ pub struct Translation<'a> {
     pub extra_resumes: &'a BTreeSet<usize>,
 }
 
+pub(crate) use arith::int_cc;
 pub(crate) use counted::ends_by_itself;
 
 /// Per register: whether its NaNs are made canonical where it is read rather than where it is

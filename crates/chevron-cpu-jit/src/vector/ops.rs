@@ -273,7 +273,8 @@ impl VectorEmitter<'_, '_, '_> {
                 }
             }
             Op::Setp { cmp, ty, a, b, .. } => {
-                let cc = int_cc(*cmp, *ty);
+                // The plan admits no `num` or `nan` on integers.
+                let cc = crate::codegen::int_cc(*cmp, *ty).unwrap_or(IntCC::Equal);
                 if ty.size() == 8 {
                     // 64-bit operands: per thread, gathered when all four are wanted.
                     let per = |e: &mut Self, i: u8| {
@@ -636,30 +637,5 @@ fn float_cc(cmp: Compare) -> (FloatCC, bool, Option<(FloatCC, bool)>) {
         Compare::Geu => (F::LessThan, true, None),
         Compare::Num => (F::Ordered, false, None),
         Compare::Nan => (F::Unordered, false, None),
-    }
-}
-
-/// The integer comparison of `setp.cmp.ty` (unsigned forms and unsigned types compare
-/// unsigned).
-fn int_cc(cmp: Compare, t: T) -> IntCC {
-    let unsigned_form = matches!(cmp, Compare::Lo | Compare::Ls | Compare::Hi | Compare::Hs);
-    let signed = t.is_signed() && !unsigned_form;
-    let pick = |s: IntCC, u: IntCC| if signed { s } else { u };
-    match cmp {
-        Compare::Eq | Compare::Equ => IntCC::Equal,
-        Compare::Ne | Compare::Neu => IntCC::NotEqual,
-        Compare::Lt | Compare::Lo | Compare::Ltu => {
-            pick(IntCC::SignedLessThan, IntCC::UnsignedLessThan)
-        }
-        Compare::Le | Compare::Ls | Compare::Leu => {
-            pick(IntCC::SignedLessThanOrEqual, IntCC::UnsignedLessThanOrEqual)
-        }
-        Compare::Gt | Compare::Hi | Compare::Gtu => {
-            pick(IntCC::SignedGreaterThan, IntCC::UnsignedGreaterThan)
-        }
-        _ => pick(
-            IntCC::SignedGreaterThanOrEqual,
-            IntCC::UnsignedGreaterThanOrEqual,
-        ),
     }
 }
