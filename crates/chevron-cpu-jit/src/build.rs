@@ -126,7 +126,7 @@ fn define_vector(
             sites: codegen::global_sites(&code.insts),
             resolve: far(module, imports.resolve, b.func),
         };
-        vector::translate(&translation, &mut b)?;
+        vector::translate(&translation, &mut b);
         b.finalize(frontend_config);
     }
     let id = define(module, &mut context, &code.name, ".x4", checks)?;

@@ -160,7 +160,7 @@ pub fn translate(t: &Translation<'_>, b: &mut FunctionBuilder<'_>) -> Result<u32
 }
 
 /// Loads and stores through host addresses computed by the emitter.
-fn mem() -> MemFlagsData {
+pub(crate) fn mem() -> MemFlagsData {
     MemFlagsData::new()
 }
 

@@ -32,6 +32,7 @@ use cranelift_codegen::ir::{
 };
 use cranelift_frontend::{FunctionBuilder, Switch, Variable};
 
+use crate::codegen::mem;
 use crate::context::{BlockContext, EXITED, PHASE_DONE, VECTOR_SAVED, WAITING};
 use crate::liveness::Liveness;
 use plan::{Plan, Width};
@@ -54,10 +55,8 @@ pub struct VectorTranslation<'a> {
 }
 
 /// Emits the vector function into `b` (signature `fn(*mut BlockContext) -> u32`).
-pub fn translate(t: &VectorTranslation<'_>, b: &mut FunctionBuilder<'_>) -> Result<(), String> {
-    let mut e = VectorEmitter::new(t, b);
-    e.emit();
-    Ok(())
+pub fn translate(t: &VectorTranslation<'_>, b: &mut FunctionBuilder<'_>) {
+    VectorEmitter::new(t, b).emit();
 }
 
 /// A register's variables, by its shape and width.
@@ -103,11 +102,6 @@ struct VectorEmitter<'a, 'b, 'c> {
     blocks: Vec<Block>,
     next_group: Block,
     live: Liveness,
-}
-
-/// Loads and stores through host addresses computed by the emitter.
-fn mem() -> MemFlagsData {
-    MemFlagsData::new()
 }
 
 impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {

@@ -6,7 +6,7 @@ use std::mem::offset_of;
 
 use chevron_ptx::interp::inst::{Special, Src};
 use cranelift_codegen::ir::condcodes::FloatCC;
-use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{types, InstBuilder, Value};
 
 use super::plan::Width;
 use super::shapes::Shape;
@@ -149,8 +149,7 @@ impl VectorEmitter<'_, '_, '_> {
         } else {
             (types::F32, self.b.ins().iconst(types::I32, 0x7fff_ffff))
         };
-        let flags = MemFlagsData::new().with_endianness(cranelift_codegen::ir::Endianness::Little);
-        let f = self.b.ins().bitcast(fty, flags, v);
+        let f = self.b.ins().bitcast(fty, super::ops::lanes(), v);
         let nan = self.b.ins().fcmp(FloatCC::Unordered, f, f);
         if vector {
             self.b.ins().bitselect(nan, canonical, v)

@@ -24,7 +24,7 @@ enum Access {
 }
 
 /// Bitcasts between `i32x4` and `f32x4` (the same bits, lane for lane).
-fn lanes() -> MemFlagsData {
+pub(super) fn lanes() -> MemFlagsData {
     MemFlagsData::new().with_endianness(Endianness::Little)
 }
 
