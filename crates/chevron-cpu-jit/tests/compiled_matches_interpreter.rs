@@ -362,6 +362,18 @@ fn use_after_free_misalignment_bounds_trap_and_deadlock_give_the_interpreters_re
     }
 }
 
+/// The deadlock above is found with the kernel spinning in the vector function (four threads
+/// at a time), which hands the group to the scalar code when it runs out of fuel.
+#[test]
+fn the_spinning_kernel_runs_four_threads_at_a_time() {
+    let module = chevron_ptx::parse(&format!("{HEADER}{FAULTY}")).expect("parses");
+    let memory = Arc::new(DeviceMemory::new(0));
+    let program = Arc::new(Program::load(&module, &memory).expect("loads"));
+    let handle = program.kernel("wait_for_last_block").unwrap();
+    let compiled = CompiledKernel::compile(&program, &handle, true).expect("compiles");
+    assert_eq!(compiled.vector(), Ok(()));
+}
+
 /// Every shuffle mode, with lane-dependent offsets and segment/clamp operands, each offering
 /// other values (a lane that went on must not overwrite what its warp still reads).
 const SHUFFLES: &str = r#"
