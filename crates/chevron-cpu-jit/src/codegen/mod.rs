@@ -156,7 +156,7 @@ pub fn translate(t: &Translation<'_>, b: &mut FunctionBuilder<'_>) -> Result<u32
     }
     let mut e = Emitter::new(t, b);
     e.emit()?;
-    Ok(e.sites)
+    Ok(e.site_of.len() as u32)
 }
 
 /// Loads and stores through host addresses computed by the emitter.
@@ -182,9 +182,8 @@ struct Emitter<'a, 'b, 'c> {
     /// Blocks still to fill: faults at an instruction, thread exits.
     pending_faults: Vec<(Block, usize)>,
     pending_exits: Vec<Block>,
-    /// Global access sites (each has a cache entry in `BlockContext::sites`).
-    sites: u32,
-    /// The site of each global access instruction.
+    /// The site of each global access instruction (each site has a cache entry in
+    /// `BlockContext::sites`).
     site_of: BTreeMap<usize, u32>,
     /// Registers live at each instruction: what a barrier or a yield must keep.
     live: Liveness,
@@ -223,7 +222,6 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             next_thread,
             pending_faults: Vec::new(),
             pending_exits: Vec::new(),
-            sites: 0,
             site_of: BTreeMap::new(),
             live: Liveness::of(&t.code.insts, t.code.num_regs),
             remat,
@@ -279,7 +277,6 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         }
         // Global access sites: each has a cache entry in `BlockContext::sites`.
         self.site_of = global_sites(insts);
-        self.sites = self.site_of.len() as u32;
         let first = self.load_fixed(types::I64, offset_of!(BlockContext, first_thread));
         self.b.def_var(self.thread, first);
         let fuel = self.load_ctx(types::I64, offset_of!(BlockContext, fuel));
