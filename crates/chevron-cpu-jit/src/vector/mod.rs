@@ -34,7 +34,6 @@ use cranelift_frontend::{FunctionBuilder, Switch, Variable};
 
 use crate::codegen::mem;
 use crate::context::{BlockContext, EXITED, PHASE_DONE, VECTOR_SAVED, WAITING};
-use crate::liveness::Liveness;
 use plan::{Plan, Width};
 use shapes::Shape;
 
@@ -101,7 +100,6 @@ struct VectorEmitter<'a, 'b, 'c> {
     fuel: Variable,
     blocks: Vec<Block>,
     next_group: Block,
-    live: Liveness,
 }
 
 impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
@@ -147,7 +145,6 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             fuel,
             blocks,
             next_group,
-            live: Liveness::of(&t.code.insts, t.code.num_regs),
         }
     }
 
@@ -354,7 +351,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
 
     fn live_at(&self, pc: usize) -> Vec<u32> {
         (0..self.scalars.len() as u32)
-            .filter(|&r| self.live.is_live(pc, r))
+            .filter(|&r| self.t.plan.live.is_live(pc, r))
             .collect()
     }
 

@@ -33,6 +33,8 @@ pub struct Plan {
     /// of a [`Shape::Affine`] value (the four 32-bit values may wrap) and backward branches
     /// (fuel). The scalar code can resume a thread at each.
     pub exits: BTreeSet<usize>,
+    /// The registers live at each instruction (what an exit or a barrier saves).
+    pub live: Liveness,
 }
 
 /// The plan for `insts` (`registers` registers), or why the kernel stays one thread at a time.
@@ -59,7 +61,8 @@ pub fn plan(insts: &[Inst], registers: u32, fma: bool) -> Result<Plan, String> {
         .into_iter()
         .map(|w| w.unwrap_or(Width::W32))
         .collect();
-    let shapes = Shapes::compute(insts, registers);
+    let live = Liveness::of(insts, registers);
+    let shapes = Shapes::compute(insts, registers, &live);
     let mut exits = BTreeSet::new();
     for (pc, inst) in insts.iter().enumerate() {
         let varying_guard = inst
@@ -93,7 +96,6 @@ pub fn plan(insts: &[Inst], registers: u32, fma: bool) -> Result<Plan, String> {
     }
     // Each exit stores the registers live there for four threads: past a budget the vector
     // function would take longer to compile than it is likely to save.
-    let live = Liveness::of(insts, registers);
     let stores: usize = exits
         .iter()
         .map(|&pc| (0..registers).filter(|&r| live.is_live(pc, r)).count())
@@ -108,6 +110,7 @@ pub fn plan(insts: &[Inst], registers: u32, fma: bool) -> Result<Plan, String> {
         widths,
         shapes,
         exits,
+        live,
     })
 }
 

@@ -71,13 +71,12 @@ impl Shapes {
         }
     }
 
-    /// Computes the shapes of `insts` over `registers` registers.
-    pub fn compute(insts: &[Inst], registers: u32) -> Shapes {
+    /// Computes the shapes of `insts` over `registers` registers, whose liveness is `live`.
+    pub fn compute(insts: &[Inst], registers: u32, live: &Liveness) -> Shapes {
         let n = registers as usize;
-        let live = Liveness::of(insts, registers);
         let mut forced = vec![false; n];
         loop {
-            let (at, defs, conflicts) = flow(insts, n, &live, &forced);
+            let (at, defs, conflicts) = flow(insts, n, live, &forced);
             let fresh: Vec<usize> = conflicts.into_iter().filter(|&r| !forced[r]).collect();
             if fresh.is_empty() {
                 let at = at
@@ -313,7 +312,11 @@ mod tests {
         let kernel = program.kernel("k").unwrap();
         let (code, _) = program.decoded(&kernel).unwrap();
         (
-            Shapes::compute(&code.insts, code.num_regs),
+            Shapes::compute(
+                &code.insts,
+                code.num_regs,
+                &crate::liveness::Liveness::of(&code.insts, code.num_regs),
+            ),
             code.insts.clone(),
         )
     }
