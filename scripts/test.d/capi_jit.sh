@@ -6,7 +6,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 CHEVRON_NVRTC="$(scripts/deps/nvrtc.sh)"
 export CHEVRON_NVRTC CHEVRON_CACHE=off
-cargo build -q -p chevron-capi
+scripts/build-workspace -q   # libchevron (chevron-capi), sharing cargo test's build
 lib="$root/target/debug"
 out="$root/target/capi"
 mkdir -p "$out"

@@ -7,8 +7,8 @@ set -euo pipefail
 cd "$(dirname "$0")/../.."
 for mode in compiled auto; do
     echo "-- CHEVRON_CPU_EXEC=$mode: conformance and CPU tests"
-    if ! out=$(CHEVRON_CPU_EXEC=$mode cargo test --workspace --quiet --test conformance \
-        --test cpu_faults --test cpu_launch --test cpu_streams --test cpu_memory 2>&1); then
+    if ! out=$(CHEVRON_CPU_EXEC=$mode scripts/run-workspace-tests conformance cpu_faults \
+        cpu_launch cpu_streams cpu_memory -- -q 2>&1); then
         echo "$out" | tail -60
         exit 1
     fi

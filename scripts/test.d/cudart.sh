@@ -34,7 +34,7 @@ ln -sf "$toolkit/lib/libcudadevrt.a" "$nvlib/libcudadevrt.a"
 link=(-L"$nvlib" -Xlinker -rpath -Xlinker "$toolkit/lib")
 
 scripts/build-workspace -q   # libcudart.so (chevron-cudart) and the CLI, sharing cargo test's build
-cargo test -q --workspace --test abi_layout -- --ignored >"$out/abi_layout.log" 2>&1 \
+scripts/run-workspace-tests abi_layout -- -q --ignored >"$out/abi_layout.log" 2>&1 \
     || { cat "$out/abi_layout.log" >&2; echo "cudart: ABI layout check failed" >&2; exit 1; }
 echo "abi_layout: ok"
 # Every other export of NVIDIA's libcudart.so.13 is an unsupported! stub naming itself.

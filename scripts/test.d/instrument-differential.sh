@@ -8,7 +8,7 @@
 # fixed block order), so that float atomics add in the same order.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
-cargo build --quiet -p chevron-cli
+scripts/build-workspace --quiet   # the chevron CLI among the rest: cargo test's build
 chevron=target/debug/chevron
 out="$(mktemp -d)"
 trap 'rm -rf "$out"' EXIT

@@ -17,7 +17,7 @@ if [[ -z "$ptxas" ]]; then
 fi
 [[ -n "$ptxas" ]] || { echo "ptxas-instrument: no ptxas inside $deps" >&2; exit 1; }
 
-cargo build --quiet -p chevron-ptx --example ptx_instrument
+scripts/build-workspace --quiet   # the ptx_instrument example among the rest: cargo test's build
 instrumenter="$root/target/debug/examples/ptx_instrument"
 tool="$root/crates/chevron-ptx/tests/data/tools/count_hooks.ptx"
 work="$(mktemp -d)"

@@ -10,7 +10,7 @@ cd "$root"
 command -v tmux >/dev/null || { apt-get update -qq >/dev/null && apt-get install -y -qq tmux >/dev/null; }
 CHEVRON_NVRTC="$(scripts/deps/nvrtc.sh)"
 export CHEVRON_NVRTC CHEVRON_DEVICES=cpu
-cargo build -q -p chevron-cli
+scripts/build-workspace -q   # the chevron CLI among the rest: cargo test's build
 work="$(mktemp -d)"
 export CHEVRON_HISTORY="$work/history" CHEVRON_CACHE="$work/cache"
 session="chevron-repl-$$"
