@@ -16,6 +16,7 @@ use crate::{codegen, cold_call, vector};
 struct Imports {
     resolve: FuncId,
     evaluate: FuncId,
+    atomic: FuncId,
     shuffle: FuncId,
     offer: FuncId,
     fuel_out: FuncId,
@@ -59,6 +60,7 @@ pub fn build(
     };
     let resolve = import("chevron_resolve_global", 4)?;
     let evaluate = import("chevron_evaluate", 4)?;
+    let atomic = import("chevron_atomic", 4)?;
     let shuffle = import("chevron_shuffle", 5)?;
     let offer = import("chevron_offer", 3)?;
     let fuel_out = import("chevron_fuel_out", 1)?;
@@ -68,6 +70,7 @@ pub fn build(
     let imports = Imports {
         resolve: cold_call::trampoline(module, resolve, 4, "chevron_resolve_keeping")?,
         evaluate,
+        atomic,
         shuffle,
         offer,
         fuel_out: cold_call::trampoline(module, fuel_out, 1, "chevron_fuel_out_keeping")?,
@@ -154,6 +157,7 @@ fn define_scalar(
             checks,
             resolve: import(imports.resolve),
             evaluate: import(imports.evaluate),
+            atomic: import(imports.atomic),
             offer: import(imports.offer),
             shuffle: import(imports.shuffle),
             fuel_out: import(imports.fuel_out),

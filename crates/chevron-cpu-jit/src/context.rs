@@ -6,14 +6,15 @@ use std::cell::{Cell, RefCell};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use chevron_ptx::interp::inst::{
-    evaluate_compare, evaluate_float, evaluate_int_unary, shuffle_source, Collective, IntBin, Op,
+    evaluate_atomic, evaluate_compare, evaluate_float, evaluate_int, evaluate_int_unary,
+    shuffle_source, Collective, Op,
 };
 use chevron_ptx::interp::memory::Allocation;
-use chevron_ptx::interp::numeric::{convert, integer};
+use chevron_ptx::interp::numeric::convert;
 use chevron_ptx::interp::DeviceMemory;
 
 pub use crate::codegen::access_limit;
@@ -100,6 +101,13 @@ pub struct BlockContext {
     /// The vector function's first group of four threads; on [`SCALAR`](crate::vector::SCALAR)
     /// the group it handed over.
     pub group: u64,
+    /// The block's local memory: each thread's stack frame, `frame_size` bytes apart in thread
+    /// order, zeroed at the block's start as the interpreter zeroes a lane's stack.
+    pub local: *mut u8,
+    pub frame_size: u64,
+    /// Per access size `1 << k` (k = 0..=5): [`access_limit`] of one frame, what checked local
+    /// accesses compare their offsets against.
+    pub local_limits: [u64; 6],
 }
 
 /// Records `value` as what thread `thread` offers at its next `shfl`.
@@ -173,23 +181,20 @@ pub unsafe extern "C" fn resolve_global(
 }
 
 /// Evaluates a pure one-result instruction the way the interpreter does, for operations the
-/// compiler leaves to its arithmetic (integer division, conversions, non-default float modes,
-/// float comparisons). Unknown operations give 0; the compiler never emits a call for them.
+/// compiler leaves to its arithmetic (integer division, bit fields, byte permutes, funnel
+/// shifts, conversions, non-default float modes, float comparisons). Unknown operations give
+/// 0; the compiler never emits a call for them. `bfi` takes its position and length packed in
+/// `c` (low and high 32 bits).
 ///
 /// # Safety
 /// `op` points to a decoded instruction of a program that outlives the compiled kernel.
 pub unsafe extern "C" fn evaluate(op: *const Op, a: u64, b: u64, c: u64) -> u64 {
     // SAFETY: the compiled kernel holds the program whose instructions it points to.
     let op = unsafe { &*op };
+    if let Some(v) = evaluate_int(op, a, b, c) {
+        return v;
+    }
     match op {
-        Op::IntBin { k, t, .. } => match k {
-            IntBin::MulHi => integer::mul_hi(*t, a, b),
-            IntBin::Div => integer::div_int(*t, a, b),
-            IntBin::Rem => integer::rem_int(*t, a, b),
-            IntBin::Min => integer::min_int(*t, a, b),
-            IntBin::Max => integer::max_int(*t, a, b),
-            _ => 0,
-        },
         Op::IntUn { k, t, .. } => evaluate_int_unary(*k, *t, a),
         Op::Float { op, m, .. } => evaluate_float(*op, *m, a, b, c),
         Op::Cvt {
@@ -197,6 +202,50 @@ pub unsafe extern "C" fn evaluate(op: *const Op, a: u64, b: u64, c: u64) -> u64 
         } => convert::cvt_with(*dst, *src, a, options),
         Op::Setp { cmp, ty, ftz, .. } => u64::from(evaluate_compare(*cmp, *ty, *ftz, a, b).0),
         _ => 0,
+    }
+}
+
+/// Performs an atomic the compiler does not emit inline (float adds, minima and maxima,
+/// `inc`, `dec`, 16-bit forms): `op` (an `atom`) at host address `host`, with the
+/// interpreter's arithmetic in a compare-and-swap loop. Returns the old value, zero-extended.
+///
+/// # Safety
+/// `op` points to a decoded `atom` of a program that outlives the compiled kernel; `host` is
+/// the checked host address of the access, aligned to its size, in memory the block holds
+/// for the whole call.
+pub unsafe extern "C" fn atomic(op: *const Op, host: u64, b: u64, c: u64) -> u64 {
+    // SAFETY: as above.
+    let Op::Atom { op, ty, .. } = (unsafe { &*op }) else {
+        return 0;
+    };
+    let new = |old: u64| evaluate_atomic(*op, *ty, old, b, c);
+    macro_rules! cas_loop {
+        ($atomic:ty, $int:ty) => {{
+            // SAFETY: `host` is aligned to the access's size and valid for it (see above);
+            // other threads reach these bytes only through atomics or the same memory model
+            // as the interpreter's allocations.
+            let cell = unsafe { &*(host as *const $atomic) };
+            let mut old = cell.load(Ordering::SeqCst);
+            loop {
+                let Some(value) = new(old as u64) else {
+                    return old as u64;
+                };
+                match cell.compare_exchange_weak(
+                    old,
+                    value as $int,
+                    Ordering::SeqCst,
+                    Ordering::SeqCst,
+                ) {
+                    Ok(_) => return old as u64,
+                    Err(now) => old = now,
+                }
+            }
+        }};
+    }
+    match ty.size() {
+        2 => cas_loop!(AtomicU16, u16),
+        4 => cas_loop!(AtomicU32, u32),
+        _ => cas_loop!(AtomicU64, u64),
     }
 }
 

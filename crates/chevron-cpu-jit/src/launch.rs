@@ -29,6 +29,9 @@ use crate::{CompiledKernel, Entry};
 /// entries with them) at the end of a block.
 const HELD_LIMIT: usize = 256;
 
+/// Bytes past the end of the shared and local buffers: the widest access (a 32-byte vector).
+const SLACK: usize = 32;
+
 /// What one block's compiled run came to.
 enum BlockEnd {
     Done,
@@ -61,6 +64,7 @@ impl CompiledKernel {
             || shared > 64 << 20
             || (params.len() as u64) < self.param_size
             || (self.shuffles && !threads.is_multiple_of(32))
+            || self.frame_size.saturating_mul(threads) > 64 << 20
         {
             return self.interpret(config, params, hooks, 0..u64::MAX);
         }
@@ -84,7 +88,10 @@ impl CompiledKernel {
         let work = |_worker: usize| {
             let mut regs = vec![0u64; threads as usize * self.num_regs.max(1) as usize];
             let mut resume = vec![0u32; threads as usize];
-            let mut shared_memory = vec![0u8; shared as usize];
+            // Room for the widest access past the end: an unchecked access is clamped to
+            // start inside its region (`codegen/memory.rs`).
+            let mut shared_memory = vec![0u8; shared as usize + SLACK];
+            let mut local = vec![0u8; (self.frame_size * threads) as usize + SLACK];
             let mut sites = vec![0u64; 3 * self.sites as usize];
             let mut exchange = vec![0u64; 2 * threads as usize];
             let mut offered = vec![0u32; threads as usize];
@@ -106,7 +113,7 @@ impl CompiledKernel {
                     &tids,
                     &mut regs,
                     &mut resume,
-                    &mut shared_memory,
+                    (&mut shared_memory[..shared as usize], &mut local),
                     &mut sites,
                     (&mut exchange, &mut offered),
                     &resolver,
@@ -186,7 +193,7 @@ impl CompiledKernel {
         tids: &[u32],
         regs: &mut [u64],
         resume: &mut [u32],
-        shared: &mut [u8],
+        (shared, local): (&mut [u8], &mut [u8]),
         sites: &mut [u64],
         (exchange, offered): (&mut [u64], &mut [u32]),
         resolver: &Resolver,
@@ -195,6 +202,7 @@ impl CompiledKernel {
     ) -> BlockEnd {
         resume.fill(0);
         shared.fill(0);
+        local.fill(0);
         // The site entries stay from block to block of the worker: the allocations they
         // point to are held until the launch ends.
         if self.shuffles {
@@ -236,6 +244,9 @@ impl CompiledKernel {
             first_thread: 0,
             end_thread: resume.len() as u64,
             group: 0,
+            local: local.as_mut_ptr(),
+            frame_size: self.frame_size,
+            local_limits: std::array::from_fn(|k| access_limit(self.frame_size, k as u32)),
         };
         // Four threads at a time where the kernel has that form, the block's rows are whole
         // groups of four, and the launch's groups have not mostly gone on one by one.

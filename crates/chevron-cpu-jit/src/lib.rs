@@ -112,6 +112,8 @@ pub struct CompiledKernel {
     /// [`PHASE_DONE`](context::PHASE_DONE) ends it.
     single_phase: bool,
     param_size: u64,
+    /// Bytes of the kernel's stack frame (its local variables), per thread.
+    frame_size: u64,
     compile_time: Duration,
 }
 
@@ -172,6 +174,7 @@ impl CompiledKernel {
             context::resolve_global as *const u8,
         );
         builder.symbol("chevron_evaluate", context::evaluate as *const u8);
+        builder.symbol("chevron_atomic", context::atomic as *const u8);
         builder.symbol("chevron_shuffle", context::shuffle as *const u8);
         builder.symbol("chevron_offer", context::offer as *const u8);
         builder.symbol("chevron_fuel_out", context::fuel_out as *const u8);
@@ -215,6 +218,7 @@ impl CompiledKernel {
                 .iter()
                 .any(|inst| matches!(inst.op, chevron_ptx::interp::inst::Op::Warp { .. })),
             param_size: code.param_size,
+            frame_size: code.frame_size,
             compile_time: started.elapsed(),
         })
     }

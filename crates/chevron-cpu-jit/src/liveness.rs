@@ -108,12 +108,26 @@ pub(crate) fn registers_of(inst: &Inst) -> (Vec<u32>, Vec<u32>) {
             def(*d);
         }
         Op::IntTer { d, a, b, c, .. }
+        | Op::Prmt { d, a, b, c, .. }
+        | Op::Shf { d, a, b, c, .. }
         | Op::Selp { d, a, b, c, .. }
         | Op::Float { d, a, b, c, .. } => {
             src(a);
             src(b);
             src(c);
             def(*d);
+        }
+        Op::Bfi { d, a, b, c, e, .. } | Op::Lop3 { d, a, b, c, lut: e } => {
+            [a, b, c, e].into_iter().for_each(&mut src);
+            def(*d);
+        }
+        Op::Pack { d, parts, .. } => {
+            parts.iter().for_each(&mut src);
+            def(*d);
+        }
+        Op::Unpack { ds, a, .. } => {
+            src(a);
+            ds.iter().for_each(|d| def(*d));
         }
         Op::Setp { p, q, a, b, c, .. } => {
             src(a);

@@ -1,11 +1,12 @@
 //! Compiled kernels against the interpreter: same memory afterwards, same fault reports.
 
+mod common;
+
 use std::sync::Arc;
 
 use chevron_cpu_jit::CompiledKernel;
-use chevron_ptx::interp::{DeviceMemory, LaunchConfig, LaunchHooks, Program};
-
-const HEADER: &str = ".version 7.0\n.target sm_70\n.address_size 64\n";
+use chevron_ptx::interp::{DeviceMemory, LaunchHooks, Program};
+use common::{config, read_words, HEADER};
 
 /// saxpy, a shared-memory tree reduction with barriers in a loop, NaNs of float arithmetic,
 /// and a store that can fault.
@@ -103,32 +104,11 @@ LOOP:
 "#;
 
 fn load() -> (Arc<DeviceMemory>, Arc<Program>) {
-    let module = chevron_ptx::parse(&format!("{HEADER}{KERNELS}")).expect("parses");
-    let memory = Arc::new(DeviceMemory::new(0));
-    let program = Arc::new(Program::load(&module, &memory).expect("loads"));
-    (memory, program)
-}
-
-fn config(grid: u32, block: u32, threads: usize) -> LaunchConfig {
-    LaunchConfig {
-        grid: [grid, 1, 1],
-        block: [block, 1, 1],
-        dynamic_shared: 0,
-        threads,
-    }
+    common::load(&format!("{HEADER}{KERNELS}"))
 }
 
 fn params(values: &[u64]) -> Vec<u8> {
     values.iter().flat_map(|v| v.to_le_bytes()).collect()
-}
-
-fn read_words(memory: &DeviceMemory, addr: u64, count: usize) -> Vec<u32> {
-    let mut bytes = vec![0u8; count * 4];
-    memory.read(addr, &mut bytes).unwrap();
-    bytes
-        .chunks(4)
-        .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
-        .collect()
 }
 
 #[test]
@@ -235,15 +215,15 @@ fn an_out_of_bounds_store_gives_the_interpreters_report() {
 #[test]
 fn kernels_outside_the_subset_are_refused_with_a_reason() {
     let module = chevron_ptx::parse(&format!(
-        "{HEADER}.visible .entry float_atomic(.param .u64 p) {{ .reg .b64 %rd<2>; .reg .b32 %r<2>;\n\
-         ld.param.u64 %rd1, [p]; atom.global.add.f32 %r1, [%rd1], 0f3F800000; ret; }}"
+        "{HEADER}.visible .entry ballot(.param .u64 p) {{ .reg .b64 %rd<2>; .reg .b32 %r<2>;\n\
+         ld.param.u64 %rd1, [p]; vote.sync.ballot.b32 %r1, 1, 0xffffffff; ret; }}"
     ))
     .unwrap();
     let memory = Arc::new(DeviceMemory::new(0));
     let program = Arc::new(Program::load(&module, &memory).unwrap());
-    let kernel = program.kernel("float_atomic").unwrap();
+    let kernel = program.kernel("ballot").unwrap();
     let why = CompiledKernel::compile(&program, &kernel, true).unwrap_err();
-    assert!(why.contains("Atom"), "{why}");
+    assert!(why.contains("Warp") && why.contains("line"), "{why}");
 }
 
 /// Kernels for the fault tests: a misaligned load, a trap in one thread, a block spinning on a

@@ -4,12 +4,11 @@
 //! end of an allocation, and wait at barriers after running one by one (a spinning group:
 //! `compiled_matches_interpreter.rs`, whose deadlock kernel runs four threads at a time).
 
-use std::sync::Arc;
+mod common;
 
 use chevron_cpu_jit::CompiledKernel;
-use chevron_ptx::interp::{DeviceMemory, LaunchConfig, LaunchHooks, Program};
-
-const HEADER: &str = ".version 7.0\n.target sm_70\n.address_size 64\n";
+use chevron_ptx::interp::{LaunchConfig, LaunchHooks};
+use common::{Setup, HEADER};
 
 const KERNELS: &str = r#"
 // out[j * n + i] = the j-th of many integer results of x[i] and u, for i < n.
@@ -197,16 +196,8 @@ STORE:
 }
 "#;
 
-struct Setup {
-    memory: Arc<DeviceMemory>,
-    program: Arc<Program>,
-}
-
 fn setup() -> Setup {
-    let module = chevron_ptx::parse(&format!("{HEADER}{KERNELS}")).expect("parses");
-    let memory = Arc::new(DeviceMemory::new(0));
-    let program = Arc::new(Program::load(&module, &memory).expect("loads"));
-    Setup { memory, program }
+    Setup::of(&format!("{HEADER}{KERNELS}"))
 }
 
 fn config(grid: u32, block: [u32; 3]) -> LaunchConfig {

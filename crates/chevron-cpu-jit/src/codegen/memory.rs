@@ -4,12 +4,20 @@
 use std::mem::offset_of;
 
 use chevron_ptx::interp::inst::{Addr, AddrBase, Space};
-use chevron_ptx::interp::memory::{SHARED_WINDOW, WINDOW_SIZE};
+use chevron_ptx::interp::memory::{LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
 use chevron_ptx::ir::{Op as IrOp, ScalarType as T};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, AtomicRmwOp, Block, InstBuilder, MemFlagsData, Value};
 
 use super::{Emitter, Unsupported};
+
+/// Memory of the block that compiled code addresses by offset.
+#[derive(Clone, Copy)]
+pub(super) enum Region {
+    Shared,
+    /// The current thread's stack frame (its local memory).
+    Frame,
+}
 
 /// An access checked on every path to the instruction being emitted.
 pub(super) struct Checked {
@@ -90,19 +98,27 @@ impl Emitter<'_, '_, '_> {
         let join = self.b.create_block();
         self.b.append_block_param(join, types::I64);
         match space {
-            Space::Shared => self.shared_access(pc, a, len, join),
+            Space::Shared => self.region_access(pc, Region::Shared, a, len, join),
+            Space::Local => self.region_access(pc, Region::Frame, a, len, join),
             Space::Generic => {
-                let off = self.b.ins().iadd_imm_u(a, -(SHARED_WINDOW as i64));
-                let window =
-                    self.b
-                        .ins()
-                        .icmp_imm_u(IntCC::UnsignedLessThan, off, WINDOW_SIZE as i64);
-                let shared = self.b.create_block();
-                let global = self.b.create_block();
-                self.b.ins().brif(window, shared, &[], global, &[]);
-                self.b.switch_to_block(shared);
-                self.shared_access(pc, off, len, join);
-                self.b.switch_to_block(global);
+                // Shared, then (in a kernel with a stack frame) local, then global.
+                let mut windows = vec![(SHARED_WINDOW, Region::Shared)];
+                if self.t.code.frame_size != 0 {
+                    windows.push((LOCAL_WINDOW, Region::Frame));
+                }
+                for (window, region) in windows {
+                    let off = self.b.ins().iadd_imm_u(a, -(window as i64));
+                    let inside =
+                        self.b
+                            .ins()
+                            .icmp_imm_u(IntCC::UnsignedLessThan, off, WINDOW_SIZE as i64);
+                    let here = self.b.create_block();
+                    let other = self.b.create_block();
+                    self.b.ins().brif(inside, here, &[], other, &[]);
+                    self.b.switch_to_block(here);
+                    self.region_access(pc, region, off, len, join);
+                    self.b.switch_to_block(other);
+                }
                 self.global_access(pc, a, len, join);
             }
             _ => self.global_access(pc, a, len, join),
@@ -121,14 +137,35 @@ impl Emitter<'_, '_, '_> {
         Ok(host)
     }
 
-    /// The host address of shared offset `off` for an access of `len` bytes: checked (bounds
-    /// and alignment in one compare against the block's limit for `len`) or clamped.
-    pub(super) fn shared_access(&mut self, pc: usize, off: Value, len: u64, join: Block) {
-        let size = self.load_fixed(types::I64, offset_of!(BlockContext, shared_size));
-        let shared = self.load_fixed(types::I64, offset_of!(BlockContext, shared));
+    /// The host address of offset `off` of `region` for an access of `len` bytes: checked
+    /// (bounds and alignment in one compare against the region's limit for `len`) or clamped.
+    pub(super) fn region_access(
+        &mut self,
+        pc: usize,
+        region: Region,
+        off: Value,
+        len: u64,
+        join: Block,
+    ) {
+        let (start, size, limits) = match region {
+            Region::Shared => (
+                self.load_fixed(types::I64, offset_of!(BlockContext, shared)),
+                self.load_fixed(types::I64, offset_of!(BlockContext, shared_size)),
+                offset_of!(BlockContext, shared_limits),
+            ),
+            Region::Frame => {
+                let local = self.load_fixed(types::I64, offset_of!(BlockContext, local));
+                let size = self.load_fixed(types::I64, offset_of!(BlockContext, frame_size));
+                let t = self.b.use_var(self.thread);
+                let skip = self.b.ins().imul(t, size);
+                let start = self.b.ins().iadd(local, skip);
+                (start, size, offset_of!(BlockContext, local_limits))
+            }
+        };
         if !self.t.checks {
-            // Unchecked: no fault, but the access is clamped into the block's shared memory,
-            // so a bad offset reads or writes wrong shared data, never host memory.
+            // Unchecked: no fault, but the access is clamped into the region, so a bad offset
+            // reads or writes wrong data of the block, never other host memory (the buffers
+            // have room for the widest access past their end).
             let len_value = self.b.ins().iconst(types::I64, len as i64);
             let room = self.b.ins().isub(size, len_value);
             let fits = self
@@ -138,15 +175,14 @@ impl Emitter<'_, '_, '_> {
             let zero = self.b.ins().iconst(types::I64, 0);
             let limit = self.b.ins().select(fits, room, zero);
             let clamped = self.b.ins().umin(off, limit);
-            let host = self.b.ins().iadd(shared, clamped);
+            let host = self.b.ins().iadd(start, clamped);
             self.b.ins().jump(join, &[host.into()]);
             return;
         }
         let shift = align_shift(len);
-        let limits = offset_of!(BlockContext, shared_limits) + 8 * shift as usize;
-        let limit = self.load_fixed(types::I64, limits);
+        let limit = self.load_fixed(types::I64, limits + 8 * shift as usize);
         let ok = self.within(off, shift, limit);
-        let host = self.b.ins().iadd(shared, off);
+        let host = self.b.ins().iadd(start, off);
         let bad = self.fault_block(pc);
         self.b.ins().brif(ok, join, &[host.into()], bad, &[]);
     }

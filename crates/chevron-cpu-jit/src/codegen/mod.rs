@@ -46,6 +46,8 @@ pub struct Translation<'a> {
     /// `resolve_global` and `evaluate`, imported into the function.
     pub resolve: FuncRef,
     pub evaluate: FuncRef,
+    /// `atomic`, imported into the function.
+    pub atomic: FuncRef,
     /// `offer` and `shuffle`, imported into the function.
     pub offer: FuncRef,
     pub shuffle: FuncRef,
@@ -121,9 +123,6 @@ pub type Unsupported = String;
 /// the number of global access sites, each with a cache entry in [`BlockContext::sites`].
 pub fn translate(t: &Translation<'_>, b: &mut FunctionBuilder<'_>) -> Result<u32, Unsupported> {
     let code = t.code;
-    if code.frame_size != 0 {
-        return Err("local variables (a stack frame)".into());
-    }
     for (pc, inst) in code.insts.iter().enumerate() {
         if let Some(why) = subset::unsupported(&inst.op, code.param_size) {
             return Err(format!("{why} (line {})", code.line(pc)));
@@ -459,8 +458,9 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 self.b.ins().uextend(types::I64, z)
             }
             Src::Special(sp) => self.special(sp),
-            // Refused by `unsupported`.
-            Src::Frame(_) => self.b.ins().iconst(types::I64, 0),
+            // A kernel's own frame starts at local address 0 (the compiled subset has no
+            // calls, hence no deeper frames).
+            Src::Frame(offset) => self.b.ins().iconst(types::I64, offset as i64),
         }
     }
 

@@ -3,7 +3,7 @@
 //! [`Emitter::finish_shuffle`] completes a shuffle once the warp has offered its values.
 
 use chevron_ptx::interp::inst::{Collective, FloatOp, IntTer, Op, Space, Src, SINK};
-use chevron_ptx::interp::memory::SHARED_WINDOW;
+use chevron_ptx::interp::memory::{LOCAL_WINDOW, SHARED_WINDOW};
 use chevron_ptx::ir::{Op as IrOp, Rounding, ScalarType as T};
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
 
@@ -79,14 +79,59 @@ impl Emitter<'_, '_, '_> {
                         let s = self.b.ins().iadd(p, z);
                         mask_bits(self.b, s, width(*t))
                     }
-                    _ => {
+                    IntTer::MadWide => {
                         let (xv, yv) = (typed_value(self.b, *t, x), typed_value(self.b, *t, y));
                         let p = self.b.ins().imul(xv, yv);
                         let s = self.b.ins().iadd(p, z);
                         mask_bits(self.b, s, 2 * width(*t))
                     }
+                    _ => self.call_evaluate(pc, x, y, z),
                 };
                 self.set(*d, v);
+            }
+            Op::Prmt { d, a, b, c, .. }
+            | Op::Shf { d, a, b, c, .. }
+            | Op::Lop3 { d, a, b, c, .. } => {
+                let (x, y, z) = (self.src(*a), self.src(*b), self.src(*c));
+                let v = self.call_evaluate(pc, x, y, z);
+                self.set(*d, v);
+            }
+            Op::Bfi { d, a, b, c, e, .. } => {
+                // Position and length packed into one operand.
+                let (x, y) = (self.src(*a), self.src(*b));
+                let (at, len) = (self.src(*c), self.src(*e));
+                let at = mask_bits(self.b, at, 32);
+                let len = self.b.ins().ishl_imm_u(len, 32);
+                let z = self.b.ins().bor(at, len);
+                let v = self.call_evaluate(pc, x, y, z);
+                self.set(*d, v);
+            }
+            Op::Pack { d, parts, part } => {
+                let mut v = self.b.ins().iconst(types::I64, 0);
+                for (i, p) in parts.iter().enumerate() {
+                    let shift = i as u32 * u32::from(*part);
+                    if shift >= 64 {
+                        break;
+                    }
+                    let x = self.src(*p);
+                    let x = mask_bits(self.b, x, u32::from(*part));
+                    let x = self.b.ins().ishl_imm_u(x, i64::from(shift));
+                    v = self.b.ins().bor(v, x);
+                }
+                self.set(*d, v);
+            }
+            Op::Unpack { ds, a, part } => {
+                let x = self.src(*a);
+                for (i, &d) in ds.iter().enumerate() {
+                    let shift = i as u32 * u32::from(*part);
+                    let v = if shift >= 64 {
+                        self.b.ins().iconst(types::I64, 0)
+                    } else {
+                        let v = self.b.ins().ushr_imm_u(x, i64::from(shift));
+                        mask_bits(self.b, v, u32::from(*part))
+                    };
+                    self.set(d, v);
+                }
             }
             Op::IntUn { d, a, .. } => {
                 let x = self.src(*a);
@@ -212,6 +257,8 @@ impl Emitter<'_, '_, '_> {
                 let v = match (space, to) {
                     (Space::Shared, true) => self.b.ins().iadd_imm_u(x, -(SHARED_WINDOW as i64)),
                     (Space::Shared, false) => self.b.ins().iadd_imm_u(x, SHARED_WINDOW as i64),
+                    (Space::Local, true) => self.b.ins().iadd_imm_u(x, -(LOCAL_WINDOW as i64)),
+                    (Space::Local, false) => self.b.ins().iadd_imm_u(x, LOCAL_WINDOW as i64),
                     _ => x,
                 };
                 let v = mask_bits(self.b, v, u32::from(*bits));
@@ -291,7 +338,28 @@ impl Emitter<'_, '_, '_> {
                 let bytes = u64::from(ty.size());
                 let host = self.address(pc, *space, addr, bytes)?;
                 let (x, y) = (self.src(*b), self.src(*c));
-                let v = self.atomic(*op, *ty, host, x, y);
+                let inline = matches!(bytes, 4 | 8)
+                    && !ty.is_float()
+                    && matches!(
+                        op,
+                        IrOp::Add
+                            | IrOp::Min
+                            | IrOp::Max
+                            | IrOp::And
+                            | IrOp::Or
+                            | IrOp::Xor
+                            | IrOp::Exch
+                            | IrOp::Cas
+                    );
+                let v = if inline {
+                    self.atomic(*op, *ty, host, x, y)
+                } else {
+                    // The interpreter's arithmetic in a compare-and-swap loop.
+                    let op = &self.t.code.insts[pc].op as *const Op as i64;
+                    let op = self.b.ins().iconst(types::I64, op);
+                    let call = self.b.ins().call(self.t.atomic, &[op, host, x, y]);
+                    self.b.inst_results(call)[0]
+                };
                 self.set(*d, v);
             }
             _ => return Err(format!("`{}` is not compiled", subset::op_name(op))),

@@ -102,7 +102,8 @@ fn kinds_alone(insts: &[Inst], registers: u32) -> Vec<Kind> {
             Op::Mov { d, bits, .. } | Op::Selp { d, bits, .. } => {
                 (vec![*d], *bits <= 32, Vec::new())
             }
-            other => (defined(other), false, Vec::new()),
+            // Any other operation writes integers (or nothing).
+            _ => (registers_of(inst).1, false, Vec::new()),
         };
         for i in defs.into_iter().filter_map(index) {
             only_32[i] &= thirty_two;
@@ -116,27 +117,6 @@ fn kinds_alone(insts: &[Inst], registers: u32) -> Vec<Kind> {
         .zip(&float_math)
         .map(|(&only, &math)| if only && math { Kind::F32 } else { Kind::Int })
         .collect()
-}
-
-/// Registers an operation other than `Float`, `Ld`, `Mov` and `Selp` writes.
-fn defined(op: &Op) -> Vec<u32> {
-    use chevron_ptx::interp::inst::Collective;
-    match op {
-        Op::IntBin { d, .. }
-        | Op::IntTer { d, .. }
-        | Op::IntUn { d, .. }
-        | Op::PredLogic { d, .. }
-        | Op::Cvt { d, .. }
-        | Op::Cvta { d, .. }
-        | Op::Atom { d, .. } => vec![*d],
-        Op::Setp { p, q, .. } => vec![*p, *q],
-        Op::Warp {
-            c: Collective::Shfl { d, p, .. },
-            ..
-        } => vec![*d, *p],
-        // Outside the compiled subset, or writes no register.
-        _ => Vec::new(),
-    }
 }
 
 /// The registers of the function being built.

@@ -9,7 +9,6 @@ use chevron_ptx::ir::{Op as IrOp, ScalarType as T};
 pub(super) fn unsupported(op: &Op, param_size: u64) -> Option<String> {
     let int = |t: T| !t.is_float() && !matches!(t, T::Pred | T::B128 | T::U16x2 | T::S16x2);
     let src_ok = |s: &Src| match s {
-        Src::Frame(_) => false,
         Src::Special(sp) => !matches!(
             sp,
             Special::Clock
@@ -30,7 +29,10 @@ pub(super) fn unsupported(op: &Op, param_size: u64) -> Option<String> {
         _ => true,
     };
     let addr_ok = |space: Space, addr: &Addr, bytes: u64| match (space, addr.base) {
-        (_, AddrBase::Frame) | (Space::Local, _) => false,
+        (Space::Local, AddrBase::KernelParam) => false,
+        (Space::Local, _) => true,
+        // A frame variable read as another space's address: the interpreter's to report.
+        (_, AddrBase::Frame) => false,
         (Space::Param, AddrBase::KernelParam) => {
             addr.offset >= 0 && addr.offset as u64 + bytes <= param_size
         }
@@ -40,33 +42,24 @@ pub(super) fn unsupported(op: &Op, param_size: u64) -> Option<String> {
     let ok = match op {
         Op::Nop | Op::Fence | Op::Bra { .. } | Op::Ret | Op::Exit | Op::Trap => true,
         Op::Mov { a, .. } => src_ok(a),
+        // Carries live in a flag register outside the compiled form.
         Op::IntBin { k, t, a, b, .. } => {
-            int(*t)
-                && src_ok(a)
-                && src_ok(b)
-                && matches!(
-                    k,
-                    IntBin::Add
-                        | IntBin::Sub
-                        | IntBin::MulLo
-                        | IntBin::MulWide
-                        | IntBin::MulHi
-                        | IntBin::Div
-                        | IntBin::Rem
-                        | IntBin::Min
-                        | IntBin::Max
-                        | IntBin::And
-                        | IntBin::Or
-                        | IntBin::Xor
-                        | IntBin::Shl
-                        | IntBin::Shr
-                )
+            int(*t) && src_ok(a) && src_ok(b) && !matches!(k, IntBin::Carry { .. })
         }
         Op::IntTer { k, t, a, b, c, .. } => {
-            int(*t)
-                && [a, b, c].into_iter().all(src_ok)
-                && matches!(k, IntTer::MadLo | IntTer::MadWide)
+            int(*t) && [a, b, c].into_iter().all(src_ok) && !matches!(k, IntTer::Madc { .. })
         }
+        Op::Prmt { a, b, c, .. } | Op::Shf { a, b, c, .. } => [a, b, c].into_iter().all(src_ok),
+        Op::Bfi { a, b, c, e, .. } => [a, b, c, e].into_iter().all(src_ok),
+        Op::Lop3 {
+            a,
+            b,
+            c,
+            lut: Src::Imm(_),
+            ..
+        } => [a, b, c].into_iter().all(src_ok),
+        Op::Pack { parts, part, .. } => *part <= 32 && parts.iter().all(src_ok),
+        Op::Unpack { a, part, .. } => *part <= 32 && src_ok(a),
         Op::IntUn { t, a, .. } => int(*t) && src_ok(a),
         Op::Selp { a, b, c, .. } => [a, b, c].into_iter().all(src_ok),
         Op::PredLogic { a, b, .. } => src_ok(a) && src_ok(b),
@@ -86,7 +79,7 @@ pub(super) fn unsupported(op: &Op, param_size: u64) -> Option<String> {
         Op::Cvt { a, dst, src, .. } => {
             src_ok(a) && !matches!(dst, T::B128) && !matches!(src, T::B128)
         }
-        Op::Cvta { space, a, .. } => src_ok(a) && !matches!(space, Space::Local | Space::Param),
+        Op::Cvta { space, a, .. } => src_ok(a) && !matches!(space, Space::Param),
         Op::Ld {
             space, bits, addr, ..
         } => matches!(bits, 8 | 16 | 32 | 64) && addr_ok(*space, addr, u64::from(*bits / 8)),
@@ -110,19 +103,8 @@ pub(super) fn unsupported(op: &Op, param_size: u64) -> Option<String> {
             c,
             ..
         } => {
-            matches!(ty.size(), 4 | 8)
-                && !ty.is_float()
-                && matches!(
-                    op,
-                    IrOp::Add
-                        | IrOp::Min
-                        | IrOp::Max
-                        | IrOp::And
-                        | IrOp::Or
-                        | IrOp::Xor
-                        | IrOp::Exch
-                        | IrOp::Cas
-                )
+            matches!(ty.size(), 2 | 4 | 8)
+                && *op != IrOp::Popc
                 && matches!(space, Space::Global | Space::Shared | Space::Generic)
                 && addr_ok(*space, addr, 0)
                 && src_ok(b)

@@ -5,7 +5,10 @@
 //! type, and modifiers digested into the fields each instruction family needs. Executing an
 //! instruction therefore never looks at a string or a hash map.
 
-pub use super::exec::{evaluate_compare, evaluate_float, evaluate_int_unary, shuffle_source};
+pub use super::exec::{
+    evaluate_atomic, evaluate_compare, evaluate_float, evaluate_int, evaluate_int_unary,
+    shuffle_source,
+};
 use crate::interp::numeric::convert::CvtOptions;
 use crate::ir::{Compare, Rounding, ScalarType};
 

@@ -66,9 +66,11 @@ fn mask(ty: T, v: u64) -> u64 {
     crate::interp::numeric::integer::mask(ty, v)
 }
 
-/// The new value for `old` (None: leave memory unchanged, a failed `cas`).
+/// The value an atomic `op` of type `ty` with operands `b` and `c` leaves where `old` was
+/// (None: memory stays unchanged, a failed `cas`). The interpreter's arithmetic, and what
+/// compiled code calls for the atomics it does not emit inline.
 #[inline]
-fn apply(op: IrOp, ty: T, old: u64, b: u64, c: u64) -> Option<u64> {
+pub fn apply(op: IrOp, ty: T, old: u64, b: u64, c: u64) -> Option<u64> {
     let signed = ty.is_signed();
     Some(match (op, ty) {
         (IrOp::Add, T::F32) => {

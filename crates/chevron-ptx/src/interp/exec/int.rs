@@ -280,39 +280,24 @@ fn carry(
 }
 
 pub(super) fn execute(op: &Op, w: &mut Warp, mask: u32) -> Result<Flow, ExecFault> {
+    // Operations whose result is a function of the operands alone, not inline below.
+    let lanes = |x: u64, y: u64, z: u64| evaluate(op, x, y, z).unwrap_or(0);
     match *op {
         Op::IntBin { k, t, d, a, b } => match k {
             IntBin::Add => bin(w, mask, d, a, b, |x, y| ni::add_int(t, x, y)),
             IntBin::Sub => bin(w, mask, d, a, b, |x, y| ni::sub_int(t, x, y)),
-            IntBin::AddSat => bin(w, mask, d, a, b, |x, y| {
-                ni::add_sat_s32(x as i32, y as i32) as u32 as u64
-            }),
-            IntBin::SubSat => bin(w, mask, d, a, b, |x, y| {
-                ni::sub_sat_s32(x as i32, y as i32) as u32 as u64
-            }),
             IntBin::MulLo => bin(w, mask, d, a, b, |x, y| ni::mul_lo(t, x, y)),
-            IntBin::MulHi => bin(w, mask, d, a, b, |x, y| ni::mul_hi(t, x, y)),
             IntBin::MulWide => bin(w, mask, d, a, b, |x, y| ni::mul_wide(t, x, y)),
-            IntBin::Mul24Lo => bin(w, mask, d, a, b, |x, y| ni::mul24(t, x, y, false)),
-            IntBin::Mul24Hi => bin(w, mask, d, a, b, |x, y| ni::mul24(t, x, y, true)),
+            IntBin::MulHi => bin(w, mask, d, a, b, |x, y| ni::mul_hi(t, x, y)),
             IntBin::Div => bin(w, mask, d, a, b, |x, y| ni::div_int(t, x, y)),
             IntBin::Rem => bin(w, mask, d, a, b, |x, y| ni::rem_int(t, x, y)),
             IntBin::Min => bin(w, mask, d, a, b, |x, y| ni::min_int(t, x, y)),
             IntBin::Max => bin(w, mask, d, a, b, |x, y| ni::max_int(t, x, y)),
-            IntBin::MinRelu => bin(w, mask, d, a, b, |x, y| {
-                ni::relu_int(t, ni::min_int(t, x, y))
-            }),
-            IntBin::MaxRelu => bin(w, mask, d, a, b, |x, y| {
-                ni::relu_int(t, ni::max_int(t, x, y))
-            }),
             IntBin::And => bin(w, mask, d, a, b, |x, y| ni::mask(t, x & y)),
             IntBin::Or => bin(w, mask, d, a, b, |x, y| ni::mask(t, x | y)),
             IntBin::Xor => bin(w, mask, d, a, b, |x, y| ni::mask(t, x ^ y)),
             IntBin::Shl => bin(w, mask, d, a, b, |x, y| ni::shl(t, x, y as u32)),
             IntBin::Shr => bin(w, mask, d, a, b, |x, y| ni::shr(t, x, y as u32)),
-            IntBin::Bmsk { wrap } => bin(w, mask, d, a, b, |x, y| {
-                u64::from(nb::bmsk(x as u32, y as u32, !wrap))
-            }),
             IntBin::Carry {
                 sub,
                 carry_in,
@@ -326,21 +311,14 @@ pub(super) fn execute(op: &Op, w: &mut Warp, mask: u32) -> Result<Flow, ExecFaul
                     ni::add_carry(t, x, y, cin)
                 }
             }),
+            _ => bin(w, mask, d, a, b, |x, y| lanes(x, y, 0)),
         },
         Op::IntUn { k, t, d, a } => {
             super::lanes::map1(w, mask, d, a, |x| unary(k, t, x));
         }
         Op::IntTer { k, t, d, a, b, c } => match k {
             IntTer::MadLo => ter(w, mask, d, a, b, c, |x, y, z| ni::mad_lo(t, x, y, z)),
-            IntTer::MadHi => ter(w, mask, d, a, b, c, |x, y, z| ni::mad_hi(t, x, y, z, false)),
-            IntTer::MadHiSat => ter(w, mask, d, a, b, c, |x, y, z| ni::mad_hi(t, x, y, z, true)),
             IntTer::MadWide => ter(w, mask, d, a, b, c, |x, y, z| ni::mad_wide(t, x, y, z)),
-            IntTer::Mad24Lo => ter(w, mask, d, a, b, c, |x, y, z| {
-                ni::mad24(t, x, y, z, false, false)
-            }),
-            IntTer::Mad24Hi => ter(w, mask, d, a, b, c, |x, y, z| {
-                ni::mad24(t, x, y, z, true, false)
-            }),
             IntTer::Madc {
                 hi,
                 carry_in,
@@ -355,62 +333,17 @@ pub(super) fn execute(op: &Op, w: &mut Warp, mask: u32) -> Result<Flow, ExecFaul
                 };
                 ni::add_carry(t, product, z, cin)
             }),
-            IntTer::Bfe => ter(w, mask, d, a, b, c, |x, y, z| {
-                nb::bfe(t, x, y as u32, z as u32)
-            }),
-            IntTer::Sad => ter(w, mask, d, a, b, c, |x, y, z| ni::sad(t, x, y, z)),
-            IntTer::Fns => ter(w, mask, d, a, b, c, |x, y, z| {
-                u64::from(nb::fns(x as u32, y as u32, z as i32))
-            }),
-            IntTer::Dp4a { a_signed, b_signed } => ter(w, mask, d, a, b, c, |x, y, z| {
-                u64::from(ni::dp4a(x as u32, y as u32, z as u32, a_signed, b_signed))
-            }),
-            IntTer::Dp2a {
-                hi,
-                a_signed,
-                b_signed,
-            } => ter(w, mask, d, a, b, c, |x, y, z| {
-                u64::from(ni::dp2a(
-                    x as u32, y as u32, z as u32, hi, a_signed, b_signed,
-                ))
-            }),
-            IntTer::Szext { wrap } => bin(w, mask, d, a, b, |x, y| {
-                u64::from(nb::szext(x as u32, y as u32, t.is_signed(), !wrap))
-            }),
+            IntTer::Szext { .. } => bin(w, mask, d, a, b, |x, y| lanes(x, y, 0)),
+            _ => ter(w, mask, d, a, b, c, lanes),
         },
-        Op::Bfi {
-            bits,
-            d,
-            a,
-            b,
-            c,
-            e,
-        } => {
-            let t = if bits == 64 { T::B64 } else { T::B32 };
+        Op::Bfi { d, a, b, c, e, .. } => {
             for_lanes!(mask, |l| {
-                let v = nb::bfi(
-                    t,
-                    w.get(a, l),
-                    w.get(b, l),
-                    w.get(c, l) as u32,
-                    w.get(e, l) as u32,
-                );
-                w.set(d, l, v);
+                let (x, y) = (w.get(a, l), w.get(b, l));
+                let at = (w.get(c, l) & 0xffff_ffff) | (w.get(e, l) << 32);
+                w.set(d, l, lanes(x, y, at));
             });
         }
-        Op::Prmt { mode, d, a, b, c } => ter(w, mask, d, a, b, c, |x, y, z| {
-            u64::from(nb::prmt_mode(x as u32, y as u32, z as u32, mode))
-        }),
-        Op::Shf {
-            left,
-            wrap,
-            d,
-            a,
-            b,
-            c,
-        } => ter(w, mask, d, a, b, c, |x, y, z| {
-            u64::from(nb::shf(x as u32, y as u32, z as u32, left, !wrap))
-        }),
+        Op::Prmt { d, a, b, c, .. } | Op::Shf { d, a, b, c, .. } => ter(w, mask, d, a, b, c, lanes),
         Op::Lop3 { d, a, b, c, lut } => {
             for_lanes!(mask, |l| {
                 let v = nb::lop3(
@@ -425,6 +358,75 @@ pub(super) fn execute(op: &Op, w: &mut Warp, mask: u32) -> Result<Flow, ExecFaul
         _ => {}
     }
     Ok(Flow::Next)
+}
+
+/// One lane's result of an integer operation that is a function of its operands alone (no
+/// carry flag, no table in a register): `x`, `y`, `z` are its operands' values; `bfi` takes
+/// its position and length in `z`'s low and high 32 bits, `lop3` its table from the
+/// instruction. `None` for any other operation. The interpreter's arithmetic, and what
+/// compiled code calls for the operations it does not emit inline.
+pub fn evaluate(op: &Op, x: u64, y: u64, z: u64) -> Option<u64> {
+    Some(match *op {
+        Op::IntBin { k, t, .. } => match k {
+            IntBin::Add => ni::add_int(t, x, y),
+            IntBin::Sub => ni::sub_int(t, x, y),
+            IntBin::AddSat => ni::add_sat_s32(x as i32, y as i32) as u32 as u64,
+            IntBin::SubSat => ni::sub_sat_s32(x as i32, y as i32) as u32 as u64,
+            IntBin::MulLo => ni::mul_lo(t, x, y),
+            IntBin::MulHi => ni::mul_hi(t, x, y),
+            IntBin::MulWide => ni::mul_wide(t, x, y),
+            IntBin::Mul24Lo => ni::mul24(t, x, y, false),
+            IntBin::Mul24Hi => ni::mul24(t, x, y, true),
+            IntBin::Div => ni::div_int(t, x, y),
+            IntBin::Rem => ni::rem_int(t, x, y),
+            IntBin::Min => ni::min_int(t, x, y),
+            IntBin::Max => ni::max_int(t, x, y),
+            IntBin::MinRelu => ni::relu_int(t, ni::min_int(t, x, y)),
+            IntBin::MaxRelu => ni::relu_int(t, ni::max_int(t, x, y)),
+            IntBin::And => ni::mask(t, x & y),
+            IntBin::Or => ni::mask(t, x | y),
+            IntBin::Xor => ni::mask(t, x ^ y),
+            IntBin::Shl => ni::shl(t, x, y as u32),
+            IntBin::Shr => ni::shr(t, x, y as u32),
+            IntBin::Bmsk { wrap } => u64::from(nb::bmsk(x as u32, y as u32, !wrap)),
+            IntBin::Carry { .. } => return None,
+        },
+        Op::IntTer { k, t, .. } => match k {
+            IntTer::MadLo => ni::mad_lo(t, x, y, z),
+            IntTer::MadHi => ni::mad_hi(t, x, y, z, false),
+            IntTer::MadHiSat => ni::mad_hi(t, x, y, z, true),
+            IntTer::MadWide => ni::mad_wide(t, x, y, z),
+            IntTer::Mad24Lo => ni::mad24(t, x, y, z, false, false),
+            IntTer::Mad24Hi => ni::mad24(t, x, y, z, true, false),
+            IntTer::Bfe => nb::bfe(t, x, y as u32, z as u32),
+            IntTer::Sad => ni::sad(t, x, y, z),
+            IntTer::Fns => u64::from(nb::fns(x as u32, y as u32, z as i32)),
+            IntTer::Dp4a { a_signed, b_signed } => {
+                u64::from(ni::dp4a(x as u32, y as u32, z as u32, a_signed, b_signed))
+            }
+            IntTer::Dp2a {
+                hi,
+                a_signed,
+                b_signed,
+            } => u64::from(ni::dp2a(
+                x as u32, y as u32, z as u32, hi, a_signed, b_signed,
+            )),
+            IntTer::Szext { wrap } => {
+                u64::from(nb::szext(x as u32, y as u32, t.is_signed(), !wrap))
+            }
+            IntTer::Madc { .. } => return None,
+        },
+        Op::Bfi { bits, .. } => {
+            let t = if bits == 64 { T::B64 } else { T::B32 };
+            nb::bfi(t, x, y, z as u32, (z >> 32) as u32)
+        }
+        Op::Prmt { mode, .. } => u64::from(nb::prmt_mode(x as u32, y as u32, z as u32, mode)),
+        Op::Shf { left, wrap, .. } => u64::from(nb::shf(x as u32, y as u32, z as u32, left, !wrap)),
+        Op::Lop3 {
+            lut: Src::Imm(lut), ..
+        } => u64::from(nb::lop3(x as u32, y as u32, z as u32, lut as u8)),
+        _ => return None,
+    })
 }
 
 /// One lane's result of a one-operand integer instruction.

@@ -19,8 +19,10 @@ pub(crate) mod mma;
 mod warp_ops;
 pub(crate) mod wmma;
 
+pub use atomics::apply as evaluate_atomic;
 pub use compare::compare as evaluate_compare;
 pub use float::evaluate as evaluate_float;
+pub use int::evaluate as evaluate_int;
 pub use int::unary as evaluate_int_unary;
 pub use warp_ops::shuffle_source;
 

@@ -1,0 +1,67 @@
+//! What the compiled-against-interpreted tests share: loading PTX text into a program with a
+//! device memory of its own, launch shapes, compiling a kernel (failing the test with the
+//! compiler's reason) and reading words back.
+
+#![allow(dead_code)] // Each test file uses its own part.
+
+use std::sync::Arc;
+
+use chevron_cpu_jit::CompiledKernel;
+use chevron_ptx::interp::{DeviceMemory, LaunchConfig, Program};
+
+/// A PTX module of `kernels` for sm_70.
+pub const HEADER: &str = ".version 7.0\n.target sm_70\n.address_size 64\n";
+
+/// A device memory and the program of the PTX text `source`, loaded into it.
+pub fn load(source: &str) -> (Arc<DeviceMemory>, Arc<Program>) {
+    let module = chevron_ptx::parse(source).expect("parses");
+    let memory = Arc::new(DeviceMemory::new(0));
+    let program = Arc::new(Program::load(&module, &memory).expect("loads"));
+    (memory, program)
+}
+
+/// A program and its device memory.
+pub struct Setup {
+    pub memory: Arc<DeviceMemory>,
+    pub program: Arc<Program>,
+}
+
+impl Setup {
+    /// The program of the PTX text `source` in a device memory of its own.
+    pub fn of(source: &str) -> Setup {
+        let (memory, program) = load(source);
+        Setup { memory, program }
+    }
+}
+
+/// `grid` blocks of `block` threads along x, run by `threads` host threads.
+pub fn config(grid: u32, block: u32, threads: usize) -> LaunchConfig {
+    LaunchConfig {
+        grid: [grid, 1, 1],
+        block: [block, 1, 1],
+        dynamic_shared: 0,
+        threads,
+    }
+}
+
+/// `kernel` of `program` compiled; the test fails with the compiler's reason if it is not.
+pub fn compile(program: &Arc<Program>, kernel: &str, checks: bool) -> CompiledKernel {
+    let handle = program.kernel(kernel).expect("the kernel exists");
+    CompiledKernel::compile(program, &handle, checks)
+        .unwrap_or_else(|why| panic!("{kernel} compiles: {why}"))
+}
+
+/// Little-endian 32-bit words of `bytes`.
+pub fn words(bytes: &[u8]) -> Vec<u32> {
+    bytes
+        .chunks(4)
+        .map(|c| u32::from_le_bytes(c.try_into().expect("whole words")))
+        .collect()
+}
+
+/// `count` words of device memory at `addr`.
+pub fn read_words(memory: &DeviceMemory, addr: u64, count: usize) -> Vec<u32> {
+    let mut bytes = vec![0u8; count * 4];
+    memory.read(addr, &mut bytes).expect("readable");
+    words(&bytes)
+}
