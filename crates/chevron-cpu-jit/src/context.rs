@@ -10,8 +10,8 @@ use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 
 use chevron_ptx::interp::inst::{
-    evaluate_atomic, evaluate_compare, evaluate_float, evaluate_int, evaluate_int_unary,
-    shuffle_source, Collective, Op,
+    collective_offer, collective_result, evaluate_atomic, evaluate_compare, evaluate_float,
+    evaluate_int, evaluate_int_unary, shuffle_source, Collective, Op,
 };
 use chevron_ptx::interp::memory::Allocation;
 use chevron_ptx::interp::numeric::convert;
@@ -249,12 +249,14 @@ pub unsafe extern "C" fn atomic(op: *const Op, host: u64, b: u64, c: u64) -> u64
     }
 }
 
-/// Completes `shfl` (`op`) for thread `thread` once its whole warp has offered values: the
-/// value of the source lane (low 32 bits) and the in-range predicate (bit 32).
+/// Completes the collective `op` for thread `thread` once its whole warp has offered values:
+/// the result (low 32 bits) and the predicate result (bit 32). `shfl` reads the source lane's
+/// value and reports it in range; the others (`vote`, `match`, `redux`, `elect`) combine the
+/// 32 offered values as the interpreter does for a whole warp.
 ///
 /// # Safety
 /// `context` is the block context of the calling compiled function, whose `exchange` holds a
-/// value for every thread of the block; `op` points to a decoded `shfl` of a live program.
+/// value for every thread of the block; `op` points to a decoded collective of a live program.
 pub unsafe extern "C" fn shuffle(
     context: *const BlockContext,
     op: *const Op,
@@ -265,28 +267,44 @@ pub unsafe extern "C" fn shuffle(
     // SAFETY: as above.
     let (context, op) = unsafe { (&*context, &*op) };
     let Op::Warp {
-        c: Collective::Shfl { mode, .. },
-        ..
+        c: collective,
+        mask,
     } = op
     else {
         return 0;
     };
     let lane = (thread % 32) as usize;
-    let (source, in_range) = shuffle_source(*mode, lane, b, c);
-    let index = thread - lane as u64 + source as u64;
-    if index >= context.threads {
-        return thread; // Never: shuffles compile only for blocks of whole warps.
+    let first = thread - lane as u64;
+    if first + 32 > context.threads {
+        return 0; // Never: collectives compile only for blocks of whole warps.
     }
     // SAFETY: `offered` has a count per thread and `exchange` two values per thread; `index`
-    // is a thread of the block. The warp's lanes offered at the same shuffle, so the parity
-    // of this thread's last offer is the source lane's too.
-    let value = unsafe {
+    // is a thread of the block. The warp's lanes offered at the same collective, so the parity
+    // of this thread's last offer is every lane's.
+    let value_of = |index: u64| unsafe {
         let parity = u64::from((*context.offered.add(thread as usize)).wrapping_sub(1) & 1);
         *context
             .exchange
             .add((parity * context.threads + index) as usize)
     };
-    (value & 0xffff_ffff) | (u64::from(in_range) << 32)
+    let (value, predicate) = match collective {
+        Collective::Shfl { mode, .. } => {
+            let (source, in_range) = shuffle_source(*mode, lane, b, c);
+            (value_of(first + source as u64), u64::from(in_range))
+        }
+        other => {
+            let offered: [u64; 32] =
+                std::array::from_fn(|l| collective_offer(other, value_of(first + l as u64)));
+            // The compiler admits only full member masks (immediate, or a register set to
+            // one at the kernel's top).
+            let member = match mask {
+                chevron_ptx::interp::inst::Src::Imm(m) => *m as u32,
+                _ => u32::MAX,
+            };
+            collective_result(other, member, &offered, u32::MAX, lane)
+        }
+    };
+    (value & 0xffff_ffff) | (predicate << 32)
 }
 
 /// Why [`fuel_out`] stopped a block.

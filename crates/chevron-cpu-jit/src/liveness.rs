@@ -152,16 +152,31 @@ pub(crate) fn registers_of(inst: &Inst) -> (Vec<u32>, Vec<u32>) {
             }
             srcs.iter().for_each(&mut src);
         }
-        Op::Warp {
-            c: Collective::Shfl { d, p, a, b, c, .. },
-            ..
-        } => {
-            src(a);
-            src(b);
-            src(c);
-            def(*d);
-            def(*p);
-        }
+        Op::Warp { c: collective, .. } => match collective {
+            Collective::Shfl { d, p, a, b, c, .. } => {
+                src(a);
+                src(b);
+                src(c);
+                def(*d);
+                def(*p);
+            }
+            Collective::Vote { d, a, .. }
+            | Collective::MatchAny { d, a, .. }
+            | Collective::Redux { d, a, .. } => {
+                src(a);
+                def(*d);
+            }
+            Collective::MatchAll { d, p, a, .. } => {
+                src(a);
+                def(*d);
+                def(*p);
+            }
+            Collective::Elect { d, p } => {
+                def(*d);
+                def(*p);
+            }
+            Collective::WarpSync => {}
+        },
         Op::Atom { d, addr, b, c, .. } => {
             if let Some(r) = addr_reg(addr) {
                 src(&Src::Reg(r));

@@ -215,15 +215,15 @@ fn an_out_of_bounds_store_gives_the_interpreters_report() {
 #[test]
 fn kernels_outside_the_subset_are_refused_with_a_reason() {
     let module = chevron_ptx::parse(&format!(
-        "{HEADER}.visible .entry ballot(.param .u64 p) {{ .reg .b64 %rd<2>; .reg .b32 %r<2>;\n\
-         ld.param.u64 %rd1, [p]; vote.sync.ballot.b32 %r1, 1, 0xffffffff; ret; }}"
+        "{HEADER}.visible .entry active(.param .u64 p) {{ .reg .b64 %rd<2>; .reg .b32 %r<2>;\n\
+         ld.param.u64 %rd1, [p]; activemask.b32 %r1; ret; }}"
     ))
     .unwrap();
     let memory = Arc::new(DeviceMemory::new(0));
     let program = Arc::new(Program::load(&module, &memory).unwrap());
-    let kernel = program.kernel("ballot").unwrap();
+    let kernel = program.kernel("active").unwrap();
     let why = CompiledKernel::compile(&program, &kernel, true).unwrap_err();
-    assert!(why.contains("Warp") && why.contains("line"), "{why}");
+    assert!(why.contains("Activemask") && why.contains("line"), "{why}");
 }
 
 /// Kernels for the fault tests: a misaligned load, a trap in one thread, a block spinning on a

@@ -9,6 +9,15 @@ use cranelift_frontend::FunctionBuilder;
 
 use super::Emitter;
 
+/// The low `bits` bits set.
+pub(super) fn bit_mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
 /// `v` masked to the low `bits` bits.
 pub(super) fn mask_bits(b: &mut FunctionBuilder<'_>, v: Value, bits: u32) -> Value {
     if bits >= 64 {

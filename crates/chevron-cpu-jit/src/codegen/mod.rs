@@ -123,8 +123,25 @@ pub type Unsupported = String;
 /// the number of global access sites, each with a cache entry in [`BlockContext::sites`].
 pub fn translate(t: &Translation<'_>, b: &mut FunctionBuilder<'_>) -> Result<u32, Unsupported> {
     let code = t.code;
+    // Registers set once, at the kernel's top, to an immediate (a member mask, say).
+    let constants: BTreeMap<u32, u64> = remat::rematerializable(&code.insts, code.num_regs)
+        .into_iter()
+        .filter_map(|(r, pc)| match code.insts[pc].op {
+            Op::Mov {
+                a: Src::Imm(v),
+                bits,
+                ..
+            } => Some((r, v & arith::bit_mask(u32::from(bits)))),
+            _ => None,
+        })
+        .collect();
+    let constant = |s: &Src| match s {
+        Src::Imm(v) => Some(*v),
+        Src::Reg(r) => constants.get(r).copied(),
+        _ => None,
+    };
     for (pc, inst) in code.insts.iter().enumerate() {
-        if let Some(why) = subset::unsupported(&inst.op, code.param_size) {
+        if let Some(why) = subset::unsupported(&inst.op, code.param_size, &constant) {
             return Err(format!("{why} (line {})", code.line(pc)));
         }
         let ordered = code.source.get(pc).is_some_and(|source| {

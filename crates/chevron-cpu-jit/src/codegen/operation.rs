@@ -33,12 +33,18 @@ impl Emitter<'_, '_, '_> {
                 self.fault(pc);
                 return Ok(());
             }
-            Op::Warp {
-                c: Collective::Shfl { a, .. },
-                ..
-            } => {
+            Op::Warp { c, .. } => {
                 // Offer the value, then wait for the warp; `finish_shuffle` reads the result.
-                let x = self.src(*a);
+                let x = match c {
+                    Collective::Shfl { a, .. }
+                    | Collective::Vote { a, .. }
+                    | Collective::MatchAny { a, .. }
+                    | Collective::MatchAll { a, .. }
+                    | Collective::Redux { a, .. } => self.src(*a),
+                    Collective::Elect { .. } | Collective::WarpSync => {
+                        self.b.ins().iconst(types::I64, 0)
+                    }
+                };
                 let t = self.b.use_var(self.thread);
                 self.b.ins().call(self.t.offer, &[self.ctx, t, x]);
                 let id = self.shuffle_ids[&pc];
@@ -368,17 +374,27 @@ impl Emitter<'_, '_, '_> {
         Ok(())
     }
 
-    /// Completes the `shfl` at `pc` once the warp has offered its values, and goes on.
+    /// Completes the collective at `pc` (`shfl`, `vote`, `match`, `redux`, `elect`,
+    /// `bar.warp.sync`) once the warp has offered its values, and goes on.
     pub(super) fn finish_shuffle(&mut self, pc: usize) {
-        let Op::Warp {
-            c: Collective::Shfl { d, p, b, c, .. },
-            ..
-        } = &self.t.code.insts[pc].op
-        else {
+        let Op::Warp { c: collective, .. } = &self.t.code.insts[pc].op else {
             return;
         };
-        let (d, p) = (*d, *p);
-        let (y, z) = (self.src(*b), self.src(*c));
+        let (d, p, operands) = match collective {
+            Collective::Shfl { d, p, b, c, .. } => (*d, *p, Some((*b, *c))),
+            Collective::Vote { d, .. }
+            | Collective::MatchAny { d, .. }
+            | Collective::Redux { d, .. } => (*d, SINK, None),
+            Collective::MatchAll { d, p, .. } | Collective::Elect { d, p } => (*d, *p, None),
+            Collective::WarpSync => (SINK, SINK, None),
+        };
+        let (y, z) = match operands {
+            Some((b, c)) => (self.src(b), self.src(c)),
+            None => {
+                let zero = self.b.ins().iconst(types::I64, 0);
+                (zero, zero)
+            }
+        };
         let op = &self.t.code.insts[pc].op as *const Op as i64;
         let op = self.b.ins().iconst(types::I64, op);
         let t = self.b.use_var(self.thread);

@@ -5,8 +5,13 @@ use chevron_ptx::interp::inst::{
 };
 use chevron_ptx::ir::{Op as IrOp, ScalarType as T};
 
-/// The first reason `op` cannot be compiled, if any.
-pub(super) fn unsupported(op: &Op, param_size: u64) -> Option<String> {
+/// The first reason `op` cannot be compiled, if any. `constant` gives the value of an operand
+/// known before the kernel runs (an immediate, or a register set once to one at its top).
+pub(super) fn unsupported(
+    op: &Op,
+    param_size: u64,
+    constant: &dyn Fn(&Src) -> Option<u64>,
+) -> Option<String> {
     let int = |t: T| !t.is_float() && !matches!(t, T::Pred | T::B128 | T::U16x2 | T::S16x2);
     let src_ok = |s: &Src| match s {
         Src::Special(sp) => !matches!(
@@ -110,10 +115,20 @@ pub(super) fn unsupported(op: &Op, param_size: u64) -> Option<String> {
                 && src_ok(b)
                 && src_ok(c)
         }
-        Op::Warp {
-            c: Collective::Shfl { a, b, c, d, .. },
-            mask: Src::Imm(mask),
-        } => *mask & 0xffff_ffff == 0xffff_ffff && *d != SINK && [a, b, c].into_iter().all(src_ok),
+        // Collectives of the whole warp (whose lanes all meet there, or the interpreter runs
+        // the block).
+        Op::Warp { c, mask } if constant(mask).is_some_and(|m| m & 0xffff_ffff == 0xffff_ffff) => {
+            match c {
+                Collective::Shfl { a, b, c, d, .. } => {
+                    *d != SINK && [a, b, c].into_iter().all(src_ok)
+                }
+                Collective::Vote { a, .. }
+                | Collective::MatchAny { a, .. }
+                | Collective::MatchAll { a, .. }
+                | Collective::Redux { a, .. } => src_ok(a),
+                Collective::Elect { .. } | Collective::WarpSync => true,
+            }
+        }
         Op::Bar {
             kind: BarrierKind::Sync,
             id: Src::Imm(0),

@@ -6,8 +6,8 @@
 //! instruction therefore never looks at a string or a hash map.
 
 pub use super::exec::{
-    evaluate_atomic, evaluate_compare, evaluate_float, evaluate_int, evaluate_int_unary,
-    shuffle_source,
+    collective_offer, collective_result, evaluate_atomic, evaluate_compare, evaluate_float,
+    evaluate_int, evaluate_int_unary, shuffle_source,
 };
 use crate::interp::numeric::convert::CvtOptions;
 use crate::ir::{Compare, Rounding, ScalarType};

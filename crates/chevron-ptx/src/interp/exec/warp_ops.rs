@@ -9,7 +9,7 @@
 use super::compare::pred_pair;
 use super::{for_lanes, narrow, Flow};
 use crate::interp::fault::{ExecFault, LoadError};
-use crate::interp::inst::{Collective, Op, Src};
+use crate::interp::inst::{Collective, Op, Src, SINK};
 use crate::interp::program::Decoder;
 use crate::interp::warp::Warp;
 use crate::ir::{
@@ -185,13 +185,67 @@ pub(super) fn execute(op: &Op, w: &mut Warp, mask: u32) -> Result<Flow, ExecFaul
             b,
             c,
         } => shfl(w, lanes, mode, d, p, a, b, c),
-        Collective::Vote { mode, uni, d, a } => {
-            let mut ballot = 0u32;
+        Collective::WarpSync => {}
+        ref other => {
+            let (d, p, a) = match *other {
+                Collective::Vote { d, a, .. }
+                | Collective::MatchAny { d, a, .. }
+                | Collective::Redux { d, a, .. } => (d, SINK, Some(a)),
+                Collective::MatchAll { d, p, a, .. } => (d, p, Some(a)),
+                Collective::Elect { d, p } => (d, p, None),
+                _ => return Ok(Flow::Next),
+            };
+            let mut offered = [0u64; 32];
+            if let Some(a) = a {
+                for_lanes!(lanes, |lane| {
+                    offered[lane] = collective_offer(other, w.get(a, lane));
+                });
+            }
             for_lanes!(lanes, |lane| {
-                if w.pred(a, lane) {
-                    ballot |= 1 << lane;
-                }
+                let (x, y) = collective_result(other, member, &offered, lanes, lane);
+                w.set(d, lane, x);
+                w.set(p, lane, y);
             });
+        }
+    }
+    Ok(Flow::Next)
+}
+
+/// What a lane offers to collective `c` (any but `shfl`) from its operand's value `raw`: a
+/// vote's predicate bit, a match's value at its width, a reduction's low 32 bits.
+pub fn collective_offer(c: &Collective, raw: u64) -> u64 {
+    match *c {
+        Collective::Vote { .. } => raw & 1,
+        Collective::MatchAny { bits, .. } | Collective::MatchAll { bits, .. } if bits < 64 => {
+            raw & ((1u64 << bits) - 1)
+        }
+        Collective::MatchAny { .. } | Collective::MatchAll { .. } => raw,
+        Collective::Redux { .. } => raw & 0xffff_ffff,
+        _ => 0,
+    }
+}
+
+/// Lane `lane`'s results `(d, p)` of collective `c` (any but `shfl`) run for the lanes of
+/// `lanes`, given what each offered ([`collective_offer`]) and the member mask `member`.
+/// The interpreter's semantics, and what compiled code calls once a whole warp has offered.
+pub fn collective_result(
+    c: &Collective,
+    member: u32,
+    offered: &[u64; 32],
+    lanes: u32,
+    lane: usize,
+) -> (u64, u64) {
+    let each = |f: &mut dyn FnMut(usize)| {
+        for l in 0..32 {
+            if lanes & (1 << l) != 0 {
+                f(l);
+            }
+        }
+    };
+    match *c {
+        Collective::Vote { mode, uni, .. } => {
+            let mut ballot = 0u32;
+            each(&mut |l| ballot |= u32::from(offered[l] != 0) << l);
             let v = if uni {
                 u64::from(ballot == 0 || ballot == lanes)
             } else {
@@ -201,45 +255,23 @@ pub(super) fn execute(op: &Op, w: &mut Warp, mask: u32) -> Result<Flow, ExecFaul
                     VoteMode::Ballot => u64::from(ballot),
                 }
             };
-            for_lanes!(lanes, |lane| {
-                w.set(d, lane, v);
-            });
+            (v, 0)
         }
-        Collective::MatchAny { d, a, bits } => {
-            let values = gather_values(w, lanes, a, bits);
-            for_lanes!(lanes, |lane| {
-                let mut same = 0u32;
-                for_lanes!(lanes, |other| {
-                    if values[other] == values[lane] {
-                        same |= 1 << other;
-                    }
-                });
-                w.set(d, lane, u64::from(same));
-            });
+        Collective::MatchAny { .. } => {
+            let mut same = 0u32;
+            each(&mut |l| same |= u32::from(offered[l] == offered[lane]) << l);
+            (u64::from(same), 0)
         }
-        Collective::MatchAll { d, p, a, bits } => {
-            let values = gather_values(w, lanes, a, bits);
-            let v0 = values[lanes.trailing_zeros() as usize];
+        Collective::MatchAll { .. } => {
+            let first = offered[lanes.trailing_zeros().min(31) as usize];
             let mut all = true;
-            for_lanes!(lanes, |lane| {
-                all &= values[lane] == v0;
-            });
-            for_lanes!(lanes, |lane| {
-                w.set(d, lane, if all { u64::from(lanes) } else { 0 });
-                w.set(p, lane, u64::from(all));
-            });
+            each(&mut |l| all &= offered[l] == first);
+            (if all { u64::from(lanes) } else { 0 }, u64::from(all))
         }
-        Collective::Redux {
-            op,
-            signed,
-            ty,
-            d,
-            a,
-        } => {
-            let values = gather_values(w, lanes, a, 32);
+        Collective::Redux { op, signed, .. } => {
             let mut acc: Option<u64> = None;
-            for_lanes!(lanes, |lane| {
-                let v = values[lane];
+            each(&mut |l| {
+                let v = offered[l];
                 acc = Some(match acc {
                     None => v,
                     Some(x) => match op {
@@ -258,40 +290,18 @@ pub(super) fn execute(op: &Op, w: &mut Warp, mask: u32) -> Result<Flow, ExecFaul
                     },
                 });
             });
-            let _ = ty;
-            let result = acc.unwrap_or(0);
-            for_lanes!(lanes, |lane| {
-                w.set(d, lane, result);
-            });
+            (acc.unwrap_or(0), 0)
         }
-        Collective::Elect { d, p } => {
-            let leader = (lanes & member).trailing_zeros().min(31);
+        Collective::Elect { .. } => {
             let leader = if lanes & member == 0 {
                 lanes.trailing_zeros()
             } else {
-                leader
+                (lanes & member).trailing_zeros().min(31)
             };
-            for_lanes!(lanes, |lane| {
-                w.set(d, lane, u64::from(leader));
-                w.set(p, lane, u64::from(lane as u32 == leader));
-            });
+            (u64::from(leader), u64::from(lane as u32 == leader))
         }
-        Collective::WarpSync => {}
+        Collective::Shfl { .. } | Collective::WarpSync => (0, 0),
     }
-    Ok(Flow::Next)
-}
-
-fn gather_values(w: &Warp, lanes: u32, a: Src, bits: u8) -> [u64; 32] {
-    let m = if bits >= 64 {
-        u64::MAX
-    } else {
-        (1u64 << bits) - 1
-    };
-    let mut values = [0u64; 32];
-    for_lanes!(lanes, |lane| {
-        values[lane] = w.get(a, lane) & m;
-    });
-    values
 }
 
 #[allow(clippy::too_many_arguments)]
