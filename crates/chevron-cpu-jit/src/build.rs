@@ -41,6 +41,7 @@ fn failed(e: cranelift_module::ModuleError) -> String {
 pub fn build(
     module: &mut JITModule,
     code: &FunctionCode,
+    stack_tops: &[u64],
     checks: bool,
     vectors: bool,
 ) -> Result<Built, String> {
@@ -76,10 +77,10 @@ pub fn build(
         fuel_out: cold_call::trampoline(module, fuel_out, 1, "chevron_fuel_out_keeping")?,
     };
     let none = BTreeSet::new();
-    let (scalar, sites) = define_scalar(module, &imports, code, checks, &none, "")?;
+    let (scalar, sites) = define_scalar(module, &imports, code, stack_tops, checks, &none, "")?;
     let vector = if vectors {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            define_vector(module, &imports, code, checks)
+            define_vector(module, &imports, code, stack_tops, checks)
         }))
         .unwrap_or_else(|panic| {
             let why = panic
@@ -113,6 +114,7 @@ fn define_vector(
     module: &mut JITModule,
     imports: &Imports,
     code: &FunctionCode,
+    stack_tops: &[u64],
     checks: bool,
 ) -> Result<(FuncId, FuncId), String> {
     let plan = vector::plan::plan(&code.insts, code.num_regs, has_fma(module))?;
@@ -133,7 +135,15 @@ fn define_vector(
         b.finalize(frontend_config);
     }
     let id = define(module, &mut context, &code.name, ".x4", checks)?;
-    let (scalar, _) = define_scalar(module, imports, code, checks, &plan.exits, ".resume")?;
+    let (scalar, _) = define_scalar(
+        module,
+        imports,
+        code,
+        stack_tops,
+        checks,
+        &plan.exits,
+        ".resume",
+    )?;
     Ok((id, scalar))
 }
 
@@ -141,6 +151,7 @@ fn define_scalar(
     module: &mut JITModule,
     imports: &Imports,
     code: &FunctionCode,
+    stack_tops: &[u64],
     checks: bool,
     extra_resumes: &BTreeSet<usize>,
     suffix: &str,
@@ -154,6 +165,7 @@ fn define_scalar(
         let mut import = |id: FuncId| far(module, id, builder.func);
         let translation = codegen::Translation {
             code,
+            stack_tops,
             checks,
             resolve: import(imports.resolve),
             evaluate: import(imports.evaluate),

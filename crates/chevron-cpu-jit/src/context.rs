@@ -64,8 +64,11 @@ pub struct BlockContext {
     pub ntid: [u32; 4],
     pub ctaid: [u32; 4],
     pub nctaid: [u32; 4],
-    /// The kernel's parameter buffer.
+    /// The kernel's parameter buffer, its size, and per access size `1 << k` its
+    /// [`access_limit`] (for parameters read through their addresses).
     pub params: *const u8,
+    pub params_size: u64,
+    pub params_limits: [u64; 6],
     /// The block's shared memory and its size in bytes.
     pub shared: *mut u8,
     pub shared_size: u64,
@@ -101,13 +104,12 @@ pub struct BlockContext {
     /// The vector function's first group of four threads; on [`SCALAR`](crate::vector::SCALAR)
     /// the group it handed over.
     pub group: u64,
-    /// The block's local memory: each thread's stack frame, `frame_size` bytes apart in thread
-    /// order, zeroed at the block's start as the interpreter zeroes a lane's stack.
+    /// The block's local memory: each thread's stack (its kernel's frame and those of the
+    /// calls inlined into it), `frame_size` bytes apart in thread order, zeroed at the block's
+    /// start as the interpreter zeroes a lane's stack. Accesses are checked against the stack
+    /// top at their instruction, a constant of the generated code.
     pub local: *mut u8,
     pub frame_size: u64,
-    /// Per access size `1 << k` (k = 0..=5): [`access_limit`] of one frame, what checked local
-    /// accesses compare their offsets against.
-    pub local_limits: [u64; 6],
 }
 
 /// Records `value` as what thread `thread` offers at its next `shfl`.

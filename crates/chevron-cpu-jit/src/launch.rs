@@ -226,6 +226,8 @@ impl CompiledKernel {
             ctaid,
             nctaid: [gx, gy, gz, 0],
             params: params.as_ptr(),
+            params_size: params.len() as u64,
+            params_limits: std::array::from_fn(|k| access_limit(params.len() as u64, k as u32)),
             shared: shared.as_mut_ptr(),
             shared_size: shared.len() as u64,
             shared_limits: std::array::from_fn(|k| access_limit(shared.len() as u64, k as u32)),
@@ -246,7 +248,6 @@ impl CompiledKernel {
             group: 0,
             local: local.as_mut_ptr(),
             frame_size: self.frame_size,
-            local_limits: std::array::from_fn(|k| access_limit(self.frame_size, k as u32)),
         };
         // Four threads at a time where the kernel has that form, the block's rows are whole
         // groups of four, and the launch's groups have not mostly gone on one by one.

@@ -19,6 +19,7 @@ mod build;
 mod codegen;
 mod cold_call;
 mod context;
+mod inline;
 mod launch;
 mod liveness;
 mod vector;
@@ -102,6 +103,9 @@ pub struct CompiledKernel {
     /// to; `Err`: why the kernel has none.
     vector: Result<(Entry, Entry), String>,
     program: Arc<Program>,
+    /// The kernel with its calls inlined, when it makes any: generated code points into its
+    /// instructions (as into the program's otherwise), so it lives as long as the code.
+    _flat: Option<inline::Flat>,
     kernel: KernelHandle,
     num_regs: u32,
     /// Global access sites (each has a cache entry while a block runs).
@@ -152,9 +156,18 @@ impl CompiledKernel {
         checks: bool,
     ) -> Result<CompiledKernel, String> {
         let started = Instant::now();
-        let (code, _) = program
+        let (kernel_code, functions) = program
             .decoded(kernel)
             .ok_or_else(|| format!("no kernel `{}` in the program", kernel.name))?;
+        // Calls inlined, and the stack top at each instruction.
+        let flat = inline::flatten(kernel_code, functions)?;
+        let (code, stack_tops) = match &flat {
+            Some(flat) => (&flat.code, flat.stack_tops.clone()),
+            None => (
+                kernel_code,
+                vec![kernel_code.frame_size; kernel_code.insts.len()],
+            ),
+        };
         let mut flags = settings::builder();
         let set = |flags: &mut settings::Builder, name: &str, value: &str| {
             flags
@@ -182,7 +195,7 @@ impl CompiledKernel {
         let vectors = vectors_from_env()?;
         // A panic in code generation is a compiler bug; the kernel is then interpreted.
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            build::build(&mut module, code, checks, vectors)
+            build::build(&mut module, code, &stack_tops, checks, vectors)
         }))
         .unwrap_or_else(|_| Err("the compiler failed on this kernel".into()));
         let built = match result {
@@ -204,21 +217,29 @@ impl CompiledKernel {
             .vector
             .map(|(vector, scalar)| (entry_of(vector), entry_of(scalar)));
         let sites = built.sites;
+        let (num_regs, single_phase, param_size, frame_size) = (
+            code.num_regs,
+            codegen::single_phase(code),
+            code.param_size,
+            code.frame_size,
+        );
+        let shuffles = code
+            .insts
+            .iter()
+            .any(|inst| matches!(inst.op, chevron_ptx::interp::inst::Op::Warp { .. }));
         Ok(CompiledKernel {
             module: Some(module),
             entry,
             vector,
             program: Arc::clone(program),
+            _flat: flat,
             kernel: kernel.clone(),
-            num_regs: code.num_regs,
+            num_regs,
             sites,
-            single_phase: codegen::single_phase(code),
-            shuffles: code
-                .insts
-                .iter()
-                .any(|inst| matches!(inst.op, chevron_ptx::interp::inst::Op::Warp { .. })),
-            param_size: code.param_size,
-            frame_size: code.frame_size,
+            single_phase,
+            shuffles,
+            param_size,
+            frame_size,
             compile_time: started.elapsed(),
         })
     }

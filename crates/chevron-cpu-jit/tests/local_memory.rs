@@ -97,6 +97,32 @@ READ:
     st.global.u32 [%rd7], %r4;
     ret;
 }
+
+// A struct passed by value, read through its address as clang -O0 does, with `.param` and
+// generic loads; `count` words are summed (reads past the parameters for large counts).
+.visible .entry byval(.param .u64 out, .param .align 8 .b8 s[16], .param .u32 count)
+{
+    .reg .pred %p<2>; .reg .b32 %r<8>; .reg .b64 %rd<8>;
+    ld.param.u64 %rd1, [out]; ld.param.u32 %r1, [count];
+    mov.b64 %rd2, s;
+    ld.param.b32 %r2, [%rd2];
+    ld.param.b64 %rd3, [%rd2+8];
+    ld.u32 %r3, [%rd2+4];
+    cvt.u32.u64 %r4, %rd3;
+    add.s32 %r2, %r2, %r3; add.s32 %r2, %r2, %r4;
+    mov.u32 %r5, 0; mov.u32 %r6, 0;
+SUM:
+    setp.ge.u32 %p1, %r5, %r1;
+    @%p1 bra DONE;
+    mul.wide.u32 %rd4, %r5, 4; add.s64 %rd5, %rd2, %rd4;
+    ld.param.u32 %r7, [%rd5];
+    add.s32 %r6, %r6, %r7;
+    add.s32 %r5, %r5, 1;
+    bra SUM;
+DONE:
+    st.global.v2.u32 [%rd1], {%r2, %r6};
+    ret;
+}
 "#;
 
 fn setup() -> Setup {
@@ -213,4 +239,45 @@ fn past_the_frame_and_misaligned_give_the_interpreters_reports() {
             (want, got) => panic!("index {index}, byte {byte}: {want:?} against {got:?}"),
         }
     }
+}
+
+#[test]
+fn a_struct_parameter_read_through_its_address_matches() {
+    let s = setup();
+    let handle = s.program.kernel("byval").unwrap();
+    let compiled = compile(&s, "byval", true);
+    let out = s.memory.alloc(8, 256).unwrap();
+    let cfg = config(1, 32, 1);
+    // 32 bytes of parameters: `out`, the struct's four words, `count`, padding. The sum starts
+    // at the struct (byte 8): up to 6 words fit.
+    let mut faults = 0;
+    for count in [0u32, 4, 6, 7, 8, 9] {
+        let mut p = out.to_le_bytes().to_vec();
+        p.extend([11u32, 22, 33, 44].iter().flat_map(|w| w.to_le_bytes()));
+        p.extend(count.to_le_bytes());
+        p.extend([0u8; 4]);
+        let want = s
+            .program
+            .launch(&handle, &cfg, &p)
+            .map_err(|f| f.to_string());
+        let mut first = vec![0u8; 8];
+        s.memory.read(out, &mut first).unwrap();
+        let got = compiled
+            .launch(&cfg, &p, &LaunchHooks::default())
+            .map_err(|f| f.to_string());
+        let second = read_words(&s.memory, out, 2);
+        assert_eq!(
+            want,
+            got.clone().map(|_| want.clone().unwrap()),
+            "count {count}"
+        );
+        if got.is_ok() {
+            let first: Vec<u32> = common::words(&first);
+            assert_eq!(first, second, "count {count}");
+            assert_eq!(second[0], 11 + 22 + 33, "count {count}");
+        } else {
+            faults += 1;
+        }
+    }
+    assert_eq!(faults, 3, "7, 8 and 9 words reach past the parameters");
 }

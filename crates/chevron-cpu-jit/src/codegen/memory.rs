@@ -4,7 +4,7 @@
 use std::mem::offset_of;
 
 use chevron_ptx::interp::inst::{Addr, AddrBase, Space};
-use chevron_ptx::interp::memory::{LOCAL_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
+use chevron_ptx::interp::memory::{LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
 use chevron_ptx::ir::{Op as IrOp, ScalarType as T};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, AtomicRmwOp, Block, InstBuilder, MemFlagsData, Value};
@@ -17,6 +17,8 @@ pub(super) enum Region {
     Shared,
     /// The current thread's stack frame (its local memory).
     Frame,
+    /// The launch's parameter buffer (read only: stores to it are not compiled).
+    Params,
 }
 
 /// An access checked on every path to the instruction being emitted.
@@ -100,25 +102,25 @@ impl Emitter<'_, '_, '_> {
         match space {
             Space::Shared => self.region_access(pc, Region::Shared, a, len, join),
             Space::Local => self.region_access(pc, Region::Frame, a, len, join),
+            Space::Param if addr.base == AddrBase::Frame => {
+                self.region_access(pc, Region::Frame, a, len, join)
+            }
+            // Through a register: the kernel's parameters (`mov %rd, param`), else the frame.
+            Space::Param => {
+                self.windows(pc, a, len, join, &[(PARAM_WINDOW, Region::Params)]);
+                self.region_access(pc, Region::Frame, a, len, join);
+            }
             Space::Generic => {
-                // Shared, then (in a kernel with a stack frame) local, then global.
+                // Shared, local (a kernel with a stack frame), parameters (a kernel that takes
+                // their addresses), else global.
                 let mut windows = vec![(SHARED_WINDOW, Region::Shared)];
                 if self.t.code.frame_size != 0 {
                     windows.push((LOCAL_WINDOW, Region::Frame));
                 }
-                for (window, region) in windows {
-                    let off = self.b.ins().iadd_imm_u(a, -(window as i64));
-                    let inside =
-                        self.b
-                            .ins()
-                            .icmp_imm_u(IntCC::UnsignedLessThan, off, WINDOW_SIZE as i64);
-                    let here = self.b.create_block();
-                    let other = self.b.create_block();
-                    self.b.ins().brif(inside, here, &[], other, &[]);
-                    self.b.switch_to_block(here);
-                    self.region_access(pc, region, off, len, join);
-                    self.b.switch_to_block(other);
+                if self.param_addresses {
+                    windows.push((PARAM_WINDOW, Region::Params));
                 }
+                self.windows(pc, a, len, join, &windows);
                 self.global_access(pc, a, len, join);
             }
             _ => self.global_access(pc, a, len, join),
@@ -137,6 +139,24 @@ impl Emitter<'_, '_, '_> {
         Ok(host)
     }
 
+    /// For each `(window, region)`: an address `a` inside the window goes to that region
+    /// (at its offset from the window); code emitted next handles the rest.
+    fn windows(&mut self, pc: usize, a: Value, len: u64, join: Block, windows: &[(u64, Region)]) {
+        for &(window, region) in windows {
+            let off = self.b.ins().iadd_imm_u(a, -(window as i64));
+            let inside = self
+                .b
+                .ins()
+                .icmp_imm_u(IntCC::UnsignedLessThan, off, WINDOW_SIZE as i64);
+            let here = self.b.create_block();
+            let other = self.b.create_block();
+            self.b.ins().brif(inside, here, &[], other, &[]);
+            self.b.switch_to_block(here);
+            self.region_access(pc, region, off, len, join);
+            self.b.switch_to_block(other);
+        }
+    }
+
     /// The host address of offset `off` of `region` for an access of `len` bytes: checked
     /// (bounds and alignment in one compare against the region's limit for `len`) or clamped.
     pub(super) fn region_access(
@@ -147,19 +167,37 @@ impl Emitter<'_, '_, '_> {
         len: u64,
         join: Block,
     ) {
-        let (start, size, limits) = match region {
-            Region::Shared => (
-                self.load_fixed(types::I64, offset_of!(BlockContext, shared)),
-                self.load_fixed(types::I64, offset_of!(BlockContext, shared_size)),
-                offset_of!(BlockContext, shared_limits),
-            ),
+        let shift = align_shift(len);
+        let (start, size, limit) = match region {
+            Region::Shared => {
+                let limits = offset_of!(BlockContext, shared_limits) + 8 * shift as usize;
+                (
+                    self.load_fixed(types::I64, offset_of!(BlockContext, shared)),
+                    self.load_fixed(types::I64, offset_of!(BlockContext, shared_size)),
+                    self.load_fixed(types::I64, limits),
+                )
+            }
+            Region::Params => {
+                let limits = offset_of!(BlockContext, params_limits) + 8 * shift as usize;
+                (
+                    self.load_fixed(types::I64, offset_of!(BlockContext, params)),
+                    self.load_fixed(types::I64, offset_of!(BlockContext, params_size)),
+                    self.load_fixed(types::I64, limits),
+                )
+            }
             Region::Frame => {
                 let local = self.load_fixed(types::I64, offset_of!(BlockContext, local));
                 let size = self.load_fixed(types::I64, offset_of!(BlockContext, frame_size));
                 let t = self.b.use_var(self.thread);
                 let skip = self.b.ins().imul(t, size);
                 let start = self.b.ins().iadd(local, skip);
-                (start, size, offset_of!(BlockContext, local_limits))
+                // The interpreter's lane reaches its stack top here, known at compile time.
+                let top = self.t.stack_tops.get(pc).copied().unwrap_or(0);
+                let limit = self
+                    .b
+                    .ins()
+                    .iconst(types::I64, access_limit(top, shift) as i64);
+                (start, size, limit)
             }
         };
         if !self.t.checks {
@@ -179,8 +217,6 @@ impl Emitter<'_, '_, '_> {
             self.b.ins().jump(join, &[host.into()]);
             return;
         }
-        let shift = align_shift(len);
-        let limit = self.load_fixed(types::I64, limits + 8 * shift as usize);
         let ok = self.within(off, shift, limit);
         let host = self.b.ins().iadd(start, off);
         let bad = self.fault_block(pc);

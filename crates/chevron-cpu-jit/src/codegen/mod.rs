@@ -15,6 +15,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::mem::offset_of;
 
 use chevron_ptx::interp::inst::{AddrBase, Inst, Op, Space, Special, Src};
+use chevron_ptx::interp::memory::{PARAM_WINDOW, WINDOW_SIZE};
 use chevron_ptx::interp::program::FunctionCode;
 use chevron_ptx::ir::{Modifier, Semantics};
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -53,6 +54,9 @@ pub struct Translation<'a> {
     pub shuffle: FuncRef,
     /// `fuel_out`, imported into the function.
     pub fuel_out: FuncRef,
+    /// Per instruction: the thread's stack top (bytes of its local memory an access there may
+    /// reach; the kernel's frame size but inside inlined calls, `inline.rs`).
+    pub stack_tops: &'a [u64],
     /// Instructions where threads also resume (where the vector function hands a group of
     /// threads over, `vector.rs`); with any, the function keeps resume states even for a
     /// kernel of one phase.
@@ -61,6 +65,7 @@ pub struct Translation<'a> {
 
 pub(crate) use arith::int_cc;
 pub(crate) use counted::ends_by_itself;
+pub(crate) use subset::op_name;
 
 /// Per register: whether its NaNs are made canonical where it is read rather than where it is
 /// written (see `registers::kinds`).
@@ -104,6 +109,23 @@ pub(crate) fn global_sites(insts: &[Inst]) -> BTreeMap<usize, u32> {
         }
     }
     sites
+}
+
+/// Whether any instruction of `insts` holds an address in the parameter window (`mov %rd,
+/// param`, or a generic access to a parameter).
+fn takes_param_addresses(insts: &[Inst]) -> bool {
+    let window = PARAM_WINDOW..PARAM_WINDOW + WINDOW_SIZE;
+    insts.iter().any(|inst| match &inst.op {
+        Op::Mov { a: Src::Imm(v), .. } => window.contains(v),
+        Op::IntBin { a, b, .. } => [a, b]
+            .into_iter()
+            .any(|s| matches!(s, Src::Imm(v) if window.contains(v))),
+        Op::Ld { addr, .. } | Op::St { addr, .. } | Op::Atom { addr, .. } => {
+            addr.base == AddrBase::Abs && window.contains(&(addr.offset as u64))
+        }
+        Op::Cvta { space, .. } => *space == Space::Param,
+        _ => false,
+    })
 }
 
 /// Whether a kernel runs in one phase: no barrier or shuffle, so each call runs every thread
@@ -207,6 +229,9 @@ struct Emitter<'a, 'b, 'c> {
     remat: BTreeMap<u32, usize>,
     /// Instructions branches go to.
     targets: BTreeSet<usize>,
+    /// Whether the kernel takes the address of a parameter (generic accesses may then land in
+    /// the parameter buffer).
+    param_addresses: bool,
     /// Accesses checked earlier on every path to the current instruction, with the host
     /// address each gave (`memory.rs`): the same address again needs no second check.
     checked: Vec<Checked>,
@@ -251,6 +276,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 })
                 .collect(),
             checked: Vec::new(),
+            param_addresses: takes_param_addresses(&t.code.insts),
         }
     }
 

@@ -2,7 +2,7 @@
 //! pc (branches, barriers and shuffles end the thread's straight-line code), and
 //! [`Emitter::finish_shuffle`] completes a shuffle once the warp has offered its values.
 
-use chevron_ptx::interp::inst::{Collective, FloatOp, IntTer, Op, Space, Src, SINK};
+use chevron_ptx::interp::inst::{AddrBase, Collective, FloatOp, IntTer, Op, Space, Src, SINK};
 use chevron_ptx::interp::memory::{LOCAL_WINDOW, SHARED_WINDOW};
 use chevron_ptx::ir::{Op as IrOp, Rounding, ScalarType as T};
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
@@ -282,7 +282,7 @@ impl Emitter<'_, '_, '_> {
                 let host = self.address(pc, *space, addr, total)?;
                 let ty = Type::int(u16::from(*bits)).unwrap_or(types::I64);
                 // The parameter buffer does not change during a launch.
-                let flags = if *space == Space::Param {
+                let flags = if addr.base == AddrBase::KernelParam {
                     MemFlagsData::trusted().with_readonly().with_can_move()
                 } else {
                     mem()

@@ -36,6 +36,10 @@ pub(super) fn unsupported(
     let addr_ok = |space: Space, addr: &Addr, bytes: u64| match (space, addr.base) {
         (Space::Local, AddrBase::KernelParam) => false,
         (Space::Local, _) => true,
+        // A `.param` variable of a frame (a call's arguments and results) is local memory.
+        (Space::Param, AddrBase::Frame) => true,
+        // Loads through a parameter's address (stores are refused below).
+        (Space::Param, AddrBase::Reg(_)) => true,
         // A frame variable read as another space's address: the interpreter's to report.
         (_, AddrBase::Frame) => false,
         (Space::Param, AddrBase::KernelParam) => {
@@ -95,7 +99,8 @@ pub(super) fn unsupported(
             srcs,
         } => {
             matches!(bits, 8 | 16 | 32 | 64)
-                && !matches!(space, Space::Param | Space::Const)
+                && (*space != Space::Param || addr.base == AddrBase::Frame)
+                && *space != Space::Const
                 && addr_ok(*space, addr, 0)
                 && srcs.iter().all(src_ok)
         }
@@ -142,7 +147,7 @@ pub(super) fn unsupported(
 }
 
 /// A short name of an operation for messages.
-pub(super) fn op_name(op: &Op) -> String {
+pub(crate) fn op_name(op: &Op) -> String {
     let text = format!("{op:?}");
     text.split([' ', '(', '{'])
         .next()
