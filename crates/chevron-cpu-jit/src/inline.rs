@@ -20,8 +20,10 @@ use chevron_ptx::interp::inst::{
 };
 use chevron_ptx::interp::program::{FunctionCode, ParamSlot};
 
-/// Instructions a flattened kernel may have.
-const MAX_INSTRUCTIONS: usize = 50_000;
+/// Instructions and registers a flattened kernel may have (compile time and the liveness
+/// sets, instructions × registers bits, stay bounded).
+const MAX_INSTRUCTIONS: usize = 20_000;
+const MAX_REGISTERS: u32 = 8_192;
 /// Calls nested deeper than this are not flattened.
 const MAX_DEPTH: usize = 32;
 /// Bytes of stack a flattened kernel's thread may use.
@@ -147,7 +149,10 @@ impl<'a> Flattener<'a> {
                     "more than {MAX_INSTRUCTIONS} instructions with calls inlined"
                 ));
             }
-            let source = &code.source[pc];
+            let source = code
+                .source
+                .get(pc)
+                .ok_or("an instruction without its source")?;
             match (&inst.op, ret.as_deref_mut()) {
                 (Op::Call(call), _) => self.call(instance, inst.guard, call, source)?,
                 (Op::Ret, Some(ret)) => {
@@ -268,8 +273,8 @@ impl<'a> Flattener<'a> {
         self.registers = self
             .registers
             .checked_add(callee.num_regs)
-            .filter(|&n| n < u32::MAX / 2)
-            .ok_or("too many registers with calls inlined")?;
+            .filter(|&n| n <= MAX_REGISTERS)
+            .ok_or_else(|| format!("more than {MAX_REGISTERS} registers with calls inlined"))?;
         // The callee's frame starts zeroed.
         let mut at = 0;
         while at < callee.frame_size {

@@ -65,6 +65,7 @@ impl CompiledKernel {
             || (params.len() as u64) < self.param_size
             || (self.shuffles && !threads.is_multiple_of(32))
             || self.frame_size.saturating_mul(threads) > 64 << 20
+            || u64::from(self.num_regs).saturating_mul(threads) > 8 << 20
         {
             return self.interpret(config, params, hooks, 0..u64::MAX);
         }

@@ -159,8 +159,10 @@ impl CompiledKernel {
         let (kernel_code, functions) = program
             .decoded(kernel)
             .ok_or_else(|| format!("no kernel `{}` in the program", kernel.name))?;
-        // Calls inlined, and the stack top at each instruction.
-        let flat = inline::flatten(kernel_code, functions)?;
+        // Calls inlined, and the stack top at each instruction. A panic here is a compiler bug;
+        // the kernel is then interpreted.
+        let flat = std::panic::catch_unwind(|| inline::flatten(kernel_code, functions))
+            .unwrap_or_else(|_| Err("the compiler failed to inline this kernel's calls".into()))?;
         let (code, stack_tops) = match &flat {
             Some(flat) => (&flat.code, flat.stack_tops.clone()),
             None => (
