@@ -9,23 +9,7 @@ mod common;
 use std::fmt::Write;
 
 use chevron_ptx::interp::LaunchHooks;
-use common::{compile, config, load, read_words, HEADER};
-
-/// xorshift64*: deterministic, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
+use common::{compile, config, load, read_words, Rng, HEADER};
 
 /// Registers a body computes with: `%r1..%r8`.
 fn reg(rng: &mut Rng) -> String {

@@ -3,31 +3,14 @@
 //! loop, shared memory across a barrier; launched on blocks whose rows are groups of four and
 //! on blocks whose rows are not. Every output bit must be the interpreter's.
 
+mod common;
+
 use std::fmt::Write;
 use std::sync::Arc;
 
 use chevron_cpu_jit::CompiledKernel;
 use chevron_ptx::interp::{DeviceMemory, LaunchConfig, LaunchHooks, Program};
-
-/// xorshift64*: deterministic, no dependency.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 >> 12;
-        self.0 ^= self.0 << 25;
-        self.0 ^= self.0 >> 27;
-        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
-    }
-
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-
-    fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
-        items[self.below(items.len() as u64) as usize]
-    }
-}
+use common::Rng;
 
 /// Results per thread: `%r5..%r13` and `%f1..%f7`.
 const OUTPUTS: usize = 16;

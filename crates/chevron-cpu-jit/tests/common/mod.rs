@@ -65,3 +65,23 @@ pub fn read_words(memory: &DeviceMemory, addr: u64, count: usize) -> Vec<u32> {
     memory.read(addr, &mut bytes).expect("readable");
     words(&bytes)
 }
+
+/// xorshift64*: deterministic, no dependency.
+pub struct Rng(pub u64);
+
+impl Rng {
+    pub fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    pub fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+
+    pub fn pick<'a>(&mut self, items: &[&'a str]) -> &'a str {
+        items[self.below(items.len() as u64) as usize]
+    }
+}
