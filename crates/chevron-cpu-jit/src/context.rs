@@ -213,14 +213,30 @@ pub unsafe extern "C" fn evaluate(op: *const Op, a: u64, b: u64, c: u64) -> u64 
 ///
 /// # Safety
 /// `op` points to a decoded `atom` of a program that outlives the compiled kernel; `host` is
-/// the checked host address of the access, aligned to its size, in memory the block holds
-/// for the whole call.
+/// the host address of the access (checked, and aligned to its size, unless checks are off),
+/// valid for its size, in memory the block holds for the whole call.
 pub unsafe extern "C" fn atomic(op: *const Op, host: u64, b: u64, c: u64) -> u64 {
     // SAFETY: as above.
     let Op::Atom { op, ty, .. } = (unsafe { &*op }) else {
         return 0;
     };
     let new = |old: u64| evaluate_atomic(*op, *ty, old, b, c);
+    let size = u64::from(ty.size());
+    if !host.is_multiple_of(size) {
+        // Only with checks off, where a clamped address may be misaligned: a plain
+        // read-modify-write (wrong data is what unchecked code may give, never a fault).
+        // SAFETY: `host` is valid for `size` bytes (see above); the accesses are unaligned.
+        unsafe {
+            let at = host as *mut u8;
+            let mut bytes = [0u8; 8];
+            std::ptr::copy_nonoverlapping(at, bytes.as_mut_ptr(), size as usize);
+            let old = u64::from_le_bytes(bytes);
+            if let Some(value) = new(old) {
+                std::ptr::copy_nonoverlapping(value.to_le_bytes().as_ptr(), at, size as usize);
+            }
+            return old;
+        }
+    }
     macro_rules! cas_loop {
         ($atomic:ty, $int:ty) => {{
             // SAFETY: `host` is aligned to the access's size and valid for it (see above);

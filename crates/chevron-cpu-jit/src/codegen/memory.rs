@@ -12,7 +12,7 @@ use cranelift_codegen::ir::{types, AtomicRmwOp, Block, InstBuilder, MemFlagsData
 use super::{Emitter, Unsupported};
 
 /// Memory of the block that compiled code addresses by offset.
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq)]
 pub(super) enum Region {
     Shared,
     /// The current thread's stack frame (its local memory).
@@ -200,10 +200,11 @@ impl Emitter<'_, '_, '_> {
                 (start, size, limit)
             }
         };
-        if !self.t.checks {
+        if !self.t.checks && region != Region::Params {
             // Unchecked: no fault, but the access is clamped into the region, so a bad offset
             // reads or writes wrong data of the block, never other host memory (the buffers
-            // have room for the widest access past their end).
+            // have room for the widest access past their end; the parameter buffer, which is
+            // the caller's, does not, and stays checked).
             let len_value = self.b.ins().iconst(types::I64, len as i64);
             let room = self.b.ins().isub(size, len_value);
             let fits = self
