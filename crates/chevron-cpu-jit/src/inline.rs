@@ -11,6 +11,10 @@
 //! - every instruction carries the stack top the interpreter would have there, so a local
 //!   access is checked against exactly the bytes the interpreter's lane can reach.
 //!
+//! One difference is left: a callee that reads a register before writing it sees what its
+//! inlined copy held last (zero at first) where the interpreter's lane sees what the last call
+//! at the same depth left; PTX leaves such a value undefined.
+//!
 //! Indirect calls, recursion, the device runtime (`vprintf`, `malloc`, ...) and argument forms
 //! the interpreter reads with clamping (a `.param` variable passed to a `.reg` parameter) are
 //! refused with a reason: the kernel then stays interpreted.
