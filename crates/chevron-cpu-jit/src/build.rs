@@ -17,8 +17,7 @@ struct Imports {
     resolve: FuncId,
     evaluate: FuncId,
     atomic: FuncId,
-    shuffle: FuncId,
-    offer: FuncId,
+    collective: FuncId,
     fuel_out: FuncId,
 }
 
@@ -62,8 +61,7 @@ pub fn build(
     let resolve = import("chevron_resolve_global", 4)?;
     let evaluate = import("chevron_evaluate", 4)?;
     let atomic = import("chevron_atomic", 4)?;
-    let shuffle = import("chevron_shuffle", 5)?;
-    let offer = import("chevron_offer", 3)?;
+    let collective = import("chevron_collective", 5)?;
     let fuel_out = import("chevron_fuel_out", 1)?;
     // The calls of cold paths (a site's cache miss, a thread out of fuel) go through
     // trampolines that keep every register: values the hot path holds stay in registers
@@ -72,8 +70,7 @@ pub fn build(
         resolve: cold_call::trampoline(module, resolve, 4, "chevron_resolve_keeping")?,
         evaluate,
         atomic,
-        shuffle,
-        offer,
+        collective,
         fuel_out: cold_call::trampoline(module, fuel_out, 1, "chevron_fuel_out_keeping")?,
     };
     let none = BTreeSet::new();
@@ -170,8 +167,7 @@ fn define_scalar(
             resolve: import(imports.resolve),
             evaluate: import(imports.evaluate),
             atomic: import(imports.atomic),
-            offer: import(imports.offer),
-            shuffle: import(imports.shuffle),
+            collective: import(imports.collective),
             fuel_out: import(imports.fuel_out),
             extra_resumes,
         };

@@ -11,7 +11,7 @@ use std::sync::Arc;
 
 use chevron_ptx::interp::inst::{
     collective_offer, collective_result, evaluate_atomic, evaluate_compare, evaluate_float,
-    evaluate_int, evaluate_int_unary, shuffle_source, Collective, Op,
+    evaluate_int, evaluate_int_unary, Op,
 };
 use chevron_ptx::interp::memory::Allocation;
 use chevron_ptx::interp::numeric::convert;
@@ -110,25 +110,6 @@ pub struct BlockContext {
     /// top at their instruction, a constant of the generated code.
     pub local: *mut u8,
     pub frame_size: u64,
-}
-
-/// Records `value` as what thread `thread` offers at its next `shfl`.
-///
-/// # Safety
-/// `context` is the block context of the calling compiled function; `thread` is one of its
-/// threads.
-pub unsafe extern "C" fn offer(context: *const BlockContext, thread: u64, value: u64) -> u64 {
-    // SAFETY: as above; `exchange` holds two values and `offered` one count per thread.
-    unsafe {
-        let context = &*context;
-        let count = context.offered.add(thread as usize);
-        let parity = u64::from(*count & 1);
-        *context
-            .exchange
-            .add((parity * context.threads + thread) as usize) = value;
-        *count += 1;
-    }
-    0
 }
 
 /// Finds global allocations for compiled code and keeps every one it handed out alive (a free
@@ -267,20 +248,20 @@ pub unsafe extern "C" fn atomic(op: *const Op, host: u64, b: u64, c: u64) -> u64
     }
 }
 
-/// Completes the collective `op` for thread `thread` once its whole warp has offered values:
-/// the result (low 32 bits) and the predicate result (bit 32). `shfl` reads the source lane's
-/// value and reports it in range; the others (`vote`, `match`, `redux`, `elect`) combine the
-/// 32 offered values as the interpreter does for a whole warp.
+/// Completes the collective `op` (`vote`, `match`, `redux`, `elect`, `bar.warp.sync`; `shfl`
+/// is inline) for thread `thread` once its whole warp has offered values: the result (low 32
+/// bits) and the predicate result (bit 32), which the interpreter's `collective_result`
+/// computes from the 32 offered values. `b` and `c` are unused (the signature is a shuffle's).
 ///
 /// # Safety
 /// `context` is the block context of the calling compiled function, whose `exchange` holds a
 /// value for every thread of the block; `op` points to a decoded collective of a live program.
-pub unsafe extern "C" fn shuffle(
+pub unsafe extern "C" fn collective(
     context: *const BlockContext,
     op: *const Op,
     thread: u64,
-    b: u64,
-    c: u64,
+    _b: u64,
+    _c: u64,
 ) -> u64 {
     // SAFETY: as above.
     let (context, op) = unsafe { (&*context, &*op) };
@@ -305,23 +286,15 @@ pub unsafe extern "C" fn shuffle(
             .exchange
             .add((parity * context.threads + index) as usize)
     };
-    let (value, predicate) = match collective {
-        Collective::Shfl { mode, .. } => {
-            let (source, in_range) = shuffle_source(*mode, lane, b, c);
-            (value_of(first + source as u64), u64::from(in_range))
-        }
-        other => {
-            let offered: [u64; 32] =
-                std::array::from_fn(|l| collective_offer(other, value_of(first + l as u64)));
-            // The compiler admits only full member masks (immediate, or a register set to
-            // one at the kernel's top).
-            let member = match mask {
-                chevron_ptx::interp::inst::Src::Imm(m) => *m as u32,
-                _ => u32::MAX,
-            };
-            collective_result(other, member, &offered, u32::MAX, lane)
-        }
+    let offered: [u64; 32] =
+        std::array::from_fn(|l| collective_offer(collective, value_of(first + l as u64)));
+    // The compiler admits only full member masks (immediate, or a register set to one at the
+    // kernel's top).
+    let member = match mask {
+        chevron_ptx::interp::inst::Src::Imm(m) => *m as u32,
+        _ => u32::MAX,
     };
+    let (value, predicate) = collective_result(collective, member, &offered, u32::MAX, lane);
     (value & 0xffff_ffff) | (predicate << 32)
 }
 

@@ -190,8 +190,7 @@ impl CompiledKernel {
         );
         builder.symbol("chevron_evaluate", context::evaluate as *const u8);
         builder.symbol("chevron_atomic", context::atomic as *const u8);
-        builder.symbol("chevron_shuffle", context::shuffle as *const u8);
-        builder.symbol("chevron_offer", context::offer as *const u8);
+        builder.symbol("chevron_collective", context::collective as *const u8);
         builder.symbol("chevron_fuel_out", context::fuel_out as *const u8);
         let mut module = JITModule::new(builder);
         let vectors = vectors_from_env()?;

@@ -386,7 +386,16 @@ fn shuffles_give_the_interpreters_lanes_and_predicates() {
     let kernel = program.kernel("shuffles").unwrap();
     let compiled = CompiledKernel::compile(&program, &kernel, true).expect("compiles");
     let threads = 96u32;
-    for c in [0x1f_u32, 0x0, 0x1c1f, 0x181f, 0x1007] {
+    for c in [
+        0x1f_u32,
+        0x0,
+        0x1c1f,
+        0x181f,
+        0x1007,
+        0x1f00,
+        0xffff_ffff,
+        0xffff_e01f,
+    ] {
         let mut outputs = Vec::new();
         for use_compiled in [false, true] {
             let out = memory.alloc(u64::from(threads) * 20, 256).unwrap();

@@ -26,6 +26,7 @@ use crate::context::{
     BlockContext, AT_BRANCH, EXITED, FAULTED, FUEL, PHASE_DONE, STOPPED, VECTOR_SAVED,
 };
 mod arith;
+mod collective;
 mod counted;
 mod memory;
 mod operation;
@@ -49,9 +50,8 @@ pub struct Translation<'a> {
     pub evaluate: FuncRef,
     /// `atomic`, imported into the function.
     pub atomic: FuncRef,
-    /// `offer` and `shuffle`, imported into the function.
-    pub offer: FuncRef,
-    pub shuffle: FuncRef,
+    /// `collective`, imported into the function.
+    pub collective: FuncRef,
     /// `fuel_out`, imported into the function.
     pub fuel_out: FuncRef,
     /// Per instruction: the thread's stack top (bytes of its local memory an access there may

@@ -45,8 +45,7 @@ impl Emitter<'_, '_, '_> {
                         self.b.ins().iconst(types::I64, 0)
                     }
                 };
-                let t = self.b.use_var(self.thread);
-                self.b.ins().call(self.t.offer, &[self.ctx, t, x]);
+                self.offer(x);
                 let id = self.shuffle_ids[&pc];
                 self.save_state(id | WARP_WAITING, pc);
                 self.b.ins().jump(self.next_thread, &[]);
@@ -395,10 +394,20 @@ impl Emitter<'_, '_, '_> {
                 (zero, zero)
             }
         };
+        if let Collective::Shfl { mode, .. } = collective {
+            let (value, in_range) = self.shuffle_inline(*mode, y, z);
+            self.set(d, value);
+            self.set(p, in_range);
+            self.jump_to_pc(pc + 1);
+            return;
+        }
         let op = &self.t.code.insts[pc].op as *const Op as i64;
         let op = self.b.ins().iconst(types::I64, op);
         let t = self.b.use_var(self.thread);
-        let call = self.b.ins().call(self.t.shuffle, &[self.ctx, op, t, y, z]);
+        let call = self
+            .b
+            .ins()
+            .call(self.t.collective, &[self.ctx, op, t, y, z]);
         let r = self.b.inst_results(call)[0];
         let value = self.b.ins().band_imm_u(r, 0xffff_ffff);
         let in_range = self.b.ins().ushr_imm_u(r, 32);
