@@ -2,33 +2,17 @@
 //! -O3, MLIR, Triton) through the compiler: each one compiles or is refused with a reason that
 //! names what keeps it interpreted, never a compiler failure; and most compile.
 
-use std::path::{Path, PathBuf};
 use std::sync::Arc;
+
+mod common;
 
 use chevron_cpu_jit::CompiledKernel;
 use chevron_ptx::interp::{DeviceMemory, Program};
-
-/// All `*.ptx` files under `dir`, recursively, sorted.
-fn ptx_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    let mut pending = vec![dir.to_path_buf()];
-    while let Some(dir) = pending.pop() {
-        for entry in std::fs::read_dir(&dir).into_iter().flatten().flatten() {
-            let path = entry.path();
-            if path.is_dir() {
-                pending.push(path);
-            } else if path.extension().is_some_and(|e| e == "ptx") {
-                files.push(path);
-            }
-        }
-    }
-    files.sort();
-    files
-}
+use common::{corpus, ptx_files};
 
 #[test]
 fn corpus_kernels_compile_or_name_what_keeps_them_interpreted() {
-    let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../../corpus");
+    let root = corpus();
     let files = ptx_files(&root);
     assert!(
         files.len() > 50,
