@@ -85,6 +85,36 @@ DONE:
     st.global.v4.u32 [%rd6], {%r3, %r4, %r5, %r1};
     ret;
 }
+
+// A count of threads before a vote: were lanes to leave first, the block would run again in
+// the interpreter and count twice, so the kernel is not compiled.
+.visible .entry count_then_vote(.param .u64 out)
+{
+    .reg .pred %p<2>; .reg .b32 %r<4>; .reg .b64 %rd<2>;
+    ld.param.u64 %rd1, [out];
+    atom.global.add.u32 %r1, [%rd1], 1;
+    setp.lt.u32 %p1, %r1, 40;
+    vote.sync.ballot.b32 %r2, %p1, 0xffffffff;
+    st.global.u32 [%rd1+4], %r2;
+    ret;
+}
+
+// The usual order, a warp reduction and then one atomic per warp, is compiled.
+.visible .entry reduce_then_count(.param .u64 xs, .param .u64 out)
+{
+    .reg .pred %p<2>; .reg .b32 %r<6>; .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [xs]; ld.param.u64 %rd2, [out];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd3, %r1, 4; add.s64 %rd3, %rd1, %rd3;
+    ld.global.u32 %r2, [%rd3];
+    redux.sync.add.u32 %r3, %r2, 0xffffffff;
+    and.b32 %r4, %r1, 31;
+    setp.ne.u32 %p1, %r4, 0;
+    @%p1 bra DONE;
+    atom.global.add.u32 %r5, [%rd2], %r3;
+DONE:
+    ret;
+}
 "#;
 
 fn words_of(values: &[u32]) -> Vec<u8> {
@@ -160,4 +190,19 @@ fn a_full_mask_in_a_register_compiles_and_matches() {
     assert_eq!(want, got);
     assert_eq!(got[0], xs[3], "lane 0 reads lane 3");
     assert_eq!(got[1], 0x1fff_ffff, "the last three lanes are out of range");
+}
+
+#[test]
+fn a_global_atomic_before_a_collective_keeps_the_kernel_interpreted() {
+    let (_, program) = load(&format!("{HEADER}{KERNELS}"));
+    let handle = program.kernel("count_then_vote").unwrap();
+    let why = chevron_cpu_jit::CompiledKernel::compile(&program, &handle, true).unwrap_err();
+    assert!(
+        why.contains("global atomic a warp collective may follow"),
+        "{why}"
+    );
+    let xs: Vec<u32> = (0..64u32).collect();
+    let [want, got] = both("reduce_then_count", &xs, 1, 1, 64);
+    assert_eq!(want, got);
+    assert_eq!(got[0], 0xeeee_eeee_u32.wrapping_add((0..64).sum::<u32>()));
 }

@@ -128,6 +128,45 @@ fn takes_param_addresses(insts: &[Inst]) -> bool {
     })
 }
 
+/// A global atomic that a warp collective may follow, if any. A warp whose lanes part at a
+/// collective (some exited, or at another collective) sends its block back to the
+/// interpreter, which runs the block again from its start: an atomic already done would be
+/// done twice. (Shared atomics are safe: the second run starts from fresh shared memory.)
+fn atomic_before_collective(insts: &[Inst]) -> Option<usize> {
+    let n = insts.len();
+    let global_atomic = |inst: &Inst| {
+        matches!(
+            inst.op,
+            Op::Atom {
+                space: Space::Global | Space::Generic,
+                ..
+            }
+        )
+    };
+    let mut reaches_collective = vec![false; n];
+    // Backward: an instruction reaches a collective if it is one or a successor reaches one.
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for pc in (0..n).rev() {
+            let reaches = matches!(insts[pc].op, Op::Warp { .. })
+                || crate::liveness::successors(&insts[pc], pc, n)
+                    .into_iter()
+                    .any(|next| next < n && reaches_collective[next]);
+            if reaches && !reaches_collective[pc] {
+                reaches_collective[pc] = true;
+                changed = true;
+            }
+        }
+    }
+    (0..n).find(|&pc| {
+        global_atomic(&insts[pc])
+            && crate::liveness::successors(&insts[pc], pc, n)
+                .into_iter()
+                .any(|next| next < n && reaches_collective[next])
+    })
+}
+
 /// Whether a kernel runs in one phase: no barrier or shuffle, so each call runs every thread
 /// from its start to its end. Its function then keeps no resume states (it reads none and
 /// marks no thread exited) and returns [`PHASE_DONE`] when the block is done.
@@ -191,6 +230,13 @@ pub fn translate(t: &Translation<'_>, b: &mut FunctionBuilder<'_>) -> Result<u32
                 code.line(pc)
             ));
         }
+    }
+    if let Some(pc) = atomic_before_collective(&code.insts) {
+        return Err(format!(
+            "a global atomic a warp collective may follow (line {}): a warp parting there \
+             would send its block back to the interpreter, which would run the atomic again",
+            code.line(pc)
+        ));
     }
     let mut e = Emitter::new(t, b);
     e.emit()?;
