@@ -61,7 +61,7 @@ pub fn build(
     let resolve = import("chevron_resolve_global", 4)?;
     let evaluate = import("chevron_evaluate", 4)?;
     let atomic = import("chevron_atomic", 4)?;
-    let collective = import("chevron_collective", 5)?;
+    let collective = import("chevron_collective", 3)?;
     let fuel_out = import("chevron_fuel_out", 1)?;
     // The calls of cold paths (a site's cache miss, a thread out of fuel) go through
     // trampolines that keep every register: values the hot path holds stay in registers

@@ -251,7 +251,7 @@ pub unsafe extern "C" fn atomic(op: *const Op, host: u64, b: u64, c: u64) -> u64
 /// Completes the collective `op` (`vote`, `match`, `redux`, `elect`, `bar.warp.sync`; `shfl`
 /// is inline) for thread `thread` once its whole warp has offered values: the result (low 32
 /// bits) and the predicate result (bit 32), which the interpreter's `collective_result`
-/// computes from the 32 offered values. `b` and `c` are unused (the signature is a shuffle's).
+/// computes from the 32 offered values.
 ///
 /// # Safety
 /// `context` is the block context of the calling compiled function, whose `exchange` holds a
@@ -260,8 +260,6 @@ pub unsafe extern "C" fn collective(
     context: *const BlockContext,
     op: *const Op,
     thread: u64,
-    _b: u64,
-    _c: u64,
 ) -> u64 {
     // SAFETY: as above.
     let (context, op) = unsafe { (&*context, &*op) };

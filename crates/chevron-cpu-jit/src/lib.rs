@@ -163,12 +163,14 @@ impl CompiledKernel {
         // the kernel is then interpreted.
         let flat = std::panic::catch_unwind(|| inline::flatten(kernel_code, functions))
             .unwrap_or_else(|_| Err("the compiler failed to inline this kernel's calls".into()))?;
-        let (code, stack_tops) = match &flat {
-            Some(flat) => (&flat.code, flat.stack_tops.clone()),
-            None => (
-                kernel_code,
-                vec![kernel_code.frame_size; kernel_code.insts.len()],
-            ),
+        let kernel_tops;
+        let (code, stack_tops): (&chevron_ptx::interp::program::FunctionCode, &[u64]) = match &flat
+        {
+            Some(flat) => (&flat.code, &flat.stack_tops),
+            None => {
+                kernel_tops = vec![kernel_code.frame_size; kernel_code.insts.len()];
+                (kernel_code, &kernel_tops)
+            }
         };
         let mut flags = settings::builder();
         let set = |flags: &mut settings::Builder, name: &str, value: &str| {
@@ -196,7 +198,7 @@ impl CompiledKernel {
         let vectors = vectors_from_env()?;
         // A panic in code generation is a compiler bug; the kernel is then interpreted.
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            build::build(&mut module, code, &stack_tops, checks, vectors)
+            build::build(&mut module, code, stack_tops, checks, vectors)
         }))
         .unwrap_or_else(|_| Err("the compiler failed on this kernel".into()));
         let built = match result {

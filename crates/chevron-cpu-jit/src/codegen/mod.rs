@@ -243,6 +243,19 @@ pub fn translate(t: &Translation<'_>, b: &mut FunctionBuilder<'_>) -> Result<u32
     Ok(e.site_of.len() as u32)
 }
 
+/// The test at the head of a phase's loop over threads or groups: once `index` has reached
+/// `end` the function returns [`PHASE_DONE`]; else it goes on in the block returned.
+pub(crate) fn phase_loop_test(b: &mut FunctionBuilder<'_>, index: Value, end: Value) -> Block {
+    let done = b.ins().icmp(IntCC::UnsignedGreaterThanOrEqual, index, end);
+    let finish = b.create_block();
+    let go_on = b.create_block();
+    b.ins().brif(done, finish, &[], go_on, &[]);
+    b.switch_to_block(finish);
+    let status = b.ins().iconst(types::I32, i64::from(PHASE_DONE));
+    b.ins().return_(&[status]);
+    go_on
+}
+
 /// Loads and stores through host addresses computed by the emitter.
 pub(crate) fn mem() -> MemFlagsData {
     MemFlagsData::new()
@@ -376,17 +389,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         self.b.switch_to_block(head);
         let t = self.b.use_var(self.thread);
         let count = self.load_fixed(types::I64, offset_of!(BlockContext, end_thread));
-        let done = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedGreaterThanOrEqual, t, count);
-        let finish = self.b.create_block();
-        let dispatch = self.b.create_block();
-        self.b.ins().brif(done, finish, &[], dispatch, &[]);
-        self.b.switch_to_block(finish);
-        let status = self.b.ins().iconst(types::I32, i64::from(PHASE_DONE));
-        self.b.ins().return_(&[status]);
-
+        let dispatch = phase_loop_test(self.b, t, count);
         self.b.switch_to_block(dispatch);
         if self.one_phase() {
             // Every thread starts here and runs to its end.

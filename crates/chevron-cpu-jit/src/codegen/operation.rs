@@ -379,40 +379,31 @@ impl Emitter<'_, '_, '_> {
         let Op::Warp { c: collective, .. } = &self.t.code.insts[pc].op else {
             return;
         };
-        let (d, p, operands) = match collective {
-            Collective::Shfl { d, p, b, c, .. } => (*d, *p, Some((*b, *c))),
+        let (d, p) = match collective {
+            Collective::Shfl { d, p, .. }
+            | Collective::MatchAll { d, p, .. }
+            | Collective::Elect { d, p } => (*d, *p),
             Collective::Vote { d, .. }
             | Collective::MatchAny { d, .. }
-            | Collective::Redux { d, .. } => (*d, SINK, None),
-            Collective::MatchAll { d, p, .. } | Collective::Elect { d, p } => (*d, *p, None),
-            Collective::WarpSync => (SINK, SINK, None),
+            | Collective::Redux { d, .. } => (*d, SINK),
+            Collective::WarpSync => (SINK, SINK),
         };
-        let (y, z) = match operands {
-            Some((b, c)) => (self.src(b), self.src(c)),
-            None => {
-                let zero = self.b.ins().iconst(types::I64, 0);
-                (zero, zero)
-            }
+        let (value, predicate) = if let Collective::Shfl { mode, b, c, .. } = collective {
+            let (y, z) = (self.src(*b), self.src(*c));
+            self.shuffle_inline(*mode, y, z)
+        } else {
+            let op = &self.t.code.insts[pc].op as *const Op as i64;
+            let op = self.b.ins().iconst(types::I64, op);
+            let t = self.b.use_var(self.thread);
+            let call = self.b.ins().call(self.t.collective, &[self.ctx, op, t]);
+            let r = self.b.inst_results(call)[0];
+            (
+                self.b.ins().band_imm_u(r, 0xffff_ffff),
+                self.b.ins().ushr_imm_u(r, 32),
+            )
         };
-        if let Collective::Shfl { mode, .. } = collective {
-            let (value, in_range) = self.shuffle_inline(*mode, y, z);
-            self.set(d, value);
-            self.set(p, in_range);
-            self.jump_to_pc(pc + 1);
-            return;
-        }
-        let op = &self.t.code.insts[pc].op as *const Op as i64;
-        let op = self.b.ins().iconst(types::I64, op);
-        let t = self.b.use_var(self.thread);
-        let call = self
-            .b
-            .ins()
-            .call(self.t.collective, &[self.ctx, op, t, y, z]);
-        let r = self.b.inst_results(call)[0];
-        let value = self.b.ins().band_imm_u(r, 0xffff_ffff);
-        let in_range = self.b.ins().ushr_imm_u(r, 32);
         self.set(d, value);
-        self.set(p, in_range);
+        self.set(p, predicate);
         self.jump_to_pc(pc + 1);
     }
 }

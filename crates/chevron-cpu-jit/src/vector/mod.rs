@@ -33,7 +33,7 @@ use cranelift_codegen::ir::{
 use cranelift_frontend::{FunctionBuilder, Switch, Variable};
 
 use crate::codegen::mem;
-use crate::context::{BlockContext, EXITED, PHASE_DONE, VECTOR_SAVED, WAITING};
+use crate::context::{BlockContext, EXITED, VECTOR_SAVED, WAITING};
 use plan::{Plan, Width};
 use shapes::Shape;
 
@@ -167,16 +167,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         let g = self.b.use_var(self.group);
         let threads = self.load_fixed(types::I64, offset_of!(BlockContext, threads));
         let groups = self.b.ins().ushr_imm_u(threads, 2);
-        let done = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedGreaterThanOrEqual, g, groups);
-        let finish = self.b.create_block();
-        let dispatch = self.b.create_block();
-        self.b.ins().brif(done, finish, &[], dispatch, &[]);
-        self.b.switch_to_block(finish);
-        let status = self.b.ins().iconst(types::I32, i64::from(PHASE_DONE));
-        self.b.ins().return_(&[status]);
+        let dispatch = crate::codegen::phase_loop_test(self.b, g, groups);
 
         // The four threads must stand at the same point: the start, or a barrier's resume
         // point. Waiting or exited ones are skipped; anything else is the scalar code's.
