@@ -69,7 +69,16 @@ def run(command, stdin=None):
 def trailing_comment(text):
     """The first line with a `#` comment outside quotes, which a pasted line in zsh passes on as
     arguments; None if there is none."""
+    heredoc_end = None
     for line in text.split("\n"):
+        # A here-document's body is data (a C program's #include), not shell.
+        if heredoc_end is not None:
+            if line.strip() == heredoc_end:
+                heredoc_end = None
+            continue
+        start = re.search(r"<<-?\s*['\"]?(\w+)['\"]?", line)
+        if start:
+            heredoc_end = start.group(1)
         unquoted = re.sub(r"'[^']*'|\"(\\.|[^\"])*\"", "", line)
         if re.search(r"(^|\s)#", unquoted):
             return line

@@ -48,7 +48,8 @@ pub fn run(args: &ExecArgs) -> CommandResult {
     Err(format!("exec: cannot run {}: {error}", Path::new(program).display()).into())
 }
 
-/// chevron's `libcudart.so`: `$CHEVRON_CUDART`, else next to this executable or in `../lib`.
+/// chevron's `libcudart.so`: `$CHEVRON_CUDART`, else next to this executable (a build tree), in
+/// `../lib/chevron` (the layout `scripts/install` writes) or in `../lib`.
 fn find_library() -> Result<PathBuf, String> {
     if let Some(path) = std::env::var_os(LIBRARY_VARIABLE) {
         let path = PathBuf::from(path);
@@ -63,14 +64,20 @@ fn find_library() -> Result<PathBuf, String> {
     }
     let exe = std::env::current_exe().map_err(|e| format!("exec: cannot locate chevron: {e}"))?;
     let dir = exe.parent().unwrap_or(Path::new("."));
-    [dir.join("libcudart.so"), dir.join("../lib/libcudart.so")]
-        .into_iter()
-        .find(|p| p.is_file())
-        .ok_or_else(|| {
-            format!(
-                "exec: chevron's libcudart.so is not next to {} nor in ../lib: build it with \
-                 `cargo build -p chevron-cudart` or set {LIBRARY_VARIABLE}",
-                exe.display()
-            )
-        })
+    [
+        dir.join("libcudart.so"),
+        dir.join("../lib/chevron/libcudart.so"),
+        dir.join("../lib/libcudart.so"),
+    ]
+    .into_iter()
+    .find(|p| p.is_file())
+    .map(|p| p.canonicalize().unwrap_or(p))
+    .ok_or_else(|| {
+        format!(
+            "exec: chevron's libcudart.so is not next to {} nor in ../lib/chevron or ../lib: \
+             install chevron with scripts/install, build it with \
+             `cargo build -p chevron-cudart` or set {LIBRARY_VARIABLE}",
+            exe.display()
+        )
+    })
 }

@@ -1,0 +1,74 @@
+"""PEP 517 backend for chevron's wheel: maturin's, after building what maturin cannot.
+
+maturin packages the `chevron` binary (bindings = "bin"). `chevron exec` also needs chevron's CUDA
+libraries beside it, in the layout scripts/install writes (PREFIX/lib/chevron/), and C users want
+libchevron and its header. This backend builds those crates with cargo, copies them into the
+wheel's data folder (installed under the environment's prefix: venv/lib/chevron/...), then hands
+over to maturin. CHEVRON_WHEEL_PROFILE=dev builds with the dev profile (the test build), for CI.
+"""
+
+import os
+import shutil
+import subprocess
+
+import maturin
+
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
+DATA = os.path.join(ROOT, "target", "wheel-data", "chevron.data", "data")
+
+# Every hook maturin's backend has, unchanged, except build_wheel.
+get_requires_for_build_wheel = maturin.get_requires_for_build_wheel
+get_requires_for_build_sdist = maturin.get_requires_for_build_sdist
+build_sdist = maturin.build_sdist
+
+
+def prepare_metadata_for_build_wheel(metadata_directory, config_settings=None):
+    # maturin checks that the data folder exists before build_wheel fills it.
+    os.makedirs(DATA, exist_ok=True)
+    return maturin.prepare_metadata_for_build_wheel(metadata_directory, config_settings)
+
+
+def _profile():
+    profile = os.environ.get("CHEVRON_WHEEL_PROFILE", "release")
+    if profile not in ("release", "dev"):
+        raise RuntimeError("CHEVRON_WHEEL_PROFILE must be release or dev, not %r" % profile)
+    return profile
+
+
+def _libraries(profile):
+    """Builds the library crates and returns the folder holding them."""
+    crates = ["chevron-cudart", "chevron-capi"]
+    if os.path.isdir(os.path.join(ROOT, "crates", "chevron-driver")):
+        crates.append("chevron-driver")
+    command = ["cargo", "build", "--locked"]
+    for crate in crates:
+        command += ["-p", crate]
+    if profile == "release":
+        command.append("--release")
+    subprocess.run(command, cwd=ROOT, check=True)
+    return os.path.join(ROOT, "target", "release" if profile == "release" else "debug")
+
+
+def _lay_out(built):
+    """Copies the libraries and the header into the wheel's data folder."""
+    shutil.rmtree(DATA, ignore_errors=True)
+    cuda = os.path.join(DATA, "lib", "chevron")
+    os.makedirs(cuda)
+    os.makedirs(os.path.join(DATA, "include"))
+    shutil.copy2(os.path.join(built, "libcudart.so"), os.path.join(cuda, "libcudart.so"))
+    for driver in ("libcuda.so.1", "libcuda.so"):
+        if os.path.isfile(os.path.join(built, driver)):
+            shutil.copy2(os.path.join(built, driver), os.path.join(cuda, "libcuda.so.1"))
+            break
+    shutil.copy2(os.path.join(built, "libchevron.so"), os.path.join(DATA, "lib", "libchevron.so"))
+    shutil.copy2(os.path.join(ROOT, "include", "chevron.h"),
+                 os.path.join(DATA, "include", "chevron.h"))
+
+
+def build_wheel(wheel_directory, config_settings=None, metadata_directory=None):
+    profile = _profile()
+    _lay_out(_libraries(profile))
+    if profile == "dev":
+        extra = os.environ.get("MATURIN_PEP517_ARGS", "")
+        os.environ["MATURIN_PEP517_ARGS"] = (extra + " --profile dev").strip()
+    return maturin.build_wheel(wheel_directory, config_settings, metadata_directory)
