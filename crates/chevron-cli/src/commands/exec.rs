@@ -14,6 +14,7 @@ use std::process::Command;
 
 use clap::Args;
 
+use super::program_runtime::{self, ProgramRuntime};
 use crate::output::CommandResult;
 
 /// The variable naming chevron's `libcudart.so` explicitly.
@@ -33,6 +34,9 @@ pub struct ExecArgs {
 /// Replaces this process with the program, chevron's runtime preloaded.
 pub fn run(args: &ExecArgs) -> CommandResult {
     let (program, rest) = args.program.split_first().ok_or("exec: no program given")?;
+    if program_runtime::detect(program) == ProgramRuntime::StaticNvidia {
+        return Err(program_runtime::static_runtime_message(program).into());
+    }
     let library = find_library()?;
     let mut preload = library.as_os_str().to_owned();
     if let Some(existing) = std::env::var_os("LD_PRELOAD").filter(|v| !v.is_empty()) {

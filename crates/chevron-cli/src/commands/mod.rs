@@ -8,6 +8,7 @@ pub mod devices;
 pub mod exec;
 pub mod inspect;
 pub mod kernel_params;
+pub mod program_runtime;
 pub mod repl;
 pub mod results;
 pub mod run;
