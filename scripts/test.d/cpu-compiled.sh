@@ -8,7 +8,7 @@ cd "$(dirname "$0")/../.."
 for mode in compiled auto; do
     echo "-- CHEVRON_CPU_EXEC=$mode: conformance and CPU tests"
     if ! out=$(CHEVRON_CPU_EXEC=$mode scripts/run-workspace-tests conformance cpu_faults \
-        cpu_launch cpu_streams cpu_memory -- -q 2>&1); then
+        cpu_launch cpu_streams cpu_memory cpu_tiering -- -q 2>&1); then
         echo "$out" | tail -60
         exit 1
     fi

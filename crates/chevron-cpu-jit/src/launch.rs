@@ -51,6 +51,21 @@ impl CompiledKernel {
         params: &[u8],
         hooks: &LaunchHooks<'_>,
     ) -> Result<LaunchReport, Fault> {
+        self.launch_blocks(config, params, hooks, 0..u64::MAX)
+    }
+
+    /// [`CompiledKernel::launch`] running only the blocks (linear indices, x fastest) in
+    /// `range`, clamped to the grid, as the interpreter's `Program::launch_blocks`: a launch
+    /// the interpreter began goes on here once the kernel is compiled.
+    // A fault is the rare end of a launch; its size does not matter.
+    #[allow(clippy::result_large_err)]
+    pub fn launch_blocks(
+        &self,
+        config: &LaunchConfig,
+        params: &[u8],
+        hooks: &LaunchHooks<'_>,
+        range: std::ops::Range<u64>,
+    ) -> Result<LaunchReport, Fault> {
         let threads: u64 = config.block.iter().map(|&d| u64::from(d)).product();
         let blocks: u64 = config.grid.iter().map(|&d| u64::from(d)).product();
         let shared = self
@@ -67,7 +82,12 @@ impl CompiledKernel {
             || self.frame_size.saturating_mul(threads) > 64 << 20
             || u64::from(self.num_regs).saturating_mul(threads) > 8 << 20
         {
-            return self.interpret(config, params, hooks, 0..u64::MAX);
+            return self.interpret(config, params, hooks, range);
+        }
+        let first = range.start.min(blocks);
+        let blocks = range.end.min(blocks);
+        if first == blocks {
+            return Ok(LaunchReport::default());
         }
         let tids: Vec<u32> = (0..threads)
             .flat_map(|t| {
@@ -80,8 +100,8 @@ impl CompiledKernel {
                 ]
             })
             .collect();
-        let workers = config.threads.max(1).min(blocks as usize);
-        let next = AtomicU64::new(0);
+        let workers = config.threads.max(1).min((blocks - first) as usize);
+        let next = AtomicU64::new(first);
         let abort = AtomicBool::new(false);
         let first_fault: Mutex<Option<(u64, Fault)>> = Mutex::new(None);
         let handed_over: Mutex<Vec<std::ops::Range<u64>>> = Mutex::new(Vec::new());

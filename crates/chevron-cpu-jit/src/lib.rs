@@ -9,12 +9,15 @@
 //! - [`CompiledKernel::launch`] (`launch.rs`) runs a grid, blocks spread over workers, each
 //!   block's threads as loops split at its barriers (in groups of four where it can); faults
 //!   are re-run in the interpreter for the report.
+//! - [`assess`] says, without compiling, whether the compiler takes a kernel and how much
+//!   work a thread of it does: what the CPU device's tiering policy weighs a launch by.
 //! - [`ExecMode`], [`checks_from_env`] and [`vectors_from_env`] read `CHEVRON_CPU_EXEC`,
 //!   `CHEVRON_CPU_CHECKS` and `CHEVRON_CPU_VECTOR`.
 //!
 //! All `unsafe` of the CPU device's compiled path is here: calling generated code, and the
 //! callbacks generated code makes (`context.rs`).
 
+mod assess;
 mod build;
 mod codegen;
 mod cold_call;
@@ -32,6 +35,7 @@ use cranelift_codegen::settings::{self, Configurable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::default_libcall_names;
 
+pub use assess::{assess, Assessment, LOOP_TRIPS};
 use context::BlockContext;
 
 /// How the CPU device runs kernels (`CHEVRON_CPU_EXEC`).
@@ -41,8 +45,8 @@ pub enum ExecMode {
     Interp,
     /// Compile every kernel at its first launch (kernels outside the subset are interpreted).
     Compiled,
-    /// Interpret a kernel's first launch; compile it in the background then, and run the
-    /// compiled code once it is ready.
+    /// Compile a kernel once its launches are big enough to pay for the compile time, and
+    /// interpret the rest (the CPU device's `tier.rs` decides).
     Auto,
 }
 

@@ -17,7 +17,6 @@ use std::mem::offset_of;
 use chevron_ptx::interp::inst::{AddrBase, Inst, Op, Space, Special, Src};
 use chevron_ptx::interp::memory::{PARAM_WINDOW, WINDOW_SIZE};
 use chevron_ptx::interp::program::FunctionCode;
-use chevron_ptx::ir::{Modifier, Semantics};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Block, FuncRef, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Switch, Variable};
@@ -33,7 +32,7 @@ mod operation;
 pub use memory::access_limit;
 mod registers;
 mod remat;
-mod subset;
+pub(crate) mod subset;
 
 use crate::liveness::Liveness;
 use arith::{mask_bits, typed_value, width};
@@ -128,45 +127,6 @@ fn takes_param_addresses(insts: &[Inst]) -> bool {
     })
 }
 
-/// A global atomic that a warp collective may follow, if any. A warp whose lanes part at a
-/// collective (some exited, or at another collective) sends its block back to the
-/// interpreter, which runs the block again from its start: an atomic already done would be
-/// done twice. (Shared atomics are safe: the second run starts from fresh shared memory.)
-fn atomic_before_collective(insts: &[Inst]) -> Option<usize> {
-    let n = insts.len();
-    let global_atomic = |inst: &Inst| {
-        matches!(
-            inst.op,
-            Op::Atom {
-                space: Space::Global | Space::Generic,
-                ..
-            }
-        )
-    };
-    let mut reaches_collective = vec![false; n];
-    // Backward: an instruction reaches a collective if it is one or a successor reaches one.
-    let mut changed = true;
-    while changed {
-        changed = false;
-        for pc in (0..n).rev() {
-            let reaches = matches!(insts[pc].op, Op::Warp { .. })
-                || crate::liveness::successors(&insts[pc], pc, n)
-                    .into_iter()
-                    .any(|next| next < n && reaches_collective[next]);
-            if reaches && !reaches_collective[pc] {
-                reaches_collective[pc] = true;
-                changed = true;
-            }
-        }
-    }
-    (0..n).find(|&pc| {
-        global_atomic(&insts[pc])
-            && crate::liveness::successors(&insts[pc], pc, n)
-                .into_iter()
-                .any(|next| next < n && reaches_collective[next])
-    })
-}
-
 /// Whether a kernel runs in one phase: no barrier or shuffle, so each call runs every thread
 /// from its start to its end. Its function then keeps no resume states (it reads none and
 /// marks no thread exited) and returns [`PHASE_DONE`] when the block is done.
@@ -183,60 +143,8 @@ pub type Unsupported = String;
 /// Emits the kernel into `b` (whose signature is `fn(*mut BlockContext) -> u32`); returns
 /// the number of global access sites, each with a cache entry in [`BlockContext::sites`].
 pub fn translate(t: &Translation<'_>, b: &mut FunctionBuilder<'_>) -> Result<u32, Unsupported> {
-    let code = t.code;
-    // Registers set once, at the kernel's top, to an immediate (a member mask, say).
-    let constants: BTreeMap<u32, u64> = remat::rematerializable(&code.insts, code.num_regs)
-        .into_iter()
-        .filter_map(|(r, pc)| match code.insts[pc].op {
-            Op::Mov {
-                a: Src::Imm(v),
-                bits,
-                ..
-            } => Some((r, v & arith::bit_mask(u32::from(bits)))),
-            _ => None,
-        })
-        .collect();
-    let constant = |s: &Src| match s {
-        Src::Imm(v) => Some(*v),
-        Src::Reg(r) => constants.get(r).copied(),
-        _ => None,
-    };
-    for (pc, inst) in code.insts.iter().enumerate() {
-        if let Some(why) = subset::unsupported(&inst.op, code.param_size, &constant) {
-            return Err(format!("{why} (line {})", code.line(pc)));
-        }
-        let ordered = code.source.get(pc).is_some_and(|source| {
-            source
-                .modifiers
-                .iter()
-                .any(|m| matches!(m, Modifier::Semantics(s) if *s != Semantics::Weak))
-        });
-        if ordered {
-            // Volatile or ordered accesses talk to other threads or blocks (flags, spin
-            // waits), where the interpreter's scheduling and spin detection are the reference.
-            return Err(format!(
-                "a volatile or memory-ordered access (line {})",
-                code.line(pc)
-            ));
-        }
-        if inst.guard.is_some()
-            && matches!(
-                inst.op,
-                Op::Bar { .. } | Op::Exit | Op::Ret | Op::Warp { .. }
-            )
-        {
-            return Err(format!(
-                "a predicated barrier or exit (line {})",
-                code.line(pc)
-            ));
-        }
-    }
-    if let Some(pc) = atomic_before_collective(&code.insts) {
-        return Err(format!(
-            "a global atomic a warp collective may follow (line {}): a warp parting there \
-             would send its block back to the interpreter, which would run the atomic again",
-            code.line(pc)
-        ));
+    if let Some(why) = subset::refusal(t.code) {
+        return Err(why);
     }
     let mut e = Emitter::new(t, b);
     e.emit()?;

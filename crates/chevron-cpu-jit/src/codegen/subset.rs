@@ -3,7 +3,73 @@
 use chevron_ptx::interp::inst::{
     Addr, AddrBase, BarrierKind, Collective, IntBin, IntTer, Op, Space, Special, Src, SINK,
 };
-use chevron_ptx::ir::{Op as IrOp, ScalarType as T};
+use std::collections::BTreeMap;
+
+use chevron_ptx::interp::inst::Inst;
+use chevron_ptx::interp::program::FunctionCode;
+use chevron_ptx::ir::{Modifier, Op as IrOp, ScalarType as T, Semantics};
+
+/// Why `code` (a kernel with its calls inlined) stays interpreted, if it does: the first
+/// instruction outside the subset, a volatile or ordered access, a predicated barrier or exit,
+/// or a global atomic a collective may follow. Cheap (one pass, no code generated): the
+/// tiering policy asks it before it decides to compile.
+pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
+    // Registers set once, at the kernel's top, to an immediate (a member mask, say).
+    let constants: BTreeMap<u32, u64> = super::remat::rematerializable(&code.insts, code.num_regs)
+        .into_iter()
+        .filter_map(|(r, pc)| match code.insts[pc].op {
+            Op::Mov {
+                a: Src::Imm(v),
+                bits,
+                ..
+            } => Some((r, v & super::arith::bit_mask(u32::from(bits)))),
+            _ => None,
+        })
+        .collect();
+    let constant = |s: &Src| match s {
+        Src::Imm(v) => Some(*v),
+        Src::Reg(r) => constants.get(r).copied(),
+        _ => None,
+    };
+    for (pc, inst) in code.insts.iter().enumerate() {
+        if let Some(why) = unsupported(&inst.op, code.param_size, &constant) {
+            return Some(format!("{why} (line {})", code.line(pc)));
+        }
+        let ordered = code.source.get(pc).is_some_and(|source| {
+            source
+                .modifiers
+                .iter()
+                .any(|m| matches!(m, Modifier::Semantics(s) if *s != Semantics::Weak))
+        });
+        if ordered {
+            // Volatile or ordered accesses talk to other threads or blocks (flags, spin
+            // waits), where the interpreter's scheduling and spin detection are the reference.
+            return Some(format!(
+                "a volatile or memory-ordered access (line {})",
+                code.line(pc)
+            ));
+        }
+        if inst.guard.is_some()
+            && matches!(
+                inst.op,
+                Op::Bar { .. } | Op::Exit | Op::Ret | Op::Warp { .. }
+            )
+        {
+            return Some(format!(
+                "a predicated barrier or exit (line {})",
+                code.line(pc)
+            ));
+        }
+    }
+    if let Some(pc) = atomic_before_collective(&code.insts) {
+        return Some(format!(
+            "a global atomic a warp collective may follow (line {}): a warp parting there \
+             would send its block back to the interpreter, which would run the atomic again",
+            code.line(pc)
+        ));
+    }
+    None
+}
 
 /// The first reason `op` cannot be compiled, if any. `constant` gives the value of an operand
 /// known before the kernel runs (an immediate, or a register set once to one at its top).
@@ -153,4 +219,43 @@ pub(crate) fn op_name(op: &Op) -> String {
         .next()
         .unwrap_or("?")
         .to_string()
+}
+
+/// A global atomic that a warp collective may follow, if any. A warp whose lanes part at a
+/// collective (some exited, or at another collective) sends its block back to the
+/// interpreter, which runs the block again from its start: an atomic already done would be
+/// done twice. (Shared atomics are safe: the second run starts from fresh shared memory.)
+fn atomic_before_collective(insts: &[Inst]) -> Option<usize> {
+    let n = insts.len();
+    let global_atomic = |inst: &Inst| {
+        matches!(
+            inst.op,
+            Op::Atom {
+                space: Space::Global | Space::Generic,
+                ..
+            }
+        )
+    };
+    let mut reaches_collective = vec![false; n];
+    // Backward: an instruction reaches a collective if it is one or a successor reaches one.
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for pc in (0..n).rev() {
+            let reaches = matches!(insts[pc].op, Op::Warp { .. })
+                || crate::liveness::successors(&insts[pc], pc, n)
+                    .into_iter()
+                    .any(|next| next < n && reaches_collective[next]);
+            if reaches && !reaches_collective[pc] {
+                reaches_collective[pc] = true;
+                changed = true;
+            }
+        }
+    }
+    (0..n).find(|&pc| {
+        global_atomic(&insts[pc])
+            && crate::liveness::successors(&insts[pc], pc, n)
+                .into_iter()
+                .any(|next| next < n && reaches_collective[next])
+    })
 }

@@ -74,6 +74,7 @@ impl CpuDevice {
                 label,
                 memory,
                 launch_threads,
+                deterministic: config.deterministic,
                 pool: (launch_threads > 1).then(|| {
                     Arc::new(WorkerPool::start(
                         launch_threads - 1,

@@ -16,6 +16,9 @@ pub(crate) struct DeviceCore {
     pub(super) label: String,
     pub(super) memory: CpuMemory,
     pub(super) launch_threads: usize,
+    /// `CHEVRON_CPU_DETERMINISTIC=1`: one launch thread, and executors chosen by the program
+    /// alone (`tier.rs`).
+    pub(super) deterministic: bool,
     /// Helper threads that run launches' blocks beside the stream threads (none with one
     /// launch thread).
     pub(super) pool: Option<Arc<WorkerPool>>,
@@ -40,6 +43,11 @@ impl DeviceCore {
     /// Interpreter threads each launch runs its blocks on.
     pub fn launch_threads(&self) -> usize {
         self.launch_threads
+    }
+
+    /// Whether launches must be reproducible (`CpuConfig::deterministic`).
+    pub fn deterministic(&self) -> bool {
+        self.deterministic
     }
 
     /// The device's worker pool, shared by its streams.

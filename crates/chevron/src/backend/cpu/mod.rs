@@ -19,7 +19,8 @@
 //! | `stream.rs` | `CpuStream`: the in-order queue, launches and copies |
 //! | `worker.rs` | the thread that runs a stream's queue; fault handling and cancellation |
 //! | `pool.rs` | the device's persistent helper threads, shared by its streams |
-//! | `tier.rs` | interpreter or compiled code (`CHEVRON_CPU_EXEC`), per kernel |
+//! | `tier.rs` | interpreter or compiled code (`CHEVRON_CPU_EXEC`), per launch; runs it |
+//! | `tier_cost.rs` | a launch's interpreted work against its kernel's compile time |
 //! | `timeline.rs` | a stream's completion counter and sticky fault |
 //! | `event.rs` | `CpuEvent`: a recorded point on a timeline |
 
@@ -35,6 +36,7 @@ mod pool;
 mod shared_usage;
 mod stream;
 mod tier;
+mod tier_cost;
 mod timeline;
 mod window;
 mod worker;

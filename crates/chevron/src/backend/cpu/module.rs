@@ -112,7 +112,7 @@ pub(crate) fn load(device: &Arc<DeviceCore>, code: &CodeObject) -> Result<Arc<Cp
             required_block: required_block(function),
             max_threads_per_block: max_threads(function, device.info().max_threads_per_block),
             static_shared_bytes: shared.static_bytes(&function.name),
-            tier: KernelTier::default(),
+            tier: KernelTier::new(device.deterministic()),
         };
         let function = CpuFunction {
             kernel: Arc::new(kernel),

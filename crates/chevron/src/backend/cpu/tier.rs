@@ -1,21 +1,33 @@
-//! Which executor runs a kernel: the interpreter or its compiled code (`chevron-cpu-jit`).
+//! Which executor runs a kernel's launch: the interpreter or its compiled code
+//! (`chevron-cpu-jit`), and the launch itself.
 //!
 //! `CHEVRON_CPU_EXEC` picks the policy, read once per process:
 //! - `interp`: always the interpreter;
 //! - `compiled`: a kernel is compiled at its first launch and runs compiled from then on;
-//! - `auto` (the default): the first launch is interpreted; the second starts compiling the
-//!   kernel on a background thread, and launches run compiled once it is ready.
+//! - `auto` (the default): tiering on work (`tier_cost.rs`). A launch whose interpreted work
+//!   would cost more than compiling its kernel compiles it on a background thread while the
+//!   interpreter starts on the grid; the blocks not yet started when the code is ready run
+//!   compiled. Smaller launches are interpreted, with no compile delay, until a kernel's
+//!   launches together would have paid for a compile, which then starts in the background.
+//!   Once compiled, a kernel runs compiled.
+//!
+//! Under `CHEVRON_CPU_DETERMINISTIC=1` the choice is a function of the launch alone (never of
+//! timing or of earlier launches): a launch that pays for the compile waits for it and runs
+//! compiled, any other is interpreted, with the default compile cost in the weighing.
 //!
 //! Kernels outside the compiled subset (see `chevron_cpu_jit`) stay interpreted under every
-//! policy (`CHEVRON_CPU_COMPILE_LOG=1` prints each decision and compile time on stderr).
+//! policy, and so do grid-synchronising ones. `CHEVRON_CPU_COMPILE_LOG=1` says on stderr, once
+//! per kernel and kind of decision, where its launches run and why, and each compile's time.
 //! `CHEVRON_CPU_CHECKS=off` lets compiled code skip its alignment and shared-memory bounds
 //! checks.
 
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use chevron_cpu_jit::{checks_from_env, vectors_from_env, CompiledKernel, ExecMode};
-use chevron_ptx::interp::{KernelHandle, Program};
+use chevron_cpu_jit::{checks_from_env, vectors_from_env, Assessment, CompiledKernel, ExecMode};
+use chevron_ptx::interp::{Fault, KernelHandle, LaunchConfig, LaunchHooks, LaunchReport, Program};
+
+use super::tier_cost::{record_compile, Plan, Weighing};
 
 /// The compiled code of a kernel: unset until compiled, `None` if the compiler refused it.
 type Slot = Arc<OnceLock<Option<Arc<CompiledKernel>>>>;
@@ -30,69 +42,289 @@ fn policy() -> &'static Result<(ExecMode, bool), String> {
     })
 }
 
-/// Per kernel: how often it was launched and its compiled code.
-#[derive(Default)]
+fn logging() -> bool {
+    static LOG: OnceLock<bool> = OnceLock::new();
+    *LOG.get_or_init(|| std::env::var_os("CHEVRON_CPU_COMPILE_LOG").is_some())
+}
+
+/// A kernel to launch: its program and the interpreter's handle.
+pub(crate) struct Launchable<'a> {
+    pub program: &'a Arc<Program>,
+    pub handle: &'a KernelHandle,
+}
+
+/// Per kernel: its assessment, the work of its interpreted launches, its compiled code.
 pub(crate) struct KernelTier {
-    launches: AtomicU64,
+    /// `CHEVRON_CPU_DETERMINISTIC=1` on the kernel's device.
+    deterministic: bool,
+    assessment: OnceLock<Assessment>,
+    /// Lane-instructions (estimated) of the kernel's launches interpreted so far.
+    interpreted_work: AtomicU64,
     compiling: AtomicBool,
     compiled: Slot,
+    /// Kinds of decision already said by `CHEVRON_CPU_COMPILE_LOG` (one bit each).
+    logged: AtomicU32,
 }
 
 impl KernelTier {
-    /// The compiled code to run this launch of `kernel` with, or `None` for the interpreter;
-    /// `Err` if `CHEVRON_CPU_EXEC`, `CHEVRON_CPU_CHECKS` or `CHEVRON_CPU_VECTOR` is invalid.
-    pub fn for_launch(
-        &self,
-        program: &Arc<Program>,
-        kernel: &KernelHandle,
-    ) -> Result<Option<Arc<CompiledKernel>>, String> {
-        let (mode, checks) = policy().clone()?;
-        let compile = {
-            let program = Arc::clone(program);
-            let kernel = kernel.clone();
-            move || {
-                let result = CompiledKernel::compile(&program, &kernel, checks);
-                if std::env::var_os("CHEVRON_CPU_COMPILE_LOG").is_some() {
-                    match &result {
-                        Ok(compiled) => eprintln!(
-                            "chevron: compiled `{}` in {:.1} ms, {}",
-                            kernel.name,
-                            compiled.compile_time().as_secs_f64() * 1e3,
-                            match compiled.vector() {
-                                Ok(()) => "four threads at a time".to_string(),
-                                Err(why) => format!("one thread at a time: {why}"),
-                            }
-                        ),
-                        Err(why) => {
-                            eprintln!("chevron: `{}` stays interpreted: {why}", kernel.name)
-                        }
-                    }
-                }
-                result.ok().map(Arc::new)
-            }
-        };
-        Ok(match mode {
-            ExecMode::Interp => None,
-            ExecMode::Compiled => self.compiled.get_or_init(compile).clone(),
-            ExecMode::Auto => {
-                if let Some(ready) = self.compiled.get() {
-                    return Ok(ready.clone());
-                }
-                let earlier = self.launches.fetch_add(1, Ordering::Relaxed);
-                if earlier >= 1 && !self.compiling.swap(true, Ordering::Relaxed) {
-                    let slot = Arc::clone(&self.compiled);
-                    let started = std::thread::Builder::new()
-                        .name("chevron-cpu-compile".into())
-                        .spawn(move || {
-                            slot.get_or_init(compile);
-                        });
-                    if started.is_err() {
-                        // No thread for the compiler: the kernel stays interpreted.
-                        let _ = self.compiled.set(None);
-                    }
-                }
-                None
-            }
-        })
+    /// The tier of a kernel of a device that is `deterministic` or not.
+    pub fn new(deterministic: bool) -> Self {
+        KernelTier {
+            deterministic,
+            assessment: OnceLock::new(),
+            interpreted_work: AtomicU64::new(0),
+            compiling: AtomicBool::new(false),
+            compiled: Arc::default(),
+            logged: AtomicU32::new(0),
+        }
     }
+
+    /// Runs one launch of `kernel` where the policy says. `Err`: the launch's fault, or
+    /// why `CHEVRON_CPU_EXEC`, `CHEVRON_CPU_CHECKS` or `CHEVRON_CPU_VECTOR` is invalid.
+    pub fn launch(
+        &self,
+        kernel: Launchable<'_>,
+        config: &LaunchConfig,
+        params: &[u8],
+        hooks: &LaunchHooks<'_>,
+    ) -> Result<LaunchReport, String> {
+        let (mode, checks) = policy().clone()?;
+        // A fault is the rare end of a launch; its size does not matter.
+        #[allow(clippy::result_large_err)]
+        let interpret = |range: std::ops::Range<u64>| {
+            kernel
+                .program
+                .launch_blocks(kernel.handle, config, params, hooks, range)
+        };
+        let compile_now = || self.compiled.get_or_init(|| self.compile(&kernel, checks));
+        let result = match mode {
+            ExecMode::Interp => interpret(0..u64::MAX),
+            ExecMode::Compiled => match compile_now() {
+                Some(compiled) => compiled.launch(config, params, hooks),
+                None => interpret(0..u64::MAX),
+            },
+            ExecMode::Auto => self.auto(&kernel, checks, config, params, hooks),
+        };
+        result.map_err(|fault| fault.to_string())
+    }
+
+    /// One launch under `auto`.
+    #[allow(clippy::result_large_err)]
+    fn auto(
+        &self,
+        kernel: &Launchable<'_>,
+        checks: bool,
+        config: &LaunchConfig,
+        params: &[u8],
+        hooks: &LaunchHooks<'_>,
+    ) -> Result<LaunchReport, Fault> {
+        let name = kernel.handle.name.as_str();
+        #[allow(clippy::result_large_err)]
+        let interpret = |range: std::ops::Range<u64>| {
+            kernel
+                .program
+                .launch_blocks(kernel.handle, config, params, hooks, range)
+        };
+        let assessed = self
+            .assessment
+            .get_or_init(|| chevron_cpu_jit::assess(kernel.program, kernel.handle));
+        if let Some(why) = &assessed.refusal {
+            self.say(Said::Refused, || {
+                format!("`{name}` stays interpreted: {why}")
+            });
+            return interpret(0..u64::MAX);
+        }
+        let blocks: u64 = config.grid.iter().map(|&d| u64::from(d)).product();
+        let threads: u64 = config.block.iter().map(|&d| u64::from(d)).product();
+        let weighing = Weighing::new(assessed, blocks, threads, self.deterministic);
+        let ready = self.compiled.get();
+        if !self.deterministic {
+            match ready {
+                Some(Some(compiled)) => {
+                    self.say(Said::Compiled, || format!("`{name}` runs compiled"));
+                    return compiled.launch(config, params, hooks);
+                }
+                Some(None) => return interpret(0..u64::MAX),
+                None => {}
+            }
+        }
+        let earlier = if self.deterministic {
+            0
+        } else {
+            self.interpreted_work.load(Ordering::Relaxed)
+        };
+        let plan = weighing.plan(earlier, blocks, self.deterministic);
+        let (work, cost) = (weighing.launch_work, weighing.compile_ns as f64 / 1e6);
+        match plan {
+            Plan::Interpret | Plan::InterpretAndCompile => {
+                if !self.deterministic {
+                    self.interpreted_work
+                        .fetch_add(weighing.launch_work, Ordering::Relaxed);
+                }
+                if plan == Plan::InterpretAndCompile {
+                    self.say(Said::Background, || {
+                        format!(
+                            "`{name}` compiles in the background: its launches so far \
+                             (~{} lane-instructions) pay for a ~{cost:.1} ms compile",
+                            earlier + work
+                        )
+                    });
+                    self.compile_in_background(kernel, checks);
+                } else {
+                    self.say(Said::Small, || {
+                        format!(
+                            "`{name}` interpreted: a launch of ~{work} lane-instructions does \
+                             not pay for a ~{cost:.1} ms compile"
+                        )
+                    });
+                }
+                interpret(0..u64::MAX)
+            }
+            Plan::CompileAndWait => {
+                self.say(Said::Waited, || {
+                    format!(
+                        "`{name}` compiled before its launch of ~{work} lane-instructions \
+                         (~{cost:.1} ms compile){}",
+                        if self.deterministic {
+                            ": deterministic, launches this big always run compiled"
+                        } else {
+                            ""
+                        }
+                    )
+                });
+                match self.compiled.get_or_init(|| self.compile(kernel, checks)) {
+                    Some(compiled) => compiled.launch(config, params, hooks),
+                    None => interpret(0..u64::MAX),
+                }
+            }
+            Plan::Tiered => {
+                self.say(Said::Tiered, || {
+                    format!(
+                        "`{name}`: a launch of ~{work} lane-instructions pays for a \
+                         ~{cost:.1} ms compile: interpreted until the code is ready, its \
+                         blocks not yet started then run compiled"
+                    )
+                });
+                self.compile_in_background(kernel, checks);
+                let chunk = weighing.chunk_blocks(blocks, config.threads);
+                self.tiered(config, params, hooks, blocks, chunk, &interpret)
+            }
+        }
+    }
+
+    /// Runs the grid in chunks of `chunk` blocks in the interpreter until the compiled code is
+    /// ready, then the rest compiled. Blocks are independent (the kernel synchronises no grid:
+    /// the compiler refuses that), so where a block runs changes nothing but its speed.
+    #[allow(clippy::result_large_err)]
+    fn tiered(
+        &self,
+        config: &LaunchConfig,
+        params: &[u8],
+        hooks: &LaunchHooks<'_>,
+        blocks: u64,
+        chunk: u64,
+        interpret: &dyn Fn(std::ops::Range<u64>) -> Result<LaunchReport, Fault>,
+    ) -> Result<LaunchReport, Fault> {
+        let mut report = LaunchReport::default();
+        let mut add = |part: LaunchReport| {
+            report.lane_instructions += part.lane_instructions;
+            report.printf_output.push_str(&part.printf_output);
+        };
+        let mut start = 0;
+        while start < blocks {
+            let part = match self.compiled.get() {
+                Some(Some(compiled)) => {
+                    let range = start..blocks;
+                    start = blocks;
+                    compiled.launch_blocks(config, params, hooks, range)?
+                }
+                Some(None) => {
+                    let range = start..blocks;
+                    start = blocks;
+                    interpret(range)?
+                }
+                None => {
+                    let end = start.saturating_add(chunk).min(blocks);
+                    let range = start..end;
+                    start = end;
+                    interpret(range)?
+                }
+            };
+            add(part);
+        }
+        Ok(report)
+    }
+
+    fn compile_in_background(&self, kernel: &Launchable<'_>, checks: bool) {
+        if self.compiled.get().is_some() || self.compiling.swap(true, Ordering::Relaxed) {
+            return;
+        }
+        let slot = Arc::clone(&self.compiled);
+        let (program, handle) = (Arc::clone(kernel.program), kernel.handle.clone());
+        let instructions = self.assessment.get().map_or(0, |a| a.instructions);
+        let started = std::thread::Builder::new()
+            .name("chevron-cpu-compile".into())
+            .spawn(move || {
+                slot.get_or_init(|| compile(&program, &handle, checks, instructions));
+            });
+        if started.is_err() {
+            // No thread for the compiler: the kernel stays interpreted.
+            let _ = self.compiled.set(None);
+        }
+    }
+
+    fn compile(&self, kernel: &Launchable<'_>, checks: bool) -> Option<Arc<CompiledKernel>> {
+        let instructions = self.assessment.get().map_or(0, |a| a.instructions);
+        compile(kernel.program, kernel.handle, checks, instructions)
+    }
+
+    /// Prints `message` (`CHEVRON_CPU_COMPILE_LOG`) unless this kind was said for the kernel.
+    fn say(&self, kind: Said, message: impl FnOnce() -> String) {
+        let bit = 1 << kind as u32;
+        if logging() && self.logged.fetch_or(bit, Ordering::Relaxed) & bit == 0 {
+            eprintln!("chevron: {}", message());
+        }
+    }
+}
+
+/// The kinds of decision `CHEVRON_CPU_COMPILE_LOG` says once per kernel.
+#[derive(Clone, Copy)]
+enum Said {
+    Refused,
+    Compiled,
+    Small,
+    Background,
+    Waited,
+    Tiered,
+}
+
+/// Compiles `handle`, saying so under `CHEVRON_CPU_COMPILE_LOG`; `instructions`: its size, for
+/// the measured compile cost.
+fn compile(
+    program: &Arc<Program>,
+    handle: &KernelHandle,
+    checks: bool,
+    instructions: u64,
+) -> Option<Arc<CompiledKernel>> {
+    let result = CompiledKernel::compile(program, handle, checks);
+    if let Ok(compiled) = &result {
+        if instructions > 0 {
+            record_compile(compiled.compile_time(), instructions);
+        }
+    }
+    if logging() {
+        match &result {
+            Ok(compiled) => eprintln!(
+                "chevron: compiled `{}` in {:.1} ms, {}",
+                handle.name,
+                compiled.compile_time().as_secs_f64() * 1e3,
+                match compiled.vector() {
+                    Ok(()) => "four threads at a time".to_string(),
+                    Err(why) => format!("one thread at a time: {why}"),
+                }
+            ),
+            Err(why) => eprintln!("chevron: `{}` stays interpreted: {why}", handle.name),
+        }
+    }
+    result.ok().map(Arc::new)
 }

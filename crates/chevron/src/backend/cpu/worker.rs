@@ -19,6 +19,7 @@ use crate::backend::LaunchConfig;
 
 use super::module::LoadedKernel;
 use super::pool::WorkerPool;
+use super::tier::Launchable;
 use super::timeline::{FaultRecord, Timeline};
 
 /// A copy or fill run on the device's memory; `Err` carries the fault's description.
@@ -159,13 +160,11 @@ impl WorkerContext {
                 .as_deref()
                 .map(|pool| pool as &dyn interp::BlockWorkers),
         };
-        let result = match kernel.tier.for_launch(&kernel.program, &kernel.handle)? {
-            Some(compiled) => compiled.launch(&config, params, &hooks),
-            None => kernel
-                .program
-                .launch_with(&kernel.handle, &config, params, &hooks),
+        let kernel_ref = Launchable {
+            program: &kernel.program,
+            handle: &kernel.handle,
         };
-        result.map_err(|fault| fault.to_string())?;
+        kernel.tier.launch(kernel_ref, &config, params, &hooks)?;
         Ok(())
     }
 }
