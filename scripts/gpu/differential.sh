@@ -16,4 +16,11 @@ echo "== host expectations on cuda:0"
 python3 tests/differential/verify.py "$out" | tee "$out/verify.txt" || status=1
 echo "== repros on cuda:0"
 python3 tests/differential/repros/check.py --chevron "$bin" --device cuda:0 | tee "$out/repros.txt" || status=1
+echo "== fidelity programs (scripts/gpu/fidelity.sh) on cuda:0"
+if [[ -x carry/fidelity/chevron ]]; then
+    OUT="${OUT:-/tmp}/fidelity" scripts/gpu/fidelity.sh || status=1
+else
+    echo "skipped: no carry/fidelity (run scripts/gpu/fidelity.sh --prepare where cargo is)"
+    status=1
+fi
 exit $status

@@ -80,8 +80,10 @@ pub fn find(ptr: usize) -> Option<(usize, MirrorKind, usize)> {
     (ptr < start + mirror.len.max(1)).then_some((*start, mirror.kind, mirror.device))
 }
 
-/// Runs `launch` with `args`, where every 8-byte argument pointing into a mirrored range is
-/// replaced by the device address (after copying the range to the device on `stream`).
+/// Runs `launch` with `args`, where every pointer-sized argument, and every 8-byte-aligned word
+/// of a by-value aggregate (MLIR's memref descriptor passes its pointers inside a 40-byte
+/// `.param .b8[40]`), that points into a mirrored range is replaced by the device address,
+/// after copying the range to the device on `stream`.
 pub fn with_translated_args(
     stream: &Stream,
     params: &[ParamLayout],
@@ -91,40 +93,46 @@ pub fn with_translated_args(
     if !ANY.load(Ordering::Acquire) {
         return launch(args);
     }
-    let mut values: Vec<u64> = Vec::with_capacity(args.len());
-    let mut translated = false;
+    // Each parameter's bytes, when one of its words was translated.
+    let mut rewritten: Vec<Option<Vec<u8>>> = Vec::with_capacity(args.len());
     {
         let mut mirrors = lock(&MIRRORS);
         for (param, &arg) in params.iter().zip(args) {
-            let mut value = 0u64;
-            if param.size == 8 {
-                // SAFETY: an 8-byte parameter's argument points to 8 readable bytes.
-                value = unsafe { (arg as *const u64).read_unaligned() };
-                let address = value as usize;
-                if let Some((start, mirror)) = mirrors.range_mut(..=address).next_back() {
-                    if address < start + mirror.len.max(1) {
-                        push(stream, *start, mirror)?;
-                        value = mirror.buffer.device_ptr() + (address - start) as u64;
-                        translated = true;
-                    }
-                }
+            let size = param.size as usize;
+            if size < 8 || arg.is_null() {
+                rewritten.push(None);
+                continue;
             }
-            values.push(value);
+            // SAFETY: a parameter's argument points to `size` readable bytes.
+            let bytes = unsafe { std::slice::from_raw_parts(arg as *const u8, size) };
+            let mut copy: Option<Vec<u8>> = None;
+            for at in (0..size - 7).step_by(8) {
+                let mut word = [0u8; 8];
+                word.copy_from_slice(&bytes[at..at + 8]);
+                let address = u64::from_le_bytes(word) as usize;
+                let Some((start, mirror)) = mirrors.range_mut(..=address).next_back() else {
+                    continue;
+                };
+                if address >= start + mirror.len.max(1) {
+                    continue;
+                }
+                push(stream, *start, mirror)?;
+                let device = mirror.buffer.device_ptr() + (address - start) as u64;
+                copy.get_or_insert_with(|| bytes.to_vec())[at..at + 8]
+                    .copy_from_slice(&device.to_le_bytes());
+            }
+            rewritten.push(copy);
         }
     }
-    if !translated {
+    if rewritten.iter().all(Option::is_none) {
         return launch(args);
     }
-    let pointers: Vec<*mut c_void> = params
+    let pointers: Vec<*mut c_void> = args
         .iter()
-        .zip(args)
-        .zip(values.iter_mut())
-        .map(|((param, &arg), value)| {
-            if param.size == 8 {
-                value as *mut u64 as *mut c_void
-            } else {
-                arg
-            }
+        .zip(rewritten.iter_mut())
+        .map(|(&arg, copy)| match copy {
+            Some(bytes) => bytes.as_mut_ptr() as *mut c_void,
+            None => arg,
         })
         .collect();
     launch(&pointers)

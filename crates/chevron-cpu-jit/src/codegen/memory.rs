@@ -96,7 +96,11 @@ impl Emitter<'_, '_, '_> {
             AddrBase::Reg(r) => self.reg(r),
             _ => self.b.ins().iconst(types::I64, 0),
         };
-        let a = self.b.ins().iadd_imm_u(base, addr.offset);
+        let mut a = self.b.ins().iadd_imm_u(base, addr.offset);
+        if matches!(space, Space::Shared | Space::Local) {
+            // Shared and local addresses are 32 bits: nvcc's `[%r + offset]` wraps.
+            a = self.b.ins().band_imm_u(a, 0xffff_ffff);
+        }
         let join = self.b.create_block();
         self.b.append_block_param(join, types::I64);
         match space {

@@ -539,6 +539,8 @@ pub enum Op {
     WmmaMma(Box<super::exec::wmma::WmmaMma>),
     /// `mbarrier` operations.
     Mbarrier(Box<super::exec::mbarrier::Mbarrier>),
+    /// `cp.async.bulk` (run synchronously).
+    BulkCopy(Box<super::exec::bulk_copy::BulkCopy>),
     /// An instruction the CPU device cannot execute, with the reason: launching a kernel that
     /// can reach it fails, naming it.
     Unsupported(String),

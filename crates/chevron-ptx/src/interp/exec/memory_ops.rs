@@ -141,13 +141,21 @@ pub(crate) fn resolve_generic(a: u64) -> Loc {
     }
 }
 
+/// An address of the shared or local state space: 32 bits, as hardware forms it. nvcc adds an
+/// offset to a 32-bit register and relies on the sum wrapping (`[%r1+-4]` with `%r1` holding
+/// 0, or an index below the base held as a large unsigned value).
+#[inline(always)]
+pub(crate) fn window_offset(a: u64) -> u64 {
+    a & 0xffff_ffff
+}
+
 /// Where an access of `space` at address `a` (computed from `addr`) lands.
 #[inline(always)]
 pub(crate) fn locate(space: Space, addr: &Addr, a: u64) -> Loc {
     match space {
         Space::Global | Space::Const => Loc::Global(a),
-        Space::Shared => Loc::Shared(a),
-        Space::Local => Loc::Local(a),
+        Space::Shared => Loc::Shared(window_offset(a)),
+        Space::Local => Loc::Local(window_offset(a)),
         Space::Param => match addr.base {
             AddrBase::KernelParam => Loc::Param(a),
             AddrBase::Frame => Loc::Local(a),
@@ -409,7 +417,10 @@ pub(super) fn execute(
                 check_align(a, len, lane)?;
                 let mut v = match *space {
                     Space::Global | Space::Const => global_load(w, l, a, len, lane)?,
-                    Space::Shared => read_fixed(&b.shared, shared_range(b, a, len, lane, a)?, len),
+                    Space::Shared => {
+                        let at = shared_range(b, window_offset(a), len, lane, a)?;
+                        read_fixed(&b.shared, at, len)
+                    }
                     _ => load(w, b, l, locate(*space, addr, a), len, lane, a)?,
                 };
                 if signed {
@@ -455,7 +466,7 @@ pub(super) fn execute(
                 let v = w.get(src, lane);
                 match *space {
                     Space::Shared => {
-                        let at = shared_range(b, a, len, lane, a)?;
+                        let at = shared_range(b, window_offset(a), len, lane, a)?;
                         write_fixed(&mut b.shared, at, len, v);
                     }
                     _ => store(w, b, l, locate(*space, addr, a), len, lane, a, v)?,
@@ -509,7 +520,7 @@ pub(super) fn execute(
                         w,
                         b,
                         l,
-                        Loc::Shared(to.wrapping_add(off)),
+                        Loc::Shared(window_offset(to.wrapping_add(off))),
                         4,
                         lane,
                         to.wrapping_add(off),

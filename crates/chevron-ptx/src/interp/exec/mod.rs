@@ -6,6 +6,7 @@
 
 mod atomics;
 mod barrier;
+pub(crate) mod bulk_copy;
 mod calls;
 mod compare;
 mod control;
@@ -112,6 +113,7 @@ pub(crate) fn decode(d: &Decoder<'_>, inst: &ir::Instruction) -> Result<Op, Load
         K::Ld | K::Ldu | K::St | K::Prefetch | K::Prefetchu | K::Discard | K::Createpolicy => {
             memory_ops::decode(d, inst, op)
         }
+        K::Cp if inst.modifiers.iter().any(|m| m.to_word() == "bulk") => bulk_copy::decode(d, inst),
         K::Cp if inst.modifiers.iter().any(|m| m.to_word() == "mbarrier") => {
             mbarrier::decode_cp_async_arrive(d, inst)
         }
@@ -228,6 +230,7 @@ pub(crate) fn execute(
         Op::Ldmatrix(m) => mma::ldmatrix(m, w, b, l, mask),
         Op::Mma(m) => mma::mma(m, w, mask),
         Op::Mbarrier(m) => mbarrier::execute(m, w, b, l, mask),
+        Op::BulkCopy(c) => bulk_copy::execute(c, w, b, l, mask),
         Op::WmmaMove(m) => wmma::transfer(m, w, b, l, mask),
         Op::WmmaMma(m) => wmma::mma(m, w, mask),
         Op::Nop => Ok(Flow::Next),

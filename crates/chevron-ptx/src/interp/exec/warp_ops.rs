@@ -160,6 +160,25 @@ fn gather(w: &mut Warp, mask: u32, member: u32) -> Option<u32> {
     None
 }
 
+/// Each lane's partners at a collective run for `lanes` with the per-lane member masks
+/// `members`: as on hardware, where the compiler runs a collective once per distinct member
+/// mask, a lane sees the executing lanes of its own mask when the masks differ, and every
+/// executing lane when they agree (the mask then only says whom to wait for).
+pub fn partners(lanes: u32, members: &[u32; 32]) -> [u32; 32] {
+    let first = members[lanes.trailing_zeros().min(31) as usize];
+    let mut uniform = true;
+    for_lanes!(lanes, |lane| {
+        uniform &= members[lane] == first;
+    });
+    std::array::from_fn(|lane| {
+        if uniform {
+            lanes
+        } else {
+            lanes & (members[lane] | 1 << lane)
+        }
+    })
+}
+
 pub(super) fn execute(op: &Op, w: &mut Warp, mask: u32) -> Result<Flow, ExecFault> {
     if let Op::Activemask { d } = op {
         let group = u64::from(w.group);
@@ -171,11 +190,20 @@ pub(super) fn execute(op: &Op, w: &mut Warp, mask: u32) -> Result<Flow, ExecFaul
     let Op::Warp { c, mask: member } = op else {
         return Ok(Flow::Next);
     };
-    let first = mask.trailing_zeros() as usize;
-    let member = w.get(*member, first) as u32;
-    let Some(lanes) = gather(w, mask, member) else {
+    let mut members = [0u32; 32];
+    let mut wanted = 0u32;
+    for_lanes!(mask, |lane| {
+        members[lane] = w.get(*member, lane) as u32;
+        wanted |= members[lane];
+    });
+    let Some(lanes) = gather(w, mask, wanted) else {
         return Ok(Flow::Reschedule);
     };
+    // Lanes that joined from waiting read their own masks.
+    for_lanes!(lanes & !mask, |lane| {
+        members[lane] = w.get(*member, lane) as u32;
+    });
+    let partners = partners(lanes, &members);
     match *c {
         Collective::Shfl {
             mode,
@@ -184,7 +212,7 @@ pub(super) fn execute(op: &Op, w: &mut Warp, mask: u32) -> Result<Flow, ExecFaul
             a,
             b,
             c,
-        } => shfl(w, lanes, mode, d, p, a, b, c),
+        } => shfl(w, lanes, &partners, mode, [d, p], [a, b, c]),
         Collective::WarpSync => {}
         ref other => {
             let (d, p, a) = match *other {
@@ -202,7 +230,8 @@ pub(super) fn execute(op: &Op, w: &mut Warp, mask: u32) -> Result<Flow, ExecFaul
                 });
             }
             for_lanes!(lanes, |lane| {
-                let (x, y) = collective_result(other, member, &offered, lanes, lane);
+                let (x, y) =
+                    collective_result(other, members[lane], &offered, partners[lane], lane);
                 w.set(d, lane, x);
                 w.set(p, lane, y);
             });
@@ -304,16 +333,31 @@ pub fn collective_result(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn shfl(w: &mut Warp, lanes: u32, mode: ShuffleMode, d: u32, p: u32, a: Src, b: Src, c: Src) {
+/// Runs a `shfl` for `lanes`: a lane reads its source lane's value when that lane is one of its
+/// partners (it executed this same instruction), 0 when the source lane is in range but
+/// diverged away, exited or stayed outside the member mask (what NVIDIA's hardware returns,
+/// `scripts/gpu/probes/collective_probe.h200.txt`), and its own value when out of range.
+fn shfl(
+    w: &mut Warp,
+    lanes: u32,
+    partners: &[u32; 32],
+    mode: ShuffleMode,
+    [d, p]: [u32; 2],
+    [a, b, c]: [Src; 3],
+) {
     // Every lane's source value, read before any destination is written.
     let mut values = [0u64; 32];
-    for (lane, v) in values.iter_mut().enumerate() {
-        *v = w.get(a, lane) & 0xffff_ffff;
-    }
+    for_lanes!(lanes, |lane| {
+        values[lane] = w.get(a, lane) & 0xffff_ffff;
+    });
     for_lanes!(lanes, |lane| {
         let (src, ok) = shuffle_source(mode, lane, w.get(b, lane), w.get(c, lane));
-        w.set(d, lane, values[src]);
+        let value = if partners[lane] & (1 << src) != 0 {
+            values[src]
+        } else {
+            0
+        };
+        w.set(d, lane, value);
         w.set(p, lane, u64::from(ok));
     });
 }

@@ -355,12 +355,8 @@ pub(crate) fn unsupported_opcode(inst: &ir::Instruction) -> Option<&'static str>
     if let Some(bad) = UNSUPPORTED_OPCODES.iter().find(|w| word.starts_with(*w)) {
         return Some(bad);
     }
-    let is_tma = word == "cp"
-        && inst.modifiers.iter().any(|m| {
-            let w = m.to_word();
-            w == "tensor" || w.starts_with("bulk")
-        });
-    is_tma.then_some("cp.async.bulk (TMA)")
+    let is_tma = word == "cp" && inst.modifiers.iter().any(|m| m.to_word() == "tensor");
+    is_tma.then_some("cp.async.bulk.tensor (TMA)")
 }
 
 /// Walks a body, nested blocks included.

@@ -1,7 +1,8 @@
 // Collective probe: what the hardware returns from warp collectives whose source lanes are outside
-// the member mask, diverged away, exited or never arrived. Prints one line per case:
-// "case lane value" for every lane that executed the collective. Run on an H100/H200; the CPU
-// device's executors must print the same lines (scripts/gpu/probes/README).
+// the member mask, diverged away, exited or never arrived. Prints one line per case,
+// one row per case, one column per lane (-1: the lane did not execute the case). The H200's
+// output is scripts/gpu/probes/collective_probe.h200.txt; the CPU device's executors must print
+// the same (scripts/test.d/fidelity.sh), and chevron's CUDA backend too (scripts/gpu/fidelity.sh).
 #include <cstdio>
 #include <cstdint>
 
