@@ -3,8 +3,8 @@
 # programs of tests/cudart/ with nvcc 13.0 (-cudart shared, linked against NVIDIA's
 # libcudart.so.13 with an RPATH to it) and one with clang 22, runs each under
 # `chevron exec --device cpu`, and checks its final line (and, for the faults, chevron's report
-# naming the kernel, thread and PTX line; for graphs.cu, stream capture and graph replay
-# against eager launches, and again with CHEVRON_AUTO_GRAPH=report). Also checks the ABI structs
+# naming the kernel, thread and PTX line, and CUDA's line for a failed assert; for graphs.cu,
+# stream capture and graph replay against eager launches, and again with CHEVRON_AUTO_GRAPH=report). Also checks the ABI structs
 # against the toolkit headers, that chevron's library (not NVIDIA's) served the program, and
 # that 300 dlopen/dlclose cycles of a CUDA shared library leave memory flat. Built programs are cached under
 # target/cudart/ and rebuilt only when a source is newer.
@@ -108,10 +108,13 @@ grep -Eq "automatic graph replay: [1-9][0-9]* instantiation\(s\), [1-9][0-9]* re
     || { echo "cudart: no automatic replay in graphs-auto:" >&2; cat "$out/graphs-auto.stderr" >&2; exit 1; }
 check rdc "rdc: 256 calls, ok" "$out/rdc"
 check faults-assert "faults assert: ok" "$out/faults" assert
-grep -q "kernel \`_Z14check_positivePKii\`.*block (1, 0, 0), thread (5, 0, 0), PTX line [0-9]*.*Assertion \`values\[i\] > 0\` failed" \
+grep -q "kernel \`check_positive(int const\*, int)\`, block (1, 0, 0), thread (5, 0, 0), PTX line [0-9]*.*Assertion \`values\[i\] > 0\` failed.*(no source line: compile with -lineinfo)" \
+    "$out/faults-assert.stderr"
+# CUDA's line for the failing thread comes first.
+grep -q "^$src/faults.cu:13: void check_positive(const int \*, int): block: \[1,0,0\], thread: \[5,0,0\] Assertion \`values\[i\] > 0\` failed.$" \
     "$out/faults-assert.stderr"
 check faults-oob "faults oob: ok" "$out/faults" oob
-grep -q "out-of-bounds access in kernel \`_Z14write_past_endPii\`, block (0, 0, 0), thread (0, 0, 0), PTX line [0-9]*" \
+grep -q "out-of-bounds access in kernel \`write_past_end(int\*, int)\`, block (0, 0, 0), thread (0, 0, 0), PTX line [0-9]*.*(no source line: compile with -lineinfo)" \
     "$out/faults-oob.stderr"
 check faults-freed "faults freed: ok" "$out/faults" freed
 # SASS only: the CPU device names the kernel and says how to rebuild.

@@ -70,7 +70,7 @@ impl CompiledKernel {
         let blocks: u64 = config.grid.iter().map(|&d| u64::from(d)).product();
         let shared = self
             .program
-            .static_shared()
+            .kernel_static_shared(&self.kernel)
             .saturating_add(u64::from(config.dynamic_shared));
         // Anything unusual (including every invalid launch) is the interpreter's to report.
         if threads == 0

@@ -67,6 +67,7 @@ pub extern "C" fn cudaMalloc(ptr: *mut *mut c_void, size: usize) -> cudaError_t 
         lock(&ALLOCATIONS)
             .get_or_insert_with(HashMap::new)
             .insert(address, buffer);
+        chevron::check::track_allocation(address, size as u64, "cudaMalloc");
         store(ptr, address as usize as *mut c_void, "devPtr")
     })
 }
@@ -82,6 +83,7 @@ pub extern "C" fn cudaFree(ptr: *mut c_void) -> cudaError_t {
             .as_mut()
             .and_then(|a| a.remove(&(ptr as u64)));
         if let Some(buffer) = removed {
+            chevron::check::forget_allocation(ptr as u64);
             // As CUDA's cudaFree does.
             buffer.free_now()?;
             return Ok(());

@@ -70,6 +70,7 @@
 
 pub mod backend;
 pub mod bench;
+pub mod check;
 pub mod code_object;
 pub mod error;
 pub mod graph;

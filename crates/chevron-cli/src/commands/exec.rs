@@ -4,8 +4,9 @@
 //! chevron's `libcudart.so` (soname `libcudart.so.13`, from `cargo build -p chevron-cudart`) is
 //! preloaded: the dynamic linker then satisfies the program's `libcudart.so.13` dependency with
 //! it, whatever RPATH or `LD_LIBRARY_PATH` would have found, so NVIDIA's library is never
-//! loaded. `--device` sets `CHEVRON_DEVICES` for the program (`cpu`, `cuda:1`, …). The program
-//! replaces this process, so its exit status is the command's.
+//! loaded. `--device` sets `CHEVRON_DEVICES` for the program (`cpu`, `cuda:1`, …), `--check`
+//! sets `CHEVRON_CHECK` (the sanitizer, docs/sanitizer.md). The program replaces this process, so
+//! its exit status is the command's.
 
 use std::ffi::OsString;
 use std::os::unix::process::CommandExt;
@@ -26,6 +27,10 @@ pub struct ExecArgs {
     /// Devices the program sees (as `CHEVRON_DEVICES`: `cpu`, `cuda:0`, `cuda:1,cpu`…).
     #[arg(long)]
     pub device: Option<String>,
+    /// Sanitizer checks on the CPU device (as `CHEVRON_CHECK`): memcheck, initcheck, leaks,
+    /// comma-separated, or `all`; the program exits with status 1 when anything was found.
+    #[arg(long, value_name = "CHECKS")]
+    pub check: Option<String>,
     /// The program, then its arguments.
     #[arg(required = true, trailing_var_arg = true, allow_hyphen_values = true)]
     pub program: Vec<OsString>,
@@ -47,6 +52,10 @@ pub fn run(args: &ExecArgs) -> CommandResult {
     command.args(rest).env("LD_PRELOAD", preload);
     if let Some(device) = &args.device {
         command.env("CHEVRON_DEVICES", device);
+    }
+    if let Some(checks) = &args.check {
+        crate::args::parse_checks(checks).map_err(|e| format!("exec: --check: {e}"))?;
+        command.env(chevron::check::VARIABLE, checks);
     }
     let error = command.exec();
     Err(format!("exec: cannot run {}: {error}", Path::new(program).display()).into())

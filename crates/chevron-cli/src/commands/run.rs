@@ -55,6 +55,10 @@ impl Prepared {
 
 /// Runs the command.
 pub fn run(args: &RunArgs, out: &mut dyn Write) -> CommandResult {
+    if let Some(checks) = args.check {
+        // Before any device starts: the CPU device reads the checks when it is created.
+        chevron::check::configure(checks)?;
+    }
     let runtime = runtime()?;
     let device = pick_device(&runtime, args.device.as_deref())?;
     // A .cu file is compiled through a JIT session, which must outlive the launch.

@@ -47,6 +47,12 @@ pub(crate) struct Block {
     pub live: u32,
     pub releases: Vec<Release>,
     pub printf: String,
+    /// The fault of the block's first failed `assert`, raised once the block is done.
+    pub failed_assert: Option<Box<Fault>>,
+    /// CUDA's line for each failed `assert` (at most `KEPT_ASSERTIONS`).
+    pub assertions: Vec<String>,
+    /// Threads whose `assert` failed.
+    pub failed_asserts: u64,
 }
 
 impl Block {
@@ -162,7 +168,8 @@ impl BlockRun {
         block.ctaid = ctaid;
         block.shared.clear();
         block.shared.resize(
-            (launch.program.static_shared + u64::from(launch.config.dynamic_shared)) as usize,
+            (launch.program.block_static_shared[launch.kernel_index as usize]
+                + u64::from(launch.config.dynamic_shared)) as usize,
             0,
         );
         block.barriers.clear();
@@ -170,6 +177,9 @@ impl BlockRun {
         block.live = threads;
         block.releases.clear();
         block.printf.clear();
+        block.failed_assert = None;
+        block.assertions.clear();
+        block.failed_asserts = 0;
         let env = Env {
             ntid: launch.config.block,
             ctaid,
@@ -215,7 +225,7 @@ impl BlockRun {
         let mut turns = 0u32;
         loop {
             if block.live == 0 {
-                return Ok(true);
+                return finished(block);
             }
             if passes.is_some_and(|limit| turns >= limit) {
                 return Ok(false);
@@ -239,7 +249,7 @@ impl BlockRun {
                     .map_err(|e| fault(launch, block, warp, e))?;
             }
             if block.live == 0 {
-                return Ok(true);
+                return finished(block);
             }
             if !progress && block.releases.is_empty() {
                 if let Some(warp) = warps.iter_mut().find(|w| w.coll_wait != 0) {
@@ -247,9 +257,28 @@ impl BlockRun {
                     warp.coll_wait = 0;
                     continue;
                 }
+                // Threads waiting for one whose `assert` failed: the assertion is the error.
+                if block.failed_assert.is_some() {
+                    return finished(block);
+                }
                 return Err(deadlock(launch, block, warps));
             }
         }
+    }
+}
+
+/// The end of a block whose threads are all done: its first failed `assert`, if any, with
+/// every failed assertion's line.
+#[allow(clippy::result_large_err)]
+fn finished(block: &mut Block) -> Result<bool, Fault> {
+    match block.failed_assert.take() {
+        Some(fault) => {
+            let mut fault = *fault;
+            fault.assertions = std::mem::take(&mut block.assertions);
+            fault.failed_asserts = block.failed_asserts;
+            Err(fault)
+        }
+        None => Ok(true),
     }
 }
 
@@ -272,6 +301,9 @@ pub(crate) fn fault(launch: &Launch<'_>, block: &Block, warp: &Warp, e: ExecFaul
             .unwrap_or_default(),
         address: e.address,
         detail: e.detail,
+        source: launch.program.source_frames(warp.gfunc, pc).to_vec(),
+        assertions: Vec::new(),
+        failed_asserts: 0,
     }
 }
 
@@ -287,7 +319,7 @@ pub(crate) fn place(warp: &Warp, lane: usize) -> (u32, usize) {
 
 /// Where the live threads of a block are: `32 threads at PTX line 7, 2 at line 9 (in `f`)`.
 pub(crate) fn positions(launch: &Launch<'_>, warps: &[Warp]) -> String {
-    let mut places: Vec<((u32, u32), u32)> = Vec::new();
+    let mut places: Vec<((u32, u32), usize, u32)> = Vec::new();
     for warp in warps {
         let mut live = warp.valid & !warp.exited;
         while live != 0 {
@@ -297,25 +329,28 @@ pub(crate) fn positions(launch: &Launch<'_>, warps: &[Warp]) -> String {
             let line = launch.program.functions[function as usize].line(pc);
             match places
                 .iter_mut()
-                .find(|(place, _)| *place == (function, line))
+                .find(|(place, ..)| *place == (function, line))
             {
-                Some((_, count)) => *count += 1,
-                None => places.push(((function, line), 1)),
+                Some((_, _, count)) => *count += 1,
+                None => places.push(((function, line), pc, 1)),
             }
         }
     }
-    places.sort_by_key(|&(_, count)| std::cmp::Reverse(count));
+    places.sort_by_key(|&(.., count)| std::cmp::Reverse(count));
     let shown: Vec<String> = places
         .iter()
         .take(4)
-        .map(|&((function, line), count)| {
+        .map(|&((function, line), pc, count)| {
             let name = &launch.program.functions[function as usize].name;
             let within = if *name == launch.kernel.name {
                 String::new()
             } else {
                 format!(" (in `{name}`)")
             };
-            format!("{count} at PTX line {line}{within}")
+            match launch.program.source_frames(function, pc).first() {
+                Some(frame) => format!("{count} at {} (PTX line {line}){within}", frame.position),
+                None => format!("{count} at PTX line {line}{within}"),
+            }
         })
         .collect();
     let more = places.len().saturating_sub(shown.len());
@@ -361,6 +396,7 @@ pub(crate) fn fault_at(
     (function, pc): (u32, usize),
     detail: String,
 ) -> Fault {
+    let source = launch.program.source_frames(function, pc).to_vec();
     let function = &launch.program.functions[function as usize];
     Fault {
         kind,
@@ -376,6 +412,9 @@ pub(crate) fn fault_at(
             .unwrap_or_default(),
         address: None,
         detail,
+        source,
+        assertions: Vec::new(),
+        failed_asserts: 0,
     }
 }
 

@@ -7,6 +7,8 @@
 
 use std::fmt;
 
+use super::source::{self, SourceFrame, SourcePosition};
+
 /// What went wrong in a [`Fault`].
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum FaultKind {
@@ -39,6 +41,8 @@ pub enum FaultKind {
     AssertFailed,
     /// The launch was stopped from the host (a timeout) while its threads still ran.
     Stopped,
+    /// A read of device memory that nothing wrote (with initcheck on).
+    UninitializedRead,
 }
 
 impl FaultKind {
@@ -59,6 +63,7 @@ impl FaultKind {
             FaultKind::InvalidLaunch => "invalid launch",
             FaultKind::AssertFailed => "assertion failed",
             FaultKind::Stopped => "stopped",
+            FaultKind::UninitializedRead => "uninitialized read",
         }
     }
 }
@@ -90,26 +95,63 @@ pub struct Fault {
     pub address: Option<u64>,
     /// More detail (sizes, the allocation involved, the barrier waited on…).
     pub detail: String,
+    /// Where the faulting instruction is in the program's source, innermost frame first (its
+    /// own line, then each call site it was inlined at); empty without line information.
+    pub source: Vec<SourceFrame>,
+    /// For [`FaultKind::AssertFailed`]: CUDA's line for every thread whose `assert` failed
+    /// (`file:line: function: block: [x,y,z], thread: [x,y,z] Assertion `cond` failed.`), in
+    /// block order, at most 4096; empty for other faults.
+    pub assertions: Vec<String>,
+    /// For [`FaultKind::AssertFailed`]: how many threads' `assert` failed.
+    pub failed_asserts: u64,
 }
 
+impl Fault {
+    /// The kernel's name demangled (`saxpy(float, float const*, float*, int)`), or as written.
+    pub fn kernel_signature(&self) -> String {
+        crate::symbols::demangle(&self.kernel).unwrap_or_else(|| self.kernel.clone())
+    }
+
+    /// The source position of the faulting instruction (its innermost frame), if known.
+    pub fn source_position(&self) -> Option<&SourcePosition> {
+        self.source.first().map(|frame| &frame.position)
+    }
+}
+
+/// The hint a report without source positions ends with.
+pub const NO_LINE_INFO_HINT: &str = "no source line: compile with -lineinfo";
+
 impl fmt::Display for Fault {
+    /// With line information: ``out-of-bounds access in kernel `k(int*)` at k.cu:14:5, block
+    /// (0, 0, 0), thread (3, 0, 0), address 0x…: detail (PTX line 42: `st.global.u32 …`)``;
+    /// without, the PTX line takes the source position's place and a hint on `-lineinfo` ends it.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let [bx, by, bz] = self.block;
         let [tx, ty, tz] = self.thread;
-        write!(f, "{} in kernel `{}`", self.kind, self.kernel)?;
+        write!(f, "{} in kernel `{}`", self.kind, self.kernel_signature())?;
         if self.function != self.kernel && !self.function.is_empty() {
-            write!(f, " (in function `{}`)", self.function)?;
+            let function =
+                crate::symbols::demangle(&self.function).unwrap_or_else(|| self.function.clone());
+            write!(f, " (in function `{function}`)")?;
         }
-        write!(
-            f,
-            ", block ({bx}, {by}, {bz}), thread ({tx}, {ty}, {tz}), PTX line {}: `{}`",
-            self.line, self.instruction
-        )?;
+        let source = source::describe(&self.source);
+        if !source.is_empty() {
+            write!(f, " at {source}")?;
+        }
+        write!(f, ", block ({bx}, {by}, {bz}), thread ({tx}, {ty}, {tz})")?;
+        if source.is_empty() {
+            write!(f, ", PTX line {}: `{}`", self.line, self.instruction)?;
+        }
         if let Some(address) = self.address {
             write!(f, ", address {address:#x}")?;
         }
         if !self.detail.is_empty() {
             write!(f, ": {}", self.detail)?;
+        }
+        if !source.is_empty() {
+            write!(f, " (PTX line {}: `{}`)", self.line, self.instruction)?;
+        } else if self.line != 0 {
+            write!(f, " ({NO_LINE_INFO_HINT})")?;
         }
         Ok(())
     }

@@ -157,6 +157,9 @@ impl Program {
             instruction: String::new(),
             address: None,
             detail,
+            source: Vec::new(),
+            assertions: Vec::new(),
+            failed_asserts: 0,
         };
         let threads: u64 = config.block.iter().map(|&d| u64::from(d)).product();
         let blocks: u64 = config.grid.iter().map(|&d| u64::from(d)).product();
@@ -182,7 +185,7 @@ impl Program {
             )));
         }
         let shared = self
-            .static_shared
+            .kernel_static_shared(kernel)
             .saturating_add(u64::from(config.dynamic_shared));
         if shared > MAX_SHARED {
             return Err(invalid(format!(
@@ -196,8 +199,8 @@ impl Program {
                 code.param_size
             )));
         }
-        if let Some((function, pc, why)) = self.unsupported_in(kernel.index) {
-            let function = &self.functions[function as usize];
+        if let Some((function_index, pc, why)) = self.unsupported_in(kernel.index) {
+            let function = &self.functions[function_index as usize];
             return Err(Fault {
                 kind: FaultKind::Unsupported,
                 kernel: code.name.clone(),
@@ -212,6 +215,9 @@ impl Program {
                     .unwrap_or_default(),
                 address: None,
                 detail: why,
+                source: self.source_frames(function_index, pc).to_vec(),
+                assertions: Vec::new(),
+                failed_asserts: 0,
             });
         }
         // Kernels that synchronise the grid get a workspace and run with all blocks resident.
@@ -250,6 +256,7 @@ impl Program {
         let spinning = AtomicUsize::new(0);
         let abort = AtomicBool::new(false);
         let first_fault: Mutex<Option<(u64, Fault)>> = Mutex::new(None);
+        let asserted: Mutex<Vec<(u64, Vec<String>, u64)>> = Mutex::new(Vec::new());
         let outputs: Mutex<Vec<(u64, String)>> = Mutex::new(Vec::new());
         let kept_printf = AtomicUsize::new(0);
         let instructions = AtomicU64::new(0);
@@ -272,8 +279,19 @@ impl Program {
                     .unwrap_or_else(|e| e.into_inner())
                     .push((index, text));
             }
-            if let Err(fault) = result {
-                abort.store(true, Ordering::Relaxed);
+            if let Err(mut fault) = result {
+                // A failed `assert` stops its threads only: the other blocks run on, so that
+                // every failing thread is reported, as on a GPU.
+                if fault.kind == FaultKind::AssertFailed {
+                    let lines = std::mem::take(&mut fault.assertions);
+                    asserted.lock().unwrap_or_else(|e| e.into_inner()).push((
+                        index,
+                        lines,
+                        fault.failed_asserts,
+                    ));
+                } else {
+                    abort.store(true, Ordering::Relaxed);
+                }
                 let mut slot = first_fault.lock().unwrap_or_else(|e| e.into_inner());
                 if slot.as_ref().is_none_or(|(i, _)| index < *i) {
                     *slot = Some((index, fault));
@@ -353,7 +371,16 @@ impl Program {
             // The workspace was allocated above; failing to free it only leaks 64 bytes.
             let _ = self.memory.free(workspace);
         }
-        if let Some((_, fault)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
+        if let Some((_, mut fault)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
+            let mut asserted = asserted.into_inner().unwrap_or_else(|e| e.into_inner());
+            asserted.sort_by_key(|(index, ..)| *index);
+            fault.failed_asserts = 0;
+            for (_, lines, count) in asserted {
+                fault.failed_asserts += count;
+                let room =
+                    crate::interp::exec::KEPT_ASSERTIONS.saturating_sub(fault.assertions.len());
+                fault.assertions.extend(lines.into_iter().take(room));
+            }
             return Err(fault);
         }
         let mut outputs = outputs.into_inner().unwrap_or_else(|e| e.into_inner());

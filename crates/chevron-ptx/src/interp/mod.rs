@@ -50,6 +50,7 @@ pub mod memory;
 pub mod numeric;
 mod printf;
 pub mod program;
+pub mod source;
 mod spin;
 mod warp;
 
@@ -57,3 +58,4 @@ pub use fault::{Fault, FaultKind, LoadError, MemoryError};
 pub use grid::{BlockWorkers, LaunchConfig, LaunchHooks, LaunchReport, KEPT_PRINTF_BYTES};
 pub use memory::DeviceMemory;
 pub use program::{KernelHandle, Program};
+pub use source::{SourceFrame, SourcePosition};

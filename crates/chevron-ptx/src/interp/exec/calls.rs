@@ -53,7 +53,7 @@ pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction) -> Result<Op, Load
 }
 
 /// Reads a caller-side argument for `lane` as a value (at most 8 bytes).
-fn arg_value(w: &Warp, slot: CallSlot, lane: usize) -> u64 {
+pub(super) fn arg_value(w: &Warp, slot: CallSlot, lane: usize) -> u64 {
     match slot {
         CallSlot::Frame(offset) => {
             let at = (w.frame_base[lane] + offset) as usize;
@@ -107,6 +107,11 @@ pub(super) fn call(
     for_lanes!(mask, |lane| {
         let index = target_of(w, l, call, lane)?;
         let callee = &l.program.functions[index as usize];
+        if callee.builtin == Some(Builtin::AssertFail) {
+            super::assert::fail(call, w, b, l, lane);
+            entered = true;
+            continue;
+        }
         if let Some(builtin) = callee.builtin {
             let result = run_builtin(builtin, call, w, b, l, lane)?;
             if let Some(CallSlot::Value(Src::Reg(r))) = call.returns.first() {
@@ -293,18 +298,7 @@ fn run_builtin(
             }
             Ok(0)
         }
-        Builtin::AssertFail => {
-            let (message, file, line, function) = (arg(0), arg(1), arg(2), arg(3));
-            let text =
-                |a: u64, w: &mut Warp| printf::c_string(w, b, l, lane, a).unwrap_or_default();
-            let message = text(message, w);
-            let file = text(file, w);
-            let function = text(function, w);
-            Err(ExecFault::new(
-                FaultKind::AssertFailed,
-                lane as u32,
-                format!("{file}:{line}: {function}: Assertion `{message}` failed."),
-            ))
-        }
+        // Handled by `call` before it gets here: the lane stops.
+        Builtin::AssertFail => Ok(0),
     }
 }

@@ -4,6 +4,7 @@
 //! lanes of a mask ([`execute`]); [`run_warp`] steps a warp's current group through its function
 //! and handles divergence and reconvergence.
 
+mod assert;
 mod atomics;
 mod barrier;
 pub(crate) mod bulk_copy;
@@ -36,6 +37,7 @@ use super::program::{Decoder, FunctionCode, Program};
 use super::warp::Warp;
 use crate::ir::{self, KnownOpcode as K};
 
+pub(crate) use assert::KEPT_ASSERTIONS;
 pub(crate) use memory_ops::{load as load_at, resolve_generic};
 
 /// Everything a running block needs to know about its launch.

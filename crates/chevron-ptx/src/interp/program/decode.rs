@@ -7,73 +7,11 @@ use super::decode_ops::Decoder;
 use super::layout;
 use super::limits;
 use super::scope::{Binding, Scopes};
+pub(crate) use super::shared::SharedLayout;
 use super::{is_kernel, walk, FunctionCode, ParamSlot};
 use crate::interp::fault::LoadError;
 use crate::interp::inst::Builtin;
-use crate::ir::{self, Span, StateSpace, Statement, Variable};
-
-/// Offsets of every `.shared` variable of the module (module scope and function scope) in one
-/// static layout; unsized `extern .shared` arrays all start at the dynamic offset after it.
-#[derive(Debug, Default)]
-pub(crate) struct SharedLayout {
-    offsets: HashMap<(Option<usize>, Span, String), u64>,
-    /// Size of the static part, rounded up to where dynamic shared memory starts.
-    pub static_size: u64,
-}
-
-fn is_shared(space: StateSpace) -> bool {
-    matches!(
-        space,
-        StateSpace::Shared | StateSpace::SharedCta | StateSpace::SharedCluster
-    )
-}
-
-impl SharedLayout {
-    pub fn new(module: &ir::Module, functions: &[&ir::Function]) -> SharedLayout {
-        let mut layout = SharedLayout::default();
-        let mut offset = 0u64;
-        let mut dynamic_align = 16u64;
-        let mut place = |function: Option<usize>, var: &Variable, layout: &mut SharedLayout| {
-            if layout::is_unsized(var) {
-                dynamic_align = dynamic_align.max(layout::variable_align(var));
-                return;
-            }
-            offset = offset.next_multiple_of(layout::variable_align(var));
-            layout
-                .offsets
-                .insert((function, var.span, var.name.clone()), offset);
-            offset = offset.saturating_add(layout::variable_size(var));
-        };
-        for item in &module.items {
-            if let ir::Item::Variable(var) = item {
-                if is_shared(var.space) {
-                    place(None, var, &mut layout);
-                }
-            }
-        }
-        for (index, function) in functions.iter().enumerate() {
-            if let Some(body) = &function.body {
-                walk(body, &mut |statement| {
-                    if let Statement::Variable(var) = statement {
-                        if is_shared(var.space) {
-                            place(Some(index), var, &mut layout);
-                        }
-                    }
-                });
-            }
-        }
-        layout.static_size = offset.next_multiple_of(dynamic_align);
-        layout
-    }
-
-    /// The offset of a shared variable declared in `function` (None: module scope).
-    pub fn offset_of(&self, function: Option<usize>, var: &Variable) -> u64 {
-        self.offsets
-            .get(&(function, var.span, var.name.clone()))
-            .copied()
-            .unwrap_or(self.static_size)
-    }
-}
+use crate::ir::{self, StateSpace, Statement, Variable};
 
 fn builtin(name: &str) -> Option<Builtin> {
     Some(match name {
@@ -160,6 +98,10 @@ pub(crate) fn decode_function(
         }
         code.kernel_params = slots;
         code.param_size = size;
+        // Dynamic shared memory starts after this kernel's own static part.
+        for name in &shared.module_unsized {
+            scopes.declare(name, Binding::Shared(shared.dynamic_start(Some(index))));
+        }
     } else {
         for (list, out) in [
             (&function.returns, &mut code.returns),

@@ -7,6 +7,7 @@ mod decode_ops;
 mod layout;
 pub mod limits;
 mod scope;
+mod shared;
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -14,6 +15,7 @@ use std::sync::Arc;
 use super::fault::LoadError;
 use super::inst::{Builtin, Inst};
 use super::memory::{DeviceMemory, FUNCTION_WINDOW};
+use super::source::{SourceFrame, SourceMap};
 use crate::ir::{self, FunctionKind, Immediate, Item, ScalarType, StateSpace, Statement};
 use scope::Binding;
 
@@ -93,9 +95,30 @@ impl Program {
         Some((code, &self.functions))
     }
 
-    /// Bytes of static shared memory of every kernel; dynamic shared memory follows.
+    /// The source frames of instruction `pc` of function `function`, innermost first (empty
+    /// when the module has no line information there).
+    pub fn source_frames(&self, function: u32, pc: usize) -> &[SourceFrame] {
+        self.source.frames(function, pc)
+    }
+
+    /// Whether the module carries line information (`.loc`, from `-lineinfo` or `-G`).
+    pub fn has_line_info(&self) -> bool {
+        self.source.has_lines()
+    }
+
+    /// Bytes of static shared memory of the module's largest kernel.
     pub fn static_shared(&self) -> u64 {
         self.static_shared
+    }
+
+    /// Bytes of static shared memory of a block of `kernel`: the `.shared` variables it and the
+    /// functions it calls name, laid out; its dynamic shared memory starts at this offset, and an
+    /// access past static plus dynamic faults.
+    pub fn kernel_static_shared(&self, kernel: &KernelHandle) -> u64 {
+        self.block_static_shared
+            .get(kernel.index as usize)
+            .copied()
+            .unwrap_or(self.static_shared)
     }
 }
 
@@ -118,10 +141,15 @@ pub struct Program {
     by_name: HashMap<String, u32>,
     globals: HashMap<String, (u64, u64)>,
     pub(crate) memory: Arc<DeviceMemory>,
-    /// Bytes of static shared memory; dynamic shared memory starts at this offset.
+    /// Bytes of static shared memory of the largest kernel.
     pub(crate) static_shared: u64,
+    /// Per function: the static shared memory of a block running it (kernels: what the kernel
+    /// and its callees name, exactly); its dynamic shared memory starts at this offset.
+    pub(crate) block_static_shared: Vec<u64>,
     /// Registers per function frame in a warp's register file (the largest function's count).
     pub(crate) max_regs: u32,
+    /// Source positions of every instruction (`.loc`), for reports.
+    pub(crate) source: SourceMap,
 }
 
 /// The bit pattern of an immediate for an operand of type `ty`.
@@ -231,13 +259,16 @@ impl Program {
             decoded.push(decode::decode_function(function, index, &names, &shared)?);
         }
         let max_regs = decoded.iter().map(|f| f.num_regs).max().unwrap_or(0).max(1);
+        let source = SourceMap::new(module, &functions);
         Ok(Program {
             functions: decoded,
             by_name,
             globals,
             memory: Arc::clone(memory),
             static_shared: shared.static_size,
+            block_static_shared: shared.block_static_sizes(),
             max_regs,
+            source,
         })
     }
 

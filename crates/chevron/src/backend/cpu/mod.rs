@@ -60,6 +60,8 @@ static NEXT_MEMORY_INDEX: AtomicU32 = AtomicU32::new(0);
 /// [`CpuConfig`]); by default one device.
 pub fn discover() -> Result<Vec<Arc<dyn Device>>> {
     let config = CpuConfig::from_env()?;
+    // A malformed CHEVRON_CHECK keeps the devices from starting unchecked.
+    crate::check::active()?;
     if config.devices == 0 {
         return Err(Error::Unavailable {
             backend: "cpu",

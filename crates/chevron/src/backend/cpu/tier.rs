@@ -79,15 +79,16 @@ impl KernelTier {
         }
     }
 
-    /// Runs one launch of `kernel` where the policy says. `Err`: the launch's fault, or
-    /// why `CHEVRON_CPU_EXEC`, `CHEVRON_CPU_CHECKS` or `CHEVRON_CPU_VECTOR` is invalid.
+    /// Runs one launch of `kernel` where the policy says: the launch's report or its fault.
+    /// `Err`: why `CHEVRON_CPU_EXEC`, `CHEVRON_CPU_CHECKS` or `CHEVRON_CPU_VECTOR` is invalid.
+    #[allow(clippy::result_large_err)]
     pub fn launch(
         &self,
         kernel: Launchable<'_>,
         config: &LaunchConfig,
         params: &[u8],
         hooks: &LaunchHooks<'_>,
-    ) -> Result<LaunchReport, String> {
+    ) -> Result<Result<LaunchReport, Fault>, String> {
         let (mode, checks) = policy().clone()?;
         // A fault is the rare end of a launch; its size does not matter.
         #[allow(clippy::result_large_err)]
@@ -105,7 +106,7 @@ impl KernelTier {
             },
             ExecMode::Auto => self.auto(&kernel, checks, config, params, hooks),
         };
-        result.map_err(|fault| fault.to_string())
+        Ok(result)
     }
 
     /// One launch under `auto`.

@@ -118,7 +118,10 @@ impl WorkerContext {
             }
             Job::Memory { what, op } => match guarded(|| op(&self.memory)) {
                 Ok(Ok(())) => None,
-                Ok(Err(message)) | Err(message) => Some(fault(what, message)),
+                Ok(Err(message)) | Err(message) => {
+                    crate::check::record_memory_fault(what, &message);
+                    Some(fault(what, message))
+                }
             },
             Job::Wait {
                 timeline,
@@ -164,8 +167,32 @@ impl WorkerContext {
             program: &kernel.program,
             handle: &kernel.handle,
         };
-        kernel.tier.launch(kernel_ref, &config, params, &hooks)?;
+        let result = kernel.tier.launch(kernel_ref, &config, params, &hooks)?;
+        result.map_err(|fault| {
+            print_assertions(&fault);
+            crate::check::record_fault(&fault);
+            fault.to_string()
+        })?;
         Ok(())
+    }
+}
+
+/// Prints CUDA's line for every thread whose `assert` failed on the host's stderr, as the CUDA
+/// runtime does before the launch's error is reported.
+fn print_assertions(fault: &interp::Fault) {
+    use std::io::Write;
+    if fault.assertions.is_empty() {
+        return;
+    }
+    let mut stderr = std::io::stderr().lock();
+    for line in &fault.assertions {
+        let _ = writeln!(stderr, "{line}");
+    }
+    let unlisted = fault
+        .failed_asserts
+        .saturating_sub(fault.assertions.len() as u64);
+    if unlisted > 0 {
+        let _ = writeln!(stderr, "({unlisted} more threads failed their assertion)");
     }
 }
 

@@ -1,0 +1,241 @@
+//! The sanitizer: `CHEVRON_CHECK=memcheck,initcheck,leaks` (or [`configure`]), on the CPU device.
+//!
+//! - **memcheck**: every access checked against the allocation table, the kernel's exact shared
+//!   memory and its thread's stack, misalignment, use after free, failed `assert` (the CPU
+//!   device always checks these; with the check on, each fault is also a [`Finding`]).
+//! - **initcheck**: device memory remembers which of its bytes were written (by the host, a copy,
+//!   a memset or a kernel); a kernel reading a byte never written is a finding. Kernels run in
+//!   the interpreter while it is on.
+//! - **leaks**: allocations made through the CUDA runtime and still live at exit, each with the
+//!   host call that made it.
+//!
+//! Off by default. Each finding is printed on stderr as it is found, kept as a typed
+//! [`Finding`] ([`findings`]), and at exit a summary is printed; when anything was found the
+//! process exits with status 1 (as compute-sanitizer's `--error-exitcode`).
+
+mod exit;
+mod leaks;
+
+use std::sync::{Mutex, OnceLock};
+
+use crate::error::{Error, Result};
+pub use chevron_ptx::interp::SourcePosition;
+pub use leaks::{forget_allocation, track_allocation};
+
+/// The environment variable that turns checks on.
+pub const VARIABLE: &str = "CHEVRON_CHECK";
+
+/// Which checks run.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CheckConfig {
+    /// Faults as findings (out of bounds, misaligned, use after free, shared overrun, assert).
+    pub memcheck: bool,
+    /// Reads of device memory never written.
+    pub initcheck: bool,
+    /// Allocations live at exit.
+    pub leaks: bool,
+}
+
+impl CheckConfig {
+    /// Parses a comma-separated list of `memcheck`, `initcheck`, `leaks` (`all`: every one;
+    /// empty or `none`: off).
+    pub fn parse(text: &str) -> Result<CheckConfig> {
+        let mut config = CheckConfig::default();
+        for word in text.split(',').map(str::trim).filter(|w| !w.is_empty()) {
+            match word {
+                "memcheck" => config.memcheck = true,
+                "initcheck" => config.initcheck = true,
+                "leaks" | "leakcheck" => config.leaks = true,
+                "all" => {
+                    config = CheckConfig {
+                        memcheck: true,
+                        initcheck: true,
+                        leaks: true,
+                    }
+                }
+                "none" => {}
+                "racecheck" | "synccheck" => {
+                    return Err(invalid(text, &format!("`{word}` is not available yet")))
+                }
+                _ => {
+                    return Err(invalid(
+                        text,
+                        &format!("unknown check `{word}` (memcheck, initcheck, leaks, all)"),
+                    ))
+                }
+            }
+        }
+        Ok(config)
+    }
+
+    /// Whether any check is on.
+    pub fn any(&self) -> bool {
+        self.memcheck || self.initcheck || self.leaks
+    }
+
+    /// The names of the checks that are on, comma-separated.
+    pub fn names(&self) -> String {
+        [
+            (self.memcheck, "memcheck"),
+            (self.initcheck, "initcheck"),
+            (self.leaks, "leaks"),
+        ]
+        .iter()
+        .filter(|(on, _)| *on)
+        .map(|(_, name)| *name)
+        .collect::<Vec<_>>()
+        .join(",")
+    }
+}
+
+fn invalid(text: &str, why: &str) -> Error {
+    Error::InvalidValue {
+        call: VARIABLE,
+        message: format!("`{text}`: {why}"),
+    }
+}
+
+static CONFIG: OnceLock<CheckConfig> = OnceLock::new();
+
+/// Sets the checks of this process before any device runs (what `chevron run --check` does);
+/// an error if they were already fixed differently (by an earlier call or by [`active`]).
+pub fn configure(config: CheckConfig) -> Result<()> {
+    let set = *CONFIG.get_or_init(|| config);
+    if set != config {
+        return Err(Error::InvalidValue {
+            call: "check::configure",
+            message: format!(
+                "the checks of this process are already `{}`",
+                if set.any() {
+                    set.names()
+                } else {
+                    "none".into()
+                }
+            ),
+        });
+    }
+    if config.any() {
+        exit::install();
+    }
+    Ok(())
+}
+
+/// The checks of this process: those [`configure`]d, else `CHEVRON_CHECK`'s (read once; a
+/// malformed value is an error, every time it is asked).
+pub fn active() -> Result<CheckConfig> {
+    if let Some(config) = CONFIG.get() {
+        return Ok(*config);
+    }
+    let text = std::env::var(VARIABLE).unwrap_or_default();
+    let config = CheckConfig::parse(&text)?;
+    configure(config)?;
+    Ok(config)
+}
+
+/// The checks on, or none when `CHEVRON_CHECK` is malformed (devices refuse to start then).
+pub(crate) fn current() -> CheckConfig {
+    active().unwrap_or_default()
+}
+
+/// What a check found.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Finding {
+    /// The check: `memcheck`, `initcheck` or `leaks`.
+    pub check: &'static str,
+    /// What was found: a fault kind (`out-of-bounds access`, …), `uninitialized read`, `leak`.
+    pub kind: String,
+    /// The kernel (demangled), for findings inside one.
+    pub kernel: Option<String>,
+    /// `%ctaid` and `%tid` of the thread, for findings inside a kernel.
+    pub block: Option<[u32; 3]>,
+    /// See `block`.
+    pub thread: Option<[u32; 3]>,
+    /// The address involved.
+    pub address: Option<u64>,
+    /// The source position of the instruction (with `-lineinfo`).
+    pub source: Option<SourcePosition>,
+    /// The whole report, as printed.
+    pub message: String,
+}
+
+static FINDINGS: Mutex<Vec<Finding>> = Mutex::new(Vec::new());
+
+/// Every finding of this process so far, in the order found.
+pub fn findings() -> Vec<Finding> {
+    FINDINGS.lock().unwrap_or_else(|e| e.into_inner()).clone()
+}
+
+/// Records a finding and prints it on stderr.
+pub(crate) fn record(finding: Finding) {
+    eprintln!("chevron check: {}: {}", finding.check, finding.message);
+    FINDINGS
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .push(finding);
+}
+
+/// Records a kernel fault as a memcheck finding (or initcheck, for uninitialized reads), when
+/// that check is on.
+pub(crate) fn record_fault(fault: &chevron_ptx::interp::Fault) {
+    let checks = current();
+    let check = if fault.kind == chevron_ptx::interp::FaultKind::UninitializedRead {
+        "initcheck"
+    } else {
+        "memcheck"
+    };
+    let on = if check == "initcheck" {
+        checks.initcheck
+    } else {
+        checks.memcheck
+    };
+    if !on || fault.kind == chevron_ptx::interp::FaultKind::Stopped {
+        return;
+    }
+    record(Finding {
+        check,
+        kind: fault.kind.as_str().to_string(),
+        kernel: Some(fault.kernel_signature()),
+        block: Some(fault.block),
+        thread: Some(fault.thread),
+        address: fault.address,
+        source: fault.source_position().cloned(),
+        message: fault.to_string(),
+    });
+}
+
+/// Records a fault of a copy or fill (`what`: `memcpy host-to-device`, …) as a memcheck finding.
+pub(crate) fn record_memory_fault(what: &str, message: &str) {
+    if !current().memcheck {
+        return;
+    }
+    record(Finding {
+        check: "memcheck",
+        kind: "invalid memory operation".into(),
+        kernel: None,
+        block: None,
+        thread: None,
+        address: None,
+        source: None,
+        message: format!("{what}: {message}"),
+    });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lists_parse_and_bad_names_are_errors() {
+        let config = CheckConfig::parse("memcheck, leaks").unwrap();
+        assert!(config.memcheck && config.leaks && !config.initcheck);
+        assert_eq!(config.names(), "memcheck,leaks");
+        assert!(!CheckConfig::parse("").unwrap().any());
+        assert!(CheckConfig::parse("all").unwrap().initcheck);
+        let error = CheckConfig::parse("memcheck,bogus")
+            .unwrap_err()
+            .to_string();
+        assert!(error.contains("unknown check `bogus`"), "{error}");
+        let error = CheckConfig::parse("racecheck").unwrap_err().to_string();
+        assert!(error.contains("not available yet"), "{error}");
+    }
+}
