@@ -40,7 +40,7 @@ impl ManagedVar {
             .global(&self.name)?;
         // SAFETY: the host copy is `size` bytes owned by this registry.
         let host = unsafe { std::slice::from_raw_parts_mut(self.host as *mut u8, self.size) };
-        device.legacy.copy_to_host_at(host, global.ptr)?;
+        device.legacy().copy_to_host_at(host, global.ptr)?;
         self.initialized = true;
         Ok(())
     }

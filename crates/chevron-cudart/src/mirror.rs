@@ -161,7 +161,7 @@ pub fn pull_all() -> CudaResult {
         mirror.buffer.device().synchronize()?;
         // SAFETY: the range is host memory of `len` bytes owned by the program.
         let host = unsafe { std::slice::from_raw_parts_mut(start as *mut u8, mirror.len) };
-        let stream = &state::device(mirror.device)?.legacy;
+        let stream = state::device(mirror.device)?.legacy();
         stream.copy_to_host_at(host, mirror.buffer.device_ptr())?;
         mirror.device_dirty = false;
     }

@@ -79,11 +79,13 @@ pub extern "C" fn cudaStreamCreateWithPriority(
     })
 }
 
-/// Destroys a stream once its work is done.
+/// Destroys a stream once its work is done (a capture in progress on it ends, unfinished).
 #[no_mangle]
 pub extern "C" fn cudaStreamDestroy(stream: *mut c_void) -> cudaError_t {
     guard("cudaStreamDestroy", || {
-        state::remove_stream(stream).map(drop)
+        state::remove_stream(stream)?;
+        crate::graphs::forget_captures(&[stream as usize]);
+        Ok(())
     })
 }
 

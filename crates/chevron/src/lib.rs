@@ -74,6 +74,7 @@ pub mod check;
 pub mod code_object;
 pub mod error;
 pub mod graph;
+pub mod host_range;
 pub mod instrument;
 pub mod jit;
 pub mod trace;

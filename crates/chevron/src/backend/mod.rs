@@ -245,6 +245,21 @@ pub trait Device: Send + Sync + 'static {
         ))
     }
 
+    /// The driver's answer to a device attribute query (CUDA: `cuDeviceGetAttribute` with a
+    /// `CUdevice_attribute`), so runtime ABIs report a GPU's properties as its driver does;
+    /// `None` on devices without a driver (the CPU device), which answer from [`DeviceInfo`].
+    fn driver_attribute(&self, attribute: i32) -> Option<Result<i32>> {
+        let _ = attribute;
+        None
+    }
+
+    /// Stream priorities as (least, greatest) (CUDA: `cuCtxGetStreamPriorityRange`, where
+    /// numerically lower is greater). Backends whose streams all run alike keep this default:
+    /// one level, `(0, 0)`.
+    fn stream_priority_range(&self) -> Result<(i32, i32)> {
+        Ok((0, 0))
+    }
+
     /// For downcasting within the backend.
     fn as_any(&self) -> &dyn Any;
 }
