@@ -119,9 +119,13 @@ impl Scheduler {
                 let more = Arc::clone(&stream).run_batch();
                 state = self.lock();
                 if more {
-                    // Behind the streams that waited meanwhile; this worker goes on with the
-                    // first of them, so no other worker is needed.
+                    // Behind the streams that waited meanwhile. This worker goes on with the
+                    // first of them; any more than the idle workers can take get a new worker,
+                    // as in `schedule` (a stream's later kernels may be what others spin on).
                     state.ready.push_back(stream);
+                    if state.ready.len() > state.idle + 1 && state.workers < MAX_WORKERS {
+                        let _ = self.spawn(&mut state);
+                    }
                 }
                 continue;
             }
