@@ -1,11 +1,13 @@
 //! CPU streams: an in-order queue per stream, run asynchronously by the scheduler's workers.
 //!
-//! Submissions take the next sequence number on the stream's [`Timeline`] and go to the stream's
-//! bounded queue (`stream_queue.rs`), which the scheduler's workers serve (`scheduler.rs`). Launches copy their argument values into a parameter buffer laid out as
-//! the kernel declares; host-to-device copies copy the source before returning; device-to-host
+//! Submissions take the next sequence number on the stream's [`Timeline`] and go to the
+//! stream's bounded queue (`stream_queue.rs`), which the scheduler's workers serve
+//! (`scheduler.rs`). Launches copy their argument values into a parameter buffer laid out as the
+//! kernel declares; host-to-device copies copy the source before returning; device-to-host
 //! copies wait for their turn on the queue. Unlike a GPU launch, a CPU launch allocates: its
-//! parameter buffer and queue entry must outlive the call, since the worker runs it later. A fault is reported by the next `synchronize` or
-//! `query` (and by `copy_to_host`), and cancels all later work on the stream.
+//! parameter buffer and queue entry must outlive the call, since a worker runs it later. A fault
+//! is reported by the next `synchronize` or `query` (and by `copy_to_host`), and cancels all
+//! later work on the stream except host functions, which are told of it.
 
 use std::any::Any;
 use std::ffi::c_void;
