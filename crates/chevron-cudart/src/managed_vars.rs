@@ -106,6 +106,11 @@ pub fn push(ordinal: usize, stream: &Stream) -> CudaResult {
     Ok(())
 }
 
+/// Whether any `__managed__` variable is registered.
+pub fn in_use() -> bool {
+    ANY.load(Ordering::Acquire)
+}
+
 /// Copies module variables kernels may have written back to their host copies.
 pub fn pull() -> CudaResult {
     if !ANY.load(Ordering::Acquire) {

@@ -149,6 +149,12 @@ fn push(stream: &Stream, start: usize, mirror: &mut Mirror) -> CudaResult {
     Ok(())
 }
 
+/// Whether any host memory is mirrored (mirrors or `__managed__` variables exist): host code
+/// then sees kernels' writes only through [`pull_all`].
+pub fn in_use() -> bool {
+    ANY.load(Ordering::Acquire) || crate::managed_vars::in_use()
+}
+
 /// Copies every mirror that kernels may have written back to the host (after their work).
 pub fn pull_all() -> CudaResult {
     crate::managed_vars::pull()?;

@@ -94,7 +94,7 @@ pub use error::{Error, Result};
 pub use graph::auto::{auto_graph_totals, AutoGraphStats};
 pub use graph::{Graph, NodeId, Recorder};
 pub use instrument::{Builtin, Hooks, Instrumentation};
-pub use launch::{Dim3, Kernel, KernelArg, KernelArgs, RawArgs, Value};
+pub use launch::{Dim3, Kernel, KernelArg, KernelArgs, RawArgs, Value, MAX_PARAM_BYTES};
 pub use module::{GlobalVar, Module};
 pub use runtime::{selection, BackendStatus, Runtime};
 pub use stream::{Stream, Token};
