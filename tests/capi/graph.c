@@ -64,6 +64,17 @@ int main(int argc, char **argv)
                  "parameter 1");
     EXPECT_ERROR(chevron_graph_set_args(graph, 0, changed, 4), CHEVRON_ERROR_INVALID_VALUE,
                  "not a kernel launch");
+    /* An argument claiming 2^40 bytes is refused before a byte of it is copied (the copy
+     * would abort under the script's ulimit -v), on every path that takes argument values. */
+    chevron_arg huge[] = {CHEVRON_ARG(n), {(const void *)&four, (size_t)1 << 40}, CHEVRON_ARG(px),
+                          CHEVRON_ARG(py)};
+    EXPECT_ERROR(chevron_graph_set_args(graph, node, huge, 4), CHEVRON_ERROR_INVALID_VALUE,
+                 "1099511627776 bytes");
+    chevron_graph recording;
+    CHECK(chevron_graph_begin(stream, &recording));
+    EXPECT_ERROR(chevron_graph_add_launch(recording, saxpy, grid, block, 0, huge, 4, NULL),
+                 CHEVRON_ERROR_INVALID_VALUE, "1099511627776 bytes");
+    CHECK(chevron_graph_release(recording));
     CHECK(chevron_graph_release(graph));
     EXPECT_ERROR(chevron_graph_release(graph), CHEVRON_ERROR_INVALID_HANDLE, "graph");
 

@@ -55,13 +55,33 @@ pub extern "C" fn cudaDeviceSynchronize() -> cudaError_t {
     })
 }
 
-/// Waits for the device's work and clears a sticky error; allocations stay valid (chevron's
-/// devices keep their state).
+/// Restores the current device as CUDA documents: its work is waited for (a fault is dropped),
+/// its device allocations are freed, its streams and captures forgotten, and the sticky error
+/// cleared, so the next call starts afresh.
 #[no_mangle]
 pub extern "C" fn cudaDeviceReset() -> cudaError_t {
-    let _ = state::device(state::current_ordinal()).map(|d| d.device.synchronize());
-    errors::clear_sticky();
-    let _ = errors::take_last_error();
+    guard("cudaDeviceReset", || {
+        let ordinal = state::current_ordinal();
+        let forgotten = state::reset_device(ordinal)?;
+        crate::graphs::forget_captures(&forgotten);
+        crate::memory::free_device_allocations(ordinal);
+        // The streams of before are gone: this forgets them (and reports no fault of theirs).
+        let _ = state::device(ordinal)?.device.synchronize();
+        errors::clear_sticky();
+        let _ = errors::take_last_error();
+        Ok(())
+    })
+}
+
+/// Succeeds, as NVIDIA's runtime does when no profiler is attached.
+#[no_mangle]
+pub extern "C" fn cudaProfilerStart() -> cudaError_t {
+    errors::SUCCESS
+}
+
+/// Succeeds, as NVIDIA's runtime does when no profiler is attached.
+#[no_mangle]
+pub extern "C" fn cudaProfilerStop() -> cudaError_t {
     errors::SUCCESS
 }
 
@@ -125,50 +145,135 @@ fn static_c_str(text: &'static str) -> *const c_char {
         .as_ptr()
 }
 
-fn info(device: c_int) -> CudaResult<&'static DeviceInfo> {
+fn device_of(device: c_int) -> CudaResult<&'static chevron::Device> {
     let ordinal = usize::try_from(device)
         .map_err(|_| CudaError::new(errors::INVALID_DEVICE, format!("device {device}")))?;
-    Ok(state::device(ordinal)?.device.info())
+    Ok(&state::device(ordinal)?.device)
 }
 
-/// Fills `prop` with what chevron knows of `device`; the rest is 0.
+/// The largest `cudaDeviceAttr` value of CUDA 13.0 chevron answers for.
+const LAST_ATTRIBUTE: c_int = 150;
+
+/// One `cudaDeviceAttr` of `device`: on a GPU the driver's answer (`cuDeviceGetAttribute`:
+/// `CUdevice_attribute` has the same values), else the CPU device's ([`cpu_attribute`]).
+fn attribute(device: &chevron::Device, attribute: c_int) -> CudaResult<c_int> {
+    if !(1..=LAST_ATTRIBUTE).contains(&attribute) {
+        return Err(CudaError::new(
+            INVALID_VALUE,
+            format!("{attribute} is not a cudaDeviceAttr"),
+        ));
+    }
+    match device.driver_attribute(attribute) {
+        Some(answer) => Ok(answer?),
+        None => Ok(cpu_attribute(device.info(), attribute)),
+    }
+}
+
+/// The CPU device's answer to `cudaDeviceAttr` `attribute` (0, absent, for features it does
+/// not have).
+fn cpu_attribute(info: &DeviceInfo, attribute: c_int) -> c_int {
+    let int = |v: u32| v.min(i32::MAX as u32) as c_int;
+    match attribute {
+        1 => int(info.max_threads_per_block),
+        2..=4 => int(info.max_block_dim[attribute as usize - 2]),
+        5..=7 => int(info.max_grid_dim[attribute as usize - 5]),
+        8 => int(info.max_shared_per_block),
+        9 => 65536,
+        10 => int(info.warp_size),
+        // cudaDevAttrMaxPitch: NVIDIA's devices' 2^31-1.
+        11 => i32::MAX,
+        12 | 82 => 65536,
+        13 => 1_000_000,
+        14 => 512,
+        // cudaDevAttrGpuOverlap: each stream has its own worker, so a copy on one stream
+        // overlaps a kernel on another.
+        15 => 1,
+        16 => int(info.multiprocessors),
+        // Can map host memory, concurrent kernels, unified addressing, managed memory,
+        // cooperative launches.
+        19 | 31 | 41 | 83 | 95 => 1,
+        36 => 1_000_000,
+        37 => 256,
+        39 => 2048,
+        40 => 1,
+        75 => int(info.compute_capability.0),
+        76 => int(info.compute_capability.1),
+        // cudaDevAttrStreamPrioritiesSupported: the CPU device's streams all run alike.
+        78 => 0,
+        81 | 97 => int(info.max_shared_per_block_optin),
+        106 => 32,
+        _ => 0,
+    }
+}
+
+/// Fills `prop` with `device`'s attributes (each as [`cudaDeviceGetAttribute`] answers it).
 #[no_mangle]
 pub extern "C" fn cudaGetDeviceProperties(prop: *mut cudaDeviceProp, device: c_int) -> cudaError_t {
     guard("cudaGetDeviceProperties", || {
-        let info = info(device)?;
+        let device = device_of(device)?;
+        let info = device.info();
+        let a = |which: c_int| attribute(device, which);
+        let size = |which: c_int| a(which).map(|v| v.max(0) as usize);
         let mut p = cudaDeviceProp::zeroed();
         for (slot, byte) in p.name.iter_mut().zip(info.name.bytes().take(255)) {
             *slot = byte as c_char;
         }
         p.totalGlobalMem = info.total_memory as usize;
-        p.sharedMemPerBlock = info.max_shared_per_block as usize;
-        p.sharedMemPerBlockOptin = info.max_shared_per_block_optin as usize;
-        p.sharedMemPerMultiprocessor = info.max_shared_per_block_optin as usize;
-        p.regsPerBlock = 65536;
-        p.regsPerMultiprocessor = 65536;
-        p.warpSize = info.warp_size as c_int;
-        p.memPitch = usize::MAX;
-        p.maxThreadsPerBlock = info.max_threads_per_block as c_int;
-        p.maxThreadsDim = info.max_block_dim.map(|d| d as c_int);
-        p.maxGridSize = info.max_grid_dim.map(|d| d.min(i32::MAX as u32) as c_int);
-        p.totalConstMem = 65536;
-        p.major = info.compute_capability.0 as c_int;
-        p.minor = info.compute_capability.1 as c_int;
-        p.multiProcessorCount = info.multiprocessors as c_int;
-        p.maxThreadsPerMultiProcessor = 2048;
-        p.maxBlocksPerMultiProcessor = 32;
-        p.canMapHostMemory = 1;
-        p.concurrentKernels = 1;
-        p.unifiedAddressing = 1;
-        p.managedMemory = 1;
-        p.cooperativeLaunch = 1;
-        p.asyncEngineCount = 1;
-        p.textureAlignment = 512;
+        p.sharedMemPerBlock = size(8)?;
+        p.regsPerBlock = a(12)?;
+        p.warpSize = a(10)?;
+        p.memPitch = size(11)?;
+        p.maxThreadsPerBlock = a(1)?;
+        p.maxThreadsDim = [a(2)?, a(3)?, a(4)?];
+        p.maxGridSize = [a(5)?, a(6)?, a(7)?];
+        p.totalConstMem = size(9)?;
+        p.major = a(75)?;
+        p.minor = a(76)?;
+        p.textureAlignment = size(14)?;
+        p.texturePitchAlignment = size(51)?;
+        p.multiProcessorCount = a(16)?;
+        p.integrated = a(18)?;
+        p.canMapHostMemory = a(19)?;
+        p.concurrentKernels = a(31)?;
+        p.ECCEnabled = a(32)?;
+        p.pciBusID = a(33)?;
+        p.pciDeviceID = a(34)?;
+        p.pciDomainID = a(50)?;
+        p.tccDriver = a(35)?;
+        p.asyncEngineCount = a(40)?;
+        p.unifiedAddressing = a(41)?;
+        p.memoryBusWidth = a(37)?;
+        p.l2CacheSize = a(38)?;
+        p.persistingL2CacheMaxSize = a(108)?;
+        p.maxThreadsPerMultiProcessor = a(39)?;
+        p.streamPrioritiesSupported = a(78)?;
+        p.globalL1CacheSupported = a(79)?;
+        p.localL1CacheSupported = a(80)?;
+        p.sharedMemPerMultiprocessor = size(81)?;
+        p.regsPerMultiprocessor = a(82)?;
+        p.managedMemory = a(83)?;
+        p.isMultiGpuBoard = a(84)?;
+        p.multiGpuBoardGroupID = a(85)?;
+        p.hostNativeAtomicSupported = a(86)?;
+        p.pageableMemoryAccess = a(88)?;
+        p.concurrentManagedAccess = a(89)?;
+        p.computePreemptionSupported = a(90)?;
+        p.canUseHostPointerForRegisteredMem = a(91)?;
+        p.cooperativeLaunch = a(95)?;
+        p.sharedMemPerBlockOptin = size(97)?;
+        p.pageableMemoryAccessUsesHostPageTables = a(100)?;
+        p.directManagedMemAccessFromHost = a(101)?;
+        p.maxBlocksPerMultiProcessor = a(106)?;
+        p.accessPolicyMaxWindowSize = a(109)?;
+        p.reservedSharedMemPerBlock = size(111)?;
+        p.hostRegisterSupported = a(99)?;
+        p.memoryPoolsSupported = a(115)?;
+        p.clusterLaunch = a(120)?;
         store(prop, p, "prop")
     })
 }
 
-/// One attribute of `device`: chevron's figure, or 0 (absent) for features it does not have.
+/// One attribute of `device` (see [`attribute`]).
 #[no_mangle]
 pub extern "C" fn cudaDeviceGetAttribute(
     value: *mut c_int,
@@ -176,35 +281,10 @@ pub extern "C" fn cudaDeviceGetAttribute(
     device: c_int,
 ) -> cudaError_t {
     guard("cudaDeviceGetAttribute", || {
-        let info = info(device)?;
-        let int = |v: u32| v.min(i32::MAX as u32) as c_int;
-        let answer = match attribute {
-            1 => int(info.max_threads_per_block),
-            2..=4 => int(info.max_block_dim[attribute as usize - 2]),
-            5..=7 => int(info.max_grid_dim[attribute as usize - 5]),
-            8 => int(info.max_shared_per_block),
-            9 => 65536,
-            10 => int(info.warp_size),
-            12 | 82 => 65536,
-            13 => 1_000_000,
-            16 => int(info.multiprocessors),
-            19 | 31 | 41 | 83 | 95 => 1,
-            39 => 2048,
-            75 => int(info.compute_capability.0),
-            76 => int(info.compute_capability.1),
-            81 | 97 => int(info.max_shared_per_block_optin),
-            106 => 32,
-            36 => 1_000_000,
-            37 => 256,
-            // Other attributes of CUDA 13.0 (features, interop, …): reported as absent.
-            other if (1..=150).contains(&other) => 0,
-            other => {
-                return Err(CudaError::new(
-                    INVALID_VALUE,
-                    format!("{other} is not a cudaDeviceAttr"),
-                ))
-            }
-        };
+        if value.is_null() {
+            return Err(CudaError::new(INVALID_VALUE, "value is NULL"));
+        }
+        let answer = self::attribute(device_of(device)?, attribute)?;
         store(value, answer, "value")
     })
 }

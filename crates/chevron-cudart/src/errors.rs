@@ -83,6 +83,11 @@ pub const CODES: &[(c_int, &str, &str)] = &[
     (500, "cudaErrorSymbolNotFound", "named symbol not found"),
     (600, "cudaErrorNotReady", "device not ready"),
     (
+        217,
+        "cudaErrorPeerAccessUnsupported",
+        "peer access is not supported between these two devices",
+    ),
+    (
         700,
         "cudaErrorIllegalAddress",
         "an illegal memory access was encountered",
@@ -91,6 +96,11 @@ pub const CODES: &[(c_int, &str, &str)] = &[
         701,
         "cudaErrorLaunchOutOfResources",
         "too many resources requested for launch",
+    ),
+    (
+        705,
+        "cudaErrorPeerAccessNotEnabled",
+        "peer access has not been enabled",
     ),
     (710, "cudaErrorAssert", "device-side assert triggered"),
     (
@@ -104,6 +114,11 @@ pub const CODES: &[(c_int, &str, &str)] = &[
         "pointer does not correspond to a registered memory region",
     ),
     (719, "cudaErrorLaunchFailure", "unspecified launch failure"),
+    (
+        720,
+        "cudaErrorCooperativeLaunchTooLarge",
+        "too many blocks in cooperative launch",
+    ),
     (801, "cudaErrorNotSupported", "operation not supported"),
     (
         900,
@@ -122,6 +137,7 @@ pub const SUCCESS: cudaError_t = 0;
 pub const INVALID_VALUE: cudaError_t = 1;
 pub const MEMORY_ALLOCATION: cudaError_t = 2;
 pub const INVALID_CONFIGURATION: cudaError_t = 9;
+pub const INVALID_PITCH_VALUE: cudaError_t = 12;
 pub const INVALID_SYMBOL: cudaError_t = 13;
 pub const INVALID_DEVICE_POINTER: cudaError_t = 17;
 pub const INVALID_MEMCPY_DIRECTION: cudaError_t = 21;
@@ -132,13 +148,16 @@ pub const INVALID_DEVICE: cudaError_t = 101;
 pub const INVALID_KERNEL_IMAGE: cudaError_t = 200;
 pub const NO_KERNEL_IMAGE_FOR_DEVICE: cudaError_t = 209;
 pub const INVALID_RESOURCE_HANDLE: cudaError_t = 400;
+pub const ILLEGAL_STATE: cudaError_t = 401;
 pub const SYMBOL_NOT_FOUND: cudaError_t = 500;
 pub const NOT_READY: cudaError_t = 600;
 pub const ILLEGAL_ADDRESS: cudaError_t = 700;
+pub const PEER_ACCESS_NOT_ENABLED: cudaError_t = 705;
 pub const ASSERT: cudaError_t = 710;
 pub const HOST_MEMORY_ALREADY_REGISTERED: cudaError_t = 712;
 pub const HOST_MEMORY_NOT_REGISTERED: cudaError_t = 713;
 pub const LAUNCH_FAILURE: cudaError_t = 719;
+pub const COOPERATIVE_LAUNCH_TOO_LARGE: cudaError_t = 720;
 pub const NOT_SUPPORTED: cudaError_t = 801;
 pub const UNKNOWN: cudaError_t = 999;
 

@@ -21,13 +21,11 @@ use std::sync::{Arc, Mutex};
 use chevron::{Graph, Kernel, KernelArg, LaunchConfig, NodeId, Stream};
 
 use crate::abi::{cudaKernelNodeParams, Dim3};
-use crate::errors::{cudaError_t, guard, CudaError, CudaResult, INVALID_VALUE};
+use crate::errors::{cudaError_t, guard, CudaError, CudaResult, ILLEGAL_STATE, INVALID_VALUE};
 use crate::memory::store;
 use crate::registry::{self, FatBinary, KernelEntry};
 use crate::state::{self, lock, STREAM_LEGACY, STREAM_PER_THREAD};
 
-/// `cudaErrorIllegalState`.
-const ILLEGAL_STATE: cudaError_t = 401;
 /// `cudaErrorStreamCaptureUnsupported`.
 pub const CAPTURE_UNSUPPORTED: cudaError_t = 900;
 /// `cudaErrorStreamCaptureInvalidated`.
@@ -49,32 +47,21 @@ unsafe impl KernelArg for Value {
     }
 }
 
-/// Copies one value per parameter of `kernel` from `args`.
+/// Copies one value per parameter of `kernel` from `args`, after checking every pointer
+/// ([`crate::launch::argument_pointers`]).
 ///
 /// # Safety
-/// `args` is NULL or holds one readable pointer per parameter, each to a value of its size.
+/// `args` is NULL or holds one pointer per parameter, each NULL or to a value of its size.
 unsafe fn copy_values(kernel: &Kernel, args: *mut *mut c_void) -> CudaResult<Vec<Value>> {
     let params = kernel.params().unwrap_or(&[]);
-    if params.is_empty() {
-        return Ok(Vec::new());
-    }
-    if args.is_null() {
-        return Err(CudaError::new(
-            INVALID_VALUE,
-            format!(
-                "kernel `{}` takes {} arguments, got a NULL argument array",
-                kernel.display_name(),
-                params.len()
-            ),
-        ));
-    }
-    // SAFETY: one pointer per parameter (caller).
-    let pointers = unsafe { std::slice::from_raw_parts(args, params.len()) };
+    // SAFETY: forwarded from the caller.
+    let pointers =
+        unsafe { crate::launch::argument_pointers(kernel.display_name(), params, args) }?;
     Ok(params
         .iter()
         .zip(pointers)
         .map(|(param, &pointer)| {
-            // SAFETY: each pointer reads a value of its parameter's size (caller).
+            // SAFETY: non-NULL (checked), and reads a value of its parameter's size (caller).
             let bytes =
                 unsafe { std::slice::from_raw_parts(pointer.cast::<u8>(), param.size as usize) };
             Value(bytes.into())
@@ -255,7 +242,7 @@ pub extern "C" fn cudaStreamBeginCapture(stream: *mut c_void, mode: c_int) -> cu
                 "chevron captures streams made by cudaStreamCreate, not the default streams",
             ));
         }
-        let (ordinal, chevron_stream) = state::plain_stream(stream)?;
+        let (ordinal, chevron_stream) = state::created_stream(stream)?;
         let mut captures = lock(&CAPTURES);
         let captures = captures.get_or_insert_with(HashMap::new);
         if captures.contains_key(&(stream as usize)) {
@@ -276,6 +263,21 @@ pub extern "C" fn cudaStreamBeginCapture(stream: *mut c_void, mode: c_int) -> cu
         CAPTURING.fetch_add(1, Ordering::AcqRel);
         Ok(())
     })
+}
+
+/// Drops the captures of `streams` (destroyed, or forgotten by `cudaDeviceReset`): a stream
+/// that no longer exists captures nothing.
+pub fn forget_captures(streams: &[usize]) {
+    if CAPTURING.load(Ordering::Acquire) == 0 {
+        return;
+    }
+    if let Some(captures) = lock(&CAPTURES).as_mut() {
+        for stream in streams {
+            if captures.remove(stream).is_some() {
+                CAPTURING.fetch_sub(1, Ordering::AcqRel);
+            }
+        }
+    }
 }
 
 /// Ends the capture of `stream` and writes the captured graph to `graph`.

@@ -8,7 +8,7 @@
 
 use std::ffi::{c_int, c_uint, c_void};
 
-use chevron::{BackendKind, LaunchConfig};
+use chevron::{BackendKind, LaunchConfig, ParamLayout};
 
 extern "C" {
     fn fflush(stream: *mut c_void) -> c_int;
@@ -17,7 +17,10 @@ extern "C" {
 use crate::abi::{
     cudaFuncAttributes, cudaLaunchConfig_t, Dim3, LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
 };
-use crate::errors::{cudaError_t, guard, CudaError, CudaResult, INVALID_VALUE};
+use crate::errors::{
+    cudaError_t, guard, CudaError, CudaResult, COOPERATIVE_LAUNCH_TOO_LARGE, INVALID_VALUE,
+};
+use crate::memory::store;
 use crate::registry::{self, KernelEntry};
 use crate::state::{self, STREAM_PER_THREAD};
 use crate::{managed_vars, mirror};
@@ -44,6 +47,43 @@ pub fn launch_config(grid: Dim3, block: Dim3, shared: usize) -> CudaResult<Launc
             )
         })?,
     })
+}
+
+/// The argument pointers of a launch of `kernel` with `params`, checked before any is read: a
+/// NULL array, or a NULL pointer for a parameter, is `cudaErrorInvalidValue` naming it.
+///
+/// # Safety
+/// `args` is NULL or holds one pointer per parameter (CUDA's contract for `kernelParams`).
+pub unsafe fn argument_pointers<'a>(
+    kernel: &str,
+    params: &[ParamLayout],
+    args: *mut *mut c_void,
+) -> CudaResult<&'a [*mut c_void]> {
+    if params.is_empty() {
+        return Ok(&[]);
+    }
+    if args.is_null() {
+        return Err(CudaError::new(
+            INVALID_VALUE,
+            format!(
+                "kernel `{kernel}` takes {} arguments, got a NULL argument array",
+                params.len()
+            ),
+        ));
+    }
+    // SAFETY: one pointer per parameter (the caller's guarantee).
+    let pointers = unsafe { std::slice::from_raw_parts(args, params.len()) };
+    let missing = params
+        .iter()
+        .zip(pointers)
+        .position(|(param, pointer)| param.size > 0 && pointer.is_null());
+    if let Some(index) = missing {
+        return Err(CudaError::new(
+            INVALID_VALUE,
+            format!("kernel `{kernel}`: the pointer to argument {index} is NULL"),
+        ));
+    }
+    Ok(pointers)
 }
 
 /// Launches `entry` on `stream`.
@@ -91,23 +131,10 @@ unsafe fn launch_in_clusters(
         unsafe { fflush(std::ptr::null_mut()) };
     }
     managed_vars::push(ordinal, &stream)?;
-    let count = kernel.params().map_or(0, <[_]>::len);
-    let args: &[*mut c_void] = if count == 0 {
-        &[]
-    } else if args.is_null() {
-        return Err(CudaError::new(
-            INVALID_VALUE,
-            format!(
-                "kernel `{}` takes {count} arguments, got a NULL argument array",
-                entry.name
-            ),
-        ));
-    } else {
-        // SAFETY: one pointer per parameter, guaranteed by the caller.
-        unsafe { std::slice::from_raw_parts(args, count) }
-    };
-    let config = launch_config(grid, block, shared)?;
     let params = kernel.params().unwrap_or(&[]);
+    // SAFETY: forwarded from the caller.
+    let args = unsafe { argument_pointers(&entry.name, params, args) }?;
+    let config = launch_config(grid, block, shared)?;
     mirror::with_translated_args(&stream, params, args, |args| {
         let launched = if cluster == [1, 1, 1] {
             // SAFETY: each pointer reads a value of its parameter's size (the caller's
@@ -216,8 +243,10 @@ pub unsafe extern "C" fn cudaLaunchKernel_ptsz(
     unsafe { cudaLaunchKernel(func, grid, block, args, shared, per_thread_default(stream)) }
 }
 
-/// A cooperative launch: every block of the grid must be resident at once, which chevron's
-/// devices provide for grids they accept.
+/// A cooperative launch: every block of the grid must be resident at once. A grid larger than
+/// the device holds at once (resident blocks per multiprocessor, as the occupancy calculator
+/// answers, times the multiprocessors) is refused with `cudaErrorCooperativeLaunchTooLarge`,
+/// as CUDA refuses it.
 ///
 /// # Safety
 /// As [`cudaLaunchKernel`].
@@ -230,8 +259,46 @@ pub unsafe extern "C" fn cudaLaunchCooperativeKernel(
     shared: usize,
     stream: *mut c_void,
 ) -> cudaError_t {
-    // SAFETY: forwarded from the caller.
-    unsafe { cudaLaunchKernel(func, grid, block, args, shared, stream) }
+    guard("cudaLaunchCooperativeKernel", || {
+        let entry = registry::kernel_entry(func)?;
+        let ordinal = state::ordinal_of(stream)?;
+        check_co_resident(&entry, ordinal, grid, block, shared)?;
+        // SAFETY: forwarded from the caller.
+        unsafe { launch(&entry, grid, block, args, shared, stream) }
+    })
+}
+
+/// Refuses a cooperative grid whose blocks cannot all be resident on device `ordinal`.
+fn check_co_resident(
+    entry: &KernelEntry,
+    ordinal: usize,
+    grid: Dim3,
+    block: Dim3,
+    shared: usize,
+) -> CudaResult {
+    let threads = u64::from(block.x) * u64::from(block.y) * u64::from(block.z);
+    let Ok(threads) = c_int::try_from(threads) else {
+        return Ok(()); // The launch reports the block size.
+    };
+    let per_multiprocessor = active_blocks_on(entry, ordinal, threads, shared)?;
+    if per_multiprocessor == 0 {
+        return Ok(()); // The launch reports what does not fit.
+    }
+    let multiprocessors = state::device(ordinal)?.device.multiprocessor_count();
+    let resident = per_multiprocessor as u64 * u64::from(multiprocessors);
+    let blocks = u64::from(grid.x) * u64::from(grid.y) * u64::from(grid.z);
+    if blocks > resident {
+        return Err(CudaError::new(
+            COOPERATIVE_LAUNCH_TOO_LARGE,
+            format!(
+                "cooperative launch of `{}`: {blocks} blocks, but only {resident} can be \
+                 resident at once on device {ordinal} ({per_multiprocessor} blocks of \
+                 {threads} threads per multiprocessor x {multiprocessors})",
+                entry.name
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// The kernel's attributes on the current device.
@@ -244,6 +311,9 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(
     func: *const c_void,
 ) -> cudaError_t {
     guard("cudaFuncGetAttributes", || {
+        if attributes.is_null() {
+            return Err(CudaError::new(INVALID_VALUE, "attributes is NULL"));
+        }
         let entry = registry::kernel_entry(func)?;
         let state = state::current()?;
         let kernel = entry.kernel(state::current_ordinal())?;
@@ -253,18 +323,15 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(
         out.sharedSizeBytes = kernel.static_shared_bytes() as usize;
         out.maxThreadsPerBlock = kernel.max_threads_per_block() as c_int;
         let (major, minor) = state.device.compute_capability();
-        out.ptxVersion = (major * 10 + minor) as c_int;
-        out.binaryVersion = out.ptxVersion;
+        let device_arch = major * 10 + minor;
+        let versions = entry.fatbin.code_versions(&state.device.code_targets());
+        out.ptxVersion = versions.ptx.unwrap_or(device_arch) as c_int;
+        out.binaryVersion = versions.cubin.unwrap_or(device_arch) as c_int;
         out.maxDynamicSharedSizeBytes = limits
             .max_shared_per_block
             .saturating_sub(kernel.static_shared_bytes())
             as c_int;
-        if attributes.is_null() {
-            return Err(CudaError::new(INVALID_VALUE, "attributes is NULL"));
-        }
-        // SAFETY: checked non-NULL; writable by contract.
-        unsafe { *attributes = out };
-        Ok(())
+        store(attributes, out, "attr")
     })
 }
 
@@ -283,14 +350,15 @@ pub extern "C" fn cudaFuncSetAttribute(
 
 /// Blocks of `block_size` threads resident per multiprocessor: bounded by the kernel's and the
 /// device's thread limits and by shared memory.
-fn active_blocks(
-    func: *const c_void,
+fn active_blocks_on(
+    entry: &KernelEntry,
+    ordinal: usize,
     block_size: c_int,
     dynamic_shared: usize,
 ) -> CudaResult<c_int> {
-    let entry = registry::kernel_entry(func)?;
-    let state = state::current()?;
-    let kernel = entry.kernel(state::current_ordinal())?;
+    crate::errors::check_sticky()?;
+    let state = state::device(ordinal)?;
+    let kernel = entry.kernel(ordinal)?;
     let limits = state.device.limits();
     let block = u32::try_from(block_size).unwrap_or(0);
     if block == 0 || block > kernel.max_threads_per_block() {
@@ -316,10 +384,12 @@ pub unsafe extern "C" fn cudaOccupancyMaxActiveBlocksPerMultiprocessor(
     dynamic_shared: usize,
 ) -> cudaError_t {
     guard("cudaOccupancyMaxActiveBlocksPerMultiprocessor", || {
-        let count = active_blocks(func, block_size, dynamic_shared)?;
-        // SAFETY: writable by contract.
-        unsafe { *blocks = count };
-        Ok(())
+        if blocks.is_null() {
+            return Err(CudaError::new(INVALID_VALUE, "numBlocks is NULL"));
+        }
+        let entry = registry::kernel_entry(func)?;
+        let count = active_blocks_on(&entry, state::current_ordinal(), block_size, dynamic_shared)?;
+        store(blocks, count, "numBlocks")
     })
 }
 

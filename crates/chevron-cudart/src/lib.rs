@@ -8,7 +8,8 @@
 //! | [`compiler`] | what compilers emit: `__cudaRegisterFatBinary`, `__cudaRegisterFunction`, `__cudaPushCallConfiguration`, `__cudaLaunchKernel`, … ([`registry`] keeps what they register, [`linked`] links `-rdc=true` code) |
 //! | [`launch`] | `cudaLaunchKernel`, `cudaFuncGetAttributes`, occupancy |
 //! | [`device`] | device management, versions, errors ([`errors`]: codes, last and sticky errors) |
-//! | [`memory`], [`symbols`] | allocations, copies, fills, variables, pointer attributes |
+//! | [`memory`], [`symbols`] | allocations, fills, variables, pointer attributes |
+//! | [`copy`] | copies: 1D, 2D, between devices; every pointer checked before it is touched |
 //! | [`mirror`], [`managed_vars`] | managed, pinned and registered memory, `__managed__` variables |
 //! | [`graphs`] | stream capture, `cudaGraphInstantiate`, `cudaGraphLaunch`, node argument updates |
 //! | [`streams`] | streams, host functions, events ([`state`]: devices, legacy and per-thread streams) |
@@ -21,6 +22,7 @@
 
 pub mod abi;
 pub mod compiler;
+pub mod copy;
 pub mod device;
 pub mod errors;
 pub mod graphs;

@@ -1,10 +1,13 @@
 //! Configuration calls programs make in passing: device limits, cache and shared-memory
-//! preferences, peer access queries, stream priorities, pitched allocations, peer copies.
+//! preferences, peer access, stream priorities, pitched allocations.
 //! Preferences chevron's devices have no use for are accepted and change nothing.
 
 use std::ffi::{c_int, c_uint, c_void};
 
-use crate::errors::{cudaError_t, guard, CudaError, INVALID_VALUE};
+use crate::errors::{
+    cudaError_t, guard, CudaError, INVALID_DEVICE, INVALID_VALUE, MEMORY_ALLOCATION,
+    PEER_ACCESS_NOT_ENABLED,
+};
 use crate::memory::store;
 use crate::state;
 
@@ -60,7 +63,9 @@ pub extern "C" fn cudaFuncSetCacheConfig(func: *const c_void, config: c_int) -> 
     })
 }
 
-/// Whether `device` can address `peer`'s memory directly: never (copies between devices work).
+/// Whether `device` can address `peer`'s memory directly: never on chevron's devices (each
+/// CPU device has its own memory, and chevron enables no peer mappings between GPUs); copies
+/// between devices work all the same.
 #[no_mangle]
 pub extern "C" fn cudaDeviceCanAccessPeer(
     can: *mut c_int,
@@ -74,18 +79,56 @@ pub extern "C" fn cudaDeviceCanAccessPeer(
     })
 }
 
-/// Stream priorities: one level (0).
+/// Refuses peer access as CUDA does where `cudaDeviceCanAccessPeer` says 0:
+/// `cudaErrorInvalidDevice` (the same device: `cudaErrorInvalidDevice` too).
+#[no_mangle]
+pub extern "C" fn cudaDeviceEnablePeerAccess(peer: c_int, flags: c_uint) -> cudaError_t {
+    guard("cudaDeviceEnablePeerAccess", || {
+        if flags != 0 {
+            return Err(CudaError::new(
+                INVALID_VALUE,
+                format!("flags {flags} (must be 0)"),
+            ));
+        }
+        state::current()?;
+        state::device(usize::try_from(peer).unwrap_or(usize::MAX))?;
+        Err(CudaError::new(
+            INVALID_DEVICE,
+            format!(
+                "device {} cannot address device {peer}'s memory (cudaDeviceCanAccessPeer \
+                 says 0); cudaMemcpyPeer copies between them",
+                state::current_ordinal()
+            ),
+        ))
+    })
+}
+
+/// Peer access is never enabled: `cudaErrorPeerAccessNotEnabled`.
+#[no_mangle]
+pub extern "C" fn cudaDeviceDisablePeerAccess(peer: c_int) -> cudaError_t {
+    guard("cudaDeviceDisablePeerAccess", || {
+        state::device(usize::try_from(peer).unwrap_or(usize::MAX))?;
+        Err(CudaError::new(
+            PEER_ACCESS_NOT_ENABLED,
+            format!("peer access to device {peer} was never enabled"),
+        ))
+    })
+}
+
+/// Stream priorities: one level (least and greatest 0) on the CPU device, whose streams all
+/// run alike; on a GPU, the driver's range.
 #[no_mangle]
 pub extern "C" fn cudaDeviceGetStreamPriorityRange(
     least: *mut c_int,
     greatest: *mut c_int,
 ) -> cudaError_t {
     guard("cudaDeviceGetStreamPriorityRange", || {
+        let (least_value, greatest_value) = state::current()?.device.stream_priority_range()?;
         if !least.is_null() {
-            store(least, 0, "leastPriority")?;
+            store(least, least_value, "leastPriority")?;
         }
         if !greatest.is_null() {
-            store(greatest, 0, "greatestPriority")?;
+            store(greatest, greatest_value, "greatestPriority")?;
         }
         Ok(())
     })
@@ -97,7 +140,14 @@ pub extern "C" fn cudaGetDeviceFlags(flags: *mut c_uint) -> cudaError_t {
     guard("cudaGetDeviceFlags", || store(flags, 0, "flags"))
 }
 
-/// A pitched allocation: rows padded to 256 bytes.
+/// The pitch of a row of `width` bytes: padded to 256 bytes; `None` when it does not fit in
+/// the address space.
+fn padded_pitch(width: usize) -> Option<usize> {
+    width.max(1).div_ceil(256).checked_mul(256)
+}
+
+/// A pitched allocation: rows padded to 256 bytes. A size the address space cannot hold is
+/// `cudaErrorMemoryAllocation`, as CUDA reports it.
 #[no_mangle]
 pub extern "C" fn cudaMallocPitch(
     ptr: *mut *mut c_void,
@@ -106,29 +156,22 @@ pub extern "C" fn cudaMallocPitch(
     height: usize,
 ) -> cudaError_t {
     guard("cudaMallocPitch", || {
-        let padded = width.div_ceil(256).max(1) * 256;
-        let bytes = padded
-            .checked_mul(height.max(1))
-            .ok_or_else(|| CudaError::new(INVALID_VALUE, format!("{width} x {height} bytes")))?;
-        store(pitch, padded, "pitch")?;
+        if ptr.is_null() || pitch.is_null() {
+            return Err(CudaError::new(INVALID_VALUE, "devPtr or pitch is NULL"));
+        }
+        let too_large = || {
+            CudaError::new(
+                MEMORY_ALLOCATION,
+                format!("{width} x {height} bytes do not fit in the address space"),
+            )
+        };
+        let padded = padded_pitch(width).ok_or_else(too_large)?;
+        let bytes = padded.checked_mul(height.max(1)).ok_or_else(too_large)?;
         match crate::memory::cudaMalloc(ptr, bytes) {
-            0 => Ok(()),
+            0 => store(pitch, padded, "pitch"),
             code => Err(CudaError::new(code, "")),
         }
     })
-}
-
-/// A copy between devices (through the host).
-#[no_mangle]
-pub extern "C" fn cudaMemcpyPeer(
-    dst: *mut c_void,
-    dst_device: c_int,
-    src: *const c_void,
-    src_device: c_int,
-    bytes: usize,
-) -> cudaError_t {
-    let _ = (dst_device, src_device);
-    crate::memory::cudaMemcpy(dst, src, bytes, crate::abi::MEMCPY_DEFAULT)
 }
 
 /// `cudaMemLocation`, passed by value (`{ enum cudaMemLocationType type; int id; }`).

@@ -40,7 +40,7 @@ impl ManagedVar {
             .global(&self.name)?;
         // SAFETY: the host copy is `size` bytes owned by this registry.
         let host = unsafe { std::slice::from_raw_parts_mut(self.host as *mut u8, self.size) };
-        device.legacy.copy_to_host_at(host, global.ptr)?;
+        device.legacy().copy_to_host_at(host, global.ptr)?;
         self.initialized = true;
         Ok(())
     }
@@ -104,6 +104,11 @@ pub fn push(ordinal: usize, stream: &Stream) -> CudaResult {
         var.dirty_on = Some(ordinal);
     }
     Ok(())
+}
+
+/// Whether any `__managed__` variable is registered.
+pub fn in_use() -> bool {
+    ANY.load(Ordering::Acquire)
 }
 
 /// Copies module variables kernels may have written back to their host copies.

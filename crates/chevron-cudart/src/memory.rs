@@ -1,18 +1,18 @@
-//! Memory: device allocations, pinned/managed/registered host memory, copies and fills.
+//! Memory: device allocations, pinned/managed/registered host memory and fills (copies are in
+//! [`crate::copy`]).
 //!
 //! Device allocations are chevron buffers kept by address (a free is deferred until the work
-//! submitted so far is done). Copies classify both pointers by address, as CUDA's unified
-//! addressing does for `cudaMemcpyDefault`, so every `cudaMemcpyKind` takes the same path.
+//! submitted so far is done).
 
 use std::collections::HashMap;
 use std::ffi::{c_int, c_uint, c_void};
 use std::sync::Mutex;
 
+use chevron::host_range::{check_host_range, Access};
 use chevron::{Buffer, Stream};
 
 use crate::errors::{
-    cudaError_t, guard, CudaError, CudaResult, INVALID_DEVICE_POINTER, INVALID_MEMCPY_DIRECTION,
-    INVALID_VALUE,
+    cudaError_t, guard, CudaError, CudaResult, INVALID_DEVICE_POINTER, INVALID_VALUE,
 };
 use crate::mirror::{self, MirrorKind};
 use crate::state::{self, lock};
@@ -47,6 +47,42 @@ pub fn place_of(ptr: u64) -> Place {
     Place::Host
 }
 
+/// The device owning live memory at `ptr` (an allocation or a module variable); freed memory
+/// belongs to no one. The CPU device's allocation table holds its variables too; a GPU's
+/// driver answers for memory chevron did not allocate, and knows freed memory is gone.
+pub fn live_owner(ptr: u64) -> Option<usize> {
+    let devices = state::devices().ok()?;
+    devices.iter().position(|state| {
+        state.device.allocation_of(ptr).is_some()
+            || (state.device.backend() == chevron::BackendKind::Cuda
+                && state.device.is_device_address(ptr))
+    })
+}
+
+/// Frees every allocation of device `ordinal` (`cudaDeviceReset`, which then synchronizes
+/// the device).
+pub fn free_device_allocations(ordinal: usize) {
+    let Ok(device) = state::device(ordinal) else {
+        return;
+    };
+    let freed: Vec<Buffer<u8>> = match lock(&ALLOCATIONS).as_mut() {
+        Some(allocations) => {
+            let addresses: Vec<u64> = allocations
+                .iter()
+                .filter(|(_, buffer)| buffer.device().same_device(&device.device))
+                .map(|(&address, _)| address)
+                .collect();
+            addresses
+                .iter()
+                .filter_map(|address| allocations.remove(address))
+                .collect()
+        }
+        None => Vec::new(),
+    };
+    // Released once the device's streams pass this point (the reset synchronizes next).
+    drop(freed);
+}
+
 /// Writes `value` through an out-pointer, refusing NULL.
 pub(crate) fn store<T>(out: *mut T, value: T, what: &str) -> CudaResult {
     if out.is_null() {
@@ -61,6 +97,9 @@ pub(crate) fn store<T>(out: *mut T, value: T, what: &str) -> CudaResult {
 #[no_mangle]
 pub extern "C" fn cudaMalloc(ptr: *mut *mut c_void, size: usize) -> cudaError_t {
     guard("cudaMalloc", || {
+        if ptr.is_null() {
+            return Err(CudaError::new(INVALID_VALUE, "devPtr is NULL"));
+        }
         let state = state::current()?;
         let buffer = Buffer::<u8>::new(&state.device, size.max(1))?;
         let address = buffer.device_ptr();
@@ -99,6 +138,9 @@ pub extern "C" fn cudaFree(ptr: *mut c_void) -> cudaError_t {
 }
 
 fn alloc_mirrored(ptr: *mut *mut c_void, size: usize, kind: MirrorKind) -> CudaResult {
+    if ptr.is_null() {
+        return Err(CudaError::new(INVALID_VALUE, "ptr is NULL"));
+    }
     state::current()?;
     let host = mirror::host_alloc(size)?;
     if let Err(error) = mirror::add(host, size, kind) {
@@ -158,12 +200,29 @@ pub extern "C" fn cudaFreeHost(ptr: *mut c_void) -> cudaError_t {
     })
 }
 
-/// Makes the program's host memory addressable by kernels.
+/// `cudaHostRegisterReadOnly`: kernels only read the range.
+const HOST_REGISTER_READ_ONLY: c_uint = 0x08;
+
+/// Makes the program's host memory addressable by kernels. The range must be mapped host
+/// memory (writable, unless registered read-only): NULL, an empty range or an unmapped one is
+/// `cudaErrorInvalidValue`, so no later launch or copy touches memory that is not there.
 #[no_mangle]
 pub extern "C" fn cudaHostRegister(ptr: *mut c_void, size: usize, flags: c_uint) -> cudaError_t {
-    let _ = flags;
     guard("cudaHostRegister", || {
-        if mirror::find(ptr as usize).is_some() {
+        if ptr.is_null() || size == 0 {
+            return Err(CudaError::new(
+                INVALID_VALUE,
+                format!("{size} bytes at {ptr:p}: a registered range is non-NULL and non-empty"),
+            ));
+        }
+        let access = if flags & HOST_REGISTER_READ_ONLY != 0 {
+            Access::Read
+        } else {
+            Access::Write
+        };
+        check_host_range("cudaHostRegister", "ptr", ptr as u64, size as u64, access)?;
+        let end = (ptr as usize).saturating_add(size - 1);
+        if mirror::find(ptr as usize).is_some() || mirror::find(end).is_some() {
             return Err(CudaError::new(
                 crate::errors::HOST_MEMORY_ALREADY_REGISTERED,
                 format!("{ptr:p} is already registered"),
@@ -202,134 +261,6 @@ pub extern "C" fn cudaHostGetDevicePointer(
     })
 }
 
-/// Copies `bytes` from `src` to `dst` on `stream`, whatever each side is.
-pub fn copy(stream: &Stream, dst: u64, src: u64, bytes: usize) -> CudaResult {
-    copy_between(stream, (dst, None), (src, None), bytes)
-}
-
-/// [`copy`] with either side's place given by the caller (`None`: classified by address).
-///
-/// A caller that knows a side's place (a module variable's mirror, say) passes it, which saves
-/// the classification.
-pub fn copy_between(
-    stream: &Stream,
-    (dst, dst_place): (u64, Option<Place>),
-    (src, src_place): (u64, Option<Place>),
-    bytes: usize,
-) -> CudaResult {
-    if bytes == 0 {
-        return Ok(());
-    }
-    if dst == 0 || src == 0 {
-        return Err(CudaError::new(INVALID_VALUE, "a NULL pointer"));
-    }
-    mirror::pull_all()?;
-    let dst_place = dst_place.unwrap_or_else(|| place_of(dst));
-    let src_place = src_place.unwrap_or_else(|| place_of(src));
-    match (dst_place, src_place) {
-        (Place::Host, Place::Host) => {
-            stream.synchronize()?;
-            // SAFETY: both are host ranges of `bytes` bytes (the caller's contract).
-            unsafe { std::ptr::copy(src as *const u8, dst as *mut u8, bytes) };
-        }
-        (Place::Device(_), Place::Host) => {
-            // SAFETY: as above, for the source.
-            let host = unsafe { std::slice::from_raw_parts(src as *const u8, bytes) };
-            stream.copy_to_device_at(dst, host)?;
-        }
-        (Place::Host, Place::Device(_)) => {
-            // SAFETY: as above, for the destination.
-            let host = unsafe { std::slice::from_raw_parts_mut(dst as *mut u8, bytes) };
-            stream.copy_to_host_at(host, src)?;
-        }
-        (Place::Device(to), Place::Device(from)) if to == from => {
-            stream.copy_on_device_at(dst, src, bytes as u64)?;
-        }
-        (Place::Device(_), Place::Device(_)) => {
-            let mut staging = vec![0u8; bytes];
-            stream.copy_to_host_at(&mut staging, src)?;
-            stream.copy_to_device_at(dst, &staging)?;
-        }
-    }
-    Ok(())
-}
-
-fn check_kind(kind: c_int) -> CudaResult {
-    if (0..=4).contains(&kind) {
-        Ok(())
-    } else {
-        Err(CudaError::new(
-            INVALID_MEMCPY_DIRECTION,
-            format!("cudaMemcpyKind {kind}"),
-        ))
-    }
-}
-
-/// Synchronous copy (every `cudaMemcpyKind`).
-#[no_mangle]
-pub extern "C" fn cudaMemcpy(
-    dst: *mut c_void,
-    src: *const c_void,
-    bytes: usize,
-    kind: c_int,
-) -> cudaError_t {
-    guard("cudaMemcpy", || {
-        check_kind(kind)?;
-        let (_, stream) = state::submit_stream(std::ptr::null_mut())?;
-        copy(&stream, dst as u64, src as u64, bytes)?;
-        stream.synchronize()?;
-        mirror::pull_all()
-    })
-}
-
-/// Copy ordered on `stream`.
-#[no_mangle]
-pub extern "C" fn cudaMemcpyAsync(
-    dst: *mut c_void,
-    src: *const c_void,
-    bytes: usize,
-    kind: c_int,
-    stream: *mut c_void,
-) -> cudaError_t {
-    guard("cudaMemcpyAsync", || {
-        check_kind(kind)?;
-        let (_, stream) = state::submit_stream(stream)?;
-        copy(&stream, dst as u64, src as u64, bytes)
-    })
-}
-
-/// Copies `height` rows of `width` bytes between pitched buffers.
-#[no_mangle]
-pub extern "C" fn cudaMemcpy2D(
-    dst: *mut c_void,
-    dst_pitch: usize,
-    src: *const c_void,
-    src_pitch: usize,
-    width: usize,
-    height: usize,
-    kind: c_int,
-) -> cudaError_t {
-    guard("cudaMemcpy2D", || {
-        check_kind(kind)?;
-        if width > dst_pitch || width > src_pitch {
-            return Err(CudaError::new(
-                crate::errors::INVALID_VALUE,
-                format!("width {width} exceeds a pitch ({dst_pitch}, {src_pitch})"),
-            ));
-        }
-        let (_, stream) = state::submit_stream(std::ptr::null_mut())?;
-        for row in 0..height {
-            let (d, s) = (
-                (dst as usize + row * dst_pitch) as u64,
-                (src as usize + row * src_pitch) as u64,
-            );
-            copy(&stream, d, s, width)?;
-        }
-        stream.synchronize()?;
-        Ok(())
-    })
-}
-
 fn fill(stream: &Stream, ptr: *mut c_void, value: c_int, bytes: usize) -> CudaResult {
     if bytes == 0 {
         return Ok(());
@@ -339,9 +270,16 @@ fn fill(stream: &Stream, ptr: *mut c_void, value: c_int, bytes: usize) -> CudaRe
             stream.memset_at(ptr as u64, (value & 0xff) as u32, 1, bytes as u64)?;
         }
         Place::Host if mirror::find(ptr as usize).is_some() => {
+            check_host_range(
+                "cudaMemset",
+                "devPtr",
+                ptr as u64,
+                bytes as u64,
+                Access::Write,
+            )?;
             mirror::pull_all()?;
             stream.synchronize()?;
-            // SAFETY: a mirrored host range of at least `bytes` bytes (the caller's contract).
+            // SAFETY: checked to be writable host memory of `bytes` bytes.
             unsafe { std::ptr::write_bytes(ptr as *mut u8, value as u8, bytes) };
         }
         Place::Host => {

@@ -149,6 +149,12 @@ fn push(stream: &Stream, start: usize, mirror: &mut Mirror) -> CudaResult {
     Ok(())
 }
 
+/// Whether any host memory is mirrored (mirrors or `__managed__` variables exist): host code
+/// then sees kernels' writes only through [`pull_all`].
+pub fn in_use() -> bool {
+    ANY.load(Ordering::Acquire) || crate::managed_vars::in_use()
+}
+
 /// Copies every mirror that kernels may have written back to the host (after their work).
 pub fn pull_all() -> CudaResult {
     crate::managed_vars::pull()?;
@@ -161,7 +167,7 @@ pub fn pull_all() -> CudaResult {
         mirror.buffer.device().synchronize()?;
         // SAFETY: the range is host memory of `len` bytes owned by the program.
         let host = unsafe { std::slice::from_raw_parts_mut(start as *mut u8, mirror.len) };
-        let stream = &state::device(mirror.device)?.legacy;
+        let stream = state::device(mirror.device)?.legacy();
         stream.copy_to_host_at(host, mirror.buffer.device_ptr())?;
         mirror.device_dirty = false;
     }

@@ -8,7 +8,7 @@ use std::ffi::{c_int, c_uint, c_void};
 use crate::errors::cudaError_t;
 use crate::launch::per_thread_default as pt;
 use crate::streams::{HostFn, StreamCallback};
-use crate::{launch, memory, streams, symbols};
+use crate::{copy, launch, memory, streams, symbols};
 
 /// `cudaMemcpyAsync` with the per-thread default stream.
 #[no_mangle]
@@ -19,7 +19,7 @@ pub extern "C" fn cudaMemcpyAsync_ptsz(
     kind: c_int,
     stream: *mut c_void,
 ) -> cudaError_t {
-    memory::cudaMemcpyAsync(dst, src, bytes, kind, pt(stream))
+    copy::cudaMemcpyAsync(dst, src, bytes, kind, pt(stream))
 }
 
 /// `cudaMemsetAsync` with the per-thread default stream.
@@ -41,7 +41,7 @@ pub extern "C" fn cudaMemcpy_ptds(
     bytes: usize,
     kind: c_int,
 ) -> cudaError_t {
-    memory::cudaMemcpy(dst, src, bytes, kind)
+    copy::cudaMemcpy(dst, src, bytes, kind)
 }
 
 /// `cudaMemset` of a per-thread-default-stream program.
@@ -61,7 +61,32 @@ pub extern "C" fn cudaMemcpy2D_ptds(
     height: usize,
     kind: c_int,
 ) -> cudaError_t {
-    memory::cudaMemcpy2D(dst, dst_pitch, src, src_pitch, width, height, kind)
+    copy::cudaMemcpy2D(dst, dst_pitch, src, src_pitch, width, height, kind)
+}
+
+/// `cudaMemcpy2DAsync` with the per-thread default stream.
+#[allow(clippy::too_many_arguments)]
+#[no_mangle]
+pub extern "C" fn cudaMemcpy2DAsync_ptsz(
+    dst: *mut c_void,
+    dst_pitch: usize,
+    src: *const c_void,
+    src_pitch: usize,
+    width: usize,
+    height: usize,
+    kind: c_int,
+    stream: *mut c_void,
+) -> cudaError_t {
+    copy::cudaMemcpy2DAsync(
+        dst,
+        dst_pitch,
+        src,
+        src_pitch,
+        width,
+        height,
+        kind,
+        pt(stream),
+    )
 }
 
 /// `cudaMemcpyToSymbol` of a per-thread-default-stream program.

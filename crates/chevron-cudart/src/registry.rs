@@ -11,6 +11,7 @@ use std::collections::HashMap;
 use std::ffi::{c_void, CStr};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
+use chevron::code_object::{parse_fatbin, select_entry, CodeTargets, EntryKind};
 use chevron::{GlobalVar, Kernel, Module};
 
 use crate::errors::{
@@ -237,6 +238,53 @@ impl FatBinary {
         })?;
         modules.insert(ordinal, module.clone());
         Ok(module)
+    }
+}
+
+/// What a device runs of a fatbin, as `cudaFuncGetAttributes` reports it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct CodeVersions {
+    /// The virtual architecture the code was compiled for (70 for `compute_70`): the PTX entry
+    /// the device runs, or for a cubin the newest PTX entry not newer than it.
+    pub ptx: Option<u32>,
+    /// The cubin's architecture when the device runs a cubin.
+    pub cubin: Option<u32>,
+}
+
+impl FatBinary {
+    /// What a device with `targets` runs of this fatbin (of the translation units' fatbins for
+    /// `-rdc=true` code, when the linked image holds no code itself). Unreadable entries count
+    /// as absent.
+    pub fn code_versions(&self, targets: &CodeTargets) -> CodeVersions {
+        let images = std::iter::once(self.image).chain(self.units.iter().copied());
+        for image in images {
+            let Ok(entries) = parse_fatbin(image) else {
+                continue;
+            };
+            let Some(index) = select_entry(&entries, targets) else {
+                continue;
+            };
+            let chosen = &entries[index];
+            if chosen.kind == EntryKind::Ptx {
+                return CodeVersions {
+                    ptx: Some(chosen.arch),
+                    cubin: None,
+                };
+            }
+            let ptx = entries
+                .iter()
+                .filter(|e| e.kind == EntryKind::Ptx && e.arch <= chosen.arch)
+                .map(|e| e.arch)
+                .max();
+            return CodeVersions {
+                ptx,
+                cubin: Some(chosen.arch),
+            };
+        }
+        CodeVersions {
+            ptx: None,
+            cubin: None,
+        }
     }
 }
 

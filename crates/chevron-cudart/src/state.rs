@@ -40,39 +40,32 @@ pub struct StreamHandle {
 pub struct DeviceState {
     /// The chevron device.
     pub device: Device,
-    /// CUDA's legacy default stream of the device.
-    pub legacy: Stream,
+    /// CUDA's legacy default stream of the device (replaced by `cudaDeviceReset`: a stream
+    /// that faulted stays faulted).
+    legacy: Mutex<Stream>,
     /// Blocking streams of this device.
     blocking: Mutex<Vec<Arc<StreamHandle>>>,
     /// How many there are (read without the lock on the launch path).
     blocking_count: AtomicUsize,
 }
 
-/// A resolved `cudaStream_t`: the device's legacy stream, borrowed for the process, or another.
-pub enum StreamRef {
-    /// A legacy stream.
-    Legacy(&'static Stream),
-    /// A created or per-thread stream.
-    Other(Stream),
-}
-
-impl std::ops::Deref for StreamRef {
-    type Target = Stream;
-
-    fn deref(&self) -> &Stream {
-        match self {
-            StreamRef::Legacy(stream) => stream,
-            StreamRef::Other(stream) => stream,
-        }
+impl DeviceState {
+    /// CUDA's legacy default stream of the device.
+    pub fn legacy(&self) -> Stream {
+        lock(&self.legacy).clone()
     }
 }
 
 static DEVICES: OnceLock<Result<Vec<DeviceState>, String>> = OnceLock::new();
 static HANDLES: Mutex<Option<HashMap<usize, Arc<StreamHandle>>>> = Mutex::new(None);
+/// How many times `cudaDeviceReset` ran: per-thread streams of an earlier generation are
+/// replaced on their next use.
+static GENERATION: AtomicU64 = AtomicU64::new(0);
 
 thread_local! {
     static CURRENT: Cell<usize> = const { Cell::new(0) };
-    static PER_THREAD: RefCell<HashMap<usize, Stream>> = RefCell::new(HashMap::new());
+    /// The per-thread default streams, by device, with the reset generation they belong to.
+    static PER_THREAD: RefCell<HashMap<usize, (u64, Stream)>> = RefCell::new(HashMap::new());
 }
 
 fn discover() -> Result<Vec<DeviceState>, String> {
@@ -89,7 +82,7 @@ fn discover() -> Result<Vec<DeviceState>, String> {
         .map(|device| {
             Ok(DeviceState {
                 device: device.clone(),
-                legacy: device.create_stream().map_err(|e| e.to_string())?,
+                legacy: Mutex::new(device.create_stream().map_err(|e| e.to_string())?),
                 blocking: Mutex::new(Vec::new()),
                 blocking_count: AtomicUsize::new(0),
             })
@@ -188,34 +181,35 @@ fn bad_stream(key: usize) -> CudaError {
 
 /// Resolves `stream` for submitting work, after ordering it with the legacy stream where
 /// CUDA's implicit synchronization asks for it. Returns the device index and the stream.
-pub fn submit_stream(stream: *mut c_void) -> CudaResult<(usize, StreamRef)> {
+pub fn submit_stream(stream: *mut c_void) -> CudaResult<(usize, Stream)> {
     check_sticky()?;
     match stream as usize {
         0 | STREAM_LEGACY => {
             let ordinal = current_ordinal();
             let state = device(ordinal)?;
+            let legacy = state.legacy();
             if state.blocking_count.load(Ordering::Acquire) > 0 {
                 for handle in lock(&state.blocking).iter() {
-                    state.legacy.wait_for(&[&handle.stream.token()])?;
+                    legacy.wait_for(&[&handle.stream.token()])?;
                 }
             }
-            Ok((ordinal, StreamRef::Legacy(&state.legacy)))
+            Ok((ordinal, legacy))
         }
         STREAM_PER_THREAD => {
             let ordinal = current_ordinal();
-            Ok((ordinal, StreamRef::Other(per_thread_stream(ordinal)?)))
+            Ok((ordinal, per_thread_stream(ordinal)?))
         }
         key => {
             crate::graphs::refuse_if_capturing(key)?;
             let handle = lookup(key)?;
             if handle.blocking {
-                let legacy = &device(handle.device)?.legacy;
+                let legacy = device(handle.device)?.legacy();
                 let submitted = legacy.token().sequence();
                 if handle.legacy_seen.swap(submitted, Ordering::Relaxed) != submitted {
                     handle.stream.wait_for(&[&legacy.token()])?;
                 }
             }
-            Ok((handle.device, StreamRef::Other(handle.stream.clone())))
+            Ok((handle.device, handle.stream.clone()))
         }
     }
 }
@@ -225,7 +219,7 @@ pub fn plain_stream(stream: *mut c_void) -> CudaResult<(usize, Stream)> {
     match stream as usize {
         0 | STREAM_LEGACY => {
             let ordinal = current_ordinal();
-            Ok((ordinal, device(ordinal)?.legacy.clone()))
+            Ok((ordinal, device(ordinal)?.legacy()))
         }
         STREAM_PER_THREAD => {
             let ordinal = current_ordinal();
@@ -239,6 +233,22 @@ pub fn plain_stream(stream: *mut c_void) -> CudaResult<(usize, Stream)> {
     }
 }
 
+/// The device ordinal of `stream`, without ordering or refusing anything (a capturing stream
+/// included).
+pub fn ordinal_of(stream: *mut c_void) -> CudaResult<usize> {
+    match stream as usize {
+        0 | STREAM_LEGACY | STREAM_PER_THREAD => Ok(current_ordinal()),
+        key => Ok(lookup(key)?.device),
+    }
+}
+
+/// The chevron stream of a stream made by `cudaStreamCreate*`, without refusing a capturing
+/// one.
+pub fn created_stream(stream: *mut c_void) -> CudaResult<(usize, Stream)> {
+    let handle = lookup(stream as usize)?;
+    Ok((handle.device, handle.stream.clone()))
+}
+
 fn lookup(key: usize) -> CudaResult<Arc<StreamHandle>> {
     lock(&HANDLES)
         .as_ref()
@@ -247,12 +257,43 @@ fn lookup(key: usize) -> CudaResult<Arc<StreamHandle>> {
 }
 
 fn per_thread_stream(ordinal: usize) -> CudaResult<Stream> {
-    if let Some(stream) = PER_THREAD.with(|s| s.borrow().get(&ordinal).cloned()) {
-        return Ok(stream);
+    let generation = GENERATION.load(Ordering::Acquire);
+    let known = PER_THREAD.with(|s| s.borrow().get(&ordinal).cloned());
+    if let Some((made_in, stream)) = known {
+        if made_in == generation {
+            return Ok(stream);
+        }
     }
     let stream = device(ordinal)?.device.create_stream()?;
-    PER_THREAD.with(|s| s.borrow_mut().insert(ordinal, stream.clone()));
+    PER_THREAD.with(|s| s.borrow_mut().insert(ordinal, (generation, stream.clone())));
     Ok(stream)
+}
+
+/// Restores device `ordinal` for `cudaDeviceReset`: waits for its work (a fault is dropped),
+/// gives it a new legacy stream, forgets its `cudaStream_t` handles and makes every thread's
+/// per-thread stream new on its next use (the calling thread's at once). A stream that faulted
+/// stays faulted, so no stream of before the reset is used after it. Returns the handles
+/// forgotten.
+pub fn reset_device(ordinal: usize) -> CudaResult<Vec<usize>> {
+    let state = device(ordinal)?;
+    let _ = state.device.synchronize();
+    let fresh = state.device.create_stream()?;
+    drop(std::mem::replace(&mut *lock(&state.legacy), fresh));
+    GENERATION.fetch_add(1, Ordering::AcqRel);
+    PER_THREAD.with(|s| s.borrow_mut().remove(&ordinal));
+    let mut forgotten = Vec::new();
+    if let Some(handles) = lock(&HANDLES).as_mut() {
+        handles.retain(|&key, handle| {
+            let keep = handle.device != ordinal;
+            if !keep {
+                forgotten.push(key);
+            }
+            keep
+        });
+    }
+    lock(&state.blocking).clear();
+    state.blocking_count.store(0, Ordering::Release);
+    Ok(forgotten)
 }
 
 /// Locks `mutex`, also after a panic elsewhere (the data stay consistent: every critical

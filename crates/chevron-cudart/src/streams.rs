@@ -1,8 +1,8 @@
 //! Streams, host callbacks and events.
 //!
 //! A `cudaStream_t` wraps a chevron stream (see [`crate::state`]). Host functions
-//! (`cudaLaunchHostFunc`, `cudaStreamAddCallback`) run on the calling thread once the stream's
-//! earlier work is done, so later work on the stream follows them as CUDA orders it. A
+//! (`cudaLaunchHostFunc`, `cudaStreamAddCallback`) are queued in stream order and run on a
+//! worker of the device (see [`in_stream_order`] for mirrored memory). A
 //! `cudaEvent_t` is a chevron token; an event with timing takes its timestamp when the recorded
 //! work is done (recording it waits for that work).
 
@@ -79,11 +79,13 @@ pub extern "C" fn cudaStreamCreateWithPriority(
     })
 }
 
-/// Destroys a stream once its work is done.
+/// Destroys a stream once its work is done (a capture in progress on it ends, unfinished).
 #[no_mangle]
 pub extern "C" fn cudaStreamDestroy(stream: *mut c_void) -> cudaError_t {
     guard("cudaStreamDestroy", || {
-        state::remove_stream(stream).map(drop)
+        state::remove_stream(stream)?;
+        crate::graphs::forget_captures(&[stream as usize]);
+        Ok(())
     })
 }
 
@@ -130,10 +132,11 @@ pub type HostFn = Option<unsafe extern "C" fn(*mut c_void)>;
 /// A stream callback as `cudaStreamAddCallback` takes it.
 pub type StreamCallback = Option<unsafe extern "C" fn(*mut c_void, cudaError_t, *mut c_void)>;
 
-/// Runs `host_fn(user_data)` after the stream's earlier work.
+/// Enqueues `host_fn(user_data)`, run on a host thread after the stream's earlier work and
+/// before its later work; returns at once (CUDA: not called if earlier work faulted).
 ///
 /// # Safety
-/// `host_fn` is callable with `user_data`.
+/// `host_fn` is callable with `user_data`, from another thread.
 #[no_mangle]
 pub unsafe extern "C" fn cudaLaunchHostFunc(
     stream: *mut c_void,
@@ -143,18 +146,21 @@ pub unsafe extern "C" fn cudaLaunchHostFunc(
     guard("cudaLaunchHostFunc", || {
         let function =
             host_fn.ok_or_else(|| CudaError::new(crate::errors::INVALID_VALUE, "fn is NULL"))?;
-        state::submit_stream(stream)?.1.synchronize()?;
-        mirror::pull_all()?;
-        // SAFETY: the caller's guarantee.
-        unsafe { function(user_data) };
-        Ok(())
+        let user_data = user_data as usize;
+        in_stream_order(stream, move |status| {
+            if status.is_ok() {
+                // SAFETY: the caller's guarantee.
+                unsafe { function(user_data as *mut c_void) };
+            }
+        })
     })
 }
 
-/// Runs `callback(stream, status, user_data)` after the stream's earlier work.
+/// Enqueues `callback(stream, status, user_data)` after the stream's earlier work, with the
+/// error of that work if it faulted; returns at once.
 ///
 /// # Safety
-/// `callback` is callable with these arguments.
+/// `callback` is callable with these arguments, from another thread.
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamAddCallback(
     stream: *mut c_void,
@@ -162,19 +168,44 @@ pub unsafe extern "C" fn cudaStreamAddCallback(
     user_data: *mut c_void,
     flags: c_uint,
 ) -> cudaError_t {
-    let _ = flags;
     guard("cudaStreamAddCallback", || {
         let function = callback
             .ok_or_else(|| CudaError::new(crate::errors::INVALID_VALUE, "callback is NULL"))?;
-        let status = match state::submit_stream(stream)?.1.synchronize() {
-            Ok(()) => 0,
-            Err(error) => CudaError::from(error).code,
-        };
-        mirror::pull_all()?;
-        // SAFETY: the caller's guarantee.
-        unsafe { function(stream, status, user_data) };
-        Ok(())
+        if flags != 0 {
+            return Err(CudaError::new(
+                crate::errors::INVALID_VALUE,
+                format!("flags {flags} (must be 0)"),
+            ));
+        }
+        let (handle, user_data) = (stream as usize, user_data as usize);
+        in_stream_order(stream, move |status| {
+            let status = match status {
+                Ok(()) => 0,
+                Err(error) => CudaError::from(error).code,
+            };
+            // SAFETY: the caller's guarantee.
+            unsafe { function(handle as *mut c_void, status, user_data as *mut c_void) };
+        })
     })
+}
+
+/// Runs `function` with the stream's status in stream order on a worker of the device. Where
+/// host memory is mirrored (managed, pinned or registered memory), kernels' writes reach the
+/// host only through a pull that synchronizes the device, which a worker cannot do while its
+/// stream waits for it: then `function` runs on the caller once the earlier work is done.
+fn in_stream_order(
+    stream: *mut c_void,
+    function: impl FnOnce(chevron::Result<()>) + Send + 'static,
+) -> CudaResult {
+    let (_, stream) = state::submit_stream(stream)?;
+    if mirror::in_use() {
+        let status = stream.synchronize();
+        mirror::pull_all()?;
+        function(status);
+        return Ok(());
+    }
+    stream.launch_host_function(function)?;
+    Ok(())
 }
 
 fn create_event(out: *mut *mut c_void, flags: c_uint) -> CudaResult {

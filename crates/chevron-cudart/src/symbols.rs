@@ -8,8 +8,9 @@ use crate::abi::{
     cudaPointerAttributes, MEMORY_TYPE_DEVICE, MEMORY_TYPE_HOST, MEMORY_TYPE_MANAGED,
     MEMORY_TYPE_UNREGISTERED,
 };
+use crate::copy::copy_between;
 use crate::errors::{cudaError_t, guard, CudaError, CudaResult, INVALID_VALUE};
-use crate::memory::{copy_between, place_of, store, Place};
+use crate::memory::{live_owner, store, Place};
 use crate::mirror::{self, MirrorKind};
 use crate::registry;
 use crate::state;
@@ -167,18 +168,16 @@ pub extern "C" fn cudaPointerGetAttributes(
 ) -> cudaError_t {
     guard("cudaPointerGetAttributes", || {
         let address = ptr as u64;
+        // Only live memory is device memory: a freed pointer is unknown to CUDA, which
+        // reports it as unregistered.
         let (kind, device, device_ptr, host_ptr) =
-            match (place_of(address), mirror::find(ptr as usize)) {
-                (Place::Device(ordinal), _) => {
-                    (MEMORY_TYPE_DEVICE, ordinal as c_int, ptr, std::ptr::null())
-                }
-                (Place::Host, Some((_, MirrorKind::Managed, ordinal))) => {
+            match (live_owner(address), mirror::find(ptr as usize)) {
+                (Some(ordinal), _) => (MEMORY_TYPE_DEVICE, ordinal as c_int, ptr, std::ptr::null()),
+                (None, Some((_, MirrorKind::Managed, ordinal))) => {
                     (MEMORY_TYPE_MANAGED, ordinal as c_int, ptr, ptr)
                 }
-                (Place::Host, Some((_, _, ordinal))) => {
-                    (MEMORY_TYPE_HOST, ordinal as c_int, ptr, ptr)
-                }
-                (Place::Host, None) => (MEMORY_TYPE_UNREGISTERED, -2, std::ptr::null(), ptr),
+                (None, Some((_, _, ordinal))) => (MEMORY_TYPE_HOST, ordinal as c_int, ptr, ptr),
+                (None, None) => (MEMORY_TYPE_UNREGISTERED, -2, std::ptr::null(), ptr),
             };
         store(
             attributes,

@@ -89,6 +89,19 @@ unsafe fn copy_args(args: *const chevron_arg, nargs: usize) -> CapiResult<Vec<By
     }
     // SAFETY: `nargs` arguments by the caller's contract.
     let args = unsafe { std::slice::from_raw_parts(args, nargs) };
+    // Sizes first: no launch takes more than the kernel parameter space, so a larger size is
+    // refused before a byte is read or allocated.
+    let mut total = 0u64;
+    for (i, arg) in args.iter().enumerate() {
+        total = total.saturating_add(arg.size as u64);
+        if total > chevron::MAX_PARAM_BYTES {
+            return Err(CapiError::invalid(format!(
+                "argument {i} is {} bytes: a launch's arguments take at most {} bytes together",
+                arg.size,
+                chevron::MAX_PARAM_BYTES
+            )));
+        }
+    }
     args.iter()
         .enumerate()
         .map(|(i, arg)| {

@@ -12,6 +12,7 @@ use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::Mutex;
 
+use chevron::host_range::Access;
 use chevron::{Buffer, Device, Stream, Token};
 
 use super::host_memory;
@@ -189,8 +190,8 @@ pub unsafe extern "C" fn mgpuMemcpy(
         let stream = stream_or_default(stream)?;
         host_memory::reconcile();
         let bytes = size_bytes as u64;
-        let to = classify("dst", dst as usize as u64, bytes)?;
-        let from = classify("src", src as usize as u64, bytes)?;
+        let to = classify("dst", dst as usize as u64, bytes, Access::Write)?;
+        let from = classify("src", src as usize as u64, bytes, Access::Read)?;
         let bases: Vec<u64> = [to.mirror_base(), from.mirror_base()]
             .into_iter()
             .flatten()
@@ -231,7 +232,7 @@ unsafe fn fill(
         let bytes = (count as u64)
             .checked_mul(u64::from(width))
             .ok_or_else(|| CapiError::invalid(format!("{count} elements overflow")))?;
-        match classify("dst", dst as usize as u64, bytes)? {
+        match classify("dst", dst as usize as u64, bytes, Access::Write)? {
             Resolved::Host(address) => {
                 for i in 0..count {
                     // SAFETY: host memory valid for `count` elements by the caller's contract.

@@ -62,6 +62,10 @@ use crate::error::Result;
 /// allocation table. Never 0 for a live allocation; addresses of different devices never overlap.
 pub type DevicePtr = u64;
 
+/// A function of the host program queued on a stream ([`Stream::launch_host_function`]): called
+/// once, with `Ok(())`, or with the stream's fault if earlier work on it faulted.
+pub type HostFunction = Box<dyn FnOnce(Result<()>) + Send>;
+
 /// Which backend a device belongs to (each has one line in [`registry::BACKENDS`]).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -245,6 +249,21 @@ pub trait Device: Send + Sync + 'static {
         ))
     }
 
+    /// The driver's answer to a device attribute query (CUDA: `cuDeviceGetAttribute` with a
+    /// `CUdevice_attribute`), so runtime ABIs report a GPU's properties as its driver does;
+    /// `None` on devices without a driver (the CPU device), which answer from [`DeviceInfo`].
+    fn driver_attribute(&self, attribute: i32) -> Option<Result<i32>> {
+        let _ = attribute;
+        None
+    }
+
+    /// Stream priorities as (least, greatest) (CUDA: `cuCtxGetStreamPriorityRange`, where
+    /// numerically lower is greater). Backends whose streams all run alike keep this default:
+    /// one level, `(0, 0)`.
+    fn stream_priority_range(&self) -> Result<(i32, i32)> {
+        Ok((0, 0))
+    }
+
     /// For downcasting within the backend.
     fn as_any(&self) -> &dyn Any;
 }
@@ -359,6 +378,16 @@ pub trait Stream: Send + Sync + 'static {
 
     /// Waits until all work submitted so far is done; reports a fault of that work.
     fn synchronize(&self) -> Result<()>;
+
+    /// Enqueues `function`, called on a host thread in stream order: after all earlier work on
+    /// this stream is done, before any later work starts. It is called even if earlier work
+    /// faulted, with that fault. It must not wait for work submitted to this stream after it.
+    /// Backends that cannot run host work in order keep this default, which waits for the
+    /// earlier work on the calling thread and calls `function` there before returning.
+    fn launch_host_function(&self, function: HostFunction) -> Result<()> {
+        function(self.synchronize());
+        Ok(())
+    }
 
     /// Whether all work submitted so far is done (a fault reports as an error).
     fn query(&self) -> Result<bool>;

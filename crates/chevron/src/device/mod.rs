@@ -117,6 +117,18 @@ impl Device {
         self.shared.core.backend.tensor_maps()
     }
 
+    /// The driver's answer to a device attribute query (CUDA: `cuDeviceGetAttribute` with a
+    /// `CUdevice_attribute` value); `None` on devices without a driver (the CPU device).
+    pub fn driver_attribute(&self, attribute: i32) -> Option<Result<i32>> {
+        self.shared.core.backend.driver_attribute(attribute)
+    }
+
+    /// Stream priorities as (least, greatest), numerically lower being greater (CUDA:
+    /// `cuCtxGetStreamPriorityRange`); `(0, 0)` where all streams run alike (the CPU device).
+    pub fn stream_priority_range(&self) -> Result<(i32, i32)> {
+        self.shared.core.backend.stream_priority_range()
+    }
+
     /// Creates a new in-order stream.
     pub fn create_stream(&self) -> Result<Stream> {
         let shared = StreamShared::create(&self.shared.core)?;

@@ -52,8 +52,9 @@ impl InstrumentedNode {
     }
 
     /// New argument values for later replays (already checked against the kernel's layout).
-    pub(super) fn set_values(&mut self, args: &impl KernelArgs) {
-        self.values = ArgValues::capture(args);
+    pub(super) fn set_values(&mut self, args: &impl KernelArgs) -> Result<()> {
+        self.values = ArgValues::capture(args)?;
+        Ok(())
     }
 
     /// Prepares this node's hidden value for a replay on `stream` and gives it to the node.

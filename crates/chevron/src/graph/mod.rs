@@ -173,8 +173,8 @@ impl Graph {
         };
         kernel.check_args(&self.device, &args)?;
         if let Some(node) = self.instrumented.iter_mut().find(|n| n.node == node.0) {
-            node.set_values(&args); // Given to the node with its hidden value at each replay.
-            return Ok(());
+            // Given to the node with its hidden value at each replay.
+            return node.set_values(&args);
         }
         // SAFETY: the arguments match the kernel's layout (checked) and stay borrowed for the
         // call.

@@ -97,7 +97,7 @@ impl Recorder<'_> {
         Ok(self.push(RecordedNode::Launch {
             kernel: kernel.clone(),
             config,
-            values: ArgValues::capture(&args),
+            values: ArgValues::capture(&args)?,
         }))
     }
 

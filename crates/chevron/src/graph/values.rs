@@ -6,7 +6,9 @@
 
 use std::ffi::c_void;
 
+use crate::error::{Error, Result};
 use crate::launch::args::KernelArgs;
+use crate::launch::MAX_PARAM_BYTES;
 
 /// The argument values of one launch, each at an 8-byte-aligned offset.
 #[derive(Debug, Clone, PartialEq, Eq, Default)]
@@ -17,15 +19,31 @@ pub(crate) struct ArgValues {
 }
 
 impl ArgValues {
-    /// Copies the values of `args`.
-    pub(crate) fn capture(args: &impl KernelArgs) -> ArgValues {
+    /// Copies the values of `args`. Sizes are checked before anything is copied: no launch
+    /// takes more than [`MAX_PARAM_BYTES`] of values, so larger ones are refused.
+    pub(crate) fn capture(args: &impl KernelArgs) -> Result<ArgValues> {
+        let mut total = 0u64;
+        args.visit(&mut |index, arg| {
+            total = total.saturating_add(arg.arg_size() as u64);
+            if total > MAX_PARAM_BYTES {
+                return Err(Error::InvalidValue {
+                    call: "Graph::set_args",
+                    message: format!(
+                        "argument {index} takes {} bytes: launch arguments take at most \
+                         {MAX_PARAM_BYTES} bytes together",
+                        arg.arg_size()
+                    ),
+                });
+            }
+            Ok(())
+        })?;
         let mut values = ArgValues::default();
         let _ = args.visit(&mut |_, arg| {
             // SAFETY: a `KernelArg` points to `arg_size()` readable bytes while borrowed.
             unsafe { values.push(arg.arg_ptr(), arg.arg_size()) };
             Ok(())
         });
-        values
+        Ok(values)
     }
 
     /// # Safety
@@ -65,7 +83,7 @@ mod tests {
 
     #[test]
     fn captured_values_read_back_aligned_and_compare_by_content() {
-        let values = ArgValues::capture(&(7u8, 2.5f64, -3i32));
+        let values = ArgValues::capture(&(7u8, 2.5f64, -3i32)).unwrap();
         assert_eq!(values.spans, [(0, 1), (8, 8), (16, 4)]);
         values.with_pointers(|p| {
             assert!(p.iter().all(|q| (*q as usize).is_multiple_of(8)));
@@ -76,7 +94,29 @@ mod tests {
                 assert_eq!(*(p[2] as *const i32), -3);
             }
         });
-        assert_eq!(values, ArgValues::capture(&(7u8, 2.5f64, -3i32)));
-        assert_ne!(values, ArgValues::capture(&(7u8, 2.5f64, 4i32)));
+        assert_eq!(values, ArgValues::capture(&(7u8, 2.5f64, -3i32)).unwrap());
+        assert_ne!(values, ArgValues::capture(&(7u8, 2.5f64, 4i32)).unwrap());
+    }
+
+    #[test]
+    fn values_larger_than_the_parameter_space_are_refused_before_copying() {
+        // 2^40 bytes claimed by a one-byte value: reading them would crash, copying abort.
+        struct Huge(u8);
+        // SAFETY: claims more bytes than it has; the test checks they are never read.
+        unsafe impl crate::KernelArg for Huge {
+            fn arg_ptr(&self) -> *mut c_void {
+                &self.0 as *const u8 as *mut c_void
+            }
+            fn arg_size(&self) -> usize {
+                1 << 40
+            }
+            fn arg_type_name(&self) -> &'static str {
+                "Huge"
+            }
+        }
+        let err = ArgValues::capture(&(1u32, Huge(0)))
+            .unwrap_err()
+            .to_string();
+        assert!(err.contains("1099511627776 bytes"), "{err}");
     }
 }

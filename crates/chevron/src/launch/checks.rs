@@ -13,8 +13,9 @@ use crate::launch::kernel::Kernel;
 use crate::launch::raw_args::RawArgs;
 use crate::stream::Stream;
 
-/// Kernel parameter space in bytes (CUDA 12.1+ on sm_70 and later).
-pub(crate) const MAX_PARAM_BYTES: u64 = 32_764;
+/// Kernel parameter space in bytes (CUDA 12.1+ on sm_70 and later): no argument value, and no
+/// launch's values together, may be larger.
+pub const MAX_PARAM_BYTES: u64 = 32_764;
 
 /// Parameters an argument-count error names before summarizing the rest.
 const SHOWN_PARAMS: usize = 8;

@@ -8,6 +8,7 @@ pub(crate) mod raw_args;
 pub(crate) mod submit;
 
 pub use args::{KernelArg, KernelArgs, Value};
+pub use checks::MAX_PARAM_BYTES;
 pub use config::Dim3;
 pub use kernel::Kernel;
 pub use raw_args::RawArgs;

@@ -1,8 +1,9 @@
 //! The CPU device: runs PTX through chevron-ptx's interpreter with GPU semantics.
 //!
 //! Each CPU device has its own memory (an allocation table in host memory, so bad accesses are
-//! caught and reported), its own streams (one worker thread each, so streams truly run
-//! concurrently, plus a helper pool the streams share for multi-block launches) and loads PTX into the interpreter. Several devices can be configured, so
+//! caught and reported), its own streams (queues served by a bounded set of worker threads
+//! started on demand, so busy streams truly run concurrently, plus a helper pool the streams
+//! share for multi-block launches) and loads PTX into the interpreter. Several devices can be configured, so
 //! multi-device code runs in CI. Files, as in every backend folder:
 //!
 //! | file | what |
@@ -17,7 +18,9 @@
 //! | `module.rs` | PTX loading, kernels resolved once |
 //! | `shared_usage.rs` | a kernel's static shared memory, as a GPU counts it |
 //! | `stream.rs` | `CpuStream`: the in-order queue, launches and copies |
-//! | `worker.rs` | the thread that runs a stream's queue; fault handling and cancellation |
+//! | `stream_queue.rs` | a stream's bounded queue; parking on another stream's work |
+//! | `scheduler.rs` | the worker threads shared by all streams, started on demand |
+//! | `worker.rs` | running one piece of a stream's work; fault handling and cancellation |
 //! | `pool.rs` | the device's persistent helper threads, shared by its streams |
 //! | `tier.rs` | interpreter or compiled code (`CHEVRON_CPU_EXEC`), per launch; runs it |
 //! | `tier_cost.rs` | a launch's interpreted work against its kernel's compile time |
@@ -33,8 +36,10 @@ mod launch_check;
 mod memory;
 mod module;
 mod pool;
+mod scheduler;
 mod shared_usage;
 mod stream;
+mod stream_queue;
 mod tier;
 mod tier_cost;
 mod timeline;

@@ -2,9 +2,9 @@
 //!
 //! A launch used to start and join its own threads (tens of microseconds per multi-block
 //! launch). The pool's threads live as long as the device; a launch hands each of them a
-//! *ticket* for one worker index and runs worker 0 on its own stream thread. Workers take
+//! *ticket* for one worker index and runs worker 0 on the stream's worker thread. Workers take
 //! blocks from a shared counter, so the launch finishes even when no pool thread is free (they
-//! may all be running another stream's spinning blocks): once the stream thread runs out of
+//! may all be running another stream's spinning blocks): once the worker thread runs out of
 //! blocks it withdraws every ticket no thread has taken, and waits only for those that started.
 //! That keeps the old guarantee that a spinning kernel never starves another stream.
 

@@ -1,83 +1,67 @@
-//! CPU streams: an in-order queue per stream, run asynchronously by the stream's worker thread.
+//! CPU streams: an in-order queue per stream, run asynchronously by the scheduler's workers.
 //!
-//! Submissions take the next sequence number on the stream's [`Timeline`] and go to the worker
-//! (see `worker.rs`). Launches copy their argument values into a parameter buffer laid out as
-//! the kernel declares; host-to-device copies copy the source before returning; device-to-host
+//! Submissions take the next sequence number on the stream's [`Timeline`] and go to the
+//! stream's bounded queue (`stream_queue.rs`), which the scheduler's workers serve
+//! (`scheduler.rs`). Launches copy their argument values into a parameter buffer laid out as the
+//! kernel declares; host-to-device copies copy the source before returning; device-to-host
 //! copies wait for their turn on the queue. Unlike a GPU launch, a CPU launch allocates: its
-//! parameter buffer and queue entry must outlive the call, since the worker runs it later. A fault is reported by the next `synchronize` or
-//! `query` (and by `copy_to_host`), and cancels all later work on the stream.
+//! parameter buffer and queue entry must outlive the call, since a worker runs it later. A fault
+//! is reported by the next `synchronize` or `query` (and by `copy_to_host`), and cancels all
+//! later work on the stream except host functions, which are told of it.
 
 use std::any::Any;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::{self, Sender};
+use std::sync::mpsc;
 use std::sync::Arc;
 
-use crate::backend::{DevicePtr, Event, ExecGraph, Function, LaunchConfig, Stream};
+use crate::backend::{DevicePtr, Event, ExecGraph, Function, HostFunction, LaunchConfig, Stream};
 use crate::error::{Error, Result};
 
 use super::device_core::DeviceCore;
 use super::event::CpuEvent;
 use super::graph::CpuGraph;
 use super::launch_check::prepare_launch;
+use super::stream_queue::StreamQueue;
 use super::timeline::Timeline;
-use super::worker::{self, Job, MemoryOp, Work, WorkerContext};
+use super::worker::{Job, MemoryOp, WorkerContext};
 
 /// A stream of a CPU device.
 pub struct CpuStream {
-    timeline: Arc<Timeline>,
-    /// The worker's queue; dropping the stream closes it, the worker drains it and exits.
-    queue: Sender<Work>,
+    /// The stream's work; queued work still runs after the stream is dropped.
+    queue: Arc<StreamQueue>,
     device: Arc<DeviceCore>,
     /// Set by [`Stream::stop`]; the worker's launches stop once it is set.
     stop: Arc<AtomicBool>,
 }
 
 impl CpuStream {
-    /// Starts a stream and its worker thread on `device`.
-    pub(crate) fn start(device: Arc<DeviceCore>, index: u64) -> Result<CpuStream> {
-        let timeline = Timeline::new();
-        let (sender, receiver) = mpsc::channel();
+    /// A stream of `device`: an empty queue (no thread of its own).
+    pub(crate) fn start(device: Arc<DeviceCore>) -> CpuStream {
         let stop = Arc::new(AtomicBool::new(false));
         let context = WorkerContext {
             stop: Arc::clone(&stop),
-            timeline: Arc::clone(&timeline),
+            timeline: Timeline::new(),
             memory: Arc::clone(device.memory().shared()),
             threads: device.launch_threads(),
             pool: device.pool().cloned(),
             device: device.label().to_string(),
         };
-        std::thread::Builder::new()
-            .name(format!(
-                "chevron-cpu{}-stream{index}",
-                device.info().ordinal
-            ))
-            .spawn(move || worker::run(context, receiver))
-            .map_err(|e| Error::Unavailable {
-                backend: "cpu",
-                reason: format!("cannot start a stream thread on {}: {e}", device.label()),
-            })?;
-        Ok(CpuStream {
-            timeline,
-            queue: sender,
+        CpuStream {
+            queue: StreamQueue::new(context),
             device,
             stop,
-        })
+        }
     }
 
     /// The stream's timeline (for events and device-wide synchronization).
     pub(crate) fn timeline(&self) -> &Arc<Timeline> {
-        &self.timeline
+        &self.queue.context().timeline
     }
 
-    /// Queues `job`; returns its sequence number.
+    /// Queues `job` (waiting while the queue is full); returns its sequence number.
     fn submit(&self, job: Job) -> Result<u64> {
-        self.timeline
-            .submit(|seq| self.queue.send(Work { seq, job }))
-            .map_err(|_| Error::Unavailable {
-                backend: "cpu",
-                reason: format!("the stream thread of {} has stopped", self.device.label()),
-            })
+        self.queue.push(job)
     }
 
     fn submit_memory(&self, what: &'static str, op: MemoryOp) -> Result<u64> {
@@ -86,7 +70,7 @@ impl CpuStream {
 
     /// Waits for the work up to `seq` and reports the fault that ended it, if any.
     fn wait_for(&self, seq: u64) -> Result<()> {
-        self.timeline
+        self.timeline()
             .wait_for(seq)
             .map_err(|fault| fault.to_error())
     }
@@ -210,7 +194,7 @@ impl Stream for CpuStream {
 
     fn record(&self, event: &dyn Event) -> Result<()> {
         let event = CpuEvent::downcast(event, "Stream::record")?;
-        event.set(Arc::clone(&self.timeline), self.timeline.submitted());
+        event.set(Arc::clone(self.timeline()), self.timeline().submitted());
         Ok(())
     }
 
@@ -219,7 +203,7 @@ impl Stream for CpuStream {
         let Some((timeline, seq)) = event.point() else {
             return Ok(()); // Never recorded: nothing to wait for.
         };
-        if Arc::ptr_eq(&timeline, &self.timeline) {
+        if Arc::ptr_eq(&timeline, self.timeline()) {
             return Ok(()); // Already ordered: same stream.
         }
         self.submit(Job::Wait { timeline, seq })?;
@@ -227,13 +211,18 @@ impl Stream for CpuStream {
     }
 
     fn synchronize(&self) -> Result<()> {
-        self.timeline
+        self.timeline()
             .synchronize()
             .map_err(|fault| fault.to_error())
     }
 
+    fn launch_host_function(&self, function: HostFunction) -> Result<()> {
+        self.submit(Job::Host(function))?;
+        Ok(())
+    }
+
     fn query(&self) -> Result<bool> {
-        self.timeline.query().map_err(|fault| fault.to_error())
+        self.timeline().query().map_err(|fault| fault.to_error())
     }
 
     fn launch_graph(&self, graph: &dyn ExecGraph) -> Result<()> {
@@ -254,6 +243,8 @@ impl Stream for CpuStream {
 
     fn stop(&self) -> bool {
         self.stop.store(true, Ordering::Relaxed);
+        // A stream parked on another stream's work ends its wait with a fault.
+        self.queue.unpark();
         true
     }
 

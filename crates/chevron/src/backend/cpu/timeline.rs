@@ -4,7 +4,9 @@
 //! stream's worker marks it completed once it ran, or once it was cancelled because an earlier
 //! piece faulted. A point on the timeline (`seq`) is what an event records and what a wait on
 //! another stream blocks on. Faults are sticky: once a stream faulted, it stays faulted and
-//! every later synchronizing call reports the first fault.
+//! every later synchronizing call reports the first fault. A stream whose worker must wait for
+//! a point of another timeline does not block its worker: it leaves a [`Waker`] here, run once
+//! the point is reached (see `stream_queue.rs`).
 
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
@@ -34,15 +36,20 @@ impl FaultRecord {
     }
 }
 
-#[derive(Debug, Default)]
+/// Called once when a timeline reaches a point (see [`Timeline::when_reached`]).
+pub(crate) type Waker = Box<dyn FnOnce() + Send>;
+
+#[derive(Default)]
 struct Progress {
     submitted: u64,
     completed: u64,
     fault: Option<FaultRecord>,
+    /// Wakers of points not reached yet: (point, waker).
+    waiters: Vec<(u64, Waker)>,
 }
 
 /// The shared progress of one stream; streams, their workers and events hold it by `Arc`.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub(crate) struct Timeline {
     progress: Mutex<Progress>,
     changed: Condvar,
@@ -80,15 +87,45 @@ impl Timeline {
         self.lock().fault.clone()
     }
 
-    /// Marks `seq` done (ran or cancelled) and, for the first fault, records it.
+    /// Marks `seq` done (ran or cancelled) and, for the first fault, records it; runs the
+    /// wakers of the points now reached (outside the lock).
     pub fn complete(&self, seq: u64, fault: Option<FaultRecord>) {
         let mut progress = self.lock();
         progress.completed = progress.completed.max(seq);
         if progress.fault.is_none() {
             progress.fault = fault;
         }
+        let reached = if progress.waiters.is_empty() {
+            Vec::new()
+        } else {
+            let completed = progress.completed;
+            let (reached, pending) = std::mem::take(&mut progress.waiters)
+                .into_iter()
+                .partition(|(point, _)| *point <= completed);
+            progress.waiters = pending;
+            reached
+        };
         drop(progress);
         self.changed.notify_all();
+        for (_, waker) in reached {
+            waker();
+        }
+    }
+
+    /// Leaves `waker` to run once the work up to `seq` is done. If it is done already, hands
+    /// `waker` back instead (the caller goes on at once).
+    pub fn when_reached(&self, seq: u64, waker: Waker) -> Option<Waker> {
+        let mut progress = self.lock();
+        if progress.completed >= seq {
+            return Some(waker);
+        }
+        progress.waiters.push((seq, waker));
+        None
+    }
+
+    /// Whether the work up to `seq` is done (ran or cancelled), faulted or not.
+    pub fn reached(&self, seq: u64) -> bool {
+        self.lock().completed >= seq
     }
 
     /// Whether the work up to `seq` is done: `Ok(true)`/`Ok(false)`, or the fault that ended it
@@ -191,6 +228,30 @@ mod tests {
             err.contains("`k`") && err.contains("out of bounds"),
             "{err}"
         );
+    }
+
+    #[test]
+    fn a_waker_runs_once_its_point_is_reached() {
+        use std::sync::atomic::{AtomicUsize, Ordering};
+        let timeline = Timeline::new();
+        for _ in 0..2 {
+            timeline.submit(|_| Ok::<_, ()>(())).unwrap();
+        }
+        let woken = Arc::new(AtomicUsize::new(0));
+        let waker = |woken: &Arc<AtomicUsize>| -> Waker {
+            let woken = Arc::clone(woken);
+            Box::new(move || {
+                woken.fetch_add(1, Ordering::SeqCst);
+            })
+        };
+        assert!(timeline.when_reached(2, waker(&woken)).is_none());
+        timeline.complete(1, None);
+        assert_eq!(woken.load(Ordering::SeqCst), 0);
+        timeline.complete(2, None);
+        assert_eq!(woken.load(Ordering::SeqCst), 1);
+        assert!(timeline.when_reached(2, waker(&woken)).is_some());
+        timeline.complete(2, None);
+        assert_eq!(woken.load(Ordering::SeqCst), 1, "a waker runs once");
     }
 
     #[test]

@@ -1,21 +1,20 @@
-//! The worker thread behind each CPU stream: runs the stream's queued work in order.
+//! Running one piece of a CPU stream's work: launches, copies, waits, graphs and host functions.
 //!
-//! Each stream owns one OS thread, so kernels on different streams truly run at the same time
-//! (a kernel spinning on a flag that another stream's kernel sets finishes). A launch runs its
-//! blocks on up to `threads` host threads: the worker thread itself (alone, with one thread, in a
-//! fixed block order) and helpers of the device's persistent pool (`pool.rs`) as they are free.
-//! The worker thread alone can finish any launch, so a spinning block never starves another
-//! stream's blocks. Once a piece of work faults, everything queued after it on the stream is cancelled:
-//! it is marked completed without running, so waiters wake up and see the fault.
+//! The scheduler's workers (`scheduler.rs`) take streams with work and run their pieces in order
+//! through [`run_one`]. A launch runs its blocks on up to `threads` host threads: the worker
+//! itself (alone, with one thread, in a fixed block order) and helpers of the device's persistent
+//! pool (`pool.rs`) as they are free. The worker alone can finish any launch, so a spinning
+//! block never starves another stream's blocks. Once a piece of work faults, everything queued
+//! after it on the stream is cancelled: it is marked completed without running, so waiters wake
+//! up and see the fault. Host functions still run after a fault, and are told of it.
 
 use std::panic::{self, AssertUnwindSafe};
-use std::sync::atomic::AtomicBool;
-use std::sync::mpsc::Receiver;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use chevron_ptx::interp::{self, DeviceMemory};
 
-use crate::backend::LaunchConfig;
+use crate::backend::{HostFunction, LaunchConfig};
 
 use super::module::LoadedKernel;
 use super::pool::WorkerPool;
@@ -44,6 +43,8 @@ pub(crate) enum Job {
     Wait { timeline: Arc<Timeline>, seq: u64 },
     /// One launch of a graph: its steps in order (see `graph.rs`).
     Graph(Replay),
+    /// A function of the host program, called with the stream's status.
+    Host(HostFunction),
 }
 
 impl Job {
@@ -54,6 +55,7 @@ impl Job {
             Job::Memory { what, .. } => what.to_string(),
             Job::Wait { .. } => "wait".to_string(),
             Job::Graph(_) => "graph".to_string(),
+            Job::Host(_) => "host function".to_string(),
         }
     }
 }
@@ -78,22 +80,40 @@ pub(crate) struct WorkerContext {
     pub stop: Arc<AtomicBool>,
 }
 
-/// Runs the stream's queue until the stream is dropped and its queue drained.
-pub(crate) fn run(context: WorkerContext, queue: Receiver<Work>) {
-    for work in queue {
-        let started = crate::trace::clock();
-        let name = started.map(|_| work.job.name());
-        let fault = if context.timeline.fault().is_some() {
-            None // Cancelled: the stream faulted earlier.
-        } else {
-            context.execute(work.seq, work.job)
-        };
-        let timeline = Arc::as_ptr(&context.timeline) as usize;
-        crate::trace::device_work(started, &context.device, timeline, || {
-            name.unwrap_or_default()
-        });
-        context.timeline.complete(work.seq, fault);
-    }
+/// Runs one piece of a stream's work (or cancels it, after a fault) and marks it completed.
+pub(crate) fn run_one(context: &WorkerContext, work: Work) {
+    let started = crate::trace::clock();
+    let name = started.map(|_| work.job.name());
+    let fault = match (context.timeline.fault(), work.job) {
+        // A host function runs after a fault too, and is told of it.
+        (Some(earlier), Job::Host(function)) => {
+            run_host_function(context, work.seq, function, Err(earlier.to_error()))
+        }
+        (Some(_), _) => None, // Cancelled: the stream faulted earlier.
+        (None, job) => context.execute(work.seq, job),
+    };
+    let timeline = Arc::as_ptr(&context.timeline) as usize;
+    crate::trace::device_work(started, &context.device, timeline, || {
+        name.unwrap_or_default()
+    });
+    context.timeline.complete(work.seq, fault);
+}
+
+/// Calls a host function; a panic in it faults the stream rather than the worker.
+fn run_host_function(
+    context: &WorkerContext,
+    seq: u64,
+    function: HostFunction,
+    status: crate::Result<()>,
+) -> Option<FaultRecord> {
+    guarded(|| function(status))
+        .err()
+        .map(|message| FaultRecord {
+            seq,
+            kernel: "host function".into(),
+            device: context.device.clone(),
+            message,
+        })
 }
 
 impl WorkerContext {
@@ -126,6 +146,13 @@ impl WorkerContext {
             Job::Wait {
                 timeline,
                 seq: until,
+            } if !timeline.reached(until) && self.stop.load(Ordering::Relaxed) => Some(fault(
+                "wait",
+                "stopped by a host-side timeout while waiting for another stream".into(),
+            )),
+            Job::Wait {
+                timeline,
+                seq: until,
             } => match timeline.wait_for(until) {
                 Ok(()) => None,
                 Err(earlier) => Some(FaultRecord {
@@ -138,6 +165,7 @@ impl WorkerContext {
                 }),
             },
             Job::Graph(replay) => replay(self, seq),
+            Job::Host(function) => run_host_function(self, seq, function, Ok(())),
         }
     }
 

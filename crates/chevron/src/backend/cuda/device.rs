@@ -115,6 +115,29 @@ impl backend::Device for CudaDevice {
                 .is_device_address(&self.state, self.info.ordinal, ptr)
     }
 
+    fn driver_attribute(&self, attribute: i32) -> Option<Result<i32>> {
+        let mut value: c_int = 0;
+        // SAFETY: `value` is a valid out-pointer and `device` a valid device handle.
+        let code = unsafe {
+            (self.state.driver.cuDeviceGetAttribute)(&mut value, attribute, self.state.device)
+        };
+        Some(
+            self.state
+                .check("cuDeviceGetAttribute", code)
+                .map(|()| value),
+        )
+    }
+
+    fn stream_priority_range(&self) -> Result<(i32, i32)> {
+        let _entered = self.state.enter()?;
+        let (mut least, mut greatest): (c_int, c_int) = (0, 0);
+        // SAFETY: both are valid out-pointers; the device's context is current.
+        let code =
+            unsafe { (self.state.driver.cuCtxGetStreamPriorityRange)(&mut least, &mut greatest) };
+        self.state.check("cuCtxGetStreamPriorityRange", code)?;
+        Ok((least, greatest))
+    }
+
     fn create_stream(&self) -> Result<Arc<dyn backend::Stream>> {
         Ok(Arc::new(CudaStream::create(&self.state)?))
     }

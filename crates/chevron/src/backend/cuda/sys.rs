@@ -154,6 +154,8 @@ library_table! {
         cuCtxPopCurrent = "cuCtxPopCurrent_v2"(*mut CUcontext) -> CUresult;
         /// `cuCtxSynchronize()`.
         cuCtxSynchronize = "cuCtxSynchronize"() -> CUresult;
+        /// `cuCtxGetStreamPriorityRange(&least, &greatest)`.
+        cuCtxGetStreamPriorityRange = "cuCtxGetStreamPriorityRange"(*mut c_int, *mut c_int) -> CUresult;
         /// `cuMemAlloc(&ptr, bytes)`.
         cuMemAlloc = "cuMemAlloc_v2"(*mut CUdeviceptr, usize) -> CUresult;
         /// `cuMemFree(ptr)`.

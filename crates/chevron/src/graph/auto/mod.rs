@@ -401,6 +401,11 @@ impl backend::Stream for AutoGraph {
         self.inner.launch_graph(graph)
     }
 
+    fn launch_host_function(&self, function: crate::backend::HostFunction) -> Result<()> {
+        self.boundary()?;
+        self.inner.launch_host_function(function)
+    }
+
     fn flush(&self) -> Result<()> {
         self.boundary()?;
         self.inner.flush()
