@@ -3,6 +3,7 @@
 //! One pass over the decoded kernel, no code generated.
 
 use chevron_ptx::interp::inst::Op;
+use chevron_ptx::interp::program::FunctionCode;
 use chevron_ptx::interp::{KernelHandle, Program};
 
 use crate::{codegen, inline};
@@ -39,7 +40,7 @@ pub fn assess(program: &Program, kernel: &KernelHandle) -> Assessment {
             grid_sync: false,
         };
     };
-    let grid_sync = kernel_code.grid_sync || functions.iter().any(|f| f.grid_sync);
+    let grid_sync = synchronises_grid(kernel_code, functions);
     // A panic here is a compiler bug; the kernel is then interpreted (as `compile` does).
     let flat = std::panic::catch_unwind(|| inline::flatten(kernel_code, functions))
         .unwrap_or_else(|_| Err("the compiler failed to inline this kernel's calls".into()));
@@ -55,6 +56,25 @@ pub fn assess(program: &Program, kernel: &KernelHandle) -> Assessment {
         thread_work: thread_work(code.insts.iter().map(|inst| &inst.op)),
         grid_sync,
     }
+}
+
+/// Whether `kernel` or a function it calls (directly or not) synchronises the grid; other
+/// functions of the program do not count.
+fn synchronises_grid(kernel: &FunctionCode, functions: &[FunctionCode]) -> bool {
+    let mut seen = vec![false; functions.len()];
+    let mut stack: Vec<u32> = kernel.direct_callees().collect();
+    let mut found = kernel.grid_sync;
+    while let Some(index) = stack.pop() {
+        let Some(function) = functions.get(index as usize) else {
+            continue;
+        };
+        if std::mem::replace(&mut seen[index as usize], true) {
+            continue;
+        }
+        found |= function.grid_sync;
+        stack.extend(function.direct_callees());
+    }
+    found
 }
 
 /// Instructions one thread runs, by [`Assessment::thread_work`]'s rule: a backward branch

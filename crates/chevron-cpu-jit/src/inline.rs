@@ -15,12 +15,15 @@
 //! inlined copy held last (zero at first) where the interpreter's lane sees what the last call
 //! at the same depth left; PTX leaves such a value undefined.
 //!
-//! Indirect calls, recursion, the device runtime (`vprintf`, `malloc`, ...) and argument forms
+//! A call of `__assertfail` (a failed device `assert`) becomes a `trap`: the compiled block
+//! stops there and the interpreter runs it again, making the call and reporting it.
+//! Indirect calls, recursion, the rest of the device runtime (`vprintf`, `malloc`, ...) and
+//! argument forms
 //! the interpreter reads with clamping (a `.param` variable passed to a `.reg` parameter) are
 //! refused with a reason: the kernel then stays interpreted.
 
 use chevron_ptx::interp::inst::{
-    Addr, AddrBase, Call, CallSlot, CallTarget, Collective, Inst, Op, Space, Src, SINK,
+    Addr, AddrBase, Builtin, Call, CallSlot, CallTarget, Collective, Inst, Op, Space, Src, SINK,
 };
 use chevron_ptx::interp::program::{FunctionCode, ParamSlot};
 
@@ -233,6 +236,21 @@ impl<'a> Flattener<'a> {
             .functions
             .get(index as usize)
             .ok_or_else(|| format!("a call to an unknown function (line {line})"))?;
+        if callee.builtin == Some(Builtin::AssertFail) {
+            // A failed device `assert`: the compiled block stops here as at a fault, and the
+            // interpreter, running the block again, makes the call and writes the report. The
+            // assertion's condition stays compiled.
+            let guard = guard.map(|(reg, negated)| (reg + caller.registers, negated));
+            self.push(
+                Inst {
+                    guard,
+                    op: Op::Trap,
+                },
+                source,
+                caller.stack_top,
+            );
+            return Ok(());
+        }
         if callee.builtin.is_some() {
             return Err(format!("a call to `{}` (line {line})", callee.name));
         }

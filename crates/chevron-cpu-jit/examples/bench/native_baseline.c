@@ -1,5 +1,5 @@
-/* The compiled CPU device benchmark's baselines: the algorithms of kernels.ptx in plain C, one
- * thread, meant for gcc -O2. Prints "name milliseconds" (median of 5 runs) per benchmark. */
+/* The compiled CPU device benchmark's baselines: the algorithms of kernels.ptx and
+ * user_kernels.cu in plain C, one thread, meant for gcc -O2. Prints "name milliseconds" (median of 5 runs) per benchmark. */
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -72,6 +72,46 @@ static void histogram(const uint32_t *in, uint32_t *hist, uint32_t n) {
     for (int b = 0; b < 256; b++) hist[b] += bins[b];
 }
 
+/* Inclusive scan of each 1024-element tile (user_kernels.cu: tile_scan). */
+static void tile_scan(const uint32_t *in, uint32_t *out, uint32_t n) {
+    for (uint32_t base = 0; base < n; base += 1024) {
+        uint32_t sum = 0;
+        for (uint32_t i = base; i < base + 1024; i++) out[i] = sum += in[i];
+    }
+}
+
+/* Each 256-key tile sorted by 32 stable one-bit splits (user_kernels.cu: tile_radix_sort). */
+static void tile_radix_sort(uint32_t *keys, uint32_t n) {
+    uint32_t other[256];
+    for (uint32_t base = 0; base < n; base += 256) {
+        uint32_t *tile = keys + base;
+        for (uint32_t bit = 0; bit < 32; bit++) {
+            uint32_t zeros = 0, ones = 0;
+            for (uint32_t t = 0; t < 256; t++) zeros += !((tile[t] >> bit) & 1);
+            for (uint32_t t = 0; t < 256; t++) {
+                uint32_t key = tile[t];
+                if ((key >> bit) & 1) other[zeros + ones++] = key; else other[t - ones] = key;
+            }
+            memcpy(tile, other, sizeof other);
+        }
+    }
+}
+
+/* Sum of n values (user_kernels.cu: grid_sum). */
+static uint32_t grid_sum(const uint32_t *in, uint32_t n) {
+    uint32_t sum = 0;
+    for (uint32_t i = 0; i < n; i++) sum += in[i];
+    return sum;
+}
+
+/* n x n transpose by 32 x 32 tiles (user_kernels.cu: transpose). */
+static void transpose(const float *in, float *out, uint32_t n) {
+    for (uint32_t by = 0; by < n; by += 32)
+        for (uint32_t bx = 0; bx < n; bx += 32)
+            for (uint32_t y = by; y < by + 32; y++)
+                for (uint32_t x = bx; x < bx + 32; x++) out[x * n + y] = in[y * n + x];
+}
+
 int main(void) {
     uint32_t n = 1u << 24;
     float *x = malloc(n * sizeof(float)), *y = malloc(n * sizeof(float));
@@ -98,5 +138,15 @@ int main(void) {
     uint32_t hist[256] = {0};
     MEDIAN("histogram", histogram(in, hist, m));
     sink = hist[3];
+    uint32_t *scanned = malloc(m * sizeof(uint32_t));
+    MEDIAN("tile_scan", tile_scan(in, scanned, 1u << 22));
+    sink = scanned[4095];
+    MEDIAN("tile_radix_sort", tile_radix_sort(scanned, 1u << 20));
+    sink = scanned[300];
+    MEDIAN("grid_sum", sink = grid_sum(in, m));
+    float *square = malloc(2048 * 2048 * sizeof(float)), *flipped = malloc(2048 * 2048 * sizeof(float));
+    for (uint32_t i = 0; i < 2048 * 2048; i++) square[i] = (float)i;
+    MEDIAN("transpose", transpose(square, flipped, 2048));
+    sink = (uint32_t)flipped[5];
     return 0;
 }
