@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # On a GPU machine: the fidelity programs of tests/cudart/ (collective_probe, async_copy,
-# host_memory; see docs/cpu-device-fidelity.md) under NVIDIA's runtime and under chevron's
+# host_memory, zero_copy; see docs/cpu-device-fidelity.md) under NVIDIA's runtime and under chevron's
 # (`chevron exec --device cuda`), outputs compared line for line, and the collective probe's
 # output against the H200's (scripts/gpu/probes/collective_probe.h200.txt): a different GPU or
 # driver that answers otherwise shows here first.
@@ -14,7 +14,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 carry="$root/carry/fidelity"
-programs=(collective_probe collective_probe-ptx80 async_copy host_memory)
+programs=(collective_probe collective_probe-ptx80 async_copy host_memory zero_copy)
 
 if [[ ${1:-} == --prepare ]]; then
     scripts/test.d/fidelity.sh

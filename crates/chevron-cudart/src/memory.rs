@@ -142,6 +142,9 @@ fn alloc_mirrored(ptr: *mut *mut c_void, size: usize, kind: MirrorKind) -> CudaR
         return Err(CudaError::new(INVALID_VALUE, "ptr is NULL"));
     }
     state::current()?;
+    if let Some(host) = mirror::alloc_zero_copy(size, kind)? {
+        return store(ptr, host, "ptr");
+    }
     let host = mirror::host_alloc(size)?;
     if let Err(error) = mirror::add(host, size, kind) {
         // SAFETY: just allocated with this size.
@@ -153,7 +156,13 @@ fn alloc_mirrored(ptr: *mut *mut c_void, size: usize, kind: MirrorKind) -> CudaR
 
 fn free_host(ptr: *mut c_void) -> CudaResult {
     mirror::pull_all()?;
-    let (len, _) = mirror::remove(ptr)?;
+    let (len, _, zero_copy) = mirror::remove(ptr)?;
+    if let Some(ordinal) = zero_copy {
+        // Kernels may still use it: as cudaFreeHost does, wait for the device first.
+        let device = &state::device(ordinal)?.device;
+        device.synchronize()?;
+        return Ok(device.free_host_visible(ptr as u64)?);
+    }
     // SAFETY: mirrored allocations made here come from `host_alloc` with this length.
     unsafe { mirror::host_free(ptr, len) }
 }

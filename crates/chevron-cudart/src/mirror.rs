@@ -1,12 +1,16 @@
 //! Host memory that kernels may address: managed memory (`cudaMallocManaged`), pinned memory
 //! (`cudaMallocHost`, `cudaHostAlloc`) and registered memory (`cudaHostRegister`).
 //!
-//! Each such range is host memory the program reads and writes directly, mirrored by a device
-//! allocation. A launch argument pointing into a mirrored range is rewritten to the mirror's
-//! device address, and the range is copied to the device before the launch; synchronizing calls
-//! copy mirrors that kernels may have written back to the host. This is the coherence of
-//! managed memory on devices without page faulting: the host must not touch a range while a
-//! kernel that uses it runs. Pointers stored inside device data structures are not rewritten.
+//! Where the device addresses host memory itself (a CPU device: `Device::alloc_host_visible`),
+//! pinned and managed memory are allocated there and are zero-copy: the range is only
+//! recorded, with no device copy, so kernels and the host share its bytes at one address while
+//! kernels run, and pointers stored inside the data work. Otherwise (CUDA, and memory the
+//! program registers) each range is host memory mirrored by a device allocation. A launch
+//! argument word pointing into a mirrored range is rewritten to the mirror's device address,
+//! and the range is copied to the device before the launch; synchronizing calls copy mirrors
+//! that kernels may have written back to the host. This is the coherence of managed memory on
+//! devices without page faulting: the host must not touch a range while a kernel that uses it
+//! runs. Pointers stored inside device data structures are not rewritten.
 
 use std::collections::BTreeMap;
 use std::ffi::c_void;
@@ -33,7 +37,8 @@ struct Mirror {
     len: usize,
     kind: MirrorKind,
     device: usize,
-    buffer: Buffer<u8>,
+    /// The device copy; `None` for zero-copy memory the device addresses itself.
+    buffer: Option<Buffer<u8>>,
     /// A kernel may have written the device copy since it was last copied back.
     device_dirty: bool,
 }
@@ -44,21 +49,47 @@ static ANY: AtomicBool = AtomicBool::new(false);
 /// Mirrors `len` bytes of host memory at `host` on the current device.
 pub fn add(host: *mut c_void, len: usize, kind: MirrorKind) -> CudaResult {
     let ordinal = state::current_ordinal();
-    let buffer = Buffer::<u8>::new(&state::current()?.device, len.max(1))?;
+    let buffer = Some(Buffer::<u8>::new(&state::current()?.device, len.max(1))?);
+    insert(host, len, kind, ordinal, buffer);
+    Ok(())
+}
+
+/// Allocates `len` bytes of zero-copy host memory on the current device for `kind`, if the
+/// device has such memory (`None`: mirror host memory instead).
+pub fn alloc_zero_copy(len: usize, kind: MirrorKind) -> CudaResult<Option<*mut c_void>> {
+    let ordinal = state::current_ordinal();
+    let Some(host) = state::current()?
+        .device
+        .alloc_host_visible(len.max(1) as u64)?
+    else {
+        return Ok(None);
+    };
+    let host = host as usize as *mut c_void;
+    insert(host, len, kind, ordinal, None);
+    Ok(Some(host))
+}
+
+fn insert(
+    host: *mut c_void,
+    len: usize,
+    kind: MirrorKind,
+    device: usize,
+    buffer: Option<Buffer<u8>>,
+) {
     let mirror = Mirror {
         len,
         kind,
-        device: ordinal,
+        device,
         buffer,
         device_dirty: false,
     };
     lock(&MIRRORS).insert(host as usize, mirror);
     ANY.store(true, Ordering::Release);
-    Ok(())
 }
 
-/// Stops mirroring the range starting at `host`; returns its length and kind.
-pub fn remove(host: *mut c_void) -> CudaResult<(usize, MirrorKind)> {
+/// Stops mirroring the range starting at `host`; returns its length, its kind, and for
+/// zero-copy memory the device ordinal that must free it.
+pub fn remove(host: *mut c_void) -> CudaResult<(usize, MirrorKind, Option<usize>)> {
     let mut mirrors = lock(&MIRRORS);
     let mirror = mirrors.remove(&(host as usize)).ok_or_else(|| {
         CudaError::new(
@@ -67,7 +98,8 @@ pub fn remove(host: *mut c_void) -> CudaResult<(usize, MirrorKind)> {
         )
     })?;
     ANY.store(!mirrors.is_empty(), Ordering::Release);
-    Ok((mirror.len, mirror.kind))
+    let zero_copy = mirror.buffer.is_none().then_some(mirror.device);
+    Ok((mirror.len, mirror.kind, zero_copy))
 }
 
 /// The mirrored range containing `ptr`: (start, kind, device ordinal).
@@ -116,8 +148,11 @@ pub fn with_translated_args(
                 if address >= start + mirror.len.max(1) {
                     continue;
                 }
+                let Some(buffer_ptr) = mirror.buffer.as_ref().map(Buffer::device_ptr) else {
+                    continue; // zero-copy: the device uses the address itself
+                };
                 push(stream, *start, mirror)?;
-                let device = mirror.buffer.device_ptr() + (address - start) as u64;
+                let device = buffer_ptr + (address - start) as u64;
                 copy.get_or_insert_with(|| bytes.to_vec())[at..at + 8]
                     .copy_from_slice(&device.to_le_bytes());
             }
@@ -140,10 +175,13 @@ pub fn with_translated_args(
 
 /// Copies a mirrored range to its device copy on `stream` and marks it as kernel-written.
 fn push(stream: &Stream, start: usize, mirror: &mut Mirror) -> CudaResult {
+    let Some(buffer) = &mirror.buffer else {
+        return Ok(());
+    };
     if mirror.len > 0 {
         // SAFETY: the range is host memory of `len` bytes owned by the program.
         let host = unsafe { std::slice::from_raw_parts(start as *const u8, mirror.len) };
-        stream.copy_to_device_at(mirror.buffer.device_ptr(), host)?;
+        stream.copy_to_device_at(buffer.device_ptr(), host)?;
     }
     mirror.device_dirty = true;
     Ok(())
@@ -163,12 +201,15 @@ pub fn pull_all() -> CudaResult {
     }
     let mut mirrors = lock(&MIRRORS);
     for (&start, mirror) in mirrors.iter_mut().filter(|(_, m)| m.device_dirty) {
+        let Some(buffer) = &mirror.buffer else {
+            continue;
+        };
         // Kernels writing the mirror may run on any stream of its device.
-        mirror.buffer.device().synchronize()?;
+        buffer.device().synchronize()?;
         // SAFETY: the range is host memory of `len` bytes owned by the program.
         let host = unsafe { std::slice::from_raw_parts_mut(start as *mut u8, mirror.len) };
         let stream = state::device(mirror.device)?.legacy();
-        stream.copy_to_host_at(host, mirror.buffer.device_ptr())?;
+        stream.copy_to_host_at(host, buffer.device_ptr())?;
         mirror.device_dirty = false;
     }
     Ok(())

@@ -7,7 +7,7 @@
 
 pub use super::exec::{
     collective_offer, collective_result, evaluate_atomic, evaluate_compare, evaluate_float,
-    evaluate_int, evaluate_int_unary, shuffle_source,
+    evaluate_int, evaluate_int_unary, partners, shuffle_source,
 };
 use crate::interp::numeric::convert::CvtOptions;
 use crate::ir::{Compare, Rounding, ScalarType};

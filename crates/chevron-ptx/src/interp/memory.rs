@@ -201,7 +201,12 @@ impl Allocation {
 #[derive(Debug, Clone)]
 enum Entry {
     Live(Arc<Allocation>, Placement),
-    Freed { size: u64, placement: Placement },
+    Freed {
+        size: u64,
+        placement: Placement,
+    },
+    /// Host-visible memory ([`DeviceMemory::alloc_host_visible`]), at its words' host address.
+    Host(Arc<Allocation>),
 }
 
 /// Freed allocations kept poisoned at most; beyond this the oldest one's addresses are reused.
@@ -353,6 +358,51 @@ impl DeviceMemory {
         true
     }
 
+    /// Allocates `bytes` (zero-filled) of host-visible memory: its address is the host address
+    /// of its first byte, so the host reads and writes these bytes directly while kernels reach
+    /// the same bytes through the table (pinned and managed memory of a CPU device, zero-copy).
+    /// It lies outside the device's address window and is freed with
+    /// [`DeviceMemory::free_host_visible`] only.
+    pub fn alloc_host_visible(&self, bytes: u64) -> Result<u64, MemoryError> {
+        let mut allocation = Allocation::new(0, bytes)?;
+        let base = allocation.host_address() as u64;
+        allocation.base = base;
+        let end = base.saturating_add(bytes.max(1));
+        let (start, stop) = self.window();
+        let windows = SHARED_WINDOW..FUNCTION_WINDOW + WINDOW_SIZE;
+        if (base < windows.end && end > windows.start) || (base < stop && end > start) {
+            return Err(MemoryError::InvalidArgument(format!(
+                "host memory at {base:#x} overlaps the device's address windows"
+            )));
+        }
+        self.table_write()
+            .insert(base, Entry::Host(Arc::new(allocation)));
+        Ok(base)
+    }
+
+    /// Frees memory from [`DeviceMemory::alloc_host_visible`]. Kernels still holding it keep
+    /// its words alive until they let go; later accesses are out of bounds.
+    pub fn free_host_visible(&self, addr: u64) -> Result<(), MemoryError> {
+        let mut table = self.table_write();
+        match table.get(&addr) {
+            Some(Entry::Host(allocation)) => {
+                allocation.freed.store(true, Ordering::Release);
+                table.remove(&addr);
+                Ok(())
+            }
+            _ => Err(MemoryError::InvalidFree { addr }),
+        }
+    }
+
+    /// Whether `addr` lies in host-visible memory ([`DeviceMemory::alloc_host_visible`]).
+    pub fn is_host_visible(&self, addr: u64) -> bool {
+        let table = self.table.read().unwrap_or_else(|e| e.into_inner());
+        matches!(
+            table.range(..=addr).next_back(),
+            Some((base, Entry::Host(a))) if addr < base + a.size.max(1)
+        )
+    }
+
     /// The allocation containing `[addr, addr + len)` (not a stable interface).
     #[doc(hidden)]
     pub fn lookup(&self, addr: u64, len: u64) -> Result<Arc<Allocation>, MemoryError> {
@@ -361,7 +411,9 @@ impl DeviceMemory {
             return Err(MemoryError::OutOfBounds { addr, len });
         };
         match table.range(..=addr).next_back() {
-            Some((base, Entry::Live(a, _))) if end <= base + a.size => Ok(Arc::clone(a)),
+            Some((base, Entry::Live(a, _) | Entry::Host(a))) if end <= base + a.size => {
+                Ok(Arc::clone(a))
+            }
             Some((base, Entry::Freed { size, .. })) if addr < base + size => {
                 Err(MemoryError::UseAfterFree {
                     addr,
@@ -457,6 +509,27 @@ impl DeviceMemory {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn host_visible_memory_lives_at_its_host_address() {
+        let memory = DeviceMemory::new(0);
+        let a = memory.alloc_host_visible(24).unwrap();
+        let allocation = memory.lookup(a, 24).unwrap();
+        assert_eq!(
+            allocation.host_address() as u64,
+            a,
+            "one address for host and kernels"
+        );
+        assert!(!memory.in_window_range(a));
+        assert!(memory.is_host_visible(a + 23) && !memory.is_host_visible(a + 24));
+        memory.write(a + 4, &[7, 8]).unwrap();
+        assert_eq!(allocation.load(4, 2), 0x0807);
+        assert!(memory.free(a).is_err(), "not a device allocation");
+        memory.free_host_visible(a).unwrap();
+        assert!(allocation.is_freed());
+        assert!(memory.lookup(a, 1).is_err() && !memory.is_host_visible(a));
+        assert!(memory.free_host_visible(a).is_err());
+    }
 
     #[test]
     fn round_trip_and_poison() {

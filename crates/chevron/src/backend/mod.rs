@@ -149,6 +149,24 @@ pub trait Device: Send + Sync + 'static {
     /// uses it. Freeing an unknown pointer is an error, not a crash, where the backend can tell.
     fn free(&self, ptr: DevicePtr) -> Result<()>;
 
+    /// Allocates `bytes` (> 0) of memory that the host and this device's kernels address at
+    /// the same address, zero-copy (pinned and managed memory): `Ok(None)` where the backend
+    /// has no such memory (the caller then mirrors host memory).
+    fn alloc_host_visible(&self, bytes: u64) -> Result<Option<DevicePtr>> {
+        let _ = bytes;
+        Ok(None)
+    }
+
+    /// Frees memory from [`Device::alloc_host_visible`].
+    fn free_host_visible(&self, ptr: DevicePtr) -> Result<()> {
+        let _ = ptr;
+        Err(unsupported(
+            self.info(),
+            "Device::free_host_visible",
+            "host-visible allocations",
+        ))
+    }
+
     /// Whether `ptr` lies inside a live allocation of this device; returns (base, size).
     /// Used to classify pointers (e.g. MLIR's direction-less memcpy).
     fn allocation_of(&self, ptr: DevicePtr) -> Option<(DevicePtr, u64)>;

@@ -157,6 +157,19 @@ impl Device {
         Ok(())
     }
 
+    /// Allocates `bytes` (> 0) of memory that the host and this device's kernels address at
+    /// the same address, zero-copy: on a CPU device, host memory its kernels reach directly;
+    /// `Ok(None)` on devices without it (CUDA: the caller keeps its own scheme).
+    pub fn alloc_host_visible(&self, bytes: u64) -> Result<Option<backend::DevicePtr>> {
+        self.shared.core.backend.alloc_host_visible(bytes)
+    }
+
+    /// Frees memory from [`Device::alloc_host_visible`]. The caller guarantees that no pending
+    /// work uses it.
+    pub fn free_host_visible(&self, ptr: backend::DevicePtr) -> Result<()> {
+        self.shared.core.backend.free_host_visible(ptr)
+    }
+
     /// The live allocation of this device containing `ptr`, as (base, size): lets callers that
     /// hold bare pointers (C ABIs) tell device memory from host memory.
     pub fn allocation_of(&self, ptr: backend::DevicePtr) -> Option<(backend::DevicePtr, u64)> {

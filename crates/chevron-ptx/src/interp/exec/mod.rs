@@ -26,7 +26,7 @@ pub use compare::compare as evaluate_compare;
 pub use float::evaluate as evaluate_float;
 pub use int::evaluate as evaluate_int;
 pub use int::unary as evaluate_int_unary;
-pub use warp_ops::{collective_offer, collective_result, shuffle_source};
+pub use warp_ops::{collective_offer, collective_result, partners, shuffle_source};
 
 use super::block::Block;
 use super::fault::{ExecFault, LoadError};

@@ -2,9 +2,12 @@
 //! output), `vote.sync` (all/any/uni/ballot), `match.sync` (any/all), `redux.sync`,
 //! `elect.sync`, `bar.warp.sync` and `activemask`.
 //!
-//! A collective runs once for all the lanes of its member mask. When some member lanes are not
+//! A collective runs once for all the lanes of its member masks. When some member lanes are not
 //! in the current group (they diverged), the group waits at the instruction until the others
 //! arrive; if they never can, the block finally runs the collective with the lanes present.
+//! Each lane then combines its partners ([`partners`]) and nothing else: a `shfl` from a lane
+//! that did not execute the instruction reads 0, as NVIDIA's hardware does
+//! (`scripts/gpu/probes/collective_probe.h200.txt`, `docs/cpu-device-fidelity.md`).
 
 use super::compare::pred_pair;
 use super::{for_lanes, narrow, Flow};
@@ -254,8 +257,9 @@ pub fn collective_offer(c: &Collective, raw: u64) -> u64 {
     }
 }
 
-/// Lane `lane`'s results `(d, p)` of collective `c` (any but `shfl`) run for the lanes of
-/// `lanes`, given what each offered ([`collective_offer`]) and the member mask `member`.
+/// Lane `lane`'s results `(d, p)` of collective `c` (any but `shfl`) combining the lanes of
+/// `lanes` (the lane's partners, [`partners`]), given what each offered ([`collective_offer`])
+/// and the lane's member mask `member`.
 /// The interpreter's semantics, and what compiled code calls once a whole warp has offered.
 pub fn collective_result(
     c: &Collective,

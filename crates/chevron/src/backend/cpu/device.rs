@@ -104,6 +104,14 @@ impl Device for CpuDevice {
         self.core.memory.free(ptr)
     }
 
+    fn alloc_host_visible(&self, bytes: u64) -> Result<Option<DevicePtr>> {
+        self.core.memory.alloc_host_visible(bytes).map(Some)
+    }
+
+    fn free_host_visible(&self, ptr: DevicePtr) -> Result<()> {
+        self.core.memory.free_host_visible(ptr)
+    }
+
     fn allocation_of(&self, ptr: DevicePtr) -> Option<(DevicePtr, u64)> {
         self.core.memory.allocation_of(ptr)
     }

@@ -144,8 +144,36 @@ impl CpuMemory {
         })
     }
 
-    /// The live allocation (or module global) containing `ptr`, as (base, size).
+    /// Allocates `bytes` (> 0) of host-visible memory: host memory at the same address for the
+    /// host and for kernels, not counted against the device's capacity.
+    pub fn alloc_host_visible(&self, bytes: u64) -> Result<DevicePtr> {
+        if bytes == 0 {
+            return Err(Error::InvalidValue {
+                call: "Device::alloc_host_visible",
+                message: format!("cannot allocate 0 bytes on {}", self.device),
+            });
+        }
+        self.memory
+            .alloc_host_visible(bytes)
+            .map_err(|e| self.out_of_memory(bytes, self.lock().used, &e.to_string()))
+    }
+
+    /// Frees memory from [`CpuMemory::alloc_host_visible`].
+    pub fn free_host_visible(&self, ptr: DevicePtr) -> Result<()> {
+        self.memory
+            .free_host_visible(ptr)
+            .map_err(|e| Error::InvalidValue {
+                call: "Device::free_host_visible",
+                message: format!("{ptr:#x} on {}: {e}", self.device),
+            })
+    }
+
+    /// The live allocation (or module global) containing `ptr`, as (base, size); host-visible
+    /// memory is the host's, not the device's.
     pub fn allocation_of(&self, ptr: DevicePtr) -> Option<(DevicePtr, u64)> {
+        if self.memory.is_host_visible(ptr) {
+            return None;
+        }
         self.memory.contains(ptr)
     }
 
@@ -153,6 +181,9 @@ impl CpuMemory {
     /// freed range the table still remembers (an access there is a use after free), or, when
     /// the window is reserved (no host mapping can be there), anywhere in the window.
     pub fn is_device_address(&self, ptr: DevicePtr) -> bool {
+        if self.memory.is_host_visible(ptr) {
+            return false;
+        }
         matches!(
             self.memory.read(ptr, &mut []),
             Ok(()) | Err(MemoryError::UseAfterFree { .. })
