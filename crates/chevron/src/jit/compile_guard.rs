@@ -27,43 +27,80 @@ pub fn deadline_from_env() -> Duration {
         .map_or(DEFAULT_DEADLINE, |s| Duration::from_secs_f64(s.min(1e6)))
 }
 
-/// Refuses an `#include` in `source` that names an existing file which is not a regular file,
-/// looked up as NVRTC does: an absolute path, else relative to the working directory and to
-/// each `--include-path=` of `options`.
+/// The most files a snippet's own headers are followed through (see [`check_includes`]).
+const MAX_FOLLOWED: usize = 256;
+
+/// Refuses an `#include` that names an existing file which is not a regular file, looked up as
+/// NVRTC does: an absolute path, else relative to the including file's directory (the working
+/// directory for the snippet) and to each `--include-path=` of `options`. The headers a
+/// snippet includes are followed (up to [`MAX_FOLLOWED`] files, each read up to 1 MiB), except
+/// those found in the include paths (the CUDA headers): a FIFO included from one of those
+/// meets the compile deadline instead.
 pub fn check_includes(source: &str, options: &[String]) -> Result<()> {
-    let dirs: Vec<PathBuf> = std::iter::once(PathBuf::from("."))
-        .chain(
-            options
-                .iter()
-                .filter_map(|o| o.strip_prefix("--include-path="))
-                .map(PathBuf::from),
-        )
+    let search: Vec<PathBuf> = options
+        .iter()
+        .filter_map(|o| o.strip_prefix("--include-path="))
+        .map(PathBuf::from)
         .collect();
-    for name in source.lines().filter_map(included) {
-        let candidates: Vec<PathBuf> = if Path::new(name).is_absolute() {
-            vec![PathBuf::from(name)]
-        } else {
-            dirs.iter().map(|dir| dir.join(name)).collect()
-        };
-        for path in candidates {
-            // A path that does not exist is NVRTC's to report.
-            let Ok(metadata) = std::fs::metadata(&path) else {
+    let mut queue = vec![(source.to_string(), PathBuf::from("."))];
+    let mut followed = 0;
+    while let Some((text, here)) = queue.pop() {
+        for name in text.lines().filter_map(included) {
+            let Some((path, in_search)) = resolve(name, &here, &search)? else {
                 continue;
             };
-            if !metadata.is_file() {
-                return Err(Error::InvalidValue {
-                    call: "jit::Session::add",
-                    message: format!(
-                        "#include \"{name}\": {} is not a regular file (a FIFO, a device or a \
-                         directory); only regular files are included",
-                        path.display()
-                    ),
-                });
+            if in_search || followed >= MAX_FOLLOWED {
+                continue;
             }
-            break;
+            followed += 1;
+            if let Ok(bytes) = read_prefix(&path, 1 << 20) {
+                let dir = path
+                    .parent()
+                    .map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+                queue.push((String::from_utf8_lossy(&bytes).into_owned(), dir));
+            }
         }
     }
     Ok(())
+}
+
+/// Where `#include` of `name` from a file in `here` lands (and whether in an include path);
+/// an error when that is not a regular file; `None` when nothing is found (NVRTC's to report).
+fn resolve(name: &str, here: &Path, search: &[PathBuf]) -> Result<Option<(PathBuf, bool)>> {
+    let candidates: Vec<(PathBuf, bool)> = if Path::new(name).is_absolute() {
+        vec![(PathBuf::from(name), false)]
+    } else {
+        std::iter::once((here.join(name), false))
+            .chain(search.iter().map(|dir| (dir.join(name), true)))
+            .collect()
+    };
+    for (path, in_search) in candidates {
+        let Ok(metadata) = std::fs::metadata(&path) else {
+            continue;
+        };
+        if !metadata.is_file() {
+            return Err(Error::InvalidValue {
+                call: "jit::Session::add",
+                message: format!(
+                    "#include \"{name}\": {} is not a regular file (a FIFO, a device or a \
+                     directory); only regular files are included",
+                    path.display()
+                ),
+            });
+        }
+        return Ok(Some((path, in_search)));
+    }
+    Ok(None)
+}
+
+/// The first `limit` bytes of the regular file `path`.
+fn read_prefix(path: &Path, limit: u64) -> std::io::Result<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)?
+        .take(limit)
+        .read_to_end(&mut bytes)?;
+    Ok(bytes)
 }
 
 /// The file named by an `#include` line.
@@ -191,6 +228,18 @@ mod tests {
         let err = check_includes("#include <dev/null>\n", &options).unwrap_err();
         assert!(err.to_string().contains("not a regular file"), "{err}");
         assert!(check_includes("#include <no/such/header.h>\n", &options).is_ok());
+        // A FIFO included by a header the snippet includes.
+        let dir = std::env::temp_dir().join(format!("chevron-guard-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let header = dir.join("outer.h");
+        std::fs::write(&header, "#include \"/dev/null\"\n").unwrap();
+        let source = format!("#include \"{}\"\n", header.display());
+        let err = check_includes(&source, &[]).unwrap_err();
+        std::fs::remove_dir_all(&dir).unwrap();
+        assert!(
+            err.to_string().contains("/dev/null is not a regular file"),
+            "{err}"
+        );
     }
 
     #[test]
