@@ -73,6 +73,12 @@ expect_error "a float for a .u32 parameter" "parameter 3 \(\`saxpy_param_3\`\) i
     "${saxpy[@]}" --arg f32:1 --arg 'f32[4]=zeros' --arg 'f32[4]=zeros' --arg f32:4
 expect_error "inspect of an endless file" "/dev/zero: larger than 256 MiB" inspect /dev/zero
 expect_error "run of an endless file" "/dev/zero: larger than 256 MiB" run /dev/zero k --grid 1 --block 1
+ln -s /dev/zero "$work/endless.cu"
+expect_error "run of an endless .cu" "endless.cu: not a regular file" run "$work/endless.cu" k
+expect_error "trace --html of an endless file" "/dev/zero: larger than 512 MiB, the most chevron reads as a trace" \
+    trace --html /dev/zero -o "$work/t.html"
+expect_error "trace -o a directory" "the trace was not written: /: Is a directory" \
+    trace -o / -- "$chevron" run "$ptx"
 expect_error "a CUDA source to inspect" "CUDA C\+\+ source.*nvcc -ptx" inspect "$work/saxpy.cu"
 expect_error "a CUDA header to run" "CUDA C\+\+ source.*nvcc -ptx" run "$work/saxpy.cuh" saxpy
 stdout_to=/dev/full

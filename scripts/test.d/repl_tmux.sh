@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # `chevron repl` as a person uses it, on the CPU device, driven through tmux (send-keys and
 # capture-pane): the prompt, multi-line input, a launch and :print, history recall (Up), Ctrl-C
-# dropping a half-entered unit, Ctrl-C during a spinning kernel, and Ctrl-D quitting. Then the
-# same language from a pipe: no prompt, exit code 2 after an error; `chevron run FILE.cu`.
+# dropping a half-entered unit, Ctrl-C during a spinning kernel, Ctrl-C during a compile blocked
+# on a FIFO, and Ctrl-D quitting. Then hostile input and the same language from a pipe: no prompt, exit code 2 after an error; `chevron run FILE.cu`.
 # About 10 s once chevron is built.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -53,7 +53,13 @@ lines() {
     done
 }
 
-tmux new-session -d -s "$session" -x 160 -y 50 "env TERM=xterm $root/target/debug/chevron repl"
+# A header that blocks NVRTC: it includes a FIFO, from an include path (whose headers the REPL
+# does not follow, so the compile blocks instead of being refused).
+mkfifo "$work/fifo"
+mkdir -p "$work/inc"
+printf '#include "%s"\n' "$work/fifo" | tee "$work/nested.h" >"$work/inc/blocking.h"
+tmux new-session -d -s "$session" -x 160 -y 50 \
+    "env TERM=xterm CHEVRON_CUDA_INCLUDE=$work/inc $root/target/debug/chevron repl"
 wait_for "chevron repl on cpu:0"
 wait_for "cu>"
 lines '__device__ int twice(int x) {'
@@ -88,6 +94,13 @@ lines ':print out 3'
 wait_for "out = [0, 2, 4, …]"
 lines 'fill<<<1, 4>>>(out);' ':print out 2'
 wait_for "out = [0, 2, …]"
+# Ctrl-C while NVRTC is blocked (a header that includes a FIFO) ends the compile, not the REPL.
+lines "#include <blocking.h>"
+sleep 2
+keys C-c
+wait_for "error: snippet 4: interrupted: the compile was abandoned, the session is unchanged"
+lines 'fill<<<1, 4>>>(out);' ':print out 1'
+wait_for "out = [0, …]"
 keys C-d
 for _ in $(seq 1 50); do
     tmux has-session -t "$session" 2>/dev/null || break
@@ -107,6 +120,28 @@ grep -qF 'v = [3, 3]' "$work/out" || { cat "$work/out" >&2; exit 1; }
 ! grep -qF 'cu> ' "$work/out" || { echo "repl_tmux: prompt printed to a pipe" >&2; exit 1; }
 [ "$(wc -l <"$work/err")" -eq 1 ] && grep -q "kernel \`missing\` not found" "$work/err" \
     || { cat "$work/err" >&2; exit 1; }
+
+# Hostile input from a pipe, each one error line: commands without arguments give their usage,
+# endless and non-regular files are refused, an include of a FIFO is refused and a nested one
+# meets the compile deadline, control characters are escaped, a literal for a pointer
+# parameter is refused naming the kernel and the parameter.
+status=0
+# A FIFO included from a header of an include path (not followed) meets the deadline, last: the
+# abandoned compile may hold NVRTC.
+printf '%s\n' ':buf' ':load /dev/zero' ":load $work/fifo" "#include \"$work/fifo\"" \
+    "#include \"$work/nested.h\"" $':print \e[2Jx' '__global__ void p(float *v) { v[0] = 1; }' \
+    'p<<<1, 1>>>(1.5);' ':time' '#include <blocking.h>' \
+    | CHEVRON_COMPILE_TIMEOUT=5 CHEVRON_CUDA_INCLUDE="$work/inc" timeout 60 target/debug/chevron repl \
+        >"$work/out" 2>"$work/err" || status=$?
+[ "$status" -eq 2 ] && [ "$(wc -l <"$work/err")" -eq 9 ] \
+    || { echo "repl_tmux: hostile input: exit $status, 9 errors expected:" >&2; cat "$work/err" >&2; exit 1; }
+for expected in 'error: usage: :buf NAME TYPE[COUNT]=' 'error: /dev/zero: not a regular file' \
+    "error: $work/fifo: not a regular file" "$work/fifo is not a regular file (a FIFO" "$work/fifo\": $work/fifo is not a regular" \
+    'compiling snippet 2 on NVRTC did not finish within 5 s' 'error: no buffer `\x1b[2Jx`' \
+    'kernel `p(float*)`, parameter 0 (`float*`): `1.5` is not a buffer' 'error: usage: :time on|off'; do
+    grep -qF -- "$expected" "$work/err" || { echo "repl_tmux: no '$expected' in:" >&2; cat "$work/err" >&2; exit 1; }
+done
+! grep -q $'\e' "$work/err" || { echo "repl_tmux: a raw escape reached the terminal" >&2; exit 1; }
 
 # The rest of the language from a pipe: a template kernel instantiated by its launch, #include of
 # a CUDA header, :load, :save, :symbols, a fault that leaves the session usable, :device.

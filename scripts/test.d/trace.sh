@@ -7,6 +7,8 @@
 # - a C program (tests/capi/trace.c: chevron_trace_start/stop, two streams and a token
 #   dependency) and `chevron trace -- PROGRAM` over the C example and an MLIR program
 #   (tests/mlir/lowered/join_streams.ll, built with clang-22) produce traces;
+# - `chevron trace -o /dev/full` (or `-o /`) fails on one line; a program that aborts leaves a
+#   valid trace; `chevron trace -- CUDA_PROGRAM` (built with nvcc) runs on chevron's runtime;
 # - `chevron trace --html` turns a trace into a timeline that headless Chromium renders: the
 #   screenshot is not blank and the DOM holds the kernel's name.
 # Installs chromium (Debian package) when missing.
@@ -51,6 +53,50 @@ grep -q "global loads" "$work/example.stderr"
 "${check[@]}" "$work/example.json" --launches 'saxpy(int, float, float const*, float*)=1'
 echo "trace: C API (chevron_trace_start/stop, chevron trace -- PROGRAM): ok"
 
+# A write error is an error: one line, exit 2, and no "trace written" (the program's own output
+# aside). The trace file is written as it is recorded: a program that aborts leaves a valid
+# trace of what it did before its last batch (1024 events a thread).
+for bad in /dev/full /; do
+    rc=0
+    "$chevron" trace -o "$bad" -- "$work/example" tests/capi/kernels.ptx >/dev/null \
+        2>"$work/bad.stderr" || rc=$?
+    [[ $rc == 2 && $(wc -l <"$work/bad.stderr") == 1 ]] \
+        && grep -q "^chevron: error: the trace was not written: $bad" "$work/bad.stderr" \
+        || { echo "trace: -o $bad: exit $rc, $(cat "$work/bad.stderr")" >&2; exit 1; }
+done
+cc "${flags[@]}" tests/capi/trace_abort.c -L"$lib" -lchevron -Wl,-rpath,"$lib" -o "$work/abort"
+rc=0
+(ulimit -c 0; exec "$chevron" trace -o "$work/abort.json" -- "$work/abort" tests/capi/kernels.ptx \
+    3000) >/dev/null 2>"$work/abort.stderr" || rc=$?
+[[ $rc == 2 ]] && grep -q "up to where the program ended" "$work/abort.stderr" \
+    || { echo "trace: aborting program: exit $rc, $(cat "$work/abort.stderr")" >&2; exit 1; }
+"${check[@]}" "$work/abort.json" --min-launches 2000
+echo "trace: write errors, a program that aborts: ok"
+
+# `chevron trace -- CUDA_PROGRAM` runs it on chevron's runtime, as `chevron exec` does.
+nvcc_bin="$(scripts/deps/cuda_nvcc.sh)"
+nvlib="$work/nvidia-lib"
+mkdir -p "$nvlib"
+ln -sf "$(dirname "$nvcc_bin")/lib/libcudart.so.13" "$nvlib/libcudart.so"
+cat >"$work/launches.cu" <<'CU'
+#include <cstdio>
+__global__ void bump(int *x) { atomicAdd(x, 1); }
+int main() {
+    int *x, host = 0;
+    cudaMalloc(&x, sizeof(int));
+    cudaMemset(x, 0, sizeof(int));
+    for (int i = 0; i < 100; i++) bump<<<1, 1>>>(x);
+    cudaMemcpy(&host, x, sizeof(int), cudaMemcpyDeviceToHost);
+    std::printf("%d\n", host);
+    return host == 100 ? 0 : 1;
+}
+CU
+nice "$nvcc_bin/nvcc" -cudart shared -arch=sm_90 -L"$nvlib" -o "$work/launches" "$work/launches.cu"
+"$chevron" trace -o "$work/cuda.json" -- "$work/launches" >"$work/cuda.out" 2>"$work/cuda.stderr"
+grep -qx 100 "$work/cuda.out"
+"${check[@]}" "$work/cuda.json" --launches 'bump(int*)=100'
+echo "trace: chevron trace -- CUDA program (chevron's runtime preloaded): ok"
+
 command -v clang-22 >/dev/null || { echo "trace.sh: clang-22 is required (mlir.sh installs it)" >&2; exit 1; }
 clang-22 -O1 -c -fPIC tests/mlir/print_memref.c -o "$work/print_memref.o"
 clang-22 -O2 -c -fPIC -Wno-override-module tests/mlir/lowered/join_streams.ll -o "$work/join.o"
@@ -82,4 +128,4 @@ grep -q 'block (3, 0, 0)' "$work/blocks.dom"
 "${check[@]}" --png "$work/blocks.png"
 [[ -z ${TRACE_SCREENSHOT:-} ]] || cp "$work/blocks.png" "$TRACE_SCREENSHOT"
 echo "trace: HTML timeline in headless Chromium: ok"
-echo "trace: 5 passed, 0 failed"
+echo "trace: 7 passed, 0 failed"

@@ -90,5 +90,43 @@ impl Write for Output {
 /// Writes one line on stderr; a closed or full stderr is ignored (there is nowhere left to say
 /// so).
 pub fn report_error(message: &str) {
-    let _ = writeln!(io::stderr(), "chevron: error: {message}");
+    let _ = writeln!(
+        io::stderr(),
+        "chevron: error: {}",
+        escape_controls(message, "\n")
+    );
+}
+
+/// `text` with its control characters (but those in `keep`) written as escapes (`\x1b`, `\r`,
+/// `\u{9b}`), so that input quoted in a message cannot drive the terminal that shows it.
+pub fn escape_controls(text: &str, keep: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if !c.is_control() || keep.contains(c) {
+            out.push(c);
+            continue;
+        }
+        match c {
+            '\n' => out.push_str("\\n"),
+            '\r' => out.push_str("\\r"),
+            '\t' => out.push_str("\\t"),
+            c if (c as u32) < 0x80 => out.push_str(&format!("\\x{:02x}", c as u32)),
+            c => out.push_str(&format!("\\u{{{:x}}}", c as u32)),
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape_controls;
+
+    #[test]
+    fn control_characters_are_escaped() {
+        assert_eq!(
+            escape_controls("a\u{1b}[2Jb\r\tc\u{9b}d\ne", "\n"),
+            "a\\x1b[2Jb\\r\\tc\\u{9b}d\ne"
+        );
+        assert_eq!(escape_controls("x\ny", ""), "x\\ny");
+    }
 }

@@ -320,3 +320,87 @@ fn the_rewritten_text_maps_back_to_the_original_lines() {
         .annotate(&message)
         .contains(&format!("(original PTX line {})", original_line(store))));
 }
+
+/// A kernel calling a device function, whose program already uses the names instrumentation
+/// would add by default: a `.shared` variable `chevron_launch_shared` and a function
+/// `chevron_hooked_twice`.
+const COLLIDING: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+
+.shared .align 8 .b64 chevron_launch_shared;
+
+.func (.reg .b32 r) chevron_hooked_twice(.reg .b32 x)
+{
+    add.u32 r, x, x;
+    ret;
+}
+
+.func (.reg .b32 r) twice(.reg .b32 x)
+{
+    call (r), chevron_hooked_twice, (x);
+    ret;
+}
+
+.visible .entry k(.param .u64 out)
+{
+    .reg .b32 %r<3>;
+    .reg .b64 %rd<2>;
+    mov.u32 %r1, 7;
+    st.shared.u64 [chevron_launch_shared], 100;
+    call (%r2), twice, (%r1);
+    ld.param.u64 %rd1, [out];
+    st.global.u32 [%rd1], %r2;
+    ret;
+}
+"#;
+
+#[test]
+fn generated_names_never_collide_with_the_programs() {
+    let module = instrumented(COLLIDING, ALL);
+    let printed = chevron_ptx::print(&module);
+    let reparsed = chevron_ptx::parse(&printed).unwrap();
+    let mut names: Vec<String> = reparsed
+        .items
+        .iter()
+        .filter_map(|item| match item {
+            chevron_ptx::ir::Item::Function(f) if f.body.is_some() => Some(f.name.clone()),
+            chevron_ptx::ir::Item::Variable(v) => Some(v.name.clone()),
+            _ => None,
+        })
+        .collect();
+    let count = names.len();
+    names.sort();
+    names.dedup();
+    assert_eq!(names.len(), count, "a name is defined twice: {names:?}");
+    // The program's own names are left as they were; the added ones use another prefix.
+    assert!(names.contains(&"chevron_launch_shared".to_string()));
+    assert!(
+        names.contains(&"chevron1_launch_shared".to_string()),
+        "{names:?}"
+    );
+    assert!(
+        names.contains(&"chevron1_hooked_twice".to_string()),
+        "{names:?}"
+    );
+    assert!(
+        printed.contains("call (%r2), chevron1_hooked_twice"),
+        "{printed}"
+    );
+}
+
+#[test]
+fn a_kernel_at_the_parameter_limit_says_what_instrumentation_adds() {
+    let ptx = ".version 7.0\n.target sm_70\n.address_size 64\n\
+               .visible .entry big(.param .align 4 .b8 data[32764])\n{\n    ret;\n}\n";
+    let mut module = chevron_ptx::parse(ptx).unwrap();
+    let err = instrument(&mut module, |_| true, ALL).unwrap_err();
+    let message = err.to_string();
+    assert!(
+        message.contains("its parameters take 32764 bytes")
+            && message.contains("adds a hidden 8-byte parameter")
+            && message.contains("12 bytes more), 32776 bytes in all"),
+        "{message}"
+    );
+}

@@ -159,7 +159,7 @@ fn main() -> chevron::Result<()> {
     };
     let off = per_launch(&plain, launches, small)?;
     let path = std::env::temp_dir().join("chevron-07-trace.json");
-    chevron::trace::start(&path);
+    chevron::trace::start(&path)?;
     let on = per_launch(&plain, launches, small)?;
     let stop = Instant::now();
     let events = chevron::trace::stop()?;

@@ -124,7 +124,7 @@ fn the_trace_shows_launches_streams_flows_and_thread_blocks() {
     let runtime = Runtime::new().unwrap();
     let device = runtime.default_device().unwrap();
     let path = std::env::temp_dir().join(format!("chevron-trace-{}.json", std::process::id()));
-    chevron::trace::start(&path);
+    chevron::trace::start(&path).unwrap();
     let module = Module::load_builtin(device, ELEMENTWISE.as_bytes(), Builtin::Blocks).unwrap();
     let first = device.create_stream().unwrap();
     let second = device.create_stream().unwrap();
@@ -207,6 +207,74 @@ fn the_trace_shows_launches_streams_flows_and_thread_blocks() {
 }
 
 #[test]
+fn a_second_start_is_an_error_and_a_write_error_is_reported_at_stop() {
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let path = std::env::temp_dir().join(format!("chevron-trace2-{}.json", std::process::id()));
+    chevron::trace::start(&path).unwrap();
+    let other = std::env::temp_dir().join("chevron-trace-other.json");
+    let err = chevron::trace::start(&other).unwrap_err();
+    assert!(err.to_string().contains("already recording into"), "{err}");
+    assert!(!other.exists(), "the second trace made no file");
+    chevron::trace::stop().unwrap();
+    let trace: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    assert!(trace["traceEvents"].is_array());
+    std::fs::remove_file(&path).unwrap();
+    // A directory cannot be created as a file; /dev/full takes no bytes (not even the header):
+    // neither starts a trace.
+    let err = chevron::trace::start("/").unwrap_err();
+    assert!(err.to_string().starts_with("/:"), "{err}");
+    let err = chevron::trace::start("/dev/full").unwrap_err();
+    assert!(err.to_string().contains("No space left on device"), "{err}");
+    let err = chevron::trace::stop().unwrap_err();
+    assert!(err.to_string().contains("no trace is recording"), "{err}");
+}
+
+#[test]
+fn a_long_trace_is_written_as_it_is_recorded() {
+    let _serial = SERIAL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner());
+    let runtime = Runtime::new().unwrap();
+    let device = runtime.default_device().unwrap();
+    let path = std::env::temp_dir().join(format!("chevron-trace3-{}.json", std::process::id()));
+    chevron::trace::start(&path).unwrap();
+    let module = Module::from_ptx(device, ELEMENTWISE).unwrap();
+    let stream = device.create_stream().unwrap();
+    let x = Buffer::from_slice(device, &[1.0f32; 32]).unwrap();
+    let y = Buffer::<f32>::zeroed(device, 32).unwrap();
+    let saxpy = module.kernel("saxpy").unwrap();
+    let config = LaunchConfig {
+        grid: [1, 1, 1],
+        block: [32, 1, 1],
+        shared_bytes: 0,
+    };
+    for _ in 0..3000 {
+        saxpy
+            .launch(&stream, config, (1.0f32, &x, &y, 32u32))
+            .unwrap();
+    }
+    stream.synchronize().unwrap();
+    // Before the trace stops, the file already holds most of it, in whole batches.
+    let partial = std::fs::read(&path).unwrap();
+    let launches_on_disk = String::from_utf8_lossy(&partial)
+        .matches("\"cat\":\"launch\"")
+        .count();
+    assert!(
+        launches_on_disk >= 4000,
+        "{launches_on_disk} launch events on disk"
+    );
+    let written = chevron::trace::stop().unwrap();
+    let trace: Value = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    std::fs::remove_file(&path).unwrap();
+    let all = events(&trace);
+    let launches = all.iter().filter(|e| e["cat"] == "launch").count();
+    assert_eq!(launches, 6000, "each launch on its host and stream tracks");
+    assert!(written >= 6000);
+}
+
+#[test]
 fn stopping_without_starting_is_an_error() {
     let _serial = SERIAL
         .lock()
@@ -223,7 +291,7 @@ fn instrumented_kernels_in_recorded_graphs_get_a_record_per_replay() {
     let runtime = Runtime::new().unwrap();
     let device = runtime.default_device().unwrap();
     let path = std::env::temp_dir().join(format!("chevron-graph-{}.json", std::process::id()));
-    chevron::trace::start(&path);
+    chevron::trace::start(&path).unwrap();
     let module = Module::load_builtin(device, ELEMENTWISE.as_bytes(), Builtin::Counts).unwrap();
     let saxpy = module.kernel("saxpy").unwrap();
     let stream = device.create_stream().unwrap();
@@ -275,7 +343,7 @@ fn block_records_are_read_when_the_launch_is_waited_for_not_at_exit() {
     let runtime = Runtime::new().unwrap();
     let device = runtime.default_device().unwrap();
     let path = std::env::temp_dir().join(format!("chevron-waited-{}.json", std::process::id()));
-    chevron::trace::start(&path);
+    chevron::trace::start(&path).unwrap();
     let module = Module::load_builtin(device, ELEMENTWISE.as_bytes(), Builtin::Blocks).unwrap();
     let stream = device.create_stream().unwrap();
     let x = Buffer::from_slice(device, &[1.0f32; 256]).unwrap();
@@ -473,7 +541,7 @@ fn the_memory_tool_counts_global_accesses_in_device_functions_and_through_generi
     let runtime = Runtime::new().unwrap();
     let device = runtime.default_device().unwrap();
     let path = std::env::temp_dir().join(format!("chevron-memory-{}.json", std::process::id()));
-    chevron::trace::start(&path);
+    chevron::trace::start(&path).unwrap();
     let module = Module::load_builtin(device, GENERIC.as_bytes(), Builtin::Memory).unwrap();
     let input: Vec<u32> = (0..32).map(|i| i * 3).collect();
     let x = Buffer::from_slice(device, &input).unwrap();

@@ -7,7 +7,9 @@ use crate::api::read_str;
 use crate::error::entry;
 use crate::status::chevron_status;
 
-/// Starts recording every chevron call; `chevron_trace_stop` writes the trace to `path`.
+/// Starts recording every chevron call into the file `path`, written as the trace records;
+/// `chevron_trace_stop` completes it. `CHEVRON_ERROR_INVALID_VALUE` when a trace is already
+/// recording (the first goes on: stop it first) or the file cannot be created.
 ///
 /// # Safety
 /// `path` is a NUL-terminated string.
@@ -16,7 +18,7 @@ pub unsafe extern "C" fn chevron_trace_start(path: *const c_char) -> chevron_sta
     entry("chevron_trace_start", || {
         // SAFETY: forwarded from the caller.
         let path = unsafe { read_str(path, "path")? };
-        chevron::trace::start(path);
+        chevron::trace::start(path)?;
         Ok(chevron_status::CHEVRON_SUCCESS)
     })
 }

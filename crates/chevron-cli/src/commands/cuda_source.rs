@@ -10,7 +10,7 @@ use chevron::jit::Session;
 use chevron::Device;
 use indicatif::ProgressBar;
 
-use crate::source_file::read_code_object;
+use crate::source_file::{read_code_object, read_source};
 
 /// The code object `file` holds; for a `.cu` file, the PTX of its kernels compiled through a JIT
 /// session, returned too: it holds the globals, so keep it while the code is used. A template
@@ -23,7 +23,7 @@ pub fn code_object(
     if file.extension().is_none_or(|e| e != "cu") {
         return Ok((read_code_object(file)?, None));
     }
-    let source = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let source = read_source(file)?;
     let mut session = Session::new(device).map_err(|e| e.to_string())?;
     let label = file.display().to_string();
     with_spinner(&label, || session.add(&source)).map_err(|e| format!("{label}: {e}"))?;

@@ -6,6 +6,7 @@ pub mod cuda_source;
 pub mod demo;
 pub mod devices;
 pub mod exec;
+pub mod exec_env;
 pub mod inspect;
 pub mod kernel_params;
 pub mod program_runtime;

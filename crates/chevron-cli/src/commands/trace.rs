@@ -3,10 +3,12 @@
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::time::{SystemTime, UNIX_EPOCH};
 
 use clap::Args;
 
 use crate::output::{CommandResult, Failure};
+use crate::source_file::{read_bounded, MAX_TRACE_BYTES};
 
 /// `chevron trace [-o FILE.json] [--instrument KIND] -- PROGRAM [ARGS...]`, or
 /// `chevron trace --html FILE.json [-o FILE.html]`.
@@ -23,7 +25,8 @@ pub struct TraceArgs {
     /// Turn this trace (Chrome trace-event JSON) into an HTML timeline instead of running.
     #[arg(long, value_name = "FILE.json", conflicts_with_all = ["instrument", "program"])]
     pub html: Option<PathBuf>,
-    /// The program (linked against chevron: Rust, C or MLIR) and its arguments.
+    /// The program and its arguments: a CUDA program (run on chevron's runtime, as `chevron
+    /// exec` runs it) or one linked against chevron (Rust, C or MLIR).
     #[arg(last = true, value_name = "PROGRAM [ARGS]")]
     pub program: Vec<String>,
 }
@@ -50,17 +53,43 @@ pub fn run(args: &TraceArgs) -> CommandResult {
         Some(kind) => command.env("CHEVRON_INSTRUMENT", kind),
         None => command.env_remove("CHEVRON_INSTRUMENT"),
     };
-    let status = command
-        .status()
-        .map_err(|e| format!("cannot run `{program}`: {e}"))?;
-    if !output.exists() {
-        return Err(format!(
-            "`{program}` wrote no trace to {} (is it linked against chevron?)",
-            output.display()
-        )
-        .into());
+    super::exec_env::serve_cuda_runtime(&mut command, program)?;
+    let status_file = std::env::temp_dir().join(format!(
+        "chevron-trace-status-{}-{}",
+        std::process::id(),
+        SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos())
+    ));
+    let _ = std::fs::remove_file(&status_file);
+    command.env("CHEVRON_TRACE_STATUS", &status_file);
+    let status = command.status();
+    let reported = read_bounded(&status_file, 1 << 16, "a trace status").ok();
+    let _ = std::fs::remove_file(&status_file);
+    let status = status.map_err(|e| format!("cannot run `{program}`: {e}"))?;
+    let reported = reported.map(|r| String::from_utf8_lossy(&r).trim().to_string());
+    let name = output.display();
+    match reported.as_deref() {
+        Some(line) if line.starts_with("ok") => {
+            let events = line.trim_start_matches("ok").trim();
+            eprintln!("chevron: trace written to {name} ({events} events)");
+        }
+        Some(line) => {
+            let message = line.trim_start_matches("error:").trim();
+            return Err(format!("the trace was not written: {message}").into());
+        }
+        // Ended by a signal (abort, a crash): the trace is complete up to the last batch.
+        None if output.is_file() && ends_complete(&output) => {
+            eprintln!("chevron: trace written to {name} (up to where the program ended)");
+        }
+        None => {
+            return Err(format!(
+                "`{program}` wrote no trace to {name} (is it a CUDA program, or linked against \
+                 chevron?)"
+            )
+            .into())
+        }
     }
-    eprintln!("chevron: trace written to {}", output.display());
     if status.success() {
         Ok(())
     } else {
@@ -68,12 +97,24 @@ pub fn run(args: &TraceArgs) -> CommandResult {
     }
 }
 
+/// Whether the trace file `path` ends with the trace's closing text.
+fn ends_complete(path: &Path) -> bool {
+    use std::io::{Read, Seek, SeekFrom};
+    let Ok(mut file) = std::fs::File::open(path) else {
+        return false;
+    };
+    let mut tail = Vec::new();
+    file.seek(SeekFrom::End(-4))
+        .and_then(|_| file.read_to_end(&mut tail))
+        .is_ok()
+        && tail.ends_with(b"]}\n")
+}
+
 /// Converts the trace `json` into the HTML timeline `output`.
 fn write_html(json: &Path, output: &Path) -> CommandResult {
-    let text = std::fs::read_to_string(json)
-        .map_err(|e| format!("cannot read {}: {e}", json.display()))?;
-    let trace: serde_json::Value =
-        serde_json::from_str(&text).map_err(|e| format!("{} is not JSON: {e}", json.display()))?;
+    let text = read_bounded(json, MAX_TRACE_BYTES, "a trace")?;
+    let trace: serde_json::Value = serde_json::from_slice(&text)
+        .map_err(|e| format!("{} is not JSON: {e}", json.display()))?;
     let title = json
         .file_name()
         .map_or_else(String::new, |n| n.to_string_lossy().into_owned());
@@ -95,7 +136,7 @@ pub fn with_trace(path: Option<&Path>, command: impl FnOnce() -> CommandResult) 
         let flushed = chevron::trace::flush().map_err(Failure::from);
         return result.and(flushed);
     };
-    chevron::trace::start(path);
+    chevron::trace::start(path)?;
     let result = command();
     let written = chevron::trace::stop().map_err(Failure::from);
     result.and(written.map(|_| ()))

@@ -19,6 +19,9 @@
 //!   (`scale<float>`) is instantiated on request.
 //! - **CUDA headers** (`cuda_fp16.h`, `cuda/std/…`) are found beside NVRTC or in a toolkit
 //!   (see `headers`).
+//! - **A compile cannot hang the session**: `#include`s of FIFOs and devices are refused, and
+//!   each compile has a deadline (`CHEVRON_COMPILE_TIMEOUT`, default 300 s) and may be
+//!   interrupted ([`Session::set_interrupt`]); see [`compile_guard`].
 //! - **Compiled snippets** are cached on disk, keyed by the compiled text, the options, the
 //!   compiler version and the target (see [`cache`]).
 //!
@@ -41,6 +44,7 @@
 //! ```
 
 pub mod cache;
+pub mod compile_guard;
 mod declarations;
 pub mod globals;
 mod headers;

@@ -1,6 +1,7 @@
 //! [`Session`]: incremental CUDA C++ compilation onto one device.
 
 use std::collections::{HashMap, HashSet};
+use std::sync::atomic::AtomicBool;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -8,6 +9,7 @@ use chevron_ptx::ir::{FunctionKind, Item, Linkage, Module as PtxModule};
 use chevron_ptx::symbols::{LookupError, SymbolTable};
 
 use super::cache::Cache;
+use super::compile_guard::{self, Stopped};
 use super::declarations::declarations;
 use super::globals;
 use super::headers::include_options;
@@ -42,6 +44,10 @@ pub struct Session {
     linked: HashMap<String, (Kernel, Vec<String>)>,
     /// Every kernel defined so far, by base name.
     kernels: KernelIndex,
+    /// How long one compile may take ([`compile_guard::deadline_from_env`]).
+    deadline: Duration,
+    /// Raised to end the compile in progress (Ctrl-C in the REPL).
+    interrupt: Option<Arc<AtomicBool>>,
     /// What linking kernels has cost so far.
     linking: LinkStats,
 }
@@ -122,7 +128,20 @@ impl Session {
             linked: HashMap::new(),
             kernels: KernelIndex::default(),
             linking: LinkStats::default(),
+            deadline: compile_guard::deadline_from_env(),
+            interrupt: None,
         })
+    }
+
+    /// Sets how long one compile may take before it is abandoned with [`Error::Timeout`].
+    pub fn set_compile_deadline(&mut self, deadline: Duration) {
+        self.deadline = deadline;
+    }
+
+    /// A flag that, once raised, ends the compile in progress (the flag is lowered and the
+    /// snippet fails, the session unchanged): Ctrl-C in a REPL.
+    pub fn set_interrupt(&mut self, flag: Arc<AtomicBool>) {
+        self.interrupt = Some(flag);
     }
 
     /// The device the session compiles for.
@@ -172,15 +191,9 @@ impl Session {
             None => program.clone(),
         };
         let key = Cache::key(&keyed, &self.options, self.nvrtc.version());
-        let expressions: Vec<&str> = instance.into_iter().collect();
         let (ptx, cache_hit) = match self.cache.get(&key) {
             Some(ptx) => (ptx, true),
-            None => match self.nvrtc.compile_with_names(
-                &program,
-                "prelude",
-                &self.options,
-                &expressions,
-            )? {
+            None => match self.guarded_compile(id, source, program.clone(), instance)? {
                 (Compiled::Ptx(ptx), _) => {
                     self.cache.put(&key, &ptx);
                     (ptx, false)
@@ -220,6 +233,40 @@ impl Session {
             prelude_bytes: prelude.len(),
             defined,
         })
+    }
+
+    /// Compiles `program` (snippet `id`, whose own text is `source`) on a thread of its own,
+    /// under the session's deadline and interrupt flag; `#include`s of non-regular files are
+    /// refused first.
+    fn guarded_compile(
+        &self,
+        id: u64,
+        source: &str,
+        program: String,
+        instance: Option<&str>,
+    ) -> Result<(Compiled, Vec<String>)> {
+        compile_guard::check_includes(source, &self.options)?;
+        let nvrtc = self.nvrtc;
+        let options = self.options.clone();
+        let expressions: Vec<String> = instance.into_iter().map(str::to_string).collect();
+        let compile = move || {
+            let names: Vec<&str> = expressions.iter().map(String::as_str).collect();
+            nvrtc.compile_with_names(&program, "prelude", &options, &names)
+        };
+        match compile_guard::run_guarded(self.deadline, self.interrupt.as_deref(), compile) {
+            Ok(compiled) => compiled,
+            Err(Stopped::Deadline) => Err(Error::Timeout {
+                what: format!("compiling snippet {id}"),
+                device: "NVRTC".into(),
+                seconds: self.deadline.as_secs_f64(),
+                detail: "the compile was abandoned (set CHEVRON_COMPILE_TIMEOUT to allow more)"
+                    .into(),
+            }),
+            Err(Stopped::Interrupted) => Err(snippet_error(
+                id,
+                "interrupted: the compile was abandoned, the session is unchanged".into(),
+            )),
+        }
     }
 
     /// Places the snippet's globals and rewrites its code to use them.

@@ -1,7 +1,11 @@
-//! Per-thread event buffers: each thread appends to its own buffer (an uncontended lock); the
-//! buffers are registered once per thread and drained together when the trace is written.
+//! Per-thread event buffers: each thread appends to its own buffer (an uncontended lock) and
+//! hands it to the trace file (see `sink`) once it holds [`BATCH`] events or its oldest event
+//! is [`BATCH_AGE`] old; the buffers are registered once per thread and drained together when
+//! the trace stops.
 
+use std::cell::Cell;
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use super::lock;
 
@@ -53,10 +57,40 @@ thread_local! {
     };
 }
 
-/// Appends `event` to this thread's buffer.
+/// The events a thread buffers before they are written.
+pub(super) const BATCH: usize = 1024;
+
+/// The longest an event waits in a buffer before its batch is written (at the thread's next
+/// event), so that a program that crashes leaves most of its trace.
+const BATCH_AGE: Duration = Duration::from_millis(100);
+
+thread_local! {
+    /// When this thread's buffer got its first event since the last batch.
+    static OLDEST: Cell<Option<Instant>> = const { Cell::new(None) };
+}
+
+/// Appends `event` to this thread's buffer; writes the buffer out when it is full or old.
 pub(crate) fn record(event: Event) {
     // During thread teardown the buffer may be gone: the event is dropped.
-    let _ = OWN.try_with(|own| lock(own).push(event));
+    let batch = OWN.try_with(|own| {
+        let mut buffer = lock(own);
+        buffer.push(event);
+        let now = Instant::now();
+        let oldest = OLDEST.try_with(Cell::get).ok().flatten();
+        let old = oldest.is_some_and(|at| now.duration_since(at) >= BATCH_AGE);
+        if buffer.len() >= BATCH || old {
+            let _ = OLDEST.try_with(|o| o.set(None));
+            Some(std::mem::take(&mut *buffer))
+        } else {
+            if oldest.is_none() {
+                let _ = OLDEST.try_with(|o| o.set(Some(now)));
+            }
+            None
+        }
+    });
+    if let Ok(Some(batch)) = batch {
+        super::sink::write(batch);
+    }
 }
 
 /// Every buffered event, buffers emptied.

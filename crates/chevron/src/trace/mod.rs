@@ -1,7 +1,9 @@
 //! Host trace: every chevron call recorded into per-thread buffers and written as Chrome
 //! trace-event JSON (Perfetto and `chrome://tracing` open it).
 //!
-//! Start it with `CHEVRON_TRACE=FILE` (written at exit) or [`start`]/[`stop`]. The trace holds
+//! Start it with `CHEVRON_TRACE=FILE` (closed at exit) or [`start`]/[`stop`]. The file is
+//! written as the trace records, in batches, so memory stays bounded however long the run;
+//! a program that crashes or aborts still leaves a valid trace (see `sink`). The trace holds
 //! one track per host thread (every call: module loads with parse and load time, launches,
 //! copies, fills, allocations, waits, faults), one per stream (the work submitted to it, with
 //! flow arrows from a token to the work or wait that waited on it), one per stream for the work
@@ -12,8 +14,10 @@
 
 mod buffer;
 mod chrome;
+mod crash;
 mod device_time;
 mod hooks;
+mod sink;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -33,7 +37,7 @@ static ON: AtomicBool = AtomicBool::new(false);
 
 /// Where the trace goes.
 struct Session {
-    path: Option<PathBuf>,
+    path: PathBuf,
 }
 
 /// When the trace started, as `%globaltimer` reads it (ns since the Unix epoch).
@@ -73,16 +77,27 @@ pub(crate) fn clock() -> Option<Instant> {
     }
 }
 
-/// Starts recording; [`stop`] writes the trace to `path`. Events recorded by an earlier
-/// session that was not stopped are discarded.
-pub fn start(path: impl AsRef<Path>) {
-    begin(Some(path.as_ref().to_path_buf()));
+/// Starts recording into the file `path` (created now, written as events are recorded);
+/// [`stop`] completes it. An error when a trace is already recording (stop it first) or when
+/// the file cannot be created.
+pub fn start(path: impl AsRef<Path>) -> Result<()> {
+    begin(path.as_ref().to_path_buf())
 }
 
-fn begin(path: Option<PathBuf>) {
+fn begin(path: PathBuf) -> Result<()> {
     let mut session = lock(&SESSION);
+    if let Some(recording) = session.as_ref() {
+        return Err(Error::InvalidValue {
+            call: "trace::start",
+            message: format!(
+                "a trace is already recording into {}: stop it first",
+                recording.path.display()
+            ),
+        });
+    }
     buffer::clear();
     device_time::clear();
+    sink::open(&path)?;
     let epoch_unix_ns = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
         .map_or(0, |d| d.as_nanos() as u64);
@@ -92,40 +107,37 @@ fn begin(path: Option<PathBuf>) {
     *session = Some(Session { path });
     ON.store(true, Ordering::Relaxed);
     crate::launch::submit::note_trace(true);
+    Ok(())
 }
 
-/// Stops recording and writes the trace; returns the number of events written. Built-in
-/// instrumentation records still pending are read first (their kernels are waited for), and
-/// device durations not resolved yet are resolved.
+/// Stops recording and completes the trace file; returns the number of events written.
+/// Built-in instrumentation records still pending are read first (their kernels are waited
+/// for), and device durations not resolved yet are resolved. An error when no trace is
+/// recording, or when writing the file failed (at any point of the trace).
 pub fn stop() -> Result<usize> {
     finish(crate::instrument::Moment::Collect)
 }
 
-/// Stops recording and writes the trace, reading pending records as `moment` says.
+/// Stops recording and completes the trace, reading pending records as `moment` says.
 fn finish(moment: crate::instrument::Moment) -> Result<usize> {
     ON.store(false, Ordering::Relaxed);
     crate::launch::submit::note_trace(false);
-    let Some(session) = lock(&SESSION).take() else {
+    if lock(&SESSION).take().is_none() {
         return Err(Error::InvalidValue {
             call: "trace::stop",
             message: "no trace is recording (call trace::start or set CHEVRON_TRACE)".into(),
         });
-    };
+    }
     let mut events = buffer::drain();
     let mut sink = |event| events.push(event);
     crate::instrument::collect_records(&mut sink, moment);
     events.extend(device_time::drain(
         moment == crate::instrument::Moment::Exit,
     ));
-    device_time::place_cpu_work(&mut events);
-    let json = chrome::render(&events);
-    if let Some(path) = &session.path {
-        std::fs::write(path, json).map_err(|source| Error::Io {
-            path: path.clone(),
-            source,
-        })?;
+    for batch in events.chunks(buffer::BATCH) {
+        sink::write(batch.to_vec());
     }
-    Ok(events.len())
+    sink::close()
 }
 
 /// When the trace started, in ns since the Unix epoch (as `%globaltimer` counts).
@@ -164,10 +176,14 @@ pub(crate) fn init_from_env() {
     INIT.call_once(|| {
         let trace = std::env::var_os("CHEVRON_TRACE").filter(|v| !v.is_empty());
         let instrument = crate::instrument::Builtin::from_env();
+        let mut tracing = false;
         if let Some(path) = &trace {
-            begin(Some(PathBuf::from(path)));
+            match begin(PathBuf::from(path)) {
+                Ok(()) => tracing = true,
+                Err(err) => report_error(&err),
+            }
         }
-        if trace.is_some() || instrument.is_some() {
+        if tracing || instrument.is_some() {
             at_exit();
         }
     });
@@ -177,12 +193,32 @@ extern "C" fn write_at_exit() {
     // A panic must not unwind into the C library.
     let _ = std::panic::catch_unwind(|| {
         if lock(&SESSION).is_some() {
-            if let Err(err) = finish(crate::instrument::Moment::Exit) {
-                eprintln!("chevron: CHEVRON_TRACE: {err}");
+            match finish(crate::instrument::Moment::Exit) {
+                Ok(events) => {
+                    report_status(&format!("ok {events}"));
+                }
+                Err(err) => report_error(&err),
             }
         }
         crate::instrument::print_summary();
     });
+}
+
+/// Writes how the `CHEVRON_TRACE` trace ended (`ok EVENTS` or `error: MESSAGE`) to the file
+/// `CHEVRON_TRACE_STATUS` names, for `chevron trace`, which runs the program and reports.
+/// Returns whether it was written.
+fn report_status(line: &str) -> bool {
+    std::env::var_os("CHEVRON_TRACE_STATUS")
+        .filter(|p| !p.is_empty())
+        .is_some_and(|path| std::fs::write(path, format!("{line}\n")).is_ok())
+}
+
+/// Reports a `CHEVRON_TRACE` failure: to `chevron trace` when it runs the program (it says so
+/// on one line), else on stderr.
+fn report_error(err: &Error) {
+    if !report_status(&format!("error: {err}")) {
+        eprintln!("chevron: CHEVRON_TRACE: {err}");
+    }
 }
 
 fn at_exit() {

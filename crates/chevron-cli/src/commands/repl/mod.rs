@@ -3,7 +3,8 @@
 //! On a terminal: rustyline (history file, multi-line input with a `...>` prompt; Ctrl-C drops
 //! the input being entered, or interrupts a running launch: on the CPU device the kernel is
 //! stopped, on a GPU, which cannot stop a running kernel, the REPL stops waiting for it; either
-//! way later launches use a new stream; Ctrl-D quits). From a pipe or
+//! way later launches use a new stream; during a compile, Ctrl-C abandons it and the session
+//! goes on unchanged; Ctrl-D quits). From a pipe or
 //! a file: the same language without prompts, so sessions are scriptable. Each error is one
 //! line on stderr and the session goes on; at the end the exit code is 0 when nothing failed,
 //! else 2. The history file is `CHEVRON_HISTORY`, else `$XDG_STATE_HOME/chevron/repl_history`
@@ -29,6 +30,7 @@ use session::{Flow, Repl};
 pub fn run(device: Option<&str>) -> Result<(), String> {
     let mut repl = Repl::new(device)?;
     let interrupted = Arc::new(AtomicBool::new(false));
+    repl.attach_interrupt(&interrupted);
     if std::io::stdin().is_terminal() {
         interactive(&mut repl, &interrupted)?;
     } else {

@@ -2,6 +2,7 @@
 
 use std::collections::BTreeMap;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chevron::jit::Session;
@@ -11,6 +12,8 @@ use super::input::Input;
 use super::launch::{literal_type, parameter_types, parse_launch};
 use crate::commands::run::{prepare, Prepared};
 use crate::commands::{pick_device, runtime};
+use crate::output::escape_controls;
+use crate::source_file::read_source;
 use crate::spec::ArgSpec;
 
 /// Whether to go on after an input.
@@ -30,6 +33,8 @@ pub struct Repl {
     stream: Stream,
     buffers: BTreeMap<String, Prepared>,
     timing: bool,
+    /// Raised by Ctrl-C: ends a compile or a launch.
+    interrupt: Option<Arc<AtomicBool>>,
     /// Inputs that failed so far.
     pub failures: usize,
 }
@@ -60,8 +65,16 @@ impl Repl {
             stream,
             buffers: BTreeMap::new(),
             timing: true,
+            interrupt: None,
             failures: 0,
         })
+    }
+
+    /// Makes `flag` (raised by Ctrl-C) end the compile in progress, in this session and in the
+    /// sessions `:device` starts.
+    pub fn attach_interrupt(&mut self, flag: &Arc<AtomicBool>) {
+        self.session.set_interrupt(Arc::clone(flag));
+        self.interrupt = Some(Arc::clone(flag));
     }
 
     /// One line saying where the REPL runs.
@@ -84,13 +97,16 @@ impl Repl {
             Ok(flow) => flow,
             Err(message) => {
                 self.failures += 1;
-                eprintln!("error: {}", one_line(&message));
+                eprintln!("error: {}", escape_controls(&one_line(&message), ""));
                 Flow::Continue
             }
         }
     }
 
     fn add(&mut self, source: &str) -> Result<Flow, String> {
+        if let Some(flag) = &self.interrupt {
+            flag.store(false, Ordering::SeqCst);
+        }
         let added = self.session.add(source).map_err(|e| e.to_string())?;
         let defined = if added.defined.is_empty() {
             "declarations only".to_string()
@@ -135,7 +151,17 @@ impl Repl {
             }
             let size = params.as_ref().map_or(8, |p| p[i].size);
             let cpp = types.as_ref().and_then(|t| t.get(i)).map(String::as_str);
-            let ty = literal_type(cpp, size, arg).map_err(|e| format!("argument {i}: {e}"))?;
+            let param = match cpp {
+                Some(cpp) => format!("kernel `{name}`, parameter {i} (`{cpp}`)"),
+                None => format!("kernel `{name}`, parameter {i}"),
+            };
+            if cpp.is_some_and(|cpp| cpp.trim_end().ends_with('*')) {
+                return Err(format!(
+                    "{param}: `{arg}` is not a buffer; a pointer parameter takes the name of a \
+                     buffer made with :buf"
+                ));
+            }
+            let ty = literal_type(cpp, size, arg).map_err(|e| format!("{param}: {e}"))?;
             let literal = arg.trim_end_matches(['f', 'F', 'u', 'U', 'l', 'L']);
             let literal = if literal.is_empty() || literal.starts_with("0x") {
                 arg
@@ -143,7 +169,7 @@ impl Repl {
                 literal
             };
             let spec = ArgSpec::parse(&format!("{ty}:{literal}"))
-                .map_err(|e| format!("argument {i} (`{arg}`): {e}"))?;
+                .map_err(|e| format!("{param}: `{arg}`: {e}"))?;
             scalars.push((i, prepare(&self.device, &self.stream, &spec)?));
         }
         let mut args: Vec<&dyn KernelArg> = Vec::new();
@@ -239,11 +265,15 @@ impl Repl {
             ["symbols"] => self.symbols(),
             ["device", label] => self.switch_device(label)?,
             ["load", path] => {
-                let source = std::fs::read_to_string(path).map_err(|e| format!("{path}: {e}"))?;
+                let source = read_source(std::path::Path::new(path))?;
                 return self.add(&source);
             }
             ["time", "on"] => self.timing = true,
             ["time", "off"] => self.timing = false,
+            [name, ..] if usage(name).is_some() => {
+                return Err(format!("usage: {}", usage(name).unwrap_or_default()))
+            }
+            [] => return Err("an empty command: `:help` lists them".into()),
             _ => return Err(format!("unknown command `:{command}` (:help lists them)")),
         }
         Ok(Flow::Continue)
@@ -296,7 +326,10 @@ impl Repl {
             .device(label)
             .map_err(|e| e.to_string())?
             .clone();
-        let session = Session::new(&device).map_err(|e| e.to_string())?;
+        let mut session = Session::new(&device).map_err(|e| e.to_string())?;
+        if let Some(flag) = &self.interrupt {
+            session.set_interrupt(Arc::clone(flag));
+        }
         self.stream = device.create_stream().map_err(|e| e.to_string())?;
         self.session = session;
         self.buffers.clear();
@@ -307,6 +340,22 @@ impl Repl {
         );
         Ok(())
     }
+}
+
+/// How the command `name` is used, when `name` is one.
+fn usage(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "quit" | "q" | "exit" => ":quit",
+        "help" | "h" => ":help",
+        "buf" => ":buf NAME TYPE[COUNT]=zeros|fill:V|iota|file:PATH",
+        "print" => ":print NAME [COUNT]",
+        "save" => ":save NAME PATH",
+        "symbols" => ":symbols",
+        "device" => ":device ID",
+        "load" => ":load FILE.cu",
+        "time" => ":time on|off",
+        _ => return None,
+    })
 }
 
 /// Waits for `token`; `false` when interrupted first.

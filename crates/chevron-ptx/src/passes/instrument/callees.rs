@@ -14,9 +14,39 @@ use crate::ir::{Function, FunctionKind, Item, KnownOpcode, Linkage, Module, Oper
 /// The module-scope `.shared .b64` holding `launch` for the copies of device functions.
 pub const LAUNCH_SHARED: &str = "chevron_launch_shared";
 
-/// The name of the instrumented copy of device function `name`.
-pub(super) fn hooked_name(name: &str) -> String {
-    format!("chevron_hooked_{name}")
+/// The names instrumentation adds to a module (the `.shared` variable, the copies of device
+/// functions, the registers of inserted code), all starting with one prefix that no name of
+/// the module contains: `chevron_` ([`LAUNCH_SHARED`], `chevron_hooked_NAME`, `%chevron_t`),
+/// else `chevron1_`, `chevron2_`… A program's own `chevron_launch_shared` is then left alone.
+pub(super) struct Hidden {
+    prefix: String,
+}
+
+impl Hidden {
+    /// Names for `module`, chosen after looking at its printed text.
+    pub(super) fn for_module(module: &crate::ir::Module) -> Hidden {
+        let text = crate::print(module);
+        let prefix = std::iter::once("chevron_".to_string())
+            .chain((1u32..).map(|n| format!("chevron{n}_")))
+            .find(|prefix| !text.contains(prefix.as_str()))
+            .unwrap_or_default();
+        Hidden { prefix }
+    }
+
+    /// The `.shared` variable holding `launch` for device functions.
+    pub(super) fn launch_shared(&self) -> String {
+        format!("{}launch_shared", self.prefix)
+    }
+
+    /// The instrumented copy of device function `name`.
+    pub(super) fn hooked(&self, name: &str) -> String {
+        format!("{}hooked_{name}", self.prefix)
+    }
+
+    /// The inserted code's register `name` (`launch`, `block`, `t`, `address`).
+    pub(super) fn register(&self, name: &str) -> String {
+        format!("%{}{name}", self.prefix)
+    }
 }
 
 /// The direct call target of `statement`'s `call`, if it is one.
@@ -90,10 +120,10 @@ impl CallGraph {
     }
 }
 
-/// A local copy of `function` named by [`hooked_name`], without a body when `declaration`.
-pub(super) fn hooked_copy(function: &Function, declaration: bool) -> Function {
+/// A local copy of `function` named by [`Hidden::hooked`], without a body when `declaration`.
+pub(super) fn hooked_copy(function: &Function, declaration: bool, hidden: &Hidden) -> Function {
     let mut copy = function.clone();
-    copy.name = hooked_name(&function.name);
+    copy.name = hidden.hooked(&function.name);
     copy.linkage = Linkage::Internal;
     if declaration {
         copy.body = None;

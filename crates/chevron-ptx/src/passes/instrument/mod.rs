@@ -54,9 +54,10 @@ use std::collections::{BTreeSet, HashMap};
 pub use line_map::LineMap;
 
 use crate::ir::{FunctionKind, Item, Module, Param, ScalarType, StateSpace};
+use crate::symbols::{buffer_size, layout_params};
 pub use callees::LAUNCH_SHARED;
 
-use callees::{hooked_copy, CallGraph};
+use callees::{hooked_copy, CallGraph, Hidden};
 use rewrite::{parse_items, rewrite_body, Body};
 
 /// The name of the `.u64` parameter appended to every instrumented kernel.
@@ -124,7 +125,27 @@ pub enum InstrumentError {
     /// A selected kernel already has a parameter named [`LAUNCH_PARAM`].
     #[error("kernel `{0}` is already instrumented (it has a parameter `{LAUNCH_PARAM}`)")]
     AlreadyInstrumented(String),
+    /// The hidden parameter takes a selected kernel beyond the parameter space limit.
+    #[error(
+        "kernel `{kernel}` cannot be instrumented: its parameters take {declared} bytes, and \
+         instrumentation adds a hidden 8-byte parameter (`{LAUNCH_PARAM}`, 8-aligned: {added} \
+         bytes more), {total} bytes in all, beyond the {MAX_PARAM_BYTES}-byte limit of kernel \
+         parameters; leave this kernel uninstrumented or pass fewer parameter bytes"
+    )]
+    ParamSpace {
+        /// The kernel.
+        kernel: String,
+        /// Its declared parameter bytes.
+        declared: u32,
+        /// The bytes the hidden parameter adds (with alignment padding).
+        added: u32,
+        /// The bytes with the hidden parameter.
+        total: u32,
+    },
 }
+
+/// The kernel parameter space a GPU allows (sm_70 and later, CUDA 12.1+).
+const MAX_PARAM_BYTES: u32 = 32_764;
 
 /// Rewrites every kernel (`.entry` with a body) whose name `select` accepts, and copies of the
 /// device functions they reach, declares the tool functions `hooks` call, and returns what was
@@ -138,6 +159,8 @@ pub fn instrument(
     if module.address_size == 32 {
         return Err(InstrumentError::AddressSize);
     }
+    // Before the launch parameter is added: the names are chosen among the program's own.
+    let hidden = Hidden::for_module(module);
     let mut selected: Vec<String> = Vec::new();
     for item in &mut module.items {
         let Item::Function(function) = item else {
@@ -149,7 +172,17 @@ pub fn instrument(
         if function.params.iter().any(|p| p.name == LAUNCH_PARAM) {
             return Err(InstrumentError::AlreadyInstrumented(function.name.clone()));
         }
+        let declared = buffer_size(&layout_params(&function.params));
         function.params.push(launch_param());
+        let total = buffer_size(&layout_params(&function.params));
+        if total > MAX_PARAM_BYTES && declared <= MAX_PARAM_BYTES {
+            return Err(InstrumentError::ParamSpace {
+                kernel: function.name.clone(),
+                declared,
+                added: total - declared,
+                total,
+            });
+        }
         selected.push(function.name.clone());
     }
     if selected.is_empty() {
@@ -175,7 +208,7 @@ pub fn instrument(
         let kind = Body::Kernel {
             publish: !reached.is_empty(),
         };
-        let rewritten = rewrite_body(function, hooks, kind, 0, &hooked);
+        let rewritten = rewrite_body(function, hooks, kind, 0, &hooked, &hidden);
         done.push(InstrumentedKernel {
             name: function.name.clone(),
             block_instructions: rewritten.block_instructions,
@@ -188,7 +221,7 @@ pub fn instrument(
         .map(|k| k.block_instructions.len())
         .max()
         .unwrap_or(0);
-    let copies = add_copies(module, hooks, &hooked, first_block);
+    let copies = add_copies(module, hooks, &hooked, first_block, &hidden);
     for kernel in done.iter_mut().filter(|k| !k.device_functions.is_empty()) {
         kernel.block_instructions.resize(first_block, 0);
         kernel.block_instructions.extend(&copies.block_instructions);
@@ -206,7 +239,8 @@ pub fn instrument(
     let mut declarations = hook_declarations(hooks);
     if !hooked.is_empty() {
         declarations.extend(parse_items(&format!(
-            ".shared .align 8 .b64 {LAUNCH_SHARED};"
+            ".shared .align 8 .b64 {};",
+            hidden.launch_shared()
         )));
         declarations.extend(copies.declarations);
     }
@@ -231,6 +265,7 @@ fn add_copies(
     hooks: Hooks,
     hooked: &BTreeSet<String>,
     first_block: usize,
+    hidden: &Hidden,
 ) -> Copies {
     let mut copies = Copies {
         declarations: Vec::new(),
@@ -246,16 +281,17 @@ fn add_copies(
             Item::Function(f)
                 if f.kind == FunctionKind::Func && f.body.is_some() && hooked.contains(&f.name) =>
             {
-                let mut copy = hooked_copy(f, false);
+                let mut copy = hooked_copy(f, false, hidden);
                 let first = first_block + copies.block_instructions.len();
-                let rewritten = rewrite_body(&mut copy, hooks, Body::DeviceFunction, first, hooked);
+                let body = Body::DeviceFunction;
+                let rewritten = rewrite_body(&mut copy, hooks, body, first, hooked, hidden);
                 copies
                     .block_instructions
                     .extend(rewritten.block_instructions);
                 copies.accesses.insert(f.name.clone(), rewritten.accesses);
                 copies
                     .declarations
-                    .push(Item::Function(hooked_copy(f, true)));
+                    .push(Item::Function(hooked_copy(f, true, hidden)));
                 Some(Item::Function(copy))
             }
             _ => None,

@@ -8,18 +8,31 @@
 
 use std::collections::BTreeSet;
 
-use super::callees::{call_target, hooked_name, LAUNCH_SHARED};
+use super::callees::{call_target, Hidden};
 use super::{Hooks, ACCESS_ATOMIC, ACCESS_GENERIC, ACCESS_SIZE_MASK, ACCESS_STORE, LAUNCH_PARAM};
 use crate::ir::{
     AddressBase, Function, Instruction, Item, KnownOpcode, Operand, ScalarType, Span, StateSpace,
     Statement,
 };
 
-/// Registers the inserted code uses; the names cannot clash with compiler-generated ones.
-const LAUNCH: &str = "%chevron_launch";
-const BLOCK: &str = "%chevron_block";
-const TEMP: &str = "%chevron_t";
-const ADDRESS: &str = "%chevron_address";
+/// The registers the inserted code uses, named by [`Hidden`] (no name of the module clashes).
+struct Registers {
+    launch: String,
+    block: String,
+    temp: String,
+    address: String,
+}
+
+impl Registers {
+    fn new(hidden: &Hidden) -> Registers {
+        Registers {
+            launch: hidden.register("launch"),
+            block: hidden.register("block"),
+            temp: hidden.register("t"),
+            address: hidden.register("address"),
+        }
+    }
+}
 
 /// What kind of function body is rewritten.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -50,6 +63,8 @@ struct Rewriter<'a> {
     /// Device functions whose calls go to their instrumented copies.
     hooked: &'a BTreeSet<String>,
     kind: Body,
+    hidden: &'a Hidden,
+    registers: Registers,
 }
 
 /// Rewrites `function`'s body as `kind`, numbering its basic blocks from `first_block`.
@@ -59,8 +74,11 @@ pub(super) fn rewrite_body(
     kind: Body,
     first_block: usize,
     hooked: &BTreeSet<String>,
+    hidden: &Hidden,
 ) -> Rewritten {
     let body = function.body.take().unwrap_or_default();
+    let registers = Registers::new(hidden);
+    let (launch, block) = (registers.launch.clone(), registers.block.clone());
     let mut rewriter = Rewriter {
         hooks,
         first_block,
@@ -69,6 +87,8 @@ pub(super) fn rewrite_body(
         at_leader: true,
         hooked,
         kind,
+        hidden,
+        registers,
     };
     let declarations = body
         .iter()
@@ -76,16 +96,17 @@ pub(super) fn rewrite_body(
         .count();
     let first_span = first_instruction_span(&body[declarations..]).unwrap_or(function.span);
     let mut statements: Vec<Statement> = body[..declarations].to_vec();
-    statements.extend(placed(parse_statements(&prologue(kind, hooks)), first_span));
+    let prologue = prologue(kind, hooks, &rewriter.registers, &hidden.launch_shared());
+    statements.extend(placed(parse_statements(&prologue), first_span));
     if hooks.entry_exit && matches!(kind, Body::Kernel { .. }) {
-        let entry = call("chevron_on_entry", &[LAUNCH, BLOCK], None);
+        let entry = call("chevron_on_entry", &[&launch, &block], None);
         statements.extend(placed(entry, first_span));
     }
     let rest = rewriter.rewrite(body[declarations..].to_vec());
     let falls_through = !rewriter.at_leader;
     statements.extend(rest);
     if falls_through && hooks.entry_exit && matches!(kind, Body::Kernel { .. }) {
-        let exit = call("chevron_on_exit", &[LAUNCH, BLOCK], None);
+        let exit = call("chevron_on_exit", &[&launch, &block], None);
         let last = last_instruction_span(&statements).unwrap_or(first_span);
         statements.extend(placed(exit, last));
     }
@@ -98,26 +119,32 @@ pub(super) fn rewrite_body(
 
 /// Register declarations, `launch` (from the parameter or the `.shared` variable) and
 /// `block_linear`.
-fn prologue(kind: Body, hooks: Hooks) -> String {
+fn prologue(kind: Body, hooks: Hooks, registers: &Registers, shared: &str) -> String {
+    let Registers {
+        launch,
+        block,
+        temp,
+        address,
+    } = registers;
     let mut text = format!(
-        ".reg .b64 {LAUNCH};\n.reg .b32 {BLOCK};\n.reg .b32 {TEMP}<3>;\n.reg .b64 {ADDRESS};\n"
+        ".reg .b64 {launch};\n.reg .b32 {block};\n.reg .b32 {temp}<3>;\n.reg .b64 {address};\n"
     );
     match kind {
         Body::Kernel { publish } => {
-            text.push_str(&format!("ld.param.u64 {LAUNCH}, [{LAUNCH_PARAM}];\n"));
+            text.push_str(&format!("ld.param.u64 {launch}, [{LAUNCH_PARAM}];\n"));
             if publish {
-                text.push_str(&format!("st.shared.u64 [{LAUNCH_SHARED}], {LAUNCH};\n"));
+                text.push_str(&format!("st.shared.u64 [{shared}], {launch};\n"));
             }
         }
         Body::DeviceFunction => {
-            text.push_str(&format!("ld.shared.u64 {LAUNCH}, [{LAUNCH_SHARED}];\n"));
+            text.push_str(&format!("ld.shared.u64 {launch}, [{shared}];\n"));
         }
     }
     if matches!(kind, Body::Kernel { .. }) || hooks.entry_exit {
         text.push_str(&format!(
-            "mov.u32 {TEMP}0, %ctaid.z;\nmov.u32 {TEMP}1, %nctaid.y;\nmov.u32 {TEMP}2, %ctaid.y;\n\
-             mad.lo.u32 {TEMP}0, {TEMP}0, {TEMP}1, {TEMP}2;\nmov.u32 {TEMP}1, %nctaid.x;\n\
-             mov.u32 {TEMP}2, %ctaid.x;\nmad.lo.u32 {BLOCK}, {TEMP}0, {TEMP}1, {TEMP}2;\n"
+            "mov.u32 {temp}0, %ctaid.z;\nmov.u32 {temp}1, %nctaid.y;\nmov.u32 {temp}2, %ctaid.y;\n\
+             mad.lo.u32 {temp}0, {temp}0, {temp}1, {temp}2;\nmov.u32 {temp}1, %nctaid.x;\n\
+             mov.u32 {temp}2, %ctaid.x;\nmad.lo.u32 {block}, {temp}0, {temp}1, {temp}2;\n"
         ));
     }
     text
@@ -147,7 +174,8 @@ impl Rewriter<'_> {
             self.block_instructions.push(0);
             self.at_leader = false;
             if self.hooks.blocks {
-                let hook = call("chevron_on_block", &[LAUNCH, &id.to_string()], None);
+                let launch = &self.registers.launch;
+                let hook = call("chevron_on_block", &[launch, &id.to_string()], None);
                 out.extend(placed(hook, span));
             }
         }
@@ -158,7 +186,7 @@ impl Rewriter<'_> {
         if self.hooks.accesses {
             if let Some(access) = memory_access(&inst) {
                 self.accesses += 1;
-                out.extend(placed(access_call(&inst, access), span));
+                out.extend(placed(access_call(&inst, access, &self.registers), span));
             }
         }
         let ends_thread = match opcode {
@@ -167,7 +195,8 @@ impl Rewriter<'_> {
             _ => false,
         };
         if ends_thread && self.hooks.entry_exit {
-            let hook = call("chevron_on_exit", &[LAUNCH, BLOCK], inst.guard.as_ref());
+            let registers = [&self.registers.launch[..], &self.registers.block[..]];
+            let hook = call("chevron_on_exit", &registers, inst.guard.as_ref());
             out.extend(placed(hook, span));
         }
         if matches!(
@@ -185,7 +214,7 @@ impl Rewriter<'_> {
         let Some(target) = call_target(inst).filter(|t| self.hooked.contains(*t)) else {
             return;
         };
-        let copy = hooked_name(target);
+        let copy = self.hidden.hooked(target);
         for operand in &mut inst.operands {
             if let Operand::Symbol(name) = operand {
                 *name = copy;
@@ -230,20 +259,21 @@ fn memory_access(inst: &Instruction) -> Option<Access<'_>> {
     })
 }
 
-fn access_call(inst: &Instruction, access: Access<'_>) -> Vec<Statement> {
+fn access_call(inst: &Instruction, access: Access<'_>, registers: &Registers) -> Vec<Statement> {
+    let (launch, address) = (&registers.launch, &registers.address);
     let offset = access.offset;
     let compute = match access.base {
-        AddressBase::Register(reg) if offset == 0 => format!("mov.b64 {ADDRESS}, {};", reg.name),
-        AddressBase::Register(reg) => format!("add.s64 {ADDRESS}, {}, {offset};", reg.name),
-        AddressBase::Symbol(name) if offset == 0 => format!("mov.u64 {ADDRESS}, {name};"),
-        AddressBase::Symbol(name) => format!("mov.u64 {ADDRESS}, {name}+{offset};"),
-        AddressBase::Absolute => format!("mov.u64 {ADDRESS}, {offset};"),
+        AddressBase::Register(reg) if offset == 0 => format!("mov.b64 {address}, {};", reg.name),
+        AddressBase::Register(reg) => format!("add.s64 {address}, {}, {offset};", reg.name),
+        AddressBase::Symbol(name) if offset == 0 => format!("mov.u64 {address}, {name};"),
+        AddressBase::Symbol(name) => format!("mov.u64 {address}, {name}+{offset};"),
+        AddressBase::Absolute => format!("mov.u64 {address}, {offset};"),
     };
     let mut statements = parse_statements(&compute);
     let size = access.size_and_flags.to_string();
     statements.extend(call(
         "chevron_on_access",
-        &[LAUNCH, ADDRESS, &size],
+        &[launch, address, &size],
         inst.guard.as_ref(),
     ));
     statements
