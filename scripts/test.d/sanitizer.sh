@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
 # The sanitizer on the CPU device (docs/sanitizer.md): builds the buggy CUDA programs of
 # tests/sanitizer/ with nvcc 13.0 (-lineinfo -cudart shared, host -g), runs each under
-# `chevron exec --device cpu --check=memcheck,leaks`, and checks that every bug program exits
-# with status 1 and is reported at the line its source marks `// expect: KIND` (as
+# `chevron exec --device cpu --check=all` (memcheck, initcheck, leaks), and checks that every
+# bug program exits with status 1 and is reported at the line its source marks `// expect: KIND` (as
 # `NAME.cu:LINE`), that the failed assert prints CUDA's line for each failing thread, that a
 # leak names its cudaMalloc call, and that no control (ok_*.cu) reports anything. Each bug
-# program runs on the interpreter and on the compiled executor: the reports must be the same
-# words. Built programs are cached under target/sanitizer/.
+# program also runs with memcheck alone on the interpreter and on the compiled executor: the
+# reports must be the same words. Built programs are cached under target/sanitizer/.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -39,11 +39,11 @@ for source in $src/*.cu; do
     name="$(basename "$source" .cu)"
     log="$out/$name"
     status=0
-    "$chevron" exec --device cpu --check=memcheck,leaks "$out/$name" \
+    "$chevron" exec --device cpu --check=all "$out/$name" \
         >"$log.stdout" 2>"$log.stderr" || status=$?
     if [[ $name == ok_* ]]; then
         [[ $status == 0 ]] || { cat "$log.stdout" "$log.stderr" >&2; fail "$name: exit status $status"; }
-        grep -q "^chevron check (memcheck,leaks): no problems found$" "$log.stderr" \
+        grep -q "^chevron check (memcheck,initcheck,leaks): no problems found$" "$log.stderr" \
             || { cat "$log.stderr" >&2; fail "$name: a control reported something"; }
         controls=$((controls + 1))
         echo "$name: ok (nothing reported)"
@@ -59,7 +59,7 @@ for source in $src/*.cu; do
             "$log.stderr" || { cat "$log.stderr" >&2; fail "$name: no leak reported at $name.cu:$line"; }
         ;;
     *)
-        grep -q "^chevron check: memcheck: $kind in kernel \`[^\`]*\` at $name.cu:$line:" "$log.stderr" \
+        grep -q "^chevron check: [a-z]*: $kind in kernel \`[^\`]*\` at $name.cu:$line:" "$log.stderr" \
             || { cat "$log.stderr" >&2; fail "$name: no $kind reported at $name.cu:$line"; }
         # The compiled executor's report is the interpreter's, word for word.
         for exec in interp compiled; do

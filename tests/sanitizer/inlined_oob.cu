@@ -2,7 +2,7 @@
 #include "check.h"
 
 __device__ __forceinline__ float at(const float* p, int i) {
-    return p[i];  // expect: out-of-bounds
+    return p[i];  // expect: out-of-bounds access
 }
 
 __global__ void shift(const float* in, float* out, int n) {

@@ -4,7 +4,7 @@
 __global__ void difference(const float* in, float* out, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i < n) {
-        out[i] = in[i] - in[i - 1];  // expect: out-of-bounds
+        out[i] = in[i] - in[i - 1];  // expect: out-of-bounds access
     }
 }
 

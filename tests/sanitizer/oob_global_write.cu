@@ -4,7 +4,7 @@
 __global__ void fill(int* out, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i <= n) {
-        out[i] = i;  // expect: out-of-bounds
+        out[i] = i;  // expect: out-of-bounds access
     }
 }
 

@@ -243,3 +243,62 @@ fn every_failing_assert_is_reported_in_cuda_format() {
         );
     }
 }
+
+/// `out[i] = in[i]` for every thread.
+const COPY: &str = r#"
+.version 8.0
+.target sm_80
+.address_size 64
+
+.visible .entry copy(.param .u64 in, .param .u64 out)
+{
+    .reg .b32 %r<3>;
+    .reg .b64 %rd<6>;
+    ld.param.u64 %rd1, [in];
+    ld.param.u64 %rd2, [out];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd3, %r1, 4;
+    add.s64 %rd4, %rd1, %rd3;
+    ld.global.u32 %r2, [%rd4];
+    add.s64 %rd5, %rd2, %rd3;
+    st.global.u32 [%rd5], %r2;
+    ret;
+}
+"#;
+
+#[test]
+fn initcheck_reports_loads_of_bytes_never_written() {
+    let (memory, program) = load(COPY);
+    memory.track_definedness(true);
+    let kernel = program.kernel("copy").unwrap();
+    let input = memory.alloc(64 * 4, 256).unwrap();
+    let output = memory.alloc(64 * 4, 256).unwrap();
+    let params = Params::new().u64(input).u64(output).build(&kernel);
+    let run = || {
+        program
+            .launch(&kernel, &config([1, 1, 1], [64, 1, 1], 1), &params)
+            .map_err(Box::new)
+    };
+    // Nothing written: thread 0's load is the finding.
+    let fault = run().unwrap_err();
+    assert_eq!(fault.kind, FaultKind::UninitializedRead);
+    assert_eq!((fault.thread, fault.address), ([0, 0, 0], Some(input)));
+    // 40 elements from the host: thread 40 is the first to read an unwritten one.
+    memory.write(input, &[7u8; 40 * 4]).unwrap();
+    let fault = run().unwrap_err();
+    assert_eq!(fault.thread, [40, 0, 0]);
+    assert!(fault.detail.contains("never written"), "{}", fault.detail);
+    // A fill writes the rest; the kernel's stores define its output, which a copy reads.
+    memory.fill(input + 160, &[0], 96).unwrap();
+    run().unwrap();
+    memory.copy(input, output, 64 * 4).unwrap();
+    run().unwrap();
+    // Without tracking (the default), unwritten memory reads as zero.
+    let (memory, program) = load(COPY);
+    let kernel = program.kernel("copy").unwrap();
+    let input = memory.alloc(64 * 4, 256).unwrap();
+    let params = Params::new().u64(input).u64(input).build(&kernel);
+    program
+        .launch(&kernel, &config([1, 1, 1], [64, 1, 1], 1), &params)
+        .unwrap();
+}

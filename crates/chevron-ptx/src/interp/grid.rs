@@ -223,7 +223,9 @@ impl Program {
         // Kernels that synchronise the grid get a workspace and run with all blocks resident.
         let cooperative = self.needs_grid_sync(kernel.index);
         let workspace = if cooperative {
-            self.memory.alloc(64, 256).unwrap_or(0)
+            let workspace = self.memory.alloc(64, 256).unwrap_or(0);
+            let _ = self.memory.mark_defined(workspace, 64);
+            workspace
         } else {
             0
         };

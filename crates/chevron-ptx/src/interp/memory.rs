@@ -16,6 +16,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use super::address_space::{AddressSpace, Placement};
+use super::defined::DefinedBytes;
 use super::fault::MemoryError;
 
 /// Base of device 0's address range; device `i` starts at `DEVICE_BASE + (i << 40)`.
@@ -73,6 +74,8 @@ pub struct Allocation {
     pub size: u64,
     freed: AtomicBool,
     words: Box<[AtomicU64]>,
+    /// initcheck: which bytes were written (only while the memory tracks definedness).
+    defined: Option<DefinedBytes>,
 }
 
 /// Mask of the low `bytes` bytes.
@@ -85,7 +88,7 @@ pub(crate) fn byte_mask(bytes: u32) -> u64 {
 }
 
 impl Allocation {
-    fn new(base: u64, size: u64) -> Result<Allocation, MemoryError> {
+    fn new(base: u64, size: u64, track_defined: bool) -> Result<Allocation, MemoryError> {
         let count = usize::try_from(size.div_ceil(8).max(1))
             .map_err(|_| MemoryError::OutOfMemory { bytes: size })?;
         let mut words = Vec::new();
@@ -98,7 +101,23 @@ impl Allocation {
             size,
             freed: AtomicBool::new(false),
             words: words.into_boxed_slice(),
+            defined: track_defined.then(|| DefinedBytes::new(size)),
         })
+    }
+
+    /// initcheck: the first of `bytes` bytes from `offset` that nothing wrote, as an offset, if
+    /// the allocation tracks definedness.
+    #[inline(always)]
+    pub fn first_undefined(&self, offset: u64, bytes: u64) -> Option<u64> {
+        self.defined
+            .as_ref()
+            .and_then(|d| d.first_undefined(offset, bytes))
+    }
+
+    fn mark_defined(&self, offset: u64, bytes: u64) {
+        if let Some(defined) = &self.defined {
+            defined.mark(offset, bytes);
+        }
     }
 
     /// Where the allocation's first byte lies in host memory (its bytes follow in order, the
@@ -128,6 +147,7 @@ impl Allocation {
     /// Stores the low `bytes` (1, 2, 4 or 8) of `value` at `offset` (naturally aligned, in
     /// bounds), leaving the other bytes of the word intact even under concurrent stores.
     pub fn store(&self, offset: u64, bytes: u32, value: u64) {
+        self.mark_defined(offset, u64::from(bytes));
         let word = self.word(offset);
         if bytes >= 8 {
             word.store(value, Ordering::Relaxed);
@@ -145,6 +165,7 @@ impl Allocation {
     /// Atomically replaces the `bytes` (4 or 8) at `offset` by `op(old)` and returns the old
     /// value. `op` returning `None` leaves memory unchanged (a failed compare-and-swap).
     pub fn atomic(&self, offset: u64, bytes: u32, mut op: impl FnMut(u64) -> Option<u64>) -> u64 {
+        self.mark_defined(offset, u64::from(bytes));
         let word = self.word(offset);
         let shift = (offset & 7) * 8;
         let mask = byte_mask(bytes);
@@ -172,6 +193,7 @@ impl Allocation {
 
     /// Copies bytes in, starting at `offset` (any alignment).
     fn write_bytes(&self, offset: u64, data: &[u8]) {
+        self.mark_defined(offset, data.len() as u64);
         let mut pos = offset;
         let mut i = 0;
         while i < data.len() {
@@ -227,9 +249,28 @@ pub struct DeviceMemory {
     /// Lock order: `spans` before `table`.
     spans: Mutex<Spans>,
     table: RwLock<BTreeMap<u64, Entry>>,
+    /// initcheck: whether new allocations record which bytes were written.
+    track_defined: AtomicBool,
 }
 
 impl DeviceMemory {
+    /// initcheck: from now on, allocations record which of their bytes were written (by
+    /// [`write`](Self::write), [`fill`](Self::fill), [`copy`](Self::copy) and kernel stores),
+    /// and a kernel load of a byte never written is a [`FaultKind::UninitializedRead`].
+    ///
+    /// [`FaultKind::UninitializedRead`]: super::FaultKind::UninitializedRead
+    pub fn track_definedness(&self, on: bool) {
+        self.track_defined.store(on, Ordering::Relaxed);
+    }
+
+    /// initcheck: marks `[addr, addr + len)` written (memory the program may read as is, e.g.
+    /// zero-initialised module variables).
+    pub fn mark_defined(&self, addr: u64, len: u64) -> Result<(), MemoryError> {
+        let allocation = self.lookup(addr, len)?;
+        allocation.mark_defined(addr - allocation.base, len);
+        Ok(())
+    }
+
     /// The memory of CPU device `device_index`. Its addresses lie in the 1 TiB from
     /// `DEVICE_BASE + (device_index << 40)`, so the ranges of different devices never overlap,
     /// and are never 0.
@@ -264,6 +305,7 @@ impl DeviceMemory {
                 poisoned: VecDeque::new(),
             }),
             table: RwLock::new(BTreeMap::new()),
+            track_defined: AtomicBool::new(false),
         }
     }
 
@@ -310,7 +352,11 @@ impl DeviceMemory {
                 });
             }
         };
-        let allocation = match Allocation::new(placement.base, bytes) {
+        let allocation = match Allocation::new(
+            placement.base,
+            bytes,
+            self.track_defined.load(Ordering::Relaxed),
+        ) {
             Ok(allocation) => Arc::new(allocation),
             Err(e) => {
                 spans

@@ -39,6 +39,7 @@
 
 mod address_space;
 mod block;
+mod defined;
 mod exec;
 pub mod fault;
 pub mod grid;

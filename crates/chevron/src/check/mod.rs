@@ -158,6 +158,14 @@ pub struct Finding {
     pub message: String,
 }
 
+impl std::fmt::Display for Finding {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{}: {}", self.check, self.message)
+    }
+}
+
+impl std::error::Error for Finding {}
+
 static FINDINGS: Mutex<Vec<Finding>> = Mutex::new(Vec::new());
 
 /// Every finding of this process so far, in the order found.
@@ -165,9 +173,15 @@ pub fn findings() -> Vec<Finding> {
     FINDINGS.lock().unwrap_or_else(|e| e.into_inner()).clone()
 }
 
+/// Takes the findings so far, leaving none: a harness that asserted on them keeps them out of
+/// the exit summary and status.
+pub fn take_findings() -> Vec<Finding> {
+    std::mem::take(&mut *FINDINGS.lock().unwrap_or_else(|e| e.into_inner()))
+}
+
 /// Records a finding and prints it on stderr.
 pub(crate) fn record(finding: Finding) {
-    eprintln!("chevron check: {}: {}", finding.check, finding.message);
+    eprintln!("chevron check: {finding}");
     FINDINGS
         .lock()
         .unwrap_or_else(|e| e.into_inner())

@@ -212,10 +212,36 @@ fn global_load(
     lane: usize,
 ) -> Result<u64, ExecFault> {
     if let Some(alloc) = w.cache.find(a, len) {
-        return Ok(alloc.load(a - alloc.base, len as u32));
+        return checked_load(alloc, a, len, lane);
     }
     let alloc = allocation(w, l, a, len, lane)?;
+    checked_load(alloc, a, len, lane)
+}
+
+/// Loads from `alloc`, refusing bytes never written when it tracks them (initcheck).
+#[inline(always)]
+fn checked_load(alloc: &Allocation, a: u64, len: u64, lane: usize) -> Result<u64, ExecFault> {
+    if let Some(at) = alloc.first_undefined(a - alloc.base, len) {
+        return Err(uninitialized(alloc, a, len, at, lane));
+    }
     Ok(alloc.load(a - alloc.base, len as u32))
+}
+
+/// initcheck's fault: a load of bytes nothing wrote.
+#[cold]
+fn uninitialized(alloc: &Allocation, a: u64, len: u64, at: u64, lane: usize) -> ExecFault {
+    ExecFault::at(
+        FaultKind::UninitializedRead,
+        lane as u32,
+        a,
+        format!(
+            "{len}-byte load of memory never written (first unwritten byte {:#x}, in the \
+             {}-byte allocation at {:#x})",
+            alloc.base + at,
+            alloc.size,
+            alloc.base
+        ),
+    )
 }
 
 /// Reads `len` (1, 2, 4, 8) little-endian bytes at `at`.

@@ -215,6 +215,8 @@ impl Program {
                         .map_err(|e| {
                             LoadError::new(None, var.span.line, format!("`{}`: {e}", var.name))
                         })?;
+                    // Module variables start initialised (to zero without an initializer).
+                    let _ = memory.mark_defined(addr, size);
                     globals.insert(var.name.clone(), (addr, layout::variable_size(var)));
                     names.insert(var.name.clone(), Binding::Global(addr));
                     if var.init.is_some() {

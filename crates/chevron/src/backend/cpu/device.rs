@@ -65,6 +65,8 @@ impl CpuDevice {
             max_shared_per_block_optin: SHARED_PER_BLOCK_OPTIN,
         };
         let label = format!("cpu:{ordinal} ({DEVICE_NAME})");
+        // initcheck: the memory records which bytes were written from the start.
+        memory.track_definedness(crate::check::current().initcheck);
         let memory = CpuMemory::new(Arc::new(memory), window, config.memory_bytes, label.clone());
         CpuDevice {
             core: Arc::new(DeviceCore {

@@ -195,7 +195,14 @@ impl WorkerContext {
             program: &kernel.program,
             handle: &kernel.handle,
         };
-        let result = kernel.tier.launch(kernel_ref, &config, params, &hooks)?;
+        // initcheck reads the written bytes on every load: the interpreter's loads do that.
+        let result = if crate::check::current().initcheck {
+            kernel
+                .program
+                .launch_with(&kernel.handle, &config, params, &hooks)
+        } else {
+            kernel.tier.launch(kernel_ref, &config, params, &hooks)?
+        };
         result.map_err(|fault| {
             print_assertions(&fault);
             crate::check::record_fault(&fault);
