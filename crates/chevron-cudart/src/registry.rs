@@ -285,3 +285,60 @@ impl VarEntry {
             .global(&self.name)?)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `__fatBinC_Wrapper_t` pointing at `data`.
+    fn wrapper(data: *const u8) -> [usize; 3] {
+        [WRAPPER_MAGIC as usize | 1 << 32, data as usize, 0]
+    }
+
+    fn container(header_size: u16, fat_size: u64) -> Vec<u8> {
+        let mut bytes = 0xBA55_ED50u32.to_le_bytes().to_vec();
+        bytes.extend_from_slice(&1u16.to_le_bytes());
+        bytes.extend_from_slice(&header_size.to_le_bytes());
+        bytes.extend_from_slice(&fat_size.to_le_bytes());
+        bytes
+    }
+
+    fn registered_image(data: *const u8) -> Result<&'static [u8], String> {
+        let wrapper = wrapper(data);
+        // SAFETY: the wrapper and what it points to outlive the registration read here.
+        let fatbin = unsafe { register_fatbin(wrapper.as_ptr().cast()) }.expect("registers");
+        fatbin.image.clone()
+    }
+
+    #[test]
+    fn sizes_past_the_mapping_register_as_corrupted() {
+        let intact = container(16, 0);
+        assert_eq!(registered_image(intact.as_ptr()).map(<[u8]>::len), Ok(16));
+        for fat_size in [1 << 40, u64::MAX - 8] {
+            let bytes = container(16, fat_size);
+            let reason = registered_image(bytes.as_ptr()).map(<[u8]>::len);
+            assert!(
+                reason
+                    .as_ref()
+                    .is_err_and(|r| r.starts_with("corrupted fatbin at byte 6")),
+                "{reason:?}"
+            );
+        }
+        let reason = registered_image(16 as *const u8).map(<[u8]>::len);
+        assert!(
+            reason
+                .as_ref()
+                .is_err_and(|r| r.contains("is not readable")),
+            "{reason:?}"
+        );
+    }
+
+    #[test]
+    fn an_unreadable_wrapper_is_refused() {
+        // SAFETY: the address is never mapped; nothing is read from it.
+        let error = unsafe { register_fatbin(64 as *const c_void) }
+            .err()
+            .unwrap();
+        assert_eq!(error.code, INVALID_KERNEL_IMAGE);
+    }
+}
