@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Damages the fatbin embedded in a CUDA executable (its `.nv_fatbin` section), as a corrupted
-or hostile binary would have it: `corrupt_fatbin.py IN OUT CASE`. Cases:
+or hostile binary would have it: `corrupt_fatbin.py IN OUT CASE [SECTION]` (SECTION: `.nv_fatbin`,
+or `__nv_relfatbin`, where -rdc=true executables keep their translation units' fatbins). Cases:
   header_size  the container's header size is 0xFFFF
   fat_size     the container's entry bytes are 2^40
   entry_offset the first entry's header size points past the end
@@ -12,17 +13,17 @@ import struct
 import sys
 
 
-def fatbin_section(data):
-    """File offset and size of the `.nv_fatbin` section of a 64-bit little-endian ELF file."""
+def fatbin_section(data, section=b".nv_fatbin"):
+    """File offset and size of a section of a 64-bit little-endian ELF file."""
     shoff, = struct.unpack_from("<Q", data, 0x28)
     shentsize, shnum, shstrndx = struct.unpack_from("<HHH", data, 0x3A)
     headers = [struct.unpack_from("<IIQQQQ", data, shoff + i * shentsize) for i in range(shnum)]
     names_at = headers[shstrndx][4]
     for name, _type, _flags, _addr, offset, size in headers:
         end = data.index(b"\0", names_at + name)
-        if data[names_at + name:end] == b".nv_fatbin":
+        if data[names_at + name:end] == section:
             return offset, size
-    sys.exit("corrupt_fatbin.py: no .nv_fatbin section")
+    sys.exit(f"corrupt_fatbin.py: no {section.decode()} section")
 
 
 def containers(data, at, end):
@@ -49,8 +50,9 @@ def entries(data, at):
 
 def main():
     source, target, case = sys.argv[1:4]
+    section = sys.argv[4] if len(sys.argv) > 4 else ".nv_fatbin"
     data = bytearray(open(source, "rb").read())
-    at, size = fatbin_section(data)
+    at, size = fatbin_section(data, section.encode())
     # nvcc may put several containers in the section; the registered one is damaged whichever
     # it is, by damaging each.
     listed = [(c, list(entries(data, c))) for c in containers(data, at, at + size)]

@@ -220,7 +220,9 @@ impl FatBinary {
         }
         let corrupted = |reason: String| CudaError::new(INVALID_KERNEL_IMAGE, reason);
         let image = self.image.clone().map_err(corrupted)?;
-        check_fatbin(image).map_err(|e| corrupted(e.to_string()))?;
+        for fatbin in std::iter::once(image).chain(self.units.iter().copied()) {
+            check_fatbin(fatbin).map_err(|e| corrupted(e.to_string()))?;
+        }
         let device = &state::device(ordinal)?.device;
         let ptx_only = device.code_targets().runs_ptx_only();
         if ptx_only && !self.units.is_empty() {
