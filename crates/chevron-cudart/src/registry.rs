@@ -11,23 +11,28 @@ use std::collections::HashMap;
 use std::ffi::{c_void, CStr};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
-use chevron::code_object::{parse_fatbin, select_entry, CodeTargets, EntryKind};
+use chevron::code_object::{
+    check_fatbin, container_extent, parse_fatbin, readable_from, select_entry, CodeTargets,
+    EntryKind,
+};
 use chevron::{GlobalVar, Kernel, Module};
 
 use crate::errors::{
-    CudaError, CudaResult, INVALID_DEVICE_FUNCTION, INVALID_SYMBOL, NO_KERNEL_IMAGE_FOR_DEVICE,
+    CudaError, CudaResult, INVALID_DEVICE_FUNCTION, INVALID_KERNEL_IMAGE, INVALID_SYMBOL,
+    NO_KERNEL_IMAGE_FOR_DEVICE,
 };
 use crate::state::{self, lock};
 
 /// `__fatBinC_Wrapper_t`'s magic number.
 const WRAPPER_MAGIC: u32 = 0x466243b1;
-/// A fatbin container's magic number.
-const FATBIN_MAGIC: u32 = 0xBA55ED50;
+/// `__fatBinC_Wrapper_t`'s size: two `int`s and two pointers.
+const WRAPPER_SIZE: usize = 8 + 2 * size_of::<usize>();
 
 /// One registered fatbin.
 pub struct FatBinary {
-    /// The fatbin container, in the program's read-only data (valid until unregistered).
-    image: &'static [u8],
+    /// The fatbin container, in the program's read-only data (valid until unregistered), or why
+    /// it is corrupted (reported when it is loaded).
+    image: Result<&'static [u8], String>,
     /// With `-rdc=true`: the translation units' own fatbins (see [`crate::linked`]).
     units: Vec<&'static [u8]>,
     /// The module per device ordinal, once loaded.
@@ -71,44 +76,49 @@ fn read() -> std::sync::RwLockReadGuard<'static, Option<Registry>> {
     REGISTRY.read().unwrap_or_else(|e| e.into_inner())
 }
 
-/// Reads a `__fatBinC_Wrapper_t` and returns the fatbin it points to.
+/// Reads a `__fatBinC_Wrapper_t` and returns the fatbin it points to. Every read is bounded by
+/// the memory holding what is read (see [`readable_from`]); a fatbin whose sizes run past it is
+/// registered as corrupted, and loading it reports where.
 ///
 /// # Safety
 /// `wrapper` is NULL or points to a fatbin wrapper whose data stays mapped until unregistered.
 pub unsafe fn register_fatbin(wrapper: *const c_void) -> CudaResult<Arc<FatBinary>> {
+    let not_a_wrapper = |what: String| CudaError::new(INVALID_KERNEL_IMAGE, what);
     if wrapper.is_null() {
-        return Err(CudaError::new(
-            crate::errors::INVALID_KERNEL_IMAGE,
-            "a NULL fatbin wrapper",
-        ));
-    }
-    // SAFETY: the wrapper is `{ int magic; int version; const u64 *data; void *units; }`.
-    let (magic, version, data, units) = unsafe {
-        let words = wrapper as *const u32;
-        let pointers = wrapper as *const *const u8;
-        (
-            *words,
-            *words.add(1),
-            *pointers.add(1),
-            *pointers.add(2) as *const *const u8,
-        )
-    };
-    if magic != WRAPPER_MAGIC || data.is_null() {
-        return Err(CudaError::new(
-            crate::errors::INVALID_KERNEL_IMAGE,
-            format!("not a fatbin wrapper (magic {magic:#x})"),
-        ));
+        return Err(not_a_wrapper("a NULL fatbin wrapper".into()));
     }
     // SAFETY: forwarded from the caller.
-    let image = unsafe { container(data) }?;
+    let fields = unsafe { readable_from(wrapper.cast()) }
+        .and_then(|bytes| bytes.get(..WRAPPER_SIZE))
+        .ok_or_else(|| not_a_wrapper(format!("the fatbin wrapper {wrapper:p} is not readable")))?;
+    // The wrapper is `{ int magic; int version; const u64 *data; void *units; }`.
+    let word = |at: usize| u32::from_ne_bytes(fields[at..at + 4].try_into().unwrap_or_default());
+    let (magic, version, data, units) = (
+        word(0),
+        word(4),
+        pointer_at(fields, 8),
+        pointer_at(fields, 16),
+    );
+    if magic != WRAPPER_MAGIC || data.is_null() {
+        return Err(not_a_wrapper(format!(
+            "not a fatbin wrapper (magic {magic:#x})"
+        )));
+    }
+    // SAFETY: forwarded from the caller.
+    let mut image = unsafe { container(data) };
     let mut unit_images = Vec::new();
     if version == 2 && !units.is_null() {
-        // SAFETY: version 2's last field is a NULL-terminated array of the units' fatbins.
-        unsafe {
-            let mut at = units;
-            while !(*at).is_null() {
-                unit_images.push(container(*at)?);
-                at = at.add(1);
+        // Version 2's last field is a NULL-terminated array of the units' fatbins.
+        // SAFETY: forwarded from the caller.
+        let array = unsafe { readable_from(units) }.unwrap_or_default();
+        let pointers = array
+            .chunks_exact(size_of::<usize>())
+            .map(|p| pointer_at(p, 0));
+        for unit in pointers.take_while(|p| !p.is_null()) {
+            // SAFETY: forwarded from the caller.
+            match unsafe { container(unit) } {
+                Ok(bytes) => unit_images.push(bytes),
+                Err(reason) => image = image.and(Err(reason)),
             }
         }
     }
@@ -119,28 +129,25 @@ pub unsafe fn register_fatbin(wrapper: *const c_void) -> CudaResult<Arc<FatBinar
     }))
 }
 
-/// The fatbin container starting at `data`.
+/// The pointer stored at byte `at` of `bytes`.
+fn pointer_at(bytes: &[u8], at: usize) -> *const u8 {
+    let word = bytes.get(at..at + size_of::<usize>()).unwrap_or_default();
+    usize::from_ne_bytes(word.try_into().unwrap_or_default()) as *const u8
+}
+
+/// The fatbin container starting at `data`, bounded by the memory holding it; why it is
+/// corrupted when its sizes run past that memory.
 ///
 /// # Safety
-/// `data` points to a fatbin container that stays mapped until unregistration.
-unsafe fn container(data: *const u8) -> CudaResult<&'static [u8]> {
-    // SAFETY: a fatbin starts with `{ u32 magic; u16 version; u16 header_size; u64 fat_size }`.
-    let (fat_magic, header_size, fat_size) = unsafe {
-        (
-            *(data as *const u32),
-            *(data.add(6) as *const u16),
-            (data.add(8) as *const u64).read_unaligned(),
-        )
-    };
-    if fat_magic != FATBIN_MAGIC {
-        return Err(CudaError::new(
-            crate::errors::INVALID_KERNEL_IMAGE,
-            format!("the wrapper's data is not a fatbin (magic {fat_magic:#x})"),
+/// `data` points to memory that stays mapped until unregistration.
+unsafe fn container(data: *const u8) -> Result<&'static [u8], String> {
+    // SAFETY: forwarded from the caller.
+    let Some(mapped) = (unsafe { readable_from(data) }) else {
+        return Err(format!(
+            "corrupted fatbin wrapper: its data {data:p} is not readable"
         ));
-    }
-    let len = usize::from(header_size) + fat_size as usize;
-    // SAFETY: the container is `header_size + fat_size` bytes, mapped until unregistration.
-    Ok(unsafe { std::slice::from_raw_parts(data, len) })
+    };
+    container_extent(mapped).map_err(|e| e.to_string())
 }
 
 /// Maps the host stub `stub` to the kernel `name` of `fatbin`.
@@ -214,6 +221,11 @@ impl FatBinary {
         if let Some(module) = modules.get(&ordinal) {
             return Ok(module.clone());
         }
+        let corrupted = |reason: String| CudaError::new(INVALID_KERNEL_IMAGE, reason);
+        let image = self.image.clone().map_err(corrupted)?;
+        for fatbin in std::iter::once(image).chain(self.units.iter().copied()) {
+            check_fatbin(fatbin).map_err(|e| corrupted(e.to_string()))?;
+        }
         let device = &state::device(ordinal)?.device;
         let ptx_only = device.code_targets().runs_ptx_only();
         if ptx_only && !self.units.is_empty() {
@@ -222,7 +234,7 @@ impl FatBinary {
             modules.insert(ordinal, module.clone());
             return Ok(module);
         }
-        let module = Module::from_fatbin(device, self.image).map_err(|error| {
+        let module = Module::from_fatbin(device, image).map_err(|error| {
             if ptx_only {
                 CudaError::new(
                     NO_KERNEL_IMAGE_FOR_DEVICE,
@@ -323,5 +335,62 @@ impl VarEntry {
             .fatbin
             .module(ordinal, &self.name)?
             .global(&self.name)?)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A `__fatBinC_Wrapper_t` pointing at `data`.
+    fn wrapper(data: *const u8) -> [usize; 3] {
+        [WRAPPER_MAGIC as usize | 1 << 32, data as usize, 0]
+    }
+
+    fn container(header_size: u16, fat_size: u64) -> Vec<u8> {
+        let mut bytes = 0xBA55_ED50u32.to_le_bytes().to_vec();
+        bytes.extend_from_slice(&1u16.to_le_bytes());
+        bytes.extend_from_slice(&header_size.to_le_bytes());
+        bytes.extend_from_slice(&fat_size.to_le_bytes());
+        bytes
+    }
+
+    fn registered_image(data: *const u8) -> Result<&'static [u8], String> {
+        let wrapper = wrapper(data);
+        // SAFETY: the wrapper and what it points to outlive the registration read here.
+        let fatbin = unsafe { register_fatbin(wrapper.as_ptr().cast()) }.expect("registers");
+        fatbin.image.clone()
+    }
+
+    #[test]
+    fn sizes_past_the_mapping_register_as_corrupted() {
+        let intact = container(16, 0);
+        assert_eq!(registered_image(intact.as_ptr()).map(<[u8]>::len), Ok(16));
+        for fat_size in [1 << 40, u64::MAX - 8] {
+            let bytes = container(16, fat_size);
+            let reason = registered_image(bytes.as_ptr()).map(<[u8]>::len);
+            assert!(
+                reason
+                    .as_ref()
+                    .is_err_and(|r| r.starts_with("corrupted fatbin at byte 6")),
+                "{reason:?}"
+            );
+        }
+        let reason = registered_image(16 as *const u8).map(<[u8]>::len);
+        assert!(
+            reason
+                .as_ref()
+                .is_err_and(|r| r.contains("is not readable")),
+            "{reason:?}"
+        );
+    }
+
+    #[test]
+    fn an_unreadable_wrapper_is_refused() {
+        // SAFETY: the address is never mapped; nothing is read from it.
+        let error = unsafe { register_fatbin(64 as *const c_void) }
+            .err()
+            .unwrap();
+        assert_eq!(error.code, INVALID_KERNEL_IMAGE);
     }
 }

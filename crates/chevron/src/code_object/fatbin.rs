@@ -25,6 +25,8 @@ pub const FLAG_DEBUG: u64 = 0x2;
 
 /// The largest decompressed payload accepted (a guard against corrupt sizes).
 const MAX_DECOMPRESSED: u64 = 1 << 30;
+/// The most an LZ4 block expands (each sequence of 1 token byte copies at most 255 bytes more).
+const LZ4_MAX_RATIO: usize = 255;
 /// Entry header bytes read (the header may be longer); also the least an entry header may be.
 const ENTRY_HEADER: usize = 64;
 
@@ -85,7 +87,7 @@ fn u64_at(bytes: &[u8], at: usize) -> Option<u64> {
 }
 
 fn malformed(at: usize, what: &str) -> CodeObjectError {
-    CodeObjectError::Malformed(format!("fatbin at byte {at}: {what}"))
+    CodeObjectError::Corrupted(format!("fatbin at byte {at}: {what}"))
 }
 
 /// Parses every container in `bytes` (containers may be concatenated, with zero padding).
@@ -208,15 +210,8 @@ impl FatbinEntry<'_> {
         }
         let expected = self.decompressed_size as usize;
         let data = match compression {
-            Compression::Lz4 => lz4_flex::block::decompress(self.payload, expected)
-                .map_err(|e| self.decompress_error(format!("LZ4: {e}")))?,
-            Compression::Zstd => {
-                let mut out = Vec::with_capacity(expected);
-                ruzstd::decoding::FrameDecoder::new()
-                    .decode_all_to_vec(self.payload, &mut out)
-                    .map_err(|e| self.decompress_error(format!("Zstandard: {e}")))?;
-                out
-            }
+            Compression::Lz4 => self.decompress_lz4(expected)?,
+            Compression::Zstd => self.decompress_zstd(expected)?,
         };
         if expected != 0 && data.len() != expected {
             return Err(self.decompress_error(format!(
@@ -243,6 +238,44 @@ impl FatbinEntry<'_> {
                 self.offset
             ))
         })
+    }
+
+    /// An LZ4 block of `expected` bytes: a block expands at most 255-fold, so a larger claim is
+    /// refused before anything is allocated.
+    fn decompress_lz4(&self, expected: usize) -> Result<Vec<u8>, CodeObjectError> {
+        let most = self.payload.len().saturating_mul(LZ4_MAX_RATIO);
+        if expected > most {
+            return Err(self.decompress_error(format!(
+                "claims {expected} decompressed bytes from {} LZ4 bytes (at most {most})",
+                self.payload.len()
+            )));
+        }
+        lz4_flex::block::decompress(self.payload, expected)
+            .map_err(|e| self.decompress_error(format!("LZ4: {e}")))
+    }
+
+    /// A Zstandard frame, read as it decodes (nothing is allocated ahead of the output) and cut
+    /// one byte past `expected` (or [`MAX_DECOMPRESSED`] when the header gives no size).
+    fn decompress_zstd(&self, expected: usize) -> Result<Vec<u8>, CodeObjectError> {
+        use std::io::Read;
+        let limit = if expected == 0 {
+            MAX_DECOMPRESSED
+        } else {
+            expected as u64
+        };
+        let decoder = ruzstd::decoding::StreamingDecoder::new(self.payload)
+            .map_err(|e| self.decompress_error(format!("Zstandard: {e}")))?;
+        let mut out = Vec::with_capacity(expected.min(self.payload.len().saturating_mul(8)));
+        decoder
+            .take(limit + 1)
+            .read_to_end(&mut out)
+            .map_err(|e| self.decompress_error(format!("Zstandard: {e}")))?;
+        if out.len() as u64 > limit {
+            return Err(self.decompress_error(format!(
+                "decodes to more than the {limit} bytes its header claims"
+            )));
+        }
+        Ok(out)
     }
 
     fn decompress_error(&self, reason: String) -> CodeObjectError {

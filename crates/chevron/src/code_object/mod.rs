@@ -8,6 +8,9 @@
 //! - [`Cubin::parse`] reads a cubin's kernels, device functions, globals and kernel parameter
 //!   layouts into the same [`SymbolTable`] that PTX gives (see `elf.rs`, `nv_info.rs`).
 //! - [`parse_fatbin`] lists a fatbin's entries and decompresses them (see `fatbin.rs`).
+//! - [`check_fatbin`] checks every size and offset of a fatbin against its bytes, and
+//!   [`container_extent`] (with [`readable_from`] for memory of the running process) bounds a
+//!   fatbin known only by its address (see `integrity.rs`, `loaded.rs`).
 //! - [`embedded_fatbins`] finds the fatbins nvcc embeds in host objects and executables.
 //! - [`binary_symbols`] is the symbol table of a cubin, a fatbin, or a host ELF file's embedded
 //!   fatbins, in one call.
@@ -15,6 +18,8 @@
 mod elf;
 mod fatbin;
 mod host;
+mod integrity;
+mod loaded;
 mod nv_info;
 mod object;
 mod targets;
@@ -25,6 +30,8 @@ pub use fatbin::{
     FLAG_COMPRESSED_ZSTD, FLAG_DEBUG,
 };
 pub use host::embedded_fatbins;
+pub use integrity::{check_fatbin, container_extent};
+pub use loaded::readable_from;
 pub use nv_info::{FunctionResources, KernelInfo, KernelParam};
 pub use object::{CodeObject, IN_MEMORY};
 pub use targets::{select_entry, CodeTargets};
@@ -61,11 +68,15 @@ pub enum CodeObjectError {
     /// The bytes are not a well-formed code object of the kind expected.
     #[error("malformed code object: {0}")]
     Malformed(String),
+    /// A size or offset in the object points outside it: the bytes were damaged after they
+    /// were written (`fatbin at byte 6: …`, with the offset where the bad value was found).
+    #[error("corrupted {0}")]
+    Corrupted(String),
     /// A well-formed object of a kind chevron does not read.
     #[error("unsupported code object: {0}")]
     Unsupported(String),
     /// A compressed fatbin entry could not be decompressed.
-    #[error("cannot decompress the fatbin entry at byte {offset}: {reason}")]
+    #[error("corrupted fatbin: cannot decompress the entry at byte {offset}: {reason}")]
     Decompress {
         /// Byte offset of the entry's payload in the fatbin.
         offset: usize,

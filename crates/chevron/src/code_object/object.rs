@@ -13,7 +13,7 @@ use chevron_ptx::symbols::SymbolTable;
 
 use super::fatbin::{parse_fatbin, EntryKind, FatbinEntry};
 use super::targets::{select_entry, CodeTargets};
-use super::{detect, embedded_fatbins, is_cuda_elf, CodeObjectKind, Cubin};
+use super::{check_fatbin, detect, embedded_fatbins, is_cuda_elf, CodeObjectKind, Cubin};
 use crate::error::{Error, Result};
 
 /// Name used in errors for code objects handed over in memory.
@@ -85,7 +85,7 @@ impl CodeObject {
             }
             CodeObjectKind::Cubin | CodeObjectKind::Fatbin => {
                 let (count, unreadable) = match entries_of(kind, &bytes) {
-                    Ok(entries) => (entries.len(), None),
+                    Ok(entries) => (entries.len(), check_entries(kind, &bytes).err()),
                     Err(reason) => (0, Some(reason)),
                 };
                 Body::Entries {
@@ -360,6 +360,19 @@ fn entries_of(
         entries.extend(parse_fatbin(fatbin).map_err(|e| e.to_string())?);
     }
     Ok(entries)
+}
+
+/// Checks every fatbin of [`entries_of`] whole (see [`check_fatbin`]): a corrupted entry makes
+/// the object unreadable even when a device would pick another.
+fn check_entries(kind: CodeObjectKind, bytes: &[u8]) -> std::result::Result<(), String> {
+    let fatbins = match kind {
+        CodeObjectKind::Fatbin => vec![bytes],
+        _ => embedded_fatbins(bytes).map_err(|e| e.to_string())?,
+    };
+    fatbins
+        .into_iter()
+        .try_for_each(check_fatbin)
+        .map_err(|e| e.to_string())
 }
 
 impl std::fmt::Debug for CodeObject {
