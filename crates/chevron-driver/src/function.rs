@@ -220,3 +220,80 @@ pub extern "C" fn cuOccupancyAvailableDynamicSMemPerBlock(
         store(bytes, available, "dynamicSmemSize")
     })
 }
+
+/// [`cuFuncGetAttribute`] of a library kernel (the device changes nothing: a kernel is loaded
+/// on one device).
+#[no_mangle]
+pub extern "C" fn cuKernelGetAttribute(
+    value: *mut c_int,
+    attribute: c_int,
+    kernel: *mut c_void,
+    device: c_int,
+) -> CUresult {
+    let _ = device;
+    entry("cuKernelGetAttribute", || {
+        let function = function(kernel)?;
+        store(value, attribute_of(&function, attribute)?, "pi")
+    })
+}
+
+/// [`cuFuncSetAttribute`] of a library kernel.
+#[no_mangle]
+pub extern "C" fn cuKernelSetAttribute(
+    attribute: c_int,
+    value: c_int,
+    kernel: *mut c_void,
+    device: c_int,
+) -> CUresult {
+    let _ = device;
+    cuFuncSetAttribute(kernel, attribute, value)
+}
+
+/// [`cuFuncSetCacheConfig`] of a library kernel.
+#[no_mangle]
+pub extern "C" fn cuKernelSetCacheConfig(
+    kernel: *mut c_void,
+    config: c_int,
+    device: c_int,
+) -> CUresult {
+    let _ = device;
+    cuFuncSetCacheConfig(kernel, config)
+}
+
+/// The offset and size of parameter `index` of a function.
+#[no_mangle]
+pub extern "C" fn cuFuncGetParamInfo(
+    func: *mut c_void,
+    index: usize,
+    offset: *mut usize,
+    size: *mut usize,
+) -> CUresult {
+    entry("cuFuncGetParamInfo", || {
+        let function = function(func)?;
+        let params = function.kernel.params().unwrap_or(&[]);
+        let param = params.get(index).ok_or_else(|| {
+            DriverError::new(
+                INVALID_VALUE,
+                format!("parameter {index} of a kernel with {}", params.len()),
+            )
+        })?;
+        if !offset.is_null() {
+            store(offset, param.offset as usize, "paramOffset")?;
+        }
+        if !size.is_null() {
+            store(size, param.size as usize, "paramSize")?;
+        }
+        Ok(())
+    })
+}
+
+/// [`cuFuncGetParamInfo`] of a library kernel.
+#[no_mangle]
+pub extern "C" fn cuKernelGetParamInfo(
+    kernel: *mut c_void,
+    index: usize,
+    offset: *mut usize,
+    size: *mut usize,
+) -> CUresult {
+    cuFuncGetParamInfo(kernel, index, offset, size)
+}

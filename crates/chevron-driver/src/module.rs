@@ -370,3 +370,30 @@ pub extern "C" fn cuFuncGetName(out: *mut *const c_char, func: *mut c_void) -> C
         store(out, function.name.as_ptr(), "name")
     })
 }
+
+/// A library kernel's name.
+#[no_mangle]
+pub extern "C" fn cuKernelGetName(out: *mut *const c_char, kernel: *mut c_void) -> CUresult {
+    cuFuncGetName(out, kernel)
+}
+
+/// A library kernel's library.
+#[no_mangle]
+pub extern "C" fn cuKernelGetLibrary(out: *mut *mut c_void, kernel: *mut c_void) -> CUresult {
+    cuFuncGetModule(out, kernel)
+}
+
+/// Whether a function is loaded: always, once it has a handle.
+#[no_mangle]
+pub extern "C" fn cuFuncIsLoaded(state: *mut c_int, func: *mut c_void) -> CUresult {
+    entry("cuFuncIsLoaded", || {
+        function(func)?;
+        store(state, 1, "state")
+    })
+}
+
+/// Loads a function: nothing to do, it is loaded with its module.
+#[no_mangle]
+pub extern "C" fn cuFuncLoad(func: *mut c_void) -> CUresult {
+    entry("cuFuncLoad", || function(func).map(drop))
+}
