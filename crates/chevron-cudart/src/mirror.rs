@@ -112,6 +112,16 @@ pub fn find(ptr: usize) -> Option<(usize, MirrorKind, usize)> {
     (ptr < start + mirror.len.max(1)).then_some((*start, mirror.kind, mirror.device))
 }
 
+/// The mirrored range containing `ptr`: (start, length in bytes).
+pub fn range_of(ptr: usize) -> Option<(usize, usize)> {
+    if !ANY.load(Ordering::Acquire) {
+        return None;
+    }
+    let mirrors = lock(&MIRRORS);
+    let (start, mirror) = mirrors.range(..=ptr).next_back()?;
+    (ptr < start + mirror.len.max(1)).then_some((*start, mirror.len))
+}
+
 /// Runs `launch` with `args`, where every pointer-sized argument, and every 8-byte-aligned word
 /// of a by-value aggregate (MLIR's memref descriptor passes its pointers inside a 40-byte
 /// `.param .b8[40]`), that points into a mirrored range is replaced by the device address,

@@ -66,6 +66,20 @@ thread_local! {
     static CURRENT: Cell<usize> = const { Cell::new(0) };
     /// The per-thread default streams, by device, with the reset generation they belong to.
     static PER_THREAD: RefCell<HashMap<usize, (u64, Stream)>> = RefCell::new(HashMap::new());
+    static BOUND: Cell<bool> = const { Cell::new(false) };
+}
+
+/// Whether the runtime was used on the calling thread (its current device read or set): CUDA's
+/// runtime then binds the device's primary context to the thread, which the driver library's
+/// `cuCtxGetCurrent` reports.
+pub fn bound_here() -> bool {
+    BOUND.with(Cell::get)
+}
+
+/// Sets what [`bound_here`] reports (the driver library restores it around its own use of
+/// the runtime's functions).
+pub fn set_bound_here(bound: bool) {
+    BOUND.with(|b| b.set(bound));
 }
 
 fn discover() -> Result<Vec<DeviceState>, String> {
@@ -99,6 +113,12 @@ pub fn devices() -> CudaResult<&'static [DeviceState]> {
     }
 }
 
+/// Whether the devices were discovered (the runtime, or the driver library sharing this state,
+/// was used): CUDA's runtime initialises the driver and binds the primary context then.
+pub fn initialised() -> bool {
+    DEVICES.get().is_some()
+}
+
 /// Device `ordinal`, or `cudaErrorInvalidDevice`.
 pub fn device(ordinal: usize) -> CudaResult<&'static DeviceState> {
     let devices = devices()?;
@@ -122,12 +142,14 @@ pub fn current_ordinal() -> usize {
 pub fn set_current(ordinal: usize) -> CudaResult {
     device(ordinal)?;
     CURRENT.with(|c| c.set(ordinal));
+    set_bound_here(true);
     Ok(())
 }
 
 /// The calling thread's current device; fails with the sticky error after a fault.
 pub fn current() -> CudaResult<&'static DeviceState> {
     check_sticky()?;
+    set_bound_here(true);
     device(current_ordinal())
 }
 

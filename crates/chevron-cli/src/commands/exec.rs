@@ -1,12 +1,17 @@
 //! `chevron exec [--device ID] PROGRAM [ARGS…]`: runs an unmodified CUDA program (built with
-//! `-cudart shared`) on chevron's CUDA runtime.
+//! `-cudart shared`, or calling the driver API) on chevron's CUDA runtime and driver.
 //!
-//! chevron's `libcudart.so` (soname `libcudart.so.13`, from `cargo build -p chevron-cudart`) is
-//! preloaded: the dynamic linker then satisfies the program's `libcudart.so.13` dependency with
-//! it, whatever RPATH or `LD_LIBRARY_PATH` would have found, so NVIDIA's library is never
-//! loaded. `--device` sets `CHEVRON_DEVICES` for the program (`cpu`, `cuda:1`, …), `--check`
-//! sets `CHEVRON_CHECK` (the sanitizer, docs/sanitizer.md). The program replaces this process, so
-//! its exit status is the command's.
+//! Two libraries are preloaded. `libchevron_driver.so` (soname `libcudart.so.13`, from
+//! `cargo build -p chevron-driver`) holds chevron's state and serves both the runtime and the
+//! driver API; `libcuda.so` (soname `libcuda.so.1`, from `cargo build -p chevron-libcuda`) is
+//! a filter whose lookups it answers. The dynamic linker then satisfies the program's
+//! `libcudart.so.13` and `libcuda.so.1` dependencies, and `dlopen("libcuda.so.1")` by name
+//! (cuda-bindings, Numba, CuPy), with them, whatever RPATH or `LD_LIBRARY_PATH` would have
+//! found, so NVIDIA's libraries are never loaded by the program (chevron's CUDA backend opens
+//! NVIDIA's driver by its path). `--device` sets `CHEVRON_DEVICES` for the program (`cpu`,
+//! `cuda:1`, …), `--check` sets `CHEVRON_CHECK` (the sanitizer, docs/sanitizer.md). A program
+//! that carries NVIDIA's runtime linked in statically is refused before it starts
+//! (`program_runtime`). The program replaces this process, so its exit status is the command's.
 
 use std::ffi::OsString;
 use std::os::unix::process::CommandExt;
@@ -18,8 +23,10 @@ use clap::Args;
 use super::program_runtime::{self, ProgramRuntime};
 use crate::output::CommandResult;
 
-/// The variable naming chevron's `libcudart.so` explicitly.
+/// The variable naming the library that serves `libcudart.so.13` explicitly.
 const LIBRARY_VARIABLE: &str = "CHEVRON_CUDART";
+/// The variable naming the `libcuda.so.1` filter explicitly.
+const FILTER_VARIABLE: &str = "CHEVRON_LIBCUDA";
 
 /// `chevron exec …`.
 #[derive(Debug, Args)]
@@ -36,14 +43,20 @@ pub struct ExecArgs {
     pub program: Vec<OsString>,
 }
 
-/// Replaces this process with the program, chevron's runtime preloaded.
+/// Replaces this process with the program, chevron's runtime and driver preloaded.
 pub fn run(args: &ExecArgs) -> CommandResult {
     let (program, rest) = args.program.split_first().ok_or("exec: no program given")?;
     if program_runtime::detect(program) == ProgramRuntime::StaticNvidia {
         return Err(program_runtime::static_runtime_message(program).into());
     }
-    let library = find_library()?;
-    let mut preload = library.as_os_str().to_owned();
+    let libraries = find_libraries()?;
+    let mut preload = OsString::new();
+    for library in &libraries {
+        if !preload.is_empty() {
+            preload.push(":");
+        }
+        preload.push(library);
+    }
     if let Some(existing) = std::env::var_os("LD_PRELOAD").filter(|v| !v.is_empty()) {
         preload.push(":");
         preload.push(existing);
@@ -61,36 +74,67 @@ pub fn run(args: &ExecArgs) -> CommandResult {
     Err(format!("exec: cannot run {}: {error}", Path::new(program).display()).into())
 }
 
-/// chevron's `libcudart.so`: `$CHEVRON_CUDART`, else next to this executable (a build tree), in
-/// `../lib/chevron` (the layout `scripts/install` writes) or in `../lib`.
-fn find_library() -> Result<PathBuf, String> {
-    if let Some(path) = std::env::var_os(LIBRARY_VARIABLE) {
-        let path = PathBuf::from(path);
-        return if path.is_file() {
-            Ok(path)
-        } else {
-            Err(format!(
-                "exec: {LIBRARY_VARIABLE}={} is not a file",
-                path.display()
-            ))
-        };
+/// A file named by `variable`, if set.
+fn from_variable(variable: &str) -> Result<Option<PathBuf>, String> {
+    match std::env::var_os(variable) {
+        None => Ok(None),
+        Some(path) if Path::new(&path).is_file() => Ok(Some(PathBuf::from(path))),
+        Some(path) => Err(format!(
+            "exec: {variable}={} is not a file",
+            Path::new(&path).display()
+        )),
     }
-    let exe = std::env::current_exe().map_err(|e| format!("exec: cannot locate chevron: {e}"))?;
-    let dir = exe.parent().unwrap_or(Path::new("."));
-    [
-        dir.join("libcudart.so"),
-        dir.join("../lib/chevron/libcudart.so"),
-        dir.join("../lib/libcudart.so"),
-    ]
-    .into_iter()
-    .find(|p| p.is_file())
-    .map(|p| p.canonicalize().unwrap_or(p))
-    .ok_or_else(|| {
-        format!(
-            "exec: chevron's libcudart.so is not next to {} nor in ../lib/chevron or ../lib: \
-             install chevron with scripts/install, build it with \
-             `cargo build -p chevron-cudart` or set {LIBRARY_VARIABLE}",
-            exe.display()
-        )
-    })
+}
+
+/// The libraries to preload: the one serving `libcudart.so.13` (`$CHEVRON_CUDART`, else
+/// `libchevron_driver.so`, else the runtime-only `libcudart.so`, next to this executable (a build
+/// tree), in `../lib/chevron` (the layout `scripts/install` writes) or in `../lib`), then the `libcuda.so.1` filter (`$CHEVRON_LIBCUDA`, else `libcuda.so` beside the
+/// first) when the first is the driver library or the filter was named.
+fn find_libraries() -> Result<Vec<PathBuf>, String> {
+    let library = match from_variable(LIBRARY_VARIABLE)? {
+        Some(path) => path,
+        None => {
+            let exe =
+                std::env::current_exe().map_err(|e| format!("exec: cannot locate chevron: {e}"))?;
+            let dir = exe.parent().unwrap_or(Path::new("."));
+            ["libchevron_driver.so", "libcudart.so"]
+                .iter()
+                .flat_map(|name| {
+                    [
+                        dir.join(name),
+                        dir.join("../lib/chevron").join(name),
+                        dir.join("../lib").join(name),
+                    ]
+                })
+                .find(|p| p.is_file())
+                .map(|p| p.canonicalize().unwrap_or(p))
+                .ok_or_else(|| {
+                    format!(
+                        "exec: chevron's libchevron_driver.so is not next to {} nor in \
+                         ../lib/chevron or ../lib: install chevron with scripts/install, build it \
+                         with `cargo build -p chevron-driver -p chevron-libcuda` or set \
+                         {LIBRARY_VARIABLE}",
+                        exe.display()
+                    )
+                })?
+        }
+    };
+    let mut libraries = vec![library.clone()];
+    let serves_driver = library
+        .file_name()
+        .is_some_and(|name| name == "libchevron_driver.so");
+    let beside = library.with_file_name("libcuda.so");
+    match from_variable(FILTER_VARIABLE)? {
+        Some(filter) => libraries.push(filter),
+        None if serves_driver && beside.is_file() => libraries.push(beside),
+        None if serves_driver => {
+            return Err(format!(
+                "exec: chevron's libcuda.so is not next to {}: build it with `cargo build -p \
+                 chevron-libcuda` or set {FILTER_VARIABLE}",
+                library.display()
+            ))
+        }
+        None => {}
+    }
+    Ok(libraries)
 }

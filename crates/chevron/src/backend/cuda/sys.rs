@@ -313,8 +313,23 @@ pub struct CUtensorMap {
     pub opaque: [u64; 16],
 }
 
-/// The names under which the driver library is looked for.
+/// The file names under which NVIDIA's driver library is looked for.
 const LIBRARY_NAMES: [&str; 2] = ["libcuda.so.1", "libcuda.so"];
+
+/// The variable naming NVIDIA's driver library explicitly.
+const DRIVER_VARIABLE: &str = "CHEVRON_NVIDIA_DRIVER";
+
+/// Where distributions and container runtimes put NVIDIA's driver library.
+const LIBRARY_DIRS: [&str; 8] = [
+    "/usr/lib/x86_64-linux-gnu",
+    "/usr/lib/aarch64-linux-gnu",
+    "/usr/lib64",
+    "/usr/lib",
+    "/lib/x86_64-linux-gnu",
+    "/lib64",
+    "/usr/lib/wsl/lib",
+    "/run/opengl-driver/lib",
+];
 
 /// The loaded driver, or why it could not be loaded (computed once per process).
 pub fn driver() -> Result<&'static Driver, &'static str> {
@@ -322,14 +337,144 @@ pub fn driver() -> Result<&'static Driver, &'static str> {
     DRIVER.get_or_init(load).as_ref().map_err(String::as_str)
 }
 
+/// Opens NVIDIA's driver by its path, never by the name `libcuda.so.1`: under `chevron exec`
+/// that name is chevron's own driver library, which stands in front of NVIDIA's.
 fn load() -> Result<Driver, String> {
+    let candidates = match std::env::var_os(DRIVER_VARIABLE) {
+        Some(path) => vec![std::path::PathBuf::from(path)],
+        None => nvidia_candidates(),
+    };
     let mut reasons = Vec::new();
-    for name in LIBRARY_NAMES {
-        match dylib::open(name) {
-            // SAFETY: a library by this name is the CUDA driver.
-            Ok(library) => return unsafe { Driver::resolve(vec![library], name.to_string()) },
+    for path in candidates {
+        if is_filter(&path) {
+            reasons.push(format!(
+                "{}: a stand-in library, not NVIDIA's",
+                path.display()
+            ));
+            continue;
+        }
+        match dylib::open(&path) {
+            Ok(library) => {
+                // SAFETY: a library by this name that is not a filter is NVIDIA's CUDA driver.
+                return unsafe { Driver::resolve(vec![library], path.display().to_string()) };
+            }
             Err(reason) => reasons.push(reason),
         }
     }
+    if reasons.is_empty() {
+        reasons.push("libcuda.so.1: not found in LD_LIBRARY_PATH, the loader's cache or the usual directories".into());
+    }
     Err(reasons.join("; "))
+}
+
+/// Every existing `libcuda.so.1`/`libcuda.so` in `LD_LIBRARY_PATH`, the loader's cache
+/// (`ldconfig -p`) and [`LIBRARY_DIRS`], in that order, without repeats.
+fn nvidia_candidates() -> Vec<std::path::PathBuf> {
+    let in_dirs = |dirs: Vec<std::path::PathBuf>| {
+        dirs.into_iter()
+            .flat_map(|dir| LIBRARY_NAMES.map(|name| dir.join(name)))
+            .collect::<Vec<_>>()
+    };
+    let mut ordered = in_dirs(
+        std::env::var_os("LD_LIBRARY_PATH")
+            .map(|v| std::env::split_paths(&v).collect())
+            .unwrap_or_default(),
+    );
+    let cache = std::process::Command::new("/sbin/ldconfig")
+        .arg("-p")
+        .output();
+    let cache = cache.map(|out| String::from_utf8_lossy(&out.stdout).into_owned());
+    ordered.extend(
+        cache
+            .unwrap_or_default()
+            .lines()
+            .filter(|line| {
+                LIBRARY_NAMES
+                    .iter()
+                    .any(|n| line.trim_start().starts_with(n))
+            })
+            .filter_map(|line| line.split(" => ").nth(1))
+            .map(|path| std::path::PathBuf::from(path.trim())),
+    );
+    ordered.extend(in_dirs(LIBRARY_DIRS.iter().map(Into::into).collect()));
+    let mut seen = std::collections::HashSet::new();
+    ordered
+        .into_iter()
+        .filter(|p| p.is_file())
+        .filter(|p| seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())))
+        .collect()
+}
+
+/// Whether the ELF file at `path` is a filter (`DT_FILTER` or `DT_AUXILIARY` in its dynamic
+/// section), as chevron's `libcuda.so.1` is: a stand-in for the driver, not the driver.
+fn is_filter(path: &std::path::Path) -> bool {
+    use std::io::{Read, Seek, SeekFrom};
+    const DT_AUXILIARY: u64 = 0x7fff_fffd;
+    const DT_FILTER: u64 = 0x7fff_ffff;
+    let read = || -> std::io::Result<bool> {
+        let mut file = std::fs::File::open(path)?;
+        let mut header = [0u8; 64];
+        file.read_exact(&mut header)?;
+        if &header[..4] != b"\x7fELF" || header[4] != 2 {
+            return Ok(false);
+        }
+        let word = |b: &[u8], at: usize, len: usize| {
+            b[at..at + len]
+                .iter()
+                .rev()
+                .fold(0u64, |v, &byte| (v << 8) | u64::from(byte))
+        };
+        let (phoff, phentsize, phnum) = (
+            word(&header, 0x20, 8),
+            word(&header, 0x36, 2),
+            word(&header, 0x38, 2),
+        );
+        for i in 0..phnum {
+            let mut ph = [0u8; 56];
+            file.seek(SeekFrom::Start(phoff + i * phentsize))?;
+            file.read_exact(&mut ph)?;
+            if word(&ph, 0, 4) != 2 {
+                continue; // not PT_DYNAMIC
+            }
+            let (offset, size) = (word(&ph, 8, 8), word(&ph, 0x20, 8));
+            let mut dynamic = vec![0u8; size.min(1 << 20) as usize];
+            file.seek(SeekFrom::Start(offset))?;
+            file.read_exact(&mut dynamic)?;
+            return Ok(dynamic
+                .chunks_exact(16)
+                .map(|entry| word(entry, 0, 8))
+                .any(|tag| tag == DT_FILTER || tag == DT_AUXILIARY));
+        }
+        Ok(false)
+    };
+    read().unwrap_or(false)
+}
+
+#[cfg(test)]
+mod locate_tests {
+    use super::*;
+
+    #[test]
+    fn a_filter_library_is_not_taken_for_the_driver() {
+        let dir = std::env::temp_dir().join(format!("chevron-filter-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let source = dir.join("empty.c");
+        std::fs::write(&source, "void chevron_nothing(void) {}\n").unwrap();
+        let build = |out: &str, extra: &[&str]| {
+            let status = std::process::Command::new("cc")
+                .args(["-shared", "-fPIC", "-o"])
+                .arg(dir.join(out))
+                .arg(&source)
+                .args(extra)
+                .status()
+                .expect("the C compiler runs");
+            assert!(status.success());
+        };
+        build("filter.so", &["-Wl,--filter,libcudart.so.13"]);
+        build("plain.so", &[]);
+        assert!(is_filter(&dir.join("filter.so")));
+        assert!(!is_filter(&dir.join("plain.so")));
+        assert!(!is_filter(&dir.join("missing.so")));
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

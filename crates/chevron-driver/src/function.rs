@@ -1,0 +1,299 @@
+//! Function attributes and occupancy: `cuFuncGetAttribute`, `cuFuncSetAttribute`,
+//! `cuFuncSetCacheConfig`, and the occupancy calculators, from the kernel's limits and the
+//! device's (the same figures as the runtime's `cudaFuncGetAttributes` and occupancy calls).
+
+use std::ffi::{c_int, c_uint, c_void};
+use std::sync::atomic::Ordering;
+
+use cudart::state;
+
+use crate::module::{function, FunctionEntry};
+use crate::result::{entry, store, CUresult, DriverError, DriverResult, INVALID_VALUE};
+
+/// The registers per thread reported for every kernel (chevron's devices have no register
+/// file; occupancy answers do not depend on it).
+const REGISTERS_PER_THREAD: c_int = 32;
+
+fn attribute_of(function: &FunctionEntry, attribute: c_int) -> DriverResult<c_int> {
+    let kernel = &function.kernel;
+    let device = &state::device(function.ordinal)?.device;
+    let (major, minor) = device.compute_capability();
+    let shared = kernel.static_shared_bytes();
+    let optin = device.limits().max_shared_per_block_optin;
+    Ok(match attribute {
+        0 => kernel.max_threads_per_block() as c_int,
+        1 => shared as c_int,
+        2 | 3 | 7 | 10..=15 => 0,
+        4 => REGISTERS_PER_THREAD,
+        5 | 6 => (major * 10 + minor) as c_int,
+        8 => match function.max_dynamic_shared.load(Ordering::Acquire) {
+            -1 => optin.saturating_sub(shared) as c_int,
+            set => set,
+        },
+        9 => -1,
+        other => {
+            return Err(DriverError::new(
+                INVALID_VALUE,
+                format!("{other} is not a CUfunction_attribute"),
+            ))
+        }
+    })
+}
+
+/// One attribute of a function (`CUfunction_attribute`).
+#[no_mangle]
+pub extern "C" fn cuFuncGetAttribute(
+    value: *mut c_int,
+    attribute: c_int,
+    func: *mut c_void,
+) -> CUresult {
+    entry("cuFuncGetAttribute", || {
+        let function = function(func)?;
+        store(value, attribute_of(&function, attribute)?, "pi")
+    })
+}
+
+/// Sets an attribute: the dynamic shared memory limit is recorded (and checked against the
+/// device); the others are hints.
+#[no_mangle]
+pub extern "C" fn cuFuncSetAttribute(
+    func: *mut c_void,
+    attribute: c_int,
+    value: c_int,
+) -> CUresult {
+    entry("cuFuncSetAttribute", || {
+        let function = function(func)?;
+        if attribute == 8 {
+            let device = &state::device(function.ordinal)?.device;
+            let room = device
+                .limits()
+                .max_shared_per_block_optin
+                .saturating_sub(function.kernel.static_shared_bytes());
+            if value < 0 || value as u32 > room {
+                return Err(DriverError::new(
+                    INVALID_VALUE,
+                    format!("{value} bytes of dynamic shared memory (at most {room})"),
+                ));
+            }
+            function.max_dynamic_shared.store(value, Ordering::Release);
+        }
+        attribute_of(&function, attribute).map(drop)
+    })
+}
+
+/// Accepts a cache preference (chevron's devices have one configuration).
+#[no_mangle]
+pub extern "C" fn cuFuncSetCacheConfig(func: *mut c_void, config: c_int) -> CUresult {
+    let _ = config;
+    entry("cuFuncSetCacheConfig", || function(func).map(drop))
+}
+
+/// Accepts a shared memory bank configuration.
+#[no_mangle]
+pub extern "C" fn cuFuncSetSharedMemConfig(func: *mut c_void, config: c_int) -> CUresult {
+    let _ = config;
+    entry("cuFuncSetSharedMemConfig", || function(func).map(drop))
+}
+
+/// Blocks of `block` threads resident per multiprocessor.
+fn active_blocks(
+    function: &FunctionEntry,
+    block: c_int,
+    dynamic_shared: usize,
+) -> DriverResult<c_int> {
+    let device = &state::device(function.ordinal)?.device;
+    let kernel = &function.kernel;
+    let block = u32::try_from(block).unwrap_or(0);
+    if block == 0 || block > kernel.max_threads_per_block() {
+        return Ok(0);
+    }
+    let by_threads = 2048 / block;
+    let shared = u64::from(kernel.static_shared_bytes()) + dynamic_shared as u64;
+    let by_shared = u64::from(device.limits().max_shared_per_block_optin)
+        .checked_div(shared)
+        .map_or(u32::MAX, |blocks| blocks as u32);
+    Ok(by_threads.min(by_shared).min(32) as c_int)
+}
+
+/// Occupancy: resident blocks per multiprocessor.
+#[no_mangle]
+pub extern "C" fn cuOccupancyMaxActiveBlocksPerMultiprocessor(
+    blocks: *mut c_int,
+    func: *mut c_void,
+    block: c_int,
+    dynamic_shared: usize,
+) -> CUresult {
+    entry("cuOccupancyMaxActiveBlocksPerMultiprocessor", || {
+        let function = function(func)?;
+        store(
+            blocks,
+            active_blocks(&function, block, dynamic_shared)?,
+            "numBlocks",
+        )
+    })
+}
+
+/// As [`cuOccupancyMaxActiveBlocksPerMultiprocessor`]; the flags change nothing here.
+#[no_mangle]
+pub extern "C" fn cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(
+    blocks: *mut c_int,
+    func: *mut c_void,
+    block: c_int,
+    dynamic_shared: usize,
+    flags: c_uint,
+) -> CUresult {
+    let _ = flags;
+    cuOccupancyMaxActiveBlocksPerMultiprocessor(blocks, func, block, dynamic_shared)
+}
+
+/// `CUoccupancyB2DSize`: dynamic shared memory for a block size.
+type BlockToShared = Option<unsafe extern "C" fn(c_int) -> usize>;
+
+/// The block size with the best occupancy (the largest the kernel allows, within `limit`) and
+/// the smallest grid that fills the device with it.
+///
+/// # Safety
+/// `to_shared` is NULL or callable.
+#[no_mangle]
+pub unsafe extern "C" fn cuOccupancyMaxPotentialBlockSize(
+    min_grid: *mut c_int,
+    block: *mut c_int,
+    func: *mut c_void,
+    to_shared: BlockToShared,
+    dynamic_shared: usize,
+    limit: c_int,
+) -> CUresult {
+    entry("cuOccupancyMaxPotentialBlockSize", || {
+        let function = function(func)?;
+        let mut size = function.kernel.max_threads_per_block() as c_int;
+        if limit > 0 {
+            size = size.min(limit);
+        }
+        size = (size / 32).max(1) * 32;
+        // SAFETY: callable by the caller's guarantee.
+        let shared = to_shared.map_or(dynamic_shared, |f| unsafe { f(size) });
+        let per_sm = active_blocks(&function, size, shared)?;
+        let sms = state::device(function.ordinal)?
+            .device
+            .multiprocessor_count() as c_int;
+        store(min_grid, per_sm * sms, "minGridSize")?;
+        store(block, size, "blockSize")
+    })
+}
+
+/// As [`cuOccupancyMaxPotentialBlockSize`]; the flags change nothing here.
+///
+/// # Safety
+/// As [`cuOccupancyMaxPotentialBlockSize`].
+#[no_mangle]
+pub unsafe extern "C" fn cuOccupancyMaxPotentialBlockSizeWithFlags(
+    min_grid: *mut c_int,
+    block: *mut c_int,
+    func: *mut c_void,
+    to_shared: BlockToShared,
+    dynamic_shared: usize,
+    limit: c_int,
+    flags: c_uint,
+) -> CUresult {
+    let _ = flags;
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        cuOccupancyMaxPotentialBlockSize(min_grid, block, func, to_shared, dynamic_shared, limit)
+    }
+}
+
+/// Dynamic shared memory available per block with `blocks` blocks per multiprocessor.
+#[no_mangle]
+pub extern "C" fn cuOccupancyAvailableDynamicSMemPerBlock(
+    bytes: *mut usize,
+    func: *mut c_void,
+    blocks: c_int,
+    block: c_int,
+) -> CUresult {
+    let _ = block;
+    entry("cuOccupancyAvailableDynamicSMemPerBlock", || {
+        let function = function(func)?;
+        let device = &state::device(function.ordinal)?.device;
+        let total = device.limits().max_shared_per_block_optin as usize;
+        let per_block = total / blocks.max(1) as usize;
+        let available = per_block.saturating_sub(function.kernel.static_shared_bytes() as usize);
+        store(bytes, available, "dynamicSmemSize")
+    })
+}
+
+/// [`cuFuncGetAttribute`] of a library kernel (the device changes nothing: a kernel is loaded
+/// on one device).
+#[no_mangle]
+pub extern "C" fn cuKernelGetAttribute(
+    value: *mut c_int,
+    attribute: c_int,
+    kernel: *mut c_void,
+    device: c_int,
+) -> CUresult {
+    let _ = device;
+    entry("cuKernelGetAttribute", || {
+        let function = function(kernel)?;
+        store(value, attribute_of(&function, attribute)?, "pi")
+    })
+}
+
+/// [`cuFuncSetAttribute`] of a library kernel.
+#[no_mangle]
+pub extern "C" fn cuKernelSetAttribute(
+    attribute: c_int,
+    value: c_int,
+    kernel: *mut c_void,
+    device: c_int,
+) -> CUresult {
+    let _ = device;
+    cuFuncSetAttribute(kernel, attribute, value)
+}
+
+/// [`cuFuncSetCacheConfig`] of a library kernel.
+#[no_mangle]
+pub extern "C" fn cuKernelSetCacheConfig(
+    kernel: *mut c_void,
+    config: c_int,
+    device: c_int,
+) -> CUresult {
+    let _ = device;
+    cuFuncSetCacheConfig(kernel, config)
+}
+
+/// The offset and size of parameter `index` of a function.
+#[no_mangle]
+pub extern "C" fn cuFuncGetParamInfo(
+    func: *mut c_void,
+    index: usize,
+    offset: *mut usize,
+    size: *mut usize,
+) -> CUresult {
+    entry("cuFuncGetParamInfo", || {
+        let function = function(func)?;
+        let params = function.kernel.params().unwrap_or(&[]);
+        let param = params.get(index).ok_or_else(|| {
+            DriverError::new(
+                INVALID_VALUE,
+                format!("parameter {index} of a kernel with {}", params.len()),
+            )
+        })?;
+        if !offset.is_null() {
+            store(offset, param.offset as usize, "paramOffset")?;
+        }
+        if !size.is_null() {
+            store(size, param.size as usize, "paramSize")?;
+        }
+        Ok(())
+    })
+}
+
+/// [`cuFuncGetParamInfo`] of a library kernel.
+#[no_mangle]
+pub extern "C" fn cuKernelGetParamInfo(
+    kernel: *mut c_void,
+    index: usize,
+    offset: *mut usize,
+    size: *mut usize,
+) -> CUresult {
+    cuFuncGetParamInfo(kernel, index, offset, size)
+}

@@ -1,0 +1,374 @@
+//! Launches of module functions: `cuLaunchKernel` (arguments as a pointer array or as one
+//! packed buffer through `extra`), `cuLaunchKernelEx` (cluster dimensions), cooperative
+//! launches, and the `_ptsz` forms. The path is the runtime's: the stream resolved with CUDA's
+//! legacy-stream ordering, host-mirrored pointers translated, then `Kernel::launch_raw`.
+
+use std::ffi::{c_int, c_uint, c_void};
+
+use chevron::{BackendKind, LaunchConfig};
+use cudart::state;
+
+use crate::module::function;
+use crate::result::{entry, CUresult, DriverError, DriverResult, INVALID_CONTEXT, INVALID_VALUE};
+
+extern "C" {
+    fn fflush(stream: *mut c_void) -> c_int;
+}
+
+/// `CU_LAUNCH_PARAM_END`, `…_BUFFER_POINTER`, `…_BUFFER_SIZE` in `extra`.
+const PARAM_END: usize = 0;
+const PARAM_BUFFER_POINTER: usize = 1;
+const PARAM_BUFFER_SIZE: usize = 2;
+
+/// `CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`.
+const ATTRIBUTE_CLUSTER_DIMENSION: c_uint = 4;
+
+/// A launch's shape.
+#[derive(Clone, Copy)]
+pub struct Shape {
+    /// Grid dimensions.
+    pub grid: [u32; 3],
+    /// Block dimensions.
+    pub block: [u32; 3],
+    /// Dynamic shared memory in bytes.
+    pub shared: u32,
+    /// Cluster dimensions (`[1, 1, 1]`: none).
+    pub cluster: [u32; 3],
+}
+
+/// The packed argument buffer of `extra` (`CU_LAUNCH_PARAM_BUFFER_POINTER` and `…_SIZE`).
+///
+/// # Safety
+/// `extra` is NULL or a list of (tag, value) pointers ending with `CU_LAUNCH_PARAM_END`.
+unsafe fn packed_buffer(extra: *mut *mut c_void) -> DriverResult<Option<(*mut u8, usize)>> {
+    if extra.is_null() {
+        return Ok(None);
+    }
+    let (mut buffer, mut size) = (None, None);
+    let mut at = extra;
+    loop {
+        // SAFETY: the list is terminated, by the caller's guarantee.
+        let tag = unsafe { *at } as usize;
+        match tag {
+            PARAM_END => break,
+            PARAM_BUFFER_POINTER => {
+                // SAFETY: a value follows each tag.
+                buffer = Some(unsafe { *at.add(1) }.cast::<u8>());
+            }
+            PARAM_BUFFER_SIZE => {
+                // SAFETY: a value follows each tag; it points to a size_t.
+                size = Some(unsafe { *(*at.add(1)).cast::<usize>() });
+            }
+            other => {
+                return Err(DriverError::new(
+                    INVALID_VALUE,
+                    format!("unknown cuLaunchKernel extra tag {other:#x}"),
+                ))
+            }
+        }
+        // SAFETY: the next tag, before the terminator.
+        at = unsafe { at.add(2) };
+    }
+    match (buffer, size) {
+        (Some(buffer), Some(size)) if !buffer.is_null() => Ok(Some((buffer, size))),
+        _ => Err(DriverError::new(
+            INVALID_VALUE,
+            "extra needs both CU_LAUNCH_PARAM_BUFFER_POINTER and CU_LAUNCH_PARAM_BUFFER_SIZE",
+        )),
+    }
+}
+
+/// Launches `func` with `shape` on `stream`.
+///
+/// # Safety
+/// `params` holds one readable pointer per kernel parameter, or `extra` describes a packed
+/// buffer holding them all at their offsets.
+pub unsafe fn launch(
+    func: *mut c_void,
+    shape: Shape,
+    stream: *mut c_void,
+    params: *mut *mut c_void,
+    extra: *mut *mut c_void,
+) -> DriverResult {
+    let function = function(func)?;
+    state::set_current(function.ordinal)?;
+    let (ordinal, stream) = state::submit_stream(stream)?;
+    if ordinal != function.ordinal {
+        return Err(DriverError::new(
+            INVALID_CONTEXT,
+            format!(
+                "`{}` was loaded on device {} and launched on a stream of device {ordinal}",
+                function.name.to_string_lossy(),
+                function.ordinal
+            ),
+        ));
+    }
+    let kernel = &function.kernel;
+    if stream.device().backend() == BackendKind::Cpu {
+        // The CPU device prints a kernel's printf output from its worker thread: the program's
+        // buffered output written before the launch goes first, as on a GPU.
+        // SAFETY: fflush(NULL) flushes every open output stream; it takes no pointer.
+        unsafe { fflush(std::ptr::null_mut()) };
+    }
+    cudart::managed_vars::push(ordinal, &stream)?;
+    let layout = kernel.params().unwrap_or(&[]);
+    let packed: Vec<*mut c_void>;
+    let args: &[*mut c_void] = if !params.is_null() {
+        // SAFETY: one pointer per parameter, by the caller's guarantee.
+        unsafe { std::slice::from_raw_parts(params, layout.len()) }
+    // SAFETY: forwarded from the caller.
+    } else if let Some((buffer, size)) = unsafe { packed_buffer(extra) }? {
+        let needed = layout.iter().map(|p| (p.offset + p.size) as usize).max();
+        if needed.unwrap_or(0) > size {
+            return Err(DriverError::new(
+                INVALID_VALUE,
+                format!(
+                    "the argument buffer holds {size} bytes; `{}` takes {}",
+                    function.name.to_string_lossy(),
+                    needed.unwrap_or(0)
+                ),
+            ));
+        }
+        // SAFETY: every offset is inside the buffer (checked above).
+        packed = layout
+            .iter()
+            .map(|p| unsafe { buffer.add(p.offset as usize) }.cast())
+            .collect();
+        &packed
+    } else if layout.is_empty() {
+        &[]
+    } else {
+        return Err(DriverError::new(
+            INVALID_VALUE,
+            format!(
+                "`{}` takes {} arguments, got neither kernelParams nor extra",
+                function.name.to_string_lossy(),
+                layout.len()
+            ),
+        ));
+    };
+    let config = LaunchConfig {
+        grid: shape.grid,
+        block: shape.block,
+        shared_bytes: shape.shared,
+    };
+    cudart::mirror::with_translated_args(&stream, layout, args, |args| {
+        let launched = if shape.cluster == [1, 1, 1] {
+            // SAFETY: each pointer reads a value of its parameter's size (the caller's
+            // guarantee, or a translated copy of the same size).
+            unsafe { kernel.launch_raw(&stream, config, args, &[]) }
+        } else {
+            // SAFETY: as above.
+            unsafe { kernel.launch_raw_cluster(&stream, config, shape.cluster, args, &[]) }
+        };
+        launched.map(drop).map_err(Into::into)
+    })?;
+    Ok(())
+}
+
+/// Launches a function.
+///
+/// # Safety
+/// As [`launch`].
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn cuLaunchKernel(
+    func: *mut c_void,
+    grid_x: c_uint,
+    grid_y: c_uint,
+    grid_z: c_uint,
+    block_x: c_uint,
+    block_y: c_uint,
+    block_z: c_uint,
+    shared: c_uint,
+    stream: *mut c_void,
+    params: *mut *mut c_void,
+    extra: *mut *mut c_void,
+) -> CUresult {
+    let shape = Shape {
+        grid: [grid_x, grid_y, grid_z],
+        block: [block_x, block_y, block_z],
+        shared,
+        cluster: [1, 1, 1],
+    };
+    // SAFETY: forwarded from the caller.
+    entry("cuLaunchKernel", || unsafe {
+        launch(func, shape, stream, params, extra)
+    })
+}
+
+/// [`cuLaunchKernel`], NULL meaning the per-thread default stream.
+///
+/// # Safety
+/// As [`launch`].
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn cuLaunchKernel_ptsz(
+    func: *mut c_void,
+    grid_x: c_uint,
+    grid_y: c_uint,
+    grid_z: c_uint,
+    block_x: c_uint,
+    block_y: c_uint,
+    block_z: c_uint,
+    shared: c_uint,
+    stream: *mut c_void,
+    params: *mut *mut c_void,
+    extra: *mut *mut c_void,
+) -> CUresult {
+    let stream = cudart::launch::per_thread_default(stream);
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        cuLaunchKernel(
+            func, grid_x, grid_y, grid_z, block_x, block_y, block_z, shared, stream, params, extra,
+        )
+    }
+}
+
+/// A cooperative launch: every block resident at once, which chevron's devices provide for
+/// the grids they accept.
+///
+/// # Safety
+/// As [`launch`].
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn cuLaunchCooperativeKernel(
+    func: *mut c_void,
+    grid_x: c_uint,
+    grid_y: c_uint,
+    grid_z: c_uint,
+    block_x: c_uint,
+    block_y: c_uint,
+    block_z: c_uint,
+    shared: c_uint,
+    stream: *mut c_void,
+    params: *mut *mut c_void,
+) -> CUresult {
+    let shape = Shape {
+        grid: [grid_x, grid_y, grid_z],
+        block: [block_x, block_y, block_z],
+        shared,
+        cluster: [1, 1, 1],
+    };
+    entry("cuLaunchCooperativeKernel", || {
+        // SAFETY: forwarded from the caller.
+        unsafe { launch(func, shape, stream, params, std::ptr::null_mut()) }
+    })
+}
+
+/// [`cuLaunchCooperativeKernel`], NULL meaning the per-thread default stream.
+///
+/// # Safety
+/// As [`launch`].
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn cuLaunchCooperativeKernel_ptsz(
+    func: *mut c_void,
+    grid_x: c_uint,
+    grid_y: c_uint,
+    grid_z: c_uint,
+    block_x: c_uint,
+    block_y: c_uint,
+    block_z: c_uint,
+    shared: c_uint,
+    stream: *mut c_void,
+    params: *mut *mut c_void,
+) -> CUresult {
+    let stream = cudart::launch::per_thread_default(stream);
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        cuLaunchCooperativeKernel(
+            func, grid_x, grid_y, grid_z, block_x, block_y, block_z, shared, stream, params,
+        )
+    }
+}
+
+/// `CUlaunchAttribute`: an id, padding, and a 64-byte value.
+#[repr(C)]
+pub struct LaunchAttribute {
+    id: c_uint,
+    pad: [u8; 4],
+    value: [u64; 8],
+}
+
+/// `CUlaunchConfig`.
+#[repr(C)]
+pub struct LaunchConfigEx {
+    grid: [c_uint; 3],
+    block: [c_uint; 3],
+    shared: c_uint,
+    stream: *mut c_void,
+    attrs: *mut LaunchAttribute,
+    count: c_uint,
+}
+
+/// The extensible launch: the cluster-dimension attribute launches in clusters; the other
+/// attributes are hints chevron's devices do not need.
+///
+/// # Safety
+/// `config` points to a configuration whose `attrs` holds `numAttrs` attributes; the rest as
+/// [`launch`].
+#[no_mangle]
+pub unsafe extern "C" fn cuLaunchKernelEx(
+    config: *const LaunchConfigEx,
+    func: *mut c_void,
+    params: *mut *mut c_void,
+    extra: *mut *mut c_void,
+) -> CUresult {
+    entry("cuLaunchKernelEx", || {
+        // SAFETY: NULL or a configuration, by contract.
+        let config = unsafe { config.as_ref() }
+            .ok_or_else(|| DriverError::new(INVALID_VALUE, "config is NULL"))?;
+        let attributes = if config.attrs.is_null() || config.count == 0 {
+            &[][..]
+        } else {
+            // SAFETY: `numAttrs` attributes, by contract.
+            unsafe { std::slice::from_raw_parts(config.attrs, config.count as usize) }
+        };
+        let mut cluster = [1, 1, 1];
+        for attribute in attributes {
+            if attribute.id == ATTRIBUTE_CLUSTER_DIMENSION {
+                let [xy, z] = [attribute.value[0], attribute.value[1]];
+                cluster = [xy as u32, (xy >> 32) as u32, z as u32];
+            }
+        }
+        let shape = Shape {
+            grid: config.grid,
+            block: config.block,
+            shared: config.shared,
+            cluster,
+        };
+        // SAFETY: forwarded from the caller.
+        unsafe { launch(func, shape, config.stream, params, extra) }
+    })
+}
+
+/// [`cuLaunchKernelEx`], NULL meaning the per-thread default stream.
+///
+/// # Safety
+/// As [`cuLaunchKernelEx`].
+#[no_mangle]
+pub unsafe extern "C" fn cuLaunchKernelEx_ptsz(
+    config: *const LaunchConfigEx,
+    func: *mut c_void,
+    params: *mut *mut c_void,
+    extra: *mut *mut c_void,
+) -> CUresult {
+    if config.is_null() {
+        // SAFETY: reports the NULL configuration.
+        return unsafe { cuLaunchKernelEx(config, func, params, extra) };
+    }
+    // SAFETY: non-NULL, by contract; copied field by field.
+    let local = unsafe {
+        LaunchConfigEx {
+            grid: (*config).grid,
+            block: (*config).block,
+            shared: (*config).shared,
+            stream: cudart::launch::per_thread_default((*config).stream),
+            attrs: (*config).attrs,
+            count: (*config).count,
+        }
+    };
+    // SAFETY: forwarded from the caller, with a local copy of the configuration.
+    unsafe { cuLaunchKernelEx(&local, func, params, extra) }
+}

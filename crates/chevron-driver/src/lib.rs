@@ -1,0 +1,41 @@
+//! chevron's CUDA driver API: the `libcuda.so.1` functions that driver-API programs, NVRTC
+//! users, cudarc and `cuda-bindings` (Numba, CuPy) call, over the CUDA runtime's state
+//! (`chevron-cudart`), so a program using both APIs sees one set of devices, contexts,
+//! streams, events, allocations and modules.
+//!
+//! This crate's cdylib is the one shared object holding that state: it links `chevron-cudart`
+//! and carries its soname, `libcudart.so.13`, exporting both APIs; `chevron-libcuda` is the
+//! thin `libcuda.so.1` that forwards to it (an ELF filter). `chevron exec` preloads both.
+//!
+//! | file | entry points |
+//! |---|---|
+//! | [`context`] | `cuInit`, `cuDriverGetVersion`, primary and created contexts, the per-thread stack |
+//! | [`device`] | `cuDeviceGet*`, attributes, compute capability, UUID, memory size |
+//! | [`module`] | `cuModuleLoad*`, `cuModuleGetFunction/Global`, `cuLibrary*`, `cuKernelGetFunction` ([`image`]: a bare image's length) |
+//! | [`link`] | `cuLinkCreate/AddData/AddFile/Complete/Destroy` for PTX |
+//! | [`function`] | `cuFuncGet/SetAttribute`, `cuFuncSetCacheConfig`, occupancy |
+//! | [`launch`] | `cuLaunchKernel`, `cuLaunchKernelEx`, `cuLaunchCooperativeKernel` (and `_ptsz`) |
+//! | [`memory`] | `cuMemAlloc*`, pinned/managed/registered memory, `cuMemcpy*`, `cuMemset*` |
+//! | [`stream`] | streams, events, `cuStreamAddCallback`, `cuLaunchHostFunc` |
+//! | [`pointer`] | `cuPointerGetAttribute(s)` |
+//! | [`proc_address`] | `cuGetProcAddress(_v2)` (the one list of implemented functions), `cuGetErrorName/String` ([`versions`]: base name → current ABI) |
+//! | [`unsupported`] | every other CUDA 13.0 driver function: `CUDA_ERROR_NOT_SUPPORTED`, named on stderr |
+//! | [`result`] | `CUresult` codes, the entry wrapper |
+
+// The runtime's exported functions are part of this library: link them in.
+pub use cudart;
+
+pub mod context;
+pub mod device;
+pub mod function;
+pub mod image;
+pub mod launch;
+pub mod link;
+pub mod memory;
+pub mod module;
+pub mod pointer;
+pub mod proc_address;
+pub mod result;
+pub mod stream;
+pub mod unsupported;
+pub mod versions;

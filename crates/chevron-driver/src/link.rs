@@ -1,0 +1,204 @@
+//! `cuLink*`: linking PTX at run time (PTX inputs, and the PTX of fatbin inputs) with
+//! chevron-ptx's linker. The linked image handed back is PTX text, which `cuModuleLoadData`
+//! takes like any other code object; cubin, object and library inputs are refused with
+//! `CUDA_ERROR_NOT_SUPPORTED` naming the input (chevron links PTX, not SASS).
+
+use std::collections::HashMap;
+use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
+use std::sync::Mutex;
+
+use chevron::code_object::{parse_fatbin, EntryKind};
+use cudart::state::lock;
+
+use crate::context::check_initialised;
+use crate::result::{
+    entry, store, CUresult, DriverError, DriverResult, FILE_NOT_FOUND, INVALID_HANDLE,
+    INVALID_IMAGE, INVALID_PTX, INVALID_VALUE, NOT_SUPPORTED,
+};
+
+/// `CU_JIT_INPUT_PTX`, `CU_JIT_INPUT_FATBINARY`.
+const INPUT_PTX: c_int = 1;
+const INPUT_FATBINARY: c_int = 2;
+
+/// A link in progress: the inputs' parsed PTX, then the linked text.
+#[derive(Default)]
+struct Linker {
+    modules: Vec<chevron_ptx::ir::Module>,
+    linked: Option<Vec<u8>>,
+}
+
+static LINKERS: Mutex<Option<HashMap<usize, Box<Linker>>>> = Mutex::new(None);
+
+fn with_linker<T>(
+    handle: *mut c_void,
+    f: impl FnOnce(&mut Linker) -> DriverResult<T>,
+) -> DriverResult<T> {
+    let mut linkers = lock(&LINKERS);
+    let linker = linkers
+        .as_mut()
+        .and_then(|l| l.get_mut(&(handle as usize)))
+        .ok_or_else(|| {
+            DriverError::new(
+                INVALID_HANDLE,
+                format!("{handle:p} is not a live CUlinkState"),
+            )
+        })?;
+    f(linker)
+}
+
+fn label(name: *const c_char) -> String {
+    if name.is_null() {
+        return "input".into();
+    }
+    // SAFETY: non-NULL, NUL-terminated by the API's contract.
+    unsafe { CStr::from_ptr(name) }
+        .to_string_lossy()
+        .into_owned()
+}
+
+fn add(linker: &mut Linker, kind: c_int, bytes: &[u8], name: &str) -> DriverResult {
+    let text = match kind {
+        INPUT_PTX => {
+            String::from_utf8_lossy(bytes.strip_suffix(b"\0").unwrap_or(bytes)).into_owned()
+        }
+        INPUT_FATBINARY => {
+            let entries = parse_fatbin(bytes)
+                .map_err(|e| DriverError::new(INVALID_IMAGE, format!("{name}: {e}")))?;
+            let ptx = entries
+                .iter()
+                .filter(|e| e.kind == EntryKind::Ptx)
+                .max_by_key(|e| e.arch)
+                .ok_or_else(|| {
+                    DriverError::new(INVALID_IMAGE, format!("{name}: the fatbin holds no PTX"))
+                })?;
+            ptx.ptx_text()
+                .map_err(|e| DriverError::new(INVALID_IMAGE, format!("{name}: {e}")))?
+        }
+        other => {
+            return Err(DriverError::new(
+                NOT_SUPPORTED,
+                format!(
+                    "{name}: CUjitInputType {other} (chevron links PTX and the PTX of fatbins, \
+                     not cubins, objects or libraries)"
+                ),
+            ))
+        }
+    };
+    let module = chevron_ptx::parse(&text)
+        .map_err(|e| DriverError::new(INVALID_PTX, format!("{name}: {e}")))?;
+    linker.modules.push(module);
+    linker.linked = None;
+    Ok(())
+}
+
+/// Starts a link (the JIT options change nothing on chevron's devices).
+#[no_mangle]
+pub extern "C" fn cuLinkCreate_v2(
+    count: c_uint,
+    options: *mut c_int,
+    values: *mut *mut c_void,
+    out: *mut *mut c_void,
+) -> CUresult {
+    let _ = (count, options, values);
+    entry("cuLinkCreate", || {
+        check_initialised()?;
+        if out.is_null() {
+            return Err(DriverError::new(INVALID_VALUE, "stateOut is NULL"));
+        }
+        let linker = Box::<Linker>::default();
+        let handle = &*linker as *const Linker as *mut c_void;
+        lock(&LINKERS)
+            .get_or_insert_with(HashMap::new)
+            .insert(handle as usize, linker);
+        store(out, handle, "stateOut")
+    })
+}
+
+/// Adds an input from memory.
+///
+/// # Safety
+/// `data` holds `size` readable bytes.
+#[no_mangle]
+#[allow(clippy::too_many_arguments)]
+pub unsafe extern "C" fn cuLinkAddData_v2(
+    handle: *mut c_void,
+    kind: c_int,
+    data: *mut c_void,
+    size: usize,
+    name: *const c_char,
+    count: c_uint,
+    options: *mut c_int,
+    values: *mut *mut c_void,
+) -> CUresult {
+    let _ = (count, options, values);
+    entry("cuLinkAddData", || {
+        if data.is_null() || size == 0 {
+            return Err(DriverError::new(INVALID_VALUE, "no data"));
+        }
+        // SAFETY: `size` readable bytes, by contract.
+        let bytes = unsafe { std::slice::from_raw_parts(data.cast::<u8>(), size) };
+        with_linker(handle, |linker| add(linker, kind, bytes, &label(name)))
+    })
+}
+
+/// Adds an input file.
+#[no_mangle]
+pub extern "C" fn cuLinkAddFile_v2(
+    handle: *mut c_void,
+    kind: c_int,
+    path: *const c_char,
+    count: c_uint,
+    options: *mut c_int,
+    values: *mut *mut c_void,
+) -> CUresult {
+    let _ = (count, options, values);
+    entry("cuLinkAddFile", || {
+        let name = label(path);
+        let bytes = std::fs::read(&name)
+            .map_err(|e| DriverError::new(FILE_NOT_FOUND, format!("{name}: {e}")))?;
+        with_linker(handle, |linker| add(linker, kind, &bytes, &name))
+    })
+}
+
+/// Links the inputs; the image (PTX text) stays valid until `cuLinkDestroy`.
+#[no_mangle]
+pub extern "C" fn cuLinkComplete(
+    handle: *mut c_void,
+    image: *mut *mut c_void,
+    size: *mut usize,
+) -> CUresult {
+    entry("cuLinkComplete", || {
+        with_linker(handle, |linker| {
+            if linker.modules.is_empty() {
+                return Err(DriverError::new(
+                    INVALID_VALUE,
+                    "nothing was added to the link",
+                ));
+            }
+            let linked = chevron_ptx::link(&linker.modules)
+                .map_err(|e| DriverError::new(INVALID_PTX, format!("linking: {e}")))?;
+            let mut text = chevron_ptx::print(&linked).into_bytes();
+            text.push(0);
+            let bytes = linker.linked.insert(text);
+            store(image, bytes.as_mut_ptr().cast(), "cubinOut")?;
+            store(size, bytes.len(), "sizeOut")
+        })
+    })
+}
+
+/// Ends a link and frees its image.
+#[no_mangle]
+pub extern "C" fn cuLinkDestroy(handle: *mut c_void) -> CUresult {
+    entry("cuLinkDestroy", || {
+        lock(&LINKERS)
+            .as_mut()
+            .and_then(|l| l.remove(&(handle as usize)))
+            .map(drop)
+            .ok_or_else(|| {
+                DriverError::new(
+                    INVALID_HANDLE,
+                    format!("{handle:p} is not a live CUlinkState"),
+                )
+            })
+    })
+}

@@ -1,0 +1,310 @@
+//! `cuGetProcAddress`: every function by its base name, as `cuda-bindings` (Numba, CuPy)
+//! resolves the whole API; and `cuGetErrorName`/`cuGetErrorString`.
+//!
+//! [`implemented`] is the one list of the driver functions chevron implements (a new one is
+//! added there and in its area's file); [`crate::unsupported`] lists the rest of CUDA 13.0's.
+//! A base name resolves through `cuda.h`'s `#define`s ([`crate::versions`]) to the current
+//! ABI (`cuMemAlloc` → `cuMemAlloc_v2`), and with `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`
+//! to its `_ptds`/`_ptsz` form where chevron has one.
+
+use std::collections::HashMap;
+use std::ffi::{c_char, c_int, c_void, CStr};
+use std::sync::OnceLock;
+
+use crate::result::{describe, entry, store, CUresult, DriverError, INVALID_VALUE, NOT_FOUND};
+use crate::{
+    context, device, function, launch, link, memory, module, pointer, stream, unsupported, versions,
+};
+
+/// `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`.
+const PER_THREAD_DEFAULT_STREAM: u64 = 2;
+/// `CU_GET_PROC_ADDRESS_SUCCESS`, `…_SYMBOL_NOT_FOUND`.
+const SYMBOL_FOUND: c_int = 0;
+const SYMBOL_NOT_FOUND: c_int = 1;
+
+macro_rules! table {
+    ($($area:ident :: $name:ident),* $(,)?) => {
+        vec![$((stringify!($name), $area::$name as *const c_void)),*]
+    };
+}
+
+/// Every driver function chevron implements, by its exported name.
+pub fn implemented() -> Vec<(&'static str, *const c_void)> {
+    table![
+        context::cuInit,
+        context::cuDriverGetVersion,
+        context::cuDevicePrimaryCtxRetain,
+        context::cuDevicePrimaryCtxRelease_v2,
+        context::cuDevicePrimaryCtxReset_v2,
+        context::cuDevicePrimaryCtxGetState,
+        context::cuDevicePrimaryCtxSetFlags_v2,
+        context::cuCtxCreate_v4,
+        context::cuCtxDestroy_v2,
+        context::cuCtxPushCurrent_v2,
+        context::cuCtxPopCurrent_v2,
+        context::cuCtxSetCurrent,
+        context::cuCtxGetCurrent,
+        context::cuCtxGetDevice,
+        context::cuCtxGetFlags,
+        context::cuCtxSynchronize,
+        context::cuCtxGetApiVersion,
+        device::cuDeviceGetCount,
+        device::cuDeviceGet,
+        device::cuDeviceGetName,
+        device::cuDeviceGetUuid_v2,
+        device::cuDeviceTotalMem_v2,
+        device::cuDeviceGetAttribute,
+        device::cuDeviceComputeCapability,
+        device::cuDeviceGetPCIBusId,
+        function::cuFuncGetAttribute,
+        function::cuFuncSetAttribute,
+        function::cuFuncSetCacheConfig,
+        function::cuFuncSetSharedMemConfig,
+        function::cuOccupancyMaxActiveBlocksPerMultiprocessor,
+        function::cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags,
+        function::cuOccupancyMaxPotentialBlockSize,
+        function::cuOccupancyMaxPotentialBlockSizeWithFlags,
+        function::cuOccupancyAvailableDynamicSMemPerBlock,
+        function::cuKernelGetAttribute,
+        function::cuKernelSetAttribute,
+        function::cuKernelSetCacheConfig,
+        function::cuFuncGetParamInfo,
+        function::cuKernelGetParamInfo,
+        launch::cuLaunchKernel,
+        launch::cuLaunchKernel_ptsz,
+        launch::cuLaunchCooperativeKernel,
+        launch::cuLaunchCooperativeKernel_ptsz,
+        launch::cuLaunchKernelEx,
+        launch::cuLaunchKernelEx_ptsz,
+        link::cuLinkCreate_v2,
+        link::cuLinkAddData_v2,
+        link::cuLinkAddFile_v2,
+        link::cuLinkComplete,
+        link::cuLinkDestroy,
+        memory::cuMemAlloc_v2,
+        memory::cuMemFree_v2,
+        memory::cuMemAllocPitch_v2,
+        memory::cuMemAllocHost_v2,
+        memory::cuMemHostAlloc,
+        memory::cuMemFreeHost,
+        memory::cuMemHostGetDevicePointer_v2,
+        memory::cuMemHostRegister_v2,
+        memory::cuMemHostUnregister,
+        memory::cuMemAllocManaged,
+        memory::cuMemGetInfo_v2,
+        memory::cuMemGetAddressRange_v2,
+        memory::cuMemcpy,
+        memory::cuMemcpyHtoD_v2,
+        memory::cuMemcpyDtoH_v2,
+        memory::cuMemcpyDtoD_v2,
+        memory::cuMemcpyAsync,
+        memory::cuMemcpyHtoDAsync_v2,
+        memory::cuMemcpyDtoHAsync_v2,
+        memory::cuMemcpyDtoDAsync_v2,
+        memory::cuMemcpy_ptds,
+        memory::cuMemcpyHtoD_v2_ptds,
+        memory::cuMemcpyDtoH_v2_ptds,
+        memory::cuMemcpyDtoD_v2_ptds,
+        memory::cuMemcpyAsync_ptsz,
+        memory::cuMemcpyHtoDAsync_v2_ptsz,
+        memory::cuMemcpyDtoHAsync_v2_ptsz,
+        memory::cuMemcpyDtoDAsync_v2_ptsz,
+        memory::cuMemsetD8_v2,
+        memory::cuMemsetD16_v2,
+        memory::cuMemsetD32_v2,
+        memory::cuMemsetD8_v2_ptds,
+        memory::cuMemsetD32_v2_ptds,
+        memory::cuMemsetD8Async,
+        memory::cuMemsetD16Async,
+        memory::cuMemsetD32Async,
+        memory::cuMemsetD8Async_ptsz,
+        memory::cuMemsetD16Async_ptsz,
+        memory::cuMemsetD32Async_ptsz,
+        module::cuModuleLoadData,
+        module::cuModuleLoadDataEx,
+        module::cuModuleLoadFatBinary,
+        module::cuModuleLoad,
+        module::cuModuleUnload,
+        module::cuModuleGetFunction,
+        module::cuModuleGetGlobal_v2,
+        module::cuLibraryLoadData,
+        module::cuLibraryLoadFromFile,
+        module::cuLibraryUnload,
+        module::cuLibraryGetKernel,
+        module::cuLibraryGetModule,
+        module::cuLibraryGetGlobal,
+        module::cuKernelGetFunction,
+        module::cuFuncGetModule,
+        module::cuFuncGetName,
+        module::cuKernelGetName,
+        module::cuKernelGetLibrary,
+        module::cuFuncIsLoaded,
+        module::cuFuncLoad,
+        pointer::cuPointerGetAttribute,
+        pointer::cuPointerGetAttributes,
+        stream::cuStreamCreate,
+        stream::cuStreamCreateWithPriority,
+        stream::cuStreamDestroy_v2,
+        stream::cuStreamSynchronize,
+        stream::cuStreamQuery,
+        stream::cuStreamWaitEvent,
+        stream::cuStreamAddCallback,
+        stream::cuLaunchHostFunc,
+        stream::cuStreamGetPriority,
+        stream::cuCtxGetStreamPriorityRange,
+        stream::cuEventCreate,
+        stream::cuEventRecord,
+        stream::cuEventRecord_ptsz,
+        stream::cuEventSynchronize,
+        stream::cuEventQuery,
+        stream::cuEventDestroy_v2,
+        stream::cuEventElapsedTime_v2,
+        stream::cuEventElapsedTime,
+        self::cuGetProcAddress,
+        self::cuGetProcAddress_v2,
+        self::cuGetErrorName,
+        self::cuGetErrorString,
+    ]
+}
+
+struct Table {
+    functions: HashMap<&'static str, usize>,
+    current: HashMap<&'static str, (&'static str, Option<&'static str>)>,
+}
+
+fn table() -> &'static Table {
+    static TABLE: OnceLock<Table> = OnceLock::new();
+    TABLE.get_or_init(|| {
+        let mut functions: HashMap<&'static str, usize> = unsupported::stubs()
+            .into_iter()
+            .map(|(name, f)| (name, f as usize))
+            .collect();
+        functions.extend(
+            implemented()
+                .into_iter()
+                .map(|(name, f)| (name, f as usize)),
+        );
+        let current = versions::CURRENT
+            .iter()
+            .map(|&(base, name, suffix)| (base, (name, suffix)))
+            .collect();
+        Table { functions, current }
+    })
+}
+
+/// The function `symbol` (a base name such as `cuMemAlloc`) resolves to, with `flags`.
+pub fn resolve(symbol: &str, flags: u64) -> Option<*const c_void> {
+    let table = table();
+    let (name, suffix) = table.current.get(symbol).copied().unwrap_or((symbol, None));
+    if flags & PER_THREAD_DEFAULT_STREAM != 0 {
+        if let Some(suffix) = suffix {
+            let per_thread = format!("{name}{suffix}");
+            if let Some(&f) = table.functions.get(per_thread.as_str()) {
+                return Some(f as *const c_void);
+            }
+        }
+    }
+    table.functions.get(name).map(|&f| f as *const c_void)
+}
+
+/// Resolves a driver function by base name (CUDA 12's form, status reported through
+/// `symbol_status`).
+///
+/// # Safety
+/// `symbol` is NUL-terminated; `pfn` is writable; `symbol_status` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn cuGetProcAddress_v2(
+    symbol: *const c_char,
+    pfn: *mut *const c_void,
+    version: c_int,
+    flags: u64,
+    symbol_status: *mut c_int,
+) -> CUresult {
+    let _ = version;
+    entry("cuGetProcAddress", || {
+        if symbol.is_null() || pfn.is_null() {
+            return Err(DriverError::new(INVALID_VALUE, "symbol or pfn is NULL"));
+        }
+        // SAFETY: non-NULL and NUL-terminated by contract.
+        let name = unsafe { CStr::from_ptr(symbol) }.to_string_lossy();
+        let found = resolve(&name, flags);
+        let status = if found.is_some() {
+            SYMBOL_FOUND
+        } else {
+            SYMBOL_NOT_FOUND
+        };
+        if !symbol_status.is_null() {
+            store(symbol_status, status, "symbolStatus")?;
+        }
+        store(pfn, found.unwrap_or(std::ptr::null()), "pfn")?;
+        match found {
+            Some(_) => Ok(()),
+            None => Err(DriverError::new(NOT_FOUND, "")),
+        }
+    })
+}
+
+/// [`cuGetProcAddress_v2`] without the status (the CUDA 11.3 form).
+///
+/// # Safety
+/// As [`cuGetProcAddress_v2`].
+#[no_mangle]
+pub unsafe extern "C" fn cuGetProcAddress(
+    symbol: *const c_char,
+    pfn: *mut *const c_void,
+    version: c_int,
+    flags: u64,
+) -> CUresult {
+    // SAFETY: forwarded from the caller.
+    unsafe { cuGetProcAddress_v2(symbol, pfn, version, flags, std::ptr::null_mut()) }
+}
+
+fn static_c_str(text: &'static str) -> *const c_char {
+    use std::sync::Mutex;
+    static STRINGS: Mutex<Option<HashMap<&'static str, std::ffi::CString>>> = Mutex::new(None);
+    let mut strings = cudart::state::lock(&STRINGS);
+    strings
+        .get_or_insert_with(HashMap::new)
+        .entry(text)
+        .or_insert_with(|| std::ffi::CString::new(text).unwrap_or_default())
+        .as_ptr()
+}
+
+/// The name of a `CUresult` (`CUDA_ERROR_INVALID_VALUE`).
+#[no_mangle]
+pub extern "C" fn cuGetErrorName(code: CUresult, out: *mut *const c_char) -> CUresult {
+    entry("cuGetErrorName", || {
+        let (name, _) = describe(code).ok_or_else(|| DriverError::new(INVALID_VALUE, ""))?;
+        store(out, static_c_str(name), "pStr")
+    })
+}
+
+/// The text of a `CUresult`.
+#[no_mangle]
+pub extern "C" fn cuGetErrorString(code: CUresult, out: *mut *const c_char) -> CUresult {
+    entry("cuGetErrorString", || {
+        let (_, text) = describe(code).ok_or_else(|| DriverError::new(INVALID_VALUE, ""))?;
+        store(out, static_c_str(text), "pStr")
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn base_names_resolve_to_the_current_abi_and_per_thread_forms() {
+        let alloc = resolve("cuMemAlloc", 0).unwrap();
+        assert_eq!(alloc, memory::cuMemAlloc_v2 as *const c_void);
+        let launch_ptsz = resolve("cuLaunchKernel", PER_THREAD_DEFAULT_STREAM).unwrap();
+        assert_eq!(launch_ptsz, launch::cuLaunchKernel_ptsz as *const c_void);
+        // No per-thread form of its own: the plain function.
+        let sync = resolve("cuStreamSynchronize", PER_THREAD_DEFAULT_STREAM).unwrap();
+        assert_eq!(sync, stream::cuStreamSynchronize as *const c_void);
+        // cuCtxSynchronize is not cuCtxSynchronize_v2 (a different signature).
+        let ctx_sync = resolve("cuCtxSynchronize", 0).unwrap();
+        assert_eq!(ctx_sync, context::cuCtxSynchronize as *const c_void);
+        assert!(resolve("cuArrayCreate", 0).is_some(), "an unsupported stub");
+        assert!(resolve("cuNoSuchFunction", 0).is_none());
+    }
+}

@@ -1,0 +1,158 @@
+//! Every other function of CUDA 13.0's driver API: each returns `CUDA_ERROR_NOT_SUPPORTED`
+//! and names itself on stderr (once per function), so a program that calls one stops with a
+//! clear report instead of crashing or silently succeeding.
+//!
+//! The list is `cuda.h`'s functions (13.0.88, under their current exported names) less those
+//! chevron implements, as `scripts/driver_unsupported.sh` prints them.
+
+use std::collections::HashSet;
+use std::ffi::c_void;
+use std::sync::Mutex;
+
+use crate::result::{entry, CUresult, DriverError, NOT_SUPPORTED};
+
+/// Reports a call of the unsupported function `function` (its explanation once).
+fn unsupported(function: &'static str) -> CUresult {
+    static NAMED: Mutex<Option<HashSet<&'static str>>> = Mutex::new(None);
+    let first = cudart::state::lock(&NAMED)
+        .get_or_insert_with(HashSet::new)
+        .insert(function);
+    entry(function, || {
+        let message = if first {
+            "not provided by chevron's CUDA driver library"
+        } else {
+            ""
+        };
+        Err(DriverError::new(NOT_SUPPORTED, message))
+    })
+}
+
+macro_rules! unsupported {
+    ($($name:ident,)*) => {
+        $(
+            #[doc = concat!("`", stringify!($name), "`: not provided; returns `CUDA_ERROR_NOT_SUPPORTED`.")]
+            #[no_mangle]
+            pub extern "C" fn $name() -> CUresult {
+                unsupported(stringify!($name))
+            }
+        )*
+
+        /// Every stub, by name (for `cuGetProcAddress`).
+        pub fn stubs() -> Vec<(&'static str, *const c_void)> {
+            vec![$((stringify!($name), $name as *const c_void)),*]
+        }
+    };
+}
+
+unsupported! {
+    cuArray3DCreate_v2, cuArray3DGetDescriptor_v2, cuArrayCreate_v2, cuArrayDestroy,
+    cuArrayGetDescriptor_v2, cuArrayGetMemoryRequirements, cuArrayGetPlane,
+    cuArrayGetSparseProperties, cuCheckpointProcessCheckpoint,
+    cuCheckpointProcessGetRestoreThreadId, cuCheckpointProcessGetState,
+    cuCheckpointProcessLock, cuCheckpointProcessRestore, cuCheckpointProcessUnlock,
+    cuCoredumpGetAttribute, cuCoredumpGetAttributeGlobal, cuCoredumpSetAttribute,
+    cuCoredumpSetAttributeGlobal, cuCtxAttach, cuCtxCreate_v2, cuCtxCreate_v3, cuCtxDetach,
+    cuCtxDisablePeerAccess, cuCtxEnablePeerAccess, cuCtxFromGreenCtx, cuCtxGetCacheConfig,
+    cuCtxGetDevResource, cuCtxGetDevice_v2, cuCtxGetExecAffinity, cuCtxGetId, cuCtxGetLimit,
+    cuCtxGetSharedMemConfig, cuCtxRecordEvent, cuCtxResetPersistingL2Cache,
+    cuCtxSetCacheConfig, cuCtxSetFlags, cuCtxSetLimit, cuCtxSetSharedMemConfig,
+    cuCtxSynchronize_v2, cuCtxWaitEvent, cuDestroyExternalMemory, cuDestroyExternalSemaphore,
+    cuDevResourceGenerateDesc, cuDevSmResourceSplitByCount, cuDeviceCanAccessPeer,
+    cuDeviceGetByPCIBusId, cuDeviceGetDefaultMemPool, cuDeviceGetDevResource,
+    cuDeviceGetExecAffinitySupport, cuDeviceGetGraphMemAttribute,
+    cuDeviceGetHostAtomicCapabilities, cuDeviceGetLuid, cuDeviceGetMemPool,
+    cuDeviceGetNvSciSyncAttributes, cuDeviceGetP2PAtomicCapabilities, cuDeviceGetP2PAttribute,
+    cuDeviceGetProperties, cuDeviceGetTexture1DLinearMaxWidth, cuDeviceGraphMemTrim,
+    cuDeviceRegisterAsyncNotification, cuDeviceSetGraphMemAttribute, cuDeviceSetMemPool,
+    cuDeviceUnregisterAsyncNotification, cuEventRecordWithFlags,
+    cuExternalMemoryGetMappedBuffer, cuExternalMemoryGetMappedMipmappedArray,
+    cuFlushGPUDirectRDMAWrites, cuFuncSetBlockShape, cuFuncSetSharedSize, cuGetExportTable,
+    cuGraphAddBatchMemOpNode, cuGraphAddChildGraphNode, cuGraphAddDependencies_v2,
+    cuGraphAddEmptyNode, cuGraphAddEventRecordNode, cuGraphAddEventWaitNode,
+    cuGraphAddExternalSemaphoresSignalNode, cuGraphAddExternalSemaphoresWaitNode,
+    cuGraphAddHostNode, cuGraphAddKernelNode_v2, cuGraphAddMemAllocNode, cuGraphAddMemFreeNode,
+    cuGraphAddMemcpyNode, cuGraphAddMemsetNode, cuGraphAddNode_v2,
+    cuGraphBatchMemOpNodeGetParams, cuGraphBatchMemOpNodeSetParams,
+    cuGraphChildGraphNodeGetGraph, cuGraphClone, cuGraphConditionalHandleCreate, cuGraphCreate,
+    cuGraphDebugDotPrint, cuGraphDestroy, cuGraphDestroyNode, cuGraphEventRecordNodeGetEvent,
+    cuGraphEventRecordNodeSetEvent, cuGraphEventWaitNodeGetEvent, cuGraphEventWaitNodeSetEvent,
+    cuGraphExecBatchMemOpNodeSetParams, cuGraphExecChildGraphNodeSetParams, cuGraphExecDestroy,
+    cuGraphExecEventRecordNodeSetEvent, cuGraphExecEventWaitNodeSetEvent,
+    cuGraphExecExternalSemaphoresSignalNodeSetParams,
+    cuGraphExecExternalSemaphoresWaitNodeSetParams, cuGraphExecGetFlags,
+    cuGraphExecHostNodeSetParams, cuGraphExecKernelNodeSetParams_v2,
+    cuGraphExecMemcpyNodeSetParams, cuGraphExecMemsetNodeSetParams, cuGraphExecNodeSetParams,
+    cuGraphExecUpdate_v2, cuGraphExternalSemaphoresSignalNodeGetParams,
+    cuGraphExternalSemaphoresSignalNodeSetParams, cuGraphExternalSemaphoresWaitNodeGetParams,
+    cuGraphExternalSemaphoresWaitNodeSetParams, cuGraphGetEdges_v2, cuGraphGetNodes,
+    cuGraphGetRootNodes, cuGraphHostNodeGetParams, cuGraphHostNodeSetParams,
+    cuGraphInstantiateWithFlags, cuGraphInstantiateWithParams, cuGraphInstantiate_v2,
+    cuGraphKernelNodeCopyAttributes, cuGraphKernelNodeGetAttribute,
+    cuGraphKernelNodeGetParams_v2, cuGraphKernelNodeSetAttribute,
+    cuGraphKernelNodeSetParams_v2, cuGraphLaunch, cuGraphMemAllocNodeGetParams,
+    cuGraphMemFreeNodeGetParams, cuGraphMemcpyNodeGetParams, cuGraphMemcpyNodeSetParams,
+    cuGraphMemsetNodeGetParams, cuGraphMemsetNodeSetParams, cuGraphNodeFindInClone,
+    cuGraphNodeGetDependencies_v2, cuGraphNodeGetDependentNodes_v2, cuGraphNodeGetEnabled,
+    cuGraphNodeGetType, cuGraphNodeSetEnabled, cuGraphNodeSetParams, cuGraphReleaseUserObject,
+    cuGraphRemoveDependencies_v2, cuGraphRetainUserObject, cuGraphUpload,
+    cuGraphicsMapResources, cuGraphicsResourceGetMappedMipmappedArray,
+    cuGraphicsResourceGetMappedPointer_v2, cuGraphicsResourceSetMapFlags_v2,
+    cuGraphicsSubResourceGetMappedArray, cuGraphicsUnmapResources,
+    cuGraphicsUnregisterResource, cuGreenCtxCreate, cuGreenCtxDestroy,
+    cuGreenCtxGetDevResource, cuGreenCtxGetId, cuGreenCtxRecordEvent, cuGreenCtxStreamCreate,
+    cuGreenCtxWaitEvent, cuImportExternalMemory, cuImportExternalSemaphore,
+    cuIpcCloseMemHandle, cuIpcGetEventHandle, cuIpcGetMemHandle, cuIpcOpenEventHandle,
+    cuIpcOpenMemHandle_v2, cuLaunch, cuLaunchCooperativeKernelMultiDevice, cuLaunchGrid,
+    cuLaunchGridAsync, cuLibraryEnumerateKernels, cuLibraryGetKernelCount, cuLibraryGetManaged,
+    cuLibraryGetUnifiedFunction, cuLogsCurrent, cuLogsDumpToFile, cuLogsDumpToMemory,
+    cuLogsRegisterCallback, cuLogsUnregisterCallback, cuMemAddressFree, cuMemAddressReserve,
+    cuMemAdvise_v2, cuMemAllocAsync, cuMemAllocFromPoolAsync, cuMemBatchDecompressAsync,
+    cuMemCreate, cuMemDiscardAndPrefetchBatchAsync, cuMemDiscardBatchAsync,
+    cuMemExportToShareableHandle, cuMemFreeAsync, cuMemGetAccess,
+    cuMemGetAllocationGranularity, cuMemGetAllocationPropertiesFromHandle,
+    cuMemGetDefaultMemPool, cuMemGetHandleForAddressRange, cuMemGetMemPool, cuMemHostGetFlags,
+    cuMemImportFromShareableHandle, cuMemMap, cuMemMapArrayAsync, cuMemPoolCreate,
+    cuMemPoolDestroy, cuMemPoolExportPointer, cuMemPoolExportToShareableHandle,
+    cuMemPoolGetAccess, cuMemPoolGetAttribute, cuMemPoolImportFromShareableHandle,
+    cuMemPoolImportPointer, cuMemPoolSetAccess, cuMemPoolSetAttribute, cuMemPoolTrimTo,
+    cuMemPrefetchAsync_ptsz, cuMemPrefetchAsync_v2, cuMemPrefetchBatchAsync,
+    cuMemRangeGetAttribute, cuMemRangeGetAttributes, cuMemRelease, cuMemRetainAllocationHandle,
+    cuMemSetAccess, cuMemSetMemPool, cuMemUnmap, cuMemcpy2DAsync_v2, cuMemcpy2DUnaligned_v2,
+    cuMemcpy2D_v2, cuMemcpy3DAsync_v2, cuMemcpy3DBatchAsync_ptsz, cuMemcpy3DBatchAsync_v2,
+    cuMemcpy3DPeer, cuMemcpy3DPeerAsync, cuMemcpy3D_v2, cuMemcpyAtoA_v2, cuMemcpyAtoD_v2,
+    cuMemcpyAtoHAsync_v2, cuMemcpyAtoH_v2, cuMemcpyBatchAsync_ptsz, cuMemcpyBatchAsync_v2,
+    cuMemcpyDtoA_v2, cuMemcpyHtoAAsync_v2, cuMemcpyHtoA_v2, cuMemcpyPeer, cuMemcpyPeerAsync,
+    cuMemsetD2D16Async, cuMemsetD2D16_v2, cuMemsetD2D32Async, cuMemsetD2D32_v2,
+    cuMemsetD2D8Async, cuMemsetD2D8_v2, cuMipmappedArrayCreate, cuMipmappedArrayDestroy,
+    cuMipmappedArrayGetLevel, cuMipmappedArrayGetMemoryRequirements,
+    cuMipmappedArrayGetSparseProperties, cuModuleEnumerateFunctions, cuModuleGetFunctionCount,
+    cuModuleGetLoadingMode, cuModuleGetSurfRef, cuModuleGetTexRef, cuMulticastAddDevice,
+    cuMulticastBindAddr, cuMulticastBindMem, cuMulticastCreate, cuMulticastGetGranularity,
+    cuMulticastUnbind, cuOccupancyMaxActiveClusters, cuOccupancyMaxPotentialClusterSize,
+    cuParamSetSize, cuParamSetTexRef, cuParamSetf, cuParamSeti, cuParamSetv,
+    cuPointerSetAttribute, cuSignalExternalSemaphoresAsync, cuStreamAttachMemAsync,
+    cuStreamBatchMemOp_ptsz, cuStreamBatchMemOp_v2, cuStreamBeginCaptureToGraph,
+    cuStreamBeginCapture_ptsz, cuStreamBeginCapture_v2, cuStreamCopyAttributes,
+    cuStreamEndCapture, cuStreamGetAttribute, cuStreamGetCaptureInfo_ptsz,
+    cuStreamGetCaptureInfo_v2, cuStreamGetCaptureInfo_v2_ptsz, cuStreamGetCaptureInfo_v3,
+    cuStreamGetCtx, cuStreamGetCtx_v2, cuStreamGetDevice, cuStreamGetFlags,
+    cuStreamGetGreenCtx, cuStreamGetId, cuStreamIsCapturing, cuStreamSetAttribute,
+    cuStreamUpdateCaptureDependencies_ptsz, cuStreamUpdateCaptureDependencies_v2,
+    cuStreamWaitValue32_ptsz, cuStreamWaitValue32_v2, cuStreamWaitValue64_ptsz,
+    cuStreamWaitValue64_v2, cuStreamWriteValue32_ptsz, cuStreamWriteValue32_v2,
+    cuStreamWriteValue64_ptsz, cuStreamWriteValue64_v2, cuSurfObjectCreate,
+    cuSurfObjectDestroy, cuSurfObjectGetResourceDesc, cuSurfRefGetArray, cuSurfRefSetArray,
+    cuTensorMapEncodeIm2col, cuTensorMapEncodeIm2colWide, cuTensorMapEncodeTiled,
+    cuTensorMapReplaceAddress, cuTexObjectCreate, cuTexObjectDestroy,
+    cuTexObjectGetResourceDesc, cuTexObjectGetResourceViewDesc, cuTexObjectGetTextureDesc,
+    cuTexRefCreate, cuTexRefDestroy, cuTexRefGetAddressMode, cuTexRefGetAddress_v2,
+    cuTexRefGetArray, cuTexRefGetBorderColor, cuTexRefGetFilterMode, cuTexRefGetFlags,
+    cuTexRefGetFormat, cuTexRefGetMaxAnisotropy, cuTexRefGetMipmapFilterMode,
+    cuTexRefGetMipmapLevelBias, cuTexRefGetMipmapLevelClamp, cuTexRefGetMipmappedArray,
+    cuTexRefSetAddress2D_v2, cuTexRefSetAddress2D_v3, cuTexRefSetAddressMode,
+    cuTexRefSetAddress_v2, cuTexRefSetArray, cuTexRefSetBorderColor, cuTexRefSetFilterMode,
+    cuTexRefSetFlags, cuTexRefSetFormat, cuTexRefSetMaxAnisotropy, cuTexRefSetMipmapFilterMode,
+    cuTexRefSetMipmapLevelBias, cuTexRefSetMipmapLevelClamp, cuTexRefSetMipmappedArray,
+    cuThreadExchangeStreamCaptureMode, cuUserObjectCreate, cuUserObjectRelease,
+    cuUserObjectRetain, cuWaitExternalSemaphoresAsync,
+}

@@ -1,0 +1,101 @@
+#!/usr/bin/env bash
+# Driver-API programs on chevron's CUDA driver library (crates/chevron-driver, served as
+# libcuda.so.1 through the filter of crates/chevron-libcuda), on the CPU device: builds the
+# kernels of tests/driver/ as PTX and as a fatbin with nvcc 13.0, the C programs with the C
+# compiler against the toolkit's cuda.h (linked as users link them: -lcuda against a stub
+# library, -lcudart against NVIDIA's), runs each under `chevron exec --device cpu` and checks
+# its final line. Also checks that the exported driver functions are the implemented list plus
+# the unsupported! list, that no NVIDIA library was loaded, and that dlopen("libcuda.so.1")
+# resolves to chevron's. Built files are cached under target/driver/.
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root"
+src=tests/driver
+out="$root/target/driver"
+mkdir -p "$out"
+
+bin="$(scripts/deps/cuda_nvcc.sh)"
+toolkit="$(dirname "$bin")"
+scripts/build-workspace -q   # libchevron_driver.so, libcuda.so and the CLI
+chevron="$root/target/debug/chevron"
+library="$root/target/debug/libchevron_driver.so"
+
+# Every driver function cuda.h declares is exported: implemented, or an unsupported! stub.
+stubs="$(sed -n '/^unsupported! {/,/^}/p' crates/chevron-driver/src/unsupported.rs \
+    | grep -v 'unsupported!\|^}' | tr ',' '\n' | tr -d ' ' | grep . | sort)"
+diff <(scripts/driver_unsupported.sh) <(echo "$stubs") >&2 \
+    || { echo "driver: regenerate the unsupported! list (scripts/driver_unsupported.sh)" >&2; exit 1; }
+exported="$(nm -D --defined-only "$library" | awk '$2 == "T" && $3 ~ /^cu[A-Z]/ { print $3 }' | sort)"
+implemented="$(grep -oE '(::|self::)cu[A-Za-z0-9_]+' crates/chevron-driver/src/proc_address.rs \
+    | sed -E 's/^.*:://' | sort -u)"
+diff <(echo "$exported") <(sort -u <(echo "$implemented") <(echo "$stubs")) >&2 \
+    || { echo "driver: exports differ from implemented() + unsupported!" >&2; exit 1; }
+echo "exports: ok ($(echo "$implemented" | wc -l) implemented, $(echo "$stubs" | wc -l) unsupported)"
+
+stale() {
+    local target=$1
+    shift
+    [[ ! -e $target ]] && return 0
+    for source in "$@"; do [[ $source -nt $target ]] && return 0; done
+    return 1
+}
+nvcc() { nice "$bin/nvcc" -arch=sm_90 "$@"; }
+stale "$out/kernels.ptx" $src/kernels.cu && nvcc -ptx -o "$out/kernels.ptx" $src/kernels.cu
+stale "$out/kernels.fatbin" $src/kernels.cu && nvcc -fatbin -o "$out/kernels.fatbin" $src/kernels.cu
+stale "$out/link_lib.ptx" $src/link_lib.cu && nvcc -rdc=true -ptx -o "$out/link_lib.ptx" $src/link_lib.cu
+stale "$out/link_main.ptx" $src/link_main.cu \
+    && nvcc -rdc=true -ptx -o "$out/link_main.ptx" $src/link_main.cu
+
+# The link-time stub users link -lcuda against (the toolkit's stubs/libcuda.so, which the
+# nvcc wheel lacks): every exported name, soname libcuda.so.1, no code that runs.
+stub="$out/stub"
+mkdir -p "$stub"
+if stale "$stub/libcuda.so" "$library"; then
+    echo "$exported" | sed 's/.*/void &(void) {}/' >"$stub/libcuda_stub.c"
+    cc -shared -fPIC -Wl,-soname,libcuda.so.1 -o "$stub/libcuda.so" "$stub/libcuda_stub.c"
+fi
+nvlib="$out/nvidia-lib"
+mkdir -p "$nvlib"
+ln -sf "$toolkit/lib/libcudart.so.13" "$nvlib/libcudart.so"
+cflags=(-O1 -Wall -Werror -I"$toolkit/include" -I$src)
+for program in modules streams_memory threads; do
+    stale "$out/$program" $src/$program.c $src/check.h \
+        && nice cc "${cflags[@]}" -o "$out/$program" $src/$program.c -L"$stub" -lcuda -lpthread
+done
+stale "$out/mixed" $src/mixed.c $src/check.h \
+    && nice cc "${cflags[@]}" -o "$out/mixed" $src/mixed.c -L"$stub" -L"$nvlib" \
+        -Wl,-rpath,"$toolkit/lib" -lcuda -lcudart
+
+# check NAME COMMAND...: runs COMMAND under chevron exec on the CPU device; its last line must
+# be "NAME: ok".
+check() {
+    local name=$1
+    shift
+    if ! "$chevron" exec --device cpu "$@" >"$out/$name.stdout" 2>"$out/$name.stderr"; then
+        cat "$out/$name.stdout" "$out/$name.stderr" >&2
+        echo "driver: $name failed" >&2
+        exit 1
+    fi
+    local last
+    last="$(tail -n 1 "$out/$name.stdout")"
+    [[ $last == "$name: ok" ]] || { cat "$out/$name.stderr" >&2; echo "driver: $name printed '$last'" >&2; exit 1; }
+    echo "$name: ok"
+}
+ptx="$out/kernels.ptx"
+check modules "$out/modules" "$ptx" "$out/kernels.fatbin" "$out/link_lib.ptx" "$out/link_main.ptx"
+check streams_memory "$out/streams_memory" "$ptx"
+check threads "$out/threads" "$ptx"
+check mixed "$out/mixed" "$ptx"
+# The one misuse message an unsupported function prints, naming itself.
+grep -q "cuArrayDestroy: not provided by chevron's CUDA driver library" "$out/modules.stderr" \
+    || { cat "$out/modules.stderr" >&2; echo "driver: cuArrayDestroy did not name itself" >&2; exit 1; }
+
+# chevron's libraries served the program, not NVIDIA's (the mixed program has an RPATH to the
+# toolkit's libcudart.so.13).
+loaded="$(LD_DEBUG=libs "$chevron" exec --device cpu "$out/mixed" "$ptx" 2>&1 >/dev/null \
+    | grep 'calling init:' || true)"
+if [[ $loaded != *"$library"* || $loaded == *"$toolkit/lib"* || $loaded == *nvidia* ]]; then
+    echo "driver: the program did not run on chevron's libraries: $loaded" >&2
+    exit 1
+fi
+echo "libraries: ok"
