@@ -37,9 +37,7 @@ def _profile():
 
 def _libraries(profile):
     """Builds the library crates and returns the folder holding them."""
-    crates = ["chevron-cudart", "chevron-capi"]
-    if os.path.isdir(os.path.join(ROOT, "crates", "chevron-driver")):
-        crates.append("chevron-driver")
+    crates = ["chevron-driver", "chevron-libcuda", "chevron-capi"]
     command = ["cargo", "build", "--locked"]
     for crate in crates:
         command += ["-p", crate]
@@ -55,11 +53,8 @@ def _lay_out(built):
     cuda = os.path.join(DATA, "lib", "chevron")
     os.makedirs(cuda)
     os.makedirs(os.path.join(DATA, "include"))
-    shutil.copy2(os.path.join(built, "libcudart.so"), os.path.join(cuda, "libcudart.so"))
-    for driver in ("libcuda.so.1", "libcuda.so"):
-        if os.path.isfile(os.path.join(built, driver)):
-            shutil.copy2(os.path.join(built, driver), os.path.join(cuda, "libcuda.so.1"))
-            break
+    for library in ("libchevron_driver.so", "libcuda.so"):
+        shutil.copy2(os.path.join(built, library), os.path.join(cuda, library))
     shutil.copy2(os.path.join(built, "libchevron.so"), os.path.join(DATA, "lib", "libchevron.so"))
     shutil.copy2(os.path.join(ROOT, "include", "chevron.h"),
                  os.path.join(DATA, "include", "chevron.h"))

@@ -17,7 +17,7 @@ rm -rf "$prefix" "$work"
 mkdir -p "$work"
 scripts/install --prefix "$prefix" --profile dev >"$work/install.log"
 passed=0
-for f in bin/chevron lib/chevron/libcudart.so lib/chevron/libcudart.so.13 lib/libchevron.so \
+for f in bin/chevron lib/chevron/libchevron_driver.so lib/chevron/libcuda.so lib/libchevron.so \
          lib/libchevron.a include/chevron.h lib/pkgconfig/chevron.pc; do
     [[ -e $prefix/$f ]] || { echo "install: $prefix/$f missing" >&2; exit 1; }
 done
@@ -28,8 +28,8 @@ nice "$nvcc_bin/nvcc" -cudart shared -o "$work/square" tests/install/square.cu
 out="$(env -u CHEVRON_CUDART "$prefix/bin/chevron" exec --device cpu "$work/square")"
 [[ $out == "sum of squares 332833500" ]] || { echo "install: exec printed '$out'" >&2; exit 1; }
 loaded="$(LD_DEBUG=libs "$prefix/bin/chevron" exec --device cpu "$work/square" 2>&1 >/dev/null \
-    | grep 'calling init:.*libcudart' || true)"
-[[ $loaded == *"$prefix/lib/chevron/libcudart.so"* ]] \
+    | grep 'calling init:.*libchevron_driver' || true)"
+[[ $loaded == *"$prefix/lib/chevron/libchevron_driver.so"* ]] \
     || { echo "install: the installed runtime did not serve the program: $loaded" >&2; exit 1; }
 echo "exec from the prefix: ok"
 passed=$((passed + 1))

@@ -15,7 +15,8 @@ python3 -m venv "$venv"
 CHEVRON_WHEEL_PROFILE=dev "$venv/bin/pip" install --quiet --disable-pip-version-check . \
     >"$work/pip.log" 2>&1 || { tail -n 30 "$work/pip.log" >&2; echo "wheel: pip install . failed" >&2; exit 1; }
 passed=0
-for f in bin/chevron lib/chevron/libcudart.so lib/libchevron.so include/chevron.h; do
+for f in bin/chevron lib/chevron/libchevron_driver.so lib/chevron/libcuda.so lib/libchevron.so \
+         include/chevron.h; do
     [[ -e $venv/$f ]] || { echo "wheel: the venv has no $f" >&2; exit 1; }
 done
 
@@ -24,8 +25,8 @@ nice "$nvcc_bin/nvcc" -cudart shared -o "$work/square" tests/install/square.cu
 out="$(env -u CHEVRON_CUDART "$venv/bin/chevron" exec --device cpu "$work/square")"
 [[ $out == "sum of squares 332833500" ]] || { echo "wheel: exec printed '$out'" >&2; exit 1; }
 loaded="$(LD_DEBUG=libs "$venv/bin/chevron" exec --device cpu "$work/square" 2>&1 >/dev/null \
-    | grep 'calling init:.*libcudart' || true)"
-[[ $loaded == *"$venv/lib/chevron/libcudart.so"* ]] \
+    | grep 'calling init:.*libchevron_driver' || true)"
+[[ $loaded == *"$venv/lib/chevron/libchevron_driver.so"* ]] \
     || { echo "wheel: the wheel's runtime did not serve the program: $loaded" >&2; exit 1; }
 echo "exec from the venv: ok"
 passed=$((passed + 1))
