@@ -378,3 +378,40 @@ pub extern "C" fn cudaMemcpyPeerAsync(
         copy(&stream, dst as u64, src as u64, bytes)
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(dst_pitch: usize, src_pitch: usize, width: usize, height: usize) -> Copy2d {
+        Copy2d {
+            dst: 0x1000,
+            dst_pitch,
+            src: 0x2000,
+            src_pitch,
+            width,
+            height,
+        }
+    }
+
+    fn code(shape: Copy2d) -> cudaError_t {
+        shape.check().map_or_else(|e| e.code, |()| 0)
+    }
+
+    #[test]
+    fn a_2d_shape_is_checked_as_cuda_documents() {
+        assert_eq!(code(shape(256, 128, 100, 4)), 0);
+        assert_eq!(
+            code(shape(usize::MAX / 2, 128, 100, 4)),
+            INVALID_PITCH_VALUE
+        );
+        assert_eq!(code(shape(256, MAX_PITCH + 1, 100, 4)), INVALID_PITCH_VALUE);
+        assert_eq!(code(shape(256, 64, 100, 4)), INVALID_VALUE);
+        assert_eq!(
+            code(shape(1 << 30, 128, 100, usize::MAX / 1024)),
+            INVALID_VALUE
+        );
+        // Nothing to copy: any pitch.
+        assert_eq!(code(shape(usize::MAX, 0, 0, 4)), 0);
+    }
+}
