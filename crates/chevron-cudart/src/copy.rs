@@ -53,10 +53,10 @@ pub fn copy_between(
     let src_place = src_place.unwrap_or_else(|| place_of(src));
     let len = bytes as u64;
     if let Place::Host = src_place {
-        check_host_range("cudaMemcpy", "src", src, len, Access::Read)?;
+        check_host(src, len, Access::Read)?;
     }
     if let Place::Host = dst_place {
-        check_host_range("cudaMemcpy", "dst", dst, len, Access::Write)?;
+        check_host(dst, len, Access::Write)?;
     }
     match (dst_place, src_place) {
         (Place::Host, Place::Host) => {
@@ -88,6 +88,20 @@ pub fn copy_between(
         }
         (Place::Device(to), Place::Device(from)) => copy_peer(stream, (dst, to), (src, from), len)?,
     }
+    Ok(())
+}
+
+/// Checks a host side of a copy: pinned and managed memory this runtime allocated needs no
+/// probing (large copies from pinned memory cost nothing extra); any other range is probed.
+fn check_host(ptr: u64, bytes: u64, access: Access) -> CudaResult {
+    if mirror::allocated_here(ptr as usize, bytes as usize) {
+        return Ok(());
+    }
+    let what = match access {
+        Access::Read => "src",
+        Access::Write => "dst",
+    };
+    check_host_range("cudaMemcpy", what, ptr, bytes, access)?;
     Ok(())
 }
 

@@ -80,6 +80,25 @@ pub fn find(ptr: usize) -> Option<(usize, MirrorKind, usize)> {
     (ptr < start + mirror.len.max(1)).then_some((*start, mirror.kind, mirror.device))
 }
 
+/// Whether `[ptr, ptr + len)` lies inside one pinned or managed range: host memory this runtime
+/// allocated and still holds, so mapped and writable (registered ranges are the program's,
+/// which may unmap or write-protect them).
+pub fn allocated_here(ptr: usize, len: usize) -> bool {
+    if !ANY.load(Ordering::Acquire) {
+        return false;
+    }
+    let mirrors = lock(&MIRRORS);
+    mirrors
+        .range(..=ptr)
+        .next_back()
+        .is_some_and(|(start, mirror)| {
+            mirror.kind != MirrorKind::Registered
+                && ptr
+                    .checked_add(len)
+                    .is_some_and(|end| end <= start + mirror.len)
+        })
+}
+
 /// Runs `launch` with `args`, where every 8-byte argument pointing into a mirrored range is
 /// replaced by the device address (after copying the range to the device on `stream`).
 pub fn with_translated_args(
