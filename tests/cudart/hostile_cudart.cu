@@ -263,6 +263,15 @@ static bool null_outputs() {
     EXPECT(cudaGetSymbolAddress(nullptr, symbol_values), cudaErrorInvalidValue);
     EXPECT(cudaGetSymbolSize(nullptr, symbol_values), cudaErrorInvalidValue);
     EXPECT(cudaDeviceCanAccessPeer(nullptr, 0, 0), cudaErrorInvalidValue);
+    cudaStream_t stream;
+    CHECK(cudaStreamCreate(&stream));
+    CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+    EXPECT(cudaStreamEndCapture(stream, nullptr), cudaErrorInvalidValue);
+    cudaGraph_t graph;
+    CHECK(cudaStreamEndCapture(stream, &graph));
+    EXPECT(cudaGraphInstantiate(nullptr, graph, 0), cudaErrorInvalidValue);
+    CHECK(cudaGraphDestroy(graph));
+    CHECK(cudaStreamDestroy(stream));
     // None of it is sticky.
     int count = 0;
     CHECK(cudaGetDeviceCount(&count));

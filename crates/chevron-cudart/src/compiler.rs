@@ -294,6 +294,9 @@ pub unsafe extern "C" fn __cudaGetKernel(
     stub: *const c_void,
 ) -> cudaError_t {
     guard("__cudaGetKernel", || {
+        if kernel.is_null() {
+            return Err(CudaError::new(INVALID_VALUE, "kernelPtr is NULL"));
+        }
         let entry = registry::kernel_entry(stub)?;
         // SAFETY: the caller passes a writable slot; the entry lives until unregistration.
         unsafe { *kernel = Arc::as_ptr(&entry) as *const c_void };

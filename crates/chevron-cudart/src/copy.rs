@@ -53,10 +53,10 @@ pub fn copy_between(
     let src_place = src_place.unwrap_or_else(|| place_of(src));
     let len = bytes as u64;
     if let Place::Host = src_place {
-        check_host_range("cudaMemcpy", "src", src, len, Access::Read)?;
+        check_host(src, len, Access::Read)?;
     }
     if let Place::Host = dst_place {
-        check_host_range("cudaMemcpy", "dst", dst, len, Access::Write)?;
+        check_host(dst, len, Access::Write)?;
     }
     match (dst_place, src_place) {
         (Place::Host, Place::Host) => {
@@ -88,6 +88,20 @@ pub fn copy_between(
         }
         (Place::Device(to), Place::Device(from)) => copy_peer(stream, (dst, to), (src, from), len)?,
     }
+    Ok(())
+}
+
+/// Checks a host side of a copy: pinned and managed memory this runtime allocated needs no
+/// probing (large copies from pinned memory cost nothing extra); any other range is probed.
+fn check_host(ptr: u64, bytes: u64, access: Access) -> CudaResult {
+    if mirror::allocated_here(ptr as usize, bytes as usize) {
+        return Ok(());
+    }
+    let what = match access {
+        Access::Read => "src",
+        Access::Write => "dst",
+    };
+    check_host_range("cudaMemcpy", what, ptr, bytes, access)?;
     Ok(())
 }
 
@@ -377,4 +391,41 @@ pub extern "C" fn cudaMemcpyPeerAsync(
         let (_, stream) = state::submit_stream(stream)?;
         copy(&stream, dst as u64, src as u64, bytes)
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn shape(dst_pitch: usize, src_pitch: usize, width: usize, height: usize) -> Copy2d {
+        Copy2d {
+            dst: 0x1000,
+            dst_pitch,
+            src: 0x2000,
+            src_pitch,
+            width,
+            height,
+        }
+    }
+
+    fn code(shape: Copy2d) -> cudaError_t {
+        shape.check().map_or_else(|e| e.code, |()| 0)
+    }
+
+    #[test]
+    fn a_2d_shape_is_checked_as_cuda_documents() {
+        assert_eq!(code(shape(256, 128, 100, 4)), 0);
+        assert_eq!(
+            code(shape(usize::MAX / 2, 128, 100, 4)),
+            INVALID_PITCH_VALUE
+        );
+        assert_eq!(code(shape(256, MAX_PITCH + 1, 100, 4)), INVALID_PITCH_VALUE);
+        assert_eq!(code(shape(256, 64, 100, 4)), INVALID_VALUE);
+        assert_eq!(
+            code(shape(1 << 30, 128, 100, usize::MAX / 1024)),
+            INVALID_VALUE
+        );
+        // Nothing to copy: any pitch.
+        assert_eq!(code(shape(usize::MAX, 0, 0, 4)), 0);
+    }
 }

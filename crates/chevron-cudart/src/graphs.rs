@@ -283,23 +283,24 @@ pub fn forget_captures(streams: &[usize]) {
 /// Ends the capture of `stream` and writes the captured graph to `graph`.
 ///
 /// # Safety
-/// `graph` is NULL or valid for a write.
+/// `graph` is NULL (`cudaErrorInvalidValue`) or valid for a write.
 #[no_mangle]
 pub unsafe extern "C" fn cudaStreamEndCapture(
     stream: *mut c_void,
     graph: *mut *mut c_void,
 ) -> cudaError_t {
     guard("cudaStreamEndCapture", || {
+        if graph.is_null() {
+            return Err(CudaError::new(INVALID_VALUE, "pGraph is NULL"));
+        }
         let capture = lock(&CAPTURES)
             .as_mut()
             .and_then(|c| c.remove(&(stream as usize)))
             .ok_or_else(|| CudaError::new(ILLEGAL_STATE, "the stream is not capturing"))?;
         CAPTURING.fetch_sub(1, Ordering::AcqRel);
         if let Some(why) = capture.invalidated {
-            if !graph.is_null() {
-                // SAFETY: non-NULL and writable (caller).
-                unsafe { graph.write(std::ptr::null_mut()) };
-            }
+            // SAFETY: non-NULL (checked) and writable (caller).
+            unsafe { graph.write(std::ptr::null_mut()) };
             return Err(CudaError::new(CAPTURE_INVALIDATED, why));
         }
         let nodes = capture.operations.len();
@@ -374,6 +375,9 @@ pub unsafe extern "C" fn cudaGraphGetNodes(
 }
 
 fn instantiate(out: *mut *mut c_void, graph: *mut c_void) -> CudaResult {
+    if out.is_null() {
+        return Err(CudaError::new(INVALID_VALUE, "pGraphExec is NULL"));
+    }
     let captured = find(&GRAPHS, graph, "cudaGraph_t")?;
     let graph = captured.stream.record(|recorder| {
         for operation in &captured.operations {

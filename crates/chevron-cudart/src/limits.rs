@@ -255,3 +255,18 @@ pub extern "C" fn cudaStreamAttachMemAsync_ptsz(
 ) -> cudaError_t {
     cudaStreamAttachMemAsync(stream, ptr, bytes, flags)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_pitch_that_does_not_fit_is_none_never_zero() {
+        assert_eq!(padded_pitch(0), Some(256));
+        assert_eq!(padded_pitch(100), Some(256));
+        assert_eq!(padded_pitch(257), Some(512));
+        assert_eq!(padded_pitch(usize::MAX), None);
+        assert_eq!(padded_pitch(usize::MAX - 100), None);
+        assert_eq!(padded_pitch(usize::MAX - 4096), Some(usize::MAX - 4095));
+    }
+}

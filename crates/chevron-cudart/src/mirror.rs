@@ -122,6 +122,25 @@ pub fn range_of(ptr: usize) -> Option<(usize, usize)> {
     (ptr < start + mirror.len.max(1)).then_some((*start, mirror.len))
 }
 
+/// Whether `[ptr, ptr + len)` lies inside one pinned or managed range: host memory this runtime
+/// allocated and still holds, so mapped and writable (registered ranges are the program's,
+/// which may unmap or write-protect them).
+pub fn allocated_here(ptr: usize, len: usize) -> bool {
+    if !ANY.load(Ordering::Acquire) {
+        return false;
+    }
+    let mirrors = lock(&MIRRORS);
+    mirrors
+        .range(..=ptr)
+        .next_back()
+        .is_some_and(|(start, mirror)| {
+            mirror.kind != MirrorKind::Registered
+                && ptr
+                    .checked_add(len)
+                    .is_some_and(|end| end <= start + mirror.len)
+        })
+}
+
 /// Runs `launch` with `args`, where every pointer-sized argument, and every 8-byte-aligned word
 /// of a by-value aggregate (MLIR's memref descriptor passes its pointers inside a 40-byte
 /// `.param .b8[40]`), that points into a mirrored range is replaced by the device address,

@@ -209,6 +209,12 @@ fn in_stream_order(
 }
 
 fn create_event(out: *mut *mut c_void, flags: c_uint) -> CudaResult {
+    if out.is_null() {
+        return Err(CudaError::new(
+            crate::errors::INVALID_VALUE,
+            "event is NULL",
+        ));
+    }
     let event = Event {
         token: Token::ready(),
         timing: flags & EVENT_DISABLE_TIMING == 0,

@@ -147,12 +147,14 @@ impl Device {
     }
 
     /// Waits until all work on all streams of the device is done, then releases buffers and
-    /// modules dropped meanwhile.
+    /// modules dropped meanwhile (also when a stream's fault is reported).
     pub fn synchronize(&self) -> Result<()> {
         self.shared.core.flush_streams()?;
-        self.shared.core.backend.synchronize()?;
+        let synchronized = self.shared.core.backend.synchronize();
+        // Work that faulted is over too: what was dropped meanwhile is released either way.
         self.shared.core.settle();
         self.shared.core.collect();
+        synchronized?;
         crate::trace::device_synchronized(self.label());
         Ok(())
     }
