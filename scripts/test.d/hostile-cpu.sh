@@ -87,6 +87,13 @@ expect params 2 "uses too much parameter space (0x9c40 bytes, 0x7ffc max)" -- \
 expect recursion 2 "calls nested deeper than" -- "${run[@]}" "$tmp/recursion.ptx" k
 expect timeout 2 "did not finish within 1 s" -- "${run[@]}" --timeout 1 "$tmp/spin.ptx" k
 grep -qF "32 at PTX line 8" "$tmp/timeout.err" || { echo "timeout: no PTX line"; exit 1; }
+# A compiled kernel making progress in a loop is reported in its loop, not at its first line.
+ptx count '.visible .entry k(.param .u64 out) {
+.reg .b64 %rd<4>; .reg .pred %p<2>; mov.u64 %rd1, 0;
+LOOP: add.u64 %rd1, %rd1, 1; setp.lt.u64 %p1, %rd1, 1000000000000; @%p1 bra LOOP;
+ld.param.u64 %rd2, [out]; st.global.u64 [%rd2], %rd1; ret; }'
+expect timeout-compiled 2 "32 live threads: threads 32 at PTX line 6" -- env CHEVRON_CPU_EXEC=compiled \
+    "${run[@]}" --timeout 1 "$tmp/count.ptx" k --arg 'u64[1]=zeros'
 expect deadlock 2 "deadlock in kernel \`k\`" -- env CHEVRON_CPU_DETERMINISTIC=1 \
     "$chevron" run --grid 2 --block 32 "$tmp/wait_for_later.ptx" k --arg 'u32[1]=zeros'
 expect devices-off 2 "turned off by CHEVRON_CPU_DEVICES=0" -- \

@@ -2,7 +2,8 @@
 # `chevron repl` as a person uses it, on the CPU device, driven through tmux (send-keys and
 # capture-pane): the prompt, multi-line input, a launch and :print, history recall (Up), Ctrl-C
 # dropping a half-entered unit, Ctrl-C during a spinning kernel, Ctrl-C during a compile blocked
-# on a FIFO, and Ctrl-D quitting. Then hostile input and the same language from a pipe: no prompt, exit code 2 after an error; `chevron run FILE.cu`.
+# on a FIFO, and Ctrl-D quitting. Then hostile input and the same language from a pipe: no
+# prompt, exit code 2 after an error; `chevron run FILE.cu`.
 # About 10 s once chevron is built.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"

@@ -11,7 +11,10 @@
 //! itself and every block not yet started to the interpreter, which then detects the deadlock
 //! (or finishes, if the flag comes) exactly as an interpreted launch does; with several
 //! workers, blocks other workers are running at that moment run again there. A stop request is
-//! answered the same way: the block is stopped by the interpreter, naming where it is.
+//! answered the same way: the block is stopped by the interpreter, naming where it is; since
+//! the interpreter runs the block again from its start, the first stopped block of a launch gets
+//! [`STOP_GRACE`] to bring its threads back where they were before it stops (a stop at once
+//! would name the kernel's first line).
 
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
@@ -24,6 +27,9 @@ use crate::context::{
 };
 use crate::vector::SCALAR;
 use crate::{CompiledKernel, Entry};
+
+/// How long the interpreter runs a stopped block again before it stops it (see the module doc).
+const STOP_GRACE: std::time::Duration = std::time::Duration::from_millis(50);
 
 /// Allocations a worker keeps alive for its site entries before it drops them all (and the
 /// entries with them) at the end of a block.
@@ -106,6 +112,7 @@ impl CompiledKernel {
         let first_fault: Mutex<Option<(u64, Fault)>> = Mutex::new(None);
         let handed_over: Mutex<Vec<std::ops::Range<u64>>> = Mutex::new(Vec::new());
         let vectors = VectorStats::default();
+        let graced = AtomicBool::new(false);
         let work = |_worker: usize| {
             let mut regs = vec![0u64; threads as usize * self.num_regs.max(1) as usize];
             let mut resume = vec![0u32; threads as usize];
@@ -155,7 +162,13 @@ impl CompiledKernel {
                 let single = range.end - range.start == 1;
                 if single {
                     // A fault: the interpreter reports it (or, in its run, finishes the block).
-                    if let Err(fault) = self.interpret(config, params, hooks, range.clone()) {
+                    let stopped = hooks.stop.is_some_and(|s| s.load(Ordering::Relaxed));
+                    let interpreted = if stopped && !graced.swap(true, Ordering::Relaxed) {
+                        self.interpret_stopped(config, params, hooks, range.clone())
+                    } else {
+                        self.interpret(config, params, hooks, range.clone())
+                    };
+                    if let Err(fault) = interpreted {
                         abort.store(true, Ordering::Relaxed);
                         let mut slot = first_fault.lock().unwrap_or_else(|e| e.into_inner());
                         if slot.as_ref().is_none_or(|(i, _)| range.start < *i) {
@@ -201,6 +214,36 @@ impl CompiledKernel {
     ) -> Result<LaunchReport, Fault> {
         self.program
             .launch_blocks(&self.kernel, config, params, hooks, blocks)
+    }
+
+    /// Runs `blocks`, stopped in compiled code, in the interpreter with [`STOP_GRACE`] before
+    /// it stops them, so that its report names where their threads had got to.
+    #[allow(clippy::result_large_err)]
+    fn interpret_stopped(
+        &self,
+        config: &LaunchConfig,
+        params: &[u8],
+        hooks: &LaunchHooks<'_>,
+        blocks: std::ops::Range<u64>,
+    ) -> Result<LaunchReport, Fault> {
+        let grace = AtomicBool::new(false);
+        let (finished, wait) = std::sync::mpsc::channel::<()>();
+        std::thread::scope(|scope| {
+            let grace = &grace;
+            scope.spawn(move || {
+                // Ends early when the block finishes (the sender is dropped).
+                let _ = wait.recv_timeout(STOP_GRACE);
+                grace.store(true, Ordering::Relaxed);
+            });
+            let graced = LaunchHooks {
+                printf: hooks.printf,
+                stop: Some(grace),
+                workers: None,
+            };
+            let result = self.interpret(config, params, &graced, blocks);
+            drop(finished);
+            result
+        })
     }
 
     /// Runs block `index` to its end, phase by phase.

@@ -69,7 +69,13 @@ struct State {
     cpu_streams: HashMap<usize, (String, u64)>,
     /// Kernel symbol names (as CPU workers name their work) to display names.
     display_names: HashMap<String, String>,
+    /// Per device, where its anchor sits on the trace's clock so far (see [`place`]).
+    anchor_at: HashMap<String, i64>,
 }
+
+/// Resolved launches kept before they are placed and written (so a long trace on a timing
+/// backend holds at most this many).
+const RESOLVED_BATCH: usize = 4096;
 
 static STATE: Mutex<Option<State>> = Mutex::new(None);
 static PENDING: AtomicUsize = AtomicUsize::new(0);
@@ -166,7 +172,7 @@ pub(crate) fn resolve_after_wait(waited: Waited<'_>) {
     if PENDING.load(Ordering::Relaxed) == 0 {
         return;
     }
-    with_state(|state| {
+    let placed = with_state(|state| {
         let pending = std::mem::take(&mut state.pending);
         for bracketed in pending {
             let concerned = match waited {
@@ -183,7 +189,16 @@ pub(crate) fn resolve_after_wait(waited: Waited<'_>) {
                 Err(err) => explain_lost(&bracketed, &err, false),
             }
         }
+        if state.resolved.len() < RESOLVED_BATCH {
+            return Vec::new();
+        }
+        let resolved = std::mem::take(&mut state.resolved);
+        place(resolved, &mut state.anchor_at)
     });
+    // Recorded outside the state's lock: writing a batch reads the state.
+    for event in placed {
+        super::record(event);
+    }
 }
 
 /// The launch's times relative to its device's anchor, once both events are complete.
@@ -232,7 +247,8 @@ pub(super) fn drain(at_exit: bool) -> Vec<Event> {
         settle_pending(state, at_exit);
         let resolved = std::mem::take(&mut state.resolved);
         state.anchors.clear();
-        place(resolved)
+        let mut anchor_at = std::mem::take(&mut state.anchor_at);
+        place(resolved, &mut anchor_at)
     })
 }
 
@@ -252,17 +268,18 @@ fn settle_pending(state: &mut State, at_exit: bool) {
     }
 }
 
-/// Trace events of `resolved` launches, placed on the trace's clock device by device.
-fn place(resolved: Vec<Resolved>) -> Vec<Event> {
-    let mut anchor_at: HashMap<&str, i64> = HashMap::new();
+/// Trace events of `resolved` launches, placed on the trace's clock device by device; a
+/// device's anchor is placed at the latest host bound of its launches so far (`anchor_at`,
+/// kept from batch to batch: a later batch may move it later, never earlier ones).
+fn place(resolved: Vec<Resolved>, anchor_at: &mut HashMap<String, i64>) -> Vec<Event> {
     for r in &resolved {
-        let at = anchor_at.entry(&r.device).or_insert(i64::MIN);
+        let at = anchor_at.entry(r.device.clone()).or_insert(i64::MIN);
         *at = (*at).max(r.host_ns as i64 - r.start);
     }
     resolved
         .iter()
         .map(|r| {
-            let anchor = anchor_at[r.device.as_str()];
+            let anchor = anchor_at.get(&r.device).copied().unwrap_or(0);
             let mut args = Map::new();
             args.insert("kernel".into(), json!(r.kernel));
             args.insert("sequence".into(), json!(r.sequence));
@@ -345,12 +362,16 @@ mod tests {
         // The anchor's stream was busy when it was recorded (at 1000 ns): the second launch,
         // recorded at 50_000 ns on an idle stream and 40_000 ns after the anchor, shows the
         // anchor completed at 10_000 ns.
-        let events = place(vec![
-            resolved(1_000, 0, 5_000),
-            resolved(50_000, 40_000, 45_000),
-        ]);
+        let mut anchor_at = HashMap::new();
+        let events = place(
+            vec![resolved(1_000, 0, 5_000), resolved(50_000, 40_000, 45_000)],
+            &mut anchor_at,
+        );
         let times: Vec<(u64, u64)> = events.iter().map(|e| (e.start_ns, e.duration_ns)).collect();
         assert_eq!(times, [(10_000, 5_000), (50_000, 5_000)]);
+        // A later batch keeps the anchor found so far.
+        let later = place(vec![resolved(90_000, 80_000, 81_000)], &mut anchor_at);
+        assert_eq!((later[0].start_ns, later[0].duration_ns), (90_000, 1_000));
         assert!(events.iter().all(|e| e.track
             == Track::Device {
                 device: "cuda:0".into(),
