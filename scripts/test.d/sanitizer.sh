@@ -88,6 +88,7 @@ grep -q "at inlined_oob.cu:5:[0-9]* (in \`at(float const\*, int)\`, inlined at i
 "$chevron" exec --device cpu "$out/leak" >/dev/null 2>"$out/leak-unchecked.stderr" \
     || fail "leak: exit status without --check"
 [[ ! -s $out/leak-unchecked.stderr ]] || fail "leak: output on stderr without --check"
-"$chevron" exec --device cpu --check=bogus "$out/leak" 2>&1 | grep -q "unknown check \`bogus\`" \
-    || fail "a bad --check is not refused"
+refused="$("$chevron" exec --device cpu --check=bogus "$out/leak" 2>&1)" \
+    && fail "a bad --check ran the program"
+[[ $refused == *"unknown check \`bogus\`"* ]] || fail "a bad --check is not refused: $refused"
 echo "sanitizer: $bugs bug programs reported at their lines, $controls controls clean"
