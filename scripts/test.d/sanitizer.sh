@@ -6,7 +6,8 @@
 # `NAME.cu:LINE`), that the failed assert prints CUDA's line for each failing thread, that a
 # leak names its cudaMalloc call, and that no control (ok_*.cu) reports anything. Each bug
 # program also runs with memcheck alone on the interpreter and on the compiled executor: the
-# reports must be the same words. Built programs are cached under target/sanitizer/.
+# reports must be the same words. Also `chevron run --check` on one PTX kernel. Built
+# programs are cached under target/sanitizer/.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -91,4 +92,12 @@ grep -q "at inlined_oob.cu:5:[0-9]* (in \`at(float const\*, int)\`, inlined at i
 refused="$("$chevron" exec --device cpu --check=bogus "$out/leak" 2>&1)" \
     && fail "a bad --check ran the program"
 [[ $refused == *"unknown check \`bogus\`"* ]] || fail "a bad --check is not refused: $refused"
+# `chevron run --check`: the same report for one launch, and a failing exit status.
+status=0
+"$chevron" run $src/oob_store.ptx oob_store --grid 1 --block 1 --arg 'i32[1]=zeros' \
+    --check=memcheck >/dev/null 2>"$out/run-check.stderr" || status=$?
+[[ $status == 1 ]] || fail "run --check: exit status $status, expected 1"
+grep -q "^chevron check: memcheck: out-of-bounds access in kernel \`oob_store(int\*)\` at oob_store.cu:3:5," \
+    "$out/run-check.stderr" || { cat "$out/run-check.stderr" >&2; fail "run --check: no report at oob_store.cu:3"; }
+echo "run --check: ok"
 echo "sanitizer: $bugs bug programs reported at their lines, $controls controls clean"
