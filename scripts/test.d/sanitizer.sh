@@ -44,7 +44,7 @@ for source in $src/*.cu; do
         >"$log.stdout" 2>"$log.stderr" || status=$?
     if [[ $name == ok_* ]]; then
         [[ $status == 0 ]] || { cat "$log.stdout" "$log.stderr" >&2; fail "$name: exit status $status"; }
-        grep -q "^chevron check (memcheck,initcheck,leaks): no problems found$" "$log.stderr" \
+        grep -q "^chevron check (memcheck,initcheck,synccheck,leaks): no problems found$" "$log.stderr" \
             || { cat "$log.stderr" >&2; fail "$name: a control reported something"; }
         controls=$((controls + 1))
         echo "$name: ok (nothing reported)"

@@ -162,8 +162,10 @@ impl WorkerContext {
                 .as_deref()
                 .map(|pool| pool as &dyn interp::BlockWorkers),
         };
-        // initcheck reads the written bytes on every load: the interpreter's loads do that.
-        let tier = if crate::check::current().initcheck {
+        // initcheck reads the written bytes on every load, synccheck looks at every barrier
+        // arrival: the interpreter does both.
+        let checks = crate::check::current();
+        let tier = if checks.initcheck || checks.synccheck {
             None
         } else {
             kernel.tier.for_launch(&kernel.program, &kernel.handle)?
