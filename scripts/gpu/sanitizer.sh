@@ -3,7 +3,7 @@
 # sanitizer suite of tests/sanitizer/ under NVIDIA's compute-sanitizer, for the side-by-side
 # table of docs/sanitizer.md. Builds each program as scripts/test.d/sanitizer.sh does
 # (-lineinfo -g -cudart shared, sm_90 unless ARCH is set), runs it under memcheck with leak
-# checking and under initcheck, and prints per program what each found: its first report
+# checking, under initcheck and under synccheck, and prints per program what each found: its first report
 # (kind and source line) and its error summary. Logs stay under $OUT (default
 # target/sanitizer-gpu/).
 #   bash scripts/gpu/sanitizer.sh
@@ -37,7 +37,9 @@ for source in $src/*.cu; do
         >"$out/$name.memcheck.log" 2>&1 || true
     "$sanitizer" --tool initcheck --error-exitcode 1 "$out/$name" \
         >"$out/$name.initcheck.log" 2>&1 || true
-    for check in memcheck initcheck; do
+    "$sanitizer" --tool synccheck --error-exitcode 1 "$out/$name" \
+        >"$out/$name.synccheck.log" 2>&1 || true
+    for check in memcheck initcheck synccheck; do
         log="$out/$name.$check.log"
         printf '%-20s | %-8s | %s / %s\n' "$name" "$check" "$(first_report "$log")" "$(summary "$log")"
     done

@@ -6,7 +6,8 @@
 # `NAME.cu:LINE`), that the failed assert prints CUDA's line for each failing thread, that a
 # leak names its cudaMalloc call, and that no control (ok_*.cu) reports anything. Each bug
 # program also runs with memcheck alone on the interpreter and on the compiled executor: the
-# reports must be the same words. Built programs are cached under target/sanitizer/.
+# reports must be the same words. Also `chevron run --check` on one PTX kernel. Built
+# programs are cached under target/sanitizer/.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -43,7 +44,7 @@ for source in $src/*.cu; do
         >"$log.stdout" 2>"$log.stderr" || status=$?
     if [[ $name == ok_* ]]; then
         [[ $status == 0 ]] || { cat "$log.stdout" "$log.stderr" >&2; fail "$name: exit status $status"; }
-        grep -q "^chevron check (memcheck,initcheck,leaks): no problems found$" "$log.stderr" \
+        grep -q "^chevron check (memcheck,initcheck,synccheck,leaks): no problems found$" "$log.stderr" \
             || { cat "$log.stderr" >&2; fail "$name: a control reported something"; }
         controls=$((controls + 1))
         echo "$name: ok (nothing reported)"
@@ -88,6 +89,15 @@ grep -q "at inlined_oob.cu:5:[0-9]* (in \`at(float const\*, int)\`, inlined at i
 "$chevron" exec --device cpu "$out/leak" >/dev/null 2>"$out/leak-unchecked.stderr" \
     || fail "leak: exit status without --check"
 [[ ! -s $out/leak-unchecked.stderr ]] || fail "leak: output on stderr without --check"
-"$chevron" exec --device cpu --check=bogus "$out/leak" 2>&1 | grep -q "unknown check \`bogus\`" \
-    || fail "a bad --check is not refused"
+refused="$("$chevron" exec --device cpu --check=bogus "$out/leak" 2>&1)" \
+    && fail "a bad --check ran the program"
+[[ $refused == *"unknown check \`bogus\`"* ]] || fail "a bad --check is not refused: $refused"
+# `chevron run --check`: the same report for one launch, and a failing exit status.
+status=0
+"$chevron" run $src/oob_store.ptx oob_store --grid 1 --block 1 --arg 'i32[1]=zeros' \
+    --check=memcheck >/dev/null 2>"$out/run-check.stderr" || status=$?
+[[ $status == 1 ]] || fail "run --check: exit status $status, expected 1"
+grep -q "^chevron check: memcheck: out-of-bounds access in kernel \`oob_store(int\*)\` at oob_store.cu:3:5," \
+    "$out/run-check.stderr" || { cat "$out/run-check.stderr" >&2; fail "run --check: no report at oob_store.cu:3"; }
+echo "run --check: ok"
 echo "sanitizer: $bugs bug programs reported at their lines, $controls controls clean"

@@ -302,3 +302,65 @@ fn initcheck_reports_loads_of_bytes_never_written() {
         .launch(&kernel, &config([1, 1, 1], [64, 1, 1], 1), &params)
         .unwrap();
 }
+
+/// Warp 0 waits at one `bar.sync 0`, warp 1 at another (`divergent` = 1), or both at one
+/// `bar.sync 1` with counts 64 and `count`.
+const BARRIERS: &str = r#"
+.version 8.0
+.target sm_80
+.address_size 64
+
+.visible .entry barriers(.param .u32 divergent, .param .u32 count)
+{
+    .reg .pred %p<3>;
+    .reg .b32 %r<5>;
+    ld.param.u32 %r1, [divergent];
+    ld.param.u32 %r2, [count];
+    mov.u32 %r3, %tid.x;
+    setp.lt.u32 %p1, %r3, 32;
+    setp.ne.u32 %p2, %r1, 0;
+    @!%p2 bra COUNTS;
+    @%p1 bra FIRST;
+    bar.sync 0;
+    ret;
+FIRST:
+    bar.sync 0;
+    ret;
+COUNTS:
+    selp.u32 %r4, 64, %r2, %p1;
+    bar.sync 1, %r4;
+    ret;
+}
+"#;
+
+#[test]
+fn synccheck_reports_divergent_barriers_and_mismatched_counts() {
+    let (memory, program) = load(BARRIERS);
+    let kernel = program.kernel("barriers").unwrap();
+    let run = |divergent: u32, count: u32| {
+        let params = Params::new().u32(divergent).u32(count).build(&kernel);
+        program
+            .launch(&kernel, &config([1, 1, 1], [64, 1, 1], 1), &params)
+            .map_err(Box::new)
+    };
+    // Unchecked, the CPU device runs both as a GPU of compute capability 7.0 or later does.
+    run(1, 64).unwrap();
+    run(0, 64).unwrap();
+    memory.set_check_barriers(true);
+    run(0, 64).unwrap();
+    let fault = run(1, 64).unwrap_err();
+    assert_eq!(fault.kind, FaultKind::BarrierError);
+    assert_eq!(fault.thread, [32, 0, 0]);
+    assert!(
+        fault.detail.contains("from another instruction"),
+        "{}",
+        fault.detail
+    );
+    let fault = run(0, 96).unwrap_err();
+    assert_eq!(fault.kind, FaultKind::BarrierError);
+    assert!(
+        fault.detail.contains("count is 96 here, 64 where"),
+        "{}",
+        fault.detail
+    );
+}

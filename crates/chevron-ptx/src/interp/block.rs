@@ -27,6 +27,8 @@ pub(crate) struct Barrier {
     pub waiting: Vec<(u32, u32)>,
     /// `bar.red` operation and its running value.
     pub red: Option<(IrOp, u64)>,
+    /// synccheck: where the first waiting arrival was, as (function, instruction).
+    pub site: Option<(u32, u32)>,
 }
 
 /// Lanes released from a barrier, with the `bar.red` result to deliver.

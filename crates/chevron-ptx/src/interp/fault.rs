@@ -43,6 +43,8 @@ pub enum FaultKind {
     Stopped,
     /// A read of device memory that nothing wrote (with initcheck on).
     UninitializedRead,
+    /// A barrier reached from two instructions, or with two thread counts (with synccheck on).
+    BarrierError,
 }
 
 impl FaultKind {
@@ -64,6 +66,7 @@ impl FaultKind {
             FaultKind::AssertFailed => "assertion failed",
             FaultKind::Stopped => "stopped",
             FaultKind::UninitializedRead => "uninitialized read",
+            FaultKind::BarrierError => "barrier error",
         }
     }
 }

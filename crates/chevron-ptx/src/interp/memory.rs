@@ -251,6 +251,8 @@ pub struct DeviceMemory {
     table: RwLock<BTreeMap<u64, Entry>>,
     /// initcheck: whether new allocations record which bytes were written.
     track_defined: AtomicBool,
+    /// synccheck: whether kernels running on this memory check their barriers.
+    check_barriers: AtomicBool,
 }
 
 impl DeviceMemory {
@@ -261,6 +263,20 @@ impl DeviceMemory {
     /// [`FaultKind::UninitializedRead`]: super::FaultKind::UninitializedRead
     pub fn track_definedness(&self, on: bool) {
         self.track_defined.store(on, Ordering::Relaxed);
+    }
+
+    /// synccheck: whether kernels running on this memory fault with
+    /// [`FaultKind::BarrierError`] when their block's threads wait at one barrier from two
+    /// instructions or with two thread counts (undefined in CUDA; the CPU device runs it).
+    ///
+    /// [`FaultKind::BarrierError`]: super::FaultKind::BarrierError
+    pub fn set_check_barriers(&self, on: bool) {
+        self.check_barriers.store(on, Ordering::Relaxed);
+    }
+
+    /// Whether barriers are checked (see [`set_check_barriers`](Self::set_check_barriers)).
+    pub fn checks_barriers(&self) -> bool {
+        self.check_barriers.load(Ordering::Relaxed)
     }
 
     /// initcheck: marks `[addr, addr + len)` written (memory the program may read as is, e.g.
@@ -306,6 +322,7 @@ impl DeviceMemory {
             }),
             table: RwLock::new(BTreeMap::new()),
             track_defined: AtomicBool::new(false),
+            check_barriers: AtomicBool::new(false),
         }
     }
 

@@ -1,4 +1,5 @@
-//! The sanitizer: `CHEVRON_CHECK=memcheck,initcheck,leaks` (or [`configure`]), on the CPU device.
+//! The sanitizer: `CHEVRON_CHECK=memcheck,initcheck,synccheck,leaks` (or [`configure`]), on the
+//! CPU device.
 //!
 //! - **memcheck**: every access checked against the allocation table, the kernel's exact shared
 //!   memory and its thread's stack, misalignment, use after free, failed `assert` (the CPU
@@ -6,6 +7,8 @@
 //! - **initcheck**: device memory remembers which of its bytes were written (by the host, a copy,
 //!   a memset or a kernel); a kernel reading a byte never written is a finding. Kernels run in
 //!   the interpreter while it is on.
+//! - **synccheck**: a block's threads waiting at one barrier from two instructions, or with two
+//!   thread counts. Kernels run in the interpreter while it is on.
 //! - **leaks**: allocations made through the CUDA runtime and still live at exit, each with the
 //!   host call that made it.
 //!
@@ -34,10 +37,12 @@ pub struct CheckConfig {
     pub initcheck: bool,
     /// Allocations live at exit.
     pub leaks: bool,
+    /// Barriers reached from two instructions or with two thread counts.
+    pub synccheck: bool,
 }
 
 impl CheckConfig {
-    /// Parses a comma-separated list of `memcheck`, `initcheck`, `leaks` (`all`: every one;
+    /// Parses a comma-separated list of `memcheck`, `initcheck`, `synccheck`, `leaks` (`all`: every one;
     /// empty or `none`: off).
     pub fn parse(text: &str) -> Result<CheckConfig> {
         let mut config = CheckConfig::default();
@@ -46,21 +51,25 @@ impl CheckConfig {
                 "memcheck" => config.memcheck = true,
                 "initcheck" => config.initcheck = true,
                 "leaks" | "leakcheck" => config.leaks = true,
+                "synccheck" => config.synccheck = true,
                 "all" => {
                     config = CheckConfig {
                         memcheck: true,
                         initcheck: true,
                         leaks: true,
+                        synccheck: true,
                     }
                 }
                 "none" => {}
-                "racecheck" | "synccheck" => {
+                "racecheck" => {
                     return Err(invalid(text, &format!("`{word}` is not available yet")))
                 }
                 _ => {
                     return Err(invalid(
                         text,
-                        &format!("unknown check `{word}` (memcheck, initcheck, leaks, all)"),
+                        &format!(
+                            "unknown check `{word}` (memcheck, initcheck, synccheck, leaks, all)"
+                        ),
                     ))
                 }
             }
@@ -70,7 +79,7 @@ impl CheckConfig {
 
     /// Whether any check is on.
     pub fn any(&self) -> bool {
-        self.memcheck || self.initcheck || self.leaks
+        self.memcheck || self.initcheck || self.leaks || self.synccheck
     }
 
     /// The names of the checks that are on, comma-separated.
@@ -78,6 +87,7 @@ impl CheckConfig {
         [
             (self.memcheck, "memcheck"),
             (self.initcheck, "initcheck"),
+            (self.synccheck, "synccheck"),
             (self.leaks, "leaks"),
         ]
         .iter()
@@ -192,15 +202,10 @@ pub(crate) fn record(finding: Finding) {
 /// that check is on.
 pub(crate) fn record_fault(fault: &chevron_ptx::interp::Fault) {
     let checks = current();
-    let check = if fault.kind == chevron_ptx::interp::FaultKind::UninitializedRead {
-        "initcheck"
-    } else {
-        "memcheck"
-    };
-    let on = if check == "initcheck" {
-        checks.initcheck
-    } else {
-        checks.memcheck
+    let (check, on) = match fault.kind {
+        chevron_ptx::interp::FaultKind::UninitializedRead => ("initcheck", checks.initcheck),
+        chevron_ptx::interp::FaultKind::BarrierError => ("synccheck", checks.synccheck),
+        _ => ("memcheck", checks.memcheck),
     };
     if !on || fault.kind == chevron_ptx::interp::FaultKind::Stopped {
         return;
@@ -249,6 +254,7 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(error.contains("unknown check `bogus`"), "{error}");
+        assert!(CheckConfig::parse("synccheck").unwrap().synccheck);
         let error = CheckConfig::parse("racecheck").unwrap_err().to_string();
         assert!(error.contains("not available yet"), "{error}");
     }

@@ -3,8 +3,8 @@
 //! no-ops: the CPU device runs clusters of one block.
 
 use super::compare::pred_pair;
-use super::{for_lanes, narrow, Flow};
-use crate::interp::block::{Block, BARRIERS};
+use super::{for_lanes, narrow, Flow, Launch};
+use crate::interp::block::{Barrier, Block, BARRIERS};
 use crate::interp::fault::{ExecFault, FaultKind, LoadError};
 use crate::interp::inst::{BarrierKind, Collective, Op, Src, SINK};
 use crate::interp::program::Decoder;
@@ -75,7 +75,13 @@ pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction, op: K) -> Result<O
     })
 }
 
-pub(super) fn execute(op: &Op, w: &mut Warp, b: &mut Block, mask: u32) -> Result<Flow, ExecFault> {
+pub(super) fn execute(
+    op: &Op,
+    w: &mut Warp,
+    b: &mut Block,
+    l: &Launch<'_>,
+    mask: u32,
+) -> Result<Flow, ExecFault> {
     let Op::Bar {
         kind,
         id,
@@ -99,6 +105,17 @@ pub(super) fn execute(op: &Op, w: &mut Warp, b: &mut Block, mask: u32) -> Result
         ));
     }
     let count = count.map(|c| w.get(c, first) as u32);
+    if l.memory.checks_barriers() && *kind != BarrierKind::Arrive {
+        synccheck(
+            &b.barriers[barrier as usize],
+            (w.gfunc, w.gpc),
+            count,
+            first,
+        )?;
+        b.barriers[barrier as usize]
+            .site
+            .get_or_insert((w.gfunc, w.gpc));
+    }
     if let Some(n) = count {
         if n % 32 != 0 && n < b.live {
             // PTX requires a multiple of the warp size; accept what the block can satisfy.
@@ -137,4 +154,41 @@ pub(super) fn execute(op: &Op, w: &mut Warp, b: &mut Block, mask: u32) -> Result
     b.arrive(barrier as usize, w.index, mask, count, true, red);
     b.apply_releases(w);
     Ok(Flow::Reschedule)
+}
+
+/// synccheck: a block's threads waiting at one barrier from two different instructions (a
+/// `__syncthreads()` in code the block does not run alike), or with different thread counts.
+fn synccheck(
+    barrier: &Barrier,
+    site: (u32, u32),
+    count: Option<u32>,
+    lane: usize,
+) -> Result<(), ExecFault> {
+    if barrier.arrived == 0 {
+        return Ok(());
+    }
+    if let (Some(expected), Some(count)) = (barrier.expected, count) {
+        if expected != count {
+            return Err(ExecFault::new(
+                FaultKind::BarrierError,
+                lane as u32,
+                format!(
+                    "the barrier's thread count is {count} here, {expected} where other \
+                     threads wait"
+                ),
+            ));
+        }
+    }
+    match barrier.site {
+        Some(first) if first != site => Err(ExecFault::new(
+            FaultKind::BarrierError,
+            lane as u32,
+            format!(
+                "{} threads of the block wait at the same barrier from another instruction \
+                 (a barrier in divergent code)",
+                barrier.arrived
+            ),
+        )),
+        _ => Ok(()),
+    }
 }

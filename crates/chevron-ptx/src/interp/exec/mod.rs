@@ -227,7 +227,7 @@ pub(crate) fn execute(
         Op::Atom { .. } => atomics::execute(op, w, b, l, mask),
         Op::Call(call) => calls::call(call, w, b, l, mask),
         Op::Ret => calls::ret(w, b, l, mask),
-        Op::Bar { .. } | Op::Fence => barrier::execute(op, w, b, mask),
+        Op::Bar { .. } | Op::Fence => barrier::execute(op, w, b, l, mask),
         Op::Warp { .. } | Op::Activemask { .. } => warp_ops::execute(op, w, mask),
         Op::Ldmatrix(m) => mma::ldmatrix(m, w, b, l, mask),
         Op::Mma(m) => mma::mma(m, w, mask),

@@ -67,6 +67,7 @@ impl CpuDevice {
         let label = format!("cpu:{ordinal} ({DEVICE_NAME})");
         // initcheck: the memory records which bytes were written from the start.
         memory.track_definedness(crate::check::current().initcheck);
+        memory.set_check_barriers(crate::check::current().synccheck);
         let memory = CpuMemory::new(Arc::new(memory), window, config.memory_bytes, label.clone());
         CpuDevice {
             core: Arc::new(DeviceCore {

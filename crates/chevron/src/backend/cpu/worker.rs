@@ -195,8 +195,10 @@ impl WorkerContext {
             program: &kernel.program,
             handle: &kernel.handle,
         };
-        // initcheck reads the written bytes on every load: the interpreter's loads do that.
-        let result = if crate::check::current().initcheck {
+        // initcheck reads the written bytes on every load, synccheck looks at every barrier
+        // arrival: the interpreter does both.
+        let checks = crate::check::current();
+        let result = if checks.initcheck || checks.synccheck {
             kernel
                 .program
                 .launch_with(&kernel.handle, &config, params, &hooks)
