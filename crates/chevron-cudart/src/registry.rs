@@ -266,9 +266,9 @@ pub struct CodeVersions {
 impl FatBinary {
     /// What a device with `targets` runs of this fatbin (of the translation units' fatbins for
     /// `-rdc=true` code, when the linked image holds no code itself). Unreadable entries count
-    /// as absent.
+    /// as absent, and so does a corrupted fatbin.
     pub fn code_versions(&self, targets: &CodeTargets) -> CodeVersions {
-        let images = std::iter::once(self.image).chain(self.units.iter().copied());
+        let images = self.image.iter().copied().chain(self.units.iter().copied());
         for image in images {
             let Ok(entries) = parse_fatbin(image) else {
                 continue;
