@@ -1,13 +1,13 @@
 #!/usr/bin/env bash
 # The sanitizer on the CPU device (docs/sanitizer.md): builds the buggy CUDA programs of
 # tests/sanitizer/ with nvcc 13.0 (-lineinfo -cudart shared, host -g), runs each under
-# `chevron exec --device cpu --check=all` (memcheck, initcheck, leaks), and checks that every
-# bug program exits with status 1 and is reported at the line its source marks `// expect: KIND` (as
-# `NAME.cu:LINE`), that the failed assert prints CUDA's line for each failing thread, that a
-# leak names its cudaMalloc call, and that no control (ok_*.cu) reports anything. Each bug
-# program also runs with memcheck alone on the interpreter and on the compiled executor: the
-# reports must be the same words. Also `chevron run --check` on one PTX kernel. Built
-# programs are cached under target/sanitizer/.
+# `chevron exec --device cpu --check=all` (memcheck, initcheck, synccheck, leaks), and checks
+# that every bug program exits with status 1 and is reported at the line its source marks
+# `// expect: KIND` (as `NAME.cu:LINE`; a failed CUDA call and a leak by their caller's line),
+# that the failed assert prints CUDA's line for each failing thread, and that no control
+# (ok_*.cu) reports anything. Each bug program also runs with memcheck alone on the
+# interpreter and on the compiled executor: the reports must be the same words. Also
+# `chevron run --check` on one PTX kernel. Built programs are cached under target/sanitizer/.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -58,6 +58,10 @@ for source in $src/*.cu; do
     leak)
         grep -q "^chevron check: leaks: 4096 bytes at 0x[0-9a-f]* allocated by cudaMalloc called from main ($name.cu:$line) were not freed$" \
             "$log.stderr" || { cat "$log.stderr" >&2; fail "$name: no leak reported at $name.cu:$line"; }
+        ;;
+    "CUDA API error")
+        grep -q "^chevron check: memcheck: CUDA API error: [a-zA-Z]* returned cuda[A-Za-z]* called from main ($name.cu:$line)" \
+            "$log.stderr" || { cat "$log.stderr" >&2; fail "$name: no API error reported at $name.cu:$line"; }
         ;;
     *)
         grep -q "^chevron check: [a-z]*: $kind in kernel \`[^\`]*\` at $name.cu:$line:" "$log.stderr" \

@@ -269,6 +269,10 @@ pub fn record(function: &str, error: &CudaError) {
     LAST_ERROR.with(|e| e.set(error.code));
     if is_sticky(error.code) {
         STICKY.store(error.code, Ordering::Relaxed);
+    } else if error.code != NOT_READY {
+        // A failed call (a kernel's fault is the sanitizer's finding already).
+        let name = describe(error.code).map_or("an error", |(name, _)| name);
+        chevron::check::record_api_error(function, name, &error.message);
     }
     if !error.message.is_empty() {
         eprintln!("chevron: {function}: {}", error.message);

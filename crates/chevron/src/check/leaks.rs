@@ -66,7 +66,7 @@ pub(super) fn report() -> usize {
 
 /// ` called from main (leak.cu:10)`: the frame after `call`'s in a printed backtrace (its
 /// function, and its file and line where the program has debug information), or nothing.
-fn caller_of(backtrace: &str, call: &str) -> String {
+pub(super) fn caller_of(backtrace: &str, call: &str) -> String {
     let mut lines = backtrace.lines().map(str::trim);
     let frame_name = |line: &str| -> Option<String> {
         let (number, name) = line.split_once(": ")?;

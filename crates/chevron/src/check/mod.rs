@@ -222,6 +222,32 @@ pub(crate) fn record_fault(fault: &chevron_ptx::interp::Fault) {
     });
 }
 
+/// Records a CUDA runtime call that failed (`function` returned `error_name`) as a memcheck
+/// finding, with the host code that called it, as compute-sanitizer reports API errors. Kernel
+/// faults seen again by later calls are not recorded here.
+pub fn record_api_error(function: &str, error_name: &str, message: &str) {
+    if !current().memcheck {
+        return;
+    }
+    let backtrace = std::backtrace::Backtrace::force_capture().to_string();
+    let caller = leaks::caller_of(&backtrace, function);
+    let detail = if message.is_empty() {
+        String::new()
+    } else {
+        format!(": {message}")
+    };
+    record(Finding {
+        check: "memcheck",
+        kind: "CUDA API error".into(),
+        kernel: None,
+        block: None,
+        thread: None,
+        address: None,
+        source: None,
+        message: format!("CUDA API error: {function} returned {error_name}{caller}{detail}"),
+    });
+}
+
 /// Records a fault of a copy or fill (`what`: `memcpy host-to-device`, …) as a memcheck finding.
 pub(crate) fn record_memory_fault(what: &str, message: &str) {
     if !current().memcheck {
