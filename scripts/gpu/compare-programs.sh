@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# On a GPU machine (nvcc present, no cargo): every CUDA program of tests/cudart/compare.list built
+# with nvcc (-cudart shared; at nvcc's default architecture and with -arch=sm_90), run under
+# NVIDIA's runtime and under chevron's (`chevron exec`, the GPU), stdout compared line for line,
+# wall times side by side. Prints a table and `compare: N passed, N failed`.
+#
+# Carried from the development machine: CHEVRON_BIN (default carry/gpu/chevron) with chevron's
+# libcudart.so (and libcuda.so.1 where built) next to it. A list line is
+#   NAME | SOURCES | ARGS | FLAGS
+# (sources relative to the repository; ARGS and FLAGS optional). Lines of output that vary from
+# run to run (timings) are dropped before comparing when they match COMPARE_IGNORE (a regex).
+set -uo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+cd "$root"
+chevron="${CHEVRON_BIN:-$root/carry/gpu/chevron}"
+list="${1:-tests/cudart/compare.list}"
+OUT="${OUT:-$(mktemp -d)}"
+ignore="${COMPARE_IGNORE:-([0-9.]+ ?(ms|us|µs|s|GB/s|GFLOP/s|TOPS|ops/s)\b|[Tt]ime|elapsed|[Bb]andwidth|Throughput)}"
+build="$OUT/build"
+mkdir -p "$build"
+nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
+passed=0
+failed=0
+printf "%-28s %-8s %10s %10s %7s  %s\n" program arch nvidia_s chevron_s ratio result | tee "$OUT/table.txt"
+while IFS='|' read -r name sources args flags; do
+    name="$(echo "$name" | xargs)"
+    [[ -z $name || $name == \#* ]] && continue
+    for arch in default sm_90; do
+        archflag=""
+        [[ $arch == sm_90 ]] && archflag="-arch=sm_90"
+        exe="$build/$name-$arch"
+        # shellcheck disable=SC2086 # word lists
+        if ! nvcc -cudart shared $archflag $flags -o "$exe" $sources >"$exe.build.log" 2>&1; then
+            printf "%-28s %-8s %10s %10s %7s  %s\n" "$name" "$arch" - - - "BUILD FAILED" | tee -a "$OUT/table.txt"
+            failed=$((failed + 1))
+            continue
+        fi
+        start=$(date +%s.%N)
+        # shellcheck disable=SC2086
+        timeout 300 "$exe" $args >"$exe.nvidia.out" 2>"$exe.nvidia.err"
+        native_status=$?
+        mid=$(date +%s.%N)
+        # shellcheck disable=SC2086
+        timeout 300 "$chevron" exec "$exe" $args >"$exe.chevron.out" 2>"$exe.chevron.err"
+        chevron_status=$?
+        end=$(date +%s.%N)
+        native=$(echo "$mid - $start" | bc)
+        ours=$(echo "$end - $mid" | bc)
+        ratio=$(echo "scale=2; $ours / $native" | bc)
+        if [[ $native_status == "$chevron_status" ]] \
+            && diff <(grep -Ev "$ignore" "$exe.nvidia.out") <(grep -Ev "$ignore" "$exe.chevron.out") \
+                >"$exe.diff"; then
+            result="same (status $native_status)"
+            passed=$((passed + 1))
+        else
+            result="DIFFERS (status $native_status vs $chevron_status, $exe.diff)"
+            failed=$((failed + 1))
+        fi
+        printf "%-28s %-8s %10.3f %10.3f %7s  %s\n" "$name" "$arch" "$native" "$ours" "$ratio" "$result" \
+            | tee -a "$OUT/table.txt"
+    done
+done <"$list"
+echo "compare: $passed passed, $failed failed" | tee -a "$OUT/table.txt"
