@@ -11,7 +11,7 @@
 //! | [`memory`], [`symbols`] | allocations, fills, variables, pointer attributes |
 //! | [`copy`] | copies: 1D, 2D, between devices; every pointer checked before it is touched |
 //! | [`mirror`], [`managed_vars`] | managed, pinned and registered memory, `__managed__` variables |
-//! | [`graphs`] | stream capture, `cudaGraphInstantiate`, `cudaGraphLaunch`, node argument updates |
+//! | [`graphs`] | stream capture (fork/join across streams), graphs built node by node, instantiation, launch, updates |
 //! | [`streams`] | streams, host functions, events ([`state`]: devices, legacy and per-thread streams) |
 //! | [`per_thread`] | the `_ptsz`/`_ptds` entry points of `--default-stream per-thread` programs |
 //! | [`limits`] | limits, cache preferences, pitched allocations, managed-memory hints |
