@@ -8,6 +8,7 @@
 //! | [`compiler`] | what compilers emit: `__cudaRegisterFatBinary`, `__cudaRegisterFunction`, `__cudaPushCallConfiguration`, `__cudaLaunchKernel`, … ([`registry`] keeps what they register, [`linked`] links `-rdc=true` code) |
 //! | [`launch`] | `cudaLaunchKernel`, `cudaFuncGetAttributes`, occupancy |
 //! | [`device`] | device management, versions, errors ([`errors`]: codes, last and sticky errors) |
+//! | [`mem_pool`] | stream-ordered allocation and memory pools |
 //! | [`memory`], [`symbols`] | allocations, fills, variables, pointer attributes |
 //! | [`copy`] | copies: 1D, 2D, between devices; every pointer checked before it is touched |
 //! | [`mirror`], [`managed_vars`] | managed, pinned and registered memory, `__managed__` variables |
@@ -30,6 +31,7 @@ pub mod launch;
 pub mod limits;
 pub mod linked;
 pub mod managed_vars;
+pub mod mem_pool;
 pub mod memory;
 pub mod mirror;
 pub mod per_thread;
