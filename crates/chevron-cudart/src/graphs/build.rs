@@ -314,3 +314,29 @@ pub unsafe extern "C" fn cudaGraphGetEdges(
         }
     })
 }
+
+/// Writes the node of `clone` (made by `cudaGraphClone`) that copies `original`.
+#[no_mangle]
+pub extern "C" fn cudaGraphNodeFindInClone(
+    out: *mut *mut c_void,
+    original: *mut c_void,
+    clone: *mut c_void,
+) -> cudaError_t {
+    guard("cudaGraphNodeFindInClone", || {
+        let (_, index) = find_node(original)?;
+        let clone_model = find_graph(clone)?;
+        let copy = lock(&clone_model)
+            .nodes
+            .get(index)
+            .filter(|n| n.alive)
+            .map(|n| n.handle);
+        // A clone keeps the original's node indices; a node of another graph at that index is
+        // not a copy of it.
+        let copy = copy.filter(|&handle| {
+            super::find_node(handle as *mut c_void)
+                .is_ok_and(|(m, _)| std::sync::Arc::ptr_eq(&m, &clone_model))
+        });
+        let copy = copy.ok_or_else(|| bad_handle(original, "node cloned into this graph"))?;
+        store(out, copy as *mut c_void, "pNode")
+    })
+}
