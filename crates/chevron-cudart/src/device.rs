@@ -190,8 +190,8 @@ fn cpu_attribute(info: &DeviceInfo, attribute: c_int) -> c_int {
         15 => 1,
         16 => int(info.multiprocessors),
         // Can map host memory, concurrent kernels, unified addressing, managed memory,
-        // cooperative launches.
-        19 | 31 | 41 | 83 | 95 => 1,
+        // cooperative launches, memory pools.
+        19 | 31 | 41 | 83 | 95 | 115 => 1,
         36 => 1_000_000,
         37 => 256,
         39 => 2048,

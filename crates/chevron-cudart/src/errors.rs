@@ -130,6 +130,11 @@ pub const CODES: &[(c_int, &str, &str)] = &[
         "cudaErrorStreamCaptureInvalidated",
         "operation failed due to a previous error during capture",
     ),
+    (902, "cudaErrorStreamCaptureMerge", "operation would result in a merge of separate capture sequences"),
+    (903, "cudaErrorStreamCaptureUnmatched", "capture was not ended in the same stream as it began"),
+    (904, "cudaErrorStreamCaptureUnjoined", "capturing stream has unjoined work"),
+    (905, "cudaErrorStreamCaptureIsolation", "dependency created on uncaptured work in another stream"),
+    (910, "cudaErrorGraphExecUpdateFailure", "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update"),
     (999, "cudaErrorUnknown", "unknown error"),
 ];
 

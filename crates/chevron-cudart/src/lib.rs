@@ -8,10 +8,11 @@
 //! | [`compiler`] | what compilers emit: `__cudaRegisterFatBinary`, `__cudaRegisterFunction`, `__cudaPushCallConfiguration`, `__cudaLaunchKernel`, … ([`registry`] keeps what they register, [`linked`] links `-rdc=true` code) |
 //! | [`launch`] | `cudaLaunchKernel`, `cudaFuncGetAttributes`, occupancy |
 //! | [`device`] | device management, versions, errors ([`errors`]: codes, last and sticky errors) |
+//! | [`mem_pool`] | stream-ordered allocation and memory pools |
 //! | [`memory`], [`symbols`] | allocations, fills, variables, pointer attributes |
 //! | [`copy`] | copies: 1D, 2D, between devices; every pointer checked before it is touched |
 //! | [`mirror`], [`managed_vars`] | managed, pinned and registered memory, `__managed__` variables |
-//! | [`graphs`] | stream capture, `cudaGraphInstantiate`, `cudaGraphLaunch`, node argument updates |
+//! | [`graphs`] | stream capture (fork/join across streams), graphs built node by node, instantiation, launch, updates |
 //! | [`streams`] | streams, host functions, events ([`state`]: devices, legacy and per-thread streams) |
 //! | [`per_thread`] | the `_ptsz`/`_ptds` entry points of `--default-stream per-thread` programs |
 //! | [`limits`] | limits, cache preferences, pitched allocations, managed-memory hints |
@@ -30,6 +31,7 @@ pub mod launch;
 pub mod limits;
 pub mod linked;
 pub mod managed_vars;
+pub mod mem_pool;
 pub mod memory;
 pub mod mirror;
 pub mod per_thread;

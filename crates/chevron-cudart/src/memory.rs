@@ -93,6 +93,26 @@ pub(crate) fn store<T>(out: *mut T, value: T, what: &str) -> CudaResult {
     Ok(())
 }
 
+/// Makes `buffer` a live allocation (for `cudaFree`, copies and pointer queries), made by
+/// `call`; returns its address.
+pub(crate) fn adopt(buffer: Buffer<u8>, size: usize, call: &'static str) -> u64 {
+    let address = buffer.device_ptr();
+    lock(&ALLOCATIONS)
+        .get_or_insert_with(HashMap::new)
+        .insert(address, buffer);
+    chevron::check::track_allocation(address, size as u64, call);
+    address
+}
+
+/// Takes allocation `ptr` out of the live allocations.
+pub(crate) fn release(ptr: u64) -> Option<Buffer<u8>> {
+    let removed = lock(&ALLOCATIONS).as_mut().and_then(|a| a.remove(&ptr));
+    if removed.is_some() {
+        chevron::check::forget_allocation(ptr);
+    }
+    removed
+}
+
 /// Allocates device memory on the current device.
 #[no_mangle]
 pub extern "C" fn cudaMalloc(ptr: *mut *mut c_void, size: usize) -> cudaError_t {

@@ -187,6 +187,19 @@ pub fn unregister(fatbin: &Arc<FatBinary>) {
     lock(&fatbin.modules).clear();
 }
 
+/// The host stub registered for `entry` (0 when none is: a `cudaKernel_t` of a library).
+pub fn stub_of(entry: &KernelEntry) -> usize {
+    read()
+        .as_ref()
+        .and_then(|r| {
+            r.stubs
+                .iter()
+                .find(|(_, e)| std::ptr::eq(Arc::as_ptr(e), entry))
+                .map(|(&stub, _)| stub)
+        })
+        .unwrap_or(0)
+}
+
 /// The kernel entry of host stub `stub`.
 pub fn kernel_entry(stub: *const c_void) -> CudaResult<Arc<KernelEntry>> {
     read()

@@ -44,6 +44,20 @@ fn with_event<T>(event: *mut c_void, f: impl FnOnce(&mut Event) -> CudaResult<T>
     }
 }
 
+/// The token of `event` (what a wait for it waits for).
+pub(crate) fn event_token(event: *mut c_void) -> CudaResult<Token> {
+    with_event(event, |e| Ok(e.token.clone()))
+}
+
+/// Records `event` at `token` (a graph's event record node; no timestamp).
+pub(crate) fn set_event_token(event: usize, token: Token) -> CudaResult {
+    with_event(event as *mut c_void, |e| {
+        e.token = token;
+        e.recorded_at = None;
+        Ok(())
+    })
+}
+
 fn create_stream(out: *mut *mut c_void, flags: c_uint) -> CudaResult {
     let ordinal = state::current_ordinal();
     let stream = state::current()?.device.create_stream()?;
@@ -121,6 +135,9 @@ pub extern "C" fn cudaStreamWaitEvent(
 ) -> cudaError_t {
     let _ = flags;
     guard("cudaStreamWaitEvent", || {
+        if let Some(captured) = crate::graphs::capture_event_wait(stream, event) {
+            return captured;
+        }
         let token = with_event(event, |e| Ok(e.token.clone()))?;
         state::submit_stream(stream)?.1.wait_for(&[&token])?;
         Ok(())
@@ -146,6 +163,9 @@ pub unsafe extern "C" fn cudaLaunchHostFunc(
     guard("cudaLaunchHostFunc", || {
         let function =
             host_fn.ok_or_else(|| CudaError::new(crate::errors::INVALID_VALUE, "fn is NULL"))?;
+        if let Some(captured) = crate::graphs::capture_host(stream, function, user_data) {
+            return captured;
+        }
         let user_data = user_data as usize;
         in_stream_order(stream, move |status| {
             if status.is_ok() {
@@ -264,6 +284,9 @@ pub extern "C" fn cudaEventDestroy(event: *mut c_void) -> cudaError_t {
 #[no_mangle]
 pub extern "C" fn cudaEventRecord(event: *mut c_void, stream: *mut c_void) -> cudaError_t {
     guard("cudaEventRecord", || {
+        if let Some(captured) = crate::graphs::capture_event_record(event, stream) {
+            return captured;
+        }
         let token = state::submit_stream(stream)?.1.token();
         let timing = with_event(event, |e| Ok(e.timing))?;
         let recorded_at = if timing {
