@@ -1,7 +1,23 @@
 // Warp-aggregated atomics: lanes with the same bucket find each other with __match_any_sync,
 // one leader per group adds the group's count, and the group's maximum comes from
-// __reduce_max_sync over the group's own mask (sm_80 and newer).
+// __reduce_max_sync over the group's own mask (sm_80 and newer; older targets gather the group
+// with __shfl_sync over the same mask). samples.sh builds it for sm_80.
 #include "../common/helpers.h"
+
+__device__ inline void groupMaxAndCount(unsigned peers, unsigned key, unsigned &groupMax, unsigned &groupCount) {
+#if __CUDA_ARCH__ >= 800
+    groupMax = __reduce_max_sync(peers, key);
+    groupCount = __reduce_add_sync(peers, 1u);
+#else
+    groupMax = key;
+    groupCount = 0;
+    for (unsigned rest = peers; rest; rest &= rest - 1) {
+        unsigned other = __shfl_sync(peers, key, __ffs(rest) - 1);
+        groupMax = other > groupMax ? other : groupMax;
+        ++groupCount;
+    }
+#endif
+}
 
 __global__ void bucketStats(const unsigned *keys, int n, int buckets, unsigned *counts, unsigned *maxima) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;
@@ -9,8 +25,8 @@ __global__ void bucketStats(const unsigned *keys, int n, int buckets, unsigned *
     unsigned key = keys[i];
     unsigned bucket = key % buckets;
     unsigned peers = __match_any_sync(0xffffffffu, bucket);
-    unsigned groupMax = __reduce_max_sync(peers, key);
-    unsigned groupAdd = __reduce_add_sync(peers, 1u);
+    unsigned groupMax, groupAdd;
+    groupMaxAndCount(peers, key, groupMax, groupAdd);
     int leader = __ffs(peers) - 1;
     if ((threadIdx.x & 31) == leader) {
         atomicAdd(&counts[bucket], groupAdd);
