@@ -35,7 +35,12 @@ done
 build() {
     local name=$1 dir="$src/$1" exe="$out/$1" stale=0
     [[ -e $exe ]] || stale=1
-    for f in "$dir"/* "$src"/common/*; do [[ $f -nt $exe ]] && stale=1; done
+    # Its own files, the shared helpers, and the folders its sources include ("../OTHER/...").
+    local used=("$dir"/* "$src"/common/*) other
+    for other in $(grep -ho '"\.\./[a-z0-9_]*/' "$dir"/*.cu | tr -d '"' | sort -u); do
+        used+=("$dir/$other"*)
+    done
+    for f in "${used[@]}"; do [[ $f -nt $exe ]] && stale=1; done
     ((stale)) || return 0
     local flags=()
     [[ -e $dir/flags ]] && read -ra flags <"$dir/flags"
@@ -54,7 +59,7 @@ printf '%s\n' "${programs[@]}" | xargs -P 2 -I{} bash -c 'build {}' \
 
 chevron="$root/target/debug/chevron"
 passed=0 failed=0 xfail=0
-printf '%-22s %7s  %s\n' program seconds result
+printf '%-28s %7s  %s\n' program seconds result
 for name in "${programs[@]}"; do
     args=()
     [[ -e $src/$name/args ]] && read -ra args <"$src/$name/args"
@@ -77,7 +82,7 @@ for name in "${programs[@]}"; do
         failed=$((failed + 1))
         tail -n 5 "$out/$name.stdout" "$out/$name.stderr" >&2
     fi
-    printf '%-22s %7.1f  %s\n' "$name" "$seconds" "$result"
+    printf '%-28s %7.1f  %s\n' "$name" "$seconds" "$result"
 done
 echo "samples: $passed passed, $failed failed, $xfail xfail"
 ((failed == 0))

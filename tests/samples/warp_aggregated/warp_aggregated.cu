@@ -3,6 +3,9 @@
 // __reduce_max_sync over the group's own mask (sm_80 and newer; older targets gather the group
 // with __shfl_sync over the same mask). samples.sh builds it for sm_80.
 #include "../common/helpers.h"
+#ifndef SAMPLE_NAME
+#define SAMPLE_NAME "warp_aggregated"
+#endif
 
 __device__ inline void groupMaxAndCount(unsigned peers, unsigned key, unsigned &groupMax, unsigned &groupCount) {
 #if __CUDA_ARCH__ >= 800
@@ -59,5 +62,5 @@ int main(int argc, char **argv) {
     checkCudaErrors(cudaFree(keys));
     checkCudaErrors(cudaFree(counts));
     checkCudaErrors(cudaFree(maxima));
-    return finish("warp_aggregated", ok);
+    return finish(SAMPLE_NAME, ok);
 }
