@@ -73,7 +73,7 @@ for name in "${programs[@]}"; do
     if [[ $status == 0 && $last == "$name: PASS" ]]; then
         result=PASS
         passed=$((passed + 1))
-        [[ -n $reason ]] && result="PASS (listed in xfail.list: remove it)"
+        [[ -n $reason ]] && result="PASS (listed in xfail.list; remove it once it passes reliably)"
     elif [[ -n $reason ]]; then
         result="xfail: $reason"
         xfail=$((xfail + 1))

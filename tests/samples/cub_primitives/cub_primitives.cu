@@ -47,7 +47,12 @@ int main(int argc, char **argv) {
     checkCudaErrors(cudaMemcpy(scanned.data(), out, n * sizeof(int), cudaMemcpyDeviceToHost));
     int running = 0;
     bool scanOk = true;
-    for (int i = 0; i < n; ++i) { scanOk &= scanned[i] == running; running += h[i]; }
+    for (int i = 0; i < n; ++i) {
+        if (scanOk && scanned[i] != running)
+            printf("first wrong prefix at %d: %d, expected %d\n", i, scanned[i], running);
+        scanOk &= scanned[i] == running;
+        running += h[i];
+    }
     printf("DeviceScan::ExclusiveSum: %s\n", scanOk ? "ok" : "WRONG");
     ok &= scanOk;
     checkCudaErrors(cudaFree(temp));
