@@ -502,7 +502,9 @@ chevron_status chevron_token_query(chevron_token token);
 // Releases a token handle (the work is unaffected).
 chevron_status chevron_token_release(chevron_token token);
 
-// Starts recording every chevron call; `chevron_trace_stop` writes the trace to `path`.
+// Starts recording every chevron call into the file `path`, written as the trace records;
+// `chevron_trace_stop` completes it. `CHEVRON_ERROR_INVALID_VALUE` when a trace is already
+// recording (the first goes on: stop it first) or the file cannot be created.
 //
 // # Safety
 // `path` is a NUL-terminated string.
