@@ -21,17 +21,32 @@ mkdir -p "$build"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
 passed=0
 failed=0
+# Every build first, in parallel (nvcc is most of the time), then the runs one at a time.
+build_one() {
+    local name=$1 sources=$2 flags=$3 arch=$4 archflag=""
+    [[ $arch == sm_90 ]] && archflag="-arch=sm_90"
+    # shellcheck disable=SC2086 # word lists
+    nvcc -cudart shared $archflag $flags -o "$build/$name-$arch" $sources >"$build/$name-$arch.build.log" 2>&1 \
+        || rm -f "$build/$name-$arch"
+}
+jobs_max="${JOBS:-$(nproc)}"
+while IFS='|' read -r name sources args flags; do
+    name="$(echo "$name" | xargs)"
+    [[ -z $name || $name == \#* ]] && continue
+    for arch in default sm_90; do
+        build_one "$name" "$sources" "$flags" "$arch" &
+        while (($(jobs -rp | wc -l) >= jobs_max)); do wait -n || true; done
+    done
+done <"$list"
+wait
 printf "%-28s %-8s %10s %10s %7s  %s\n" program arch nvidia_s chevron_s ratio result | tee "$OUT/table.txt"
 while IFS='|' read -r name sources args flags; do
     name="$(echo "$name" | xargs)"
     [[ -z $name || $name == \#* ]] && continue
     for arch in default sm_90; do
-        archflag=""
-        [[ $arch == sm_90 ]] && archflag="-arch=sm_90"
         exe="$build/$name-$arch"
-        # shellcheck disable=SC2086 # word lists
-        if ! nvcc -cudart shared $archflag $flags -o "$exe" $sources >"$exe.build.log" 2>&1; then
-            printf "%-28s %-8s %10s %10s %7s  %s\n" "$name" "$arch" - - - "BUILD FAILED" | tee -a "$OUT/table.txt"
+        if [[ ! -x $exe ]]; then
+            printf "%-28s %-8s %10s %10s %7s  %s\n" "$name" "$arch" - - - "BUILD FAILED ($exe.build.log)" | tee -a "$OUT/table.txt"
             failed=$((failed + 1))
             continue
         fi
@@ -44,9 +59,8 @@ while IFS='|' read -r name sources args flags; do
         timeout 300 "$chevron" exec "$exe" $args >"$exe.chevron.out" 2>"$exe.chevron.err"
         chevron_status=$?
         end=$(date +%s.%N)
-        native=$(echo "$mid - $start" | bc)
-        ours=$(echo "$end - $mid" | bc)
-        ratio=$(echo "scale=2; $ours / $native" | bc)
+        read -r native ours ratio < <(awk -v s="$start" -v m="$mid" -v e="$end" \
+            'BEGIN { printf "%.3f %.3f %.2f\n", m - s, e - m, (e - m) / (m - s) }')
         if [[ $native_status == "$chevron_status" ]] \
             && diff <(grep -Ev "$ignore" "$exe.nvidia.out") <(grep -Ev "$ignore" "$exe.chevron.out") \
                 >"$exe.diff"; then

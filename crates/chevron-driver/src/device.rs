@@ -95,11 +95,22 @@ pub extern "C" fn cuDeviceGetAttribute(
         if value.is_null() {
             return Err(DriverError::new(INVALID_VALUE, "pi is NULL"));
         }
+        if attribute == MEMORY_POOLS_SUPPORTED {
+            // The runtime's pools (cudaMallocAsync, cudaMemPool*) are served; the driver's
+            // (cuMemPool*, cuMemAllocFromPoolAsync) are not, so driver clients such as Numba
+            // must not take the pool path.
+            // SAFETY: non-NULL (checked) and writable (caller).
+            unsafe { value.write(0) };
+            return Ok(());
+        }
         runtime(cudart::device::cudaDeviceGetAttribute(
             value, attribute, device,
         ))
     })
 }
+
+/// `CU_DEVICE_ATTRIBUTE_MEMORY_POOLS_SUPPORTED`.
+const MEMORY_POOLS_SUPPORTED: c_int = 115;
 
 /// The compute capability chevron's device reports.
 #[no_mangle]
