@@ -268,7 +268,7 @@ impl FatBinary {
     /// `-rdc=true` code, when the linked image holds no code itself). Unreadable entries count
     /// as absent.
     pub fn code_versions(&self, targets: &CodeTargets) -> CodeVersions {
-        let images = std::iter::once(self.image).chain(self.units.iter().copied());
+        let images = self.image.iter().copied().chain(self.units.iter().copied());
         for image in images {
             let Ok(entries) = parse_fatbin(image) else {
                 continue;

@@ -185,7 +185,7 @@ pub extern "C" fn cuMemGetAddressRange_v2(
 fn copy(dst: u64, src: u64, bytes: usize, stream: *mut c_void, sync: bool) -> DriverResult {
     enter()?;
     let (_, stream) = state::submit_stream(stream)?;
-    rt::copy(&stream, dst, src, bytes)?;
+    cudart::copy::copy(&stream, dst, src, bytes)?;
     if sync {
         stream.synchronize()?;
         mirror::pull_all()?;
