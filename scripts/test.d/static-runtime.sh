@@ -25,6 +25,16 @@ status=0
 echo "nvcc default (-cudart static): refused in one line"
 passed=$((passed + 1))
 
+status=0
+CHEVRON_DEVICES=cpu LD_PRELOAD="$root/target/debug/libchevron_driver.so:$root/target/debug/libcuda.so" \
+    "$out/square-static" >"$out/preloaded.stdout" 2>"$out/preloaded.stderr" || status=$?
+first_table="cuGetExportTable: table {f8cff951-2146-8b4e-b9e2-fb469e7c0dd9} (unnamed: CUDA 13's"
+[[ $status == 1 ]] && grep -qF "$first_table" "$out/preloaded.stderr" \
+    && grep -q "requested from square-static+0x[0-9a-f]* is not served by chevron" "$out/preloaded.stderr" \
+    || { echo "static-runtime: preloaded run (status $status):" >&2; cat "$out/preloaded.stderr" >&2; exit 1; }
+echo "nvcc default, driver library preloaded: table requests refused by UUID and caller, no crash"
+passed=$((passed + 1))
+
 nice "$bin/nvcc" -cudart none -o "$out/square-chevron" tests/install/square.cu \
     target/debug/libcudart.a -lpthread -ldl -lm
 result="$("$chevron" exec --device cpu "$out/square-chevron")"

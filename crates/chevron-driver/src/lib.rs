@@ -19,6 +19,7 @@
 //! | [`stream`] | streams, events, `cuStreamAddCallback`, `cuLaunchHostFunc` |
 //! | [`pointer`] | `cuPointerGetAttribute(s)` |
 //! | [`proc_address`] | `cuGetProcAddress(_v2)` (the one list of implemented functions), `cuGetErrorName/String` ([`versions`]: base name → current ABI) |
+//! | [`export_table`] | `cuGetExportTable`: the runtime's private tables, each refused in one line naming it and its caller |
 //! | [`unsupported`] | every other CUDA 13.0 driver function: `CUDA_ERROR_NOT_SUPPORTED`, named on stderr |
 //! | [`result`] | `CUresult` codes, the entry wrapper |
 
@@ -27,6 +28,7 @@ pub use cudart;
 
 pub mod context;
 pub mod device;
+pub mod export_table;
 pub mod function;
 pub mod image;
 pub mod launch;

@@ -13,7 +13,8 @@ use std::sync::OnceLock;
 
 use crate::result::{describe, entry, store, CUresult, DriverError, INVALID_VALUE, NOT_FOUND};
 use crate::{
-    context, device, function, launch, link, memory, module, pointer, stream, unsupported, versions,
+    context, device, export_table, function, launch, link, memory, module, pointer, stream,
+    unsupported, versions,
 };
 
 /// `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`.
@@ -160,6 +161,7 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         stream::cuEventDestroy_v2,
         stream::cuEventElapsedTime_v2,
         stream::cuEventElapsedTime,
+        export_table::cuGetExportTable,
         self::cuGetProcAddress,
         self::cuGetProcAddress_v2,
         self::cuGetErrorName,

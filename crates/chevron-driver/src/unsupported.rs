@@ -66,7 +66,7 @@ unsupported! {
     cuDeviceRegisterAsyncNotification, cuDeviceSetGraphMemAttribute, cuDeviceSetMemPool,
     cuDeviceUnregisterAsyncNotification, cuEventRecordWithFlags,
     cuExternalMemoryGetMappedBuffer, cuExternalMemoryGetMappedMipmappedArray,
-    cuFlushGPUDirectRDMAWrites, cuFuncSetBlockShape, cuFuncSetSharedSize, cuGetExportTable,
+    cuFlushGPUDirectRDMAWrites, cuFuncSetBlockShape, cuFuncSetSharedSize,
     cuGraphAddBatchMemOpNode, cuGraphAddChildGraphNode, cuGraphAddDependencies_v2,
     cuGraphAddEmptyNode, cuGraphAddEventRecordNode, cuGraphAddEventWaitNode,
     cuGraphAddExternalSemaphoresSignalNode, cuGraphAddExternalSemaphoresWaitNode,
