@@ -59,7 +59,9 @@ static bool cycle(const char *path) {
 int main(int argc, char **argv) {
     if (argc < 3) return 2;
     int cycles = atoi(argv[2]);
-    int warmup = cycles / 10 > 0 ? cycles / 10 : 1;
+    // Warm-up: the allocator's arenas and the CPU device's worker threads reach their working
+    // size in the first hundred or so cycles.
+    int warmup = cycles / 10 > 100 ? cycles / 10 : 100;
     bool ok = true;
     for (int i = 0; i < warmup; i++) ok = ok && cycle(argv[1]);
     long rss_before = rss_kib();

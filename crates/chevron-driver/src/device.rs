@@ -99,9 +99,7 @@ pub extern "C" fn cuDeviceGetAttribute(
             // The runtime's pools (cudaMallocAsync, cudaMemPool*) are served; the driver's
             // (cuMemPool*, cuMemAllocFromPoolAsync) are not, so driver clients such as Numba
             // must not take the pool path.
-            // SAFETY: non-NULL (checked) and writable (caller).
-            unsafe { value.write(0) };
-            return Ok(());
+            return store(value, 0, "pi");
         }
         runtime(cudart::device::cudaDeviceGetAttribute(
             value, attribute, device,
