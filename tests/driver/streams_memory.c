@@ -149,14 +149,13 @@ int main(int argc, char **argv) {
     CHECK(cuMemGetInfo(&free_bytes, &total_bytes));
     EXPECT(total_bytes > 0 && free_bytes <= total_bytes);
 
+    // A destroyed handle is not used again: NVIDIA's driver does not check them (chevron does).
     CHECK(cuEventDestroy(start));
-    EXPECT(cuEventRecord(start, first) == CUDA_ERROR_INVALID_HANDLE);
     CHECK(cuStreamDestroy(first));
     CHECK(cuStreamDestroy(second));
     CHECK(cuMemFreeHost(pinned));
     CHECK(cuMemFreeHost(mapped));
     CHECK(cuMemFree(in));
-    EXPECT(cuMemFree(in) == CUDA_ERROR_INVALID_VALUE);
     CHECK(cuCtxDestroy(ctx));
     printf("streams_memory: ok\n");
     return 0;

@@ -6,7 +6,8 @@
 #include "check.h"
 
 static CUcontext primary, created;
-static CUfunction add_one;
+// A module belongs to the context it was loaded in: one copy of the kernel per context.
+static CUfunction add_one_primary, add_one_created;
 
 static void *worker(void *arg) {
     int index = (int)(intptr_t)arg;
@@ -25,6 +26,7 @@ static void *worker(void *arg) {
     CHECK(cuMemcpyHtoD(p, values, sizeof values));
     int n = 256;
     void *params[] = {&p, &n};
+    CUfunction add_one = index % 2 ? add_one_created : add_one_primary;
     for (int round = 0; round < 10; round++)
         CHECK(cuLaunchKernel(add_one, 1, 1, 1, 256, 1, 1, 0, NULL, params, NULL));
     CHECK(cuCtxSynchronize());
@@ -59,9 +61,14 @@ int main(int argc, char **argv) {
     CHECK(cuCtxGetCurrent(&current));
     EXPECT(current == primary);
     char *ptx = read_file(argv[1], NULL);
-    CUmodule module;
+    CUmodule module, created_module;
     CHECK(cuModuleLoadData(&module, ptx));
-    CHECK(cuModuleGetFunction(&add_one, module, "add_one"));
+    CHECK(cuModuleGetFunction(&add_one_primary, module, "add_one"));
+    CHECK(cuCtxPushCurrent(created));
+    CHECK(cuModuleLoadData(&created_module, ptx));
+    CHECK(cuModuleGetFunction(&add_one_created, created_module, "add_one"));
+    CHECK(cuCtxPopCurrent(&current));
+    EXPECT(current == created);
     pthread_t threads[4];
     for (int i = 0; i < 4; i++) EXPECT(pthread_create(&threads[i], NULL, worker, (void *)(intptr_t)i) == 0);
     for (int i = 0; i < 4; i++) pthread_join(threads[i], NULL);
@@ -73,11 +80,12 @@ int main(int argc, char **argv) {
     EXPECT(popped == primary);
     CHECK(cuCtxGetCurrent(&current));
     EXPECT(current == created);
+    CHECK(cuModuleUnload(created_module));
     CHECK(cuCtxSetCurrent(primary));
     CHECK(cuCtxGetCurrent(&current));
     EXPECT(current == primary);
+    CHECK(cuModuleUnload(module));
     CHECK(cuCtxDestroy(created));
-    EXPECT(cuCtxPushCurrent(created) == CUDA_ERROR_INVALID_CONTEXT);
     CHECK(cuDevicePrimaryCtxRelease(dev));
     printf("threads: ok\n");
     return 0;
