@@ -416,6 +416,23 @@ pub(crate) fn store(
     Ok(())
 }
 
+/// Whether a vector access of `count` elements and `total` bytes is made as one access: up to
+/// eight bytes, a power of two (its alignment is checked to that size), so it is single-copy
+/// atomic as on the hardware.
+fn single_access(count: usize, total: u64) -> bool {
+    count > 1 && total <= 8 && total.is_power_of_two()
+}
+
+/// Element `i` of `bits` bits of a little-endian `word`.
+fn element(word: u64, i: usize, bits: u8) -> u64 {
+    let shifted = word >> (i as u32 * u32::from(bits));
+    if bits >= 64 {
+        shifted
+    } else {
+        shifted & ((1u64 << bits) - 1)
+    }
+}
+
 fn sign_extend(v: u64, bits: u8) -> u64 {
     let shift = 64 - u32::from(bits);
     (((v << shift) as i64) >> shift) as u64
@@ -468,6 +485,19 @@ pub(super) fn execute(
                 let a = address(w, addr, lane);
                 check_align(a, total.next_power_of_two(), lane)?;
                 let loc = locate(*space, addr, a);
+                if single_access(ds.len(), total) {
+                    // One access for the whole vector, as the hardware makes it: a block that
+                    // publishes a (status, value) pair with `st.v2.u32` is never seen half done.
+                    let word = load(w, b, l, loc, total, lane, a)?;
+                    for (i, d) in ds.iter().enumerate() {
+                        let mut v = element(word, i, *bits);
+                        if *signed && *bits < 64 {
+                            v = sign_extend(v, *bits);
+                        }
+                        w.set(*d, lane, v);
+                    }
+                    continue;
+                }
                 for (i, d) in ds.iter().enumerate() {
                     let off = i as u64 * len;
                     let at = loc.offset(off);
@@ -511,6 +541,13 @@ pub(super) fn execute(
                 let a = address(w, addr, lane);
                 check_align(a, total.next_power_of_two(), lane)?;
                 let loc = locate(*space, addr, a);
+                if single_access(srcs.len(), total) {
+                    let word = srcs.iter().enumerate().fold(0u64, |word, (i, s)| {
+                        word | (element(w.get(*s, lane), 0, *bits) << (i as u32 * u32::from(*bits)))
+                    });
+                    store(w, b, l, loc, total, lane, a, word)?;
+                    continue;
+                }
                 for (i, s) in srcs.iter().enumerate() {
                     let off = i as u64 * len;
                     let at = loc.offset(off);
