@@ -23,7 +23,7 @@ use crate::errors::{
 use crate::memory::store;
 use crate::registry::{self, KernelEntry};
 use crate::state::{self, STREAM_PER_THREAD};
-use crate::{managed_vars, mirror};
+use crate::{func_attributes, managed_vars, mirror};
 
 /// The stream a `_ptsz` entry point uses for `stream`: the per-thread default for NULL.
 pub fn per_thread_default(stream: *mut c_void) -> *mut c_void {
@@ -327,24 +327,49 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(
         let versions = entry.fatbin.code_versions(&state.device.code_targets());
         out.ptxVersion = versions.ptx.unwrap_or(device_arch) as c_int;
         out.binaryVersion = versions.cubin.unwrap_or(device_arch) as c_int;
-        out.maxDynamicSharedSizeBytes = limits
-            .max_shared_per_block
-            .saturating_sub(kernel.static_shared_bytes())
-            as c_int;
+        out.maxDynamicSharedSizeBytes = func_attributes::max_dynamic_shared(func).unwrap_or(
+            limits
+                .max_shared_per_block
+                .saturating_sub(kernel.static_shared_bytes()) as c_int,
+        );
         store(attributes, out, "attr")
     })
 }
 
-/// Accepts a kernel attribute: chevron raises dynamic shared memory limits per launch itself.
+/// Sets a kernel attribute. `cudaFuncAttributeMaxDynamicSharedMemorySize` is checked against
+/// the device's opt-in limit less the kernel's static shared memory and reported back by
+/// [`cudaFuncGetAttributes`] (launches are checked against the device's limits either way);
+/// the others are accepted.
 #[no_mangle]
 pub extern "C" fn cudaFuncSetAttribute(
     func: *const c_void,
     attribute: c_int,
     value: c_int,
 ) -> cudaError_t {
-    let _ = (attribute, value);
     guard("cudaFuncSetAttribute", || {
-        registry::kernel_entry(func).map(drop)
+        let entry = registry::kernel_entry(func)?;
+        if attribute != func_attributes::MAX_DYNAMIC_SHARED_MEMORY_SIZE {
+            return Ok(());
+        }
+        let state = state::current()?;
+        let kernel = entry.kernel(state::current_ordinal())?;
+        let limit = state
+            .device
+            .limits()
+            .max_shared_per_block_optin
+            .saturating_sub(kernel.static_shared_bytes());
+        if value < 0 || value as u32 > limit {
+            return Err(CudaError::new(
+                INVALID_VALUE,
+                format!(
+                    "kernel `{}`: {value} bytes of dynamic shared memory, more than the {limit} \
+                     the device allows it",
+                    kernel.display_name()
+                ),
+            ));
+        }
+        func_attributes::set_max_dynamic_shared(func, value);
+        Ok(())
     })
 }
 

@@ -26,6 +26,7 @@ pub mod compiler;
 pub mod copy;
 pub mod device;
 pub mod errors;
+pub mod func_attributes;
 pub mod graphs;
 pub mod launch;
 pub mod limits;
