@@ -114,6 +114,29 @@ fn resolve(
         .collect()
 }
 
+/// Reads the edges `from[i] -> to[i]` of `graph` (default edge data only) as node indices and
+/// runs `change` on them with the graph locked: what adding and removing dependencies share.
+///
+/// # Safety
+/// As [`cudaGraphAddDependencies`].
+unsafe fn with_edges(
+    graph: *mut c_void,
+    from: *const *mut c_void,
+    to: *const *mut c_void,
+    edge_data: *const [u8; 8],
+    count: usize,
+    change: impl FnOnce(&mut Model, Vec<(usize, usize)>) -> CudaResult,
+) -> CudaResult {
+    let model = find_graph(graph)?;
+    // SAFETY: forwarded from the caller.
+    let (from, to) = unsafe { (handles(from, count, "from")?, handles(to, count, "to")?) };
+    // SAFETY: forwarded from the caller.
+    unsafe { check_default_edges(edge_data, count) }?;
+    let mut model = lock(&model);
+    let edges = resolve(graph, &model, from, to)?;
+    change(&mut model, edges)
+}
+
 /// Adds the edges `from[i] -> to[i]`.
 ///
 /// # Safety
@@ -127,25 +150,23 @@ pub unsafe extern "C" fn cudaGraphAddDependencies(
     count: usize,
 ) -> cudaError_t {
     guard("cudaGraphAddDependencies", || {
-        let model = find_graph(graph)?;
         // SAFETY: forwarded from the caller.
-        let (from, to) = unsafe { (handles(from, count, "from")?, handles(to, count, "to")?) };
-        // SAFETY: forwarded from the caller.
-        unsafe { check_default_edges(edge_data, count) }?;
-        let mut model = lock(&model);
-        let edges = resolve(graph, &model, from, to)?;
-        for (i, &(f, t)) in edges.iter().enumerate() {
-            if f == t || model.nodes[t].deps.contains(&f) || edges[..i].contains(&(f, t)) {
-                return Err(CudaError::new(
-                    INVALID_VALUE,
-                    format!("edge {i} joins a node to itself or exists already"),
-                ));
-            }
+        unsafe {
+            with_edges(graph, from, to, edge_data, count, |model, edges| {
+                for (i, &(f, t)) in edges.iter().enumerate() {
+                    if f == t || model.nodes[t].deps.contains(&f) || edges[..i].contains(&(f, t)) {
+                        return Err(CudaError::new(
+                            INVALID_VALUE,
+                            format!("edge {i} joins a node to itself or exists already"),
+                        ));
+                    }
+                }
+                for (f, t) in edges {
+                    model.nodes[t].deps.push(f);
+                }
+                Ok(())
+            })
         }
-        for (f, t) in edges {
-            model.nodes[t].deps.push(f);
-        }
-        Ok(())
     })
 }
 
@@ -162,26 +183,24 @@ pub unsafe extern "C" fn cudaGraphRemoveDependencies(
     count: usize,
 ) -> cudaError_t {
     guard("cudaGraphRemoveDependencies", || {
-        let model = find_graph(graph)?;
         // SAFETY: forwarded from the caller.
-        let (from, to) = unsafe { (handles(from, count, "from")?, handles(to, count, "to")?) };
-        // SAFETY: forwarded from the caller.
-        unsafe { check_default_edges(edge_data, count) }?;
-        let mut model = lock(&model);
-        let edges = resolve(graph, &model, from, to)?;
-        if let Some(i) = edges
-            .iter()
-            .position(|&(f, t)| !model.nodes[t].deps.contains(&f))
-        {
-            return Err(CudaError::new(
-                INVALID_VALUE,
-                format!("edge {i} does not exist"),
-            ));
+        unsafe {
+            with_edges(graph, from, to, edge_data, count, |model, edges| {
+                if let Some(i) = edges
+                    .iter()
+                    .position(|&(f, t)| !model.nodes[t].deps.contains(&f))
+                {
+                    return Err(CudaError::new(
+                        INVALID_VALUE,
+                        format!("edge {i} does not exist"),
+                    ));
+                }
+                for (f, t) in edges {
+                    model.nodes[t].deps.retain(|&d| d != f);
+                }
+                Ok(())
+            })
         }
-        for (f, t) in edges {
-            model.nodes[t].deps.retain(|&d| d != f);
-        }
-        Ok(())
     })
 }
 
