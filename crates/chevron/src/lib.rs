@@ -96,7 +96,7 @@ pub use graph::{Graph, NodeId, Recorder};
 pub use instrument::{Builtin, Hooks, Instrumentation};
 pub use launch::{Dim3, Kernel, KernelArg, KernelArgs, RawArgs, Value, MAX_PARAM_BYTES};
 pub use module::{GlobalVar, Module};
-pub use runtime::{selection, BackendStatus, Runtime};
+pub use runtime::{registry, selection, BackendStatus, Runtime};
 pub use stream::{Stream, Token};
 
 /// The symbol table types of code objects (from chevron-ptx).

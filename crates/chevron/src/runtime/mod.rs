@@ -1,20 +1,21 @@
 //! [`Runtime`]: the devices chevron found, and why the others are missing.
 //!
 //! Backends are discovered at run time, each through its line in the backend registry
-//! ([`crate::backend::registry`]): the CUDA driver library is opened if present, and the CPU
+//! ([`registry`]): the CUDA driver library is opened if present, and the CPU
 //! device is always there. `CHEVRON_DEVICES` (see [`crate::runtime::selection`]) restricts and orders the
 //! devices; the first one is the default. A missing backend never makes [`Runtime::new`] fail:
 //! the reason is kept in [`Runtime::backends`] (what `chevron devices` prints).
 
+pub mod registry;
 pub mod selection;
 
 use std::sync::{Arc, OnceLock};
 
-use crate::backend::registry::{BackendEntry, BACKENDS};
 use crate::backend::{self, BackendKind};
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::runtime::selection::{Selection, DEVICES_VARIABLE};
+use registry::{BackendEntry, BACKENDS};
 
 /// What became of one backend during discovery.
 #[derive(Debug, Clone, PartialEq, Eq)]

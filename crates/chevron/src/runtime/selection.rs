@@ -5,7 +5,7 @@
 //! in the order written; a device named twice is used once. The first device is the default.
 //! Without the variable, every CUDA device comes first, then every CPU device.
 
-use crate::backend::registry::{self, BACKENDS};
+use super::registry::{self, BACKENDS};
 use crate::backend::BackendKind;
 use crate::error::{Error, Result};
 

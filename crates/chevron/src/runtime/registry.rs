@@ -1,10 +1,11 @@
 //! The backend registry: the one table of backends that discovery and `CHEVRON_DEVICES`
 //! ([`crate::Runtime`]), the C API and the CLI read. Adding a backend is a folder in `backend/`,
-//! a [`BackendKind`] variant and one line in [`BACKENDS`]; nothing outside `backend/` changes.
+//! a [`BackendKind`] variant and one line in [`BACKENDS`]. It lives above the backends (it names
+//! each of them); the backend contract never reaches up to it.
 
 use std::sync::Arc;
 
-use super::{BackendKind, Device};
+use crate::backend::{self, BackendKind, Device};
 use crate::error::Result;
 
 /// One backend chevron can discover.
@@ -18,8 +19,6 @@ pub struct BackendEntry {
     pub discover: fn() -> Result<Vec<Arc<dyn Device>>>,
     /// Whether discovery looks for it when `CHEVRON_DEVICES` does not name it.
     pub by_default: bool,
-    /// Whether it runs kernels in software (much slower launches: benchmarks shorten).
-    pub software: bool,
 }
 
 impl BackendEntry {
@@ -35,24 +34,21 @@ pub static BACKENDS: &[BackendEntry] = &[
     BackendEntry {
         kind: BackendKind::Cuda,
         names: &["cuda", "gpu"],
-        discover: super::cuda::discover,
+        discover: backend::cuda::discover,
         by_default: true,
-        software: false,
     },
     BackendEntry {
         kind: BackendKind::Cpu,
         names: &["cpu"],
-        discover: super::cpu::discover,
+        discover: backend::cpu::discover,
         by_default: true,
-        software: true,
     },
     #[cfg(test)]
     BackendEntry {
         kind: BackendKind::Scripted,
         names: &["scripted"],
-        discover: super::scripted::discover,
+        discover: backend::scripted::discover,
         by_default: false,
-        software: true,
     },
 ];
 
