@@ -4,6 +4,7 @@ pub(crate) mod args;
 pub(crate) mod checks;
 pub(crate) mod config;
 pub(crate) mod kernel;
+mod lookup;
 pub(crate) mod raw_args;
 pub(crate) mod submit;
 

@@ -4,7 +4,7 @@
 //! from the content). Its symbol table lists kernels, device functions and globals with their
 //! mangled names, demangled C++ signatures and (for kernels) parameter layouts. Kernels are found
 //! by exact symbol name, by demangled signature (`block_scan<int, 128>(int const*, int*, int)`)
-//! or by plain name when unambiguous, and resolved once into a [`Kernel`].
+//! or by plain name when unambiguous, and resolved once into a [`crate::Kernel`] (`Module::kernel`, in `launch/lookup.rs`).
 //!
 //! Dropping a module (and its kernels) unloads it once every stream of the device has passed
 //! the point of the drop, so launches still in flight finish first.
@@ -22,7 +22,6 @@ use crate::code_object::{CodeObject, CodeObjectKind, IN_MEMORY};
 use crate::device::state::Release;
 use crate::device::Device;
 use crate::error::{Error, Result};
-use crate::launch::kernel::Kernel;
 
 /// A code object loaded on one device. Cloning gives another handle to the same module.
 #[derive(Clone)]
@@ -36,7 +35,7 @@ pub(crate) struct ModuleShared {
     symbols: SymbolTable,
     /// Whether `symbols` came from the code object (false: unknown, lookups go by exact name
     /// and arguments are checked by the configuration only).
-    symbols_known: bool,
+    pub(crate) symbols_known: bool,
     /// The file name, or `<memory>`.
     pub(crate) source_name: String,
     /// The kernels rewritten to call an instrumentation tool, when the module was instrumented.
@@ -171,39 +170,6 @@ impl Module {
         self.shared.symbols.kernels()
     }
 
-    /// Finds a kernel by exact (mangled) name, demangled signature, template instance or plain
-    /// name when unambiguous, and resolves it.
-    pub fn kernel(&self, query: &str) -> Result<Kernel> {
-        if !self.shared.symbols_known {
-            let function = self.backend().function(query)?;
-            return Ok(Kernel::new(self.clone(), function, query.to_string(), None));
-        }
-        let symbols = &self.shared.symbols;
-        let symbol = match symbols.find_kernel(query) {
-            Ok(symbol) => symbol,
-            Err(LookupError::NotFound { .. }) if symbols.find(query).is_ok() => {
-                let other = symbols.find(query).expect("just found");
-                return Err(Error::InvalidValue {
-                    call: "Module::kernel",
-                    message: format!(
-                        "`{}` in {} is a {}, not a kernel",
-                        other.display_name(),
-                        self.shared.source_name,
-                        kind_word(&other.kind)
-                    ),
-                });
-            }
-            Err(err) => return Err(self.lookup_error(err, "kernel", query)),
-        };
-        let function = self.backend().function(&symbol.name)?;
-        Ok(Kernel::new(
-            self.clone(),
-            function,
-            symbol.display_name().to_string(),
-            Some(symbol.params.clone()),
-        ))
-    }
-
     /// Finds a module-scope variable (same lookup rules as [`Module::kernel`]) and returns its
     /// device address and size.
     pub fn global(&self, query: &str) -> Result<GlobalVar> {
@@ -221,7 +187,7 @@ impl Module {
         Ok(GlobalVar { name, ptr, size })
     }
 
-    fn lookup_error(&self, err: LookupError, what: &'static str, query: &str) -> Error {
+    pub(crate) fn lookup_error(&self, err: LookupError, what: &'static str, query: &str) -> Error {
         match err {
             LookupError::NotFound { candidates, .. } => Error::NotFound {
                 what,
@@ -254,7 +220,7 @@ impl Module {
     }
 }
 
-fn kind_word(kind: &SymbolKind) -> &'static str {
+pub(crate) fn kind_word(kind: &SymbolKind) -> &'static str {
     match kind {
         SymbolKind::Kernel => "kernel",
         SymbolKind::DeviceFunction => "device function",
