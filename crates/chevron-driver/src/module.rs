@@ -226,6 +226,13 @@ pub extern "C" fn cuModuleLoad(out: *mut *mut c_void, path: *const c_char) -> CU
     })
 }
 
+/// The module loading mode: eager (`CU_MODULE_EAGER_LOADING`, 1), as chevron loads every
+/// module's kernels when the module is loaded.
+#[no_mangle]
+pub extern "C" fn cuModuleGetLoadingMode(mode: *mut c_int) -> CUresult {
+    entry("cuModuleGetLoadingMode", || store(mode, 1, "mode"))
+}
+
 /// Unloads a module; its functions' handles become invalid.
 #[no_mangle]
 pub extern "C" fn cuModuleUnload(module: *mut c_void) -> CUresult {

@@ -59,6 +59,14 @@ pub const TABLES: &[([u8; 16], &str)] = &[
         ],
         "INTEGRITY_CHECK",
     ),
+    // {263e8860-7cd2-6143-92f6-bbd5006dfa7e}
+    (
+        [
+            0x26, 0x3e, 0x88, 0x60, 0x7c, 0xd2, 0x61, 0x43, 0x92, 0xf6, 0xbb, 0xd5, 0x00, 0x6d,
+            0xfa, 0x7e,
+        ],
+        "CONTEXT_CHECKS",
+    ),
 ];
 
 /// The name of the table `uuid`, where known.
