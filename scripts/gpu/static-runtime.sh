@@ -13,7 +13,7 @@ set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 carry="$root/carry/static"
-programs=(vector_add streams_events symbols_2d host_threads templates fault)
+programs=(vector_add streams_events symbols_2d host_threads templates thrust_cub fault)
 
 if [[ ${1:-} == --prepare ]]; then
     set -e

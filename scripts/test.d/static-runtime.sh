@@ -68,8 +68,9 @@ build streams_events -- streams_events.cu
 build symbols_2d -- symbols_2d.cu
 build host_threads -- host_threads.cu
 build templates -- templates_main.cu templates_kernels.cu
+build thrust_cub -- thrust_cub.cu
 build fault -- fault.cu
-for name in vector_add streams_events symbols_2d host_threads templates; do
+for name in vector_add streams_events symbols_2d host_threads templates thrust_cub; do
     compare "$name"
 done
 
