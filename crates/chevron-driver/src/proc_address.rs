@@ -156,6 +156,7 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         stream::cuStreamDestroy_v2,
         stream::cuStreamSynchronize,
         stream::cuStreamQuery,
+        stream::cuStreamIsCapturing,
         stream::cuStreamWaitEvent,
         stream::cuStreamAddCallback,
         stream::cuLaunchHostFunc,

@@ -135,7 +135,7 @@ unsupported! {
     cuStreamEndCapture, cuStreamGetAttribute, cuStreamGetCaptureInfo_ptsz,
     cuStreamGetCaptureInfo_v2, cuStreamGetCaptureInfo_v2_ptsz, cuStreamGetCaptureInfo_v3,
     cuStreamGetCtx, cuStreamGetCtx_v2, cuStreamGetDevice, cuStreamGetFlags,
-    cuStreamGetGreenCtx, cuStreamGetId, cuStreamIsCapturing, cuStreamSetAttribute,
+    cuStreamGetGreenCtx, cuStreamGetId, cuStreamSetAttribute,
     cuStreamUpdateCaptureDependencies_ptsz, cuStreamUpdateCaptureDependencies_v2,
     cuStreamWaitValue32_ptsz, cuStreamWaitValue32_v2, cuStreamWaitValue64_ptsz,
     cuStreamWaitValue64_v2, cuStreamWriteValue32_ptsz, cuStreamWriteValue32_v2,

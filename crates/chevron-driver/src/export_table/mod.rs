@@ -16,8 +16,8 @@
 //! documentation, and verified by running nvcc 13.0's default builds (`tests/static/`) on the
 //! CPU device with outputs equal to the same sources built `-cudart shared`.
 //!
-//! `{f8cff951-…}`, which the runtime asks for first, is declined quietly
-//! (`CUDA_ERROR_NOT_SUPPORTED`; the runtime goes on without it). Any other table prints one
+//! `{f8cff951-…}`, which the runtime asks for first, and `{da9151d3-…}`, which NVRTC asks for,
+//! are declined quietly (`CUDA_ERROR_NOT_SUPPORTED`; both go on without them). Any other table prints one
 //! line naming the UUID, the caller (object and offset of the return address, [`caller`]) and
 //! the runtime's CUDA version (as it passed it to `cuGetProcAddress`), and returns
 //! `CUDA_ERROR_NOT_SUPPORTED`, never a pointer the runtime would call into; an entry of a
@@ -74,8 +74,8 @@ pub fn refusal(uuid: &Uuid, caller: &str, runtime_version: i32) -> String {
     )
 }
 
-/// The table the runtime asks for first, which it can do without.
-const DECLINED_QUIETLY: usize = 0;
+/// Tables their callers do without: the runtime's first request, and NVRTC's.
+const DECLINED_QUIETLY: [usize; 2] = [0, 7];
 
 /// The body of `cuGetExportTable` for the caller `caller`.
 fn get_export_table(table: *mut *const c_void, uuid: *const Uuid, caller: &str) -> CUresult {
@@ -93,7 +93,10 @@ fn get_export_table(table: *mut *const c_void, uuid: *const Uuid, caller: &str) 
         }
         // No table: NULL, never a pointer the caller could call through.
         store(table, std::ptr::null(), "table")?;
-        if uuid.0 == known::TABLES[DECLINED_QUIETLY].0 {
+        if DECLINED_QUIETLY
+            .iter()
+            .any(|&i| known::TABLES[i].0 == uuid.0)
+        {
             return Err(DriverError::new(NOT_SUPPORTED, ""));
         }
         let version = REQUESTED_VERSION.load(Ordering::Relaxed);
@@ -150,10 +153,12 @@ mod tests {
     #[test]
     fn the_first_table_is_declined_and_the_runtimes_tables_are_served() {
         let mut table: *const c_void = std::ptr::dangling();
-        let first = Uuid(known::TABLES[0].0);
-        assert_eq!(get_export_table(&mut table, &first, "x"), NOT_SUPPORTED);
-        assert!(table.is_null());
-        for (bytes, name) in &known::TABLES[1..] {
+        for declined in DECLINED_QUIETLY {
+            let uuid = Uuid(known::TABLES[declined].0);
+            assert_eq!(get_export_table(&mut table, &uuid, "x"), NOT_SUPPORTED);
+            assert!(table.is_null());
+        }
+        for (bytes, name) in &known::TABLES[1..7] {
             assert_eq!(
                 get_export_table(&mut table, &Uuid(*bytes), "x"),
                 0,
