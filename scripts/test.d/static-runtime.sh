@@ -5,7 +5,8 @@
 # outputs must be equal and end in "NAME: ok" (fault.cu: the error, and chevron's report naming
 # the kernel). vector_add.cu is also built by CMake with its default CUDA settings (CMake from
 # PyPI, scripts/deps/cmake.sh). Builds are cached under target/static-runtime/ and redone only
-# when a source is newer. Prints `static-runtime: N passed, 0 failed`.
+# when a source is newer (cold: about 3.5 min on 2 cores, 14 nvcc builds and CMake; warm: a few
+# seconds). Prints `static-runtime: N passed, 0 failed`.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
