@@ -32,6 +32,9 @@ pub struct Context {
     retained: AtomicUsize,
 }
 
+/// The driver API version chevron reports (`cuDriverGetVersion`).
+pub const DRIVER_VERSION: c_int = 13000;
+
 static INITIALISED: AtomicBool = AtomicBool::new(false);
 static CONTEXTS: Mutex<Option<HashMap<usize, Arc<Context>>>> = Mutex::new(None);
 static PRIMARIES: OnceLock<Vec<Arc<Context>>> = OnceLock::new();
@@ -160,7 +163,7 @@ pub extern "C" fn cuInit(flags: c_uint) -> CUresult {
 #[no_mangle]
 pub extern "C" fn cuDriverGetVersion(version: *mut c_int) -> CUresult {
     entry("cuDriverGetVersion", || {
-        store(version, 13000, "driverVersion")
+        store(version, DRIVER_VERSION, "driverVersion")
     })
 }
 

@@ -17,7 +17,6 @@ const REGISTERS_PER_THREAD: c_int = 32;
 fn attribute_of(function: &FunctionEntry, attribute: c_int) -> DriverResult<c_int> {
     let kernel = &function.kernel;
     let device = &state::device(function.ordinal)?.device;
-    let (major, minor) = device.compute_capability();
     let shared = kernel.static_shared_bytes();
     let optin = device.limits().max_shared_per_block_optin;
     Ok(match attribute {
@@ -25,7 +24,8 @@ fn attribute_of(function: &FunctionEntry, attribute: c_int) -> DriverResult<c_in
         1 => shared as c_int,
         2 | 3 | 7 | 10..=15 => 0,
         4 => REGISTERS_PER_THREAD,
-        5 | 6 => (major * 10 + minor) as c_int,
+        5 => function.versions.0,
+        6 => function.versions.1,
         8 => match function.max_dynamic_shared.load(Ordering::Acquire) {
             -1 => optin.saturating_sub(shared) as c_int,
             set => set,

@@ -15,11 +15,11 @@
 //! | [`link`] | `cuLinkCreate/AddData/AddFile/Complete/Destroy` for PTX |
 //! | [`function`] | `cuFuncGet/SetAttribute`, `cuFuncSetCacheConfig`, occupancy |
 //! | [`launch`] | `cuLaunchKernel`, `cuLaunchKernelEx`, `cuLaunchCooperativeKernel` (and `_ptsz`) |
-//! | [`memory`] | `cuMemAlloc*`, pinned/managed/registered memory, `cuMemcpy*`, `cuMemset*` |
+//! | [`memory`] | `cuMemAlloc*`, pinned/managed/registered memory, `cuMemcpy*`, `cuMemset*` ([`memset_2d`]: `cuMemsetD2D*`) |
 //! | [`stream`] | streams, events, `cuStreamAddCallback`, `cuLaunchHostFunc` |
 //! | [`pointer`] | `cuPointerGetAttribute(s)` |
 //! | [`proc_address`] | `cuGetProcAddress(_v2)` (the one list of implemented functions), `cuGetErrorName/String` ([`versions`]: base name → current ABI) |
-//! | [`export_table`] | `cuGetExportTable`: the runtime's private tables, each refused in one line naming it and its caller |
+//! | [`export_table`] | `cuGetExportTable`: the private tables a statically linked NVIDIA runtime needs, served over chevron's state; others refused in one line |
 //! | [`unsupported`] | every other CUDA 13.0 driver function: `CUDA_ERROR_NOT_SUPPORTED`, named on stderr |
 //! | [`result`] | `CUresult` codes, the entry wrapper |
 
@@ -34,6 +34,7 @@ pub mod image;
 pub mod launch;
 pub mod link;
 pub mod memory;
+pub mod memset_2d;
 pub mod module;
 pub mod pointer;
 pub mod proc_address;

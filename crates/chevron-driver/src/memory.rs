@@ -249,7 +249,7 @@ copies! {
 }
 
 /// Fills `count` elements of `element_bytes` at `dst` with `value` on `stream`.
-fn fill(
+pub(crate) fn fill(
     dst: CUdeviceptr,
     value: u32,
     element_bytes: u32,

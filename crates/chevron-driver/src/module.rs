@@ -11,6 +11,7 @@ use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
 use std::sync::atomic::AtomicI32;
 use std::sync::{Arc, Mutex, RwLock};
 
+use chevron::code_object::{parse_fatbin, select_entry, EntryKind};
 use chevron::{Kernel, Module};
 use cudart::state::{self, lock};
 
@@ -28,6 +29,7 @@ pub struct ModuleEntry {
     pub ordinal: usize,
     module: Module,
     functions: Mutex<HashMap<String, Arc<FunctionEntry>>>,
+    versions: (c_int, c_int),
 }
 
 /// A kernel of a loaded module.
@@ -40,6 +42,9 @@ pub struct FunctionEntry {
     pub name: CString,
     /// The module's handle.
     pub module: usize,
+    /// The PTX and binary versions of the code the device runs (`CU_FUNC_ATTRIBUTE_PTX_VERSION`,
+    /// `_BINARY_VERSION`): CUB picks its tuning policies by the PTX version.
+    pub versions: (c_int, c_int),
     /// `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` as set (-1: never set).
     pub max_dynamic_shared: AtomicI32,
 }
@@ -85,12 +90,35 @@ pub fn load(bytes: &[u8], source: &str) -> DriverResult<*mut c_void> {
         ordinal,
         module,
         functions: Mutex::new(HashMap::new()),
+        versions: code_versions(bytes, device),
     });
     let handle = Arc::as_ptr(&entry) as *mut c_void;
     lock(&MODULES)
         .get_or_insert_with(HashMap::new)
         .insert(handle as usize, entry);
     Ok(handle)
+}
+
+/// The PTX and binary versions of what `device` runs of `bytes`: the fatbin entry it selects
+/// (for a cubin, the newest PTX entry not newer than it), else the device's architecture.
+fn code_versions(bytes: &[u8], device: &chevron::Device) -> (c_int, c_int) {
+    let (major, minor) = device.compute_capability();
+    let arch = major * 10 + minor;
+    let entries = parse_fatbin(bytes).unwrap_or_default();
+    let Some(chosen) = select_entry(&entries, &device.code_targets()).map(|i| &entries[i]) else {
+        return (arch as c_int, arch as c_int);
+    };
+    let (ptx, binary) = if chosen.kind == EntryKind::Ptx {
+        (chosen.arch, arch)
+    } else {
+        let ptx = entries
+            .iter()
+            .filter(|e| e.kind == EntryKind::Ptx && e.arch <= chosen.arch)
+            .map(|e| e.arch)
+            .max();
+        (ptx.unwrap_or(chosen.arch), chosen.arch)
+    };
+    (ptx as c_int, binary as c_int)
 }
 
 fn name_of<'a>(name: *const c_char) -> DriverResult<&'a str> {
@@ -121,6 +149,7 @@ fn get_function(module: *mut c_void, name: *const c_char) -> DriverResult<*mut c
         kernel,
         name: CString::new(name).unwrap_or_default(),
         module: module as usize,
+        versions: entry.versions,
         max_dynamic_shared: AtomicI32::new(-1),
     });
     let handle = Arc::as_ptr(&function) as *mut c_void;
@@ -224,6 +253,13 @@ pub extern "C" fn cuModuleLoad(out: *mut *mut c_void, path: *const c_char) -> CU
             .map_err(|error| DriverError::new(FILE_NOT_FOUND, format!("{path}: {error}")))?;
         store(out, load(&bytes, path)?, "module")
     })
+}
+
+/// The module loading mode: eager (`CU_MODULE_EAGER_LOADING`, 1), as chevron loads every
+/// module's kernels when the module is loaded.
+#[no_mangle]
+pub extern "C" fn cuModuleGetLoadingMode(mode: *mut c_int) -> CUresult {
+    entry("cuModuleGetLoadingMode", || store(mode, 1, "mode"))
 }
 
 /// Unloads a module; its functions' handles become invalid.

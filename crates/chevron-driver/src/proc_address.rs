@@ -9,12 +9,13 @@
 
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_void, CStr};
+use std::sync::atomic::{AtomicI32, Ordering};
 use std::sync::OnceLock;
 
 use crate::result::{describe, entry, store, CUresult, DriverError, INVALID_VALUE, NOT_FOUND};
 use crate::{
-    context, device, export_table, function, launch, link, memory, module, pointer, stream,
-    unsupported, versions,
+    context, device, export_table, function, launch, link, memory, memset_2d, module, pointer,
+    stream, unsupported, versions,
 };
 
 /// `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`.
@@ -121,11 +122,18 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         memory::cuMemsetD8Async_ptsz,
         memory::cuMemsetD16Async_ptsz,
         memory::cuMemsetD32Async_ptsz,
+        memset_2d::cuMemsetD2D8_v2,
+        memset_2d::cuMemsetD2D16_v2,
+        memset_2d::cuMemsetD2D32_v2,
+        memset_2d::cuMemsetD2D8Async,
+        memset_2d::cuMemsetD2D16Async,
+        memset_2d::cuMemsetD2D32Async,
         module::cuModuleLoadData,
         module::cuModuleLoadDataEx,
         module::cuModuleLoadFatBinary,
         module::cuModuleLoad,
         module::cuModuleUnload,
+        module::cuModuleGetLoadingMode,
         module::cuModuleGetFunction,
         module::cuModuleGetGlobal_v2,
         module::cuLibraryLoadData,
@@ -148,6 +156,7 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         stream::cuStreamDestroy_v2,
         stream::cuStreamSynchronize,
         stream::cuStreamQuery,
+        stream::cuStreamIsCapturing,
         stream::cuStreamWaitEvent,
         stream::cuStreamAddCallback,
         stream::cuLaunchHostFunc,
@@ -209,6 +218,10 @@ pub fn resolve(symbol: &str, flags: u64) -> Option<*const c_void> {
     table.functions.get(name).map(|&f| f as *const c_void)
 }
 
+/// The highest CUDA version a caller of `cuGetProcAddress` named: a runtime passes its own
+/// (reported when it asks for an export table chevron does not serve).
+pub static REQUESTED_VERSION: AtomicI32 = AtomicI32::new(0);
+
 /// Resolves a driver function by base name (CUDA 12's form, status reported through
 /// `symbol_status`).
 ///
@@ -222,7 +235,7 @@ pub unsafe extern "C" fn cuGetProcAddress_v2(
     flags: u64,
     symbol_status: *mut c_int,
 ) -> CUresult {
-    let _ = version;
+    REQUESTED_VERSION.fetch_max(version, Ordering::Relaxed);
     entry("cuGetProcAddress", || {
         if symbol.is_null() || pfn.is_null() {
             return Err(DriverError::new(INVALID_VALUE, "symbol or pfn is NULL"));

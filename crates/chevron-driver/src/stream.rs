@@ -195,3 +195,16 @@ pub extern "C" fn cuEventElapsedTime(
 ) -> CUresult {
     cuEventElapsedTime_v2(ms, start, end)
 }
+
+/// Whether `stream` captures (`CUstreamCaptureStatus`: 0 no, 1 yes, 2 invalidated), as the
+/// runtime's `cudaStreamIsCapturing` (one stream, one capture state).
+///
+/// # Safety
+/// `status` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn cuStreamIsCapturing(stream: *mut c_void, status: *mut c_int) -> CUresult {
+    entry("cuStreamIsCapturing", || {
+        // SAFETY: forwarded from the caller.
+        in_context(|| unsafe { cudart::graphs::capture::cudaStreamIsCapturing(stream, status) })
+    })
+}

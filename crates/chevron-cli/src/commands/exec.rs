@@ -10,8 +10,10 @@
 //! found, so NVIDIA's libraries are never loaded by the program (chevron's CUDA backend opens
 //! NVIDIA's driver by its path). `--device` sets `CHEVRON_DEVICES` for the program (`cpu`,
 //! `cuda:1`, …), `--check` sets `CHEVRON_CHECK` (the sanitizer, docs/sanitizer.md). A program
-//! that carries NVIDIA's runtime linked in statically is refused before it starts
-//! (`program_runtime`). The program replaces this process, so its exit status is the command's.
+//! that carries NVIDIA's runtime linked in statically (nvcc's default) runs the same way: that
+//! runtime calls the driver API and its private export tables, which the driver library serves
+//! (docs/static-runtime.md). The program replaces this process, so its exit status is the
+//! command's.
 
 use std::ffi::OsString;
 use std::os::unix::process::CommandExt;
@@ -20,7 +22,6 @@ use std::process::Command;
 
 use clap::Args;
 
-use super::program_runtime::{self, ProgramRuntime};
 use crate::output::CommandResult;
 
 /// The variable naming the library that serves `libcudart.so.13` explicitly.
@@ -46,9 +47,6 @@ pub struct ExecArgs {
 /// Replaces this process with the program, chevron's runtime and driver preloaded.
 pub fn run(args: &ExecArgs) -> CommandResult {
     let (program, rest) = args.program.split_first().ok_or("exec: no program given")?;
-    if program_runtime::detect(program) == ProgramRuntime::StaticNvidia {
-        return Err(program_runtime::static_runtime_message(program).into());
-    }
     let libraries = find_libraries()?;
     let mut preload = OsString::new();
     for library in &libraries {

@@ -9,7 +9,6 @@ pub mod exec;
 pub mod exec_env;
 pub mod inspect;
 pub mod kernel_params;
-pub mod program_runtime;
 pub mod repl;
 pub mod results;
 pub mod run;

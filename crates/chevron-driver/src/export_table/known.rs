@@ -59,6 +59,22 @@ pub const TABLES: &[([u8; 16], &str)] = &[
         ],
         "INTEGRITY_CHECK",
     ),
+    // {263e8860-7cd2-6143-92f6-bbd5006dfa7e}
+    (
+        [
+            0x26, 0x3e, 0x88, 0x60, 0x7c, 0xd2, 0x61, 0x43, 0x92, 0xf6, 0xbb, 0xd5, 0x00, 0x6d,
+            0xfa, 0x7e,
+        ],
+        "CONTEXT_CHECKS",
+    ),
+    // {da9151d3-3ae6-cc41-a5c0-4f26d533e328}
+    (
+        [
+            0xda, 0x91, 0x51, 0xd3, 0x3a, 0xe6, 0xcc, 0x41, 0xa5, 0xc0, 0x4f, 0x26, 0xd5, 0x33,
+            0xe3, 0x28,
+        ],
+        "unnamed: NVRTC 13 asks for it and compiles without it",
+    ),
 ];
 
 /// The name of the table `uuid`, where known.
