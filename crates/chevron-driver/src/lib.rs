@@ -18,6 +18,7 @@
 //! | [`memory`] | `cuMemAlloc*`, pinned/managed/registered memory, `cuMemcpy*`, `cuMemset*` |
 //! | [`stream`] | streams, events, `cuStreamAddCallback`, `cuLaunchHostFunc` |
 //! | [`pointer`] | `cuPointerGetAttribute(s)` |
+//! | [`profiler`] | `cuProfilerStart/Stop` (marks only) |
 //! | [`proc_address`] | `cuGetProcAddress(_v2)` (the one list of implemented functions), `cuGetErrorName/String` ([`versions`]: base name → current ABI) |
 //! | [`export_table`] | `cuGetExportTable`: the runtime's private tables, each refused in one line naming it and its caller |
 //! | [`unsupported`] | every other CUDA 13.0 driver function: `CUDA_ERROR_NOT_SUPPORTED`, named on stderr |
@@ -37,6 +38,7 @@ pub mod memory;
 pub mod module;
 pub mod pointer;
 pub mod proc_address;
+pub mod profiler;
 pub mod result;
 pub mod stream;
 pub mod unsupported;

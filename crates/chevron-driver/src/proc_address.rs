@@ -13,8 +13,8 @@ use std::sync::OnceLock;
 
 use crate::result::{describe, entry, store, CUresult, DriverError, INVALID_VALUE, NOT_FOUND};
 use crate::{
-    context, device, export_table, function, launch, link, memory, module, pointer, stream,
-    unsupported, versions,
+    context, device, export_table, function, launch, link, memory, module, pointer, profiler,
+    stream, unsupported, versions,
 };
 
 /// `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`.
@@ -49,6 +49,8 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         context::cuCtxGetFlags,
         context::cuCtxSynchronize,
         context::cuCtxGetApiVersion,
+        profiler::cuProfilerStart,
+        profiler::cuProfilerStop,
         device::cuDeviceGetCount,
         device::cuDeviceGet,
         device::cuDeviceGetName,
