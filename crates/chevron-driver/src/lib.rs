@@ -18,6 +18,7 @@
 //! | [`memory`] | `cuMemAlloc*`, pinned/managed/registered memory, `cuMemcpy*`, `cuMemset*` ([`memset_2d`]: `cuMemsetD2D*`) |
 //! | [`stream`] | streams, events, `cuStreamAddCallback`, `cuLaunchHostFunc` |
 //! | [`pointer`] | `cuPointerGetAttribute(s)` |
+//! | [`profiler`] | `cuProfilerStart/Stop` (marks only) |
 //! | [`proc_address`] | `cuGetProcAddress(_v2)` (the one list of implemented functions), `cuGetErrorName/String` ([`versions`]: base name → current ABI) |
 //! | [`export_table`] | `cuGetExportTable`: the private tables a statically linked NVIDIA runtime needs, served over chevron's state; others refused in one line |
 //! | [`unsupported`] | every other CUDA 13.0 driver function: `CUDA_ERROR_NOT_SUPPORTED`, named on stderr |
@@ -38,6 +39,7 @@ pub mod memset_2d;
 pub mod module;
 pub mod pointer;
 pub mod proc_address;
+pub mod profiler;
 pub mod result;
 pub mod stream;
 pub mod unsupported;

@@ -3,12 +3,14 @@
 //! globals.
 //!
 //! A handle is the address of a registered entry, looked up on every use, so an unloaded
-//! module's handles are `CUDA_ERROR_INVALID_HANDLE`. A library (`cuLibraryLoadData`) is a
+//! module's handles are `CUDA_ERROR_INVALID_HANDLE`; each thread caches the function it
+//! resolved last, valid until the next unload. A library (`cuLibraryLoadData`) is a
 //! module loaded on the current context's device (device 0 without one).
 
+use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
-use std::sync::atomic::AtomicI32;
+use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
 use chevron::code_object::{parse_fatbin, select_entry, EntryKind};
@@ -52,9 +54,29 @@ pub struct FunctionEntry {
 static MODULES: Mutex<Option<HashMap<usize, Arc<ModuleEntry>>>> = Mutex::new(None);
 static FUNCTIONS: RwLock<Option<HashMap<usize, Arc<FunctionEntry>>>> = RwLock::new(None);
 
+/// Unloads so far: a thread's cached function is valid while this has not moved.
+static UNLOADS: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// The function this thread resolved last, with the unload count it was resolved at: a
+    /// launch loop resolves its handle without a lock or a map lookup.
+    static LAST_FUNCTION: RefCell<Option<(usize, u64, Arc<FunctionEntry>)>> =
+        const { RefCell::new(None) };
+}
+
 /// The live function (or library kernel) `handle`.
 pub fn function(handle: *mut c_void) -> DriverResult<Arc<FunctionEntry>> {
-    FUNCTIONS
+    let unloads = UNLOADS.load(Ordering::Acquire);
+    let cached = LAST_FUNCTION.with(|last| match &*last.borrow() {
+        Some((at, seen, function)) if *at == handle as usize && *seen == unloads => {
+            Some(Arc::clone(function))
+        }
+        _ => None,
+    });
+    if let Some(function) = cached {
+        return Ok(function);
+    }
+    let function = FUNCTIONS
         .read()
         .unwrap_or_else(|e| e.into_inner())
         .as_ref()
@@ -64,7 +86,11 @@ pub fn function(handle: *mut c_void) -> DriverResult<Arc<FunctionEntry>> {
                 INVALID_HANDLE,
                 format!("{handle:p} is not a CUfunction of a loaded module"),
             )
-        })
+        })?;
+    LAST_FUNCTION.with(|last| {
+        *last.borrow_mut() = Some((handle as usize, unloads, Arc::clone(&function)));
+    });
+    Ok(function)
 }
 
 fn module_entry(handle: *mut c_void) -> DriverResult<Arc<ModuleEntry>> {
@@ -175,6 +201,7 @@ fn unload(module: *mut c_void) -> DriverResult {
             functions.remove(&(Arc::as_ptr(function) as usize));
         }
     }
+    UNLOADS.fetch_add(1, Ordering::Release);
     Ok(())
 }
 

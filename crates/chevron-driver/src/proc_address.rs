@@ -15,6 +15,7 @@ use std::sync::OnceLock;
 use crate::result::{describe, entry, store, CUresult, DriverError, INVALID_VALUE, NOT_FOUND};
 use crate::{
     context, device, export_table, function, launch, link, memory, memset_2d, module, pointer,
+    profiler,
     stream, unsupported, versions,
 };
 
@@ -50,6 +51,8 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         context::cuCtxGetFlags,
         context::cuCtxSynchronize,
         context::cuCtxGetApiVersion,
+        profiler::cuProfilerStart,
+        profiler::cuProfilerStop,
         device::cuDeviceGetCount,
         device::cuDeviceGet,
         device::cuDeviceGetName,
