@@ -55,6 +55,8 @@ pub(super) fn report() -> usize {
             thread: None,
             address: Some(*address),
             source: None,
+            other: None,
+            count: 1,
             message: format!(
                 "{} bytes at {address:#x} allocated by {}{caller} were not freed",
                 site.bytes, site.call
