@@ -55,6 +55,7 @@ pub(super) fn report() -> usize {
             thread: None,
             address: Some(*address),
             source: None,
+            write: None,
             other: None,
             count: 1,
             message: format!(

@@ -172,6 +172,8 @@ pub struct Finding {
     pub address: Option<u64>,
     /// The source position of the instruction (with `-lineinfo`).
     pub source: Option<SourcePosition>,
+    /// racecheck: whether this finding's own access wrote (else it read).
+    pub write: Option<bool>,
     /// racecheck: the earlier access of the pair (this finding's own is `block`, `thread`,
     /// `source`).
     pub other: Option<RaceAccess>,
@@ -231,6 +233,7 @@ pub(crate) fn record_fault(fault: &chevron_ptx::interp::Fault) {
         thread: Some(fault.thread),
         address: fault.address,
         source: fault.source_position().cloned(),
+        write: None,
         other: None,
         count: 1,
         message: fault.to_string(),
@@ -250,6 +253,7 @@ pub(crate) fn record_races(races: Vec<chevron_ptx::interp::Race>) {
             source: race.access.source_position().cloned(),
             message: race.to_string(),
             count: race.count,
+            write: Some(race.access.write),
             other: Some(race.other),
         });
     }
@@ -277,6 +281,7 @@ pub fn record_api_error(function: &str, error_name: &str, message: &str) {
         thread: None,
         address: None,
         source: None,
+        write: None,
         other: None,
         count: 1,
         message: format!("CUDA API error: {function} returned {error_name}{caller}{detail}"),
@@ -296,6 +301,7 @@ pub(crate) fn record_memory_fault(what: &str, message: &str) {
         thread: None,
         address: None,
         source: None,
+        write: None,
         other: None,
         count: 1,
         message: format!("{what}: {message}"),
