@@ -5,7 +5,8 @@
 //!   between the accesses.
 //! - **Global memory**: two blocks of one launch touch the same bytes, at least one writing,
 //!   unless the first block made a fence after its access and the second had made an atomic
-//!   or a fence before its own (the `__threadfence()`-then-flag pattern).
+//!   or a fence before its own (the `__threadfence()`-then-flag pattern). Cooperative launches
+//!   (which synchronise the grid) are not compared.
 //!
 //! Atomics never conflict (they are not recorded), nor do `.volatile`, `.relaxed`, `.acquire`
 //! and `.release` global accesses (deliberate communication), nor two writes of the same bytes.

@@ -105,7 +105,9 @@ pub(crate) fn observe(log: &RaceLog, op: &Op, w: &Warp, b: &mut Block, l: &Launc
         };
         match locate(space, addr, a) {
             Loc::Shared(offset) => shared(log, b, w, now, offset, total, value),
-            Loc::Global(g) if !communicates(l, w) => {
+            // Cooperative launches (a grid-synchronisation workspace) are not compared: their
+            // blocks take turns, and `grid.sync()` orders them.
+            Loc::Global(g) if l.workspace == 0 && !communicates(l, w) => {
                 let now = Access {
                     stamp: log.fence_count(block),
                     ..now
