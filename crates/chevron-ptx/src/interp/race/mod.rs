@@ -22,7 +22,7 @@ use std::fmt;
 use std::sync::Mutex;
 
 pub(crate) use observe::{observe, BlockRaces};
-use shadow::{Access, Word};
+use shadow::{Access, Word, WordHash};
 
 use super::program::Program;
 use super::source::{self, SourceFrame, SourcePosition};
@@ -38,9 +38,11 @@ pub struct RaceLog {
 #[derive(Debug, Default)]
 struct State {
     /// Global memory's words, by address / 4.
-    global: HashMap<u64, Word>,
+    global: HashMap<u64, Word, WordHash>,
     /// Fences made by each block (blocks that made none are absent).
     fences: HashMap<u32, u32>,
+    /// Whether each global load or store instruction is deliberate communication.
+    communicates: HashMap<(u32, u32), bool>,
     groups: Vec<Group>,
     index: HashMap<GroupKey, usize>,
 }
@@ -192,6 +194,7 @@ impl RaceLog {
         let mut state = self.lock();
         state.global.clear();
         state.fences.clear();
+        state.communicates.clear();
     }
 
     /// Notes that block `block` made a fence.
@@ -199,16 +202,32 @@ impl RaceLog {
         *self.lock().fences.entry(block).or_default() += 1;
     }
 
-    /// Fences block `block` made so far.
-    pub(crate) fn fence_count(&self, block: u32) -> u32 {
-        self.lock().fences.get(&block).copied().unwrap_or(0)
-    }
-
-    /// Records a global access of `len` bytes (`value`: a write's bytes); `acquired`: whether
-    /// its block made an atomic or fence before.
-    pub(crate) fn global(&self, address: u64, len: u64, now: Access, acquired: bool, value: u128) {
+    /// Records a global access of `len` bytes (`value`: a write's bytes; `now.stamp` is set
+    /// here to its block's fences so far); `acquired`: whether its block made an atomic or
+    /// fence before. `communicates` says (once per instruction) whether the instruction is
+    /// deliberate communication, which is not recorded.
+    pub(crate) fn global(
+        &self,
+        address: u64,
+        len: u64,
+        now: Access,
+        acquired: bool,
+        value: u128,
+        communicates: impl FnOnce() -> bool,
+    ) {
         let mut state = self.lock();
         let state = &mut *state;
+        if *state
+            .communicates
+            .entry(now.site)
+            .or_insert_with(communicates)
+        {
+            return;
+        }
+        let now = Access {
+            stamp: state.fences.get(&now.block).copied().unwrap_or(0),
+            ..now
+        };
         for (word, mask, value) in shadow::words(address, len, value) {
             let access = Access { mask, value, ..now };
             let fences = &state.fences;

@@ -107,12 +107,10 @@ pub(crate) fn observe(log: &RaceLog, op: &Op, w: &Warp, b: &mut Block, l: &Launc
             Loc::Shared(offset) => shared(log, b, w, now, offset, total, value),
             // Cooperative launches (a grid-synchronisation workspace) are not compared: their
             // blocks take turns, and `grid.sync()` orders them.
-            Loc::Global(g) if l.workspace == 0 && !communicates(l, w) => {
-                let now = Access {
-                    stamp: log.fence_count(block),
-                    ..now
-                };
-                log.global(g, total, now, b.races.acquired, value);
+            Loc::Global(g) if l.workspace == 0 => {
+                log.global(g, total, now, b.races.acquired, value, || {
+                    communicates(l, w)
+                })
             }
             _ => {}
         }

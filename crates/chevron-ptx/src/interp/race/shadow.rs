@@ -102,6 +102,30 @@ pub(crate) fn words(offset: u64, len: u64, value: u128) -> impl Iterator<Item = 
     })
 }
 
+/// A hasher for word indices (one `u64` each): a multiply, far cheaper than the default
+/// SipHash on racecheck's hot path; the keys are addresses, not chosen by an adversary.
+#[derive(Debug, Default, Clone, Copy)]
+pub(crate) struct WordHasher(u64);
+
+impl std::hash::Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+/// Builds [`WordHasher`]s.
+pub(crate) type WordHash = std::hash::BuildHasherDefault<WordHasher>;
+
 #[cfg(test)]
 mod tests {
     use super::*;
