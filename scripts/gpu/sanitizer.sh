@@ -85,6 +85,8 @@ for source in $src/*.cu; do
     for check in memcheck racecheck initcheck synccheck; do
         log="$out/$name.$check.log"
         errors="$(summary "$log" | grep -o "[0-9]*" | head -n1)"
+        # racecheck may print its own summary only: count its reported races then.
+        [[ -n $errors || $check != racecheck ]] || errors="$(grep -c "Race reported" "$log" || true)"
         [[ -n $errors && $errors != 0 ]] || continue
         report="$(first_report "$log")"
         [[ $check == racecheck ]] && report="$(race_report "$log")"
