@@ -96,6 +96,47 @@ typedef chevron_stream_s *chevron_stream;
 // The completion of submitted work. Release with `chevron_token_release`.
 typedef chevron_token_s *chevron_token;
 
+// One side of a race, or where a finding happened.
+typedef struct {
+  // 1 when the access wrote, 0 when it read (racecheck; 0 otherwise).
+  uint32_t write;
+  // `%ctaid` of the thread (zeros outside a kernel).
+  uint32_t block[3];
+  // `%tid` of the thread (zeros outside a kernel).
+  uint32_t thread[3];
+  // Source file name (NUL-terminated), or NULL without line information.
+  const char *file;
+  // Source line (0 without line information).
+  uint32_t line;
+  // Source column (0 when unknown).
+  uint32_t column;
+} chevron_check_access;
+
+// What a check found. Its strings stay valid until the next `chevron_check_findings` or
+// `chevron_check_clear`.
+typedef struct {
+  // `memcheck`, `racecheck`, `initcheck`, `synccheck` or `leaks`.
+  const char *check;
+  // `out-of-bounds access`, `shared-memory race`, `uninitialized read`, `leak`, …
+  const char *kind;
+  // The demangled kernel, or NULL for findings outside a kernel.
+  const char *kernel;
+  // 1 when `access` names a thread of a kernel.
+  uint32_t in_kernel;
+  // The finding's own access: its thread and source position.
+  chevron_check_access access;
+  // 1 for races: `other` is the earlier access of the pair.
+  uint32_t has_other;
+  // See `has_other`.
+  chevron_check_access other;
+  // The address involved (0 when none; for shared-memory races the offset in the block's).
+  uint64_t address;
+  // How many times it happened (racecheck groups conflicts by their pair of instructions).
+  uint64_t count;
+  // The whole report, as printed.
+  const char *message;
+} chevron_check_finding;
+
 // What a device is and what it can run.
 typedef struct {
   // Marketing name, NUL-terminated (truncated to fit).
@@ -247,6 +288,33 @@ chevron_status chevron_buffer_copy(chevron_buffer dst,
                                    const chevron_token *deps,
                                    size_t ndeps,
                                    chevron_token *token);
+
+// Turns on the checks of `list` (comma-separated `memcheck`, `racecheck`, `initcheck`,
+// `synccheck`, `leaks`, `all`) for this process, as `CHEVRON_CHECK` does; call it before the
+// first device is used. `CHEVRON_ERROR_INVALID_VALUE` for a name chevron does not know, or
+// when the checks were already fixed differently.
+//
+// # Safety
+// `list` is a NUL-terminated string.
+chevron_status chevron_check_configure(const char *list);
+
+// Takes a snapshot of the findings so far and writes how many there are to `count`; read
+// them with `chevron_check_get_finding`.
+//
+// # Safety
+// `count` is NULL or points to writable memory.
+chevron_status chevron_check_findings(size_t *count);
+
+// Writes finding `index` of the last `chevron_check_findings` snapshot to `finding`.
+// `CHEVRON_ERROR_INVALID_VALUE` when `index` is not below the snapshot's count.
+//
+// # Safety
+// `finding` is NULL or points to writable memory for one `chevron_check_finding`.
+chevron_status chevron_check_get_finding(size_t index, chevron_check_finding *finding);
+
+// Forgets every finding so far (and the snapshot): they no longer count in the summary and
+// exit status printed at exit.
+chevron_status chevron_check_clear(void);
 
 // Stores the number of devices in use (ordered by `CHEVRON_DEVICES`; the first is the
 // default) in `*count`.

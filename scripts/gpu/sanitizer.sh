@@ -1,16 +1,30 @@
 #!/usr/bin/env bash
 # On a GPU machine (nvcc and compute-sanitizer on PATH or under $CUDA_HOME/bin, no cargo): the
-# sanitizer suite of tests/sanitizer/ under NVIDIA's compute-sanitizer, for the side-by-side
-# table of docs/sanitizer.md. Builds each program as scripts/test.d/sanitizer.sh does
-# (-lineinfo -g -cudart shared, sm_90 unless ARCH is set), runs it under memcheck with leak
-# checking, under initcheck and under synccheck, and prints per program what each found: its first report
-# (kind and source line) and its error summary. Logs stay under $OUT (default
-# target/sanitizer-gpu/).
-#   bash scripts/gpu/sanitizer.sh
+# sanitizer suite of tests/sanitizer/ under NVIDIA's compute-sanitizer beside chevron's CPU
+# device, for the side-by-side table of docs/sanitizer.md. Builds each program as
+# scripts/test.d/sanitizer.sh does (-lineinfo -g -cudart shared, sm_90 unless ARCH is set), runs
+# it under memcheck with leak checking, racecheck, initcheck and synccheck, and prints per
+# program what each found: its first report (kind and source line) and its error summary; then
+# one table row per program: what compute-sanitizer found (tools with errors) and what
+# `chevron exec --device cpu --check=all` found (its first finding per check). Logs stay under
+# $OUT (default target/sanitizer-gpu/).
+#   scripts/gpu/sanitizer.sh --prepare   # here: chevron and its driver library, stripped, to carry/sanitizer/
+#   bash scripts/gpu/sanitizer.sh        # there
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 src=tests/sanitizer
+carry="$root/carry/sanitizer"
+if [[ ${1:-} == --prepare ]]; then
+    scripts/build-workspace -q
+    mkdir -p "$carry"
+    for file in chevron libchevron_driver.so; do
+        objcopy --strip-debug "target/debug/$file" "$carry/$file"
+    done
+    echo "prepared $carry"
+    exit 0
+fi
+[[ -x $carry/chevron ]] || { echo "no $carry/chevron: run '$0 --prepare' where cargo is" >&2; exit 2; }
 out="${OUT:-$root/target/sanitizer-gpu}"
 mkdir -p "$out"
 tool_dir="${CUDA_HOME:-/usr/local/cuda}/bin"
@@ -28,6 +42,16 @@ first_report() {
          END {sub(/^========= /, "", kind); sub(/^=========     at /, "", where); print kind (where ? " @ " where : "")}' "$1"
 }
 summary() { grep -o "ERROR SUMMARY: [0-9]* error[s]*" "$1" | tail -n1 || echo "no summary"; }
+# race_report LOG: racecheck's first race, both accesses on one line.
+race_report() {
+    grep -m1 -A1 "Race reported" "$1" | sed 's/^=========  *//' | tr '\n' ' ' | sed 's/ *$//'
+}
+# chevron_findings LOG: chevron's first finding of each check, as `check: kind at FILE:LINE`.
+chevron_findings() {
+    grep "^chevron check: [a-z]*: " "$1" \
+        | sed -E 's/^chevron check: ([a-z]+): (.*) in kernel `[^`]*` at ([^ ,]*).*/\1: \2 at \3/; s/^chevron check: ([a-z]+): (CUDA API error: [a-zA-Z]* returned [a-zA-Z]*) called from [^ ]* \(([^)]*)\).*/\1: \2 at \3/; s/^chevron check: leaks: ([0-9]+ bytes).*\(([^)]*)\).*/leaks: \1 at \2/' \
+        | awk -F: '!seen[$1]++' | paste -sd';' - | sed 's/;/; /g'
+}
 
 printf '%-20s | %-8s | %s\n' program check "finding (first report) / summary"
 for source in $src/*.cu; do
@@ -39,10 +63,39 @@ for source in $src/*.cu; do
         >"$out/$name.initcheck.log" 2>&1 || true
     "$sanitizer" --tool synccheck --error-exitcode 1 "$out/$name" \
         >"$out/$name.synccheck.log" 2>&1 || true
-    for check in memcheck initcheck synccheck; do
+    "$sanitizer" --tool racecheck --racecheck-report all --error-exitcode 1 "$out/$name" \
+        >"$out/$name.racecheck.log" 2>&1 || true
+    "$carry/chevron" exec --device cpu --check=all "$out/$name" >"$out/$name.chevron.log" 2>&1 || true
+    for check in memcheck racecheck initcheck synccheck; do
         log="$out/$name.$check.log"
-        printf '%-20s | %-8s | %s / %s\n' "$name" "$check" "$(first_report "$log")" "$(summary "$log")"
+        report="$(first_report "$log")"
+        [[ $check == racecheck ]] && report="$(race_report "$log")"
+        printf '%-20s | %-8s | %s / %s\n' "$name" "$check" "$report" "$(summary "$log")"
     done
+    printf '%-20s | %-8s | %s\n' "$name" chevron "$(chevron_findings "$out/$name.chevron.log")"
+done
+# The side-by-side table: per program, compute-sanitizer's tools that found errors (first
+# report each) and chevron's findings.
+echo
+echo "| program | compute-sanitizer finds | chevron finds |"
+echo "|---|---|---|"
+for source in $src/*.cu; do
+    name="$(basename "$source" .cu)"
+    found=()
+    for check in memcheck racecheck initcheck synccheck; do
+        log="$out/$name.$check.log"
+        errors="$(summary "$log" | grep -o "[0-9]*" | head -n1)"
+        # racecheck may print its own summary only: count its reported races then.
+        [[ -n $errors || $check != racecheck ]] || errors="$(grep -c "Race reported" "$log" || true)"
+        [[ -n $errors && $errors != 0 ]] || continue
+        report="$(first_report "$log")"
+        [[ $check == racecheck ]] && report="$(race_report "$log")"
+        found+=("$check ($errors): $report")
+    done
+    cs="nothing"
+    ((${#found[@]})) && cs="$(printf '%s; ' "${found[@]}" | sed 's/; $//')"
+    ch="$(chevron_findings "$out/$name.chevron.log")"
+    echo "| $name | $cs | ${ch:-nothing} |"
 done
 # Every failing assert's line, as the GPU printed it.
 grep -h "Assertion" "$out/assert_threads.memcheck.log" || true

@@ -7,7 +7,8 @@
 # stray pointers, error reports); lifetime.c uses the API in a constructor, from several threads
 # and in a destructor at exit; leaks.c checks that resident memory stays flat over 200k buffer
 # and 200k stream cycles of the C API and 200k stream and event cycles of the MLIR ABI (about
-# 20 s of the script's time); hostile_ptx.c loads PTX that declares absurd resources.
+# 20 s of the script's time); hostile_ptx.c loads PTX that declares absurd resources;
+# check_findings.c reads racecheck's finding on tests/capi/race.ptx back as a typed record.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -40,6 +41,11 @@ for entry in "${runs[@]}"; do
     echo "$entry: ok ($(tail -n1 "$log"))"
     passed=$((passed + 1))
 done
+# The sanitizer's findings read back through the C API (racecheck on a racing kernel).
+"$CC" "${flags[@]}" tests/capi/check_findings.c -L"$lib" -lchevron -Wl,-rpath,"$lib" -o "$out/check_findings"
+run_capped "$out/check_findings" tests/capi/race.ptx >"$out/check_findings.stdout"
+echo "check_findings: ok ($(tail -n1 "$out/check_findings.stdout"))"
+passed=$((passed + 1))
 # The static library: the same example, with the system libraries Rust's std needs.
 "$CC" "${flags[@]}" tests/capi/example.c "$lib/libchevron.a" -lpthread -ldl -lm -o "$out/example-static"
 run_capped "$out/example-static" "$kernels" >"$out/example-static.stdout"

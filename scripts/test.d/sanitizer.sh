@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The sanitizer on the CPU device (docs/sanitizer.md): builds the buggy CUDA programs of
 # tests/sanitizer/ with nvcc 13.0 (-lineinfo -cudart shared, host -g), runs each under
-# `chevron exec --device cpu --check=all` (memcheck, initcheck, synccheck, leaks), and checks
+# `chevron exec --device cpu --check=all` (memcheck, racecheck, initcheck, synccheck, leaks), and checks
 # that every bug program exits with status 1 and is reported at the line its source marks
 # `// expect: KIND` (as `NAME.cu:LINE`; a failed CUDA call and a leak by their caller's line),
 # that the failed assert prints CUDA's line for each failing thread, and that no control
@@ -44,7 +44,7 @@ for source in $src/*.cu; do
         >"$log.stdout" 2>"$log.stderr" || status=$?
     if [[ $name == ok_* ]]; then
         [[ $status == 0 ]] || { cat "$log.stdout" "$log.stderr" >&2; fail "$name: exit status $status"; }
-        grep -q "^chevron check (memcheck,initcheck,synccheck,leaks): no problems found$" "$log.stderr" \
+        grep -q "^chevron check (memcheck,racecheck,initcheck,synccheck,leaks): no problems found$" "$log.stderr" \
             || { cat "$log.stderr" >&2; fail "$name: a control reported something"; }
         controls=$((controls + 1))
         echo "$name: ok (nothing reported)"

@@ -24,7 +24,7 @@ Environment:
   CHEVRON_CPU_MEMORY=SIZE       memory of each CPU device (`512M`, `4G`; default: half the RAM)
   CHEVRON_TRACE=FILE            record a trace (Chrome trace-event JSON), written at exit
   CHEVRON_INSTRUMENT=KIND       instrument PTX kernels: blocks, counts or memory
-  CHEVRON_CHECK=LIST            sanitizer checks on the CPU device: memcheck,initcheck,synccheck,leaks";
+  CHEVRON_CHECK=LIST            sanitizer checks on the CPU device: memcheck,racecheck,initcheck,synccheck,leaks";
 
 /// The `--arg` grammar and a worked example, for `chevron run --help`.
 const RUN_GRAMMAR: &str = "\
@@ -149,7 +149,7 @@ pub struct RunArgs {
     /// lines its threads are at).
     #[arg(long, value_name = "SECONDS", value_parser = parse_timeout)]
     pub timeout: Option<std::time::Duration>,
-    /// Run the sanitizer's checks on the CPU device: memcheck, initcheck, synccheck, leaks (comma-separated;
+    /// Run the sanitizer's checks on the CPU device: memcheck, racecheck, initcheck, synccheck, leaks (comma-separated;
     /// `all`); anything found is reported and the command fails (docs/sanitizer.md).
     #[arg(long, value_name = "CHECKS", value_parser = parse_checks)]
     pub check: Option<chevron::check::CheckConfig>,

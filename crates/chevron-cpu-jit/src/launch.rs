@@ -239,6 +239,7 @@ impl CompiledKernel {
                 printf: hooks.printf,
                 stop: Some(grace),
                 workers: None,
+                races: hooks.races,
             };
             let result = self.interpret(config, params, &graced, blocks);
             drop(finished);

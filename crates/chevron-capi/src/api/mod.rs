@@ -6,6 +6,7 @@
 //! wrong-kind handles are reported as `CHEVRON_ERROR_INVALID_HANDLE`.
 
 pub mod buffer;
+pub mod check;
 pub mod device;
 pub mod graph;
 pub mod jit;

@@ -35,7 +35,7 @@ pub struct ExecArgs {
     /// Devices the program sees (as `CHEVRON_DEVICES`: `cpu`, `cuda:0`, `cuda:1,cpu`…).
     #[arg(long)]
     pub device: Option<String>,
-    /// Sanitizer checks on the CPU device (as `CHEVRON_CHECK`): memcheck, initcheck, synccheck, leaks,
+    /// Sanitizer checks on the CPU device (as `CHEVRON_CHECK`): memcheck, racecheck, initcheck, synccheck, leaks,
     /// comma-separated, or `all`; the program exits with status 1 when anything was found.
     #[arg(long, value_name = "CHECKS")]
     pub check: Option<String>,

@@ -9,6 +9,7 @@
 use super::exec::{self, Launch};
 use super::fault::{ExecFault, Fault, FaultKind};
 use super::program::instruction_text;
+use super::race::BlockRaces;
 use super::warp::{Env, Warp};
 use crate::ir::Op as IrOp;
 
@@ -55,6 +56,8 @@ pub(crate) struct Block {
     pub assertions: Vec<String>,
     /// Threads whose `assert` failed.
     pub failed_asserts: u64,
+    /// racecheck's shared-memory shadow and ordering.
+    pub races: BlockRaces,
 }
 
 impl Block {
@@ -98,6 +101,7 @@ impl Block {
         for (warp, mask) in barrier.waiting.drain(..) {
             self.releases.push(Release { warp, mask, value });
         }
+        self.races.epoch += 1;
         *barrier = Barrier::default();
     }
 
@@ -182,6 +186,9 @@ impl BlockRun {
         block.failed_assert = None;
         block.assertions.clear();
         block.failed_asserts = 0;
+        if launch.hooks.races.is_some() {
+            block.races.reset(block.shared.len());
+        }
         let env = Env {
             ntid: launch.config.block,
             ctaid,

@@ -62,6 +62,9 @@ pub struct LaunchHooks<'a> {
     /// Persistent threads that help run the blocks; without them a launch with several
     /// threads starts (and joins) its own.
     pub workers: Option<&'a dyn BlockWorkers>,
+    /// racecheck: conflicting accesses are counted here, and the blocks run one after another
+    /// on the calling thread (so that the findings are the same on every run).
+    pub races: Option<&'a super::RaceLog>,
 }
 
 /// Threads kept between launches that run a launch's blocks beside the launching thread.
@@ -83,6 +86,7 @@ impl std::fmt::Debug for LaunchHooks<'_> {
             .field("printf", &self.printf.is_some())
             .field("stop", &self.stop)
             .field("workers", &self.workers.is_some())
+            .field("races", &self.races.is_some())
             .finish()
     }
 }
@@ -250,10 +254,16 @@ impl Program {
         };
         let first = range.start.min(blocks);
         let blocks = range.end.min(blocks);
-        let workers = config
-            .threads
-            .max(1)
-            .min(blocks.saturating_sub(first).max(1) as usize);
+        if let Some(races) = hooks.races {
+            races.begin_launch();
+        }
+        let workers = if hooks.races.is_some() {
+            1
+        } else {
+            config.threads
+        }
+        .max(1)
+        .min(blocks.saturating_sub(first).max(1) as usize);
         let next = AtomicU64::new(first);
         let spinning = AtomicUsize::new(0);
         let abort = AtomicBool::new(false);

@@ -113,6 +113,8 @@ pub(crate) struct Warp {
     pub spins: u32,
     pub cache: AllocCache,
     pub lane_instructions: u64,
+    /// racecheck: `__syncwarp`s each lane has made in this block.
+    pub syncwarps: [u32; 32],
     /// Launch- and block-wide special-register values.
     pub env: Env,
 }
@@ -139,6 +141,7 @@ impl Warp {
             valid: 0,
             exited: 0,
             bar_wait: 0,
+            syncwarps: [0; 32],
             coll_wait: 0,
             pc: [0; 32],
             func: [0; 32],
@@ -179,6 +182,7 @@ impl Warp {
         self.valid = valid;
         self.exited = !valid;
         self.bar_wait = 0;
+        self.syncwarps = [0; 32];
         self.coll_wait = 0;
         self.pc = [0; 32];
         self.func = [kernel; 32];

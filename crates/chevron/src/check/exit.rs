@@ -39,7 +39,7 @@ fn finish() -> usize {
     }
     let all = findings();
     let mut counts = Vec::new();
-    for check in ["memcheck", "initcheck", "synccheck", "leaks"] {
+    for check in ["memcheck", "racecheck", "initcheck", "synccheck", "leaks"] {
         let n = all.iter().filter(|f| f.check == check).count();
         if n > 0 {
             counts.push(format!("{check}: {n}"));

@@ -55,6 +55,9 @@ pub(super) fn report() -> usize {
             thread: None,
             address: Some(*address),
             source: None,
+            write: None,
+            other: None,
+            count: 1,
             message: format!(
                 "{} bytes at {address:#x} allocated by {}{caller} were not freed",
                 site.bytes, site.call

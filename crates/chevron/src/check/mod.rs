@@ -1,4 +1,4 @@
-//! The sanitizer: `CHEVRON_CHECK=memcheck,initcheck,synccheck,leaks` (or [`configure`]), on the
+//! The sanitizer: `CHEVRON_CHECK=memcheck,racecheck,initcheck,synccheck,leaks` (or [`configure`]), on the
 //! CPU device.
 //!
 //! - **memcheck**: every access checked against the allocation table, the kernel's exact shared
@@ -9,6 +9,10 @@
 //!   the interpreter while it is on.
 //! - **synccheck**: a block's threads waiting at one barrier from two instructions, or with two
 //!   thread counts. Kernels run in the interpreter while it is on.
+//! - **racecheck**: conflicting shared-memory accesses of a block's threads between two
+//!   barriers, and conflicting global accesses of two blocks of a launch that no fence and
+//!   atomic order (`chevron_ptx::interp::race`). Kernels run in the interpreter, their blocks
+//!   one after another, while it is on.
 //! - **leaks**: allocations made through the CUDA runtime and still live at exit, each with the
 //!   host call that made it.
 //!
@@ -22,7 +26,7 @@ mod leaks;
 use std::sync::{Mutex, OnceLock};
 
 use crate::error::{Error, Result};
-pub use chevron_ptx::interp::SourcePosition;
+pub use chevron_ptx::interp::{RaceAccess, SourcePosition};
 pub use leaks::{forget_allocation, track_allocation};
 
 /// The environment variable that turns checks on.
@@ -39,10 +43,12 @@ pub struct CheckConfig {
     pub leaks: bool,
     /// Barriers reached from two instructions or with two thread counts.
     pub synccheck: bool,
+    /// Conflicting accesses that nothing orders (shared memory in a block, global between blocks).
+    pub racecheck: bool,
 }
 
 impl CheckConfig {
-    /// Parses a comma-separated list of `memcheck`, `initcheck`, `synccheck`, `leaks` (`all`: every one;
+    /// Parses a comma-separated list of `memcheck`, `racecheck`, `initcheck`, `synccheck`, `leaks` (`all`: every one;
     /// empty or `none`: off).
     pub fn parse(text: &str) -> Result<CheckConfig> {
         let mut config = CheckConfig::default();
@@ -58,17 +64,17 @@ impl CheckConfig {
                         initcheck: true,
                         leaks: true,
                         synccheck: true,
+                        racecheck: true,
                     }
                 }
                 "none" => {}
-                "racecheck" => {
-                    return Err(invalid(text, &format!("`{word}` is not available yet")))
-                }
+                "racecheck" => config.racecheck = true,
                 _ => {
                     return Err(invalid(
                         text,
                         &format!(
-                            "unknown check `{word}` (memcheck, initcheck, synccheck, leaks, all)"
+                            "unknown check `{word}` (memcheck, racecheck, initcheck, synccheck, leaks, \
+                             all)"
                         ),
                     ))
                 }
@@ -79,13 +85,14 @@ impl CheckConfig {
 
     /// Whether any check is on.
     pub fn any(&self) -> bool {
-        self.memcheck || self.initcheck || self.leaks || self.synccheck
+        self.memcheck || self.initcheck || self.leaks || self.synccheck || self.racecheck
     }
 
     /// The names of the checks that are on, comma-separated.
     pub fn names(&self) -> String {
         [
             (self.memcheck, "memcheck"),
+            (self.racecheck, "racecheck"),
             (self.initcheck, "initcheck"),
             (self.synccheck, "synccheck"),
             (self.leaks, "leaks"),
@@ -150,9 +157,10 @@ pub(crate) fn current() -> CheckConfig {
 /// What a check found.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Finding {
-    /// The check: `memcheck`, `initcheck` or `leaks`.
+    /// The check: `memcheck`, `racecheck`, `initcheck`, `synccheck` or `leaks`.
     pub check: &'static str,
-    /// What was found: a fault kind (`out-of-bounds access`, …), `uninitialized read`, `leak`.
+    /// What was found: a fault kind (`out-of-bounds access`, …), `uninitialized read`,
+    /// `shared-memory race`, `global-memory race`, `leak`.
     pub kind: String,
     /// The kernel (demangled), for findings inside one.
     pub kernel: Option<String>,
@@ -164,6 +172,13 @@ pub struct Finding {
     pub address: Option<u64>,
     /// The source position of the instruction (with `-lineinfo`).
     pub source: Option<SourcePosition>,
+    /// racecheck: whether this finding's own access wrote (else it read).
+    pub write: Option<bool>,
+    /// racecheck: the earlier access of the pair (this finding's own is `block`, `thread`,
+    /// `source`).
+    pub other: Option<RaceAccess>,
+    /// How many times it happened (racecheck groups conflicts by their pair of instructions).
+    pub count: u64,
     /// The whole report, as printed.
     pub message: String,
 }
@@ -218,8 +233,30 @@ pub(crate) fn record_fault(fault: &chevron_ptx::interp::Fault) {
         thread: Some(fault.thread),
         address: fault.address,
         source: fault.source_position().cloned(),
+        write: None,
+        other: None,
+        count: 1,
         message: fault.to_string(),
     });
+}
+
+/// Records the conflicts racecheck found in one launch, one finding per pair of instructions.
+pub(crate) fn record_races(races: Vec<chevron_ptx::interp::Race>) {
+    for race in races {
+        record(Finding {
+            check: "racecheck",
+            kind: race.kind().to_string(),
+            kernel: Some(race.kernel.clone()),
+            block: Some(race.access.block),
+            thread: Some(race.access.thread),
+            address: Some(race.address),
+            source: race.access.source_position().cloned(),
+            message: race.to_string(),
+            count: race.count,
+            write: Some(race.access.write),
+            other: Some(race.other),
+        });
+    }
 }
 
 /// Records a CUDA runtime call that failed (`function` returned `error_name`) as a memcheck
@@ -244,6 +281,9 @@ pub fn record_api_error(function: &str, error_name: &str, message: &str) {
         thread: None,
         address: None,
         source: None,
+        write: None,
+        other: None,
+        count: 1,
         message: format!("CUDA API error: {function} returned {error_name}{caller}{detail}"),
     });
 }
@@ -261,6 +301,9 @@ pub(crate) fn record_memory_fault(what: &str, message: &str) {
         thread: None,
         address: None,
         source: None,
+        write: None,
+        other: None,
+        count: 1,
         message: format!("{what}: {message}"),
     });
 }
@@ -281,7 +324,7 @@ mod tests {
             .to_string();
         assert!(error.contains("unknown check `bogus`"), "{error}");
         assert!(CheckConfig::parse("synccheck").unwrap().synccheck);
-        let error = CheckConfig::parse("racecheck").unwrap_err().to_string();
-        assert!(error.contains("not available yet"), "{error}");
+        assert!(CheckConfig::parse("racecheck").unwrap().racecheck);
+        assert!(CheckConfig::parse("all").unwrap().racecheck);
     }
 }

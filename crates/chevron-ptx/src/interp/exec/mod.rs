@@ -38,7 +38,7 @@ use super::warp::Warp;
 use crate::ir::{self, KnownOpcode as K};
 
 pub(crate) use assert::KEPT_ASSERTIONS;
-pub(crate) use memory_ops::{load as load_at, resolve_generic};
+pub(crate) use memory_ops::{address, load as load_at, locate, resolve_generic, Loc};
 
 /// Everything a running block needs to know about its launch.
 pub(crate) struct Launch<'a> {
@@ -200,6 +200,9 @@ pub(crate) fn execute(
     l: &Launch<'_>,
     mask: u32,
 ) -> Result<Flow, ExecFault> {
+    if let Some(races) = l.hooks.races {
+        super::race::observe(races, op, w, b, l, mask);
+    }
     match op {
         Op::IntBin { .. }
         | Op::IntUn { .. }

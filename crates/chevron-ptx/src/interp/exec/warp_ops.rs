@@ -216,7 +216,9 @@ pub(super) fn execute(op: &Op, w: &mut Warp, mask: u32) -> Result<Flow, ExecFaul
             b,
             c,
         } => shfl(w, lanes, &partners, mode, [d, p], [a, b, c]),
-        Collective::WarpSync => {}
+        Collective::WarpSync => for_lanes!(lanes, |lane| {
+            w.syncwarps[lane] += 1;
+        }),
         ref other => {
             let (d, p, a) = match *other {
                 Collective::Vote { d, a, .. }

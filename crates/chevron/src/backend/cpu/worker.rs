@@ -183,7 +183,10 @@ impl WorkerContext {
         };
         // printf output goes to stdout as it fills, so a kernel printing forever shows its
         // output and holds at most a buffer's worth per block.
+        let checks = crate::check::current();
+        let races = checks.racecheck.then(interp::RaceLog::new);
         let hooks = interp::LaunchHooks {
+            races: races.as_ref(),
             printf: Some(&print_device_output),
             stop: Some(&self.stop),
             workers: self
@@ -196,15 +199,17 @@ impl WorkerContext {
             handle: &kernel.handle,
         };
         // initcheck reads the written bytes on every load, synccheck looks at every barrier
-        // arrival: the interpreter does both.
-        let checks = crate::check::current();
-        let result = if checks.initcheck || checks.synccheck {
+        // arrival, racecheck at every shared and global access: the interpreter does them.
+        let result = if checks.initcheck || checks.synccheck || checks.racecheck {
             kernel
                 .program
                 .launch_with(&kernel.handle, &config, params, &hooks)
         } else {
             kernel.tier.launch(kernel_ref, &config, params, &hooks)?
         };
+        if let Some(races) = &races {
+            crate::check::record_races(races.take(&kernel.program, &kernel.name, &config));
+        }
         result.map_err(|fault| {
             print_assertions(&fault);
             crate::check::record_fault(&fault);
