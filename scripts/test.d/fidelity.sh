@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # CPU-device fidelity (issue 21): CUDA programs whose results hardware defines where PTX leaves
-# latitude. Builds tests/cudart/{collective_probe,async_copy,host_memory,zero_copy}.cu with nvcc 13.0 (-cudart shared,
+# latitude. Builds tests/cudart/{collective_probe,async_copy,host_memory,zero_copy,hm_*}.cu with nvcc 13.0 (-cudart shared,
 # -arch=sm_90; the probe also as compute_80 PTX only) and runs them under
 # `chevron exec --device cpu` with the interpreter and with compiled code
 # (CHEVRON_CPU_EXEC=interp / compiled): the probe's output must equal the H200's
@@ -32,6 +32,7 @@ build "$out/collective_probe-ptx80" $src/collective_probe.cu -gencode arch=compu
 build "$out/async_copy" $src/async_copy.cu -arch=sm_90 -diag-suppress 20054
 build "$out/host_memory" $src/host_memory.cu -arch=sm_90
 build "$out/zero_copy" $src/zero_copy.cu -arch=sm_90
+build "$out/hm_pinned_streams" $src/hm_pinned_streams.cu
 
 chevron="$root/target/debug/chevron"
 expected=scripts/gpu/probes/collective_probe.h200.txt
@@ -45,7 +46,7 @@ for mode in interp compiled; do
         fi
         echo "$program ($mode): same as the H200 ($(wc -l <"$got") cases)"
     done
-    for program in async_copy host_memory zero_copy; do
+    for program in async_copy host_memory zero_copy hm_pinned_streams; do
         last="$(CHEVRON_CPU_EXEC=$mode "$chevron" exec --device cpu "$out/$program" | tail -n1)"
         [[ $last == "$program: ok" ]] || { echo "fidelity: $program ($mode): $last" >&2; exit 1; }
         echo "$program ($mode): ok"

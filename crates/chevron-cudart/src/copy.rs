@@ -74,6 +74,15 @@ pub fn copy_between(
                 stream.wait_for(&[&token])?;
             }
         }
+        (Place::Host, Place::Device(from)) if gpu_addresses(dst, bytes, from) => {
+            // The device writes the driver's pinned memory itself, in stream order, without
+            // the host waiting: CUDA's asynchronous copy to page-locked memory.
+            let (on, other) = stream_of(stream, from)?;
+            let token = on.copy_on_device_at(dst, src, len)?;
+            if other {
+                stream.wait_for(&[&token])?;
+            }
+        }
         (Place::Host, Place::Device(from)) => {
             // SAFETY: checked to be writable host memory of `bytes` bytes.
             let host = unsafe { std::slice::from_raw_parts_mut(dst as *mut u8, bytes) };
@@ -89,6 +98,14 @@ pub fn copy_between(
         (Place::Device(to), Place::Device(from)) => copy_peer(stream, (dst, to), (src, from), len)?,
     }
     Ok(())
+}
+
+/// Whether GPU `ordinal` addresses host range `[ptr, ptr + bytes)` in place: the driver's pinned,
+/// managed or registered memory of that device.
+fn gpu_addresses(ptr: u64, bytes: usize, ordinal: usize) -> bool {
+    mirror::zero_copy_device(ptr as usize, bytes) == Some(ordinal)
+        && state::device(ordinal)
+            .is_ok_and(|owner| owner.device.backend() == chevron::BackendKind::Cuda)
 }
 
 /// Checks a host side of a copy: pinned and managed memory this runtime allocated needs no

@@ -157,12 +157,25 @@ pub extern "C" fn cudaFree(ptr: *mut c_void) -> cudaError_t {
     })
 }
 
+/// `cudaHostAllocWriteCombined`.
+const HOST_ALLOC_WRITE_COMBINED: c_uint = 0x04;
+
 fn alloc_mirrored(ptr: *mut *mut c_void, size: usize, kind: MirrorKind) -> CudaResult {
+    alloc_host_memory(ptr, size, kind, 0)
+}
+
+fn alloc_host_memory(
+    ptr: *mut *mut c_void,
+    size: usize,
+    kind: MirrorKind,
+    flags: c_uint,
+) -> CudaResult {
     if ptr.is_null() {
         return Err(CudaError::new(INVALID_VALUE, "ptr is NULL"));
     }
     state::current()?;
-    if let Some(host) = mirror::alloc_zero_copy(size, kind)? {
+    let write_combined = flags & HOST_ALLOC_WRITE_COMBINED != 0;
+    if let Some(host) = mirror::alloc_zero_copy(size, kind, write_combined)? {
         return store(ptr, host, "ptr");
     }
     let host = mirror::host_alloc(size)?;
@@ -195,12 +208,18 @@ pub extern "C" fn cudaMallocHost(ptr: *mut *mut c_void, size: usize) -> cudaErro
     })
 }
 
-/// [`cudaMallocHost`] with flags (portable, mapped and write-combined are all provided).
+/// [`cudaMallocHost`] with flags: memory is always portable and mapped (as with unified
+/// addressing); write-combined where asked.
 #[no_mangle]
 pub extern "C" fn cudaHostAlloc(ptr: *mut *mut c_void, size: usize, flags: c_uint) -> cudaError_t {
-    let _ = flags;
     guard("cudaHostAlloc", || {
-        alloc_mirrored(ptr, size, MirrorKind::Pinned)
+        if flags & !0x07 != 0 {
+            return Err(CudaError::new(
+                INVALID_VALUE,
+                format!("cudaHostAlloc flags {flags:#x}"),
+            ));
+        }
+        alloc_host_memory(ptr, size, MirrorKind::Pinned, flags)
     })
 }
 
@@ -257,7 +276,9 @@ pub extern "C" fn cudaHostRegister(ptr: *mut c_void, size: usize, flags: c_uint)
                 format!("{ptr:p} is already registered"),
             ));
         }
-        mirror::add(ptr, size, MirrorKind::Registered)
+        // SAFETY: checked above to be mapped host memory; cudaHostRegister's contract keeps it
+        // alive until cudaHostUnregister.
+        unsafe { mirror::register(ptr as usize, size) }.map(drop)
     })
 }
 
@@ -266,7 +287,13 @@ pub extern "C" fn cudaHostRegister(ptr: *mut c_void, size: usize, flags: c_uint)
 pub extern "C" fn cudaHostUnregister(ptr: *mut c_void) -> cudaError_t {
     guard("cudaHostUnregister", || {
         mirror::pull_all()?;
-        mirror::remove(ptr).map(drop)
+        let (_, _, mapped_on) = mirror::remove(ptr)?;
+        if let Some(ordinal) = mapped_on {
+            // The range's start as registered, handed back to the driver (never read here).
+            let start = ptr as usize as *mut c_void;
+            state::device(ordinal)?.device.unmap_host_memory(start)?;
+        }
+        Ok(())
     })
 }
 

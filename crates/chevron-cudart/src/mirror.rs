@@ -1,11 +1,13 @@
 //! Host memory that kernels may address: managed memory (`cudaMallocManaged`), pinned memory
 //! (`cudaMallocHost`, `cudaHostAlloc`) and registered memory (`cudaHostRegister`).
 //!
-//! Where the device addresses host memory itself (a CPU device: `Device::alloc_host_visible`),
-//! pinned and managed memory are allocated there and are zero-copy: the range is only
-//! recorded, with no device copy, so kernels and the host share its bytes at one address while
-//! kernels run, and pointers stored inside the data work. Otherwise (CUDA, and memory the
-//! program registers) each range is host memory mirrored by a device allocation. A launch
+//! Where the device addresses host memory itself (`Device::alloc_host_visible`: a CPU device's
+//! memory is the host's; on CUDA the driver's pinned and managed memory), pinned and managed
+//! memory are allocated there and are zero-copy: the range is only recorded, with no device
+//! copy, so kernels and the host share its bytes at one address while kernels run, and
+//! pointers stored inside the data work. Registered memory is mapped in place where the device
+//! can (`Device::map_host_memory`: CUDA's `cuMemHostRegister`). Otherwise (registered memory on
+//! a CPU device) each range is host memory mirrored by a device allocation. A launch
 //! argument word pointing into a mirrored range is rewritten to the mirror's device address,
 //! and the range is copied to the device before the launch; synchronizing calls copy mirrors
 //! that kernels may have written back to the host. This is the coherence of managed memory on
@@ -17,7 +19,7 @@ use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Mutex;
 
-use chevron::{Buffer, ParamLayout, Stream};
+use chevron::{Buffer, HostVisibleKind, ParamLayout, Stream};
 
 use crate::errors::{CudaError, CudaResult, HOST_MEMORY_NOT_REGISTERED, INVALID_VALUE};
 use crate::state::{self, lock};
@@ -54,19 +56,54 @@ pub fn add(host: *mut c_void, len: usize, kind: MirrorKind) -> CudaResult {
     Ok(())
 }
 
-/// Allocates `len` bytes of zero-copy host memory on the current device for `kind`, if the
-/// device has such memory (`None`: mirror host memory instead).
-pub fn alloc_zero_copy(len: usize, kind: MirrorKind) -> CudaResult<Option<*mut c_void>> {
+/// Allocates `len` bytes of zero-copy host memory on the current device for `kind` (pinned
+/// memory write-combined if `write_combined`), if the device has such memory (`None`: mirror
+/// host memory instead).
+pub fn alloc_zero_copy(
+    len: usize,
+    kind: MirrorKind,
+    write_combined: bool,
+) -> CudaResult<Option<*mut c_void>> {
     let ordinal = state::current_ordinal();
+    let visible = match kind {
+        MirrorKind::Managed => HostVisibleKind::Managed,
+        _ => HostVisibleKind::Pinned { write_combined },
+    };
     let Some(host) = state::current()?
         .device
-        .alloc_host_visible(len.max(1) as u64)?
+        .alloc_host_visible(len.max(1) as u64, visible)?
     else {
         return Ok(None);
     };
     let host = host as usize as *mut c_void;
     insert(host, len, kind, ordinal, None);
     Ok(Some(host))
+}
+
+/// Registers the program's `len` bytes at `host` on the current device: mapped in place where
+/// the device maps host memory at the host's own address (`true`), else mirrored.
+///
+/// # Safety
+/// `host..host + len` is the program's mapped host memory, alive until it is unregistered.
+pub unsafe fn register(host: usize, len: usize) -> CudaResult<bool> {
+    let host = host as *mut c_void;
+    let ordinal = state::current_ordinal();
+    let device = &state::current()?.device;
+    // SAFETY: the caller's guarantee.
+    match unsafe { device.map_host_memory(host, len as u64) } {
+        Ok(address) if address == host as u64 => {
+            insert(host, len, MirrorKind::Registered, ordinal, None);
+            Ok(true)
+        }
+        Ok(_) => {
+            device.unmap_host_memory(host)?;
+            add(host, len, MirrorKind::Registered).map(|()| false)
+        }
+        Err(_) if device.backend() != chevron::BackendKind::Cuda => {
+            add(host, len, MirrorKind::Registered).map(|()| false)
+        }
+        Err(error) => Err(error.into()),
+    }
 }
 
 fn insert(
@@ -120,6 +157,20 @@ pub fn range_of(ptr: usize) -> Option<(usize, usize)> {
     let mirrors = lock(&MIRRORS);
     let (start, mirror) = mirrors.range(..=ptr).next_back()?;
     (ptr < start + mirror.len.max(1)).then_some((*start, mirror.len))
+}
+
+/// The device ordinal whose zero-copy memory (the device addresses it in place: pinned,
+/// managed or mapped registered memory) holds all of `[ptr, ptr + len)`.
+pub fn zero_copy_device(ptr: usize, len: usize) -> Option<usize> {
+    if !ANY.load(Ordering::Acquire) {
+        return None;
+    }
+    let mirrors = lock(&MIRRORS);
+    let (start, mirror) = mirrors.range(..=ptr).next_back()?;
+    let inside = ptr
+        .checked_add(len)
+        .is_some_and(|end| end <= start + mirror.len);
+    (inside && mirror.buffer.is_none()).then_some(mirror.device)
 }
 
 /// Whether `[ptr, ptr + len)` lies inside one pinned or managed range: host memory this runtime

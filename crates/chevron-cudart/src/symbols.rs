@@ -171,11 +171,12 @@ pub extern "C" fn cudaPointerGetAttributes(
         // Only live memory is device memory: a freed pointer is unknown to CUDA, which
         // reports it as unregistered.
         let (kind, device, device_ptr, host_ptr) =
+            // Managed memory first: a GPU's driver also counts it as device memory.
             match (live_owner(address), mirror::find(ptr as usize)) {
-                (Some(ordinal), _) => (MEMORY_TYPE_DEVICE, ordinal as c_int, ptr, std::ptr::null()),
-                (None, Some((_, MirrorKind::Managed, ordinal))) => {
+                (_, Some((_, MirrorKind::Managed, ordinal))) => {
                     (MEMORY_TYPE_MANAGED, ordinal as c_int, ptr, ptr)
                 }
+                (Some(ordinal), _) => (MEMORY_TYPE_DEVICE, ordinal as c_int, ptr, std::ptr::null()),
                 (None, Some((_, _, ordinal))) => (MEMORY_TYPE_HOST, ordinal as c_int, ptr, ptr),
                 (None, None) => (MEMORY_TYPE_UNREGISTERED, -2, std::ptr::null(), ptr),
             };

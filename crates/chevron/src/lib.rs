@@ -87,7 +87,7 @@ mod module;
 mod runtime;
 mod stream;
 
-pub use backend::{BackendKind, DeviceInfo, DevicePtr, LaunchConfig};
+pub use backend::{BackendKind, DeviceInfo, DevicePtr, HostVisibleKind, LaunchConfig};
 pub use buffer::Buffer;
 pub use device::{Device, Limits};
 pub use error::{Error, Result};

@@ -65,6 +65,19 @@ pub type DevicePtr = u64;
 /// once, with `Ok(())`, or with the stream's fault if earlier work on it faulted.
 pub type HostFunction = Box<dyn FnOnce(Result<()>) + Send>;
 
+/// What [`Device::alloc_host_visible`] allocates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum HostVisibleKind {
+    /// Page-locked host memory mapped into the device (CUDA's `cudaHostAlloc`), optionally
+    /// write-combined.
+    Pinned {
+        /// `cudaHostAllocWriteCombined`: fast for the device to read, slow for the host.
+        write_combined: bool,
+    },
+    /// Memory that migrates between host and device on demand (`cudaMallocManaged`).
+    Managed,
+}
+
 /// Which backend a device belongs to (each has one line in `crate::runtime::registry::BACKENDS`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
@@ -154,10 +167,11 @@ pub trait Device: Send + Sync + 'static {
     fn free(&self, ptr: DevicePtr) -> Result<()>;
 
     /// Allocates `bytes` (> 0) of memory that the host and this device's kernels address at
-    /// the same address, zero-copy (pinned and managed memory): `Ok(None)` where the backend
-    /// has no such memory (the caller then mirrors host memory).
-    fn alloc_host_visible(&self, bytes: u64) -> Result<Option<DevicePtr>> {
-        let _ = bytes;
+    /// the same address, zero-copy, of `kind` (CUDA: `cuMemHostAlloc` or `cuMemAllocManaged`;
+    /// the CPU device: host memory in its allocation table): `Ok(None)` where the backend has no
+    /// such memory (the caller then mirrors host memory).
+    fn alloc_host_visible(&self, bytes: u64, kind: HostVisibleKind) -> Result<Option<DevicePtr>> {
+        let _ = (bytes, kind);
         Ok(None)
     }
 
@@ -244,10 +258,9 @@ pub trait Device: Send + Sync + 'static {
     }
 
     /// Maps `bytes` of host memory at `host` into the device's address space (CUDA:
-    /// `cuMemHostRegister` with `DEVICEMAP`), so kernels access it in place; returns the
-    /// device address. No backend maps host memory yet: chevron-capi gives host-shared memory a
-    /// device mirror instead (ARCHITECTURE.md, "Host-shared memory through mirrors"), and every
-    /// backend keeps this default error.
+    /// `cuMemHostRegister` with `PORTABLE | DEVICEMAP`), so kernels access it in place; returns
+    /// the device address. CUDA maps; the CPU device keeps this default error (its callers
+    /// mirror the range instead).
     ///
     /// # Safety
     /// `host..host + bytes` is host memory the caller owns and keeps alive until

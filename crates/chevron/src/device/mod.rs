@@ -159,11 +159,37 @@ impl Device {
         Ok(())
     }
 
-    /// Allocates `bytes` (> 0) of memory that the host and this device's kernels address at
-    /// the same address, zero-copy: on a CPU device, host memory its kernels reach directly;
-    /// `Ok(None)` on devices without it (CUDA: the caller keeps its own scheme).
-    pub fn alloc_host_visible(&self, bytes: u64) -> Result<Option<backend::DevicePtr>> {
-        self.shared.core.backend.alloc_host_visible(bytes)
+    /// Allocates `bytes` (> 0) of memory of `kind` that the host and this device's kernels
+    /// address at the same address, zero-copy: on a CPU device, host memory its kernels reach
+    /// directly; on CUDA, the driver's pinned or managed memory; `Ok(None)` on devices without
+    /// it (the caller keeps its own scheme).
+    pub fn alloc_host_visible(
+        &self,
+        bytes: u64,
+        kind: backend::HostVisibleKind,
+    ) -> Result<Option<backend::DevicePtr>> {
+        self.shared.core.backend.alloc_host_visible(bytes, kind)
+    }
+
+    /// Maps `bytes` of the program's host memory at `host` into this device (CUDA:
+    /// `cuMemHostRegister`); returns the device address, or the backend's error where it
+    /// cannot map host memory (the CPU device).
+    ///
+    /// # Safety
+    /// `host..host + bytes` is host memory the caller keeps alive until
+    /// [`Device::unmap_host_memory`].
+    pub unsafe fn map_host_memory(
+        &self,
+        host: *mut std::ffi::c_void,
+        bytes: u64,
+    ) -> Result<backend::DevicePtr> {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.shared.core.backend.map_host_memory(host, bytes) }
+    }
+
+    /// Undoes [`Device::map_host_memory`]. The caller guarantees that no pending work uses it.
+    pub fn unmap_host_memory(&self, host: *mut std::ffi::c_void) -> Result<()> {
+        self.shared.core.backend.unmap_host_memory(host)
     }
 
     /// Frees memory from [`Device::alloc_host_visible`]. The caller guarantees that no pending

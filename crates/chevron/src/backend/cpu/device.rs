@@ -107,7 +107,12 @@ impl Device for CpuDevice {
         self.core.memory.free(ptr)
     }
 
-    fn alloc_host_visible(&self, bytes: u64) -> Result<Option<DevicePtr>> {
+    fn alloc_host_visible(
+        &self,
+        bytes: u64,
+        _kind: crate::backend::HostVisibleKind,
+    ) -> Result<Option<DevicePtr>> {
+        // Pinned and managed memory are alike here: the device's memory is the host's.
         self.core.memory.alloc_host_visible(bytes).map(Some)
     }
 

@@ -1,12 +1,13 @@
 //! A CUDA device: what it is (attributes read once at discovery) and the objects made on it.
 
 use std::any::Any;
-use std::ffi::{c_char, c_int, CStr};
+use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::Arc;
 
 use super::context::DeviceState;
 use super::event::CudaEvent;
 use super::graph::CudaGraph;
+use super::host_memory::HostMemory;
 use super::memory::Allocations;
 use super::module::CudaModule;
 use super::stream::CudaStream;
@@ -20,6 +21,7 @@ pub(crate) struct CudaDevice {
     pub(crate) state: Arc<DeviceState>,
     info: DeviceInfo,
     allocations: Allocations,
+    host_memory: HostMemory,
 }
 
 impl CudaDevice {
@@ -87,6 +89,7 @@ impl CudaDevice {
             )),
             info,
             allocations: Allocations::new(),
+            host_memory: HostMemory::new(),
         })
     }
 }
@@ -102,6 +105,27 @@ impl backend::Device for CudaDevice {
 
     fn free(&self, ptr: DevicePtr) -> Result<()> {
         self.allocations.free(&self.state, ptr)
+    }
+
+    fn alloc_host_visible(
+        &self,
+        bytes: u64,
+        kind: backend::HostVisibleKind,
+    ) -> Result<Option<DevicePtr>> {
+        self.host_memory.alloc(&self.state, bytes, kind)
+    }
+
+    fn free_host_visible(&self, ptr: DevicePtr) -> Result<()> {
+        self.host_memory.free(&self.state, ptr)
+    }
+
+    unsafe fn map_host_memory(&self, host: *mut c_void, bytes: u64) -> Result<DevicePtr> {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.host_memory.map(&self.state, host, bytes) }
+    }
+
+    fn unmap_host_memory(&self, host: *mut c_void) -> Result<()> {
+        self.host_memory.unmap(&self.state, host)
     }
 
     fn allocation_of(&self, ptr: DevicePtr) -> Option<(DevicePtr, u64)> {

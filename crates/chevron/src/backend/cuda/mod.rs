@@ -7,6 +7,7 @@
 //! | `context.rs` | primary contexts and the push/pop that leaves the caller's context alone |
 //! | `device.rs` | device attributes and object creation |
 //! | `memory.rs` | allocation and the live-allocation table |
+//! | `host_memory.rs` | the driver's pinned, managed and registered host memory |
 //! | `module.rs` | module loading (with the JIT error log) and functions |
 //! | `stream.rs` | launches, copies, fills, waits, and fault reports naming kernels |
 //! | `event.rs` | events for tokens |
@@ -20,6 +21,7 @@ mod error;
 mod event;
 mod graph;
 mod graph_types;
+mod host_memory;
 mod memory;
 mod module;
 mod stream;

@@ -246,12 +246,14 @@ impl backend::Stream for CudaStream {
 
     fn copy_on_device(&self, dst: DevicePtr, src: DevicePtr, bytes: u64) -> Result<()> {
         let _entered = self.state.enter()?;
-        // SAFETY: both ranges are device memory of this device (the public layer checks).
+        // SAFETY: both ranges are memory this device addresses (the public layer checks):
+        // device memory, or the driver's pinned or managed memory, whose unified addresses
+        // `cuMemcpyAsync` resolves itself.
         let code =
-            unsafe { (self.state.driver.cuMemcpyDtoDAsync)(dst, src, bytes as usize, self.stream) };
+            unsafe { (self.state.driver.cuMemcpyAsync)(dst, src, bytes as usize, self.stream) };
         if code != sys::CUDA_SUCCESS {
             return Err(self.copy_error(
-                "cuMemcpyDtoDAsync",
+                "cuMemcpyAsync",
                 code,
                 format!("{bytes} bytes {src:#x} -> {dst:#x}"),
             ));

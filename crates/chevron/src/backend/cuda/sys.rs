@@ -85,6 +85,14 @@ pub const CU_POINTER_ATTRIBUTE_MEMORY_TYPE: c_uint = 2;
 pub const CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL: c_uint = 9;
 /// `CU_MEMORYTYPE_DEVICE`.
 pub const CU_MEMORYTYPE_DEVICE: c_uint = 2;
+/// `CU_MEMHOSTALLOC_PORTABLE` (also `CU_MEMHOSTREGISTER_PORTABLE`): pinned for every context.
+pub const CU_MEMHOSTALLOC_PORTABLE: c_uint = 1;
+/// `CU_MEMHOSTALLOC_DEVICEMAP` (also `CU_MEMHOSTREGISTER_DEVICEMAP`): mapped into the device.
+pub const CU_MEMHOSTALLOC_DEVICEMAP: c_uint = 2;
+/// `CU_MEMHOSTALLOC_WRITECOMBINED`.
+pub const CU_MEMHOSTALLOC_WRITECOMBINED: c_uint = 4;
+/// `CU_MEM_ATTACH_GLOBAL`: managed memory any stream may access.
+pub const CU_MEM_ATTACH_GLOBAL: c_uint = 1;
 
 /// The error log buffer.
 pub const CU_JIT_ERROR_LOG_BUFFER: c_int = 5;
@@ -164,12 +172,25 @@ library_table! {
         /// driver does not know (the values are then zero).
         cuPointerGetAttributes = "cuPointerGetAttributes"(
             c_uint, *mut c_uint, *mut *mut c_void, CUdeviceptr) -> CUresult;
+        /// `cuMemHostAlloc(&host, bytes, flags)`: page-locked host memory.
+        cuMemHostAlloc = "cuMemHostAlloc"(*mut *mut c_void, usize, c_uint) -> CUresult;
+        /// `cuMemFreeHost(host)`.
+        cuMemFreeHost = "cuMemFreeHost"(*mut c_void) -> CUresult;
+        /// `cuMemHostGetDevicePointer(&device, host, 0)`.
+        cuMemHostGetDevicePointer = "cuMemHostGetDevicePointer_v2"(
+            *mut CUdeviceptr, *mut c_void, c_uint) -> CUresult;
+        /// `cuMemHostRegister(host, bytes, flags)`: page-locks and maps the program's memory.
+        cuMemHostRegister = "cuMemHostRegister_v2"(*mut c_void, usize, c_uint) -> CUresult;
+        /// `cuMemHostUnregister(host)`.
+        cuMemHostUnregister = "cuMemHostUnregister"(*mut c_void) -> CUresult;
+        /// `cuMemAllocManaged(&ptr, bytes, flags)`.
+        cuMemAllocManaged = "cuMemAllocManaged"(*mut CUdeviceptr, usize, c_uint) -> CUresult;
+        /// `cuMemcpyAsync(dst, src, bytes, stream)`: either side anywhere (unified addressing).
+        cuMemcpyAsync = "cuMemcpyAsync"(CUdeviceptr, CUdeviceptr, usize, CUstream) -> CUresult;
         /// `cuMemcpyHtoDAsync(dst, src, bytes, stream)`.
         cuMemcpyHtoDAsync = "cuMemcpyHtoDAsync_v2"(CUdeviceptr, *const c_void, usize, CUstream) -> CUresult;
         /// `cuMemcpyDtoHAsync(dst, src, bytes, stream)`.
         cuMemcpyDtoHAsync = "cuMemcpyDtoHAsync_v2"(*mut c_void, CUdeviceptr, usize, CUstream) -> CUresult;
-        /// `cuMemcpyDtoDAsync(dst, src, bytes, stream)`.
-        cuMemcpyDtoDAsync = "cuMemcpyDtoDAsync_v2"(CUdeviceptr, CUdeviceptr, usize, CUstream) -> CUresult;
         /// `cuMemsetD8Async(dst, value, count, stream)`.
         cuMemsetD8Async = "cuMemsetD8Async"(CUdeviceptr, u8, usize, CUstream) -> CUresult;
         /// `cuMemsetD16Async(dst, value, count, stream)`.
