@@ -15,6 +15,7 @@
 //! | [`graphs`] | stream capture (fork/join across streams), graphs built node by node, instantiation, launch, updates |
 //! | [`streams`] | streams, host functions, events ([`state`]: devices, legacy and per-thread streams) |
 //! | [`per_thread`] | the `_ptsz`/`_ptds` entry points of `--default-stream per-thread` programs |
+//! | [`textures`] | channel descriptors, arrays, 2D copies to and from arrays, texture and surface objects (CPU device) |
 //! | [`limits`] | limits, cache preferences, pitched allocations, managed-memory hints |
 //! | [`unsupported`] | every other export of `libcudart.so.13`: a one-line error naming it |
 //!
@@ -40,4 +41,5 @@ pub mod registry;
 pub mod state;
 pub mod streams;
 pub mod symbols;
+pub mod textures;
 pub mod unsupported;

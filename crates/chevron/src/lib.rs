@@ -15,6 +15,7 @@
 //! | `CUfunction` | [`Kernel`] | found by name, mangled name or C++ signature; arguments checked against its parameters |
 //! | `CUdeviceptr` | [`Buffer<T>`] | typed; freed once every stream has passed the point of its drop |
 //! | `cuLaunchKernel` | [`Kernel::launch`] | `(&x, &y, 2.0f32, n)` tuples, no allocation |
+//! | `CUarray`, `CUtexObject`, `CUsurfObject` | [`texture::Array`], [`texture::TextureObject`], [`texture::SurfaceObject`] | CPU device only so far; a handle is the address of a descriptor in device memory |
 //!
 //! # Example
 //!
@@ -77,6 +78,7 @@ pub mod graph;
 pub mod host_range;
 pub mod instrument;
 pub mod jit;
+pub mod texture;
 pub mod trace;
 
 mod buffer;

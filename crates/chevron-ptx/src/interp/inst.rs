@@ -541,6 +541,8 @@ pub enum Op {
     Mbarrier(Box<super::exec::mbarrier::Mbarrier>),
     /// `cp.async.bulk` (run synchronously).
     BulkCopy(Box<super::exec::bulk_copy::BulkCopy>),
+    /// `tex`, `tld4`, `txq`, `suld`, `sust`, `suq` on object handles.
+    Texture(Box<super::exec::texture_ops::TextureOp>),
     /// An instruction the CPU device cannot execute, with the reason: launching a kernel that
     /// can reach it fails, naming it.
     Unsupported(String),

@@ -18,6 +18,7 @@ mod lanes;
 pub(crate) mod mbarrier;
 mod memory_ops;
 pub(crate) mod mma;
+pub(crate) mod texture_ops;
 mod warp_ops;
 pub(crate) mod wmma;
 
@@ -123,6 +124,7 @@ pub(crate) fn decode(d: &Decoder<'_>, inst: &ir::Instruction) -> Result<Op, Load
             memory_ops::decode_cp_async(d, inst)
         }
         K::Mbarrier => mbarrier::decode(d, inst),
+        K::Tex | K::Tld4 | K::Txq | K::Suld | K::Sust | K::Suq => texture_ops::decode(d, inst, op),
         K::Atom | K::Red => atomics::decode(d, inst, op),
         K::Ldmatrix => mma::decode_ldmatrix(d, inst),
         K::Mma => mma::decode_mma(d, inst),
@@ -236,6 +238,7 @@ pub(crate) fn execute(
         Op::Mma(m) => mma::mma(m, w, mask),
         Op::Mbarrier(m) => mbarrier::execute(m, w, b, l, mask),
         Op::BulkCopy(c) => bulk_copy::execute(c, w, b, l, mask),
+        Op::Texture(t) => texture_ops::execute(t, w, b, l, mask),
         Op::WmmaMove(m) => wmma::transfer(m, w, b, l, mask),
         Op::WmmaMma(m) => wmma::mma(m, w, mask),
         Op::Nop => Ok(Flow::Next),

@@ -1,0 +1,386 @@
+//! CUDA arrays, texture objects and surface objects over [`chevron::texture`]: channel
+//! descriptors, `cudaMallocArray`, `cudaFreeArray`, 2D copies to and from arrays, and creating
+//! and destroying texture and surface objects. Arrays are named by their device address, objects
+//! by their handle; both are kept here until freed or destroyed.
+
+use std::collections::HashMap;
+use std::ffi::{c_int, c_uint, c_void};
+use std::sync::Mutex;
+
+use chevron::texture::{
+    AddressMode, Array, ArrayDesc, ChannelFormat, ChannelKind, Resource, Sampler, SurfaceObject,
+    TextureObject,
+};
+
+use crate::copy::copy;
+use crate::errors::{
+    cudaError_t, guard, CudaError, CudaResult, INVALID_RESOURCE_HANDLE, INVALID_VALUE,
+};
+use crate::memory::store;
+use crate::state::{self, lock};
+
+/// `cudaErrorInvalidChannelDescriptor`.
+const INVALID_CHANNEL_DESCRIPTOR: cudaError_t = 20;
+
+/// `struct cudaChannelFormatDesc`. Fields as CUDA's header has them.
+#[allow(missing_docs)]
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+pub struct ChannelFormatDesc {
+    pub x: c_int,
+    pub y: c_int,
+    pub z: c_int,
+    pub w: c_int,
+    pub f: c_int,
+}
+
+/// `struct cudaResourceDesc` (the union as its largest member, `pitch2D`). Fields as CUDA's header has them.
+#[allow(missing_docs)]
+#[repr(C)]
+pub struct ResourceDesc {
+    pub res_type: c_int,
+    pub ptr: u64,
+    pub desc: ChannelFormatDesc,
+    pub a: usize,
+    pub b: usize,
+    pub c: usize,
+    pub reserved: [u8; 128 - 48],
+    pub flags: c_uint,
+}
+
+/// `struct cudaTextureDesc`. Fields as CUDA's header has them.
+#[allow(missing_docs)]
+#[repr(C)]
+pub struct TextureDesc {
+    pub address_mode: [c_int; 3],
+    pub filter_mode: c_int,
+    pub read_mode: c_int,
+    pub srgb: c_int,
+    pub border_color: [f32; 4],
+    pub normalized_coords: c_int,
+    pub rest: [c_int; 7],
+}
+
+static ARRAYS: Mutex<Option<HashMap<u64, Array>>> = Mutex::new(None);
+static TEXTURES: Mutex<Option<HashMap<u64, TextureObject>>> = Mutex::new(None);
+static SURFACES: Mutex<Option<HashMap<u64, SurfaceObject>>> = Mutex::new(None);
+
+/// Returns a channel descriptor of the given bits and kind.
+#[no_mangle]
+pub extern "C" fn cudaCreateChannelDesc(
+    x: c_int,
+    y: c_int,
+    z: c_int,
+    w: c_int,
+    f: c_int,
+) -> ChannelFormatDesc {
+    ChannelFormatDesc { x, y, z, w, f }
+}
+
+fn format(desc: &ChannelFormatDesc) -> CudaResult<ChannelFormat> {
+    let kind = match desc.f {
+        0 => ChannelKind::Signed,
+        1 => ChannelKind::Unsigned,
+        2 => ChannelKind::Float,
+        _ => {
+            return Err(CudaError::new(
+                INVALID_CHANNEL_DESCRIPTOR,
+                format!("channel kind {} is not signed, unsigned or float", desc.f),
+            ))
+        }
+    };
+    let bits = [desc.x, desc.y, desc.z, desc.w].map(|b| b.max(0) as u32);
+    let format = ChannelFormat { bits, kind };
+    format
+        .check()
+        .map_err(|m| CudaError::new(INVALID_CHANNEL_DESCRIPTOR, m))?;
+    Ok(format)
+}
+
+/// Allocates a 1D or 2D array.
+///
+/// # Safety
+/// Pointer arguments are NULL or valid for the access CUDA's API documents.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMallocArray(
+    array: *mut *mut c_void,
+    desc: *const ChannelFormatDesc,
+    width: usize,
+    height: usize,
+    flags: c_uint,
+) -> cudaError_t {
+    guard("cudaMallocArray", || {
+        if array.is_null() || desc.is_null() {
+            return Err(CudaError::new(INVALID_VALUE, "array or desc is NULL"));
+        }
+        // SAFETY: non-NULL; readable by the API's contract.
+        let format = format(unsafe { &*desc })?;
+        if width == 0 || flags & !0x0a != 0 {
+            return Err(CudaError::new(
+                INVALID_VALUE,
+                "width 0 or unsupported flags",
+            ));
+        }
+        let state = state::current()?;
+        let desc = ArrayDesc {
+            format,
+            extent: [width as u64, height as u64, 0],
+            layered: false,
+            surface: flags & 0x02 != 0,
+            gather: flags & 0x08 != 0,
+        };
+        let created = Array::new(&state.device, desc)?;
+        let handle = created.device_ptr();
+        lock(&ARRAYS)
+            .get_or_insert_with(HashMap::new)
+            .insert(handle, created);
+        store(array, handle as usize as *mut c_void, "array")
+    })
+}
+
+/// Frees an array (NULL is a no-op).
+#[no_mangle]
+pub extern "C" fn cudaFreeArray(array: *mut c_void) -> cudaError_t {
+    guard("cudaFreeArray", || {
+        if array.is_null() {
+            return Ok(());
+        }
+        match lock(&ARRAYS)
+            .as_mut()
+            .and_then(|a| a.remove(&(array as u64)))
+        {
+            Some(_) => Ok(()),
+            None => Err(CudaError::new(
+                INVALID_VALUE,
+                format!("{array:p} is not a live CUDA array"),
+            )),
+        }
+    })
+}
+
+/// Address, row pitch and rows of array `array`, checking a `width` × `height` window at
+/// (`w`, `h`) fits.
+fn window(
+    array: *mut c_void,
+    w: usize,
+    h: usize,
+    width: usize,
+    height: usize,
+) -> CudaResult<(u64, u64)> {
+    let arrays = lock(&ARRAYS);
+    let a = arrays
+        .as_ref()
+        .and_then(|m| m.get(&(array as u64)))
+        .ok_or_else(|| {
+            CudaError::new(
+                INVALID_RESOURCE_HANDLE,
+                format!("{array:p} is not a live CUDA array"),
+            )
+        })?;
+    let pitch = a.row_pitch();
+    let rows = a.size_bytes() / pitch;
+    if (w + width) as u64 > pitch || (h + height) as u64 > rows {
+        return Err(CudaError::new(
+            INVALID_VALUE,
+            format!("a {width}-byte by {height}-row copy at ({w}, {h}) runs outside the array ({pitch} bytes by {rows} rows)"),
+        ));
+    }
+    Ok((a.device_ptr() + h as u64 * pitch + w as u64, pitch))
+}
+
+fn copy_rows(
+    dst: u64,
+    dpitch: u64,
+    src: u64,
+    spitch: u64,
+    width: usize,
+    height: usize,
+) -> CudaResult {
+    if width as u64 > dpitch.min(spitch) {
+        return Err(CudaError::new(INVALID_VALUE, "width exceeds a pitch"));
+    }
+    let (_, stream) = state::submit_stream(std::ptr::null_mut())?;
+    for row in 0..height as u64 {
+        copy(&stream, dst + row * dpitch, src + row * spitch, width)?;
+    }
+    stream.synchronize()?;
+    crate::mirror::pull_all()
+}
+
+/// Copies `height` rows of `width` bytes into an array at byte column `w`, row `h`.
+#[allow(clippy::too_many_arguments)]
+#[no_mangle]
+pub extern "C" fn cudaMemcpy2DToArray(
+    dst: *mut c_void,
+    w: usize,
+    h: usize,
+    src: *const c_void,
+    spitch: usize,
+    width: usize,
+    height: usize,
+    _kind: c_int,
+) -> cudaError_t {
+    guard("cudaMemcpy2DToArray", || {
+        let (at, pitch) = window(dst, w, h, width, height)?;
+        copy_rows(at, pitch, src as u64, spitch as u64, width, height)
+    })
+}
+
+/// Copies `height` rows of `width` bytes out of an array from byte column `w`, row `h`.
+#[allow(clippy::too_many_arguments)]
+#[no_mangle]
+pub extern "C" fn cudaMemcpy2DFromArray(
+    dst: *mut c_void,
+    dpitch: usize,
+    src: *mut c_void,
+    w: usize,
+    h: usize,
+    width: usize,
+    height: usize,
+    _kind: c_int,
+) -> cudaError_t {
+    guard("cudaMemcpy2DFromArray", || {
+        let (at, pitch) = window(src, w, h, width, height)?;
+        copy_rows(dst as u64, dpitch as u64, at, pitch, width, height)
+    })
+}
+
+fn sampler(t: &TextureDesc) -> CudaResult<Sampler> {
+    let mut address = [AddressMode::Clamp; 3];
+    for (slot, &m) in address.iter_mut().zip(&t.address_mode) {
+        *slot = AddressMode::from_index(m as u64)
+            .ok_or_else(|| CudaError::new(INVALID_VALUE, format!("address mode {m}")))?;
+    }
+    Ok(Sampler {
+        address,
+        linear_filter: t.filter_mode == 1,
+        normalized_read: t.read_mode == 1,
+        normalized_coords: t.normalized_coords != 0,
+        border: t.border_color,
+    })
+}
+
+/// Creates a texture object over an array, linear or pitched memory.
+///
+/// # Safety
+/// Pointer arguments are NULL or valid for the access CUDA's API documents.
+#[no_mangle]
+pub unsafe extern "C" fn cudaCreateTextureObject(
+    out: *mut u64,
+    res: *const ResourceDesc,
+    tex: *const TextureDesc,
+    _view: *const c_void,
+) -> cudaError_t {
+    guard("cudaCreateTextureObject", || {
+        if out.is_null() || res.is_null() || tex.is_null() {
+            return Err(CudaError::new(
+                INVALID_VALUE,
+                "pTexObject, pResDesc or pTexDesc is NULL",
+            ));
+        }
+        // SAFETY: non-NULL; readable by the API's contract.
+        let (res, tex) = unsafe { (&*res, &*tex) };
+        let sampler = sampler(tex)?;
+        let state = state::current()?;
+        let arrays = lock(&ARRAYS);
+        let resource = match res.res_type {
+            0 => Resource::Array(arrays.as_ref().and_then(|m| m.get(&res.ptr)).ok_or_else(
+                || CudaError::new(INVALID_RESOURCE_HANDLE, "the resource's array is not live"),
+            )?),
+            2 => Resource::Linear {
+                ptr: res.ptr,
+                format: format(&res.desc)?,
+                bytes: res.a as u64,
+            },
+            3 => Resource::Pitch2D {
+                ptr: res.ptr,
+                format: format(&res.desc)?,
+                extent: [res.a as u64, res.b as u64],
+                pitch: res.c as u64,
+            },
+            t => {
+                return Err(CudaError::new(
+                    INVALID_VALUE,
+                    format!("resource type {t} (mipmapped arrays) is not supported"),
+                ))
+            }
+        };
+        let object = TextureObject::new(&state.device, &resource, &sampler)?;
+        drop(arrays);
+        let handle = object.handle();
+        lock(&TEXTURES)
+            .get_or_insert_with(HashMap::new)
+            .insert(handle, object);
+        store(out, handle, "pTexObject")
+    })
+}
+
+/// Destroys a texture object.
+#[no_mangle]
+pub extern "C" fn cudaDestroyTextureObject(object: u64) -> cudaError_t {
+    guard("cudaDestroyTextureObject", || {
+        match lock(&TEXTURES).as_mut().and_then(|m| m.remove(&object)) {
+            Some(_) => Ok(()),
+            None => Err(CudaError::new(
+                INVALID_VALUE,
+                format!("{object:#x} is not a live texture object"),
+            )),
+        }
+    })
+}
+
+/// Creates a surface object over an array made with `cudaArraySurfaceLoadStore`.
+///
+/// # Safety
+/// Pointer arguments are NULL or valid for the access CUDA's API documents.
+#[no_mangle]
+pub unsafe extern "C" fn cudaCreateSurfaceObject(
+    out: *mut u64,
+    res: *const ResourceDesc,
+) -> cudaError_t {
+    guard("cudaCreateSurfaceObject", || {
+        if out.is_null() || res.is_null() {
+            return Err(CudaError::new(
+                INVALID_VALUE,
+                "pSurfObject or pResDesc is NULL",
+            ));
+        }
+        // SAFETY: non-NULL; readable by the API's contract.
+        let res = unsafe { &*res };
+        if res.res_type != 0 {
+            return Err(CudaError::new(
+                INVALID_VALUE,
+                "surfaces need an array resource",
+            ));
+        }
+        let object = {
+            let arrays = lock(&ARRAYS);
+            let array = arrays
+                .as_ref()
+                .and_then(|m| m.get(&res.ptr))
+                .ok_or_else(|| {
+                    CudaError::new(INVALID_RESOURCE_HANDLE, "the resource's array is not live")
+                })?;
+            SurfaceObject::new(array)?
+        };
+        let handle = object.handle();
+        lock(&SURFACES)
+            .get_or_insert_with(HashMap::new)
+            .insert(handle, object);
+        store(out, handle, "pSurfObject")
+    })
+}
+
+/// Destroys a surface object.
+#[no_mangle]
+pub extern "C" fn cudaDestroySurfaceObject(object: u64) -> cudaError_t {
+    guard("cudaDestroySurfaceObject", || {
+        match lock(&SURFACES).as_mut().and_then(|m| m.remove(&object)) {
+            Some(_) => Ok(()),
+            None => Err(CudaError::new(
+                INVALID_VALUE,
+                format!("{object:#x} is not a live surface object"),
+            )),
+        }
+    })
+}

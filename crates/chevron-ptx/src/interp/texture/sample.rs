@@ -1,0 +1,321 @@
+//! Texture sampling as the CUDA programming guide's appendix on texture fetching defines it.
+//!
+//! Coordinates are first scaled to texels (normalised coordinates times the extent). Point
+//! filtering reads the texel `floor(x)`. Linear filtering reads the two (1D), four (2D) or eight
+//! (3D) texels around `x - 0.5` and weighs them with the fraction of `x - 0.5` held in 9-bit
+//! fixed point with 8 fractional bits (the coordinate is rounded to the nearest 1/256 of a
+//! texel), as NVIDIA's texture units do; the weighted sum is taken in f32 in the guide's order.
+//! Each texel index is then resolved by its dimension's address mode: wrap and mirror (which
+//! CUDA honours only with normalised coordinates; clamp otherwise), clamp, or border (the
+//! border colour outside the extent).
+
+use super::descriptor::{AddressMode, ChannelKind, Descriptor, ResourceKind};
+use crate::interp::numeric::half::f16_to_f32;
+
+/// Reads `len` (1, 2, 4 or 8) bytes of device memory at an address.
+pub type ReadFn<'a, E> = dyn FnMut(u64, u64) -> Result<u64, E> + 'a;
+
+/// What the instruction returns: floats, or integers (raw texel values).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ResultType {
+    /// `.f32`: texels converted to float (normalised if the texture reads so).
+    Float,
+    /// `.s32` / `.u32`: texel values, sign- or zero-extended.
+    Integer,
+}
+
+/// The byte address of element (x, y, z) of `layer`, all in range.
+pub fn element_address(d: &Descriptor, at: [u64; 3], layer: u64) -> u64 {
+    d.base
+        + layer * d.slice_pitch
+        + at[2] * d.slice_pitch
+        + at[1] * d.row_pitch
+        + at[0] * d.element_bytes()
+}
+
+/// Resolves texel index `i` of a dimension of `n` texels under `mode` (`None`: the border).
+fn resolve(i: i64, n: u64, mode: AddressMode) -> Option<u64> {
+    let n = n as i64;
+    let at = match mode {
+        AddressMode::Clamp => i.clamp(0, n - 1),
+        AddressMode::Border => {
+            if !(0..n).contains(&i) {
+                return None;
+            }
+            i
+        }
+        AddressMode::Wrap => i.rem_euclid(n),
+        AddressMode::Mirror => {
+            let j = i.rem_euclid(2 * n);
+            if j < n {
+                j
+            } else {
+                2 * n - 1 - j
+            }
+        }
+    };
+    Some(at as u64)
+}
+
+/// The address mode in force for dimension `axis` (wrap and mirror need normalised
+/// coordinates; CUDA clamps otherwise).
+fn mode(d: &Descriptor, axis: usize) -> AddressMode {
+    match d.address[axis] {
+        AddressMode::Wrap | AddressMode::Mirror if !d.normalized_coords => AddressMode::Clamp,
+        m => m,
+    }
+}
+
+/// Reads one element's channels as raw 32-bit values (integers sign- or zero-extended, floats
+/// as f32 bits).
+fn raw_element<E>(d: &Descriptor, addr: u64, read: &mut ReadFn<'_, E>) -> Result<[u32; 4], E> {
+    let bytes = u64::from(d.bits / 8);
+    let mut out = [0u32; 4];
+    for (c, slot) in out.iter_mut().enumerate().take(usize::from(d.channels)) {
+        let v = read(addr + c as u64 * bytes, bytes)?;
+        *slot = match (d.channel_kind, d.bits) {
+            (ChannelKind::Float, 16) => f16_to_f32(v as u16).to_bits(),
+            (ChannelKind::Signed, 8) => v as u8 as i8 as i32 as u32,
+            (ChannelKind::Signed, 16) => v as u16 as i16 as i32 as u32,
+            _ => v as u32,
+        };
+    }
+    Ok(out)
+}
+
+/// A raw channel value as the float a `.f32` result receives.
+fn channel_float(d: &Descriptor, raw: u32) -> f32 {
+    match d.channel_kind {
+        ChannelKind::Float => f32::from_bits(raw),
+        ChannelKind::Unsigned if d.normalized_read && d.bits < 32 => {
+            raw as f32 / ((1u64 << d.bits) - 1) as f32
+        }
+        ChannelKind::Signed if d.normalized_read && d.bits < 32 => {
+            (raw as i32 as f32 / ((1u64 << (d.bits - 1)) - 1) as f32).max(-1.0)
+        }
+        ChannelKind::Unsigned => raw as f32,
+        ChannelKind::Signed => raw as i32 as f32,
+    }
+}
+
+/// The element at resolved indices as four result channels (bits of f32 or integers); channels
+/// the format lacks read as 0, and alpha as 1.
+fn element<E>(
+    d: &Descriptor,
+    at: Option<[u64; 3]>,
+    layer: u64,
+    ty: ResultType,
+    read: &mut ReadFn<'_, E>,
+) -> Result<[u32; 4], E> {
+    let Some(at) = at else {
+        return Ok(match ty {
+            ResultType::Float => d.border.map(f32::to_bits),
+            ResultType::Integer => d.border.map(|b| b as i32 as u32),
+        });
+    };
+    let raw = raw_element(d, element_address(d, at, layer), read)?;
+    let channels = usize::from(d.channels);
+    let mut out = match ty {
+        ResultType::Float => [0, 0, 0, 1.0f32.to_bits()],
+        ResultType::Integer => [0, 0, 0, 1],
+    };
+    for c in 0..channels {
+        out[c] = match ty {
+            ResultType::Float => channel_float(d, raw[c]).to_bits(),
+            ResultType::Integer => raw[c],
+        };
+    }
+    Ok(out)
+}
+
+/// The layer index a layered fetch reads (clamped to the layers there are).
+fn layer_index(d: &Descriptor, layer: i32) -> u64 {
+    if d.layers == 0 {
+        0
+    } else {
+        (layer.max(0) as u64).min(d.layers - 1)
+    }
+}
+
+/// `coords` scaled to texels in each dimension of the resource.
+fn texel_coords(d: &Descriptor, coords: [f32; 3]) -> [f32; 3] {
+    let mut u = coords;
+    if d.normalized_coords {
+        for (axis, x) in u.iter_mut().enumerate().take(usize::from(d.dims)) {
+            *x *= d.extent[axis] as f32;
+        }
+    }
+    u
+}
+
+/// Resolves the indices `i` of every dimension; `None` if any is on the border.
+fn resolve_all(d: &Descriptor, i: [i64; 3]) -> Option<[u64; 3]> {
+    let mut at = [0u64; 3];
+    for axis in 0..usize::from(d.dims) {
+        at[axis] = resolve(i[axis], d.extent[axis], mode(d, axis))?;
+    }
+    Some(at)
+}
+
+/// The linear filter's footprint along one dimension: the lower texel index and the weight of
+/// the upper one, in 1/256 steps.
+fn footprint(u: f32) -> (i64, f32) {
+    let fixed = ((f64::from(u) - 0.5) * 256.0).round() as i64;
+    (fixed >> 8, (fixed & 0xff) as f32 / 256.0)
+}
+
+/// `tex` with float coordinates: the element (point) or the filtered value (linear) at
+/// `coords` (unused dimensions ignored) of `layer`.
+pub fn sample<E>(
+    d: &Descriptor,
+    coords: [f32; 3],
+    layer: i32,
+    ty: ResultType,
+    read: &mut ReadFn<'_, E>,
+) -> Result<[u32; 4], E> {
+    let layer = layer_index(d, layer);
+    let u = texel_coords(d, coords);
+    let dims = usize::from(d.dims);
+    if !d.linear_filter || ty == ResultType::Integer {
+        let mut i = [0i64; 3];
+        for axis in 0..dims {
+            i[axis] = if u[axis].is_nan() {
+                0
+            } else {
+                u[axis].floor() as i64
+            };
+        }
+        return element(d, resolve_all(d, i), layer, ty, read);
+    }
+    let mut base = [0i64; 3];
+    let mut alpha = [0f32; 3];
+    for axis in 0..dims {
+        let x = if u[axis].is_nan() { 0.0 } else { u[axis] };
+        (base[axis], alpha[axis]) = footprint(x);
+    }
+    let mut sum = [0f32; 4];
+    // Corners in the guide's order: x varies fastest, then y, then z.
+    for corner in 0..(1usize << dims) {
+        let mut i = base;
+        let mut weight = 1.0f32;
+        for axis in 0..dims {
+            let upper = corner >> axis & 1 == 1;
+            i[axis] += i64::from(upper);
+            weight *= if upper {
+                alpha[axis]
+            } else {
+                1.0 - alpha[axis]
+            };
+        }
+        let texel = element(d, resolve_all(d, i), layer, ty, read)?.map(f32::from_bits);
+        for (s, t) in sum.iter_mut().zip(texel) {
+            *s += weight * t;
+        }
+    }
+    Ok(sum.map(f32::to_bits))
+}
+
+/// `tex` with integer coordinates (`tex1Dfetch` on linear memory, or texel indices of an
+/// array): no filtering; outside linear memory the result is zero.
+pub fn fetch<E>(
+    d: &Descriptor,
+    coords: [i32; 3],
+    layer: i32,
+    ty: ResultType,
+    read: &mut ReadFn<'_, E>,
+) -> Result<[u32; 4], E> {
+    let layer = layer_index(d, layer);
+    let i = coords.map(i64::from);
+    if d.resource == ResourceKind::Linear {
+        let n = d.extent[0] as i64;
+        if !(0..n).contains(&i[0]) {
+            return Ok([0; 4]);
+        }
+        return element(d, Some([i[0] as u64, 0, 0]), 0, ty, read);
+    }
+    element(d, resolve_all(d, i), layer, ty, read)
+}
+
+/// `tld4`: channel `component` of the four texels of the 2D linear footprint at `coords`,
+/// counter-clockwise from the lower left: (i, j+1), (i+1, j+1), (i+1, j), (i, j).
+pub fn gather<E>(
+    d: &Descriptor,
+    coords: [f32; 2],
+    layer: i32,
+    component: usize,
+    ty: ResultType,
+    read: &mut ReadFn<'_, E>,
+) -> Result<[u32; 4], E> {
+    let layer = layer_index(d, layer);
+    let u = texel_coords(d, [coords[0], coords[1], 0.0]);
+    let (i, _) = footprint(if u[0].is_nan() { 0.0 } else { u[0] });
+    let (j, _) = footprint(if u[1].is_nan() { 0.0 } else { u[1] });
+    let mut out = [0u32; 4];
+    for (slot, (di, dj)) in out.iter_mut().zip([(0, 1), (1, 1), (1, 0), (0, 0)]) {
+        let texel = element(d, resolve_all(d, [i + di, j + dj, 0]), layer, ty, read)?;
+        *slot = texel[component];
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::interp::texture::descriptor::ObjectKind;
+
+    fn texture(width: u64, filter: bool, normalized: bool, mode: AddressMode) -> Descriptor {
+        Descriptor {
+            kind: ObjectKind::Texture,
+            base: 0,
+            extent: [width, 1, 1],
+            layers: 0,
+            row_pitch: width * 4,
+            slice_pitch: width * 4,
+            channels: 1,
+            bits: 32,
+            channel_kind: ChannelKind::Float,
+            resource: ResourceKind::Array,
+            dims: 1,
+            linear_filter: filter,
+            normalized_read: false,
+            normalized_coords: normalized,
+            address: [mode; 3],
+            border: [-1.0, 0.0, 0.0, 0.0],
+        }
+    }
+
+    fn run(d: &Descriptor, data: &[f32], x: f32) -> f32 {
+        let mut read = |addr: u64, _len: u64| -> Result<u64, ()> {
+            Ok(u64::from(data[(addr / 4) as usize].to_bits()))
+        };
+        f32::from_bits(sample(d, [x, 0.0, 0.0], 0, ResultType::Float, &mut read).unwrap()[0])
+    }
+
+    #[test]
+    fn point_and_linear_with_nine_bit_weights() {
+        let data = [0.0, 1.0, 2.0, 3.0];
+        let point = texture(4, false, false, AddressMode::Clamp);
+        assert_eq!(run(&point, &data, 1.9), 1.0);
+        assert_eq!(run(&point, &data, -3.0), 0.0);
+        assert_eq!(run(&point, &data, 9.0), 3.0);
+        let linear = texture(4, true, false, AddressMode::Clamp);
+        assert_eq!(run(&linear, &data, 1.5), 1.0);
+        assert_eq!(run(&linear, &data, 2.0), 1.5);
+        // 0.1 of a texel is 25.6/256: the weight is 26/256.
+        assert_eq!(run(&linear, &data, 1.6), 1.0 + 26.0 / 256.0);
+    }
+
+    #[test]
+    fn address_modes() {
+        let data = [10.0, 20.0, 30.0, 40.0];
+        let wrap = texture(4, false, true, AddressMode::Wrap);
+        assert_eq!(run(&wrap, &data, 1.25), 20.0);
+        let mirror = texture(4, false, true, AddressMode::Mirror);
+        assert_eq!(run(&mirror, &data, 1.25), 30.0);
+        let border = texture(4, false, false, AddressMode::Border);
+        assert_eq!(run(&border, &data, 4.5), -1.0);
+        // Wrap without normalised coordinates clamps.
+        let unnormalized_wrap = texture(4, false, false, AddressMode::Wrap);
+        assert_eq!(run(&unnormalized_wrap, &data, 5.0), 40.0);
+    }
+}
