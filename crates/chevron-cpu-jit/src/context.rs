@@ -286,8 +286,8 @@ pub unsafe extern "C" fn collective(
     };
     let offered: [u64; 32] =
         std::array::from_fn(|l| collective_offer(collective, value_of(first + l as u64)));
-    // The compiler admits only full member masks (immediate, or a register set to one at the
-    // kernel's top).
+    // The compiler admits only full member masks (immediate, or a register known to hold one
+    // where the collective reads it: codegen/subset.rs).
     let member = match mask {
         chevron_ptx::interp::inst::Src::Imm(m) => *m as u32,
         _ => u32::MAX,

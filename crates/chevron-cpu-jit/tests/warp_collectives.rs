@@ -86,6 +86,45 @@ DONE:
     ret;
 }
 
+// nvcc's shape of a grid-stride sum: the full mask set once, after the loop, right before the
+// shuffles that read it.
+.visible .entry mask_after_loop(.param .u64 xs, .param .u64 out)
+{
+    .reg .pred %p<4>; .reg .b32 %r<16>; .reg .b64 %rd<8>;
+    ld.param.u64 %rd1, [xs]; ld.param.u64 %rd2, [out];
+    mov.u32 %r1, %tid.x; mov.u32 %r2, 0; mov.u32 %r3, %r1;
+LOOP:
+    mul.wide.u32 %rd3, %r3, 4; add.s64 %rd4, %rd1, %rd3;
+    ld.global.u32 %r4, [%rd4];
+    add.s32 %r2, %r2, %r4;
+    add.s32 %r3, %r3, 64;
+    setp.lt.u32 %p1, %r3, 256;
+    @%p1 bra LOOP;
+    mov.u32 %r9, -1;
+    shfl.sync.down.b32 %r5|%p2, %r2, 16, 31, %r9;
+    add.s32 %r2, %r2, %r5;
+    shfl.sync.bfly.b32 %r6|%p3, %r2, 1, 31, %r9;
+    mul.wide.u32 %rd5, %r1, 8; add.s64 %rd6, %rd2, %rd5;
+    st.global.v2.u32 [%rd6], {%r2, %r6};
+    ret;
+}
+
+// The mask set before a label another path reaches without setting it: not known there.
+.visible .entry mask_before_a_landing(.param .u64 xs, .param .u64 out)
+{
+    .reg .pred %p<3>; .reg .b32 %r<12>; .reg .b64 %rd<8>;
+    ld.param.u64 %rd1, [xs]; ld.param.u64 %rd2, [out];
+    mov.u32 %r1, %tid.x;
+    setp.eq.u32 %p1, %r1, 7;
+    @%p1 bra SHUFFLE;
+    mov.u32 %r9, -1;
+SHUFFLE:
+    shfl.sync.down.b32 %r3|%p2, %r1, 1, 31, %r9;
+    mul.wide.u32 %rd5, %r1, 4; add.s64 %rd6, %rd2, %rd5;
+    st.global.u32 [%rd6], %r3;
+    ret;
+}
+
 // A count of threads before a vote: were lanes to leave first, the block would run again in
 // the interpreter and count twice, so the kernel is not compiled.
 .visible .entry count_then_vote(.param .u64 out)
@@ -205,4 +244,25 @@ fn a_global_atomic_before_a_collective_keeps_the_kernel_interpreted() {
     let [want, got] = both("reduce_then_count", &xs, 1, 1, 64);
     assert_eq!(want, got);
     assert_eq!(got[0], 0xeeee_eeee_u32.wrapping_add((0..64).sum::<u32>()));
+}
+
+#[test]
+fn a_full_mask_set_after_a_loop_compiles_and_matches() {
+    let xs: Vec<u32> = (0..256u32).map(|i| i.wrapping_mul(2_654_435_761)).collect();
+    let [want, got] = both("mask_after_loop", &xs, 2 * 64, 1, 64);
+    assert_eq!(want, got);
+    let sum = |t: u32| (0..4).fold(0u32, |a, k| a.wrapping_add(xs[(t + 64 * k) as usize]));
+    assert_eq!(
+        got[0],
+        sum(0).wrapping_add(sum(16)),
+        "lane 0 adds lane 16's sum"
+    );
+}
+
+#[test]
+fn a_mask_set_before_a_landing_keeps_the_kernel_interpreted() {
+    let (_, program) = load(&format!("{HEADER}{KERNELS}"));
+    let handle = program.kernel("mask_before_a_landing").unwrap();
+    let why = chevron_cpu_jit::CompiledKernel::compile(&program, &handle, true).unwrap_err();
+    assert!(why.contains("`Warp` is not compiled"), "{why}");
 }

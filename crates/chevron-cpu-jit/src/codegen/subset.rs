@@ -4,9 +4,12 @@ use chevron_ptx::interp::inst::{
     Addr, AddrBase, BarrierKind, Collective, IntBin, IntTer, Op, Space, Special, Src, SINK,
 };
 use std::collections::BTreeMap;
+use std::ops::Range;
 
 use chevron_ptx::interp::inst::Inst;
 use chevron_ptx::interp::program::FunctionCode;
+
+use crate::liveness::registers_of;
 use chevron_ptx::ir::{Modifier, Op as IrOp, ScalarType as T, Semantics};
 
 /// Why `code` (a kernel with its calls inlined) stays interpreted, if it does: the first
@@ -26,12 +29,16 @@ pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
             _ => None,
         })
         .collect();
-    let constant = |s: &Src| match s {
-        Src::Imm(v) => Some(*v),
-        Src::Reg(r) => constants.get(r).copied(),
-        _ => None,
-    };
+    let set_once = set_once_before(&code.insts, code.num_regs);
     for (pc, inst) in code.insts.iter().enumerate() {
+        let constant = |s: &Src| match s {
+            Src::Imm(v) => Some(*v),
+            Src::Reg(r) => constants.get(r).copied().or_else(|| {
+                let (stretch, value) = set_once.get(r)?;
+                stretch.contains(&pc).then_some(*value)
+            }),
+            _ => None,
+        };
         if let Some(why) = unsupported(&inst.op, code.param_size, &constant) {
             return Some(format!("{why} (line {})", code.line(pc)));
         }
@@ -69,6 +76,52 @@ pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
         ));
     }
     None
+}
+
+/// Register → (the instructions that read it as, the immediate), for registers written once (unguarded, by a `mov` of an immediate) and read in the same
+/// straight-line stretch after that write: no branch lands between the write and the read, so
+/// every path to the read runs the write just before it. nvcc sets a shuffle's full member
+/// mask this way, right before the shuffles, after the loop that computes their values.
+fn set_once_before(insts: &[Inst], registers: u32) -> BTreeMap<u32, (Range<usize>, u64)> {
+    let mut writes = vec![0u32; registers as usize];
+    for inst in insts {
+        let guarded = if inst.guard.is_some() { 2 } else { 1 };
+        for r in registers_of(inst).1.into_iter().filter(|&r| r < registers) {
+            writes[r as usize] += guarded;
+        }
+    }
+    let mut landing = vec![false; insts.len()];
+    for inst in insts {
+        if let Op::Bra { target } = inst.op {
+            if let Some(pc) = landing.get_mut(target as usize) {
+                *pc = true;
+            }
+        }
+    }
+    let mut found = BTreeMap::new();
+    for (def, inst) in insts.iter().enumerate() {
+        let (
+            Op::Mov {
+                d,
+                a: Src::Imm(v),
+                bits,
+                ..
+            },
+            None,
+        ) = (&inst.op, &inst.guard)
+        else {
+            continue;
+        };
+        if writes.get(*d as usize) != Some(&1) {
+            continue;
+        }
+        let end = (def + 1..insts.len())
+            .find(|&pc| landing[pc])
+            .unwrap_or(insts.len());
+        let value = v & super::arith::bit_mask(u32::from(*bits));
+        found.insert(*d, (def + 1..end, value));
+    }
+    found
 }
 
 /// The first reason `op` cannot be compiled, if any. `constant` gives the value of an operand
