@@ -95,11 +95,28 @@ lines ':print out 3'
 wait_for "out = [0, 2, 4, …]"
 lines 'fill<<<1, 4>>>(out);' ':print out 2'
 wait_for "out = [0, 2, …]"
+# A :command inside an unfinished unit runs at once and the unit goes on; a definition and a
+# launch on one line; :print of a __device__ global; host statements run or refused in one line.
+lines '__device__ int g_seen = 7; __global__ void mark(int *o) {'
+wait_for "...>"
+lines ':print out 2'
+wait_for "out = [0, 2, …]" 2
+lines '  o[0] += g_seen; } mark<<<1, 1>>>(out);'
+wait_for "mark(int*): "
+lines ':print g_seen' ':print out 1'
+wait_for "g_seen (int) = 7"
+wait_for "out = [7, …]"
+lines 'cudaMalloc(&p, 4);'
+wait_for "error: host code is not run: \`cudaMalloc(&p, 4)\`; the REPL runs launches"
+lines 'int n = 2;' 'for (int i = 0; i < n; i++) mark<<<1, 1>>>(out);' 'printf("n=%d\n", n);' ':print out 1'
+wait_for "loop: 2 iterations"
+wait_for "n=2"
+wait_for "out = [21, …]"
 # Ctrl-C while NVRTC is blocked (a header that includes a FIFO) ends the compile, not the REPL.
 lines "#include <blocking.h>"
 sleep 2
 keys C-c
-wait_for "error: snippet 4: interrupted: the compile was abandoned, the session is unchanged"
+wait_for "error: snippet 5: interrupted: the compile was abandoned, the session is unchanged"
 lines 'fill<<<1, 4>>>(out);' ':print out 1'
 wait_for "out = [0, …]"
 keys C-d
@@ -177,4 +194,4 @@ printf '%s\n' 'template <typename T> __global__ void twice(T *v) { v[threadIdx.x
 target/debug/chevron run "$work/twice.cu" 'twice<float>' --grid 1 --block 3 --arg 'f32[3]=iota' \
     --print 0 | grep -qF 'arg 0: [0.0,2.0,4.0]' \
     || { echo "repl_tmux: chevron run FILE.cu 'twice<float>' failed" >&2; exit 1; }
-echo "repl_tmux: prompt, multi-line input, history recall, Ctrl-C (input and stopping a kernel), Ctrl-D, pipe, templates, #include, :load/:save/:symbols/:device, a fault, run .cu: ok"
+echo "repl_tmux: prompt, multi-line input, :commands inside a unit, host subset, globals, history recall, Ctrl-C (input and stopping a kernel), Ctrl-D, pipe, templates, #include, :load/:save/:symbols/:device, a fault, run .cu: ok"

@@ -1,7 +1,11 @@
 //! Turns REPL lines into inputs: `:commands`, launches and CUDA C++ snippets.
 //!
 //! CUDA C++ is accumulated until its braces and parentheses balance and it ends with `}` or `;`;
-//! a preprocessor line stands alone. A complete unit holding `<<<` is a launch.
+//! a preprocessor line stands alone. A complete unit is split into device code, launches and
+//! host statements (`units.rs`). A line starting with `:` and a command's name is that command
+//! even while a unit is partly entered (the unit stays pending).
+
+use super::units;
 
 /// One complete input.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -12,6 +16,8 @@ pub enum Input {
     Launch(String),
     /// CUDA C++ to compile.
     Snippet(String),
+    /// A host-side statement: run when it is in the REPL's host subset, else refused.
+    Host(String),
 }
 
 /// Collects lines until they form an input.
@@ -31,33 +37,48 @@ impl Accumulator {
         self.pending.clear();
     }
 
-    /// Adds one line; returns the input it completes, if any.
-    pub fn feed(&mut self, line: &str) -> Option<Input> {
+    /// Adds one line; returns the inputs it completes, in order (none while a unit is
+    /// unfinished).
+    pub fn feed(&mut self, line: &str) -> Vec<Input> {
         let trimmed = line.trim();
+        if let Some(command) = trimmed.strip_prefix(':') {
+            let name = command.split_whitespace().next().unwrap_or("");
+            if !command.starts_with(':') && (self.pending.is_empty() || usage(name).is_some()) {
+                return vec![Input::Command(command.trim().to_string())];
+            }
+        }
         if self.pending.is_empty() {
             if trimmed.is_empty() || trimmed.starts_with("//") {
-                return None;
-            }
-            if let Some(command) = trimmed.strip_prefix(':') {
-                return Some(Input::Command(command.trim().to_string()));
+                return Vec::new();
             }
             if trimmed.starts_with('#') {
-                return Some(Input::Snippet(trimmed.to_string()));
+                return vec![Input::Snippet(trimmed.to_string())];
             }
         }
         self.pending.push_str(line);
         self.pending.push('\n');
         if !is_complete(&self.pending) {
-            return None;
+            return Vec::new();
         }
         let unit = std::mem::take(&mut self.pending);
-        let unit = unit.trim().to_string();
-        Some(if unit.contains("<<<") {
-            Input::Launch(unit)
-        } else {
-            Input::Snippet(unit)
-        })
+        units::sort(unit.trim())
     }
+}
+
+/// How the command `name` is used, when `name` is one.
+pub fn usage(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "quit" | "q" | "exit" => ":quit",
+        "help" | "h" => ":help",
+        "buf" => ":buf NAME TYPE[COUNT]=zeros|fill:V|iota|file:PATH",
+        "print" => ":print NAME [COUNT]",
+        "save" => ":save NAME PATH",
+        "symbols" => ":symbols",
+        "device" => ":device ID",
+        "load" => ":load FILE.cu",
+        "time" => ":time on|off",
+        _ => return None,
+    })
 }
 
 /// Balanced `{}`/`()` outside strings and comments, ending in `}` or `;`.
@@ -113,28 +134,34 @@ mod tests {
     #[test]
     fn units_complete_when_balanced() {
         let mut input = Accumulator::default();
-        assert_eq!(input.feed("__global__ void k(int *out) {"), None);
+        assert_eq!(input.feed("__global__ void k(int *out) {"), []);
         assert!(input.is_pending());
-        assert_eq!(input.feed("  out[0] = 1; // }"), None);
+        assert_eq!(input.feed("  out[0] = 1; // }"), []);
+        assert_eq!(
+            input.feed(":symbols"),
+            [Input::Command("symbols".into())],
+            "a command inside an unfinished unit"
+        );
+        assert_eq!(input.feed("  : 2;"), [], "not a command: C++ goes on");
         assert_eq!(
             input.feed("}"),
-            Some(Input::Snippet(
-                "__global__ void k(int *out) {\n  out[0] = 1; // }\n}".into()
-            ))
+            [Input::Snippet(
+                "__global__ void k(int *out) {\n  out[0] = 1; // }\n  : 2;\n}".into()
+            )]
         );
         assert_eq!(
             input.feed("#include <cuda_fp16.h>"),
-            Some(Input::Snippet("#include <cuda_fp16.h>".into()))
+            [Input::Snippet("#include <cuda_fp16.h>".into())]
         );
         assert_eq!(
             input.feed(":print out 4"),
-            Some(Input::Command("print out 4".into()))
+            [Input::Command("print out 4".into())]
         );
         assert_eq!(
             input.feed("k<<<1, 32>>>(out);"),
-            Some(Input::Launch("k<<<1, 32>>>(out);".into()))
+            [Input::Launch("k<<<1, 32>>>(out);".into())]
         );
-        assert_eq!(input.feed("__device__ int g = 3"), None);
+        assert_eq!(input.feed("__device__ int g = 3"), []);
         input.clear();
         assert!(!input.is_pending());
     }

@@ -77,16 +77,20 @@ fn dim3(text: &str) -> Result<[u32; 3], String> {
     Ok(dims)
 }
 
-/// Splits at commas outside parentheses and angle brackets; parts trimmed.
-fn split_top_level(text: &str) -> Vec<String> {
+/// Splits at commas outside parentheses, braces, angle brackets and strings; parts trimmed.
+pub fn split_top_level(text: &str) -> Vec<String> {
     let mut parts = Vec::new();
     let mut depth = 0i32;
     let mut current = String::new();
+    let mut quoted = None;
     for c in text.chars() {
-        match c {
-            '(' | '<' => depth += 1,
-            ')' | '>' => depth -= 1,
-            ',' if depth == 0 => {
+        match (quoted, c) {
+            (Some(q), _) if c == q && !current.ends_with('\\') => quoted = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quoted = Some(c),
+            (None, '(' | '<' | '{') => depth += 1,
+            (None, ')' | '>' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => {
                 parts.push(current.trim().to_string());
                 current.clear();
                 continue;
@@ -113,24 +117,7 @@ pub fn parameter_types(signature: &str) -> Option<Vec<String>> {
 /// known, else from its size and whether the literal is written as a floating-point number.
 pub fn literal_type(cpp: Option<&str>, size: u32, literal: &str) -> Result<ElementType, String> {
     use ElementType::*;
-    let by_name = cpp.and_then(|cpp| {
-        Some(match cpp.trim() {
-            "float" => F32,
-            "double" => F64,
-            "int" | "signed int" => I32,
-            "unsigned int" | "unsigned" => U32,
-            "long" | "long long" | "long int" | "long long int" | "int64_t" | "ptrdiff_t" => I64,
-            "unsigned long" | "unsigned long long" | "size_t" | "uint64_t" => U64,
-            "short" => I16,
-            "unsigned short" => U16,
-            "char" | "signed char" => I8,
-            "unsigned char" | "bool" => U8,
-            "__half" | "half" => F16,
-            "__nv_bfloat16" => Bf16,
-            _ => return None,
-        })
-    });
-    if let Some(ty) = by_name {
+    if let Some(ty) = cpp.and_then(cpp_element_type) {
         return Ok(ty);
     }
     let float = literal.contains(['.', 'e', 'E']) && !literal.starts_with("0x");
@@ -148,6 +135,27 @@ pub fn literal_type(cpp: Option<&str>, size: u32, literal: &str) -> Result<Eleme
                 cpp.map(|c| format!(" of type {c}")).unwrap_or_default()
             ))
         }
+    })
+}
+
+/// The element type of a C++ scalar type (`unsigned int`, `float`, `__half`, …).
+pub fn cpp_element_type(cpp: &str) -> Option<ElementType> {
+    use ElementType::*;
+    let words: Vec<&str> = cpp.split_whitespace().collect();
+    Some(match words.join(" ").as_str() {
+        "float" => F32,
+        "double" => F64,
+        "int" | "signed int" | "signed" | "int32_t" => I32,
+        "unsigned int" | "unsigned" | "uint32_t" => U32,
+        "long" | "long long" | "long int" | "long long int" | "int64_t" | "ptrdiff_t" => I64,
+        "unsigned long" | "unsigned long long" | "unsigned long int" | "size_t" | "uint64_t" => U64,
+        "short" | "int16_t" => I16,
+        "unsigned short" | "uint16_t" => U16,
+        "char" | "signed char" | "int8_t" => I8,
+        "unsigned char" | "bool" | "uint8_t" => U8,
+        "__half" | "half" => F16,
+        "__nv_bfloat16" => Bf16,
+        _ => return None,
     })
 }
 

@@ -10,9 +10,13 @@
 //! else 2. The history file is `CHEVRON_HISTORY`, else `$XDG_STATE_HOME/chevron/repl_history`
 //! (`~/.local/state/chevron/repl_history`).
 
+mod globals;
+mod host;
 mod input;
 mod launch;
+mod printf;
 mod session;
+mod units;
 
 use std::io::{BufRead, IsTerminal, Write};
 use std::path::PathBuf;
@@ -64,10 +68,8 @@ fn interactive(repl: &mut Repl, interrupted: &Arc<AtomicBool>) -> Result<(), Str
         match editor.readline(prompt) {
             Ok(line) => {
                 let _ = editor.add_history_entry(line.as_str());
-                if let Some(complete) = input.feed(&line) {
-                    if repl.handle(complete, interrupted) == Flow::Quit {
-                        break;
-                    }
+                if repl.handle_all(input.feed(&line), interrupted) == Flow::Quit {
+                    break;
                 }
             }
             Err(ReadlineError::Interrupted) => input.clear(),
@@ -92,10 +94,8 @@ fn piped(repl: &mut Repl, interrupted: &AtomicBool) {
             repl.failures += 1;
             return;
         };
-        if let Some(complete) = input.feed(&line) {
-            if repl.handle(complete, interrupted) == Flow::Quit {
-                return;
-            }
+        if repl.handle_all(input.feed(&line), interrupted) == Flow::Quit {
+            return;
         }
     }
     if input.is_pending() {

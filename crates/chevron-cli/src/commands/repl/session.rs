@@ -8,8 +8,10 @@ use std::time::{Duration, Instant};
 use chevron::jit::Session;
 use chevron::{BackendKind, Device, Error, KernelArg, LaunchConfig, Runtime, Stream, Token};
 
-use super::input::Input;
-use super::launch::{literal_type, parameter_types, parse_launch};
+use super::globals::{self, DeclaredGlobal};
+use super::host::HostScalar;
+use super::input::{usage, Input};
+use super::launch::{cpp_element_type, literal_type, parameter_types, parse_launch};
 use crate::commands::run::{prepare, Prepared};
 use crate::commands::{pick_device, runtime};
 use crate::output::escape_controls;
@@ -28,11 +30,15 @@ pub enum Flow {
 /// The REPL's state.
 pub struct Repl {
     runtime: Runtime,
-    device: Device,
+    pub(super) device: Device,
     session: Session,
-    stream: Stream,
-    buffers: BTreeMap<String, Prepared>,
-    timing: bool,
+    pub(super) stream: Stream,
+    pub(super) buffers: BTreeMap<String, Prepared>,
+    /// Host scalars (`int n = 4;`), usable in launches, loops and printf.
+    pub(super) scalars: BTreeMap<String, HostScalar>,
+    /// Device variables as the snippets declared them, for `:print`.
+    globals: BTreeMap<String, DeclaredGlobal>,
+    pub(super) timing: bool,
     /// Raised by Ctrl-C: ends a compile or a launch.
     interrupt: Option<Arc<AtomicBool>>,
     /// Inputs that failed so far.
@@ -42,10 +48,17 @@ pub struct Repl {
 const HELP: &str = "\
 CUDA C++ (kernels, __device__ functions and globals, types, #include) is compiled once it is
 complete; later input calls earlier functions and uses earlier globals without redeclaring them.
+Definitions and launches may share a line; a :command is read at the start of any line.
   NAME<<<GRID, BLOCK[, SHARED]>>>(ARGS);   launch and wait (GRID/BLOCK: N or dim3(x, y, z);
-                                           ARGS: buffer names or literals)
+                                           ARGS: buffer names, host scalars or literals)
+Host code the REPL runs itself:
+  int n = 4;  float s = 2.5f;  n = 8;      host scalars (numbers in launches, loops, printf)
+  float x[256];  int v[3] = {1, 2, 3};     device buffers, zeroed or initialised
+  for (int i = 0; i < n; i++) k<<<1, 32>>>(x, i);     a loop of launches (and printf)
+  printf(\"%d %f\\n\", n, s);                 printf over host scalars and literals
   :buf NAME TYPE[COUNT]=zeros|fill:V|iota|file:PATH   create a device buffer
-  :print NAME [COUNT]       print a buffer          :save NAME PATH   write it (raw bytes)
+  :print NAME [COUNT]       print a buffer, or a __device__/__constant__ global by its type
+  :save NAME PATH           write a buffer (raw bytes)
   :symbols                  kernels, functions, globals, buffers
   :device ID                switch device (starts a new session)
   :load FILE.cu             compile a file as one snippet
@@ -64,6 +77,8 @@ impl Repl {
             session,
             stream,
             buffers: BTreeMap::new(),
+            scalars: BTreeMap::new(),
+            globals: BTreeMap::new(),
             timing: true,
             interrupt: None,
             failures: 0,
@@ -86,11 +101,22 @@ impl Repl {
         )
     }
 
+    /// Runs inputs in order until one asks to quit.
+    pub fn handle_all(&mut self, inputs: Vec<Input>, interrupted: &AtomicBool) -> Flow {
+        for input in inputs {
+            if self.handle(input, interrupted) == Flow::Quit {
+                return Flow::Quit;
+            }
+        }
+        Flow::Continue
+    }
+
     /// Runs one input; an error is reported on one line and counted.
     pub fn handle(&mut self, input: Input, interrupted: &AtomicBool) -> Flow {
         let result = match input {
             Input::Snippet(source) => self.add(&source),
-            Input::Launch(text) => self.launch(&text, interrupted),
+            Input::Launch(text) => self.launch(&self.substitute(&text), interrupted),
+            Input::Host(text) => self.host(&text, interrupted),
             Input::Command(command) => self.command(&command),
         };
         match result {
@@ -108,6 +134,7 @@ impl Repl {
             flag.store(false, Ordering::SeqCst);
         }
         let added = self.session.add(source).map_err(|e| e.to_string())?;
+        self.globals.extend(globals::declared(source));
         let defined = if added.defined.is_empty() {
             "declarations only".to_string()
         } else {
@@ -126,7 +153,7 @@ impl Repl {
         Ok(Flow::Continue)
     }
 
-    fn launch(&mut self, text: &str, interrupted: &AtomicBool) -> Result<Flow, String> {
+    pub(super) fn launch(&mut self, text: &str, interrupted: &AtomicBool) -> Result<Flow, String> {
         let line = parse_launch(text)?;
         let kernel = self
             .session
@@ -293,16 +320,52 @@ impl Repl {
     }
 
     fn print(&self, name: &str, count: Option<usize>) -> Result<(), String> {
+        if let Some(scalar) = self.scalars.get(name) {
+            println!("{name} ({}) = {}", scalar.ty, scalar.text);
+            return Ok(());
+        }
         let Some(Prepared::Buffer { ty, buffer }) = self.buffers.get(name) else {
-            return Err(format!("no buffer `{name}`"));
+            return self.print_global(name, count);
         };
         let values = ty.decode(&buffer.to_vec().map_err(|e| e.to_string())?);
-        let shown = count.unwrap_or(values.len()).min(values.len());
-        let mut items: Vec<String> = values[..shown].iter().map(ToString::to_string).collect();
-        if shown < values.len() {
-            items.push("…".into());
+        println!("{name} = {}", list(&values, count));
+        Ok(())
+    }
+
+    /// `:print` of a device variable: read from the device, shown by its declared type (raw
+    /// bytes when the type is not a scalar the REPL knows).
+    fn print_global(&self, name: &str, count: Option<usize>) -> Result<(), String> {
+        let global = self
+            .session
+            .global(name)
+            .map_err(|e| format!("no buffer `{name}`, and {e}"))?;
+        let mut bytes = vec![0u8; global.size as usize];
+        self.stream
+            .copy_to_host_at(&mut bytes, global.ptr)
+            .map_err(|e| e.to_string())?;
+        let declared = self.globals.get(name);
+        let cpp = declared.map_or("unknown type", |d| d.cpp.as_str());
+        match cpp_element_type(cpp) {
+            Some(ty) if declared.is_some_and(|d| d.count.is_none()) => {
+                println!("{name} ({cpp}) = {}", ty.decode(&bytes)[0]);
+            }
+            Some(ty) => {
+                let values = ty.decode(&bytes);
+                println!(
+                    "{name} ({cpp}[{}]) = {}",
+                    values.len(),
+                    list(&values, count)
+                );
+            }
+            None => {
+                let values: Vec<String> = bytes.iter().map(|b| format!("0x{b:02x}")).collect();
+                println!(
+                    "{name} ({cpp}, {} bytes) = {}",
+                    bytes.len(),
+                    list(&values, count)
+                );
+            }
         }
-        println!("{name} = [{}]", items.join(", "));
         Ok(())
     }
 
@@ -333,6 +396,8 @@ impl Repl {
         self.stream = device.create_stream().map_err(|e| e.to_string())?;
         self.session = session;
         self.buffers.clear();
+        self.scalars.clear();
+        self.globals.clear();
         self.device = device;
         println!(
             "device {}: a new session (earlier snippets and buffers are gone)",
@@ -340,22 +405,6 @@ impl Repl {
         );
         Ok(())
     }
-}
-
-/// How the command `name` is used, when `name` is one.
-fn usage(name: &str) -> Option<&'static str> {
-    Some(match name {
-        "quit" | "q" | "exit" => ":quit",
-        "help" | "h" => ":help",
-        "buf" => ":buf NAME TYPE[COUNT]=zeros|fill:V|iota|file:PATH",
-        "print" => ":print NAME [COUNT]",
-        "save" => ":save NAME PATH",
-        "symbols" => ":symbols",
-        "device" => ":device ID",
-        "load" => ":load FILE.cu",
-        "time" => ":time on|off",
-        _ => return None,
-    })
 }
 
 /// Waits for `token`; `false` when interrupted first.
@@ -369,6 +418,16 @@ fn wait(token: &Token, interrupted: &AtomicBool) -> chevron::Result<bool> {
         }
         std::thread::sleep(Duration::from_micros(200));
     }
+}
+
+/// `[a, b, …]`: the first `count` values (all without a count).
+fn list<T: ToString>(values: &[T], count: Option<usize>) -> String {
+    let shown = count.unwrap_or(values.len()).min(values.len());
+    let mut items: Vec<String> = values[..shown].iter().map(ToString::to_string).collect();
+    if shown < values.len() {
+        items.push("…".into());
+    }
+    format!("[{}]", items.join(", "))
 }
 
 fn one_line(message: &str) -> String {
