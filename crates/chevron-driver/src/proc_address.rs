@@ -15,8 +15,7 @@ use std::sync::OnceLock;
 use crate::result::{describe, entry, store, CUresult, DriverError, INVALID_VALUE, NOT_FOUND};
 use crate::{
     context, device, export_table, function, launch, link, memory, memset_2d, module, pointer,
-    profiler,
-    stream, unsupported, versions,
+    profiler, stream, unsupported, versions,
 };
 
 /// `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`.
