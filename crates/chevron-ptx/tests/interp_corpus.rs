@@ -713,10 +713,13 @@ fn redux_async_copies_assertions_device_malloc_and_polling() {
 }
 
 #[test]
-fn kernels_with_unsupported_instructions_fail_at_launch_and_spare_the_others() {
+fn a_texture_fetch_through_a_handle_that_is_no_texture_object_faults_at_its_line() {
     let c = Corpus::load("advanced.ptx");
     let handle = c.program.kernel("texture_fetch").unwrap();
-    let params = vec![0u8; handle.param_size as usize];
+    let out = c.f32s(&[0.0; 32]);
+    let not_a_texture = c.u64s(&[0; 16]);
+    let params: Vec<u8> = [p64(not_a_texture), p64(out), p32(32)].concat();
+    assert_eq!(params.len(), handle.param_size as usize);
     let config = LaunchConfig {
         grid: [1, 1, 1],
         block: [32, 1, 1],
@@ -724,15 +727,13 @@ fn kernels_with_unsupported_instructions_fail_at_launch_and_spare_the_others() {
         threads: 1,
     };
     let fault = c.program.launch(&handle, &config, &params).unwrap_err();
-    assert_eq!(fault.kind, chevron_ptx::interp::FaultKind::Unsupported);
+    assert_eq!(fault.kind, chevron_ptx::interp::FaultKind::OutOfBounds);
     assert!(fault.instruction.starts_with("tex."), "{fault}");
     assert!(
-        fault.line > 0
-            && fault
-                .to_string()
-                .contains("not supported on the CPU device"),
+        fault.line > 0 && fault.to_string().contains("is not a live texture object"),
         "{fault}"
     );
+    assert_eq!(c.get_f32(out, 32), vec![0.0; 32], "no lane stored a value");
 }
 
 #[test]
