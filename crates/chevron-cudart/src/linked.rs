@@ -3,7 +3,9 @@
 //! nvcc's device link step registers one fatbin holding the *linked* SASS, and hands the
 //! runtime the translation units' own fatbins alongside (the wrapper's version 2 field, for
 //! JIT linking). A GPU loads the linked SASS; the CPU device takes each unit's PTX and links
-//! them with chevron-ptx's linker, so device functions and globals resolve across units.
+//! them with chevron-ptx's linker, so device functions and globals resolve across units. So
+//! does a GPU for which the linked image holds no SASS (nvcc's default architecture is older
+//! than the GPU): the driver then compiles the linked PTX.
 
 use chevron::code_object::{parse_fatbin, EntryKind};
 

@@ -240,8 +240,14 @@ impl FatBinary {
             check_fatbin(fatbin).map_err(|e| corrupted(e.to_string()))?;
         }
         let device = &state::device(ordinal)?.device;
-        let ptx_only = device.code_targets().runs_ptx_only();
-        if ptx_only && !self.units.is_empty() {
+        let targets = device.code_targets();
+        let ptx_only = targets.runs_ptx_only();
+        // A device-linked image holds SASS of the architectures it was built for only; a GPU of
+        // another one runs the units' PTX, linked (as NVIDIA's runtime JIT-links it).
+        let image_runs = parse_fatbin(image)
+            .map(|entries| select_entry(&entries, &targets).is_some())
+            .unwrap_or(false);
+        if (ptx_only || !image_runs) && !self.units.is_empty() {
             let ptx = crate::linked::link_ptx(&self.units, user)?;
             let module = Module::from_ptx(device, &ptx)?;
             modules.insert(ordinal, module.clone());

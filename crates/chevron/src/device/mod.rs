@@ -135,6 +135,16 @@ impl Device {
         Ok(Stream::from_parts(self.clone(), shared))
     }
 
+    /// Creates a stream whose work the device schedules with `priority`, clamped to
+    /// [`Device::stream_priority_range`] as CUDA clamps it (lower numbers are higher
+    /// priorities). Returns the stream and the priority it has.
+    pub fn create_stream_with_priority(&self, priority: i32) -> Result<(Stream, i32)> {
+        let (least, greatest) = self.stream_priority_range()?;
+        let priority = priority.clamp(greatest.min(least), least.max(greatest));
+        let shared = StreamShared::create_with_priority(&self.shared.core, Some(priority))?;
+        Ok((Stream::from_parts(self.clone(), shared), priority))
+    }
+
     /// The device's default stream, created on first use. [`crate::Buffer`]'s convenience
     /// copies run on it. It is an ordinary chevron stream (not CUDA's legacy stream 0).
     pub fn default_stream(&self) -> Result<Stream> {

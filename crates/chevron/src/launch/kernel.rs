@@ -213,6 +213,7 @@ impl Kernel {
         let launch = Submission {
             config: &config,
             cluster: None,
+            cooperative: false,
             deps: &[],
         };
         // SAFETY: forwarded from the caller.
@@ -236,6 +237,7 @@ impl Kernel {
         let launch = Submission {
             config: &config,
             cluster: None,
+            cooperative: false,
             deps: &[],
         };
         // SAFETY: forwarded from the caller.

@@ -2,9 +2,10 @@
 //! the backend and counts it on the stream.
 //!
 //! Launches with nothing extra to do (no trace recording, no stream with automatic graph
-//! replay, a kernel without instrumentation, no cluster) take the plain path: one relaxed load
+//! replay, a kernel without instrumentation, no cluster, not cooperative) take the plain path: one relaxed load
 //! of [`EXTRAS`], a field of the kernel, the backend call and the stream's sequence number.
-//! Everything else (tracing, automatic replay, instrumented kernels, clusters) goes through
+//! Everything else (tracing, automatic replay, instrumented kernels, clusters, cooperative
+//! launches) goes through
 //! [`submit_with_extras`], out of line.
 //!
 //! [`EXTRAS`] is kept up to date where those features change state: the trace sets a bit when
@@ -49,6 +50,8 @@ pub(crate) struct Submission<'a> {
     pub(crate) config: &'a LaunchConfig,
     /// Thread-block cluster dimensions; `None` for an ordinary launch.
     pub(crate) cluster: Option<[u32; 3]>,
+    /// A cooperative launch (every block resident at once; never with a cluster).
+    pub(crate) cooperative: bool,
     /// The tokens waited for before the launch (for the trace only: the wait is made).
     pub(crate) deps: &'a [&'a Token],
 }
@@ -67,6 +70,7 @@ impl<'a> Submission<'a> {
         Ok(Submission {
             config,
             cluster,
+            cooperative: false,
             deps,
         })
     }
@@ -85,7 +89,10 @@ pub(crate) unsafe fn submit(
     launch: Submission<'_>,
     pointers: &[*mut c_void],
 ) -> Result<Token> {
-    if launch.cluster.is_none() && !kernel.is_instrumented() && EXTRAS.load(Ordering::Relaxed) == 0
+    if launch.cluster.is_none()
+        && !launch.cooperative
+        && !kernel.is_instrumented()
+        && EXTRAS.load(Ordering::Relaxed) == 0
     {
         let target = stream.launch_target();
         // SAFETY: forwarded from the caller.
@@ -100,7 +107,7 @@ pub(crate) unsafe fn submit(
 }
 
 /// [`submit`] when the trace records, automatic replay is on somewhere, the kernel is
-/// instrumented or the launch uses clusters.
+/// instrumented, or the launch uses clusters or is cooperative.
 ///
 /// # Safety
 /// As [`submit`].
@@ -124,6 +131,11 @@ unsafe fn submit_with_extras(
         }
         // SAFETY: forwarded from the caller.
         (None, Some(hook)) => unsafe { hook.launch(kernel, stream, config, pointers) },
+        (None, None) if launch.cooperative => {
+            let target = stream.backend_stream();
+            // SAFETY: forwarded from the caller.
+            unsafe { target.launch_cooperative(function, config, pointers) }
+        }
         // Replay needs the parameters' sizes: a kernel without a layout stays eager.
         (None, None) => match (stream.auto_graph_on(), kernel.params()) {
             (true, Some(params)) => {

@@ -11,8 +11,10 @@ mod host;
 mod ordering_tests;
 pub(crate) mod progress;
 pub(crate) mod raw;
+mod timing;
 pub(crate) mod token;
 
+pub use timing::TimingMark;
 pub use token::Token;
 
 use std::collections::VecDeque;
@@ -71,7 +73,18 @@ static NEXT_STREAM_ID: AtomicU64 = AtomicU64::new(1);
 
 impl StreamShared {
     pub(crate) fn create(core: &Arc<DeviceCore>) -> Result<Arc<StreamShared>> {
-        let backend = core.backend.create_stream()?;
+        StreamShared::create_with_priority(core, None)
+    }
+
+    /// A stream of `priority` (the backend's default priority for `None`).
+    pub(crate) fn create_with_priority(
+        core: &Arc<DeviceCore>,
+        priority: Option<i32>,
+    ) -> Result<Arc<StreamShared>> {
+        let backend = match priority {
+            Some(priority) => core.backend.create_stream_with_priority(priority)?,
+            None => core.backend.create_stream()?,
+        };
         core.events.grow_for_stream(&*core.backend)?;
         let auto = AutoGraph::wrap(backend, Arc::clone(&core.backend));
         let progress = Arc::new(StreamProgress::new(Arc::clone(&auto) as _));
