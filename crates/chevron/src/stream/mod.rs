@@ -9,12 +9,13 @@
 mod host;
 #[cfg(test)]
 mod ordering_tests;
-pub(crate) mod progress;
 pub(crate) mod raw;
+pub(crate) mod replay;
 pub(crate) mod token;
 
 pub use token::Token;
 
+use std::any::Any;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -23,12 +24,12 @@ use bytemuck::Pod;
 
 use crate::backend;
 use crate::buffer::Buffer;
+use crate::device::progress::StreamProgress;
 use crate::device::state::{lock, DeviceCore};
 use crate::device::Device;
 use crate::error::{Error, Result};
-use crate::graph::auto::AutoGraph;
-use crate::stream::progress::StreamProgress;
 use crate::trace::Submission;
+use replay::{AutoGraph, AutoGraphStats};
 
 fn copy(direction: &'static str, bytes: u64) -> Submission<'static> {
     Submission::Copy { direction, bytes }
@@ -36,6 +37,32 @@ fn copy(direction: &'static str, bytes: u64) -> Submission<'static> {
 
 fn fill(bytes: u64) -> Submission<'static> {
     Submission::Fill { bytes }
+}
+
+/// The device's streams: made here, above the device layer.
+impl Device {
+    /// Creates a new in-order stream.
+    pub fn create_stream(&self) -> Result<Stream> {
+        let shared = StreamShared::create(self.core())?;
+        Ok(Stream::from_parts(self.clone(), shared))
+    }
+
+    /// The device's default stream, created on first use. [`crate::Buffer`]'s convenience
+    /// copies run on it. It is an ordinary chevron stream (not CUDA's legacy stream 0).
+    pub fn default_stream(&self) -> Result<Stream> {
+        let slot = &self.shared.default_stream;
+        let shared = match slot.get() {
+            Some(shared) => Arc::clone(shared),
+            None => {
+                let created: Arc<dyn Any + Send + Sync> = StreamShared::create(self.core())?;
+                Arc::clone(slot.get_or_init(|| created))
+            }
+        };
+        let shared = shared
+            .downcast::<StreamShared>()
+            .expect("a device's default stream slot holds only a StreamShared");
+        Ok(Stream::from_parts(self.clone(), shared))
+    }
 }
 
 /// An in-order queue of work on one device. Cloning gives another handle to the same queue.
@@ -201,6 +228,18 @@ impl Stream {
     /// The automatic replay in front of the backend stream.
     pub(crate) fn replay(&self) -> &AutoGraph {
         &self.shared.auto
+    }
+
+    /// Turns automatic graph replay on or off for this stream (off by default; on for every new
+    /// stream with `CHEVRON_AUTO_GRAPH=1`). Turning it off releases held launches. See
+    /// `docs/graphs.md` for what it catches.
+    pub fn auto_graph(&self, on: bool) -> Result<()> {
+        self.shared.auto.set_enabled(on)
+    }
+
+    /// What automatic replay did on this stream so far.
+    pub fn auto_graph_stats(&self) -> AutoGraphStats {
+        self.shared.auto.stats()
     }
 
     /// A token for everything submitted to this stream so far.

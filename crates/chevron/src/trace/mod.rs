@@ -106,7 +106,6 @@ fn begin(path: PathBuf) -> Result<()> {
     EPOCH_UNIX_NS.store(epoch_unix_ns, Ordering::Relaxed);
     *session = Some(Session { path });
     ON.store(true, Ordering::Relaxed);
-    crate::launch::submit::note_trace(true);
     Ok(())
 }
 
@@ -121,7 +120,6 @@ pub fn stop() -> Result<usize> {
 /// Stops recording and completes the trace, reading pending records as `moment` says.
 fn finish(moment: crate::instrument::Moment) -> Result<usize> {
     ON.store(false, Ordering::Relaxed);
-    crate::launch::submit::note_trace(false);
     if lock(&SESSION).take().is_none() {
         return Err(Error::InvalidValue {
             call: "trace::stop",
