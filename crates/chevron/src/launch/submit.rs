@@ -89,7 +89,7 @@ unsafe fn submit_with_extras(
 ) -> Result<Token> {
     let started = crate::trace::launch_clock(stream);
     let config = launch.config;
-    let hook = kernel.instrument_hook();
+    let hook = kernel.launch_hook();
     let function = kernel.backend_function();
     let launched = match (launch.cluster, hook) {
         (Some(cluster), _) => {
@@ -98,7 +98,9 @@ unsafe fn submit_with_extras(
             unsafe { target.launch_cluster(function, config, cluster, pointers) }
         }
         // SAFETY: forwarded from the caller.
-        (None, Some(hook)) => unsafe { hook.launch(kernel, stream, config, pointers) },
+        (None, Some(hook)) => unsafe {
+            hook.launch(function, kernel.display_name(), stream, config, pointers)
+        },
         // Replay needs the parameters' sizes: a kernel without a layout stays eager.
         (None, None) => match (stream.auto_graph_on(), kernel.params()) {
             (true, Some(params)) => {
