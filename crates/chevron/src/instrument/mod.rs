@@ -22,7 +22,6 @@ use chevron_ptx::passes::{instrument, InstrumentedKernel, LineMap, LAUNCH_PARAM}
 
 pub use chevron_ptx::passes::Hooks;
 use launch::KernelHook;
-pub(crate) use records::{collect_after_wait, collect_records, print_summary, Moment, Waited};
 
 use crate::code_object::{CodeObject, CodeObjectKind, IN_MEMORY};
 use crate::device::Device;
@@ -30,6 +29,7 @@ use crate::error::{Error, Result};
 use crate::module::hook::LaunchHook;
 use crate::module::loading;
 use crate::module::Module;
+use crate::trace::Moment;
 
 /// Reads the records of every launch instrumented with a built-in tool that were not read yet,
 /// waiting for their kernels: their events go into the trace (when it is recording) and their
@@ -153,10 +153,39 @@ impl Module {
     }
 }
 
-/// Installs [`load_from_env`] as the module loader's hook: every later module load asks it
-/// first (the runtime installs it before it hands out a device).
+/// Installs [`load_from_env`] as the module loader's hook (every later module load asks it
+/// first) and the built-in tools' records as a source of the trace; with `CHEVRON_INSTRUMENT`
+/// set, the summary is printed at exit. The runtime installs it before it hands out a device.
 pub(crate) fn install() {
-    crate::module::hook::install_load_hook(load_from_env);
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        crate::module::hook::install_load_hook(load_from_env);
+        crate::trace::add_source(&BuiltinRecords);
+    });
+    if Builtin::from_env().is_some() {
+        crate::trace::write_at_exit_once();
+    }
+}
+
+/// The records of built-in tools, as a source of the trace.
+struct BuiltinRecords;
+
+impl crate::trace::Source for BuiltinRecords {
+    fn after_wait(&self, what: crate::trace::Waited<'_>) {
+        records::collect_after_wait(what);
+    }
+
+    fn settle(&self) -> Result<()> {
+        collect().map(|_| ())
+    }
+
+    fn drain(&self, moment: Moment, out: &mut dyn FnMut(crate::trace::Event)) {
+        records::collect_records(out, moment);
+    }
+
+    fn at_exit(&self) {
+        records::print_summary();
+    }
 }
 
 /// Loads a module instrumented with the tool `CHEVRON_INSTRUMENT` names, when it names one and
@@ -166,6 +195,7 @@ fn load_from_env(device: &Device, code: &CodeObject) -> Result<Option<Module>> {
     let Some(builtin) = Builtin::from_env() else {
         return Ok(None);
     };
+    crate::trace::write_at_exit_once();
     if code.kind() == CodeObjectKind::Cubin {
         records::note_skipped(code.source_name(), "a cubin holds no PTX to rewrite");
         return Ok(None);

@@ -12,6 +12,7 @@ use std::ffi::c_void;
 use crate::backend::LaunchConfig;
 use crate::error::Result;
 use crate::launch::kernel::Kernel;
+use crate::stream::device_time;
 use crate::stream::replay::{self, Raw};
 use crate::stream::token::Token;
 use crate::stream::Stream;
@@ -87,7 +88,7 @@ unsafe fn submit_with_extras(
     launch: Submission<'_>,
     pointers: &[*mut c_void],
 ) -> Result<Token> {
-    let started = crate::trace::launch_clock(stream);
+    let started = device_time::launch_clock(stream);
     let config = launch.config;
     let hook = kernel.launch_hook();
     let function = kernel.backend_function();
@@ -115,7 +116,7 @@ unsafe fn submit_with_extras(
     launched.map_err(|err| kernel.name_device(stream.device(), err))?;
     let token = stream.submitted();
     if let Some(started) = started {
-        crate::trace::launch(&started, kernel, stream, config, launch.deps, &token);
+        super::traced::launched(&started, kernel, stream, config, launch.deps, &token);
     }
     Ok(token)
 }

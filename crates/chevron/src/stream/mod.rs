@@ -6,12 +6,14 @@
 //! backend becomes one event wait (the event comes from the device's pool and is recorded only
 //! now, when it is needed), and a token of another backend is waited for on the host.
 
+pub(crate) mod device_time;
 mod host;
 #[cfg(test)]
 mod ordering_tests;
 pub(crate) mod raw;
 pub(crate) mod replay;
 pub(crate) mod token;
+pub(crate) mod traced;
 
 pub use token::Token;
 
@@ -28,8 +30,8 @@ use crate::device::progress::StreamProgress;
 use crate::device::state::{lock, DeviceCore};
 use crate::device::Device;
 use crate::error::{Error, Result};
-use crate::trace::Submission;
 use replay::{AutoGraph, AutoGraphStats};
+use traced::Submission;
 
 fn copy(direction: &'static str, bytes: u64) -> Submission<'static> {
     Submission::Copy { direction, bytes }
@@ -264,7 +266,7 @@ impl Stream {
             }
             self.shared.wait_on(source, token.sequence())?;
         }
-        crate::trace::submitted(started, self, None, Submission::WaitFor { deps });
+        traced::submitted(started, self, None, Submission::WaitFor { deps });
         Ok(())
     }
 
@@ -337,7 +339,7 @@ impl Stream {
         }
         // The copy ran after everything submitted before it: that much is complete now.
         self.shared.progress.note_completed(before);
-        crate::trace::submitted(
+        traced::submitted(
             started,
             self,
             None,
