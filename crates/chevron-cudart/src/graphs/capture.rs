@@ -301,6 +301,7 @@ pub extern "C" fn cudaStreamBeginCapture(stream: *mut c_void, mode: c_int) -> cu
             ));
         }
         let (ordinal, chevron_stream) = state::created_stream(stream)?;
+        super::capture_hook::install();
         let mut captures = lock(&CAPTURES);
         let captures = captures.get_or_insert_with(Captures::default);
         if captures.streams.contains_key(&(stream as usize)) {

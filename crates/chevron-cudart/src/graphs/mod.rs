@@ -13,6 +13,7 @@
 
 pub mod build;
 pub mod capture;
+mod capture_hook;
 pub mod exec;
 pub(crate) mod model;
 pub mod nodes;
