@@ -12,6 +12,7 @@
 //! | [`context`] | `cuInit`, `cuDriverGetVersion`, primary and created contexts, the per-thread stack |
 //! | [`device`] | `cuDeviceGet*`, attributes, compute capability, UUID, memory size |
 //! | [`module`] | `cuModuleLoad*`, `cuModuleGetFunction/Global`, `cuLibrary*`, `cuKernelGetFunction` ([`image`]: a bare image's length) |
+//! | [`relocatable`] | `-rdc=true` images from the device link (the units' PTX linked on devices that run PTX only) |
 //! | [`link`] | `cuLinkCreate/AddData/AddFile/Complete/Destroy` for PTX |
 //! | [`function`] | `cuFuncGet/SetAttribute`, `cuFuncSetCacheConfig`, occupancy |
 //! | [`launch`] | `cuLaunchKernel`, `cuLaunchKernelEx`, `cuLaunchCooperativeKernel` (and `_ptsz`) |
@@ -40,6 +41,7 @@ pub mod module;
 pub mod pointer;
 pub mod proc_address;
 pub mod profiler;
+pub mod relocatable;
 pub mod result;
 pub mod stream;
 pub mod unsupported;
