@@ -16,7 +16,7 @@
 //! | [`link`] | `cuLinkCreate/AddData/AddFile/Complete/Destroy` for PTX |
 //! | [`function`] | `cuFuncGet/SetAttribute`, `cuFuncSetCacheConfig`, occupancy |
 //! | [`launch`] | `cuLaunchKernel`, `cuLaunchKernelEx`, `cuLaunchCooperativeKernel` (and `_ptsz`) |
-//! | [`memory`] | `cuMemAlloc*`, pinned/managed/registered memory, `cuMemcpy*`, `cuMemset*` ([`memset_2d`]: `cuMemsetD2D*`) |
+//! | [`memory`] | `cuMemAlloc*`, pinned/managed/registered memory, `cuMemcpy*`, `cuMemset*` ([`memset_2d`]: `cuMemsetD2D*`; [`memcpy_2d`]: `cuMemcpy2D*`, `cuMemcpy3D*`) |
 //! | [`stream`] | streams, events, `cuStreamAddCallback`, `cuLaunchHostFunc` |
 //! | [`pointer`] | `cuPointerGetAttribute(s)` |
 //! | [`profiler`] | `cuProfilerStart/Stop` (marks only) |
@@ -35,6 +35,7 @@ pub mod function;
 pub mod image;
 pub mod launch;
 pub mod link;
+pub mod memcpy_2d;
 pub mod memory;
 pub mod memset_2d;
 pub mod module;
