@@ -3,7 +3,8 @@
 # under `chevron exec` on the CPU device: each program of tests/static/ is built twice, with
 # nvcc's defaults and with -cudart shared, both run under `chevron exec --device cpu`, and their
 # outputs must be equal and end in "NAME: ok" (fault.cu: the error, and chevron's report naming
-# the kernel; rdc_*.cu: three translation units built with -rdc=true). vector_add.cu and the
+# the kernel; rdc_*.cu: three translation units built with -rdc=true; launch_config.cu:
+# impossible configurations are cudaErrorInvalidConfiguration). vector_add.cu and the
 # rdc program (CUDA_SEPARABLE_COMPILATION ON) are also built by CMake with its default CUDA
 # settings (CMake from PyPI, scripts/deps/cmake.sh). Builds are cached under
 # target/static-runtime/ and redone only when a source is newer (cold: about 3.5 min on 2 cores, 14 nvcc builds and CMake; warm: a few
@@ -73,7 +74,8 @@ build templates -- templates_main.cu templates_kernels.cu
 build thrust_cub -- thrust_cub.cu
 build fault -- fault.cu
 build rdc -rdc=true -- rdc_library.cu rdc_kernels.cu rdc_main.cu
-for name in vector_add streams_events symbols_2d host_threads templates thrust_cub rdc; do
+build launch_config -- launch_config.cu
+for name in vector_add streams_events symbols_2d host_threads templates thrust_cub rdc launch_config; do
     compare "$name"
 done
 
