@@ -1,7 +1,8 @@
 // Pitched copies through CUDA_MEMCPY2D / CUDA_MEMCPY3D: host to pitched device memory (with an
 // offset position), device to device (cuMemcpy2DUnaligned), device to host, asynchronous forms
-// on a stream, a 3D box between slices of different heights, unified (pinned) memory, and the
-// errors CUDA documents for a NULL struct, a row wider than its pitch and a CUDA array.
+// on a stream, a 3D box between slices of different heights, unified (pinned) memory, and
+// CUDA_ERROR_INVALID_VALUE for a NULL struct, a row wider than its pitch, a memory type that
+// is none and 3D slices shorter than the copy.
 #include <string.h>
 
 #include "check.h"
@@ -132,15 +133,14 @@ int main(void) {
     CHECK(cuMemcpyDtoH(gap, box + pitch * H, W));
     for (int x = 0; x < W; x++) EXPECT(gap[x] == 0x5a);
 
-    // Errors: a NULL struct, a row wider than its pitch, a CUDA array, 3D slices too short.
+    // Errors: a NULL struct, a row wider than its pitch, no memory type, 3D slices too short.
     EXPECT(cuMemcpy2D(NULL) == CUDA_ERROR_INVALID_VALUE);
     CUDA_MEMCPY2D narrow = up;
     narrow.srcPitch = W - 1;
     EXPECT(cuMemcpy2D(&narrow) == CUDA_ERROR_INVALID_VALUE);
-    CUDA_MEMCPY2D array = up;
-    array.dstMemoryType = CU_MEMORYTYPE_ARRAY;
-    array.dstArray = (CUarray)&array;
-    EXPECT(cuMemcpy2D(&array) == CUDA_ERROR_NOT_SUPPORTED);
+    CUDA_MEMCPY2D unknown_type = up;
+    unknown_type.dstMemoryType = (CUmemorytype)7;
+    EXPECT(cuMemcpy2D(&unknown_type) == CUDA_ERROR_INVALID_VALUE);
     CUDA_MEMCPY3D short_slices = in3;
     short_slices.dstHeight = H - 1;
     EXPECT(cuMemcpy3D(&short_slices) == CUDA_ERROR_INVALID_VALUE);
