@@ -4,7 +4,8 @@
 # nvcc's defaults and with -cudart shared, both run under `chevron exec --device cpu`, and their
 # outputs must be equal and end in "NAME: ok" (fault.cu: the error, and chevron's report naming
 # the kernel; rdc_*.cu: three translation units built with -rdc=true; launch_config.cu:
-# impossible configurations are cudaErrorInvalidConfiguration). vector_add.cu and the
+# impossible configurations are cudaErrorInvalidConfiguration; copies_3d.cu, built with nvcc's
+# defaults only: 3D copies and 2D/3D fills checked against the host). vector_add.cu and the
 # rdc program (CUDA_SEPARABLE_COMPILATION ON) are also built by CMake with its default CUDA
 # settings (CMake from PyPI, scripts/deps/cmake.sh). Builds are cached under
 # target/static-runtime/ and redone only when a source is newer (cold: about 3.5 min on 2 cores, 14 nvcc builds and CMake; warm: a few
@@ -78,6 +79,16 @@ build launch_config -- launch_config.cu
 for name in vector_add streams_events symbols_2d host_threads templates thrust_cub rdc launch_config; do
     compare "$name"
 done
+
+# copies_3d.cu: cudaMalloc3D/cudaMemset3D/cudaMemcpy3D(Async)/cudaMemset2D, which chevron's own
+# runtime does not provide: built with nvcc's defaults only, checked by its own last line.
+stale "$out/copies_3d-static" $src/copies_3d.cu $src/check.h \
+    && nice "$bin/nvcc" -o "$out/copies_3d-static" $src/copies_3d.cu
+run copies_3d-static "$out/copies_3d-static"
+[[ $(cat "$out/copies_3d-static.status") == 0 && $(tail -n1 "$out/copies_3d-static.stdout") == "copies_3d: ok" ]] \
+    || { echo "static-runtime: copies_3d:" >&2; cat "$out/copies_3d-static.stdout" "$out/copies_3d-static.stderr" >&2; exit 1; }
+echo "copies_3d: ok (static only)"
+passed=$((passed + 1))
 
 run fault-static "$out/fault-static"
 run fault-shared "$out/fault-shared"
