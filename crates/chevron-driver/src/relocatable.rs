@@ -74,3 +74,32 @@ unsafe fn lists_units(image: *const c_void) -> bool {
     };
     !units.is_null()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn only_a_version_2_wrapper_with_units_lists_them() {
+        let units = [0usize; 1];
+        let wrapper = |version: u32, units: usize| -> [u64; 3] {
+            [
+                u64::from(WRAPPER_MAGIC) | u64::from(version) << 32,
+                0x1000,
+                units as u64,
+            ]
+        };
+        let linked = wrapper(LINKED_VERSION, units.as_ptr() as usize);
+        let plain = wrapper(1, units.as_ptr() as usize);
+        let no_units = wrapper(LINKED_VERSION, 0);
+        // SAFETY: each is 24 readable bytes.
+        unsafe {
+            assert!(lists_units(linked.as_ptr().cast()));
+            assert!(!lists_units(plain.as_ptr().cast()));
+            assert!(!lists_units(no_units.as_ptr().cast()));
+            let text = [b".version 8.0\n".as_slice(), &[0; 3]].concat();
+            assert!(!lists_units(text.as_ptr().cast()));
+            assert!(!lists_units(std::ptr::null()));
+        }
+    }
+}
