@@ -28,6 +28,18 @@ while (($#)); do
     esac
 done
 [[ -n $python ]] || python="$("$root/scripts/python-venv.sh")"
+# The suite imports a few packages beyond Numba-CUDA's own dependencies; they go in a folder of
+# their own (pinned, without dependencies, so the environment's NumPy stays the one in use).
+extras=("pytest==9.2.0" "pluggy==1.7.0" "iniconfig==2.3.1" "packaging==26.4" "pygments==2.21.0"
+    "filecheck==1.0.6" "ml_dtypes==0.6.0" "cffi==2.1.1" "pycparser==3.12")
+deps="${NUMBA_SUITE_DEPS:-$root/target/numba-suite-deps}"
+if [[ "$(cat "$deps/.pins" 2>/dev/null)" != "${extras[*]}" ]]; then
+    "$python" -m pip install --quiet --disable-pip-version-check --no-deps --upgrade \
+        --target "$deps" ${NUMBA_SUITE_WHEELS:+--no-index --find-links "$NUMBA_SUITE_WHEELS"} \
+        "${extras[@]}" >&2
+    echo "${extras[*]}" >"$deps/.pins"
+fi
+export PYTHONPATH="$deps${PYTHONPATH:+:$PYTHONPATH}"
 suffix=""
 [[ $native == 0 ]] || suffix=-native
 out="${out:-$root/target/numba-suite$suffix}"

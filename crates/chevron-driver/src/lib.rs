@@ -13,7 +13,7 @@
 //! | [`device`] | `cuDeviceGet*`, attributes, compute capability, UUID, memory size |
 //! | [`module`] | `cuModuleLoad*`, `cuModuleGetFunction/Global`, `cuLibrary*`, `cuKernelGetFunction` ([`image`]: a bare image's length) |
 //! | [`link`] | `cuLinkCreate/AddData/AddFile/Complete/Destroy` for PTX |
-//! | [`function`] | `cuFuncGet/SetAttribute`, `cuFuncSetCacheConfig`, occupancy |
+//! | [`function`] | `cuFuncGet/SetAttribute`, `cuFuncSetCacheConfig`, occupancy ([`kernel_resources`]: local, constant and register figures from the PTX) |
 //! | [`launch`] | `cuLaunchKernel`, `cuLaunchKernelEx`, `cuLaunchCooperativeKernel` (and `_ptsz`) |
 //! | [`memory`] | `cuMemAlloc*`, pinned/managed/registered memory, `cuMemcpy*`, `cuMemset*` ([`memset_2d`]: `cuMemsetD2D*`) |
 //! | [`stream`] | streams, events, `cuStreamAddCallback`, `cuLaunchHostFunc` |
@@ -32,6 +32,7 @@ pub mod device;
 pub mod export_table;
 pub mod function;
 pub mod image;
+pub mod kernel_resources;
 pub mod launch;
 pub mod link;
 pub mod memory;
