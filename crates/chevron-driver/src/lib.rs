@@ -17,6 +17,8 @@
 //! | [`launch`] | `cuLaunchKernel`, `cuLaunchKernelEx`, `cuLaunchCooperativeKernel` (and `_ptsz`) |
 //! | [`memory`] | `cuMemAlloc*`, pinned/managed/registered memory, `cuMemcpy*`, `cuMemset*` ([`memset_2d`]: `cuMemsetD2D*`) |
 //! | [`stream`] | streams, events, `cuStreamAddCallback`, `cuLaunchHostFunc` |
+//! | [`graph`] | `cuGraphCreate`, kernel/copy/fill/host/empty nodes, `cuGraphInstantiate*`, `cuGraphLaunch`, stream capture (over the runtime's graphs) |
+//! | [`user_object`] | `cuUserObjectCreate/Retain/Release`, `cuGraphRetain/ReleaseUserObject` |
 //! | [`pointer`] | `cuPointerGetAttribute(s)` |
 //! | [`profiler`] | `cuProfilerStart/Stop` (marks only) |
 //! | [`proc_address`] | `cuGetProcAddress(_v2)` (the one list of implemented functions), `cuGetErrorName/String` ([`versions`]: base name → current ABI) |
@@ -31,6 +33,7 @@ pub mod context;
 pub mod device;
 pub mod export_table;
 pub mod function;
+pub mod graph;
 pub mod image;
 pub mod kernel_resources;
 pub mod launch;
@@ -44,4 +47,5 @@ pub mod profiler;
 pub mod result;
 pub mod stream;
 pub mod unsupported;
+pub mod user_object;
 pub mod versions;

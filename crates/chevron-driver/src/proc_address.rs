@@ -14,8 +14,8 @@ use std::sync::OnceLock;
 
 use crate::result::{describe, entry, store, CUresult, DriverError, INVALID_VALUE, NOT_FOUND};
 use crate::{
-    context, device, export_table, function, launch, link, memory, memset_2d, module, pointer,
-    profiler, stream, unsupported, versions,
+    context, device, export_table, function, graph, launch, link, memory, memset_2d, module,
+    pointer, profiler, stream, unsupported, user_object, versions,
 };
 
 /// `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`.
@@ -159,6 +159,31 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         stream::cuStreamSynchronize,
         stream::cuStreamQuery,
         stream::cuStreamIsCapturing,
+        graph::cuGraphCreate,
+        graph::cuGraphDestroy,
+        graph::cuGraphGetNodes,
+        graph::cuGraphAddKernelNode_v2,
+        graph::cuGraphAddMemsetNode,
+        graph::cuGraphAddMemcpyNode,
+        graph::cuGraphAddHostNode,
+        graph::cuGraphAddEmptyNode,
+        graph::cuGraphInstantiateWithFlags,
+        graph::cuGraphInstantiate_v2,
+        graph::cuGraphInstantiateWithParams,
+        graph::cuGraphLaunch,
+        graph::cuGraphLaunch_ptsz,
+        graph::cuGraphUpload,
+        graph::cuGraphExecDestroy,
+        graph::cuStreamBeginCapture_v2,
+        graph::cuStreamBeginCapture_ptsz,
+        graph::cuStreamEndCapture,
+        graph::cuStreamGetCaptureInfo_v3,
+        graph::cuStreamGetCaptureInfo_v2,
+        user_object::cuUserObjectCreate,
+        user_object::cuUserObjectRetain,
+        user_object::cuUserObjectRelease,
+        user_object::cuGraphRetainUserObject,
+        user_object::cuGraphReleaseUserObject,
         stream::cuStreamWaitEvent,
         stream::cuStreamAddCallback,
         stream::cuLaunchHostFunc,
