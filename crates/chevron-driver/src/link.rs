@@ -1,7 +1,9 @@
 //! `cuLink*`: linking PTX at run time (PTX inputs, and the PTX of fatbin inputs) with
 //! chevron-ptx's linker. The linked image handed back is PTX text, which `cuModuleLoadData`
 //! takes like any other code object; cubin, object and library inputs are refused with
-//! `CUDA_ERROR_NOT_SUPPORTED` naming the input (chevron links PTX, not SASS).
+//! `CUDA_ERROR_NOT_SUPPORTED` naming the input (chevron links PTX, not SASS), except CUDA's
+//! device runtime library `libcudadevrt.a`, whose grid-synchronisation functions chevron
+//! provides as PTX (`cudadevrt.ptx`).
 
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
@@ -16,9 +18,21 @@ use crate::result::{
     INVALID_IMAGE, INVALID_PTX, INVALID_VALUE, NOT_SUPPORTED,
 };
 
-/// `CU_JIT_INPUT_PTX`, `CU_JIT_INPUT_FATBINARY`.
+/// `CU_JIT_INPUT_PTX`, `CU_JIT_INPUT_FATBINARY`, `CU_JIT_INPUT_LIBRARY`.
 const INPUT_PTX: c_int = 1;
 const INPUT_FATBINARY: c_int = 2;
+const INPUT_LIBRARY: c_int = 4;
+
+/// chevron's PTX for the functions of CUDA's device runtime library (`libcudadevrt.a`, machine
+/// code only) that Numba's cooperative groups call: linked in place of the archive.
+const DEVICE_RUNTIME: &str = include_str!("cudadevrt.ptx");
+
+/// Whether library input `name` is CUDA's device runtime library.
+fn is_device_runtime(name: &str) -> bool {
+    std::path::Path::new(name)
+        .file_name()
+        .is_some_and(|file| file == "libcudadevrt.a")
+}
 
 /// `CU_JIT_MAX_REGISTERS`: its value is the number itself, in the pointer.
 const OPTION_MAX_REGISTERS: c_int = 0;
@@ -127,6 +141,7 @@ fn add(linker: &mut Linker, kind: c_int, bytes: &[u8], name: &str) -> DriverResu
             ptx.ptx_text()
                 .map_err(|e| DriverError::new(INVALID_IMAGE, format!("{name}: {e}")))?
         }
+        INPUT_LIBRARY if is_device_runtime(name) => DEVICE_RUNTIME.to_string(),
         other => {
             return Err(DriverError::new(
                 NOT_SUPPORTED,

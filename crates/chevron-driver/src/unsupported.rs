@@ -127,7 +127,7 @@ unsupported! {
     cuStreamBatchMemOp_ptsz, cuStreamBatchMemOp_v2, cuStreamBeginCaptureToGraph,
     cuStreamCopyAttributes,
     cuStreamGetAttribute, cuStreamGetCaptureInfo_ptsz,
-    cuStreamGetCaptureInfo_v2_ptsz, cuStreamGetCtx, cuStreamGetCtx_v2, cuStreamGetDevice, cuStreamGetFlags,
+    cuStreamGetCaptureInfo_v2_ptsz, cuStreamGetFlags,
     cuStreamGetGreenCtx, cuStreamGetId, cuStreamSetAttribute,
     cuStreamUpdateCaptureDependencies_ptsz, cuStreamUpdateCaptureDependencies_v2,
     cuStreamWaitValue32_ptsz, cuStreamWaitValue32_v2, cuStreamWaitValue64_ptsz,
