@@ -138,9 +138,8 @@ unsafe fn launch_shaped(
         Shape::Plain | Shape::Cooperative => [1, 1, 1],
     };
     // SAFETY: forwarded from the caller.
-    let captured = unsafe {
-        crate::graphs::capture_launch(entry, (grid, block, shared), cluster, args, stream)
-    };
+    let captured =
+        unsafe { crate::capturing::launch(entry, (grid, block, shared), cluster, args, stream) };
     if let Some(captured) = captured {
         return captured;
     }
