@@ -376,10 +376,7 @@ pub extern "C" fn cudaEventElapsedTime(
         };
         match second.elapsed_ms_since(&first)? {
             Some(elapsed) => store(ms, elapsed, "ms"),
-            None => Err(CudaError::new(
-                NOT_READY,
-                "an event's recorded work is not complete",
-            )),
+            None => Err(CudaError::new(NOT_READY, "")),
         }
     })
 }
