@@ -224,7 +224,7 @@ pub extern "C" fn cudaMemcpyAsync(
 ) -> cudaError_t {
     guard("cudaMemcpyAsync", || {
         check_kind(kind)?;
-        if let Some(captured) = crate::graphs::capture_copy(stream, dst as u64, src as u64, bytes) {
+        if let Some(captured) = crate::capturing::copy(stream, dst as u64, src as u64, bytes) {
             return captured;
         }
         let (_, stream) = state::submit_stream(stream)?;
