@@ -59,6 +59,9 @@ if [[ $native == 0 ]]; then
     chevron="${CHEVRON:-$root/target/debug/chevron}"
     [[ -n ${CHEVRON:-} ]] || (cd "$root" && scripts/build-workspace -q)
     launcher=("$chevron" exec --device "$device")
+    # The suite's CuPy interop tests compile CuPy kernels: as PTX, every chevron device runs them
+    # (the documented workflow, docs/python.md).
+    export CUPY_COMPILE_WITH_PTX=1
 else
     launcher=()
 fi
