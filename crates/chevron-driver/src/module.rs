@@ -24,6 +24,7 @@ use crate::context::{check_initialised, current};
 use crate::image::image_bytes;
 use crate::kernel_resources::KernelResources;
 use crate::memory::CUdeviceptr;
+use crate::relocatable::linked_module;
 use crate::result::{
     entry, store, CUresult, DriverError, DriverResult, FILE_NOT_FOUND, INVALID_HANDLE,
     INVALID_VALUE, NOT_FOUND, NO_BINARY_FOR_GPU,
@@ -116,8 +117,7 @@ fn module_entry(handle: *mut c_void) -> DriverResult<Arc<ModuleEntry>> {
 /// Loads `bytes` (named `source` in errors) on the current context's device and returns its
 /// handle.
 pub fn load(bytes: &[u8], source: &str) -> DriverResult<*mut c_void> {
-    check_initialised()?;
-    let ordinal = current()?.map_or(0, |c| c.ordinal);
+    let ordinal = current_ordinal()?;
     let device = &state::device(ordinal)?.device;
     let code = CodeObject::read(bytes, source);
     let targets = device.code_targets();
@@ -132,18 +132,52 @@ pub fn load(bytes: &[u8], source: &str) -> DriverResult<*mut c_void> {
     }
     let module = Module::from_code_object(device, &code)?;
     let ptx = runs.ok().and_then(|runs| runs.ptx().ok().cloned());
+    Ok(insert(ordinal, module, code_versions(bytes, device), ptx))
+}
+
+/// Loads the code object at `image` (a device link's wrapper of `-rdc=true` code through
+/// [`linked_module`], anything else through [`load`]) and returns the module's handle.
+///
+/// # Safety
+/// `image` is a whole code object (see [`image_bytes`]).
+unsafe fn load_image(image: *const c_void, source: &str) -> DriverResult<*mut c_void> {
+    let ordinal = current_ordinal()?;
+    // SAFETY: forwarded from the caller.
+    if let Some((module, versions)) = unsafe { linked_module(image, ordinal, source) }? {
+        return Ok(insert(ordinal, module, versions, None));
+    }
+    // SAFETY: forwarded from the caller.
+    let bytes = unsafe { image_bytes(image) }?;
+    load(bytes, source)
+}
+
+/// The device ordinal modules load on: the current context's, else 0.
+fn current_ordinal() -> DriverResult<usize> {
+    check_initialised()?;
+    Ok(current()?.map_or(0, |c| c.ordinal))
+}
+
+/// Registers `module`, loaded on device `ordinal` and running code of PTX and binary
+/// `versions` (its PTX, when the device runs PTX, for the function attributes), and returns
+/// its handle.
+fn insert(
+    ordinal: usize,
+    module: Module,
+    versions: (c_int, c_int),
+    ptx: Option<Arc<ir::Module>>,
+) -> *mut c_void {
     let entry = Arc::new(ModuleEntry {
         ordinal,
         module,
         functions: Mutex::new(HashMap::new()),
-        versions: code_versions(bytes, device),
+        versions,
         ptx,
     });
     let handle = Arc::as_ptr(&entry) as *mut c_void;
     lock(&MODULES)
         .get_or_insert_with(HashMap::new)
         .insert(handle as usize, entry);
-    Ok(handle)
+    handle
 }
 
 /// Whether `code` is well formed yet holds nothing a device with `targets` runs: a cubin on a
@@ -275,8 +309,11 @@ fn get_global(
 pub unsafe extern "C" fn cuModuleLoadData(out: *mut *mut c_void, image: *const c_void) -> CUresult {
     entry("cuModuleLoadData", || {
         // SAFETY: forwarded from the caller.
-        let bytes = unsafe { image_bytes(image) }?;
-        store(out, load(bytes, "cuModuleLoadData")?, "module")
+        store(
+            out,
+            unsafe { load_image(image, "cuModuleLoadData") }?,
+            "module",
+        )
     })
 }
 
@@ -381,8 +418,11 @@ pub unsafe extern "C" fn cuLibraryLoadData(
     let _ = (library_options, library_values, library_count);
     entry("cuLibraryLoadData", || {
         // SAFETY: forwarded from the caller.
-        let bytes = unsafe { image_bytes(code) }?;
-        store(out, load(bytes, "cuLibraryLoadData")?, "library")
+        store(
+            out,
+            unsafe { load_image(code, "cuLibraryLoadData") }?,
+            "library",
+        )
     })
 }
 

@@ -14,8 +14,8 @@ use std::sync::OnceLock;
 
 use crate::result::{describe, entry, store, CUresult, DriverError, INVALID_VALUE, NOT_FOUND};
 use crate::{
-    context, device, export_table, function, graph, launch, link, memory, memset_2d, module,
-    pointer, profiler, stream, unsupported, user_object, versions,
+    context, device, export_table, function, graph, launch, link, memcpy_2d, memory, memset_2d,
+    module, pointer, profiler, stream, unsupported, user_object, versions,
 };
 
 /// `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`.
@@ -124,6 +124,11 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         memory::cuMemsetD8Async_ptsz,
         memory::cuMemsetD16Async_ptsz,
         memory::cuMemsetD32Async_ptsz,
+        memcpy_2d::cuMemcpy2D_v2,
+        memcpy_2d::cuMemcpy2DUnaligned_v2,
+        memcpy_2d::cuMemcpy2DAsync_v2,
+        memcpy_2d::cuMemcpy3D_v2,
+        memcpy_2d::cuMemcpy3DAsync_v2,
         memset_2d::cuMemsetD2D8_v2,
         memset_2d::cuMemsetD2D16_v2,
         memset_2d::cuMemsetD2D32_v2,

@@ -196,6 +196,9 @@ pub fn capture_fill(
     })
 }
 
+/// `cudaMemcpyDefault`: the kind of a captured copy (its sides are classified by address).
+const COPY_DEFAULT: c_int = 4;
+
 /// Records `cudaMemcpyAsync` on a capturing stream (the host side is read or written when the
 /// graph runs, as CUDA does); `None` when `stream` does not capture.
 pub fn capture_copy(stream: *mut c_void, dst: u64, src: u64, bytes: usize) -> Option<CudaResult> {
@@ -203,14 +206,7 @@ pub fn capture_copy(stream: *mut c_void, dst: u64, src: u64, bytes: usize) -> Op
         if bytes > 0 && (dst == 0 || src == 0) {
             return Err(CudaError::new(INVALID_VALUE, "a NULL pointer"));
         }
-        let kind = NodeKind::Memcpy {
-            dst,
-            dst_pitch: bytes as u64,
-            src,
-            src_pitch: bytes as u64,
-            width: bytes as u64,
-            rows: 1,
-        };
+        let kind = NodeKind::linear_copy(dst, src, bytes, COPY_DEFAULT);
         capture.push(key, kind)
     })
 }
@@ -334,6 +330,7 @@ pub extern "C" fn cudaStreamBeginCapture(stream: *mut c_void, mode: c_int) -> cu
             ));
         }
         let (ordinal, chevron_stream) = state::created_stream(stream)?;
+        super::capture_hook::install();
         let mut captures = lock(&CAPTURES);
         let captures = captures.get_or_insert_with(Captures::default);
         if captures.streams.contains_key(&(stream as usize)) {
