@@ -247,8 +247,15 @@ impl FatBinary {
             check_fatbin(fatbin).map_err(|e| corrupted(e.to_string()))?;
         }
         let device = &state::device(ordinal)?.device;
-        let ptx_only = device.code_targets().runs_ptx_only();
-        if ptx_only && !self.units.is_empty() {
+        let targets = device.code_targets();
+        let ptx_only = targets.runs_ptx_only();
+        // The linked image holds SASS for the architectures it was built for; a device of
+        // another (or one that runs PTX only) gets the units' PTX linked, as NVIDIA's driver
+        // JIT-links them.
+        let runs_linked = parse_fatbin(image)
+            .ok()
+            .is_some_and(|entries| select_entry(&entries, &targets).is_some());
+        if !self.units.is_empty() && (ptx_only || !runs_linked) {
             let linked = match self.linked.get() {
                 Some(linked) => linked,
                 None => {
