@@ -111,7 +111,7 @@ unsupported! {
     cudaStreamCopyAttributes, cudaStreamCopyAttributes_ptsz, cudaStreamEndCapture_ptsz,
     cudaStreamGetAttribute, cudaStreamGetAttribute_ptsz, cudaStreamGetCaptureInfo_ptsz,
     cudaStreamGetDevice, cudaStreamGetDevice_ptsz, cudaStreamGetFlags, cudaStreamGetFlags_ptsz,
-    cudaStreamGetId, cudaStreamGetId_ptsz, cudaStreamGetPriority, cudaStreamGetPriority_ptsz,
+    cudaStreamGetId, cudaStreamGetId_ptsz,
     cudaStreamIsCapturing_ptsz, cudaStreamSetAttribute, cudaStreamSetAttribute_ptsz,
     cudaStreamUpdateCaptureDependencies, cudaStreamUpdateCaptureDependencies_ptsz,
     cudaThreadExchangeStreamCaptureMode, cudaUserObjectCreate, cudaUserObjectRelease,
