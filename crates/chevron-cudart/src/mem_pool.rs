@@ -470,30 +470,3 @@ pub extern "C" fn cudaMemPoolTrimTo(pool: *mut c_void, min_bytes: usize) -> cuda
         })
     })
 }
-
-/// `cudaMallocAsync` of a per-thread-default-stream program.
-#[no_mangle]
-pub extern "C" fn cudaMallocAsync_ptsz(
-    ptr: *mut *mut c_void,
-    size: usize,
-    stream: *mut c_void,
-) -> cudaError_t {
-    cudaMallocAsync(ptr, size, crate::launch::per_thread_default(stream))
-}
-
-/// `cudaMallocFromPoolAsync` of a per-thread-default-stream program.
-#[no_mangle]
-pub extern "C" fn cudaMallocFromPoolAsync_ptsz(
-    ptr: *mut *mut c_void,
-    size: usize,
-    pool: *mut c_void,
-    stream: *mut c_void,
-) -> cudaError_t {
-    cudaMallocFromPoolAsync(ptr, size, pool, crate::launch::per_thread_default(stream))
-}
-
-/// `cudaFreeAsync` of a per-thread-default-stream program.
-#[no_mangle]
-pub extern "C" fn cudaFreeAsync_ptsz(ptr: *mut c_void, stream: *mut c_void) -> cudaError_t {
-    cudaFreeAsync(ptr, crate::launch::per_thread_default(stream))
-}
