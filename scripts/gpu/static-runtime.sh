@@ -45,7 +45,7 @@ printf "%-16s %8s %8s  %s\n" program native chevron result | tee "$OUT/table.txt
 for name in "${programs[@]}"; do
     timeout 300 "$carry/$name" >"$OUT/$name.native.out" 2>"$OUT/$name.native.err"
     native=$?
-    timeout 300 chevron "$carry/$name" >"$OUT/$name.chevron.out" 2>"$OUT/$name.chevron.err"
+    timeout 300 "$carry/chevron" exec --device cuda "$carry/$name" >"$OUT/$name.chevron.out" 2>"$OUT/$name.chevron.err"
     mine=$?
     if [[ $native == "$mine" ]] && diff -q "$OUT/$name.native.out" "$OUT/$name.chevron.out" >/dev/null; then
         result="same output"
