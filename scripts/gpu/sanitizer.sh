@@ -18,7 +18,7 @@ carry="$root/carry/sanitizer"
 if [[ ${1:-} == --prepare ]]; then
     scripts/build-workspace -q
     mkdir -p "$carry"
-    for file in chevron libchevron_driver.so; do
+    for file in chevron libchevron_driver.so libcuda.so; do
         objcopy --strip-debug "target/debug/$file" "$carry/$file"
     done
     echo "prepared $carry"
@@ -42,13 +42,21 @@ first_report() {
          END {sub(/^========= /, "", kind); sub(/^=========     at /, "", where); print kind (where ? " @ " where : "")}' "$1"
 }
 summary() { grep -o "ERROR SUMMARY: [0-9]* error[s]*" "$1" | tail -n1 || echo "no summary"; }
-# race_report LOG: racecheck's first race, both accesses on one line.
+# race_report LOG: racecheck's first hazard (error or warp-level warning) and the source lines of
+# its two accesses, on one line.
 race_report() {
-    grep -m1 -A1 "Race reported" "$1" | sed 's/^=========  *//' | tr '\n' ' ' | sed 's/ *$//'
+    { grep -m1 -A2 -E "hazard detected|Race reported" "$1" || true; } \
+        | sed -E 's/^=========  *//; s/ at __shared__ 0x[0-9a-f]+ in block \([0-9,]+\) :$//; s/^(Write|Read) Thread \([0-9,]+\) at [^ ]+ in /\1 at /' \
+        | paste -sd' ' - | sed 's/ *$//'
+}
+# race_count LOG: racecheck's hazards (errors + warnings) from its summary line.
+race_count() {
+    sed -nE 's/.*RACECHECK SUMMARY: .*\(([0-9]+) errors?, ([0-9]+) warnings?\).*/\1 \2/p' "$1" \
+        | awk '{print $1 + $2}' | tail -n1
 }
 # chevron_findings LOG: chevron's first finding of each check, as `check: kind at FILE:LINE`.
 chevron_findings() {
-    grep "^chevron check: [a-z]*: " "$1" \
+    { grep "^chevron check: [a-z]*: " "$1" || true; } \
         | sed -E 's/^chevron check: ([a-z]+): (.*) in kernel `[^`]*` at ([^ ,]*).*/\1: \2 at \3/; s/^chevron check: ([a-z]+): (CUDA API error: [a-zA-Z]* returned [a-zA-Z]*) called from [^ ]* \(([^)]*)\).*/\1: \2 at \3/; s/^chevron check: leaks: ([0-9]+ bytes).*\(([^)]*)\).*/leaks: \1 at \2/' \
         | awk -F: '!seen[$1]++' | paste -sd';' - | sed 's/;/; /g'
 }
@@ -86,7 +94,7 @@ for source in $src/*.cu; do
         log="$out/$name.$check.log"
         errors="$(summary "$log" | grep -o "[0-9]*" | head -n1)"
         # racecheck may print its own summary only: count its reported races then.
-        [[ -n $errors || $check != racecheck ]] || errors="$(grep -c "Race reported" "$log" || true)"
+        [[ $check != racecheck ]] || errors="$(race_count "$log")"
         [[ -n $errors && $errors != 0 ]] || continue
         report="$(first_report "$log")"
         [[ $check == racecheck ]] && report="$(race_report "$log")"

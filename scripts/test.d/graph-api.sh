@@ -3,9 +3,12 @@
 # nvcc 13.0 at nvcc's default architecture (-cudart shared, linked against NVIDIA's
 # libcudart.so.13, replaced at run time), runs each under `chevron exec --device cpu` and checks
 # its last line: a graph built by hand (host, child-graph, event, copy and fill nodes; updated,
-# cloned, uploaded) and stream capture of copies, host functions and a fork/join across two
-# streams in each capture mode; stream-ordered allocation from the default pool and a pool of
-# its own (release threshold, trimming, used/reserved attributes). Each program checks its own results against the host. Built
+# cloned, uploaded), another in the style of CUDA's samples (graph_manual: node parameters read
+# back, its instantiation's kernel, fill, copy and host nodes changed, a node disabled), stream
+# capture of copies, host functions and a fork/join across two streams in each capture mode;
+# stream-ordered allocation from the default pool and a pool of its own (release threshold,
+# trimming, used/reserved attributes; mempool_pressure: blocks reused on the same stream and
+# across streams, trimming with blocks in use). Each program checks its own results against the host. Built
 # programs are cached under target/cudart/ and rebuilt only when their source is newer.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -19,7 +22,7 @@ scripts/build-workspace -q   # libcudart.so and the CLI, sharing cargo test's bu
 chevron="$root/target/debug/chevron"
 
 passed=0
-for name in graph_api graph_capture mem_pool; do
+for name in graph_api graph_manual graph_capture mem_pool mempool_pressure; do
     src="tests/cudart/$name.cu"
     if [[ ! -e $out/$name || $src -nt $out/$name ]]; then
         nice "$bin/nvcc" -cudart shared -L"$out/nvidia-lib" -Xlinker -rpath -Xlinker "$toolkit/lib" \

@@ -1,7 +1,8 @@
 // Texture and surface objects on a 2D float array: point and linear sampling (clamp, border,
 // normalised wrap), tex1Dfetch on linear memory, and a surface 3x1 box blur (clamped reads)
 // copied back with cudaMemcpy2DFromArray. Each result is checked against a host model of the
-// hardware (linear weights in 1/256 steps) and printed as hex, for comparison with a GPU.
+// hardware (linear weights in 1/256 steps, corner products rounded to 1/256) and printed as
+// hex, for comparison with a GPU.
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -46,20 +47,23 @@ static float model(const float *img, float x, float y, bool linear, bool norm, i
         float v = texel(img, (int)floorf(x), (int)floorf(y), mode, &border);
         return border ? 0.0f : v;
     }
-    long fx = lround((x - 0.5) * 256.0), fy = lround((y - 0.5) * 256.0);
+    long fx = (long)floor((x - 0.5) * 256.0 + 0.5), fy = (long)floor((y - 0.5) * 256.0 + 0.5);
     int i = (int)(fx >> 8), j = (int)(fy >> 8);
-    float a = (fx & 255) / 256.0f, b = (fy & 255) / 256.0f;
+    int a = (int)(fx & 255), b = (int)(fy & 255);
     float t[4];
     for (int k = 0; k < 4; k++) {
         border = false;
         float v = texel(img, i + (k & 1), j + (k >> 1), mode, &border);
         t[k] = border ? 0.0f : v;
     }
+    // Each corner's weight is the product of the axes' 1/256 weights rounded to the nearest
+    // 1/256, halves to even (as an H200 does; scripts/gpu/probes/tex_weights.cu).
     float s = 0;
-    s += (1 - a) * (1 - b) * t[0];
-    s += a * (1 - b) * t[1];
-    s += (1 - a) * b * t[2];
-    s += a * b * t[3];
+    for (int k = 0; k < 4; k++) {
+        int wx = (k & 1) ? a : 256 - a, wy = (k >> 1) ? b : 256 - b;
+        int p = wx * wy, w = (p >> 8) + ((p & 255) > 128 || ((p & 255) == 128 && ((p >> 8) & 1)));
+        s += w / 256.0f * t[k];
+    }
     return s;
 }
 

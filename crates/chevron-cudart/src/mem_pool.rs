@@ -10,6 +10,14 @@
 //! release threshold (`cudaMemPoolAttrReleaseThreshold`, 0 by default) go back to the device at
 //! the free; `cudaMemPoolTrimTo` releases kept buffers down to a size. The attributes report
 //! the bytes in use and held (in use plus kept), and their highs.
+//!
+//! Reuse follows CUDA's policies (`cudaMemPoolReuse*`, all on by default): a buffer freed on
+//! the allocating stream is reused at once (stream order makes it safe); with
+//! `cudaMemPoolReuseAllowInternalDependencies` any kept buffer is, the allocating stream made
+//! to wait for the free (as a GPU's pool inserts that dependency); with only
+//! `cudaMemPoolReuseAllowOpportunistic`, a buffer whose free has completed. A stream that
+//! waited for an event after the free is not told apart (`…FollowEventDependencies` reuses
+//! through the internal dependency or once the free is done).
 
 use std::collections::HashMap;
 use std::ffi::{c_int, c_void};
@@ -21,10 +29,12 @@ use crate::errors::{cudaError_t, guard, CudaError, CudaResult, INVALID_VALUE};
 use crate::memory::{adopt, release, store};
 use crate::state::{self, lock};
 
-/// A buffer freed into a pool: reusable once `token` is done.
+/// A buffer freed into a pool: free once `token` is done.
 struct Kept {
     buffer: Buffer<u8>,
     token: Token,
+    /// The `cudaStream_t` it was freed on, as given (0 and `cudaStreamLegacy` alike).
+    stream: usize,
 }
 
 /// A memory pool (`cudaMemPool_t`).
@@ -38,6 +48,11 @@ struct Pool {
     reserved_high: u64,
     /// One of the devices' default pools (never destroyed).
     default: bool,
+    /// `cudaMemPoolReuseAllowOpportunistic` and `cudaMemPoolReuseAllowInternalDependencies`
+    /// (`…FollowEventDependencies` is kept in `reuse_follow_events`).
+    reuse_opportunistic: bool,
+    reuse_internal: bool,
+    reuse_follow_events: bool,
 }
 
 impl Pool {
@@ -46,6 +61,13 @@ impl Pool {
     }
     fn reserved_bytes(&self) -> u64 {
         self.used_bytes() + self.kept.iter().map(|k| k.buffer.len() as u64).sum::<u64>()
+    }
+    /// Whether `kept` may serve an allocation on `stream` (the stream then waits for its
+    /// free, at no cost when it is the same stream or done).
+    fn may_reuse(&self, kept: &Kept, stream: usize) -> bool {
+        kept.stream == stream
+            || self.reuse_internal
+            || (self.reuse_opportunistic && kept.token.is_done().unwrap_or(false))
     }
     fn note_highs(&mut self) {
         self.used_high = self.used_high.max(self.used_bytes());
@@ -88,6 +110,9 @@ impl Pools {
             used_high: 0,
             reserved_high: 0,
             default,
+            reuse_opportunistic: true,
+            reuse_internal: true,
+            reuse_follow_events: true,
         };
         self.pools.insert(handle, pool);
         handle
@@ -139,7 +164,8 @@ fn allocate(
     if size == 0 {
         return Err(CudaError::new(INVALID_VALUE, "size is 0"));
     }
-    let (ordinal, _) = state::submit_stream(stream)?;
+    let (ordinal, submit) = state::submit_stream(stream)?;
+    let key = stream_key(stream);
     with_pools(|pools| {
         let handle = match pool {
             Some(handle) => handle,
@@ -149,9 +175,13 @@ fn allocate(
         let reusable = pool
             .kept
             .iter()
-            .position(|k| k.buffer.len() >= size && k.token.is_done().unwrap_or(false));
+            .position(|k| k.buffer.len() >= size && pool.may_reuse(k, key));
         let buffer = match reusable {
-            Some(index) => pool.kept.remove(index).buffer,
+            Some(index) => {
+                let kept = pool.kept.remove(index);
+                submit.wait_for(&[&kept.token])?;
+                kept.buffer
+            }
             None => Buffer::<u8>::new(&state::device(pool.ordinal)?.device, size)?,
         };
         let address = adopt(buffer, size, "cudaMallocAsync");
@@ -160,6 +190,14 @@ fn allocate(
         pools.owners.insert(address, handle);
         store(out, address as *mut c_void, "devPtr")
     })
+}
+
+/// A stream handle as pools compare them: the legacy default stream's two names alike.
+fn stream_key(stream: *mut c_void) -> usize {
+    match stream as usize {
+        0 => state::STREAM_LEGACY,
+        key => key,
+    }
 }
 
 /// Allocates from the current pool of the stream's device, in stream order.
@@ -193,6 +231,7 @@ pub extern "C" fn cudaFreeAsync(ptr: *mut c_void, stream: *mut c_void) -> cudaEr
         if ptr.is_null() {
             return Ok(());
         }
+        let raw = stream;
         let (_, stream) = state::submit_stream(stream)?;
         with_pools(|pools| {
             let handle = pools.owners.remove(&(ptr as u64)).ok_or_else(|| {
@@ -205,7 +244,12 @@ pub extern "C" fn cudaFreeAsync(ptr: *mut c_void, stream: *mut c_void) -> cudaEr
             pool.used.remove(&(ptr as u64));
             if let Some(buffer) = release(ptr as u64) {
                 let token = stream.token();
-                pool.kept.push(Kept { buffer, token });
+                let stream = stream_key(raw);
+                pool.kept.push(Kept {
+                    buffer,
+                    token,
+                    stream,
+                });
             }
             let threshold = pool.release_threshold;
             pool.trim_to(threshold);
@@ -322,8 +366,8 @@ const RESERVED_HIGH: c_int = 6;
 const USED_CURRENT: c_int = 7;
 const USED_HIGH: c_int = 8;
 
-/// Sets a pool attribute: the release threshold, the reuse policies (taken, without effect:
-/// reuse always follows stream order), or a high to 0 (resets it to the current value).
+/// Sets a pool attribute: the release threshold, a reuse policy (see the module's note), or a
+/// high to 0 (resets it to the current value).
 ///
 /// # Safety
 /// `value` is NULL or points to the attribute's type (`int` or `cuuint64_t`).
@@ -341,8 +385,21 @@ pub unsafe extern "C" fn cudaMemPoolSetAttribute(
             let pool = pools.pool(pool)?;
             // SAFETY: non-NULL, of the attribute's type (caller).
             let wide = || unsafe { value.cast::<u64>().read_unaligned() };
+            // SAFETY: non-NULL, an `int` for the reuse policies (caller).
+            let flag = || unsafe { value.cast::<c_int>().read_unaligned() } != 0;
             match attr {
-                REUSE_FOLLOW_EVENTS | REUSE_OPPORTUNISTIC | REUSE_INTERNAL => Ok(()),
+                REUSE_FOLLOW_EVENTS => {
+                    pool.reuse_follow_events = flag();
+                    Ok(())
+                }
+                REUSE_OPPORTUNISTIC => {
+                    pool.reuse_opportunistic = flag();
+                    Ok(())
+                }
+                REUSE_INTERNAL => {
+                    pool.reuse_internal = flag();
+                    Ok(())
+                }
                 RELEASE_THRESHOLD => {
                     pool.release_threshold = wide();
                     Ok(())
@@ -379,7 +436,12 @@ pub unsafe extern "C" fn cudaMemPoolGetAttribute(
             let pool = pools.pool(pool)?;
             let wide = match attr {
                 REUSE_FOLLOW_EVENTS | REUSE_OPPORTUNISTIC | REUSE_INTERNAL => {
-                    return store(value.cast::<c_int>(), 1, "value");
+                    let on = match attr {
+                        REUSE_FOLLOW_EVENTS => pool.reuse_follow_events,
+                        REUSE_OPPORTUNISTIC => pool.reuse_opportunistic,
+                        _ => pool.reuse_internal,
+                    };
+                    return store(value.cast::<c_int>(), c_int::from(on), "value");
                 }
                 RELEASE_THRESHOLD => pool.release_threshold,
                 RESERVED_CURRENT => pool.reserved_bytes(),

@@ -8,7 +8,7 @@ use std::ffi::{c_int, c_uint, c_void};
 use crate::errors::cudaError_t;
 use crate::launch::per_thread_default as pt;
 use crate::streams::{HostFn, StreamCallback};
-use crate::{copy, launch, memory, streams, symbols};
+use crate::{copy, launch, mem_pool, memory, streams, symbols};
 
 /// `cudaMemcpyAsync` with the per-thread default stream.
 #[no_mangle]
@@ -211,4 +211,31 @@ pub unsafe extern "C" fn cudaLaunchCooperativeKernel_ptsz(
 ) -> cudaError_t {
     // SAFETY: forwarded from the caller.
     unsafe { launch::cudaLaunchCooperativeKernel(func, grid, block, args, shared, pt(stream)) }
+}
+
+/// `cudaMallocAsync` of a per-thread-default-stream program.
+#[no_mangle]
+pub extern "C" fn cudaMallocAsync_ptsz(
+    ptr: *mut *mut c_void,
+    size: usize,
+    stream: *mut c_void,
+) -> cudaError_t {
+    mem_pool::cudaMallocAsync(ptr, size, pt(stream))
+}
+
+/// `cudaMallocFromPoolAsync` of a per-thread-default-stream program.
+#[no_mangle]
+pub extern "C" fn cudaMallocFromPoolAsync_ptsz(
+    ptr: *mut *mut c_void,
+    size: usize,
+    pool: *mut c_void,
+    stream: *mut c_void,
+) -> cudaError_t {
+    mem_pool::cudaMallocFromPoolAsync(ptr, size, pool, pt(stream))
+}
+
+/// `cudaFreeAsync` of a per-thread-default-stream program.
+#[no_mangle]
+pub extern "C" fn cudaFreeAsync_ptsz(ptr: *mut c_void, stream: *mut c_void) -> cudaError_t {
+    mem_pool::cudaFreeAsync(ptr, pt(stream))
 }

@@ -225,7 +225,12 @@ pub extern "C" fn cudaGraphDestroyNode(node: *mut c_void) -> cudaError_t {
 ///
 /// # Safety
 /// `count` is NULL or valid for a read and a write; `out` NULL or valid for `*count` writes.
-unsafe fn list<T: Copy>(items: &[T], empty: T, out: *mut T, count: *mut usize) -> CudaResult {
+pub(super) unsafe fn list<T: Copy>(
+    items: &[T],
+    empty: T,
+    out: *mut T,
+    count: *mut usize,
+) -> CudaResult {
     if count.is_null() {
         return Err(CudaError::new(INVALID_VALUE, "the count is NULL"));
     }

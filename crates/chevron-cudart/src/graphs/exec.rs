@@ -7,13 +7,13 @@
 //! and event records and waits run between those on the launch stream, in that order. A
 //! launch is therefore one submission per run of device work, ordered on one stream.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::ffi::{c_int, c_ulonglong, c_void};
 use std::sync::{Arc, Mutex};
 
 use chevron::{Graph, NodeId, Stream};
 
-use super::model::{as_args, KernelLaunch, Model, Node, NodeKind};
+use super::model::{as_args, Model, Node, NodeKind};
 use super::{bad_handle, find_graph, EXEC_UPDATE_FAILURE};
 use crate::abi::cudaKernelNodeParams;
 use crate::errors::{cudaError_t, guard, CudaError, CudaResult, INVALID_VALUE};
@@ -42,29 +42,57 @@ enum Step {
 }
 
 /// An instantiated graph.
-struct Exec {
+pub(super) struct Exec {
     /// The graph as instantiated (node handles: the source graph's).
-    model: Model,
+    pub(super) model: Model,
     steps: Vec<Step>,
     /// Each kernel node's step and node there, by handle.
     kernels: HashMap<usize, (usize, NodeId)>,
+    /// Handles of the nodes disabled by `cudaGraphNodeSetEnabled` (run as empty nodes).
+    pub(super) disabled: HashSet<usize>,
+    /// The flags it was instantiated with.
+    pub(super) flags: u64,
+}
+
+impl Exec {
+    /// Instantiates `model` again in place of this instantiation, keeping its disabled nodes
+    /// and flags (what changing a node of an instantiated graph amounts to here).
+    pub(super) fn rebuild(&mut self, model: Model) -> CudaResult {
+        let disabled = std::mem::take(&mut self.disabled);
+        let rebuilt = instantiate_model(model, state::current_ordinal(), &disabled);
+        let flags = self.flags;
+        match rebuilt {
+            Ok(rebuilt) => {
+                *self = rebuilt;
+                self.flags = flags;
+                self.disabled = disabled;
+                Ok(())
+            }
+            Err(error) => {
+                self.disabled = disabled;
+                Err(error)
+            }
+        }
+    }
 }
 
 static EXECS: Mutex<Option<HashMap<usize, Arc<Mutex<Exec>>>>> = Mutex::new(None);
 
-fn find_exec(exec: *mut c_void) -> CudaResult<Arc<Mutex<Exec>>> {
+pub(super) fn find_exec(exec: *mut c_void) -> CudaResult<Arc<Mutex<Exec>>> {
     lock(&EXECS)
         .as_ref()
         .and_then(|e| e.get(&(exec as usize)).cloned())
         .ok_or_else(|| bad_handle(exec, "cudaGraphExec_t"))
 }
 
-/// The nodes of `model` in running order, child graphs inlined.
-fn flatten<'a>(model: &'a Model, out: &mut Vec<&'a Node>) -> CudaResult {
+/// The nodes of `model` in running order, child graphs inlined, empty and `disabled` nodes
+/// left out.
+fn flatten<'a>(model: &'a Model, disabled: &HashSet<usize>, out: &mut Vec<&'a Node>) -> CudaResult {
     for index in model.order()? {
         let node = &model.nodes[index];
         match &node.kind {
-            NodeKind::Child(child) => flatten(child, out)?,
+            _ if node.handle != 0 && disabled.contains(&node.handle) => {}
+            NodeKind::Child(child) => flatten(child, disabled, out)?,
             NodeKind::Empty => {}
             _ => out.push(node),
         }
@@ -112,11 +140,11 @@ fn pack(
     Ok(Step::Device(graph))
 }
 
-/// Instantiates `model` on device `ordinal`.
-fn instantiate_model(model: Model, ordinal: usize) -> CudaResult<Exec> {
+/// Instantiates `model` on device `ordinal`, its `disabled` nodes left out.
+fn instantiate_model(model: Model, ordinal: usize, disabled: &HashSet<usize>) -> CudaResult<Exec> {
     let stream = state::device(ordinal)?.legacy();
     let mut nodes = Vec::new();
-    flatten(&model, &mut nodes)?;
+    flatten(&model, disabled, &mut nodes)?;
     let mut steps = Vec::new();
     let mut kernels = HashMap::new();
     let mut run: Vec<&Node> = Vec::new();
@@ -133,6 +161,7 @@ fn instantiate_model(model: Model, ordinal: usize) -> CudaResult<Exec> {
                 src_pitch,
                 width,
                 rows,
+                ..
             } => Step::Copy {
                 dst,
                 dst_pitch,
@@ -165,15 +194,18 @@ fn instantiate_model(model: Model, ordinal: usize) -> CudaResult<Exec> {
         model,
         steps,
         kernels,
+        disabled: HashSet::new(),
+        flags: 0,
     })
 }
 
-fn instantiate(out: *mut *mut c_void, graph: *mut c_void) -> CudaResult {
+fn instantiate(out: *mut *mut c_void, graph: *mut c_void, flags: u64) -> CudaResult {
     if out.is_null() {
         return Err(CudaError::new(INVALID_VALUE, "pGraphExec is NULL"));
     }
     let model = lock(&*find_graph(graph)?).clone();
-    let exec = instantiate_model(model, state::current_ordinal())?;
+    let mut exec = instantiate_model(model, state::current_ordinal(), &HashSet::new())?;
+    exec.flags = flags;
     let exec = Arc::new(Mutex::new(exec));
     let key = Arc::as_ptr(&exec) as usize;
     lock(&EXECS)
@@ -190,8 +222,7 @@ pub extern "C" fn cudaGraphInstantiate(
     graph: *mut c_void,
     flags: c_ulonglong,
 ) -> cudaError_t {
-    let _ = flags;
-    guard("cudaGraphInstantiate", || instantiate(exec, graph))
+    guard("cudaGraphInstantiate", || instantiate(exec, graph, flags))
 }
 
 /// As [`cudaGraphInstantiate`].
@@ -201,8 +232,9 @@ pub extern "C" fn cudaGraphInstantiateWithFlags(
     graph: *mut c_void,
     flags: c_ulonglong,
 ) -> cudaError_t {
-    let _ = flags;
-    guard("cudaGraphInstantiateWithFlags", || instantiate(exec, graph))
+    guard("cudaGraphInstantiateWithFlags", || {
+        instantiate(exec, graph, flags)
+    })
 }
 
 /// Runs a host node's function in stream order (see `streams::in_stream_order` for mirrored
@@ -306,9 +338,12 @@ pub unsafe extern "C" fn cudaGraphExecKernelNodeSetParams(
                 "not a kernel node",
             ));
         };
-        let same = Arc::ptr_eq(&old.fatbin, &launch.fatbin)
-            && old.name == launch.name
-            && old.config == launch.config;
+        let same_code = match (&old.fatbin, &launch.fatbin) {
+            (Some(old), Some(new)) => Arc::ptr_eq(old, new),
+            (None, None) => old.func == launch.func,
+            _ => false,
+        };
+        let same = same_code && old.name == launch.name && old.config == launch.config;
         match exec.kernels.get(&(node as usize)).copied() {
             Some((step, id)) if same => {
                 let Step::Device(graph) = &mut exec.steps[step] else {
@@ -318,17 +353,13 @@ pub unsafe extern "C" fn cudaGraphExecKernelNodeSetParams(
                 exec.model.nodes[index].kind = NodeKind::Kernel(Box::new(launch));
                 Ok(())
             }
-            _ => replace_kernel(&mut exec, index, launch),
+            _ => {
+                let mut model = exec.model.clone();
+                model.nodes[index].kind = NodeKind::Kernel(Box::new(launch));
+                exec.rebuild(model)
+            }
         }
     })
-}
-
-/// Re-instantiates `exec` with node `index` launching `launch`.
-fn replace_kernel(exec: &mut Exec, index: usize, launch: KernelLaunch) -> CudaResult {
-    let mut model = exec.model.clone();
-    model.nodes[index].kind = NodeKind::Kernel(Box::new(launch));
-    *exec = instantiate_model(model, state::current_ordinal())?;
-    Ok(())
 }
 
 /// Destroys an instantiated graph (replays already submitted complete).
@@ -432,9 +463,8 @@ pub unsafe extern "C" fn cudaGraphExecUpdate(
         for (index, handle) in live.into_iter().zip(handles) {
             model.nodes[index].handle = handle;
         }
-        match instantiate_model(model, state::current_ordinal()) {
-            Ok(updated) => {
-                *exec = updated;
+        match exec.rebuild(model) {
+            Ok(()) => {
                 report(UPDATE_SUCCESS, 0);
                 Ok(())
             }

@@ -1,5 +1,6 @@
 //! CUDA graphs over chevron: stream capture ([`capture`]), graphs built node by node
-//! ([`build`], [`nodes`]), and their instantiation, launch and update ([`exec`]).
+//! ([`build`], [`nodes`], [`params`]), and their instantiation, launch and update ([`exec`],
+//! [`exec_params`]).
 //!
 //! A `cudaGraph_t` is a [`model::Model`]: nodes (kernels, copies, fills, host functions, empty
 //! nodes, child graphs, event records and waits) and the edges between them. Capture builds
@@ -13,9 +14,12 @@
 
 pub mod build;
 pub mod capture;
+mod capture_hook;
 pub mod exec;
+pub mod exec_params;
 pub(crate) mod model;
 pub mod nodes;
+pub mod params;
 
 use std::collections::HashMap;
 use std::ffi::c_void;
@@ -26,8 +30,8 @@ use crate::errors::{cudaError_t, CudaError, CudaResult, INVALID_VALUE};
 use crate::state::lock;
 
 pub use capture::{
-    capture_copy, capture_event_record, capture_event_wait, capture_host, capture_launch,
-    capture_memset, forget_captures, refuse_if_capturing,
+    capture_copy, capture_direct_launch, capture_event_record, capture_event_wait, capture_fill,
+    capture_host, capture_launch, capture_memset, forget_captures, refuse_if_capturing,
 };
 
 /// `cudaErrorStreamCaptureUnsupported`.

@@ -34,10 +34,11 @@ pub fn as_args(values: &[Value]) -> Vec<&dyn KernelArg> {
 /// A kernel node's launch.
 #[derive(Clone)]
 pub struct KernelLaunch {
-    /// The host stub the program names the kernel by (`cudaKernelNodeParams::func`).
+    /// The host stub the program names the kernel by (`cudaKernelNodeParams::func`), or the
+    /// driver API's `CUfunction`.
     pub func: usize,
-    /// The fatbin and name of the registered kernel.
-    pub fatbin: Arc<FatBinary>,
+    /// The fatbin and name of the registered kernel (`None`: a driver-API module's kernel).
+    pub fatbin: Option<Arc<FatBinary>>,
     pub name: String,
     pub kernel: Kernel,
     pub config: LaunchConfig,
@@ -67,7 +68,8 @@ pub enum NodeKind {
         rows: u64,
     },
     /// `rows` rows of `width` bytes, each side `*_pitch` bytes apart; the host side is read or
-    /// written when the node runs.
+    /// written when the node runs. `kind` is the `cudaMemcpyKind` given (sides are classified
+    /// by address whatever it says).
     Memcpy {
         dst: u64,
         dst_pitch: u64,
@@ -75,6 +77,7 @@ pub enum NodeKind {
         src_pitch: u64,
         width: u64,
         rows: u64,
+        kind: i32,
     },
     Host {
         function: unsafe extern "C" fn(*mut c_void),
@@ -88,6 +91,19 @@ pub enum NodeKind {
 }
 
 impl NodeKind {
+    /// A copy of `bytes` contiguous bytes.
+    pub fn linear_copy(dst: u64, src: u64, bytes: usize, kind: i32) -> NodeKind {
+        NodeKind::Memcpy {
+            dst,
+            dst_pitch: bytes as u64,
+            src,
+            src_pitch: bytes as u64,
+            width: bytes as u64,
+            rows: 1,
+            kind,
+        }
+    }
+
     /// The `cudaGraphNodeType` value.
     pub fn type_code(&self) -> i32 {
         match self {

@@ -96,18 +96,36 @@ pub(crate) unsafe fn kernel_launch(
     args: *mut *mut c_void,
 ) -> CudaResult<KernelLaunch> {
     let kernel = entry.kernel(ordinal)?.clone();
-    kernel.check_config(device, &config)?;
-    // SAFETY: forwarded from the caller.
-    let values = unsafe { copy_values(&kernel, args) }?;
     let func = if func == 0 {
         registry::stub_of(entry)
     } else {
         func
     };
+    let fatbin = Some(Arc::clone(&entry.fatbin));
+    // SAFETY: forwarded from the caller.
+    unsafe { checked_launch(kernel, func, fatbin, config, device, args) }
+}
+
+/// A kernel node's launch of `kernel` (named `func` by the program), checked against `device`,
+/// its values copied.
+///
+/// # Safety
+/// `args` as for [`copy_values`].
+unsafe fn checked_launch(
+    kernel: Kernel,
+    func: usize,
+    fatbin: Option<Arc<crate::registry::FatBinary>>,
+    config: LaunchConfig,
+    device: &Device,
+    args: *mut *mut c_void,
+) -> CudaResult<KernelLaunch> {
+    kernel.check_config(device, &config)?;
+    // SAFETY: forwarded from the caller.
+    let values = unsafe { copy_values(&kernel, args) }?;
     let mut launch = KernelLaunch {
         func,
-        fatbin: Arc::clone(&entry.fatbin),
-        name: entry.name.clone(),
+        fatbin,
+        name: kernel.name().to_string(),
         kernel,
         config,
         values,
@@ -115,6 +133,47 @@ pub(crate) unsafe fn kernel_launch(
     };
     launch.point_at_values();
     Ok(launch)
+}
+
+/// A kernel node's launch of a driver-API function (`CUfunction` `func`, its kernel loaded on
+/// `device`), checked, its values copied.
+///
+/// # Safety
+/// `args` is NULL or holds one pointer per parameter, each NULL or to a value of its size.
+pub(crate) unsafe fn direct_launch(
+    kernel: &Kernel,
+    func: usize,
+    config: LaunchConfig,
+    device: &Device,
+    args: *mut *mut c_void,
+) -> CudaResult<KernelLaunch> {
+    // SAFETY: forwarded from the caller.
+    unsafe { checked_launch(kernel.clone(), func, None, config, device, args) }
+}
+
+/// Adds a node launching the driver-API function `func` (whose kernel is `kernel`) with
+/// `config`, after the `count` nodes at `deps`: `cuGraphAddKernelNode` over this graph model.
+///
+/// # Safety
+/// `deps` is NULL or valid for `count` reads; `args` as for [`direct_launch`].
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn add_direct_kernel_node(
+    out: *mut *mut c_void,
+    graph: *mut c_void,
+    deps: *const *mut c_void,
+    count: usize,
+    kernel: &Kernel,
+    func: usize,
+    config: LaunchConfig,
+    args: *mut *mut c_void,
+) -> CudaResult {
+    let kind = || {
+        // SAFETY: forwarded from the caller.
+        let launch = unsafe { direct_launch(kernel, func, config, kernel.device(), args) }?;
+        Ok(NodeKind::Kernel(Box::new(launch)))
+    };
+    // SAFETY: forwarded from the caller.
+    unsafe { add(out, graph, deps, count, kind) }
 }
 
 /// The launch `params` describe, on the current device.
@@ -229,32 +288,36 @@ pub unsafe extern "C" fn cudaGraphAddMemsetNode(
 ) -> cudaError_t {
     guard("cudaGraphAddMemsetNode", || {
         // SAFETY: NULL or valid (caller).
-        let p = unsafe { params.as_ref() }
-            .ok_or_else(|| CudaError::new(INVALID_VALUE, "pMemsetParams is NULL"))?;
-        let element = p.elementSize as usize;
-        if !matches!(element, 1 | 2 | 4) || p.dst.is_null() || p.width == 0 || p.height == 0 {
-            return Err(CudaError::new(
-                INVALID_VALUE,
-                "a memset node needs a destination, elements of 1, 2 or 4 bytes, and a \
-                 nonzero width and height",
-            ));
-        }
-        if p.height > 1 && p.pitch < p.width * element {
-            return Err(CudaError::new(
-                INVALID_VALUE,
-                "the pitch is below the row's width",
-            ));
-        }
-        let kind = NodeKind::Memset {
-            dst: p.dst as u64,
-            value: p.value,
-            element_bytes: element as u32,
-            count: p.width as u64,
-            pitch: p.pitch as u64,
-            rows: p.height as u64,
-        };
+        let kind = memset_of(unsafe { params.as_ref() })?;
         // SAFETY: forwarded from the caller.
         unsafe { add(out, graph, deps, count, || Ok(kind)) }
+    })
+}
+
+/// The fill `p` describes, checked.
+pub(crate) fn memset_of(p: Option<&cudaMemsetParams>) -> CudaResult<NodeKind> {
+    let p = p.ok_or_else(|| CudaError::new(INVALID_VALUE, "pMemsetParams is NULL"))?;
+    let element = p.elementSize as usize;
+    if !matches!(element, 1 | 2 | 4) || p.dst.is_null() || p.width == 0 || p.height == 0 {
+        return Err(CudaError::new(
+            INVALID_VALUE,
+            "a memset node needs a destination, elements of 1, 2 or 4 bytes, and a nonzero \
+             width and height",
+        ));
+    }
+    if p.height > 1 && p.pitch < p.width * element {
+        return Err(CudaError::new(
+            INVALID_VALUE,
+            "the pitch is below the row's width",
+        ));
+    }
+    Ok(NodeKind::Memset {
+        dst: p.dst as u64,
+        value: p.value,
+        element_bytes: element as u32,
+        count: p.width as u64,
+        pitch: p.pitch as u64,
+        rows: p.height as u64,
     })
 }
 
@@ -274,18 +337,16 @@ pub unsafe extern "C" fn cudaGraphAddMemcpyNode1D(
     kind: c_int,
 ) -> cudaError_t {
     guard("cudaGraphAddMemcpyNode1D", || {
-        check_copy(dst as u64, src as u64, bytes, kind)?;
-        let node = NodeKind::Memcpy {
-            dst: dst as u64,
-            dst_pitch: bytes as u64,
-            src: src as u64,
-            src_pitch: bytes as u64,
-            width: bytes as u64,
-            rows: 1,
-        };
+        let node = copy_1d(dst as u64, src as u64, bytes, kind)?;
         // SAFETY: forwarded from the caller.
         unsafe { add(out, graph, deps, count, || Ok(node)) }
     })
+}
+
+/// A copy of `bytes` bytes, checked.
+pub(crate) fn copy_1d(dst: u64, src: u64, bytes: usize, kind: c_int) -> CudaResult<NodeKind> {
+    check_copy(dst, src, bytes, kind)?;
+    Ok(NodeKind::linear_copy(dst, src, bytes, kind))
 }
 
 fn check_copy(dst: u64, src: u64, bytes: usize, kind: c_int) -> CudaResult {
@@ -318,16 +379,15 @@ pub unsafe extern "C" fn cudaGraphAddMemcpyNode(
 ) -> cudaError_t {
     guard("cudaGraphAddMemcpyNode", || {
         // SAFETY: NULL or valid (caller).
-        let p = unsafe { params.as_ref() }
-            .ok_or_else(|| CudaError::new(INVALID_VALUE, "pCopyParams is NULL"))?;
-        let node = copy_3d(p)?;
+        let node = copy_3d(unsafe { params.as_ref() })?;
         // SAFETY: forwarded from the caller.
         unsafe { add(out, graph, deps, count, || Ok(node)) }
     })
 }
 
-/// The copy of a `cudaMemcpy3DParms` between linear memory, as rows.
-fn copy_3d(p: &cudaMemcpy3DParms) -> CudaResult<NodeKind> {
+/// The copy of a `cudaMemcpy3DParms` between linear memory, as rows, checked.
+pub(crate) fn copy_3d(p: Option<&cudaMemcpy3DParms>) -> CudaResult<NodeKind> {
+    let p = p.ok_or_else(|| CudaError::new(INVALID_VALUE, "pCopyParams is NULL"))?;
     if !p.srcArray.is_null() || !p.dstArray.is_null() {
         return Err(CudaError::new(
             crate::errors::NOT_SUPPORTED,
@@ -356,6 +416,7 @@ fn copy_3d(p: &cudaMemcpy3DParms) -> CudaResult<NodeKind> {
         src_pitch,
         width: width as u64,
         rows: (height.max(1) * depth.max(1)) as u64,
+        kind: p.kind,
     })
 }
 
@@ -374,17 +435,21 @@ pub unsafe extern "C" fn cudaGraphAddHostNode(
 ) -> cudaError_t {
     guard("cudaGraphAddHostNode", || {
         // SAFETY: NULL or valid (caller).
-        let p = unsafe { params.as_ref() }
-            .ok_or_else(|| CudaError::new(INVALID_VALUE, "pNodeParams is NULL"))?;
-        let function = p
-            .r#fn
-            .ok_or_else(|| CudaError::new(INVALID_VALUE, "the host function is NULL"))?;
-        let node = NodeKind::Host {
-            function,
-            user_data: p.userData as usize,
-        };
+        let node = host_of(unsafe { params.as_ref() })?;
         // SAFETY: forwarded from the caller.
         unsafe { add(out, graph, deps, count, || Ok(node)) }
+    })
+}
+
+/// The host function call `p` describes, checked.
+pub(crate) fn host_of(p: Option<&cudaHostNodeParams>) -> CudaResult<NodeKind> {
+    let p = p.ok_or_else(|| CudaError::new(INVALID_VALUE, "pNodeParams is NULL"))?;
+    let function = p
+        .r#fn
+        .ok_or_else(|| CudaError::new(INVALID_VALUE, "the host function is NULL"))?;
+    Ok(NodeKind::Host {
+        function,
+        user_data: p.userData as usize,
     })
 }
 

@@ -4,7 +4,10 @@
 //! filtering reads the texel `floor(x)`. Linear filtering reads the two (1D), four (2D) or eight
 //! (3D) texels around `x - 0.5` and weighs them with the fraction of `x - 0.5` held in 9-bit
 //! fixed point with 8 fractional bits (the coordinate is rounded to the nearest 1/256 of a
-//! texel), as NVIDIA's texture units do; the weighted sum is taken in f32 in the guide's order.
+//! texel), as NVIDIA's texture units do. A corner's weight is the product of its axes' weights,
+//! itself rounded to the nearest 1/256 after each product (measured on an H200 with
+//! `scripts/gpu/probes/tex_weights.cu`: a bilinear corner weighs `round(wx·wy/256)/256`, not the
+//! exact `wx·wy/65536`); the weighted sum is taken in f32 in the guide's order.
 //! Each texel index is then resolved by its dimension's address mode: wrap and mirror (which
 //! CUDA honours only with normalised coordinates; clamp otherwise), clamp, or border (the
 //! border colour outside the extent).
@@ -159,9 +162,23 @@ fn resolve_all(d: &Descriptor, i: [i64; 3]) -> Option<[u64; 3]> {
 
 /// The linear filter's footprint along one dimension: the lower texel index and the weight of
 /// the upper one, in 1/256 steps.
-fn footprint(u: f32) -> (i64, f32) {
-    let fixed = ((f64::from(u) - 0.5) * 256.0).round() as i64;
-    (fixed >> 8, (fixed & 0xff) as f32 / 256.0)
+fn footprint(u: f32) -> (i64, u32) {
+    // Halves round up, toward +∞ (an H200 reads x - 0.5 = -2.5 + 1/512 as -639/256, not -640).
+    let fixed = ((f64::from(u) - 0.5) * 256.0 + 0.5).floor() as i64;
+    (fixed >> 8, (fixed & 0xff) as u32)
+}
+
+/// The weight of one corner in 1/256 steps: the axes' weights (each in 1/256 steps) multiplied
+/// one at a time, each product rounded to the nearest 1/256 (halves to even: the H200's
+/// results hash alike only so).
+fn corner_weight(axis_weights: impl Iterator<Item = u32>) -> u32 {
+    let mut axis_weights = axis_weights;
+    let first = axis_weights.next().unwrap_or(256);
+    axis_weights.fold(first, |w, a| {
+        let product = w * a;
+        let (whole, rest) = (product >> 8, product & 0xff);
+        whole + u32::from(rest > 128 || (rest == 128 && whole & 1 == 1))
+    })
 }
 
 /// `tex` with float coordinates: the element (point) or the filtered value (linear) at
@@ -188,7 +205,7 @@ pub fn sample<E>(
         return element(d, resolve_all(d, i), layer, ty, read);
     }
     let mut base = [0i64; 3];
-    let mut alpha = [0f32; 3];
+    let mut alpha = [0u32; 3];
     for axis in 0..dims {
         let x = if u[axis].is_nan() { 0.0 } else { u[axis] };
         (base[axis], alpha[axis]) = footprint(x);
@@ -197,16 +214,17 @@ pub fn sample<E>(
     // Corners in the guide's order: x varies fastest, then y, then z.
     for corner in 0..(1usize << dims) {
         let mut i = base;
-        let mut weight = 1.0f32;
-        for axis in 0..dims {
-            let upper = corner >> axis & 1 == 1;
-            i[axis] += i64::from(upper);
-            weight *= if upper {
+        for (axis, index) in i.iter_mut().enumerate().take(dims) {
+            *index += i64::from(corner >> axis & 1 == 1);
+        }
+        let weight = corner_weight((0..dims).map(|axis| {
+            if corner >> axis & 1 == 1 {
                 alpha[axis]
             } else {
-                1.0 - alpha[axis]
-            };
-        }
+                256 - alpha[axis]
+            }
+        })) as f32
+            / 256.0;
         let texel = element(d, resolve_all(d, i), layer, ty, read)?.map(f32::from_bits);
         for (s, t) in sum.iter_mut().zip(texel) {
             *s += weight * t;
@@ -303,6 +321,38 @@ mod tests {
         assert_eq!(run(&linear, &data, 2.0), 1.5);
         // 0.1 of a texel is 25.6/256: the weight is 26/256.
         assert_eq!(run(&linear, &data, 1.6), 1.0 + 26.0 / 256.0);
+    }
+
+    #[test]
+    fn bilinear_corner_weights_are_rounded_like_an_h200s() {
+        // tex2D at (0.5 + 17/64, 0.5 + 4/64) over texels {0, 1, 256, 65536} read 1036.25 on an
+        // H200 (scripts/gpu/probes/tex_weights.cu); the exact bilinear weights would give 1100.
+        let (wx, wy) = (68, 16);
+        let weights: Vec<u32> = [
+            (256 - wx, 256 - wy),
+            (wx, 256 - wy),
+            (256 - wx, wy),
+            (wx, wy),
+        ]
+        .iter()
+        .map(|&(a, b)| corner_weight([a, b].into_iter()))
+        .collect();
+        assert_eq!(weights, [176, 64, 12, 4]);
+        let texels = [0.0f32, 1.0, 256.0, 65536.0];
+        let sum: f32 = weights
+            .iter()
+            .zip(texels)
+            .map(|(&w, t)| w as f32 / 256.0 * t)
+            .sum();
+        assert_eq!(sum, 1036.25);
+        assert_eq!(
+            corner_weight([200].into_iter()),
+            200,
+            "one axis: no rounding"
+        );
+        // 128·129 = 64.5·256 rounds to 64 and 128·131 = 65.5·256 to 66: halves go to even.
+        assert_eq!(corner_weight([128, 129].into_iter()), 64);
+        assert_eq!(corner_weight([128, 131].into_iter()), 66);
     }
 
     #[test]
