@@ -64,6 +64,8 @@ stale "$out/units" $src/units_main.cu $src/units_kernels.cu \
     && nvcc "${link[@]}" -o "$out/units" $src/units_main.cu $src/units_kernels.cu
 stale "$out/rdc" $src/rdc_main.cu $src/rdc_lib.cu \
     && nvcc -rdc=true "${link[@]}" -o "$out/rdc" $src/rdc_main.cu $src/rdc_lib.cu
+stale "$out/event_timing" $src/event_timing.cu \
+    && nvcc "${link[@]}" -o "$out/event_timing" $src/event_timing.cu
 stale "$out/launch_bench" $src/launch_bench.cu \
     && nvcc -O2 "${link[@]}" -o "$out/launch_bench" $src/launch_bench.cu
 stale "$out/libdlopen_kernels.so" $src/dlopen_kernels.cu \
@@ -124,6 +126,7 @@ grep -q "launch: cudaErrorNoKernelImageForDevice" "$out/faults-sass.stdout"
 grep -q "\`_Z14check_positivePKii\` cannot run on cpu:0: .*holds no PTX.*-gencode arch=compute_XX,code=compute_XX" \
     "$out/faults-sass.stderr"
 echo "faults-sass: ok (refused, naming the kernel)"
+check event_timing "event_timing: ok" "$out/event_timing"
 check launch_bench "launch_bench: ok" "$out/launch_bench" 3
 check dlopen "dlopen: ok" "$out/dlopen_host" "$out/libdlopen_kernels.so" 300
 

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # CPU-device fidelity (issue 21): CUDA programs whose results hardware defines where PTX leaves
 # latitude. Builds tests/cudart/{collective_probe,async_copy,host_memory,zero_copy,hm_*}.cu with nvcc 13.0 (-cudart shared,
-# -arch=sm_90; the probe also as compute_80 PTX only) and runs them under
+# -arch=sm_90; the probe also as compute_80 PTX only and at nvcc's default architecture, where
+# it reduces with shuffles instead of redux.sync) and runs them under
 # `chevron exec --device cpu` with the interpreter and with compiled code
 # (CHEVRON_CPU_EXEC=interp / compiled): the probe's output must equal the H200's
 # (scripts/gpu/probes/collective_probe.h200.txt), the others must print "NAME: ok".
@@ -29,6 +30,7 @@ build() {
 }
 build "$out/collective_probe" $src/collective_probe.cu -arch=sm_90
 build "$out/collective_probe-ptx80" $src/collective_probe.cu -gencode arch=compute_80,code=compute_80
+build "$out/collective_probe-default" $src/collective_probe.cu
 build "$out/async_copy" $src/async_copy.cu -arch=sm_90 -diag-suppress 20054
 build "$out/host_memory" $src/host_memory.cu -arch=sm_90
 build "$out/zero_copy" $src/zero_copy.cu -arch=sm_90
@@ -37,7 +39,7 @@ build "$out/hm_pinned_streams" $src/hm_pinned_streams.cu
 chevron="$root/target/debug/chevron"
 expected=scripts/gpu/probes/collective_probe.h200.txt
 for mode in interp compiled; do
-    for program in collective_probe collective_probe-ptx80; do
+    for program in collective_probe collective_probe-ptx80 collective_probe-default; do
         got="$out/$program.$mode.txt"
         CHEVRON_CPU_EXEC=$mode "$chevron" exec --device cpu "$out/$program" >"$got"
         if ! diff -u "$expected" "$got" >&2; then

@@ -11,6 +11,29 @@
 enum { CASES = 24 };
 __device__ int out[CASES][32];
 
+// redux.sync (__reduce_*_sync) needs sm_80. Older architectures (nvcc's default, sm_75) reduce
+// with shuffles over the member lanes instead, which every member executes alike: the same
+// results, so one binary runs under both runtimes at any architecture.
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 800
+enum Reduction { ADD, MIN, MAX };
+__device__ unsigned reduce_by_shuffles(unsigned mask, unsigned v, Reduction op) {
+    unsigned acc = op == MIN ? 0xffffffffu : 0u;
+    for (int src = 0; src < 32; ++src) {
+        if (!((mask >> src) & 1u)) continue;
+        unsigned other = __shfl_sync(mask, v, src);
+        acc = op == ADD ? acc + other : op == MIN ? min(acc, other) : max(acc, other);
+    }
+    return acc;
+}
+#define REDUCE_ADD(mask, v) reduce_by_shuffles(mask, v, ADD)
+#define REDUCE_MIN(mask, v) reduce_by_shuffles(mask, v, MIN)
+#define REDUCE_MAX(mask, v) reduce_by_shuffles(mask, v, MAX)
+#else
+#define REDUCE_ADD(mask, v) __reduce_add_sync(mask, v)
+#define REDUCE_MIN(mask, v) __reduce_min_sync(mask, v)
+#define REDUCE_MAX(mask, v) __reduce_max_sync(mask, v)
+#endif
+
 __global__ void probe() {
     int lane = threadIdx.x;
     int v = 100 + lane;   // each lane's own value
@@ -46,10 +69,10 @@ __global__ void probe() {
     // 14: match.any with partial mask
     if (lane < 8) out[14][lane] = (int)__match_any_sync(m8, lane / 2);
     // 15: redux add with partial mask
-    if (lane < 8) out[15][lane] = (int)__reduce_add_sync(m8, (unsigned)v);
+    if (lane < 8) out[15][lane] = (int)REDUCE_ADD(m8, (unsigned)v);
     // 16: redux min, 17: redux max over odd lanes
-    if (lane & 1) out[16][lane] = (int)__reduce_min_sync(modd, (unsigned)v);
-    if (lane & 1) out[17][lane] = (int)__reduce_max_sync(modd, (unsigned)v);
+    if (lane & 1) out[16][lane] = (int)REDUCE_MIN(modd, (unsigned)v);
+    if (lane & 1) out[17][lane] = (int)REDUCE_MAX(modd, (unsigned)v);
     // 18: activemask in divergent code
     if (lane < 12) out[18][lane] = (int)__activemask();
     // 19: shuffle value of a float, down 16, mask lanes < 8

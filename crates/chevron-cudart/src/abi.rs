@@ -67,6 +67,10 @@ pub struct cudaLaunchAttribute {
     pub val: [u64; 8],
 }
 
+/// `cudaLaunchAttributeCooperative`: the value starts with an `int`, nonzero for a
+/// cooperative launch.
+pub const LAUNCH_ATTRIBUTE_COOPERATIVE: c_int = 2;
+
 /// `cudaLaunchAttributeClusterDimension`: the value starts with the cluster's x, y, z.
 pub const LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION: c_int = 4;
 

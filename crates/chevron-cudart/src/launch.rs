@@ -2,6 +2,12 @@
 //! `cudaLaunchCooperativeKernel`, `cudaFuncGetAttributes`, `cudaFuncSetAttribute` and the
 //! occupancy calculators.
 //!
+//! A cooperative launch (`cudaLaunchCooperativeKernel`, or `cudaLaunchKernelExC` with
+//! `cudaLaunchAttributeCooperative`) goes through the device's cooperative path
+//! (`cuLaunchCooperativeKernel` on GPUs), after the co-residency check. The occupancy
+//! calculators answer from the driver on GPUs and estimate from the kernel's limits on the CPU
+//! device.
+//!
 //! Every launch resolves the kernel on the stream's device (loading its fatbin there on first
 //! use) and copies the `void**` arguments with the sizes of the kernel's parameter layout; the
 //! configuration is checked against the device's limits, so mistakes are named errors.
@@ -16,6 +22,7 @@ extern "C" {
 
 use crate::abi::{
     cudaFuncAttributes, cudaLaunchConfig_t, Dim3, LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
+    LAUNCH_ATTRIBUTE_COOPERATIVE,
 };
 use crate::errors::{
     cudaError_t, guard, CudaError, CudaResult, COOPERATIVE_LAUNCH_TOO_LARGE, INVALID_VALUE,
@@ -99,22 +106,37 @@ pub unsafe fn launch(
     stream: *mut c_void,
 ) -> CudaResult {
     // SAFETY: forwarded from the caller.
-    unsafe { launch_in_clusters(entry, grid, block, [1, 1, 1], args, shared, stream) }
+    unsafe { launch_shaped(entry, grid, block, Shape::Plain, args, shared, stream) }
 }
 
-/// [`launch`] in thread-block clusters of `cluster` blocks.
+/// How a launch places its blocks.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Shape {
+    /// An ordinary launch.
+    Plain,
+    /// In thread-block clusters of these dimensions.
+    Clusters([u32; 3]),
+    /// Cooperative: every block resident at once.
+    Cooperative,
+}
+
+/// [`launch`] with the blocks placed as `shape` says.
 ///
 /// # Safety
 /// As [`launch`].
-unsafe fn launch_in_clusters(
+unsafe fn launch_shaped(
     entry: &KernelEntry,
     grid: Dim3,
     block: Dim3,
-    cluster: [u32; 3],
+    shape: Shape,
     args: *mut *mut c_void,
     shared: usize,
     stream: *mut c_void,
 ) -> CudaResult {
+    let cluster = match shape {
+        Shape::Clusters(cluster) => cluster,
+        Shape::Plain | Shape::Cooperative => [1, 1, 1],
+    };
     // SAFETY: forwarded from the caller.
     let captured =
         unsafe { crate::capturing::launch(entry, (grid, block, shared), cluster, args, stream) };
@@ -135,13 +157,18 @@ unsafe fn launch_in_clusters(
     let args = unsafe { argument_pointers(&entry.name, params, args) }?;
     let config = launch_config(grid, block, shared)?;
     mirror::with_translated_args(&stream, params, args, |args| {
-        let launched = if cluster == [1, 1, 1] {
+        let launched = match shape {
             // SAFETY: each pointer reads a value of its parameter's size (the caller's
             // guarantee, or a translated copy of the same size).
-            unsafe { kernel.launch_raw(&stream, config, args, &[]) }
-        } else {
+            Shape::Plain => unsafe { kernel.launch_raw(&stream, config, args, &[]) },
             // SAFETY: as above.
-            unsafe { kernel.launch_raw_cluster(&stream, config, cluster, args, &[]) }
+            Shape::Clusters(cluster) => unsafe {
+                kernel.launch_raw_cluster(&stream, config, cluster, args, &[])
+            },
+            // SAFETY: as above.
+            Shape::Cooperative => unsafe {
+                kernel.launch_raw_cooperative(&stream, config, args, &[])
+            },
         };
         launched.map(drop).map_err(CudaError::from)
     })
@@ -168,7 +195,8 @@ pub unsafe extern "C" fn cudaLaunchKernel(
 }
 
 /// The extensible launch (`cudaLaunchKernelEx`): the cluster-dimension attribute launches in
-/// thread-block clusters; other attributes are hints chevron's devices do not need.
+/// thread-block clusters, the cooperative attribute (nonzero) launches cooperatively (as
+/// [`cudaLaunchCooperativeKernel`]); other attributes are hints chevron's devices do not need.
 ///
 /// # Safety
 /// `config` points to a launch configuration whose `attrs` holds `numAttrs` attributes;
@@ -190,17 +218,37 @@ pub unsafe extern "C" fn cudaLaunchKernelExC(
             unsafe { std::slice::from_raw_parts(config.attrs, config.numAttrs as usize) }
         };
         let mut cluster = [1, 1, 1];
+        let mut cooperative = false;
         for attribute in attributes {
             if attribute.id == LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION {
                 let [xy, z] = [attribute.val[0], attribute.val[1]];
                 cluster = [xy as u32, (xy >> 32) as u32, z as u32];
+            } else if attribute.id == LAUNCH_ATTRIBUTE_COOPERATIVE {
+                cooperative = attribute.val[0] as u32 != 0;
             }
         }
         let entry = registry::kernel_entry(func)?;
         let (grid, block) = (config.gridDim, config.blockDim);
         let (shared, stream) = (config.dynamicSmemBytes, config.stream);
+        let shape = match (cooperative, cluster) {
+            (false, [1, 1, 1]) => Shape::Plain,
+            (false, cluster) => Shape::Clusters(cluster),
+            (true, [1, 1, 1]) => {
+                check_co_resident(&entry, state::ordinal_of(stream)?, grid, block, shared)?;
+                Shape::Cooperative
+            }
+            (true, _) => {
+                return Err(CudaError::new(
+                    crate::errors::NOT_SUPPORTED,
+                    format!(
+                        "kernel `{}`: a cooperative launch in thread-block clusters",
+                        entry.name
+                    ),
+                ))
+            }
+        };
         // SAFETY: forwarded from the caller.
-        unsafe { launch_in_clusters(&entry, grid, block, cluster, args, shared, stream) }
+        unsafe { launch_shaped(&entry, grid, block, shape, args, shared, stream) }
     })
 }
 
@@ -263,7 +311,17 @@ pub unsafe extern "C" fn cudaLaunchCooperativeKernel(
         let ordinal = state::ordinal_of(stream)?;
         check_co_resident(&entry, ordinal, grid, block, shared)?;
         // SAFETY: forwarded from the caller.
-        unsafe { launch(&entry, grid, block, args, shared, stream) }
+        unsafe {
+            launch_shaped(
+                &entry,
+                grid,
+                block,
+                Shape::Cooperative,
+                args,
+                shared,
+                stream,
+            )
+        }
     })
 }
 
@@ -372,8 +430,9 @@ pub extern "C" fn cudaFuncSetAttribute(
     })
 }
 
-/// Blocks of `block_size` threads resident per multiprocessor: bounded by the kernel's and the
-/// device's thread limits and by shared memory.
+/// Blocks of `block_size` threads resident per multiprocessor: the driver's answer on GPUs;
+/// on the CPU device, bounded by the kernel's and the device's thread limits and by shared
+/// memory.
 fn active_blocks_on(
     entry: &KernelEntry,
     ordinal: usize,
@@ -387,6 +446,10 @@ fn active_blocks_on(
     let block = u32::try_from(block_size).unwrap_or(0);
     if block == 0 || block > kernel.max_threads_per_block() {
         return Ok(0);
+    }
+    let dynamic = u32::try_from(dynamic_shared).unwrap_or(u32::MAX);
+    if let Some(blocks) = kernel.active_blocks_per_multiprocessor(block, dynamic)? {
+        return Ok(c_int::try_from(blocks).unwrap_or(c_int::MAX));
     }
     let by_threads = 2048 / block;
     let shared = u64::from(kernel.static_shared_bytes()) + dynamic_shared as u64;

@@ -5,8 +5,8 @@
 //! JIT linking). A GPU of an architecture the linked SASS was built for loads it; the CPU
 //! device, and a GPU of another architecture (nvcc's default builds `sm_75` only), take each
 //! unit's PTX and link them with chevron-ptx's linker, so device functions and globals resolve
-//! across units (a GPU's driver then JIT-compiles the linked PTX). Each unit's PTX is read as a
-//! code object (parsed once), and the linked module is handed on as IR, never printed and
+//! across units (a GPU's driver then JIT-compiles the linked PTX). Each unit's PTX is read as
+//! a code object (parsed once), and the linked module is handed on as IR, never printed and
 //! parsed again.
 
 use chevron::code_object::{parse_fatbin, CodeObject, CodeObjectKind, EntryKind};

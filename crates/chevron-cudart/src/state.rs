@@ -32,6 +32,8 @@ pub struct StreamHandle {
     pub stream: Stream,
     /// Not `cudaStreamNonBlocking`: ordered with the legacy stream.
     pub blocking: bool,
+    /// The stream's priority (0, the default, unless made by `cudaStreamCreateWithPriority`).
+    pub priority: i32,
     /// The legacy stream's submissions this stream has already waited for.
     legacy_seen: AtomicU64,
 }
@@ -154,11 +156,12 @@ pub fn current() -> CudaResult<&'static DeviceState> {
 }
 
 /// Registers a stream made by `cudaStreamCreate*` and returns its `cudaStream_t`.
-pub fn add_stream(device: usize, stream: Stream, blocking: bool) -> *mut c_void {
+pub fn add_stream(device: usize, stream: Stream, blocking: bool, priority: i32) -> *mut c_void {
     let handle = Arc::new(StreamHandle {
         device,
         stream,
         blocking,
+        priority,
         legacy_seen: AtomicU64::new(0),
     });
     let key = Arc::as_ptr(&handle) as usize;
@@ -274,6 +277,14 @@ pub fn ordinal_of(stream: *mut c_void) -> CudaResult<usize> {
     match stream as usize {
         0 | STREAM_LEGACY | STREAM_PER_THREAD => Ok(current_ordinal()),
         key => Ok(lookup(key)?.device),
+    }
+}
+
+/// The priority of `stream`: the default streams have the default priority, 0.
+pub fn stream_priority(stream: *mut c_void) -> CudaResult<i32> {
+    match stream as usize {
+        0 | STREAM_LEGACY | STREAM_PER_THREAD => Ok(0),
+        key => Ok(lookup(key)?.priority),
     }
 }
 

@@ -2,16 +2,18 @@
 //!
 //! A `cudaStream_t` wraps a chevron stream (see [`crate::state`]). Host functions
 //! (`cudaLaunchHostFunc`, `cudaStreamAddCallback`) are queued in stream order and run on a
-//! worker of the device (see [`in_stream_order`] for mirrored memory). A
-//! `cudaEvent_t` is a chevron token; an event with timing takes its timestamp when the recorded
-//! work is done (recording it waits for that work).
+//! worker of the device (see [`in_stream_order`] for mirrored memory); on GPUs they are the
+//! driver's host functions (`cuLaunchHostFunc`). A `cudaEvent_t` is a chevron token; an event
+//! with timing is also a [`TimingMark`]: the driver's timing event on GPUs (`cuEventRecord`,
+//! `cuEventElapsedTime`), the host clock read in stream order when the recorded work is done on
+//! the CPU device. Recording never waits for the work. Priorities are the driver's
+//! (`cuStreamCreateWithPriority`) on GPUs; the CPU device's range is 0..0.
 
 use std::collections::HashMap;
 use std::ffi::{c_int, c_uint, c_void};
 use std::sync::Mutex;
-use std::time::Instant;
 
-use chevron::Token;
+use chevron::{TimingMark, Token};
 
 use crate::errors::{
     cudaError_t, guard, CudaError, CudaResult, INVALID_RESOURCE_HANDLE, NOT_READY,
@@ -27,7 +29,8 @@ const STREAM_NON_BLOCKING: c_uint = 0x1;
 struct Event {
     token: Token,
     timing: bool,
-    recorded_at: Option<Instant>,
+    /// Where a timing event was last recorded (`None` before, or after a graph recorded it).
+    mark: Option<TimingMark>,
 }
 
 static EVENTS: Mutex<Option<HashMap<usize, Event>>> = Mutex::new(None);
@@ -53,22 +56,27 @@ pub(crate) fn event_token(event: *mut c_void) -> CudaResult<Token> {
 pub(crate) fn set_event_token(event: usize, token: Token) -> CudaResult {
     with_event(event as *mut c_void, |e| {
         e.token = token;
-        e.recorded_at = None;
+        e.mark = None;
         Ok(())
     })
 }
 
-fn create_stream(out: *mut *mut c_void, flags: c_uint) -> CudaResult {
+fn create_stream(out: *mut *mut c_void, flags: c_uint, priority: Option<c_int>) -> CudaResult {
     let ordinal = state::current_ordinal();
-    let stream = state::current()?.device.create_stream()?;
-    let handle = state::add_stream(ordinal, stream, flags & STREAM_NON_BLOCKING == 0);
+    let device = &state::current()?.device;
+    let (stream, priority) = match priority {
+        Some(priority) => device.create_stream_with_priority(priority)?,
+        None => (device.create_stream()?, 0),
+    };
+    let blocking = flags & STREAM_NON_BLOCKING == 0;
+    let handle = state::add_stream(ordinal, stream, blocking, priority);
     store(out, handle, "pStream")
 }
 
 /// Creates a blocking stream.
 #[no_mangle]
 pub extern "C" fn cudaStreamCreate(stream: *mut *mut c_void) -> cudaError_t {
-    guard("cudaStreamCreate", || create_stream(stream, 0))
+    guard("cudaStreamCreate", || create_stream(stream, 0, None))
 }
 
 /// Creates a stream; `cudaStreamNonBlocking` exempts it from the legacy stream's ordering.
@@ -77,19 +85,30 @@ pub extern "C" fn cudaStreamCreateWithFlags(
     stream: *mut *mut c_void,
     flags: c_uint,
 ) -> cudaError_t {
-    guard("cudaStreamCreateWithFlags", || create_stream(stream, flags))
+    guard("cudaStreamCreateWithFlags", || {
+        create_stream(stream, flags, None)
+    })
 }
 
-/// As [`cudaStreamCreateWithFlags`]; priorities are accepted and not used.
+/// As [`cudaStreamCreateWithFlags`], with `priority` clamped to the device's range (as CUDA
+/// clamps it): the driver schedules the stream's work by it on GPUs.
 #[no_mangle]
 pub extern "C" fn cudaStreamCreateWithPriority(
     stream: *mut *mut c_void,
     flags: c_uint,
     priority: c_int,
 ) -> cudaError_t {
-    let _ = priority;
     guard("cudaStreamCreateWithPriority", || {
-        create_stream(stream, flags)
+        create_stream(stream, flags, Some(priority))
+    })
+}
+
+/// The priority `stream` was created with (clamped to the device's range); 0 for the default
+/// streams.
+#[no_mangle]
+pub extern "C" fn cudaStreamGetPriority(stream: *mut c_void, priority: *mut c_int) -> cudaError_t {
+    guard("cudaStreamGetPriority", || {
+        store(priority, state::stream_priority(stream)?, "priority")
     })
 }
 
@@ -238,7 +257,7 @@ fn create_event(out: *mut *mut c_void, flags: c_uint) -> CudaResult {
     let event = Event {
         token: Token::ready(),
         timing: flags & EVENT_DISABLE_TIMING == 0,
-        recorded_at: None,
+        mark: None,
     };
     let key = Box::into_raw(Box::new(0u8)) as usize;
     state::lock(&EVENTS)
@@ -287,17 +306,17 @@ pub extern "C" fn cudaEventRecord(event: *mut c_void, stream: *mut c_void) -> cu
         if let Some(captured) = crate::capturing::event_record(event, stream) {
             return captured;
         }
-        let token = state::submit_stream(stream)?.1.token();
+        let stream = state::submit_stream(stream)?.1;
         let timing = with_event(event, |e| Ok(e.timing))?;
-        let recorded_at = if timing {
-            token.wait()?;
-            Some(Instant::now())
+        let (token, mark) = if timing {
+            let mark = stream.record_timing()?;
+            (mark.token().clone(), Some(mark))
         } else {
-            None
+            (stream.token(), None)
         };
         with_event(event, |e| {
             e.token = token;
-            e.recorded_at = recorded_at;
+            e.mark = mark;
             Ok(())
         })
     })
@@ -326,7 +345,8 @@ pub extern "C" fn cudaEventQuery(event: *mut c_void) -> cudaError_t {
     })
 }
 
-/// Milliseconds between two recorded timing events.
+/// Milliseconds between two recorded timing events; `cudaErrorNotReady` while either has not
+/// completed.
 #[no_mangle]
 pub extern "C" fn cudaEventElapsedTime(
     ms: *mut f32,
@@ -334,16 +354,22 @@ pub extern "C" fn cudaEventElapsedTime(
     end: *mut c_void,
 ) -> cudaError_t {
     guard("cudaEventElapsedTime", || {
-        let first = with_event(start, |e| Ok(e.recorded_at))?;
-        let second = with_event(end, |e| Ok(e.recorded_at))?;
-        match (first, second) {
-            (Some(a), Some(b)) => {
-                let elapsed = b.saturating_duration_since(a).as_secs_f64() * 1e3;
-                store(ms, elapsed as f32, "ms")
-            }
-            _ => Err(CudaError::new(
+        if ms.is_null() {
+            return Err(CudaError::new(crate::errors::INVALID_VALUE, "ms is NULL"));
+        }
+        let first = with_event(start, |e| Ok(e.mark.clone()))?;
+        let second = with_event(end, |e| Ok(e.mark.clone()))?;
+        let (Some(first), Some(second)) = (first, second) else {
+            return Err(CudaError::new(
                 INVALID_RESOURCE_HANDLE,
                 "both events must be recorded and created with timing",
+            ));
+        };
+        match second.elapsed_ms_since(&first)? {
+            Some(elapsed) => store(ms, elapsed, "ms"),
+            None => Err(CudaError::new(
+                NOT_READY,
+                "an event's recorded work is not complete",
             )),
         }
     })

@@ -11,6 +11,7 @@
 //! | `CUdevice` + primary `CUcontext` | [`Device`] | found by [`Runtime`]; the caller's current context is never changed |
 //! | `CUstream` | [`Stream`] | in order; every submission returns a [`Token`] |
 //! | `CUevent` | [`Token`] | (stream, sequence number); an event is recorded only when another stream or the host needs it |
+//! | `CUevent` with timing | [`TimingMark`] | the driver's timing event on GPUs; the host clock read in stream order on the CPU device |
 //! | `CUmodule` | [`Module`] | from PTX, cubin or fatbin; [`Module::symbols`] lists kernels, device functions, globals |
 //! | `CUfunction` | [`Kernel`] | found by name, mangled name or C++ signature; arguments checked against its parameters |
 //! | `CUdeviceptr` | [`Buffer<T>`] | typed; freed once every stream has passed the point of its drop |
@@ -99,7 +100,7 @@ pub use launch::{Dim3, Kernel, KernelArg, KernelArgs, RawArgs, Value, MAX_PARAM_
 pub use module::{GlobalVar, Module};
 pub use runtime::{registry, selection, BackendStatus, Runtime};
 pub use stream::replay::{auto_graph_totals, AutoGraphStats};
-pub use stream::{Stream, Token};
+pub use stream::{Stream, TimingMark, Token};
 
 /// The symbol table types of code objects (from chevron-ptx).
 pub use chevron_ptx::symbols::{ParamLayout, Symbol, SymbolKind, SymbolTable};

@@ -200,6 +200,15 @@ pub trait Device: Send + Sync + 'static {
     /// Creates a stream (CUDA: non-blocking with respect to the legacy stream).
     fn create_stream(&self) -> Result<Arc<dyn Stream>>;
 
+    /// Creates a stream whose work the device schedules with `priority` (lower numbers are
+    /// higher priorities, within [`Device::stream_priority_range`]; CUDA clamps values outside
+    /// it, and so does the public layer). Backends without priorities keep this default, an
+    /// ordinary [`Device::create_stream`].
+    fn create_stream_with_priority(&self, priority: i32) -> Result<Arc<dyn Stream>> {
+        let _ = priority;
+        self.create_stream()
+    }
+
     /// Creates an event for [`Stream::record`] (timing disabled). The public layer pools them.
     fn create_event(&self) -> Result<Arc<dyn Event>>;
 
@@ -342,6 +351,19 @@ pub trait Function: Send + Sync + 'static {
     /// Statically declared shared memory in bytes.
     fn static_shared_bytes(&self) -> u32;
 
+    /// How many blocks of `block_threads` threads with `dynamic_shared` bytes of dynamic shared
+    /// memory the device keeps resident per multiprocessor, as its driver computes it (CUDA:
+    /// `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags`, registers included); `None`
+    /// (the default) where the backend has no such calculator and the caller estimates.
+    fn active_blocks_per_multiprocessor(
+        &self,
+        block_threads: u32,
+        dynamic_shared: u32,
+    ) -> Result<Option<u32>> {
+        let _ = (block_threads, dynamic_shared);
+        Ok(None)
+    }
+
     /// For downcasting within the backend.
     fn as_any(&self) -> &dyn Any;
 }
@@ -388,6 +410,24 @@ pub trait Stream: Send + Sync + 'static {
             return unsafe { self.launch(function, config, args) };
         }
         Err(clusters_unsupported(function, cluster))
+    }
+
+    /// Enqueues a cooperative launch: every block of the grid is resident at once, so blocks
+    /// may synchronize grid-wide (`cg::this_grid().sync()`). The caller has checked that the
+    /// grid fits the device at once. Backends that run every grid co-resident (the CPU device
+    /// runs a grid's blocks together) keep this default, an ordinary [`Stream::launch`]; CUDA
+    /// launches with `cuLaunchCooperativeKernel`.
+    ///
+    /// # Safety
+    /// As [`Stream::launch`].
+    unsafe fn launch_cooperative(
+        &self,
+        function: &dyn Function,
+        config: &LaunchConfig,
+        args: &[*mut c_void],
+    ) -> Result<()> {
+        // SAFETY: forwarded from the caller.
+        unsafe { self.launch(function, config, args) }
     }
 
     /// Enqueues a host-to-device copy. `src` may be reused as soon as this returns.

@@ -214,6 +214,7 @@ impl Kernel {
         let launch = Submission {
             config: &config,
             cluster: None,
+            cooperative: false,
             deps: &[],
         };
         // SAFETY: forwarded from the caller.
@@ -237,6 +238,7 @@ impl Kernel {
         let launch = Submission {
             config: &config,
             cluster: None,
+            cooperative: false,
             deps: &[],
         };
         // SAFETY: forwarded from the caller.

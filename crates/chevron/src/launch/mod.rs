@@ -3,6 +3,7 @@
 pub(crate) mod args;
 pub(crate) mod checks;
 pub(crate) mod config;
+mod cooperative;
 pub(crate) mod kernel;
 mod lookup;
 pub(crate) mod raw_args;

@@ -2,10 +2,11 @@
 //! the backend and counts it on the stream.
 //!
 //! Launches with nothing extra to do (no trace recording, no stream with automatic graph
-//! replay, a kernel without instrumentation, no cluster) take the plain path: two relaxed
-//! loads ([`crate::trace::enabled`], [`replay::any_on`]), a field of the kernel, the backend
-//! call and the stream's sequence number. Everything else (tracing, automatic replay,
-//! instrumented kernels, clusters) goes through [`submit_with_extras`], out of line.
+//! replay, a kernel without instrumentation, no cluster, not cooperative) take the plain
+//! path: two relaxed loads ([`crate::trace::enabled`], [`replay::any_on`]), a field of the
+//! kernel, the backend call and the stream's sequence number. Everything else (tracing,
+//! automatic replay, instrumented kernels, clusters, cooperative launches) goes through
+//! [`submit_with_extras`], out of line.
 
 use std::ffi::c_void;
 
@@ -22,6 +23,8 @@ pub(crate) struct Submission<'a> {
     pub(crate) config: &'a LaunchConfig,
     /// Thread-block cluster dimensions; `None` for an ordinary launch.
     pub(crate) cluster: Option<[u32; 3]>,
+    /// A cooperative launch (every block resident at once; never with a cluster).
+    pub(crate) cooperative: bool,
     /// The tokens waited for before the launch (for the trace only: the wait is made).
     pub(crate) deps: &'a [&'a Token],
 }
@@ -40,6 +43,7 @@ impl<'a> Submission<'a> {
         Ok(Submission {
             config,
             cluster,
+            cooperative: false,
             deps,
         })
     }
@@ -59,6 +63,7 @@ pub(crate) unsafe fn submit(
     pointers: &[*mut c_void],
 ) -> Result<Token> {
     if launch.cluster.is_none()
+        && !launch.cooperative
         && !kernel.is_instrumented()
         && !crate::trace::enabled()
         && !replay::any_on()
@@ -76,7 +81,7 @@ pub(crate) unsafe fn submit(
 }
 
 /// [`submit`] when the trace records, automatic replay is on somewhere, the kernel is
-/// instrumented or the launch uses clusters.
+/// instrumented, or the launch uses clusters or is cooperative.
 ///
 /// # Safety
 /// As [`submit`].
@@ -102,6 +107,11 @@ unsafe fn submit_with_extras(
         (None, Some(hook)) => unsafe {
             hook.launch(function, kernel.display_name(), stream, config, pointers)
         },
+        (None, None) if launch.cooperative => {
+            let target = stream.backend_stream();
+            // SAFETY: forwarded from the caller.
+            unsafe { target.launch_cooperative(function, config, pointers) }
+        }
         // Replay needs the parameters' sizes: a kernel without a layout stays eager.
         (None, None) => match (stream.auto_graph_on(), kernel.params()) {
             (true, Some(params)) => {

@@ -12,9 +12,11 @@ mod host;
 mod ordering_tests;
 pub(crate) mod raw;
 pub(crate) mod replay;
+mod timing;
 pub(crate) mod token;
 pub(crate) mod traced;
 
+pub use timing::TimingMark;
 pub use token::Token;
 
 use std::any::Any;
@@ -47,6 +49,16 @@ impl Device {
     pub fn create_stream(&self) -> Result<Stream> {
         let shared = StreamShared::create(self.core())?;
         Ok(Stream::from_parts(self.clone(), shared))
+    }
+
+    /// Creates a stream whose work the device schedules with `priority`, clamped to
+    /// [`Device::stream_priority_range`] as CUDA clamps it (lower numbers are higher
+    /// priorities). Returns the stream and the priority it has.
+    pub fn create_stream_with_priority(&self, priority: i32) -> Result<(Stream, i32)> {
+        let (least, greatest) = self.stream_priority_range()?;
+        let priority = priority.clamp(greatest.min(least), least.max(greatest));
+        let shared = StreamShared::create_with_priority(self.core(), Some(priority))?;
+        Ok((Stream::from_parts(self.clone(), shared), priority))
     }
 
     /// The device's default stream, created on first use. [`crate::Buffer`]'s convenience
@@ -100,7 +112,18 @@ static NEXT_STREAM_ID: AtomicU64 = AtomicU64::new(1);
 
 impl StreamShared {
     pub(crate) fn create(core: &Arc<DeviceCore>) -> Result<Arc<StreamShared>> {
-        let backend = core.backend.create_stream()?;
+        StreamShared::create_with_priority(core, None)
+    }
+
+    /// A stream of `priority` (the backend's default priority for `None`).
+    pub(crate) fn create_with_priority(
+        core: &Arc<DeviceCore>,
+        priority: Option<i32>,
+    ) -> Result<Arc<StreamShared>> {
+        let backend = match priority {
+            Some(priority) => core.backend.create_stream_with_priority(priority)?,
+            None => core.backend.create_stream()?,
+        };
         core.events.grow_for_stream(&*core.backend)?;
         let auto = AutoGraph::wrap(backend, Arc::clone(&core.backend));
         let progress = Arc::new(StreamProgress::new(Arc::clone(&auto) as _));

@@ -166,6 +166,13 @@ impl backend::Device for CudaDevice {
         Ok(Arc::new(CudaStream::create(&self.state)?))
     }
 
+    fn create_stream_with_priority(&self, priority: i32) -> Result<Arc<dyn backend::Stream>> {
+        Ok(Arc::new(CudaStream::create_with_priority(
+            &self.state,
+            Some(priority),
+        )?))
+    }
+
     fn create_event(&self) -> Result<Arc<dyn backend::Event>> {
         Ok(Arc::new(CudaEvent::create(&self.state)?))
     }

@@ -16,11 +16,13 @@
 
 mod cluster;
 mod context;
+mod cooperative;
 mod device;
 mod error;
 mod event;
 mod graph;
 mod graph_types;
+mod host_function;
 mod host_memory;
 mod memory;
 mod module;

@@ -178,8 +178,8 @@ fn not_found(what: &'static str, name: &str) -> Error {
 
 /// A kernel of a loaded module, resolved once.
 pub(crate) struct CudaFunction {
-    // Keeps the module loaded while the function can be launched.
-    _module: Arc<ModuleHandle>,
+    // Keeps the module loaded while the function can be launched (and gives its device).
+    module: Arc<ModuleHandle>,
     pub(crate) function: CUfunction,
     /// The name, interned so that streams can keep a `'static` reference to it.
     pub(crate) name: &'static String,
@@ -234,7 +234,7 @@ impl CudaFunction {
                 function_attribute::MAX_DYNAMIC_SHARED_SIZE_BYTES,
                 "dynamic shared limit",
             )?),
-            _module: Arc::clone(handle),
+            module: Arc::clone(handle),
             function,
             name: intern(name),
         })
@@ -247,7 +247,7 @@ impl CudaFunction {
         if bytes <= self.dynamic_shared_limit.load(Ordering::Relaxed) {
             return Ok(());
         }
-        let state = &self._module.state;
+        let state = &self.module.state;
         let _entered = state.enter()?;
         // SAFETY: `function` is live; the value was validated against the opt-in maximum by
         // the public layer (the driver rejects anything larger).
@@ -285,6 +285,48 @@ impl backend::Function for CudaFunction {
 
     fn static_shared_bytes(&self) -> u32 {
         self.static_shared_bytes
+    }
+
+    fn active_blocks_per_multiprocessor(
+        &self,
+        block_threads: u32,
+        dynamic_shared: u32,
+    ) -> Result<Option<u32>> {
+        let state = &self.module.state;
+        let Some(occupancy) = state
+            .driver
+            .cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags
+        else {
+            return Ok(None);
+        };
+        let Ok(threads) = c_int::try_from(block_threads) else {
+            return Ok(Some(0));
+        };
+        let blocks = std::cell::Cell::new(0 as c_int);
+        // SAFETY: `function` is live and `blocks` a valid out-pointer; flags 0 is the default
+        // calculation.
+        let ask = || unsafe {
+            occupancy(
+                blocks.as_ptr(),
+                self.function,
+                threads,
+                dynamic_shared as usize,
+                0,
+            )
+        };
+        let code = state.anywhere(ask);
+        if code != sys::CUDA_SUCCESS {
+            return Err(state.error(
+                "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags",
+                code,
+                format!(
+                    "kernel `{}`, blocks of {block_threads} threads, {dynamic_shared} bytes of \
+                     dynamic shared memory",
+                    self.name
+                ),
+            ));
+        }
+        Ok(Some(blocks.get().max(0) as u32))
     }
 
     fn as_any(&self) -> &dyn Any {

@@ -40,12 +40,30 @@ unsafe impl Sync for CudaStream {}
 
 impl CudaStream {
     pub(crate) fn create(state: &Arc<DeviceState>) -> Result<CudaStream> {
+        CudaStream::create_with_priority(state, None)
+    }
+
+    /// A stream of `priority` (`cuStreamCreateWithPriority`, which clamps it to the device's
+    /// range), or of the default priority for `None`.
+    pub(crate) fn create_with_priority(
+        state: &Arc<DeviceState>,
+        priority: Option<i32>,
+    ) -> Result<CudaStream> {
         let _entered = state.enter()?;
         let mut stream: CUstream = std::ptr::null_mut();
-        // SAFETY: the context is current; `stream` is a valid out-pointer.
-        let code =
-            unsafe { (state.driver.cuStreamCreate)(&mut stream, sys::CU_STREAM_NON_BLOCKING) };
-        state.check("cuStreamCreate", code)?;
+        let flags = sys::CU_STREAM_NON_BLOCKING;
+        match (priority, state.driver.cuStreamCreateWithPriority) {
+            (Some(priority), Some(create)) => {
+                // SAFETY: the context is current; `stream` is a valid out-pointer.
+                let code = unsafe { create(&mut stream, flags, priority) };
+                state.check("cuStreamCreateWithPriority", code)?;
+            }
+            _ => {
+                // SAFETY: the context is current; `stream` is a valid out-pointer.
+                let code = unsafe { (state.driver.cuStreamCreate)(&mut stream, flags) };
+                state.check("cuStreamCreate", code)?;
+            }
+        }
         Ok(CudaStream {
             state: Arc::clone(state),
             stream,
@@ -198,6 +216,20 @@ impl backend::Stream for CudaStream {
     ) -> Result<()> {
         // SAFETY: forwarded from the caller.
         unsafe { super::cluster::launch(self, function, config, cluster, args) }
+    }
+
+    unsafe fn launch_cooperative(
+        &self,
+        function: &dyn backend::Function,
+        config: &LaunchConfig,
+        args: &[*mut c_void],
+    ) -> Result<()> {
+        // SAFETY: forwarded from the caller.
+        unsafe { super::cooperative::launch(self, function, config, args) }
+    }
+
+    fn launch_host_function(&self, function: backend::HostFunction) -> Result<()> {
+        super::host_function::launch(self, function)
     }
 
     fn copy_to_device(&self, dst: DevicePtr, src: &[u8]) -> Result<()> {

@@ -32,6 +32,8 @@ pub type CUfunction = *mut c_void;
 pub type CUstream = *mut c_void;
 /// An event (opaque).
 pub type CUevent = *mut c_void;
+/// A host function enqueued by `cuLaunchHostFunc`.
+pub type CUhostFn = Option<unsafe extern "C" fn(*mut c_void)>;
 /// A graph (opaque).
 pub type CUgraph = *mut c_void;
 /// A node of a graph (opaque).
@@ -239,6 +241,22 @@ library_table! {
             *mut *mut c_void, *mut *mut c_void) -> CUresult;
     }
     optional {
+        /// `cuLaunchCooperativeKernel(f, grid xyz, block xyz, shared, stream, params)` (CUDA ≥
+        /// 9.0): a launch whose blocks are all resident at once (grid-wide synchronization).
+        cuLaunchCooperativeKernel = "cuLaunchCooperativeKernel"(
+            CUfunction, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, c_uint, CUstream,
+            *mut *mut c_void) -> CUresult;
+        /// `cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(&blocks, f, block size,
+        /// dynamic shared bytes, flags)`.
+        cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags =
+            "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags"(
+            *mut c_int, CUfunction, c_int, usize, c_uint) -> CUresult;
+        /// `cuLaunchHostFunc(stream, fn, user data)` (CUDA ≥ 10.0): a host function in stream
+        /// order.
+        cuLaunchHostFunc = "cuLaunchHostFunc"(CUstream, CUhostFn, *mut c_void) -> CUresult;
+        /// `cuStreamCreateWithPriority(&stream, flags, priority)`.
+        cuStreamCreateWithPriority = "cuStreamCreateWithPriority"(
+            *mut CUstream, c_uint, c_int) -> CUresult;
         /// `cuLaunchKernelEx(&config, f, params, extra)` (CUDA ≥ 12.0): cluster launches.
         cuLaunchKernelEx = "cuLaunchKernelEx"(
             *const CUlaunchConfig, CUfunction, *mut *mut c_void, *mut *mut c_void) -> CUresult;

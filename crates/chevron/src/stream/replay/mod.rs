@@ -365,6 +365,17 @@ impl backend::Stream for AutoGraph {
         unsafe { self.inner.launch_cluster(function, config, cluster, args) }
     }
 
+    unsafe fn launch_cooperative(
+        &self,
+        function: &dyn backend::Function,
+        config: &LaunchConfig,
+        args: &[*mut c_void],
+    ) -> Result<()> {
+        self.diverge()?;
+        // SAFETY: forwarded from the caller.
+        unsafe { self.inner.launch_cooperative(function, config, args) }
+    }
+
     fn copy_to_device(&self, dst: DevicePtr, src: &[u8]) -> Result<()> {
         self.boundary()?;
         self.inner.copy_to_device(dst, src)
