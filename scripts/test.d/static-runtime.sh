@@ -81,8 +81,8 @@ for name in vector_add streams_events symbols_2d host_threads templates thrust_c
     compare "$name"
 done
 
-# copies_3d.cu: cudaMalloc3D/cudaMemset3D/cudaMemcpy3D(Async)/cudaMemset2D, which chevron's own
-# runtime does not provide: built with nvcc's defaults only, checked by its own last line.
+# copies_3d.cu: cudaMalloc3D/cudaMemset3D/cudaMemcpy3D(Async)/cudaMemset2D; chevron's own runtime
+# lacks cudaMemset2D/3D: built with nvcc's defaults only, checked by its own last line.
 stale "$out/copies_3d-static" $src/copies_3d.cu $src/check.h \
     && nice "$bin/nvcc" -o "$out/copies_3d-static" $src/copies_3d.cu
 run copies_3d-static "$out/copies_3d-static"
