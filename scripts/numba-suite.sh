@@ -28,6 +28,28 @@ while (($#)); do
     esac
 done
 [[ -n $python ]] || python="$("$root/scripts/python-venv.sh")"
+# The suite imports a few packages beyond Numba-CUDA's own dependencies; they go in a folder of
+# their own (pinned, without dependencies, so the environment's NumPy stays the one in use).
+# NUMBA_SUITE_WHEELS names a folder of wheels to install from instead of the index (a machine
+# without network); a pin it lacks is reported and left out.
+extras=("pytest==9.2.0" "pluggy==1.7.0" "iniconfig==2.3.1" "packaging==26.4" "pygments==2.21.0"
+    "filecheck==1.0.6" "ml_dtypes==0.6.0" "cffi==2.1.1" "pycparser==3.12")
+deps="${NUMBA_SUITE_DEPS:-$root/target/numba-suite-deps}"
+if [[ "$(cat "$deps/.pins" 2>/dev/null)" != "${extras[*]}" ]]; then
+    if [[ -n ${NUMBA_SUITE_WHEELS:-} ]]; then
+        for pin in "${extras[@]}"; do
+            "$python" -m pip install --quiet --disable-pip-version-check --no-deps --upgrade \
+                --target "$deps" --no-index --find-links "$NUMBA_SUITE_WHEELS" "$pin" >&2 \
+                || echo "numba-suite: $pin is not in $NUMBA_SUITE_WHEELS, left out" >&2
+        done
+    else
+        "$python" -m pip install --quiet --disable-pip-version-check --no-deps --upgrade \
+            --target "$deps" "${extras[@]}" >&2
+    fi
+    mkdir -p "$deps"
+    echo "${extras[*]}" >"$deps/.pins"
+fi
+export PYTHONPATH="$deps${PYTHONPATH:+:$PYTHONPATH}"
 suffix=""
 [[ $native == 0 ]] || suffix=-native
 out="${out:-$root/target/numba-suite$suffix}"

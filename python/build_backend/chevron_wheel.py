@@ -8,6 +8,7 @@ over to maturin. CHEVRON_WHEEL_PROFILE=dev builds with the dev profile (the test
 """
 
 import os
+import re
 import shutil
 import subprocess
 
@@ -15,6 +16,21 @@ import maturin
 
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 DATA = os.path.join(ROOT, "target", "wheel-data", "chevron.data", "data")
+
+# `pkg-config --cflags --libs chevron` with PKG_CONFIG_PATH=$VIRTUAL_ENV/lib/pkgconfig: the
+# environment's folder is not known when the wheel is built, so the file names it relative to
+# itself (pkg-config's `pcfiledir`).
+PKG_CONFIG = """prefix=${pcfiledir}/../..
+libdir=${prefix}/lib
+includedir=${prefix}/include
+
+Name: chevron
+Description: GPU kernel-launch runtime: launch-by-name C API and MLIR's mgpu ABI
+Version: %s
+Cflags: -I${includedir}
+Libs: -L${libdir} -Wl,-rpath,${libdir} -lchevron
+Libs.private: -lpthread -ldl -lm
+"""
 
 # Every hook maturin's backend has, unchanged, except build_wheel.
 get_requires_for_build_wheel = maturin.get_requires_for_build_wheel
@@ -47,12 +63,21 @@ def _libraries(profile):
     return os.path.join(ROOT, "target", "release" if profile == "release" else "debug")
 
 
+def _version():
+    """The workspace's version, as Cargo.toml gives it."""
+    with open(os.path.join(ROOT, "Cargo.toml"), encoding="utf-8") as manifest:
+        return re.search(r'^version = "([^"]+)"', manifest.read(), re.MULTILINE).group(1)
+
+
 def _lay_out(built):
-    """Copies the libraries and the header into the wheel's data folder."""
+    """Copies the libraries and the header into the wheel's data folder, with a pkg-config file."""
     shutil.rmtree(DATA, ignore_errors=True)
     cuda = os.path.join(DATA, "lib", "chevron")
     os.makedirs(cuda)
     os.makedirs(os.path.join(DATA, "include"))
+    os.makedirs(os.path.join(DATA, "lib", "pkgconfig"))
+    with open(os.path.join(DATA, "lib", "pkgconfig", "chevron.pc"), "w", encoding="utf-8") as pc:
+        pc.write(PKG_CONFIG % _version())
     for library in ("libchevron_driver.so", "libcuda.so"):
         shutil.copy2(os.path.join(built, library), os.path.join(cuda, library))
     shutil.copy2(os.path.join(built, "libchevron.so"), os.path.join(DATA, "lib", "libchevron.so"))

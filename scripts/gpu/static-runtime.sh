@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Programs built with nvcc's defaults (NVIDIA's runtime linked in statically) on a GPU: each
-# program of tests/static/ run natively (NVIDIA's runtime on NVIDIA's driver) and under
+# program of tests/static/ (among them -rdc=true and CMake builds) run natively (NVIDIA's runtime on NVIDIA's driver) and under
 # `chevron exec --device cuda` (the same runtime on chevron's driver library), stdout diffed;
 # then tests/cudart/launch_bench.cu, built the same way, for the <<<>>> enqueue cost (bursts of
 # 256, medians; native and chevron runs alternated, the median of each side taken), with the
@@ -13,7 +13,9 @@ set -uo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 carry="$root/carry/static"
-programs=(vector_add streams_events symbols_2d host_threads templates thrust_cub fault)
+# NAME_cmake: built by CMake with its defaults (tests/static/CMakeLists.txt).
+programs=(vector_add streams_events symbols_2d host_threads templates thrust_cub fault rdc
+    launch_config copies_3d vector_add_cmake rdc_cmake)
 
 if [[ ${1:-} == --prepare ]]; then
     set -e
@@ -25,7 +27,9 @@ if [[ ${1:-} == --prepare ]]; then
         objcopy --strip-debug "target/release/$file" "$carry/$file"
     done
     for name in "${programs[@]}"; do
-        strip -o "$carry/$name" "target/static-runtime/$name-static"
+        built="target/static-runtime/$name-static"
+        [[ $name == *_cmake ]] && built="target/static-runtime/cmake/$name"
+        strip -o "$carry/$name" "$built"
     done
     nice "$bin/nvcc" -O2 -o "$carry/launch_bench" tests/cudart/launch_bench.cu
     strip "$carry/launch_bench"

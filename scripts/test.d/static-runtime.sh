@@ -3,9 +3,12 @@
 # under `chevron exec` on the CPU device: each program of tests/static/ is built twice, with
 # nvcc's defaults and with -cudart shared, both run under `chevron exec --device cpu`, and their
 # outputs must be equal and end in "NAME: ok" (fault.cu: the error, and chevron's report naming
-# the kernel). vector_add.cu is also built by CMake with its default CUDA settings (CMake from
-# PyPI, scripts/deps/cmake.sh). Builds are cached under target/static-runtime/ and redone only
-# when a source is newer (cold: about 3.5 min on 2 cores, 14 nvcc builds and CMake; warm: a few
+# the kernel; rdc_*.cu: three translation units built with -rdc=true; launch_config.cu:
+# impossible configurations are cudaErrorInvalidConfiguration; copies_3d.cu, built with nvcc's
+# defaults only: 3D copies and 2D/3D fills checked against the host). vector_add.cu and the
+# rdc program (CUDA_SEPARABLE_COMPILATION ON) are also built by CMake with its default CUDA
+# settings (CMake from PyPI, scripts/deps/cmake.sh). Builds are cached under
+# target/static-runtime/ and redone only when a source is newer (cold: about 3.5 min on 2 cores, 14 nvcc builds and CMake; warm: a few
 # seconds). Prints `static-runtime: N passed, 0 failed`.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -35,10 +38,10 @@ build() {
     shift
     sources=("$@")
     local paths=("${sources[@]/#/$src/}")
-    if stale "$out/$name-static" "${paths[@]}" $src/check.h; then
+    if stale "$out/$name-static" "${paths[@]}" $src/*.h; then
         nice "$bin/nvcc" "${flags[@]}" -o "$out/$name-static" "${paths[@]}"
     fi
-    if stale "$out/$name-shared" "${paths[@]}" $src/check.h; then
+    if stale "$out/$name-shared" "${paths[@]}" $src/*.h; then
         nice "$bin/nvcc" -cudart shared "${flags[@]}" -o "$out/$name-shared" "${paths[@]}"
     fi
 }
@@ -71,9 +74,21 @@ build host_threads -- host_threads.cu
 build templates -- templates_main.cu templates_kernels.cu
 build thrust_cub -- thrust_cub.cu
 build fault -- fault.cu
-for name in vector_add streams_events symbols_2d host_threads templates thrust_cub; do
+build rdc -rdc=true -- rdc_library.cu rdc_kernels.cu rdc_main.cu
+build launch_config -- launch_config.cu
+for name in vector_add streams_events symbols_2d host_threads templates thrust_cub rdc launch_config; do
     compare "$name"
 done
+
+# copies_3d.cu: cudaMalloc3D/cudaMemset3D/cudaMemcpy3D(Async)/cudaMemset2D, which chevron's own
+# runtime does not provide: built with nvcc's defaults only, checked by its own last line.
+stale "$out/copies_3d-static" $src/copies_3d.cu $src/check.h \
+    && nice "$bin/nvcc" -o "$out/copies_3d-static" $src/copies_3d.cu
+run copies_3d-static "$out/copies_3d-static"
+[[ $(cat "$out/copies_3d-static.status") == 0 && $(tail -n1 "$out/copies_3d-static.stdout") == "copies_3d: ok" ]] \
+    || { echo "static-runtime: copies_3d:" >&2; cat "$out/copies_3d-static.stdout" "$out/copies_3d-static.stderr" >&2; exit 1; }
+echo "copies_3d: ok (static only)"
+passed=$((passed + 1))
 
 run fault-static "$out/fault-static"
 run fault-shared "$out/fault-shared"
@@ -84,19 +99,24 @@ diff "$out/fault-shared.stdout" "$out/fault-static.stdout" >&2 \
 echo "fault: static equals shared, the report names the kernel"
 passed=$((passed + 1))
 
-# CMake's defaults: CMAKE_CUDA_RUNTIME_LIBRARY is Static.
+# CMake's defaults: CMAKE_CUDA_RUNTIME_LIBRARY is Static; rdc_cmake has
+# CUDA_SEPARABLE_COMPILATION ON (CMake's own device link step).
 cmake_dir="$out/cmake"
-if stale "$cmake_dir/vector_add_cmake" $src/vector_add.cu $src/CMakeLists.txt; then
+if stale "$cmake_dir/rdc_cmake" $src/vector_add.cu $src/rdc_*.cu $src/*.h $src/CMakeLists.txt; then
     rm -rf "$cmake_dir"
     nice "$cmake_bin/cmake" -S $src -B "$cmake_dir" -DCMAKE_CUDA_COMPILER="$bin/nvcc" >"$out/cmake.log" 2>&1 \
         && nice "$cmake_bin/cmake" --build "$cmake_dir" >>"$out/cmake.log" 2>&1 \
         || { cat "$out/cmake.log" >&2; echo "static-runtime: the CMake build failed" >&2; exit 1; }
 fi
-grep -q "cudart_static" "$cmake_dir/CMakeFiles/vector_add_cmake.dir/linkLibs.rsp" \
-    || { echo "static-runtime: CMake did not link the runtime statically" >&2; exit 1; }
-run vector_add-cmake "$cmake_dir/vector_add_cmake"
-diff "$out/vector_add-shared.stdout" "$out/vector_add-cmake.stdout" >&2 \
-    || { echo "static-runtime: the CMake build's output differs" >&2; cat "$out/vector_add-cmake.stderr" >&2; exit 1; }
-echo "vector_add (CMake defaults, static runtime): equals shared"
-passed=$((passed + 1))
+for target in vector_add rdc; do
+    grep -q "cudart_static" "$cmake_dir/CMakeFiles/${target}_cmake.dir/linkLibs.rsp" \
+        || { echo "static-runtime: CMake did not link ${target}_cmake's runtime statically" >&2; exit 1; }
+    run "$target-cmake" "$cmake_dir/${target}_cmake"
+    diff "$out/$target-shared.stdout" "$out/$target-cmake.stdout" >&2 \
+        || { echo "static-runtime: the CMake build of $target differs" >&2; cat "$out/$target-cmake.stderr" >&2; exit 1; }
+    passed=$((passed + 1))
+done
+[[ -e $cmake_dir/CMakeFiles/rdc_cmake.dir/cmake_device_link.o ]] \
+    || { echo "static-runtime: CMake did not device-link rdc_cmake" >&2; exit 1; }
+echo "vector_add, rdc (CMake defaults, static runtime; rdc with CUDA_SEPARABLE_COMPILATION): equal shared"
 echo "static-runtime: $passed passed, 0 failed"

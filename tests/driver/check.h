@@ -1,5 +1,6 @@
 // Shared by the driver-API test programs: CHECK stops with the failing call, its CUresult name
-// and line; EXPECT compares a value; read_file loads a code object, NUL-terminated.
+// and line; EXPECT compares a value; read_file loads a code object, NUL-terminated;
+// open_module sets up a context and a module.
 #pragma once
 #include <cuda.h>
 #include <stdio.h>
@@ -40,4 +41,17 @@ static inline char *read_file(const char *path, size_t *size) {
     fclose(f);
     if (size) *size = (size_t)len;
     return data;
+}
+
+// Initialises the driver, creates a context on device 0 and loads the PTX file at `path`.
+static inline CUmodule open_module(const char *path, CUcontext *ctx) {
+    CHECK(cuInit(0));
+    CUdevice dev;
+    CHECK(cuDeviceGet(&dev, 0));
+    CHECK(cuCtxCreate(ctx, NULL, 0, dev));
+    char *ptx = read_file(path, NULL);
+    CUmodule module;
+    CHECK(cuModuleLoadData(&module, ptx));
+    free(ptx);
+    return module;
 }

@@ -1,5 +1,5 @@
 // __constant__ and __device__ symbols, pitched 2D memory (cudaMallocPitch), rows
-// copied one by one.
+// copied one by one and whole (cudaMemcpy2D, cudaMemcpy2DAsync between pitched buffers).
 #include "check.h"
 __constant__ float weights[4];
 __device__ int counter;
@@ -33,6 +33,22 @@ int main() {
     for (int y = 0; y < height; ++y)
         CHECK(cudaMemcpy(out[y], reinterpret_cast<char*>(dev) + y * pitch, width * sizeof(float),
                          cudaMemcpyDeviceToHost));
+    float* copy;
+    size_t copy_pitch;
+    CHECK(cudaMallocPitch(&copy, &copy_pitch, (width + 3) * sizeof(float), height));
+    cudaStream_t stream;
+    CHECK(cudaStreamCreate(&stream));
+    CHECK(cudaMemcpy2DAsync(copy, copy_pitch, dev, pitch, width * sizeof(float), height,
+                            cudaMemcpyDeviceToDevice, stream));
+    CHECK(cudaStreamSynchronize(stream));
+    float whole[height][width];
+    CHECK(cudaMemcpy2D(whole, sizeof whole[0], copy, copy_pitch, width * sizeof(float), height,
+                       cudaMemcpyDeviceToHost));
+    int copies_differ = 0;
+    for (int y = 0; y < height; ++y)
+        for (int x = 0; x < width; ++x) copies_differ += whole[y][x] != out[y][x];
+    CHECK(cudaStreamDestroy(stream));
+    CHECK(cudaFree(copy));
     int count = 0;
     CHECK(cudaMemcpyFromSymbol(&count, counter, sizeof count));
     float* table_address;
@@ -49,8 +65,10 @@ int main() {
         }
     std::printf("sum %.1f, wrong %d, counter %d, table %zu bytes, pitch >= width: %d\n", sum,
                 wrong, count, table_size, pitch >= width * sizeof(float));
+    std::printf("2D copies differ from the rows in %d places\n", copies_differ);
     CHECK(cudaFree(dev));
-    bool ok = wrong == 0 && count == width * height && table_address != nullptr;
+    bool ok = wrong == 0 && copies_differ == 0 && count == width * height &&
+              table_address != nullptr;
     std::printf("symbols_2d: %s\n", ok ? "ok" : "FAILED");
     return !ok;
 }

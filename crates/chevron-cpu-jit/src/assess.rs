@@ -86,8 +86,9 @@ fn thread_work<'a>(ops: impl Iterator<Item = &'a Op>) -> u64 {
         if let Op::Bra { target } = op {
             let target = *target as usize;
             if target <= pc {
-                // Difference array: +1 over target..=pc.
-                depth[target] += 1;
+                // Difference array: +1 over target..=pc. Entries hold sums of +1s and -1s in
+                // wrapping arithmetic: a loop starting where another ends meets its -1.
+                depth[target] = depth[target].wrapping_add(1);
                 depth[pc + 1] = depth[pc + 1].wrapping_sub(1);
             }
         }
@@ -120,6 +121,10 @@ mod tests {
             thread_work(ops.iter()),
             2 * LOOP_TRIPS + 2 * LOOP_TRIPS * LOOP_TRIPS
         );
+        // Back to back: 0 nop, 1 bra 0, 2 nop, 3 bra 2: the second loop starts where the
+        // first one's -1 sits.
+        let ops = [nop.clone(), back(0), nop.clone(), back(2)];
+        assert_eq!(thread_work(ops.iter()), 4 * LOOP_TRIPS);
         // A forward branch is no loop.
         let ops = [Op::Bra { target: 2 }, nop.clone(), Op::Exit];
         assert_eq!(thread_work(ops.iter()), 3);

@@ -10,6 +10,7 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::JITModule;
 use cranelift_module::{FuncId, Linkage, Module};
 
+use crate::code_cache::CodeCache;
 use crate::{codegen, cold_call, vector};
 
 /// The functions generated code calls.
@@ -43,6 +44,7 @@ pub fn build(
     stack_tops: &[u64],
     checks: bool,
     vectors: bool,
+    cache: &mut CodeCache,
 ) -> Result<Built, String> {
     if module.target_config().pointer_type() != types::I64 {
         return Err("the compiler needs a 64-bit host".into());
@@ -74,10 +76,18 @@ pub fn build(
         fuel_out: cold_call::trampoline(module, fuel_out, 1, "chevron_fuel_out_keeping")?,
     };
     let none = BTreeSet::new();
-    let (scalar, sites) = define_scalar(module, &imports, code, stack_tops, checks, &none, "")?;
+    let (scalar, sites) = define_scalar(
+        module,
+        cache,
+        &imports,
+        (code, stack_tops),
+        checks,
+        &none,
+        "",
+    )?;
     let vector = if vectors {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            define_vector(module, &imports, code, stack_tops, checks)
+            define_vector(module, cache, &imports, (code, stack_tops), checks)
         }))
         .unwrap_or_else(|panic| {
             let why = panic
@@ -109,9 +119,9 @@ fn has_fma(module: &JITModule) -> bool {
 
 fn define_vector(
     module: &mut JITModule,
+    cache: &mut CodeCache,
     imports: &Imports,
-    code: &FunctionCode,
-    stack_tops: &[u64],
+    (code, stack_tops): (&FunctionCode, &[u64]),
     checks: bool,
 ) -> Result<(FuncId, FuncId), String> {
     let plan = vector::plan::plan(&code.insts, code.num_regs, has_fma(module))?;
@@ -131,12 +141,12 @@ fn define_vector(
         vector::translate(&translation, &mut b);
         b.finalize(frontend_config);
     }
-    let id = define(module, &mut context, &code.name, ".x4", checks)?;
+    let id = define(module, cache, &mut context, &code.name, ".x4", checks)?;
     let (scalar, _) = define_scalar(
         module,
+        cache,
         imports,
-        code,
-        stack_tops,
+        (code, stack_tops),
         checks,
         &plan.exits,
         ".resume",
@@ -146,9 +156,9 @@ fn define_vector(
 
 fn define_scalar(
     module: &mut JITModule,
+    cache: &mut CodeCache,
     imports: &Imports,
-    code: &FunctionCode,
-    stack_tops: &[u64],
+    (code, stack_tops): (&FunctionCode, &[u64]),
     checks: bool,
     extra_resumes: &BTreeSet<usize>,
     suffix: &str,
@@ -174,7 +184,7 @@ fn define_scalar(
         sites = codegen::translate(&translation, &mut builder)?;
         builder.finalize(frontend_config);
     }
-    let id = define(module, &mut context, &code.name, suffix, checks)?;
+    let id = define(module, cache, &mut context, &code.name, suffix, checks)?;
     Ok((id, sites))
 }
 
@@ -196,10 +206,11 @@ fn new_context(module: &JITModule) -> cranelift_codegen::Context {
     context
 }
 
-/// Declares and defines the function `context` holds as `KERNEL` + `suffix`; its machine code
-/// goes to `CHEVRON_CPU_CODE_DUMP` when set.
+/// Declares and defines the function `context` holds as `KERNEL` + `suffix` (through the
+/// code cache); its machine code goes to `CHEVRON_CPU_CODE_DUMP` when set.
 fn define(
     module: &mut JITModule,
+    cache: &mut CodeCache,
     context: &mut cranelift_codegen::Context,
     kernel: &str,
     suffix: &str,
@@ -209,11 +220,9 @@ fn define(
     let id = module
         .declare_function(&name, Linkage::Local, &context.func.signature)
         .map_err(failed)?;
-    module.define_function(id, context).map_err(failed)?;
+    let code = cache.define(module, id, context)?;
     if let Ok(dir) = std::env::var("CHEVRON_CPU_CODE_DUMP") {
-        if let Some(compiled) = context.compiled_code() {
-            dump_code(&dir, &name, checks, compiled.code_buffer());
-        }
+        dump_code(&dir, &name, checks, &code);
     }
     module.clear_context(context);
     Ok(id)

@@ -110,6 +110,10 @@ pub struct BlockContext {
     /// top at their instruction, a constant of the generated code.
     pub local: *mut u8,
     pub frame_size: u64,
+    /// The operation of the kernel's first instruction; instruction `pc`'s lies
+    /// `pc × size_of::<Inst>()` bytes further (what `evaluate`, `atomic` and `collective`
+    /// read).
+    pub ops: *const Op,
 }
 
 /// Finds global allocations for compiled code and keeps every one it handed out alive (a free

@@ -313,6 +313,7 @@ impl CompiledKernel {
             group: 0,
             local: local.as_mut_ptr(),
             frame_size: self.frame_size,
+            ops: self.ops,
         };
         // Four threads at a time where the kernel has that form, the block's rows are whole
         // groups of four, and the launch's groups have not mostly gone on one by one.

@@ -19,6 +19,7 @@
 
 mod assess;
 mod build;
+mod code_cache;
 mod codegen;
 mod cold_call;
 mod context;
@@ -30,6 +31,7 @@ mod vector;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use chevron_ptx::interp::inst::Op;
 use chevron_ptx::interp::{KernelHandle, Program};
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_jit::{JITBuilder, JITModule};
@@ -123,6 +125,10 @@ pub struct CompiledKernel {
     /// Bytes of the kernel's stack frame (its local variables), per thread.
     frame_size: u64,
     compile_time: Duration,
+    /// The operation of the compiled code's first instruction ([`BlockContext::ops`]).
+    ops: *const Op,
+    /// Of the kernel's functions, how many came from the code cache, and how many there are.
+    cached: (u32, u32),
 }
 
 // SAFETY: the module is only touched at construction and drop (it owns the code's memory);
@@ -200,9 +206,13 @@ impl CompiledKernel {
         builder.symbol("chevron_fuel_out", context::fuel_out as *const u8);
         let mut module = JITModule::new(builder);
         let vectors = vectors_from_env()?;
+        let mut cache = code_cache::CodeCache {
+            folder: code_cache::folder_from_env()?,
+            ..Default::default()
+        };
         // A panic in code generation is a compiler bug; the kernel is then interpreted.
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            build::build(&mut module, code, stack_tops, checks, vectors)
+            build::build(&mut module, code, stack_tops, checks, vectors, &mut cache)
         }))
         .unwrap_or_else(|_| Err("the compiler failed on this kernel".into()));
         let built = match result {
@@ -224,6 +234,8 @@ impl CompiledKernel {
             .vector
             .map(|(vector, scalar)| (entry_of(vector), entry_of(scalar)));
         let sites = built.sites;
+        // Into the instructions' heap buffer, which moving `flat` does not move.
+        let ops: *const Op = code.insts.first().map_or(std::ptr::null(), |inst| &inst.op);
         let (num_regs, single_phase, param_size, frame_size) = (
             code.num_regs,
             codegen::single_phase(code),
@@ -248,12 +260,20 @@ impl CompiledKernel {
             param_size,
             frame_size,
             compile_time: started.elapsed(),
+            ops,
+            cached: (cache.hits, cache.hits + cache.misses),
         })
     }
 
     /// How long [`CompiledKernel::compile`] took.
     pub fn compile_time(&self) -> Duration {
         self.compile_time
+    }
+
+    /// Of the kernel's functions, how many came from the code cache (`code_cache.rs`,
+    /// `CHEVRON_CPU_CODE_CACHE`), and how many there are.
+    pub fn functions_from_cache(&self) -> (u32, u32) {
+        self.cached
     }
 
     /// The kernel's name.

@@ -224,7 +224,7 @@ pub extern "C" fn cudaMemcpyAsync(
 ) -> cudaError_t {
     guard("cudaMemcpyAsync", || {
         check_kind(kind)?;
-        if let Some(captured) = crate::graphs::capture_copy(stream, dst as u64, src as u64, bytes) {
+        if let Some(captured) = crate::capturing::copy(stream, dst as u64, src as u64, bytes) {
             return captured;
         }
         let (_, stream) = state::submit_stream(stream)?;
@@ -232,14 +232,16 @@ pub extern "C" fn cudaMemcpyAsync(
     })
 }
 
-/// A 2D copy's shape: `height` rows of `width` bytes, `dst_pitch` and `src_pitch` apart.
-struct Copy2d {
-    dst: u64,
-    dst_pitch: usize,
-    src: u64,
-    src_pitch: usize,
-    width: usize,
-    height: usize,
+/// A 2D copy's shape: `height` rows of `width` bytes, `dst_pitch` and `src_pitch` apart (also
+/// the driver's `cuMemcpy2D`/`cuMemcpy3D`, a slice at a time).
+#[allow(missing_docs)]
+pub struct Copy2d {
+    pub dst: u64,
+    pub dst_pitch: usize,
+    pub src: u64,
+    pub src_pitch: usize,
+    pub width: usize,
+    pub height: usize,
 }
 
 impl Copy2d {
@@ -289,8 +291,8 @@ impl Copy2d {
         Ok(())
     }
 
-    /// Copies the rows on `stream`.
-    fn run(&self, stream: &Stream) -> CudaResult {
+    /// Copies the rows on `stream`, after checking the shape.
+    pub fn run(&self, stream: &Stream) -> CudaResult {
         self.check()?;
         for row in 0..self.height as u64 {
             let d = self.dst + row * self.dst_pitch as u64;

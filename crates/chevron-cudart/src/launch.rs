@@ -116,9 +116,8 @@ unsafe fn launch_in_clusters(
     stream: *mut c_void,
 ) -> CudaResult {
     // SAFETY: forwarded from the caller.
-    let captured = unsafe {
-        crate::graphs::capture_launch(entry, (grid, block, shared), cluster, args, stream)
-    };
+    let captured =
+        unsafe { crate::capturing::launch(entry, (grid, block, shared), cluster, args, stream) };
     if let Some(captured) = captured {
         return captured;
     }

@@ -24,6 +24,7 @@
 
 pub mod abi;
 pub mod arrays_3d;
+mod capturing;
 pub mod compiler;
 pub mod copy;
 pub mod device;

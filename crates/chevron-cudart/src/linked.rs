@@ -3,15 +3,17 @@
 //! nvcc's device link step registers one fatbin holding the *linked* SASS, and hands the
 //! runtime the translation units' own fatbins alongside (the wrapper's version 2 field, for
 //! JIT linking). A GPU loads the linked SASS; the CPU device takes each unit's PTX and links
-//! them with chevron-ptx's linker, so device functions and globals resolve across units.
+//! them with chevron-ptx's linker, so device functions and globals resolve across units. Each
+//! unit's PTX is read as a code object (parsed once), and the linked module is handed on as IR,
+//! never printed and parsed again.
 
-use chevron::code_object::{parse_fatbin, EntryKind};
+use chevron::code_object::{parse_fatbin, CodeObject, CodeObjectKind, EntryKind};
 
 use crate::errors::{CudaError, CudaResult, NO_KERNEL_IMAGE_FOR_DEVICE};
 
 /// Links the PTX of the relocatable fatbins `units` into one PTX module. `user` names the
 /// kernel or variable that needed it, for messages.
-pub fn link_ptx(units: &[&[u8]], user: &str) -> CudaResult<String> {
+pub fn link_ptx(units: &[&[u8]], user: &str) -> CudaResult<chevron_ptx::ir::Module> {
     let fail = |message: String| {
         CudaError::new(
             NO_KERNEL_IMAGE_FOR_DEVICE,
@@ -34,9 +36,10 @@ pub fn link_ptx(units: &[&[u8]], user: &str) -> CudaResult<String> {
         let text = ptx
             .ptx_text()
             .map_err(|e| fail(format!("unit {index}: {e}")))?;
-        let module = chevron_ptx::parse(&text).map_err(|e| fail(format!("unit {index}: {e}")))?;
-        modules.push(module);
+        let name = format!("unit {index}");
+        let code = CodeObject::read_as(CodeObjectKind::Ptx, text.as_bytes(), &name);
+        let module = code.ptx().map_err(|e| fail(e.to_string()))?;
+        modules.push(chevron_ptx::ir::Module::clone(module));
     }
-    let linked = chevron_ptx::link(&modules).map_err(|e| fail(e.to_string()))?;
-    Ok(chevron_ptx::print(&linked))
+    chevron_ptx::link(&modules).map_err(|e| fail(e.to_string()))
 }

@@ -70,6 +70,7 @@ pub unsafe fn register(
         dirty_on: None,
         initialized: false,
     });
+    mirror::add_coherent(mirror::Coherent { in_use, pull });
     ANY.store(true, Ordering::Release);
     Ok(())
 }

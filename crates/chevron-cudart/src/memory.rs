@@ -368,7 +368,7 @@ pub extern "C" fn cudaMemsetAsync(
     stream: *mut c_void,
 ) -> cudaError_t {
     guard("cudaMemsetAsync", || {
-        if let Some(captured) = crate::graphs::capture_memset(stream, ptr as u64, value, bytes) {
+        if let Some(captured) = crate::capturing::memset(stream, ptr as u64, value, bytes) {
             return captured;
         }
         let (_, stream) = state::submit_stream(stream)?;

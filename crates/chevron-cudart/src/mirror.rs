@@ -17,7 +17,7 @@
 use std::collections::BTreeMap;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::Mutex;
+use std::sync::{Mutex, OnceLock};
 
 use chevron::{Buffer, HostVisibleKind, ParamLayout, Stream};
 
@@ -267,15 +267,33 @@ fn push(stream: &Stream, start: usize, mirror: &mut Mirror) -> CudaResult {
     Ok(())
 }
 
+/// Host memory kept coherent like mirrors by a layer above (`__managed__` variables, see
+/// `managed_vars`), which adds it with its first variable.
+pub(crate) struct Coherent {
+    /// Whether any of it exists.
+    pub in_use: fn() -> bool,
+    /// Copies what kernels may have written back to the host (after their work).
+    pub pull: fn() -> CudaResult,
+}
+
+static COHERENT: OnceLock<Coherent> = OnceLock::new();
+
+/// Adds host memory kept coherent like mirrors (the first one added stays).
+pub(crate) fn add_coherent(coherent: Coherent) {
+    let _ = COHERENT.set(coherent);
+}
+
 /// Whether any host memory is mirrored (mirrors or `__managed__` variables exist): host code
 /// then sees kernels' writes only through [`pull_all`].
 pub fn in_use() -> bool {
-    ANY.load(Ordering::Acquire) || crate::managed_vars::in_use()
+    ANY.load(Ordering::Acquire) || COHERENT.get().is_some_and(|c| (c.in_use)())
 }
 
 /// Copies every mirror that kernels may have written back to the host (after their work).
 pub fn pull_all() -> CudaResult {
-    crate::managed_vars::pull()?;
+    if let Some(coherent) = COHERENT.get() {
+        (coherent.pull)()?;
+    }
     if !ANY.load(Ordering::Acquire) {
         return Ok(());
     }

@@ -12,8 +12,8 @@ use std::ffi::{c_void, CStr};
 use std::sync::{Arc, Mutex, OnceLock, RwLock};
 
 use chevron::code_object::{
-    check_fatbin, container_extent, parse_fatbin, readable_from, select_entry, CodeTargets,
-    EntryKind,
+    check_fatbin, container_extent, parse_fatbin, readable_from, select_entry, CodeObject,
+    CodeObjectKind, CodeTargets, EntryKind, IN_MEMORY,
 };
 use chevron::{GlobalVar, Kernel, Module};
 
@@ -37,6 +37,11 @@ pub struct FatBinary {
     units: Vec<&'static [u8]>,
     /// The module per device ordinal, once loaded.
     modules: Mutex<HashMap<usize, Module>>,
+    /// The container read once, shared by every device's load (its entries are decoded, and
+    /// PTX parsed, once).
+    code: OnceLock<CodeObject>,
+    /// With `-rdc=true`, on devices that run PTX: the units linked once, handed on as IR.
+    linked: OnceLock<CodeObject>,
 }
 
 /// A kernel registered by `__cudaRegisterFunction`; a `cudaKernel_t` points to one.
@@ -126,6 +131,8 @@ pub unsafe fn register_fatbin(wrapper: *const c_void) -> CudaResult<Arc<FatBinar
         image,
         units: unit_images,
         modules: Mutex::new(HashMap::new()),
+        code: OnceLock::new(),
+        linked: OnceLock::new(),
     }))
 }
 
@@ -242,12 +249,22 @@ impl FatBinary {
         let device = &state::device(ordinal)?.device;
         let ptx_only = device.code_targets().runs_ptx_only();
         if ptx_only && !self.units.is_empty() {
-            let ptx = crate::linked::link_ptx(&self.units, user)?;
-            let module = Module::from_ptx(device, &ptx)?;
+            let linked = match self.linked.get() {
+                Some(linked) => linked,
+                None => {
+                    let ir = crate::linked::link_ptx(&self.units, user)?;
+                    self.linked
+                        .get_or_init(|| CodeObject::from_ptx_ir(ir, IN_MEMORY))
+                }
+            };
+            let module = Module::from_code_object(device, linked)?;
             modules.insert(ordinal, module.clone());
             return Ok(module);
         }
-        let module = Module::from_fatbin(device, image).map_err(|error| {
+        let code = self
+            .code
+            .get_or_init(|| CodeObject::read_as(CodeObjectKind::Fatbin, image, IN_MEMORY));
+        let module = Module::from_code_object(device, code).map_err(|error| {
             if ptx_only {
                 CudaError::new(
                     NO_KERNEL_IMAGE_FOR_DEVICE,

@@ -194,6 +194,19 @@ pub fn remove_stream(stream: *mut c_void) -> CudaResult<Arc<StreamHandle>> {
     Ok(handle)
 }
 
+/// Refuses work on a capturing stream: stream capture (a layer above, see `capturing`) installs
+/// it when the first capture begins; until then no stream captures.
+static CAPTURE_REFUSAL: OnceLock<fn(usize) -> CudaResult> = OnceLock::new();
+
+/// Installs the refusal of work on capturing streams (the first one installed stays).
+pub(crate) fn install_capture_refusal(refuse: fn(usize) -> CudaResult) {
+    let _ = CAPTURE_REFUSAL.set(refuse);
+}
+
+fn refuse_if_capturing(key: usize) -> CudaResult {
+    CAPTURE_REFUSAL.get().map_or(Ok(()), |refuse| refuse(key))
+}
+
 fn bad_stream(key: usize) -> CudaError {
     CudaError::new(
         INVALID_RESOURCE_HANDLE,
@@ -222,7 +235,7 @@ pub fn submit_stream(stream: *mut c_void) -> CudaResult<(usize, Stream)> {
             Ok((ordinal, per_thread_stream(ordinal)?))
         }
         key => {
-            crate::graphs::refuse_if_capturing(key)?;
+            refuse_if_capturing(key)?;
             let handle = lookup(key)?;
             if handle.blocking {
                 let legacy = device(handle.device)?.legacy();
@@ -248,7 +261,7 @@ pub fn plain_stream(stream: *mut c_void) -> CudaResult<(usize, Stream)> {
             Ok((ordinal, per_thread_stream(ordinal)?))
         }
         key => {
-            crate::graphs::refuse_if_capturing(key)?;
+            refuse_if_capturing(key)?;
             let handle = lookup(key)?;
             Ok((handle.device, handle.stream.clone()))
         }

@@ -98,7 +98,7 @@ pub extern "C" fn cudaStreamCreateWithPriority(
 pub extern "C" fn cudaStreamDestroy(stream: *mut c_void) -> cudaError_t {
     guard("cudaStreamDestroy", || {
         state::remove_stream(stream)?;
-        crate::graphs::forget_captures(&[stream as usize]);
+        crate::capturing::forget(&[stream as usize]);
         Ok(())
     })
 }
@@ -135,7 +135,7 @@ pub extern "C" fn cudaStreamWaitEvent(
 ) -> cudaError_t {
     let _ = flags;
     guard("cudaStreamWaitEvent", || {
-        if let Some(captured) = crate::graphs::capture_event_wait(stream, event) {
+        if let Some(captured) = crate::capturing::event_wait(stream, event) {
             return captured;
         }
         let token = with_event(event, |e| Ok(e.token.clone()))?;
@@ -163,7 +163,7 @@ pub unsafe extern "C" fn cudaLaunchHostFunc(
     guard("cudaLaunchHostFunc", || {
         let function =
             host_fn.ok_or_else(|| CudaError::new(crate::errors::INVALID_VALUE, "fn is NULL"))?;
-        if let Some(captured) = crate::graphs::capture_host(stream, function, user_data) {
+        if let Some(captured) = crate::capturing::host(stream, function, user_data) {
             return captured;
         }
         let user_data = user_data as usize;
@@ -284,7 +284,7 @@ pub extern "C" fn cudaEventDestroy(event: *mut c_void) -> cudaError_t {
 #[no_mangle]
 pub extern "C" fn cudaEventRecord(event: *mut c_void, stream: *mut c_void) -> cudaError_t {
     guard("cudaEventRecord", || {
-        if let Some(captured) = crate::graphs::capture_event_record(event, stream) {
+        if let Some(captured) = crate::capturing::event_record(event, stream) {
             return captured;
         }
         let token = state::submit_stream(stream)?.1.token();

@@ -98,7 +98,8 @@ fn primaries() -> DriverResult<&'static [Arc<Context>]> {
     Ok(primaries)
 }
 
-fn handle_of(context: &Arc<Context>) -> *mut c_void {
+/// The `CUcontext` of `context`.
+pub fn handle_of(context: &Arc<Context>) -> *mut c_void {
     Arc::as_ptr(context) as *mut c_void
 }
 

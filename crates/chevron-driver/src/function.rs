@@ -10,9 +10,9 @@ use cudart::state;
 use crate::module::{function, FunctionEntry};
 use crate::result::{entry, store, CUresult, DriverError, DriverResult, INVALID_VALUE};
 
-/// The registers per thread reported for every kernel (chevron's devices have no register
-/// file; occupancy answers do not depend on it).
-const REGISTERS_PER_THREAD: c_int = 32;
+/// The registers per thread reported for a kernel whose PTX chevron does not see (a GPU
+/// binary); occupancy answers do not depend on it.
+const REGISTERS_OF_BINARIES: u32 = 32;
 
 fn attribute_of(function: &FunctionEntry, attribute: c_int) -> DriverResult<c_int> {
     let kernel = &function.kernel;
@@ -22,8 +22,13 @@ fn attribute_of(function: &FunctionEntry, attribute: c_int) -> DriverResult<c_in
     Ok(match attribute {
         0 => kernel.max_threads_per_block() as c_int,
         1 => shared as c_int,
-        2 | 3 | 7 | 10..=15 => 0,
-        4 => REGISTERS_PER_THREAD,
+        2 => function.resources.const_bytes as c_int,
+        3 => function.resources.local_bytes as c_int,
+        7 | 10..=15 => 0,
+        4 => match function.resources.registers {
+            0 => REGISTERS_OF_BINARIES as c_int,
+            known => known as c_int,
+        },
         5 => function.versions.0,
         6 => function.versions.1,
         8 => match function.max_dynamic_shared.load(Ordering::Acquire) {

@@ -6,8 +6,10 @@
 use std::ffi::{c_int, c_uint, c_void};
 
 use chevron::{BackendKind, LaunchConfig};
+use cudart::errors::CudaError;
 use cudart::state;
 
+use crate::export_table::runtime_objects;
 use crate::module::function;
 use crate::result::{entry, CUresult, DriverError, DriverResult, INVALID_CONTEXT, INVALID_VALUE};
 
@@ -92,25 +94,7 @@ pub unsafe fn launch(
 ) -> DriverResult {
     let function = function(func)?;
     state::set_current(function.ordinal)?;
-    let (ordinal, stream) = state::submit_stream(stream)?;
-    if ordinal != function.ordinal {
-        return Err(DriverError::new(
-            INVALID_CONTEXT,
-            format!(
-                "`{}` was loaded on device {} and launched on a stream of device {ordinal}",
-                function.name.to_string_lossy(),
-                function.ordinal
-            ),
-        ));
-    }
     let kernel = &function.kernel;
-    if stream.device().backend() == BackendKind::Cpu {
-        // The CPU device prints a kernel's printf output from its worker thread: the program's
-        // buffered output written before the launch goes first, as on a GPU.
-        // SAFETY: fflush(NULL) flushes every open output stream; it takes no pointer.
-        unsafe { fflush(std::ptr::null_mut()) };
-    }
-    cudart::managed_vars::push(ordinal, &stream)?;
     let layout = kernel.params().unwrap_or(&[]);
     let packed: Vec<*mut c_void>;
     let args: &[*mut c_void] = if !params.is_null() {
@@ -152,6 +136,41 @@ pub unsafe fn launch(
         block: shape.block,
         shared_bytes: shape.shared,
     };
+    if shape.cluster == [1, 1, 1] {
+        // SAFETY: one readable pointer per parameter (the caller's guarantee, or the packed
+        // buffer's, checked above); the capture copies the values.
+        let captured = unsafe {
+            cudart::graphs::capture_direct_launch(
+                kernel,
+                func as usize,
+                config,
+                args.as_ptr().cast_mut(),
+                stream,
+            )
+        };
+        if let Some(captured) = captured {
+            return captured.map_err(Into::into);
+        }
+    }
+    // A capturing stream refuses other work here (a cluster launch is not captured).
+    let (ordinal, stream) = state::submit_stream(stream)?;
+    if ordinal != function.ordinal {
+        return Err(DriverError::new(
+            INVALID_CONTEXT,
+            format!(
+                "`{}` was loaded on device {} and launched on a stream of device {ordinal}",
+                function.name.to_string_lossy(),
+                function.ordinal
+            ),
+        ));
+    }
+    if stream.device().backend() == BackendKind::Cpu {
+        // The CPU device prints a kernel's printf output from its worker thread: the program's
+        // buffered output written before the launch goes first, as on a GPU.
+        // SAFETY: fflush(NULL) flushes every open output stream; it takes no pointer.
+        unsafe { fflush(std::ptr::null_mut()) };
+    }
+    cudart::managed_vars::push(ordinal, &stream)?;
     cudart::mirror::with_translated_args(&stream, layout, args, |args| {
         let launched = if shape.cluster == [1, 1, 1] {
             // SAFETY: each pointer reads a value of its parameter's size (the caller's
@@ -162,8 +181,21 @@ pub unsafe fn launch(
             unsafe { kernel.launch_raw_cluster(&stream, config, shape.cluster, args, &[]) }
         };
         launched.map(drop).map_err(Into::into)
-    })?;
-    Ok(())
+    })
+    .map_err(for_caller)
+}
+
+/// `error` as the caller gets it: an impossible configuration is the code NVIDIA's driver
+/// gives a statically linked runtime when such a runtime launched
+/// ([`runtime_objects`]), else the documented code.
+fn for_caller(error: CudaError) -> DriverError {
+    if error.code == cudart::errors::INVALID_CONFIGURATION && runtime_objects::called_by_runtime() {
+        return DriverError::new(
+            runtime_objects::RUNTIME_INVALID_CONFIGURATION,
+            error.message,
+        );
+    }
+    error.into()
 }
 
 /// Launches a function.

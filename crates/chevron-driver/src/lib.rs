@@ -12,11 +12,14 @@
 //! | [`context`] | `cuInit`, `cuDriverGetVersion`, primary and created contexts, the per-thread stack |
 //! | [`device`] | `cuDeviceGet*`, attributes, compute capability, UUID, memory size |
 //! | [`module`] | `cuModuleLoad*`, `cuModuleGetFunction/Global`, `cuLibrary*`, `cuKernelGetFunction` ([`image`]: a bare image's length) |
+//! | [`relocatable`] | `-rdc=true` images from the device link (the units' PTX linked on devices that run PTX only) |
 //! | [`link`] | `cuLinkCreate/AddData/AddFile/Complete/Destroy` for PTX |
-//! | [`function`] | `cuFuncGet/SetAttribute`, `cuFuncSetCacheConfig`, occupancy |
+//! | [`function`] | `cuFuncGet/SetAttribute`, `cuFuncSetCacheConfig`, occupancy ([`kernel_resources`]: local, constant and register figures from the PTX) |
 //! | [`launch`] | `cuLaunchKernel`, `cuLaunchKernelEx`, `cuLaunchCooperativeKernel` (and `_ptsz`) |
-//! | [`memory`] | `cuMemAlloc*`, pinned/managed/registered memory, `cuMemcpy*`, `cuMemset*` ([`memset_2d`]: `cuMemsetD2D*`) |
+//! | [`memory`] | `cuMemAlloc*`, pinned/managed/registered memory, `cuMemcpy*`, `cuMemset*` ([`memset_2d`]: `cuMemsetD2D*`; [`memcpy_2d`]: `cuMemcpy2D*`, `cuMemcpy3D*`) |
 //! | [`stream`] | streams, events, `cuStreamAddCallback`, `cuLaunchHostFunc` |
+//! | [`graph`] | `cuGraphCreate`, kernel/copy/fill/host/empty nodes, `cuGraphInstantiate*`, `cuGraphLaunch`, stream capture (over the runtime's graphs) |
+//! | [`user_object`] | `cuUserObjectCreate/Retain/Release`, `cuGraphRetain/ReleaseUserObject` |
 //! | [`pointer`] | `cuPointerGetAttribute(s)` |
 //! | [`profiler`] | `cuProfilerStart/Stop` (marks only) |
 //! | [`proc_address`] | `cuGetProcAddress(_v2)` (the one list of implemented functions), `cuGetErrorName/String` ([`versions`]: base name → current ABI) |
@@ -31,16 +34,21 @@ pub mod context;
 pub mod device;
 pub mod export_table;
 pub mod function;
+pub mod graph;
 pub mod image;
+pub mod kernel_resources;
 pub mod launch;
 pub mod link;
+pub mod memcpy_2d;
 pub mod memory;
 pub mod memset_2d;
 pub mod module;
 pub mod pointer;
 pub mod proc_address;
 pub mod profiler;
+pub mod relocatable;
 pub mod result;
 pub mod stream;
 pub mod unsupported;
+pub mod user_object;
 pub mod versions;

@@ -1,7 +1,9 @@
 //! `cuLink*`: linking PTX at run time (PTX inputs, and the PTX of fatbin inputs) with
 //! chevron-ptx's linker. The linked image handed back is PTX text, which `cuModuleLoadData`
 //! takes like any other code object; cubin, object and library inputs are refused with
-//! `CUDA_ERROR_NOT_SUPPORTED` naming the input (chevron links PTX, not SASS).
+//! `CUDA_ERROR_NOT_SUPPORTED` naming the input (chevron links PTX, not SASS), except CUDA's
+//! device runtime library `libcudadevrt.a`, whose grid-synchronisation functions chevron
+//! provides as PTX (`cudadevrt.ptx`).
 
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
@@ -16,15 +18,80 @@ use crate::result::{
     INVALID_IMAGE, INVALID_PTX, INVALID_VALUE, NOT_SUPPORTED,
 };
 
-/// `CU_JIT_INPUT_PTX`, `CU_JIT_INPUT_FATBINARY`.
+/// `CU_JIT_INPUT_PTX`, `CU_JIT_INPUT_FATBINARY`, `CU_JIT_INPUT_LIBRARY`.
 const INPUT_PTX: c_int = 1;
 const INPUT_FATBINARY: c_int = 2;
+const INPUT_LIBRARY: c_int = 4;
+
+/// chevron's PTX for the functions of CUDA's device runtime library (`libcudadevrt.a`, machine
+/// code only) that Numba's cooperative groups call: linked in place of the archive.
+const DEVICE_RUNTIME: &str = include_str!("cudadevrt.ptx");
+
+/// Whether library input `name` is CUDA's device runtime library.
+fn is_device_runtime(name: &str) -> bool {
+    std::path::Path::new(name)
+        .file_name()
+        .is_some_and(|file| file == "libcudadevrt.a")
+}
+
+/// `CU_JIT_MAX_REGISTERS`: its value is the number itself, in the pointer.
+const OPTION_MAX_REGISTERS: c_int = 0;
 
 /// A link in progress: the inputs' parsed PTX, then the linked text.
 #[derive(Default)]
 struct Linker {
     modules: Vec<chevron_ptx::ir::Module>,
     linked: Option<Vec<u8>>,
+    /// `CU_JIT_MAX_REGISTERS`, written into the linked kernels as `.maxnreg`.
+    max_registers: Option<u32>,
+}
+
+/// The `CU_JIT_MAX_REGISTERS` option among `count` options.
+///
+/// # Safety
+/// `options` and `values` are NULL or valid for `count` reads.
+unsafe fn max_registers_option(
+    count: c_uint,
+    options: *const c_int,
+    values: *const *mut c_void,
+) -> Option<u32> {
+    if options.is_null() || values.is_null() {
+        return None;
+    }
+    (0..count as usize)
+        // SAFETY: `count` readable options and values (caller).
+        .find(|&i| unsafe { *options.add(i) } == OPTION_MAX_REGISTERS)
+        // SAFETY: as above.
+        .map(|i| unsafe { *values.add(i) } as usize as u32)
+        .filter(|&n| n > 0)
+}
+
+/// Gives every kernel of `module` at most `limit` registers (`.maxnreg`).
+fn limit_registers(module: &mut chevron_ptx::ir::Module, limit: u32) {
+    use chevron_ptx::ir::{FunctionDirective, FunctionKind, Item};
+    for item in &mut module.items {
+        let Item::Function(function) = item else {
+            continue;
+        };
+        if function.kind != FunctionKind::Entry || function.body.is_none() {
+            continue;
+        }
+        let mut found = false;
+        for directive in &mut function.directives {
+            if let FunctionDirective::Performance { name, values } = directive {
+                if name == "maxnreg" {
+                    found = true;
+                    values.iter_mut().for_each(|n| *n = (*n).min(limit));
+                }
+            }
+        }
+        if !found {
+            function.directives.push(FunctionDirective::Performance {
+                name: "maxnreg".into(),
+                values: vec![limit],
+            });
+        }
+    }
 }
 
 static LINKERS: Mutex<Option<HashMap<usize, Box<Linker>>>> = Mutex::new(None);
@@ -74,6 +141,7 @@ fn add(linker: &mut Linker, kind: c_int, bytes: &[u8], name: &str) -> DriverResu
             ptx.ptx_text()
                 .map_err(|e| DriverError::new(INVALID_IMAGE, format!("{name}: {e}")))?
         }
+        INPUT_LIBRARY if is_device_runtime(name) => DEVICE_RUNTIME.to_string(),
         other => {
             return Err(DriverError::new(
                 NOT_SUPPORTED,
@@ -91,21 +159,28 @@ fn add(linker: &mut Linker, kind: c_int, bytes: &[u8], name: &str) -> DriverResu
     Ok(())
 }
 
-/// Starts a link (the JIT options change nothing on chevron's devices).
+/// Starts a link. Of the JIT options, `CU_JIT_MAX_REGISTERS` is kept (as `.maxnreg` on the
+/// linked kernels); the others change nothing on chevron's devices.
+///
+/// # Safety
+/// `options` and `values` are NULL or valid for `count` reads.
 #[no_mangle]
-pub extern "C" fn cuLinkCreate_v2(
+pub unsafe extern "C" fn cuLinkCreate_v2(
     count: c_uint,
     options: *mut c_int,
     values: *mut *mut c_void,
     out: *mut *mut c_void,
 ) -> CUresult {
-    let _ = (count, options, values);
     entry("cuLinkCreate", || {
         check_initialised()?;
         if out.is_null() {
             return Err(DriverError::new(INVALID_VALUE, "stateOut is NULL"));
         }
-        let linker = Box::<Linker>::default();
+        let linker = Box::new(Linker {
+            // SAFETY: forwarded from the caller.
+            max_registers: unsafe { max_registers_option(count, options, values) },
+            ..Linker::default()
+        });
         let handle = &*linker as *const Linker as *mut c_void;
         lock(&LINKERS)
             .get_or_insert_with(HashMap::new)
@@ -175,8 +250,11 @@ pub extern "C" fn cuLinkComplete(
                     "nothing was added to the link",
                 ));
             }
-            let linked = chevron_ptx::link(&linker.modules)
+            let mut linked = chevron_ptx::link(&linker.modules)
                 .map_err(|e| DriverError::new(INVALID_PTX, format!("linking: {e}")))?;
+            if let Some(limit) = linker.max_registers {
+                limit_registers(&mut linked, limit);
+            }
             let mut text = chevron_ptx::print(&linked).into_bytes();
             text.push(0);
             let bytes = linker.linked.insert(text);

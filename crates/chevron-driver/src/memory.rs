@@ -258,6 +258,13 @@ pub(crate) fn fill(
     sync: bool,
 ) -> DriverResult {
     enter()?;
+    if !sync {
+        if let Some(captured) =
+            cudart::graphs::capture_fill(stream, dst, value, element_bytes, count as u64)
+        {
+            return captured.map_err(Into::into);
+        }
+    }
     let (_, stream) = state::submit_stream(stream)?;
     if count == 0 {
         return Ok(());

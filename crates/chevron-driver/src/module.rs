@@ -13,16 +13,21 @@ use std::ffi::{c_char, c_int, c_uint, c_void, CStr, CString};
 use std::sync::atomic::{AtomicI32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, RwLock};
 
-use chevron::code_object::{parse_fatbin, select_entry, EntryKind};
+use chevron::code_object::{
+    parse_fatbin, select_entry, CodeObject, CodeObjectKind, CodeTargets, EntryKind,
+};
 use chevron::{Kernel, Module};
+use chevron_ptx::ir;
 use cudart::state::{self, lock};
 
 use crate::context::{check_initialised, current};
 use crate::image::image_bytes;
+use crate::kernel_resources::KernelResources;
 use crate::memory::CUdeviceptr;
+use crate::relocatable::linked_module;
 use crate::result::{
     entry, store, CUresult, DriverError, DriverResult, FILE_NOT_FOUND, INVALID_HANDLE,
-    INVALID_VALUE, NOT_FOUND,
+    INVALID_VALUE, NOT_FOUND, NO_BINARY_FOR_GPU,
 };
 
 /// A loaded module.
@@ -32,6 +37,8 @@ pub struct ModuleEntry {
     module: Module,
     functions: Mutex<HashMap<String, Arc<FunctionEntry>>>,
     versions: (c_int, c_int),
+    /// The PTX the device runs, when it runs PTX (its kernels' resources are read from it).
+    ptx: Option<Arc<ir::Module>>,
 }
 
 /// A kernel of a loaded module.
@@ -49,6 +56,8 @@ pub struct FunctionEntry {
     pub versions: (c_int, c_int),
     /// `CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES` as set (-1: never set).
     pub max_dynamic_shared: AtomicI32,
+    /// Local, constant and register figures from the PTX (zeros for a GPU binary).
+    pub resources: KernelResources,
 }
 
 static MODULES: Mutex<Option<HashMap<usize, Arc<ModuleEntry>>>> = Mutex::new(None);
@@ -108,21 +117,79 @@ fn module_entry(handle: *mut c_void) -> DriverResult<Arc<ModuleEntry>> {
 /// Loads `bytes` (named `source` in errors) on the current context's device and returns its
 /// handle.
 pub fn load(bytes: &[u8], source: &str) -> DriverResult<*mut c_void> {
-    check_initialised()?;
-    let ordinal = current()?.map_or(0, |c| c.ordinal);
+    let ordinal = current_ordinal()?;
     let device = &state::device(ordinal)?.device;
-    let module = Module::from_named_bytes(device, bytes, source)?;
+    let code = CodeObject::read(bytes, source);
+    let targets = device.code_targets();
+    let runs = code.for_targets(&targets);
+    if let Err(error) = &runs {
+        if has_no_code_for(&code, &targets) {
+            return Err(DriverError::new(
+                NO_BINARY_FOR_GPU,
+                format!("no code in it runs on {}: {error}", device.label()),
+            ));
+        }
+    }
+    let module = Module::from_code_object(device, &code)?;
+    let ptx = runs.ok().and_then(|runs| runs.ptx().ok().cloned());
+    Ok(insert(ordinal, module, code_versions(bytes, device), ptx))
+}
+
+/// Loads the code object at `image` (a device link's wrapper of `-rdc=true` code through
+/// [`linked_module`], anything else through [`load`]) and returns the module's handle.
+///
+/// # Safety
+/// `image` is a whole code object (see [`image_bytes`]).
+unsafe fn load_image(image: *const c_void, source: &str) -> DriverResult<*mut c_void> {
+    let ordinal = current_ordinal()?;
+    // SAFETY: forwarded from the caller.
+    if let Some((module, versions)) = unsafe { linked_module(image, ordinal, source) }? {
+        return Ok(insert(ordinal, module, versions, None));
+    }
+    // SAFETY: forwarded from the caller.
+    let bytes = unsafe { image_bytes(image) }?;
+    load(bytes, source)
+}
+
+/// The device ordinal modules load on: the current context's, else 0.
+fn current_ordinal() -> DriverResult<usize> {
+    check_initialised()?;
+    Ok(current()?.map_or(0, |c| c.ordinal))
+}
+
+/// Registers `module`, loaded on device `ordinal` and running code of PTX and binary
+/// `versions` (its PTX, when the device runs PTX, for the function attributes), and returns
+/// its handle.
+fn insert(
+    ordinal: usize,
+    module: Module,
+    versions: (c_int, c_int),
+    ptx: Option<Arc<ir::Module>>,
+) -> *mut c_void {
     let entry = Arc::new(ModuleEntry {
         ordinal,
         module,
         functions: Mutex::new(HashMap::new()),
-        versions: code_versions(bytes, device),
+        versions,
+        ptx,
     });
     let handle = Arc::as_ptr(&entry) as *mut c_void;
     lock(&MODULES)
         .get_or_insert_with(HashMap::new)
         .insert(handle as usize, entry);
-    Ok(handle)
+    handle
+}
+
+/// Whether `code` is well formed yet holds nothing a device with `targets` runs: a cubin on a
+/// device that runs PTX only, or a fatbin none of whose entries it takes. CUDA reports that as
+/// `CUDA_ERROR_NO_BINARY_FOR_GPU` ("no kernel image available that is suitable for the device").
+fn has_no_code_for(code: &CodeObject, targets: &CodeTargets) -> bool {
+    match code.kind() {
+        CodeObjectKind::Cubin => targets.cubin_archs.is_none(),
+        CodeObjectKind::Fatbin => parse_fatbin(code.bytes())
+            .is_ok_and(|entries| select_entry(&entries, targets).is_none()),
+        _ => false,
+    }
 }
 
 /// The PTX and binary versions of what `device` runs of `bytes`: the fatbin entry it selects
@@ -170,8 +237,14 @@ fn get_function(module: *mut c_void, name: *const c_char) -> DriverResult<*mut c
             format!("no kernel `{name}` in the module: {error}"),
         )
     })?;
+    let resources = entry
+        .ptx
+        .as_deref()
+        .and_then(|ptx| KernelResources::of(ptx, kernel.name(), kernel.max_threads_per_block()))
+        .unwrap_or_default();
     let function = Arc::new(FunctionEntry {
         ordinal: entry.ordinal,
+        resources,
         kernel,
         name: CString::new(name).unwrap_or_default(),
         module: module as usize,
@@ -236,8 +309,11 @@ fn get_global(
 pub unsafe extern "C" fn cuModuleLoadData(out: *mut *mut c_void, image: *const c_void) -> CUresult {
     entry("cuModuleLoadData", || {
         // SAFETY: forwarded from the caller.
-        let bytes = unsafe { image_bytes(image) }?;
-        store(out, load(bytes, "cuModuleLoadData")?, "module")
+        store(
+            out,
+            unsafe { load_image(image, "cuModuleLoadData") }?,
+            "module",
+        )
     })
 }
 
@@ -342,8 +418,11 @@ pub unsafe extern "C" fn cuLibraryLoadData(
     let _ = (library_options, library_values, library_count);
     entry("cuLibraryLoadData", || {
         // SAFETY: forwarded from the caller.
-        let bytes = unsafe { image_bytes(code) }?;
-        store(out, load(bytes, "cuLibraryLoadData")?, "library")
+        store(
+            out,
+            unsafe { load_image(code, "cuLibraryLoadData") }?,
+            "library",
+        )
     })
 }
 

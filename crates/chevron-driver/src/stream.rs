@@ -208,3 +208,49 @@ pub unsafe extern "C" fn cuStreamIsCapturing(stream: *mut c_void, status: *mut c
         in_context(|| unsafe { cudart::graphs::capture::cudaStreamIsCapturing(stream, status) })
     })
 }
+
+/// The context of `stream`: the current context when it is on the stream's device, else the
+/// device's primary context (chevron's streams belong to a device; its contexts share them).
+fn context_of(stream: *mut c_void) -> DriverResult<*mut c_void> {
+    enter()?;
+    let ordinal = cudart::state::ordinal_of(stream)?;
+    match crate::context::current()? {
+        Some(current) if current.ordinal == ordinal => Ok(crate::context::handle_of(&current)),
+        _ => crate::context::primary_handle(ordinal),
+    }
+}
+
+/// The context a stream belongs to.
+#[no_mangle]
+pub extern "C" fn cuStreamGetCtx(stream: *mut c_void, out: *mut *mut c_void) -> CUresult {
+    entry("cuStreamGetCtx", || store(out, context_of(stream)?, "pctx"))
+}
+
+/// [`cuStreamGetCtx`], and no green context (chevron has none).
+#[no_mangle]
+pub extern "C" fn cuStreamGetCtx_v2(
+    stream: *mut c_void,
+    out: *mut *mut c_void,
+    green: *mut *mut c_void,
+) -> CUresult {
+    entry("cuStreamGetCtx", || {
+        let context = context_of(stream)?;
+        if !green.is_null() {
+            store(green, std::ptr::null_mut(), "pGreenCtx")?;
+        }
+        if !out.is_null() {
+            store(out, context, "pCtx")?;
+        }
+        Ok(())
+    })
+}
+
+/// The device a stream belongs to.
+#[no_mangle]
+pub extern "C" fn cuStreamGetDevice(stream: *mut c_void, out: *mut c_int) -> CUresult {
+    entry("cuStreamGetDevice", || {
+        enter()?;
+        let ordinal = cudart::state::ordinal_of(stream)?;
+        store(out, ordinal as c_int, "device")
+    })
+}

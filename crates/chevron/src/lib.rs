@@ -93,12 +93,12 @@ pub use backend::{BackendKind, DeviceInfo, DevicePtr, HostVisibleKind, LaunchCon
 pub use buffer::Buffer;
 pub use device::{Device, Limits};
 pub use error::{Error, Result};
-pub use graph::auto::{auto_graph_totals, AutoGraphStats};
 pub use graph::{Graph, NodeId, Recorder};
 pub use instrument::{Builtin, Hooks, Instrumentation};
 pub use launch::{Dim3, Kernel, KernelArg, KernelArgs, RawArgs, Value, MAX_PARAM_BYTES};
 pub use module::{GlobalVar, Module};
 pub use runtime::{registry, selection, BackendStatus, Runtime};
+pub use stream::replay::{auto_graph_totals, AutoGraphStats};
 pub use stream::{Stream, Token};
 
 /// The symbol table types of code objects (from chevron-ptx).

@@ -1,11 +1,17 @@
-//! A code object is read once: no PTX text is parsed twice on any path (counted by chevron-ptx's
-//! per-thread parse counter), and one rule picks a fatbin's entry for a device (checked against
-//! the corpus fatbins).
+//! A code object is read once: no PTX text is parsed twice on any path, however many devices or
+//! threads load it (counted per process by the code-object layer's `ptx_parses`; the tests of
+//! this file run one at a time, so no other test's parses are counted), and one rule picks a
+//! fatbin's entry for a device (checked against the corpus fatbins). The CUDA runtime's
+//! registration on two devices and its `-rdc` linking are counted the same way in
+//! chevron-cudart's `tests/code_object_once.rs`.
 
 use std::path::Path;
+use std::sync::{Mutex, MutexGuard};
 
 use chevron::backend::cpu::{discover_with, CpuConfig};
-use chevron::code_object::{parse_fatbin, select_entry, CodeObject, CodeTargets, EntryKind};
+use chevron::code_object::{
+    parse_fatbin, ptx_parses, select_entry, CodeObject, CodeTargets, EntryKind,
+};
 use chevron::{Builtin, Module, Runtime};
 use chevron_ptx::parses_on_this_thread;
 use chevron_ptx::passes::{instrument, Hooks};
@@ -49,15 +55,25 @@ fn two_cpu_devices() -> Runtime {
     Runtime::from_devices(discover_with(&config).unwrap())
 }
 
-/// Parses on this thread while `work` runs.
+/// The tests of this file, one at a time (the count is the process's).
+static SERIAL: Mutex<()> = Mutex::new(());
+
+fn serial() -> MutexGuard<'static, ()> {
+    SERIAL
+        .lock()
+        .unwrap_or_else(|poisoned| poisoned.into_inner())
+}
+
+/// PTX texts code objects parsed, on any thread, while `work` runs.
 fn parses(work: impl FnOnce()) -> u64 {
-    let before = parses_on_this_thread();
+    let before = ptx_parses();
     work();
-    parses_on_this_thread() - before
+    ptx_parses() - before
 }
 
 #[test]
 fn ptx_loaded_on_the_cpu_device_is_parsed_once() {
+    let _serial = serial();
     let runtime = two_cpu_devices();
     let device = &runtime.devices()[0];
     let count = parses(|| {
@@ -70,6 +86,7 @@ fn ptx_loaded_on_the_cpu_device_is_parsed_once() {
 
 #[test]
 fn one_code_object_on_two_devices_and_listed_is_parsed_once() {
+    let _serial = serial();
     let runtime = two_cpu_devices();
     let count = parses(|| {
         let code = CodeObject::read(SCALE, "scale.ptx");
@@ -83,6 +100,7 @@ fn one_code_object_on_two_devices_and_listed_is_parsed_once() {
 
 #[test]
 fn a_fatbins_ptx_entry_is_parsed_once_per_object() {
+    let _serial = serial();
     let runtime = two_cpu_devices();
     let bytes = corpus("nvcc/elementwise.sm_80.sm_90.compute_90.fatbin");
     let count = parses(|| {
@@ -98,6 +116,7 @@ fn a_fatbins_ptx_entry_is_parsed_once_per_object() {
 
 #[test]
 fn an_instrumented_module_parses_the_application_and_the_tool_once_each() {
+    let _serial = serial();
     let runtime = two_cpu_devices();
     let device = &runtime.devices()[0];
     // The pass parses the small snippets it generates (hook calls); count those apart.
@@ -105,16 +124,50 @@ fn an_instrumented_module_parses_the_application_and_the_tool_once_each() {
         blocks: true,
         ..Hooks::default()
     };
+    // The tool and the snippets are no code objects: chevron-ptx's counter of this thread
+    // counts every parse.
+    let on_this_thread = |work: &mut dyn FnMut()| {
+        let before = parses_on_this_thread();
+        work();
+        parses_on_this_thread() - before
+    };
     let mut module = chevron_ptx::parse(SCALE).unwrap();
-    let snippets = parses(|| {
+    let snippets = on_this_thread(&mut || {
         instrument(&mut module, |_| true, hooks).unwrap();
     });
     // Loading used to parse the printed, instrumented module again: one more.
-    let count = parses(|| {
-        let module = Module::load_builtin(device, SCALE.as_bytes(), Builtin::Counts).unwrap();
-        module.kernel("scale").unwrap();
+    let mut code_objects = 0;
+    let count = on_this_thread(&mut || {
+        code_objects = parses(|| {
+            let module = Module::load_builtin(device, SCALE.as_bytes(), Builtin::Counts).unwrap();
+            module.kernel("scale").unwrap();
+        });
     });
     assert_eq!(count, 2 + snippets, "{snippets} snippet parses");
+    assert_eq!(code_objects, 1, "the application's code object");
+}
+
+#[test]
+fn module_load_on_two_devices_parses_once() {
+    let _serial = serial();
+    let runtime = two_cpu_devices();
+    let devices: Vec<&chevron::Device> = runtime.devices().iter().collect();
+    assert_eq!(devices.len(), 2);
+    let fatbin = corpus("nvcc/elementwise.sm_80.sm_90.compute_90.fatbin");
+    // `load_on` loads on one thread per device: a per-thread count would see none of it.
+    for (bytes, what) in [
+        (SCALE.as_bytes(), "PTX"),
+        (&fatbin[..], "a fatbin's PTX entry"),
+    ] {
+        let count = parses(|| {
+            let modules = Module::load_on(&devices, bytes).unwrap();
+            assert_eq!(modules.len(), 2);
+            for module in &modules {
+                assert!(module.kernels().count() >= 1);
+            }
+        });
+        assert_eq!(count, 1, "{what} loaded on two devices");
+    }
 }
 
 /// The entry the rule picks, as (kind, architecture).

@@ -514,9 +514,17 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         self.regs.write(self.b, d, v);
     }
 
+    /// The address of instruction `pc`'s operation, for the calls that read it: an offset
+    /// from the context's [`BlockContext::ops`], so the generated code holds no address of
+    /// this process (the code cache keeps it from run to run).
+    fn op_address(&mut self, pc: usize) -> Value {
+        let ops = self.load_fixed(types::I64, offset_of!(BlockContext, ops));
+        let offset = pc * std::mem::size_of::<Inst>();
+        self.b.ins().iadd_imm_u(ops, offset as i64)
+    }
+
     fn call_evaluate(&mut self, pc: usize, a: Value, b: Value, c: Value) -> Value {
-        let op = &self.t.code.insts[pc].op as *const Op as i64;
-        let op = self.b.ins().iconst(types::I64, op);
+        let op = self.op_address(pc);
         let call = self.b.ins().call(self.t.evaluate, &[op, a, b, c]);
         self.b.inst_results(call)[0]
     }

@@ -360,8 +360,7 @@ impl Emitter<'_, '_, '_> {
                     self.atomic(*op, *ty, host, x, y)
                 } else {
                     // The interpreter's arithmetic in a compare-and-swap loop.
-                    let op = &self.t.code.insts[pc].op as *const Op as i64;
-                    let op = self.b.ins().iconst(types::I64, op);
+                    let op = self.op_address(pc);
                     let call = self.b.ins().call(self.t.atomic, &[op, host, x, y]);
                     self.b.inst_results(call)[0]
                 };
@@ -392,8 +391,7 @@ impl Emitter<'_, '_, '_> {
             let (y, z) = (self.src(*b), self.src(*c));
             self.shuffle_inline(*mode, y, z)
         } else {
-            let op = &self.t.code.insts[pc].op as *const Op as i64;
-            let op = self.b.ins().iconst(types::I64, op);
+            let op = self.op_address(pc);
             let t = self.b.use_var(self.thread);
             let call = self.b.ins().call(self.t.collective, &[self.ctx, op, t]);
             let r = self.b.inst_results(call)[0];

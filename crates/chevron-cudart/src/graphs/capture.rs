@@ -143,6 +143,27 @@ pub unsafe fn capture_launch(
     })
 }
 
+/// Records a driver-API launch of `func` (whose kernel is `kernel`) on a capturing stream;
+/// `None` when `stream` does not capture.
+///
+/// # Safety
+/// `args` holds one readable pointer per kernel parameter.
+pub unsafe fn capture_direct_launch(
+    kernel: &chevron::Kernel,
+    func: usize,
+    config: chevron::LaunchConfig,
+    args: *mut *mut c_void,
+    stream: *mut c_void,
+) -> Option<CudaResult> {
+    with_capture(stream, |capture, key| {
+        // SAFETY: forwarded from the caller.
+        let launch = unsafe {
+            super::nodes::direct_launch(kernel, func, config, capture.stream.device(), args)
+        }?;
+        capture.push(key, NodeKind::Kernel(Box::new(launch)))
+    })
+}
+
 /// Records `cudaMemsetAsync` on a capturing stream; `None` when `stream` does not capture.
 pub fn capture_memset(
     stream: *mut c_void,
@@ -150,13 +171,25 @@ pub fn capture_memset(
     value: c_int,
     bytes: usize,
 ) -> Option<CudaResult> {
+    capture_fill(stream, dst, u32::from(value as u8), 1, bytes as u64)
+}
+
+/// Records a fill of `count` elements of `element_bytes` (1, 2 or 4) bytes on a capturing
+/// stream (the driver's `cuMemsetD*Async`); `None` when `stream` does not capture.
+pub fn capture_fill(
+    stream: *mut c_void,
+    dst: u64,
+    value: u32,
+    element_bytes: u32,
+    count: u64,
+) -> Option<CudaResult> {
     with_capture(stream, |capture, key| {
         let kind = NodeKind::Memset {
             dst,
-            value: u32::from(value as u8),
-            element_bytes: 1,
-            count: bytes as u64,
-            pitch: bytes as u64,
+            value,
+            element_bytes,
+            count,
+            pitch: count * u64::from(element_bytes),
             rows: 1,
         };
         capture.push(key, kind)
@@ -297,6 +330,7 @@ pub extern "C" fn cudaStreamBeginCapture(stream: *mut c_void, mode: c_int) -> cu
             ));
         }
         let (ordinal, chevron_stream) = state::created_stream(stream)?;
+        super::capture_hook::install();
         let mut captures = lock(&CAPTURES);
         let captures = captures.get_or_insert_with(Captures::default);
         if captures.streams.contains_key(&(stream as usize)) {

@@ -338,9 +338,12 @@ pub unsafe extern "C" fn cudaGraphExecKernelNodeSetParams(
                 "not a kernel node",
             ));
         };
-        let same = Arc::ptr_eq(&old.fatbin, &launch.fatbin)
-            && old.name == launch.name
-            && old.config == launch.config;
+        let same_code = match (&old.fatbin, &launch.fatbin) {
+            (Some(old), Some(new)) => Arc::ptr_eq(old, new),
+            (None, None) => old.func == launch.func,
+            _ => false,
+        };
+        let same = same_code && old.name == launch.name && old.config == launch.config;
         match exec.kernels.get(&(node as usize)).copied() {
             Some((step, id)) if same => {
                 let Step::Device(graph) = &mut exec.steps[step] else {

@@ -14,6 +14,7 @@
 
 pub mod build;
 pub mod capture;
+mod capture_hook;
 pub mod exec;
 pub mod exec_params;
 pub(crate) mod model;
@@ -30,8 +31,8 @@ use crate::errors::{cudaError_t, CudaError, CudaResult, INVALID_VALUE};
 use crate::state::lock;
 
 pub use capture::{
-    capture_copy, capture_event_record, capture_event_wait, capture_host, capture_launch,
-    capture_memset, forget_captures, refuse_if_capturing,
+    capture_copy, capture_direct_launch, capture_event_record, capture_event_wait, capture_fill,
+    capture_host, capture_launch, capture_memset, forget_captures, refuse_if_capturing,
 };
 
 /// `cudaErrorStreamCaptureUnsupported`.

@@ -34,10 +34,11 @@ pub fn as_args(values: &[Value]) -> Vec<&dyn KernelArg> {
 /// A kernel node's launch.
 #[derive(Clone)]
 pub struct KernelLaunch {
-    /// The host stub the program names the kernel by (`cudaKernelNodeParams::func`).
+    /// The host stub the program names the kernel by (`cudaKernelNodeParams::func`), or the
+    /// driver API's `CUfunction`.
     pub func: usize,
-    /// The fatbin and name of the registered kernel.
-    pub fatbin: Arc<FatBinary>,
+    /// The fatbin and name of the registered kernel (`None`: a driver-API module's kernel).
+    pub fatbin: Option<Arc<FatBinary>>,
     pub name: String,
     pub kernel: Kernel,
     pub config: LaunchConfig,

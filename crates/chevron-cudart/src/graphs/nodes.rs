@@ -96,18 +96,36 @@ pub(crate) unsafe fn kernel_launch(
     args: *mut *mut c_void,
 ) -> CudaResult<KernelLaunch> {
     let kernel = entry.kernel(ordinal)?.clone();
-    kernel.check_config(device, &config)?;
-    // SAFETY: forwarded from the caller.
-    let values = unsafe { copy_values(&kernel, args) }?;
     let func = if func == 0 {
         registry::stub_of(entry)
     } else {
         func
     };
+    let fatbin = Some(Arc::clone(&entry.fatbin));
+    // SAFETY: forwarded from the caller.
+    unsafe { checked_launch(kernel, func, fatbin, config, device, args) }
+}
+
+/// A kernel node's launch of `kernel` (named `func` by the program), checked against `device`,
+/// its values copied.
+///
+/// # Safety
+/// `args` as for [`copy_values`].
+unsafe fn checked_launch(
+    kernel: Kernel,
+    func: usize,
+    fatbin: Option<Arc<crate::registry::FatBinary>>,
+    config: LaunchConfig,
+    device: &Device,
+    args: *mut *mut c_void,
+) -> CudaResult<KernelLaunch> {
+    kernel.check_config(device, &config)?;
+    // SAFETY: forwarded from the caller.
+    let values = unsafe { copy_values(&kernel, args) }?;
     let mut launch = KernelLaunch {
         func,
-        fatbin: Arc::clone(&entry.fatbin),
-        name: entry.name.clone(),
+        fatbin,
+        name: kernel.name().to_string(),
         kernel,
         config,
         values,
@@ -115,6 +133,47 @@ pub(crate) unsafe fn kernel_launch(
     };
     launch.point_at_values();
     Ok(launch)
+}
+
+/// A kernel node's launch of a driver-API function (`CUfunction` `func`, its kernel loaded on
+/// `device`), checked, its values copied.
+///
+/// # Safety
+/// `args` is NULL or holds one pointer per parameter, each NULL or to a value of its size.
+pub(crate) unsafe fn direct_launch(
+    kernel: &Kernel,
+    func: usize,
+    config: LaunchConfig,
+    device: &Device,
+    args: *mut *mut c_void,
+) -> CudaResult<KernelLaunch> {
+    // SAFETY: forwarded from the caller.
+    unsafe { checked_launch(kernel.clone(), func, None, config, device, args) }
+}
+
+/// Adds a node launching the driver-API function `func` (whose kernel is `kernel`) with
+/// `config`, after the `count` nodes at `deps`: `cuGraphAddKernelNode` over this graph model.
+///
+/// # Safety
+/// `deps` is NULL or valid for `count` reads; `args` as for [`direct_launch`].
+#[allow(clippy::too_many_arguments)]
+pub unsafe fn add_direct_kernel_node(
+    out: *mut *mut c_void,
+    graph: *mut c_void,
+    deps: *const *mut c_void,
+    count: usize,
+    kernel: &Kernel,
+    func: usize,
+    config: LaunchConfig,
+    args: *mut *mut c_void,
+) -> CudaResult {
+    let kind = || {
+        // SAFETY: forwarded from the caller.
+        let launch = unsafe { direct_launch(kernel, func, config, kernel.device(), args) }?;
+        Ok(NodeKind::Kernel(Box::new(launch)))
+    };
+    // SAFETY: forwarded from the caller.
+    unsafe { add(out, graph, deps, count, kind) }
 }
 
 /// The launch `params` describe, on the current device.

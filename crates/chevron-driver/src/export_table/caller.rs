@@ -1,5 +1,6 @@
 //! The caller of an exported function, for reports: its return address and the shared
-//! object (and offset in it) that address lies in, through glibc's `backtrace` and `dladdr`.
+//! object (and offset in it) that address lies in, through glibc's `backtrace` and `dladdr`;
+//! and the object a call into chevron's driver library came from ([`calling_object`]).
 
 use std::ffi::{c_char, c_int, c_void, CStr};
 
@@ -31,9 +32,8 @@ pub fn return_address() -> usize {
     }
 }
 
-/// `address` as `object+0xoffset` (the object's file name without its directory), or the
-/// bare address where no loaded object holds it.
-pub fn describe(address: usize) -> String {
+/// What `dladdr` knows of `address`: `None` where no loaded object holds it.
+fn lookup(address: usize) -> Option<DlInfo> {
     let mut info = DlInfo {
         dli_fname: std::ptr::null(),
         dli_fbase: std::ptr::null_mut(),
@@ -43,9 +43,31 @@ pub fn describe(address: usize) -> String {
     // SAFETY: `info` is a writable `Dl_info`; dladdr compares the address with the loaded
     // objects' ranges and never dereferences it.
     let found = address != 0 && unsafe { dladdr(address as *const c_void, &mut info) } != 0;
-    if !found || info.dli_fname.is_null() {
+    found.then_some(info)
+}
+
+/// The base address of the loaded object that called into chevron's driver library: that of
+/// the first frame of this thread's stack outside it (0 when unknown).
+#[inline(never)]
+pub fn calling_object() -> usize {
+    let base = |address: usize| lookup(address).map_or(0, |info| info.dli_fbase as usize);
+    let own = base(calling_object as *const () as usize);
+    let mut frames = [std::ptr::null_mut::<c_void>(); 64];
+    // SAFETY: `frames` holds 64 entries, as passed.
+    let depth = unsafe { backtrace(frames.as_mut_ptr(), 64) }.max(0) as usize;
+    frames[..depth]
+        .iter()
+        .map(|&frame| base(frame as usize))
+        .find(|&object| object != 0 && object != own)
+        .unwrap_or(0)
+}
+
+/// `address` as `object+0xoffset` (the object's file name without its directory), or the
+/// bare address where no loaded object holds it.
+pub fn describe(address: usize) -> String {
+    let Some(info) = lookup(address).filter(|info| !info.dli_fname.is_null()) else {
         return format!("{address:#x}");
-    }
+    };
     // SAFETY: dladdr's file name is a NUL-terminated string owned by the loader.
     let path = unsafe { CStr::from_ptr(info.dli_fname) }.to_string_lossy();
     let object = path.rsplit('/').next().unwrap_or(&path);

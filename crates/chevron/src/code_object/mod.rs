@@ -33,6 +33,8 @@ pub use host::embedded_fatbins;
 pub use integrity::{check_fatbin, container_extent};
 pub use loaded::readable_from;
 pub use nv_info::{FunctionResources, KernelInfo, KernelParam};
+#[doc(hidden)]
+pub use object::ptx_parses;
 pub use object::{CodeObject, IN_MEMORY};
 pub use targets::{select_entry, CodeTargets};
 

@@ -6,6 +6,7 @@
 //! PTX parsed) on first use and kept, so picking the same entry for several devices reads it
 //! once.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
 use chevron_ptx::ir;
@@ -325,8 +326,19 @@ impl CodeObject {
     }
 }
 
+/// PTX texts code objects parsed, over the whole process (every thread).
+static PTX_PARSES: AtomicU64 = AtomicU64::new(0);
+
+/// How many PTX texts code objects parsed so far in this process, on every thread (for tests
+/// that check that a code object is read once however many devices or threads load it).
+#[doc(hidden)]
+pub fn ptx_parses() -> u64 {
+    PTX_PARSES.load(Ordering::Relaxed)
+}
+
 impl PtxBody {
     fn parse(bytes: &[u8]) -> PtxBody {
+        PTX_PARSES.fetch_add(1, Ordering::Relaxed);
         // Compilers often hand PTX over with its C string terminator.
         let end = bytes.iter().rposition(|&b| b != 0).map_or(0, |i| i + 1);
         let started = std::time::Instant::now();

@@ -4,16 +4,17 @@
 //! what they need alive. CUDA's `CUdevice` and its primary `CUcontext` both map to a `Device`.
 
 pub(crate) mod event_pool;
+pub(crate) mod progress;
 pub(crate) mod release_worker;
 pub(crate) mod state;
 
+use std::any::Any;
 use std::fmt;
 use std::sync::{Arc, OnceLock};
 
 use crate::backend::{self, BackendKind, DeviceInfo};
 use crate::device::state::DeviceCore;
 use crate::error::Result;
-use crate::stream::{Stream, StreamShared};
 
 /// One device of one backend.
 #[derive(Clone)]
@@ -23,7 +24,9 @@ pub struct Device {
 
 pub(crate) struct DeviceShared {
     pub(crate) core: Arc<DeviceCore>,
-    default_stream: OnceLock<Arc<StreamShared>>,
+    /// The default stream's shared part, made and typed by the stream layer above
+    /// (`Device::default_stream`, in `stream/mod.rs`).
+    pub(crate) default_stream: OnceLock<Arc<dyn Any + Send + Sync>>,
 }
 
 impl Device {
@@ -127,23 +130,6 @@ impl Device {
     /// `cuCtxGetStreamPriorityRange`); `(0, 0)` where all streams run alike (the CPU device).
     pub fn stream_priority_range(&self) -> Result<(i32, i32)> {
         self.shared.core.backend.stream_priority_range()
-    }
-
-    /// Creates a new in-order stream.
-    pub fn create_stream(&self) -> Result<Stream> {
-        let shared = StreamShared::create(&self.shared.core)?;
-        Ok(Stream::from_parts(self.clone(), shared))
-    }
-
-    /// The device's default stream, created on first use. [`crate::Buffer`]'s convenience
-    /// copies run on it. It is an ordinary chevron stream (not CUDA's legacy stream 0).
-    pub fn default_stream(&self) -> Result<Stream> {
-        if let Some(shared) = self.shared.default_stream.get() {
-            return Ok(Stream::from_parts(self.clone(), Arc::clone(shared)));
-        }
-        let created = StreamShared::create(&self.shared.core)?;
-        let shared = self.shared.default_stream.get_or_init(|| created);
-        Ok(Stream::from_parts(self.clone(), Arc::clone(shared)))
     }
 
     /// Waits until all work on all streams of the device is done, then releases buffers and

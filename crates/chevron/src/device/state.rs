@@ -14,9 +14,9 @@ use std::sync::{Arc, Mutex, MutexGuard};
 
 use crate::backend::{self, DevicePtr};
 use crate::device::event_pool::EventPool;
+use crate::device::progress::StreamProgress;
 use crate::device::release_worker::{release_now, ReleaseWorker};
 use crate::error::Result;
-use crate::stream::progress::StreamProgress;
 
 /// Something to release once the device's streams have passed a point.
 pub(crate) enum Release {

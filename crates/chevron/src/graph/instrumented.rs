@@ -8,9 +8,9 @@ use std::sync::Arc;
 use super::values::ArgValues;
 use crate::backend::{ExecGraph, LaunchConfig};
 use crate::error::Result;
-use crate::instrument::{HiddenArg, KernelHook};
 use crate::launch::args::KernelArgs;
 use crate::launch::kernel::Kernel;
+use crate::module::hook::{HiddenArg, LaunchHook};
 use crate::Stream;
 
 /// The value the hidden parameter holds until the first replay sets it.
@@ -28,7 +28,7 @@ pub(super) fn pointers_with_hidden(values: &ArgValues) -> Vec<*mut c_void> {
 pub(super) struct InstrumentedNode {
     pub node: usize,
     kernel: Kernel,
-    hook: Arc<KernelHook>,
+    hook: Arc<dyn LaunchHook>,
     config: LaunchConfig,
     /// The caller's argument values (the hidden one aside).
     values: ArgValues,
@@ -45,7 +45,7 @@ impl InstrumentedNode {
         Some(InstrumentedNode {
             node,
             kernel: kernel.clone(),
-            hook: Arc::clone(kernel.instrument_hook()?),
+            hook: Arc::clone(kernel.launch_hook()?),
             config,
             values: values.clone(),
         })
@@ -70,7 +70,7 @@ impl InstrumentedNode {
 
     /// Notes the replay submitted (a built-in tool's record is read later).
     pub(super) fn launched(&self, stream: &Stream, hidden: HiddenArg) {
-        self.hook
-            .launched(&self.kernel, stream, &self.config, hidden);
+        let name = self.kernel.display_name();
+        self.hook.launched(name, stream, &self.config, hidden);
     }
 }

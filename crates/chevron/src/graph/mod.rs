@@ -33,7 +33,6 @@
 //! # Ok(()) }
 //! ```
 
-pub(crate) mod auto;
 mod instrumented;
 mod record;
 pub(crate) mod values;

@@ -1,5 +1,6 @@
 //! Launching an instrumented kernel: its hidden last parameter `launch` is appended to the
-//! caller's arguments (a launch number, or the address of a built-in tool's record).
+//! caller's arguments (a launch number, or the address of a built-in tool's record). The
+//! launch path reaches it as the kernel's [`LaunchHook`].
 
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -8,10 +9,10 @@ use chevron_ptx::passes::InstrumentedKernel;
 
 use super::records::{self, Pending};
 use super::Builtin;
-use crate::backend::LaunchConfig;
+use crate::backend::{self, LaunchConfig};
 use crate::buffer::Buffer;
 use crate::error::Result;
-use crate::launch::kernel::Kernel;
+use crate::module::hook::{HiddenArg, LaunchHook};
 use crate::stream::Stream;
 
 /// What an instrumented kernel's launches pass as `launch`.
@@ -49,57 +50,51 @@ impl KernelHook {
         };
         Ok(record)
     }
+}
 
-    /// The value of `launch` for one launch of `kernel` on `stream`, and what
-    /// [`KernelHook::launched`] needs once the launch is submitted (a built-in tool's record,
-    /// initialized on `stream` now).
-    pub(crate) fn prepare(&self, stream: &Stream, config: &LaunchConfig) -> Result<HiddenArg> {
+impl LaunchHook for KernelHook {
+    /// The value of `launch` for one launch on `stream`, and what [`LaunchHook::launched`]
+    /// needs once the launch is submitted (a built-in tool's record, initialized on `stream`
+    /// now).
+    fn prepare(&self, stream: &Stream, config: &LaunchConfig) -> Result<HiddenArg> {
         Ok(match self.builtin {
             Some(tool) => {
                 let buffer = self.record(tool, stream, config)?;
                 HiddenArg {
                     value: buffer.device_ptr(),
-                    record: Some((tool, buffer)),
+                    kept: Some(Box::new(Kept { tool, buffer })),
                 }
             }
             None => HiddenArg {
                 value: NEXT_LAUNCH.fetch_add(1, Ordering::Relaxed),
-                record: None,
+                kept: None,
             },
         })
     }
 
-    /// Notes a submitted launch prepared by [`KernelHook::prepare`]: a built-in tool's record
+    /// Notes a submitted launch prepared by [`LaunchHook::prepare`]: a built-in tool's record
     /// is read once the launch is done (when the trace is written or at exit).
-    pub(crate) fn launched(
-        &self,
-        kernel: &Kernel,
-        stream: &Stream,
-        config: &LaunchConfig,
-        hidden: HiddenArg,
-    ) {
-        if let Some((tool, buffer)) = hidden.record {
-            records::push(Pending {
-                tool,
-                kernel: kernel.display_name().to_string(),
-                device: stream.device().label().to_string(),
-                grid: config.grid,
-                block_instructions: self.kernel.block_instructions.clone(),
-                launched_ns: crate::trace::clock().map(crate::trace::since_start),
-                stream: stream.clone(),
-                buffer,
-            });
-        }
+    fn launched(&self, name: &str, stream: &Stream, config: &LaunchConfig, hidden: HiddenArg) {
+        let Some(kept) = hidden.kept.and_then(|kept| kept.downcast::<Kept>().ok()) else {
+            return;
+        };
+        let Kept { tool, buffer } = *kept;
+        records::push(Pending {
+            tool,
+            kernel: name.to_string(),
+            device: stream.device().label().to_string(),
+            grid: config.grid,
+            block_instructions: self.kernel.block_instructions.clone(),
+            launched_ns: crate::trace::clock().map(crate::trace::since_start),
+            stream: stream.clone(),
+            buffer,
+        });
     }
 
-    /// Launches `kernel` with `args` plus `launch`.
-    ///
-    /// # Safety
-    /// As `backend::Stream::launch`, for the caller's arguments (`args` holds one pointer per
-    /// parameter of the kernel before instrumentation).
-    pub(crate) unsafe fn launch(
+    unsafe fn launch(
         &self,
-        kernel: &Kernel,
+        function: &dyn backend::Function,
+        name: &str,
         stream: &Stream,
         config: &LaunchConfig,
         args: &[*mut c_void],
@@ -110,16 +105,14 @@ impl KernelHook {
         let backend = &stream.shared.progress.backend;
         // SAFETY: the caller's arguments as guaranteed, plus `launch`, a u64 alive for the call
         // for the u64 parameter the pass appended.
-        unsafe { backend.launch(kernel.backend_function(), config, &pointers) }?;
-        self.launched(kernel, stream, config, hidden);
+        unsafe { backend.launch(function, config, &pointers) }?;
+        self.launched(name, stream, config, hidden);
         Ok(())
     }
 }
 
-/// The hidden `launch` argument of one launch of an instrumented kernel.
-pub(crate) struct HiddenArg {
-    /// The value passed.
-    pub value: u64,
-    /// A built-in tool's record of the launch.
-    record: Option<(Builtin, Buffer<u64>)>,
+/// What a built-in tool's launch keeps until it is submitted: the tool and its record.
+struct Kept {
+    tool: Builtin,
+    buffer: Buffer<u64>,
 }

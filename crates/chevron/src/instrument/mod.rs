@@ -15,21 +15,21 @@
 mod launch;
 mod records;
 
-use std::collections::HashMap;
 use std::sync::Arc;
 
 use chevron_ptx::linker::{link_with, LinkOptions};
 use chevron_ptx::passes::{instrument, InstrumentedKernel, LineMap, LAUNCH_PARAM};
 
 pub use chevron_ptx::passes::Hooks;
-pub(crate) use launch::{HiddenArg, KernelHook};
-pub(crate) use records::{collect_after_wait, collect_records, print_summary, Moment, Waited};
+use launch::KernelHook;
 
 use crate::code_object::{CodeObject, CodeObjectKind, IN_MEMORY};
 use crate::device::Device;
 use crate::error::{Error, Result};
+use crate::module::hook::LaunchHook;
 use crate::module::loading;
 use crate::module::Module;
+use crate::trace::Moment;
 
 /// Reads the records of every launch instrumented with a built-in tool that were not read yet,
 /// waiting for their kernels: their events go into the trace (when it is recording) and their
@@ -124,18 +124,6 @@ impl Builtin {
     }
 }
 
-/// The instrumented kernels of a module, by symbol name.
-pub(crate) struct Instrumented {
-    kernels: HashMap<String, Arc<KernelHook>>,
-}
-
-impl Instrumented {
-    /// The launch hook of kernel `name`, when it was instrumented.
-    pub(crate) fn hook(&self, name: &str) -> Option<Arc<KernelHook>> {
-        self.kernels.get(name).cloned()
-    }
-}
-
 impl Module {
     /// Loads `code` (PTX, or a fatbin's PTX) with the kernels `what` selects rewritten to call
     /// the hooks `what` names, defined by `tool` (PTX). `code` itself is not changed.
@@ -165,13 +153,49 @@ impl Module {
     }
 }
 
+/// Installs [`load_from_env`] as the module loader's hook (every later module load asks it
+/// first) and the built-in tools' records as a source of the trace; with `CHEVRON_INSTRUMENT`
+/// set, the summary is printed at exit. The runtime installs it before it hands out a device.
+pub(crate) fn install() {
+    static INSTALLED: std::sync::Once = std::sync::Once::new();
+    INSTALLED.call_once(|| {
+        crate::module::hook::install_load_hook(load_from_env);
+        crate::trace::add_source(&BuiltinRecords);
+    });
+    if Builtin::from_env().is_some() {
+        crate::trace::write_at_exit_once();
+    }
+}
+
+/// The records of built-in tools, as a source of the trace.
+struct BuiltinRecords;
+
+impl crate::trace::Source for BuiltinRecords {
+    fn after_wait(&self, what: crate::trace::Waited<'_>) {
+        records::collect_after_wait(what);
+    }
+
+    fn settle(&self) -> Result<()> {
+        collect().map(|_| ())
+    }
+
+    fn drain(&self, moment: Moment, out: &mut dyn FnMut(crate::trace::Event)) {
+        records::collect_records(out, moment);
+    }
+
+    fn at_exit(&self) {
+        records::print_summary();
+    }
+}
+
 /// Loads a module instrumented with the tool `CHEVRON_INSTRUMENT` names, when it names one and
 /// the code object holds PTX; `None` otherwise (the caller loads it as it is).
-pub(crate) fn load_from_env(device: &Device, code: &CodeObject) -> Result<Option<Module>> {
+fn load_from_env(device: &Device, code: &CodeObject) -> Result<Option<Module>> {
     crate::trace::init_from_env();
     let Some(builtin) = Builtin::from_env() else {
         return Ok(None);
     };
+    crate::trace::write_at_exit_once();
     if code.kind() == CodeObjectKind::Cubin {
         records::note_skipped(code.source_name(), "a cubin holds no PTX to rewrite");
         return Ok(None);
@@ -254,11 +278,11 @@ fn load(
         .into_iter()
         .map(|kernel: InstrumentedKernel| {
             let name = kernel.name.clone();
-            (name, Arc::new(KernelHook::new(kernel, builtin)))
+            let hook: Arc<dyn LaunchHook> = Arc::new(KernelHook::new(kernel, builtin));
+            (name, hook)
         })
         .collect();
-    let instrumented = Arc::new(Instrumented { kernels });
-    let module = Module::from_loaded(device, loaded, source_name, Some(instrumented));
+    let module = Module::from_loaded(device, loaded, source_name, Some(Arc::new(kernels)));
     crate::trace::module_load(started, source_name, device.label(), parse_ns);
     Ok(module)
 }

@@ -16,7 +16,7 @@ use serde_json::{json, Map};
 use super::Builtin;
 use crate::buffer::Buffer;
 use crate::stream::Stream;
-use crate::trace::{Event, Track};
+use crate::trace::{Event, Moment, Track, Waited};
 
 /// One launch's record, not read yet.
 pub(crate) struct Pending {
@@ -93,15 +93,6 @@ pub(crate) fn note_skipped(source: &str, why: &str) {
     state().skipped.push(format!("{source}: {why}"));
 }
 
-/// What a host wait just waited for.
-#[derive(Clone, Copy)]
-pub(crate) enum Waited<'a> {
-    /// Stream `id` (up to some submission).
-    Stream(u64),
-    /// Every stream of the device labelled so.
-    Device(&'a str),
-}
-
 /// Reads the records of launches on the streams `waited` names once their stream has no work
 /// left, right after a host wait on it: while the device (and its driver) is certainly alive. Their trace
 /// events go into the trace when it is recording. Costs one relaxed load when nothing is
@@ -132,17 +123,6 @@ pub(crate) fn collect_after_wait(waited: Waited<'_>) {
         state.pending.extend(unfinished);
         PENDING.store(state.pending.len(), Ordering::Relaxed);
     }
-}
-
-/// When a record is read, for the message explaining a failed read.
-#[derive(Clone, Copy, PartialEq, Eq)]
-pub(crate) enum Moment {
-    /// Right after the host waited for the launch's stream.
-    AfterWait,
-    /// When the trace stops or the program asks ([`super::collect`]).
-    Collect,
-    /// At process exit.
-    Exit,
 }
 
 /// Reads every pending record (waiting for its launch), sums it into the summary and hands its

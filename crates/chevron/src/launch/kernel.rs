@@ -18,6 +18,7 @@ use crate::error::Result;
 use crate::launch::args::KernelArgs;
 use crate::launch::raw_args::RawArgs;
 use crate::launch::submit::{submit, Submission};
+use crate::module::hook::LaunchHook;
 use crate::module::Module;
 use crate::stream::token::Token;
 use crate::stream::Stream;
@@ -35,7 +36,7 @@ struct KernelShared {
     /// The demangled signature when there is one, else the symbol name.
     display_name: String,
     params: Option<Vec<ParamLayout>>,
-    instrumented: Option<Arc<crate::instrument::KernelHook>>,
+    instrumented: Option<Arc<dyn LaunchHook>>,
     max_threads_per_block: u32,
     static_shared_bytes: u32,
     /// The limits of the kernel's device, read once (launches check against them).
@@ -62,7 +63,7 @@ impl Kernel {
                 declared_param_bytes,
                 max_threads_per_block: function.max_threads_per_block(),
                 static_shared_bytes: function.static_shared_bytes(),
-                instrumented: module.instrument_hook(function.name()),
+                instrumented: module.launch_hook(function.name()),
                 function,
                 module,
                 display_name,
@@ -112,7 +113,7 @@ impl Kernel {
 
     /// The instrumentation hook launches go through (it fills the hidden `launch` parameter),
     /// when the kernel is instrumented.
-    pub(crate) fn instrument_hook(&self) -> Option<&Arc<crate::instrument::KernelHook>> {
+    pub(crate) fn launch_hook(&self) -> Option<&Arc<dyn LaunchHook>> {
         self.shared.instrumented.as_ref()
     }
 

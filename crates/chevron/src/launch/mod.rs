@@ -7,6 +7,7 @@ pub(crate) mod kernel;
 mod lookup;
 pub(crate) mod raw_args;
 pub(crate) mod submit;
+mod traced;
 
 pub use args::{KernelArg, KernelArgs, Value};
 pub use checks::MAX_PARAM_BYTES;

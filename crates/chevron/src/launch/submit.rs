@@ -2,47 +2,20 @@
 //! the backend and counts it on the stream.
 //!
 //! Launches with nothing extra to do (no trace recording, no stream with automatic graph
-//! replay, a kernel without instrumentation, no cluster) take the plain path: one relaxed load
-//! of [`EXTRAS`], a field of the kernel, the backend call and the stream's sequence number.
-//! Everything else (tracing, automatic replay, instrumented kernels, clusters) goes through
-//! [`submit_with_extras`], out of line.
-//!
-//! [`EXTRAS`] is kept up to date where those features change state: the trace sets a bit when
-//! it starts and clears it when it stops; every stream with automatic replay on counts one.
+//! replay, a kernel without instrumentation, no cluster) take the plain path: two relaxed
+//! loads ([`crate::trace::enabled`], [`replay::any_on`]), a field of the kernel, the backend
+//! call and the stream's sequence number. Everything else (tracing, automatic replay,
+//! instrumented kernels, clusters) goes through [`submit_with_extras`], out of line.
 
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicU32, Ordering};
 
 use crate::backend::LaunchConfig;
 use crate::error::Result;
 use crate::launch::kernel::Kernel;
+use crate::stream::device_time;
+use crate::stream::replay::{self, Raw};
 use crate::stream::token::Token;
 use crate::stream::Stream;
-
-/// Nonzero while any launch may need more than the plain path: the trace bit, plus one per
-/// stream with automatic graph replay on.
-static EXTRAS: AtomicU32 = AtomicU32::new(0);
-
-/// The bit of [`EXTRAS`] set while the trace records.
-const TRACE_BIT: u32 = 1 << 31;
-
-/// Notes that the trace started (`true`) or stopped recording.
-pub(crate) fn note_trace(on: bool) {
-    if on {
-        EXTRAS.fetch_or(TRACE_BIT, Ordering::Relaxed);
-    } else {
-        EXTRAS.fetch_and(!TRACE_BIT, Ordering::Relaxed);
-    }
-}
-
-/// Notes that a stream turned automatic graph replay on (`true`) or off.
-pub(crate) fn note_auto_graph(on: bool) {
-    if on {
-        EXTRAS.fetch_add(1, Ordering::Relaxed);
-    } else {
-        EXTRAS.fetch_sub(1, Ordering::Relaxed);
-    }
-}
 
 /// A launch as [`submit`] takes it.
 pub(crate) struct Submission<'a> {
@@ -85,7 +58,10 @@ pub(crate) unsafe fn submit(
     launch: Submission<'_>,
     pointers: &[*mut c_void],
 ) -> Result<Token> {
-    if launch.cluster.is_none() && !kernel.is_instrumented() && EXTRAS.load(Ordering::Relaxed) == 0
+    if launch.cluster.is_none()
+        && !kernel.is_instrumented()
+        && !crate::trace::enabled()
+        && !replay::any_on()
     {
         let target = stream.launch_target();
         // SAFETY: forwarded from the caller.
@@ -112,9 +88,9 @@ unsafe fn submit_with_extras(
     launch: Submission<'_>,
     pointers: &[*mut c_void],
 ) -> Result<Token> {
-    let started = crate::trace::launch_clock(stream);
+    let started = device_time::launch_clock(stream);
     let config = launch.config;
-    let hook = kernel.instrument_hook();
+    let hook = kernel.launch_hook();
     let function = kernel.backend_function();
     let launched = match (launch.cluster, hook) {
         (Some(cluster), _) => {
@@ -123,11 +99,15 @@ unsafe fn submit_with_extras(
             unsafe { target.launch_cluster(function, config, cluster, pointers) }
         }
         // SAFETY: forwarded from the caller.
-        (None, Some(hook)) => unsafe { hook.launch(kernel, stream, config, pointers) },
+        (None, Some(hook)) => unsafe {
+            hook.launch(function, kernel.display_name(), stream, config, pointers)
+        },
         // Replay needs the parameters' sizes: a kernel without a layout stays eager.
         (None, None) => match (stream.auto_graph_on(), kernel.params()) {
             (true, Some(params)) => {
-                crate::graph::auto::launch_tracked(kernel, stream, config, pointers, params)
+                let args = Raw { pointers, params };
+                let function = kernel.backend_function_arc();
+                stream.replay().launch_tracked(&function, config, &args)
             }
             // SAFETY: forwarded from the caller.
             _ => unsafe { stream.launch_target().launch(function, config, pointers) },
@@ -136,7 +116,7 @@ unsafe fn submit_with_extras(
     launched.map_err(|err| kernel.name_device(stream.device(), err))?;
     let token = stream.submitted();
     if let Some(started) = started {
-        crate::trace::launch(&started, kernel, stream, config, launch.deps, &token);
+        super::traced::launched(&started, kernel, stream, config, launch.deps, &token);
     }
     Ok(token)
 }

@@ -9,6 +9,7 @@
 //! Dropping a module (and its kernels) unloads it once every stream of the device has passed
 //! the point of the drop, so launches still in flight finish first.
 
+pub(crate) mod hook;
 pub(crate) mod loading;
 mod parallel;
 
@@ -22,6 +23,7 @@ use crate::code_object::{CodeObject, CodeObjectKind, IN_MEMORY};
 use crate::device::state::Release;
 use crate::device::Device;
 use crate::error::{Error, Result};
+use hook::{KernelHooks, LaunchHook};
 
 /// A code object loaded on one device. Cloning gives another handle to the same module.
 #[derive(Clone)]
@@ -38,8 +40,8 @@ pub(crate) struct ModuleShared {
     pub(crate) symbols_known: bool,
     /// The file name, or `<memory>`.
     pub(crate) source_name: String,
-    /// The kernels rewritten to call an instrumentation tool, when the module was instrumented.
-    pub(crate) instrumented: Option<Arc<crate::instrument::Instrumented>>,
+    /// The launch hooks of kernels rewritten to take a hidden argument (instrumented ones).
+    pub(crate) launch_hooks: Option<Arc<KernelHooks>>,
 }
 
 /// A module-scope variable of a loaded module.
@@ -121,7 +123,7 @@ impl Module {
         code: &CodeObject,
         started: Option<std::time::Instant>,
     ) -> Result<Module> {
-        if let Some(module) = crate::instrument::load_from_env(device, code)? {
+        if let Some(module) = hook::load_by_hook(device, code)? {
             return Ok(module);
         }
         let loaded = loading::load(device, code)?;
@@ -135,7 +137,7 @@ impl Module {
         device: &Device,
         loaded: loading::Loaded,
         source_name: &str,
-        instrumented: Option<Arc<crate::instrument::Instrumented>>,
+        launch_hooks: Option<Arc<KernelHooks>>,
     ) -> Module {
         Module {
             shared: Arc::new(ModuleShared {
@@ -144,7 +146,7 @@ impl Module {
                 symbols_known: loaded.symbols.is_some(),
                 symbols: loaded.symbols.unwrap_or_default(),
                 source_name: source_name.to_string(),
-                instrumented,
+                launch_hooks,
             }),
         }
     }
@@ -208,8 +210,8 @@ impl Module {
 
     /// The launch hook of kernel `name`, when the module was instrumented and it is one of the
     /// instrumented kernels.
-    pub(crate) fn instrument_hook(&self, name: &str) -> Option<Arc<crate::instrument::KernelHook>> {
-        self.shared.instrumented.as_ref()?.hook(name)
+    pub(crate) fn launch_hook(&self, name: &str) -> Option<Arc<dyn LaunchHook>> {
+        self.shared.launch_hooks.as_ref()?.get(name).cloned()
     }
 
     pub(crate) fn backend(&self) -> &Arc<dyn backend::Module> {

@@ -2,8 +2,10 @@
 //!
 //! Each device loads on its own thread (a driver's module load compiles PTX and copies the
 //! image to the device, independently per device), so loading on N devices takes about as
-//! long as on the slowest one rather than the sum.
+//! long as on the slowest one rather than the sum. The code object is read once, before the
+//! threads start, and shared by them (its PTX parsed once for every device).
 
+use crate::code_object::CodeObject;
 use crate::device::Device;
 use crate::error::{Error, Result};
 use crate::module::Module;
@@ -26,25 +28,28 @@ impl Module {
         match devices {
             [] => Ok(Vec::new()),
             [device] => Ok(vec![Module::from_named_bytes(device, bytes, source_name)?]),
-            _ => std::thread::scope(|scope| {
-                let loads: Vec<_> = devices
-                    .iter()
-                    .map(|device| {
-                        std::thread::Builder::new()
-                            .name(format!("chevron load {}", device.label()))
-                            .spawn_scoped(scope, move || {
-                                Module::from_named_bytes(device, bytes, source_name)
-                            })
-                    })
-                    .collect();
-                loads
-                    .into_iter()
-                    .zip(devices)
-                    .map(|(load, device)| joined(load, device))
-                    .collect()
-            }),
+            _ => load_each(devices, &CodeObject::read(bytes, source_name)),
         }
     }
+}
+
+/// Loads `code` on every device of `devices`, one thread each; the modules in that order.
+fn load_each(devices: &[&Device], code: &CodeObject) -> Result<Vec<Module>> {
+    std::thread::scope(|scope| {
+        let loads: Vec<_> = devices
+            .iter()
+            .map(|device| {
+                std::thread::Builder::new()
+                    .name(format!("chevron load {}", device.label()))
+                    .spawn_scoped(scope, move || Module::from_code_object(device, code))
+            })
+            .collect();
+        loads
+            .into_iter()
+            .zip(devices)
+            .map(|(load, device)| joined(load, device))
+            .collect()
+    })
 }
 
 /// The module a load thread returned; a thread that could not start or panicked is an error

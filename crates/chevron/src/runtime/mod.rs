@@ -65,7 +65,7 @@ impl Runtime {
     /// A runtime over backend devices made by the caller (e.g. a fixed number of CPU devices
     /// from `backend::cpu::discover_with`), in the order given.
     pub fn from_devices(devices: Vec<Arc<dyn backend::Device>>) -> Runtime {
-        let devices: Vec<Device> = devices.into_iter().map(Device::from_backend).collect();
+        let devices: Vec<Device> = devices.into_iter().map(device_of).collect();
         let backends = BACKENDS
             .iter()
             .map(|entry| entry.kind)
@@ -197,7 +197,7 @@ impl Runtime {
 
 fn discover(entry: &BackendEntry) -> std::result::Result<Vec<Device>, String> {
     match (entry.discover)() {
-        Ok(devices) => Ok(devices.into_iter().map(Device::from_backend).collect()),
+        Ok(devices) => Ok(devices.into_iter().map(device_of).collect()),
         Err(Error::Unavailable { reason, .. }) => Err(reason),
         Err(other) => Err(other.to_string()),
     }
@@ -211,6 +211,13 @@ impl std::fmt::Debug for Runtime {
             .field("backends", &self.backends)
             .finish()
     }
+}
+
+/// A device the runtime hands out: the features stacked on the core (instrumentation's module
+/// loader) are installed before any module can be loaded on it.
+fn device_of(backend: Arc<dyn backend::Device>) -> Device {
+    crate::instrument::install();
+    Device::from_backend(backend)
 }
 
 #[cfg(test)]

@@ -6,15 +6,18 @@
 //! backend becomes one event wait (the event comes from the device's pool and is recorded only
 //! now, when it is needed), and a token of another backend is waited for on the host.
 
+pub(crate) mod device_time;
 mod host;
 #[cfg(test)]
 mod ordering_tests;
-pub(crate) mod progress;
 pub(crate) mod raw;
+pub(crate) mod replay;
 pub(crate) mod token;
+pub(crate) mod traced;
 
 pub use token::Token;
 
+use std::any::Any;
 use std::collections::VecDeque;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
@@ -23,12 +26,12 @@ use bytemuck::Pod;
 
 use crate::backend;
 use crate::buffer::Buffer;
+use crate::device::progress::StreamProgress;
 use crate::device::state::{lock, DeviceCore};
 use crate::device::Device;
 use crate::error::{Error, Result};
-use crate::graph::auto::AutoGraph;
-use crate::stream::progress::StreamProgress;
-use crate::trace::Submission;
+use replay::{AutoGraph, AutoGraphStats};
+use traced::Submission;
 
 fn copy(direction: &'static str, bytes: u64) -> Submission<'static> {
     Submission::Copy { direction, bytes }
@@ -36,6 +39,32 @@ fn copy(direction: &'static str, bytes: u64) -> Submission<'static> {
 
 fn fill(bytes: u64) -> Submission<'static> {
     Submission::Fill { bytes }
+}
+
+/// The device's streams: made here, above the device layer.
+impl Device {
+    /// Creates a new in-order stream.
+    pub fn create_stream(&self) -> Result<Stream> {
+        let shared = StreamShared::create(self.core())?;
+        Ok(Stream::from_parts(self.clone(), shared))
+    }
+
+    /// The device's default stream, created on first use. [`crate::Buffer`]'s convenience
+    /// copies run on it. It is an ordinary chevron stream (not CUDA's legacy stream 0).
+    pub fn default_stream(&self) -> Result<Stream> {
+        let slot = &self.shared.default_stream;
+        let shared = match slot.get() {
+            Some(shared) => Arc::clone(shared),
+            None => {
+                let created: Arc<dyn Any + Send + Sync> = StreamShared::create(self.core())?;
+                Arc::clone(slot.get_or_init(|| created))
+            }
+        };
+        let shared = shared
+            .downcast::<StreamShared>()
+            .expect("a device's default stream slot holds only a StreamShared");
+        Ok(Stream::from_parts(self.clone(), shared))
+    }
 }
 
 /// An in-order queue of work on one device. Cloning gives another handle to the same queue.
@@ -203,6 +232,18 @@ impl Stream {
         &self.shared.auto
     }
 
+    /// Turns automatic graph replay on or off for this stream (off by default; on for every new
+    /// stream with `CHEVRON_AUTO_GRAPH=1`). Turning it off releases held launches. See
+    /// `docs/graphs.md` for what it catches.
+    pub fn auto_graph(&self, on: bool) -> Result<()> {
+        self.shared.auto.set_enabled(on)
+    }
+
+    /// What automatic replay did on this stream so far.
+    pub fn auto_graph_stats(&self) -> AutoGraphStats {
+        self.shared.auto.stats()
+    }
+
     /// A token for everything submitted to this stream so far.
     pub fn token(&self) -> Token {
         Token::new(Arc::clone(&self.shared), self.shared.progress.submitted())
@@ -225,7 +266,7 @@ impl Stream {
             }
             self.shared.wait_on(source, token.sequence())?;
         }
-        crate::trace::submitted(started, self, None, Submission::WaitFor { deps });
+        traced::submitted(started, self, None, Submission::WaitFor { deps });
         Ok(())
     }
 
@@ -298,7 +339,7 @@ impl Stream {
         }
         // The copy ran after everything submitted before it: that much is complete now.
         self.shared.progress.note_completed(before);
-        crate::trace::submitted(
+        traced::submitted(
             started,
             self,
             None,

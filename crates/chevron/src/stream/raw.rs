@@ -5,11 +5,11 @@
 //! The backend checks the ranges where it can (the CPU device reports an address outside its
 //! allocations as an error; the CUDA driver rejects unmapped addresses).
 
+use super::traced::{self, Submission};
 use crate::backend::DevicePtr;
 use crate::error::{Error, Result};
 use crate::stream::token::Token;
 use crate::stream::Stream;
-use crate::trace::Submission;
 
 fn copy(direction: &'static str, bytes: u64) -> Submission<'static> {
     Submission::Copy { direction, bytes }
@@ -40,7 +40,7 @@ impl Stream {
         // The copy ran after everything submitted before it: that much is complete now.
         self.shared.progress.note_completed(before);
         let bytes = dst.len() as u64;
-        crate::trace::submitted(started, self, None, copy("device to host", bytes));
+        traced::submitted(started, self, None, copy("device to host", bytes));
         Ok(())
     }
 

@@ -1,27 +1,24 @@
-//! The recording side: one function per kind of call, each a no-op when the trace is off.
+//! The recording side: one function per kind of call, each a no-op when the trace is off. They
+//! take plain descriptions (names, device labels, stream ids and sequence numbers): the layers
+//! above describe their own objects (`stream/traced.rs`, `launch/traced.rs`).
 
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Instant;
 
 use serde_json::{json, Map, Value};
 
-use super::device_time::LaunchClock;
+use super::source::{waited, Waited};
 use super::{enabled, record, since_start, Event, Track};
-use crate::backend::LaunchConfig;
 use crate::error::Error;
-use crate::instrument::Waited;
-use crate::launch::kernel::Kernel;
-use crate::stream::token::Token;
-use crate::stream::Stream;
 
-/// Work submitted to a stream, described when the trace is on.
-pub(crate) enum Submission<'a> {
-    /// A copy (`direction`: `host to device`, …) of `bytes`.
-    Copy { direction: &'static str, bytes: u64 },
-    /// A fill of `bytes`.
-    Fill { bytes: u64 },
-    /// The stream made to wait for tokens.
-    WaitFor { deps: &'a [&'a Token] },
+/// Work on a stream: which stream, and the submission (stream id, sequence number) it completes.
+pub(crate) struct OnStream<'a> {
+    /// The label of the stream's device.
+    pub device: &'a str,
+    /// The stream's id.
+    pub stream: u64,
+    /// The submission the work completes, when it is one.
+    pub completes: Option<(u64, u64)>,
 }
 
 fn host_track() -> Track {
@@ -37,24 +34,13 @@ fn host_track() -> Track {
     Track::Host { index, name }
 }
 
-fn stream_track(stream: &Stream) -> Track {
-    Track::Stream {
-        device: stream.device().label().to_string(),
-        stream: stream.shared.id,
-    }
-}
-
-fn token_key(token: &Token) -> Option<(u64, u64)> {
-    token.stream().map(|s| (s.id, token.sequence()))
-}
-
 /// Records `name` on the calling thread's track and, for stream work, on the stream's track.
-fn emit(
+pub(crate) fn emit(
     name: String,
     category: &'static str,
     started: Instant,
     args: Map<String, Value>,
-    stream: Option<(&Stream, Option<&Token>)>,
+    stream: Option<OnStream<'_>>,
     waits_for: Vec<(u64, u64)>,
 ) {
     let start_ns = since_start(started);
@@ -69,11 +55,13 @@ fn emit(
         completes: None,
         waits_for: Vec::new(),
     };
-    if let Some((stream, token)) = stream {
-        super::device_time::note_stream(stream);
+    if let Some(on) = stream {
         record(Event {
-            track: stream_track(stream),
-            completes: token.and_then(token_key),
+            track: Track::Stream {
+                device: on.device.to_string(),
+                stream: on.stream,
+            },
+            completes: on.completes,
             waits_for,
             ..host.clone()
         });
@@ -83,85 +71,15 @@ fn emit(
     }
 }
 
-/// A kernel launch that was submitted (`token`), after `deps`; `clock` is from
-/// [`super::launch_clock`] before the launch.
-pub(crate) fn launch(
-    clock: &LaunchClock,
-    kernel: &Kernel,
-    stream: &Stream,
-    config: &LaunchConfig,
-    deps: &[&Token],
-    token: &Token,
-) {
-    let waits: Vec<(u64, u64)> = deps.iter().filter_map(|t| token_key(t)).collect();
-    let mut args = Map::new();
-    args.insert("kernel".into(), json!(kernel.display_name()));
-    args.insert("grid".into(), json!(config.grid));
-    args.insert("block".into(), json!(config.block));
-    args.insert("shared_bytes".into(), json!(config.shared_bytes));
-    args.insert("device".into(), json!(stream.device().label()));
-    args.insert("stream".into(), json!(stream.shared.id));
-    args.insert("sequence".into(), json!(token.sequence()));
-    args.insert("deps".into(), json!(waits));
-    let name = kernel.display_name().to_string();
-    let names = (kernel.name(), name.as_str());
-    super::device_time::launched(clock, stream, names, token.sequence());
-    emit(
-        name,
-        "launch",
-        clock.host,
-        args,
-        Some((stream, Some(token))),
-        waits,
-    );
-}
-
-/// A copy, fill or stream wait that was submitted to `stream`.
-pub(crate) fn submitted(
-    started: Option<Instant>,
-    stream: &Stream,
-    token: Option<&Token>,
-    what: Submission<'_>,
-) {
-    let Some(started) = started else {
-        return;
-    };
-    let mut args = Map::new();
-    args.insert("device".into(), json!(stream.device().label()));
-    args.insert("stream".into(), json!(stream.shared.id));
-    let (name, category, waits) = match what {
-        Submission::Copy { direction, bytes } => {
-            args.insert("bytes".into(), json!(bytes));
-            (format!("copy {direction}"), "copy", Vec::new())
-        }
-        Submission::Fill { bytes } => {
-            args.insert("bytes".into(), json!(bytes));
-            ("fill".to_string(), "fill", Vec::new())
-        }
-        Submission::WaitFor { deps } => {
-            let waits: Vec<(u64, u64)> = deps.iter().filter_map(|t| token_key(t)).collect();
-            args.insert("deps".into(), json!(waits));
-            ("wait for tokens".to_string(), "wait", waits)
-        }
-    };
-    emit(name, category, started, args, Some((stream, token)), waits);
-}
-
-/// After a host wait for `what`: reads the built-in tool records and resolves the device
-/// durations it made complete.
-fn waited(what: Waited<'_>) {
-    crate::instrument::collect_after_wait(what);
-    super::device_time::resolve_after_wait(what);
-}
-
 /// After a wait for all the work of the device labelled `device` (`Device::synchronize`).
 pub(crate) fn device_synchronized(device: &str) {
     waited(Waited::Device(device));
 }
 
 /// A host wait (`what`: `token wait`, `stream synchronize`, …) for `waits_for`, which just
-/// returned: the work it waited for is complete (or faulted), so the built-in tool records of
-/// that stream's launches are read now, while the device is certainly alive.
+/// returned: the work it waited for is complete (or faulted), so what the trace's sources hold
+/// for that stream (instrumentation records, device durations) is read now, while the device is
+/// certainly alive.
 pub(crate) fn wait(started: Option<Instant>, what: &str, waits_for: Option<(u64, u64)>) {
     if let Some((stream, _)) = waits_for {
         waited(Waited::Stream(stream));
@@ -259,21 +177,4 @@ pub(crate) fn device_work(
         completes: None,
         waits_for: Vec::new(),
     });
-}
-
-impl Stream {
-    /// Counts a submission the backend accepted, like `Stream::submitted`, and traces it as
-    /// `what` when the trace is on (`started` is `Some`).
-    #[inline]
-    pub(crate) fn submitted_traced(
-        &self,
-        started: Option<Instant>,
-        what: impl FnOnce() -> Submission<'static>,
-    ) -> Token {
-        let token = self.submitted();
-        if started.is_some() {
-            submitted(started, self, Some(&token), what());
-        }
-        token
-    }
 }

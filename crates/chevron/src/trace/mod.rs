@@ -8,16 +8,21 @@
 //! copies, fills, allocations, waits, faults), one per stream (the work submitted to it, with
 //! flow arrows from a token to the work or wait that waited on it), one per stream for the work
 //! as the device ran it (CUDA timing events, or the CPU device's executor clock: see
-//! `device_time`), and per device the thread blocks of kernels instrumented with
+//! `stream/device_time.rs`), and per device the thread blocks of kernels instrumented with
 //! `CHEVRON_INSTRUMENT=blocks` (see [`crate::instrument`]). When the trace is off, each hook on
 //! the launch path costs one relaxed atomic load and a not-taken branch ([`enabled`]).
+//!
+//! The trace is a sink that imports nothing of the runtime: the layers above describe their
+//! calls to it in plain terms (`hooks`), and the features that hold events back until later
+//! (device durations, instrumentation records) are its [`Source`]s, asked for them when a host
+//! wait returns, when the trace is flushed or stops, and at exit.
 
 mod buffer;
 mod chrome;
 mod crash;
-mod device_time;
 mod hooks;
 mod sink;
+mod source;
 
 use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -25,11 +30,10 @@ use std::sync::{Mutex, Once, OnceLock};
 use std::time::Instant;
 
 pub(crate) use buffer::{record, Event, Track};
-pub(crate) use device_time::launch_clock;
 pub(crate) use hooks::{
-    alloc, device_synchronized, device_work, fault, launch, module_load, submitted, wait,
-    Submission,
+    alloc, device_synchronized, device_work, emit, fault, module_load, wait, OnStream,
 };
+pub(crate) use source::{add_source, Moment, Source, Waited};
 
 use crate::error::{Error, Result};
 
@@ -96,7 +100,7 @@ fn begin(path: PathBuf) -> Result<()> {
         });
     }
     buffer::clear();
-    device_time::clear();
+    source::each(|source| source.clear());
     sink::open(&path)?;
     let epoch_unix_ns = std::time::SystemTime::now()
         .duration_since(std::time::UNIX_EPOCH)
@@ -106,7 +110,6 @@ fn begin(path: PathBuf) -> Result<()> {
     EPOCH_UNIX_NS.store(epoch_unix_ns, Ordering::Relaxed);
     *session = Some(Session { path });
     ON.store(true, Ordering::Relaxed);
-    crate::launch::submit::note_trace(true);
     Ok(())
 }
 
@@ -115,13 +118,12 @@ fn begin(path: PathBuf) -> Result<()> {
 /// for), and device durations not resolved yet are resolved. An error when no trace is
 /// recording, or when writing the file failed (at any point of the trace).
 pub fn stop() -> Result<usize> {
-    finish(crate::instrument::Moment::Collect)
+    finish(Moment::Collect)
 }
 
 /// Stops recording and completes the trace, reading pending records as `moment` says.
-fn finish(moment: crate::instrument::Moment) -> Result<usize> {
+fn finish(moment: Moment) -> Result<usize> {
     ON.store(false, Ordering::Relaxed);
-    crate::launch::submit::note_trace(false);
     if lock(&SESSION).take().is_none() {
         return Err(Error::InvalidValue {
             call: "trace::stop",
@@ -129,11 +131,7 @@ fn finish(moment: crate::instrument::Moment) -> Result<usize> {
         });
     }
     let mut events = buffer::drain();
-    let mut sink = |event| events.push(event);
-    crate::instrument::collect_records(&mut sink, moment);
-    events.extend(device_time::drain(
-        moment == crate::instrument::Moment::Exit,
-    ));
+    source::each(|source| source.drain(moment, &mut |event| events.push(event)));
     for batch in events.chunks(buffer::BATCH) {
         sink::write(batch.to_vec());
     }
@@ -157,10 +155,16 @@ pub(crate) fn record_late(event: Event) {
 /// (device durations of launches, records of built-in tools, see
 /// [`crate::instrument::collect`]), waiting for the kernels
 /// concerned, while the devices are alive; the trace, if recording, goes on. A program or tool
-/// that ends without synchronizing its streams calls this before tearing down.
+/// that ends without synchronizing its streams calls this before tearing down. Returns the
+/// first error of a source (after asking every one).
 pub fn flush() -> Result<()> {
-    device_time::settle(false);
-    crate::instrument::collect().map(|_| ())
+    let mut first_error = None;
+    source::each(|source| {
+        if let Err(err) = source.settle() {
+            first_error.get_or_insert(err);
+        }
+    });
+    first_error.map_or(Ok(()), Err)
 }
 
 /// Nanoseconds from the start of the trace to `at` (0 for earlier instants).
@@ -169,38 +173,39 @@ pub(crate) fn since_start(at: Instant) -> u64 {
     since_base.saturating_sub(EPOCH_NS.load(Ordering::Relaxed))
 }
 
-/// Starts the trace named by `CHEVRON_TRACE` and the built-in instrumentation named by
-/// `CHEVRON_INSTRUMENT` once per process; what they produce is written at exit.
+/// Starts the trace named by `CHEVRON_TRACE` once per process; it is written at exit.
 pub(crate) fn init_from_env() {
     static INIT: Once = Once::new();
     INIT.call_once(|| {
         let trace = std::env::var_os("CHEVRON_TRACE").filter(|v| !v.is_empty());
-        let instrument = crate::instrument::Builtin::from_env();
-        let mut tracing = false;
         if let Some(path) = &trace {
             match begin(PathBuf::from(path)) {
-                Ok(()) => tracing = true,
+                Ok(()) => write_at_exit_once(),
                 Err(err) => report_error(&err),
             }
         }
-        if tracing || instrument.is_some() {
-            at_exit();
-        }
     });
+}
+
+/// Registers, once per process, the exit handler that completes the trace (when one records)
+/// and lets every source finish (a source that prints a summary at exit asks for it too).
+pub(crate) fn write_at_exit_once() {
+    static REGISTERED: Once = Once::new();
+    REGISTERED.call_once(at_exit);
 }
 
 extern "C" fn write_at_exit() {
     // A panic must not unwind into the C library.
     let _ = std::panic::catch_unwind(|| {
         if lock(&SESSION).is_some() {
-            match finish(crate::instrument::Moment::Exit) {
+            match finish(Moment::Exit) {
                 Ok(events) => {
                     report_status(&format!("ok {events}"));
                 }
                 Err(err) => report_error(&err),
             }
         }
-        crate::instrument::print_summary();
+        source::each(|source| source.at_exit());
     });
 }
 

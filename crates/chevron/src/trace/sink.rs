@@ -55,7 +55,7 @@ pub(super) fn write(mut events: Vec<Event>) {
     if events.is_empty() {
         return;
     }
-    super::device_time::place_cpu_work(&mut events);
+    super::source::each(|source| source.place(&mut events));
     let mut guard = lock(&SINK);
     let Some(sink) = guard.as_mut() else {
         return;

@@ -309,16 +309,21 @@ fn compile(
 ) -> Option<Arc<CompiledKernel>> {
     let result = CompiledKernel::compile(program, handle, checks);
     if let Ok(compiled) = &result {
-        if instructions > 0 {
+        // A compile served by the code cache says nothing of what compiling costs.
+        if instructions > 0 && compiled.functions_from_cache().0 == 0 {
             record_compile(compiled.compile_time(), instructions);
         }
     }
     if logging() {
         match &result {
             Ok(compiled) => eprintln!(
-                "chevron: compiled `{}` in {:.1} ms, {}",
+                "chevron: compiled `{}` in {:.1} ms{}, {}",
                 handle.name,
                 compiled.compile_time().as_secs_f64() * 1e3,
+                match compiled.functions_from_cache() {
+                    (0, _) => String::new(),
+                    (hits, all) => format!(" ({hits} of {all} functions from the code cache)"),
+                },
                 match compiled.vector() {
                     Ok(()) => "four threads at a time".to_string(),
                     Err(why) => format!("one thread at a time: {why}"),

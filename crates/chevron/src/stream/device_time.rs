@@ -11,20 +11,23 @@
 //! makes the placement exact up to the submission latency).
 //!
 //! On the CPU device, the stream workers time their work with the executor's clock (see
-//! [`super::device_work`]); their events go on the same tracks, matched to the stream by its
-//! timeline.
+//! [`crate::trace::device_work`]); their events go on the same tracks, matched to the stream by
+//! its timeline.
+//!
+//! It holds events back, so it is a [`Source`] of the trace, added when the first traced stream
+//! work is described.
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, Once};
 use std::time::Instant;
 
 use serde_json::{json, Map};
 
-use super::{enabled, lock, since_start, Event, Track};
 use crate::backend;
-use crate::instrument::Waited;
+use crate::device::state::lock;
 use crate::stream::Stream;
+use crate::trace::{enabled, since_start, Event, Moment, Source, Track, Waited};
 
 /// The start of a traced launch: the host time, and the start event on timing backends.
 pub(crate) struct LaunchClock {
@@ -88,9 +91,36 @@ fn with_state<R>(f: impl FnOnce(&mut State) -> R) -> R {
     result
 }
 
-/// Forgets everything of an earlier trace.
-pub(super) fn clear() {
-    with_state(|state| *state = State::default());
+/// The device durations as a source of the trace.
+struct DeviceTime;
+
+impl Source for DeviceTime {
+    fn clear(&self) {
+        with_state(|state| *state = State::default());
+    }
+
+    fn after_wait(&self, what: Waited<'_>) {
+        resolve_after_wait(what);
+    }
+
+    fn settle(&self) -> crate::Result<()> {
+        settle(false);
+        Ok(())
+    }
+
+    fn drain(&self, moment: Moment, out: &mut dyn FnMut(Event)) {
+        drain(moment == Moment::Exit).into_iter().for_each(out);
+    }
+
+    fn place(&self, events: &mut [Event]) {
+        place_cpu_work(events);
+    }
+}
+
+/// Adds the device durations to the trace's sources, once.
+fn add_source() {
+    static ADDED: Once = Once::new();
+    ADDED.call_once(|| crate::trace::add_source(&DeviceTime));
 }
 
 /// The start of a launch on `stream` when the trace is recording: one relaxed load otherwise.
@@ -105,6 +135,7 @@ pub(crate) fn launch_clock(stream: &Stream) -> Option<LaunchClock> {
 
 #[cold]
 fn start_launch(stream: &Stream) -> LaunchClock {
+    add_source();
     let host = Instant::now();
     let start = timing_event(stream).and_then(|event| {
         let at = since_start(Instant::now());
@@ -122,7 +153,7 @@ fn timing_event(stream: &Stream) -> Option<Arc<dyn backend::Event>> {
 /// Brackets the launch `clock` started, submitted as `sequence` of `stream`, with its end
 /// event (on timing backends); on the CPU device, notes the kernel's display name for the work
 /// its worker times.
-pub(super) fn launched(
+pub(crate) fn launched(
     clock: &LaunchClock,
     stream: &Stream,
     (symbol, kernel): (&str, &str),
@@ -168,7 +199,7 @@ pub(super) fn launched(
 
 /// Resolves the launches on the streams `waited` names whose events are complete, right after a
 /// host wait; one relaxed load when none is pending.
-pub(crate) fn resolve_after_wait(waited: Waited<'_>) {
+fn resolve_after_wait(waited: Waited<'_>) {
     if PENDING.load(Ordering::Relaxed) == 0 {
         return;
     }
@@ -197,7 +228,7 @@ pub(crate) fn resolve_after_wait(waited: Waited<'_>) {
     });
     // Recorded outside the state's lock: writing a batch reads the state.
     for event in placed {
-        super::record(event);
+        crate::trace::record(event);
     }
 }
 
@@ -233,7 +264,7 @@ fn explain_lost(bracketed: &Bracketed, err: &crate::Error, at_exit: bool) {
 }
 
 /// Waits for the launches still pending and resolves them (the trace goes on).
-pub(super) fn settle(at_exit: bool) {
+fn settle(at_exit: bool) {
     if PENDING.load(Ordering::Relaxed) == 0 {
         return;
     }
@@ -242,7 +273,7 @@ pub(super) fn settle(at_exit: bool) {
 
 /// Waits for the launches still pending, resolves them, and returns the trace events of every
 /// resolved launch; forgets them.
-pub(super) fn drain(at_exit: bool) -> Vec<Event> {
+fn drain(at_exit: bool) -> Vec<Event> {
     with_state(|state| {
         settle_pending(state, at_exit);
         let resolved = std::mem::take(&mut state.resolved);
@@ -303,10 +334,11 @@ fn place(resolved: Vec<Resolved>, anchor_at: &mut HashMap<String, i64>) -> Vec<E
 
 /// Notes which CPU stream timeline belongs to `stream`, so that the work its worker times goes
 /// on the stream's device track.
-pub(super) fn note_stream(stream: &Stream) {
+pub(crate) fn note_stream(stream: &Stream) {
     let Some(key) = stream.backend_stream().executor_track() else {
         return;
     };
+    add_source();
     let id = stream.shared.id;
     with_state(|state| {
         if state
@@ -321,7 +353,7 @@ pub(super) fn note_stream(stream: &Stream) {
 }
 
 /// Moves the work of CPU stream workers onto the device tracks of their streams.
-pub(super) fn place_cpu_work(events: &mut [Event]) {
+fn place_cpu_work(events: &mut [Event]) {
     with_state(|state| {
         for event in events.iter_mut() {
             if let Track::Worker { timeline, .. } = &event.track {

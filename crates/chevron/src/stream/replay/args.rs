@@ -1,13 +1,10 @@
 //! [`ArgSource`]: the argument values of a launch as automatic replay reads them, once, without
 //! allocating: an array of pointers with the kernel's parameter layout (every launch hands its
-//! values over so), or typed arguments in tests.
+//! values over so), or typed arguments in tests (`typed.rs`).
 
 use std::ffi::c_void;
 
 use chevron_ptx::symbols::ParamLayout;
-
-#[cfg(test)]
-use crate::launch::args::{KernelArg, KernelArgs};
 
 /// The values of one launch.
 pub(crate) trait ArgSource {
@@ -20,41 +17,6 @@ pub(crate) trait ArgSource {
 
     /// Calls `f` with one pointer per value (the `cuLaunchKernel` convention).
     fn with_pointers<Out>(&self, f: impl FnOnce(&[*mut c_void]) -> Out) -> Out;
-}
-
-/// Typed arguments (launches hand their values over as pointers; tests build sequences from
-/// tuples).
-#[cfg(test)]
-pub(crate) struct Typed<'a, A: KernelArgs + ?Sized>(pub &'a A);
-
-#[cfg(test)]
-impl<A: KernelArgs + ?Sized> ArgSource for Typed<'_, A> {
-    #[inline]
-    fn count(&self) -> usize {
-        self.0.count()
-    }
-
-    #[inline]
-    fn each(&self, f: &mut dyn FnMut(*const u8, usize) -> bool) -> bool {
-        self.0
-            .visit(&mut |_, arg: &dyn KernelArg| {
-                if f(arg.arg_ptr().cast::<u8>(), arg.arg_size()) {
-                    Ok(())
-                } else {
-                    // Stops the visit; never leaves this function (and allocates nothing).
-                    Err(crate::Error::InvalidValue {
-                        call: "",
-                        message: String::new(),
-                    })
-                }
-            })
-            .is_ok()
-    }
-
-    #[inline]
-    fn with_pointers<Out>(&self, f: impl FnOnce(&[*mut c_void]) -> Out) -> Out {
-        self.0.with_pointers(f)
-    }
 }
 
 /// Pointers to values laid out as `params` says (one pointer per parameter, each to a readable

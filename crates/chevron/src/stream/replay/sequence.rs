@@ -147,7 +147,8 @@ impl Sequence {
 
 #[cfg(test)]
 mod tests {
-    use super::super::args::{pointers_into, Typed};
+    use super::super::args::pointers_into;
+    use super::super::typed::Typed;
     use super::*;
 
     struct Named;

@@ -1,7 +1,9 @@
-//! Automatic graph replay (opt-in per stream: [`Stream::auto_graph`], or `CHEVRON_AUTO_GRAPH=1`
-//! for every new stream).
+//! Automatic graph replay, a layer of every stream (opt-in per stream: [`crate::Stream::auto_graph`],
+//! or `CHEVRON_AUTO_GRAPH=1` for every new stream).
 //!
-//! Every stream's backend stream is wrapped in an [`AutoGraph`]. While replay is off it only
+//! Every stream's backend stream is wrapped in an [`AutoGraph`]; it knows backend streams and
+//! functions only, nothing of the launch path above it, which asks [`any_on`] whether a launch
+//! may need it. While replay is off it only
 //! forwards (one relaxed load per call). While on, launches of known layout come here with copies of
 //! their argument values; `detector.rs` decides whether each is held back (it matches a
 //! sequence seen before), released eagerly, or completes a sequence that is replayed as one
@@ -13,23 +15,40 @@ mod args;
 mod detector;
 mod sequence;
 mod totals;
+#[cfg(test)]
+mod typed;
 
 use std::any::Any;
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, TryLockError};
-
-use chevron_ptx::symbols::ParamLayout;
 
 use crate::backend::{self, DevicePtr, ExecGraph, GraphStep, LaunchConfig};
 use crate::error::Result;
-use crate::launch::kernel::Kernel;
-use crate::Stream;
-use args::{pointers_into, ArgSource, Raw};
+use args::{pointers_into, ArgSource};
 use detector::{Candidate, Detector, Replay};
 
+pub(crate) use args::Raw;
 pub use detector::AutoGraphStats;
 pub use totals::auto_graph_totals;
+
+/// How many streams have automatic replay on (read by the launch path's fast check).
+static STREAMS_ON: AtomicU32 = AtomicU32::new(0);
+
+/// Whether any stream of the process has automatic replay on: one relaxed load.
+#[inline(always)]
+pub(crate) fn any_on() -> bool {
+    STREAMS_ON.load(Ordering::Relaxed) != 0
+}
+
+/// Notes that a stream turned automatic replay on (`true`) or off.
+fn note_on(on: bool) {
+    if on {
+        STREAMS_ON.fetch_add(1, Ordering::Relaxed);
+    } else {
+        STREAMS_ON.fetch_sub(1, Ordering::Relaxed);
+    }
+}
 
 /// A backend stream with automatic replay in front of it.
 pub(crate) struct AutoGraph {
@@ -60,7 +79,7 @@ impl AutoGraph {
     ) -> Arc<AutoGraph> {
         let enabled = enabled_by_environment();
         if enabled {
-            crate::launch::submit::note_auto_graph(true);
+            note_on(true);
         }
         Arc::new(AutoGraph {
             inner,
@@ -76,22 +95,27 @@ impl AutoGraph {
         self.enabled.load(Ordering::Relaxed)
     }
 
+    /// What replay did on this stream so far.
+    pub(crate) fn stats(&self) -> AutoGraphStats {
+        self.lock().stats
+    }
+
     #[inline]
     fn lock(&self) -> MutexGuard<'_, Detector> {
         crate::device::state::lock(&self.state)
     }
 
-    /// A checked launch: held (its values copied into the candidate's arena), replayed with the
-    /// rest of its sequence, or enqueued.
+    /// A checked launch of `function`: held (its values copied into the candidate's arena),
+    /// replayed with the rest of its sequence, or enqueued.
     #[inline]
-    fn launch_tracked(
+    pub(crate) fn launch_tracked(
         &self,
-        kernel: &Kernel,
+        function: &Arc<dyn backend::Function>,
         config: &LaunchConfig,
         args: &impl ArgSource,
     ) -> Result<()> {
         let mut state = self.lock();
-        if state.hold(kernel.backend_function(), config, args) {
+        if state.hold(&**function, config, args) {
             return if state.segment_complete() {
                 counted(&mut state, |state| self.replay(state))
             } else {
@@ -99,7 +123,7 @@ impl AutoGraph {
             };
         }
         counted(&mut state, |state| {
-            self.launch_eagerly(state, kernel, config, args)
+            self.launch_eagerly(state, function, config, args)
         })
     }
 
@@ -107,19 +131,17 @@ impl AutoGraph {
     fn launch_eagerly(
         &self,
         state: &mut Detector,
-        kernel: &Kernel,
+        function: &Arc<dyn backend::Function>,
         config: &LaunchConfig,
         args: &impl ArgSource,
     ) -> Result<()> {
         state.diverge();
         let released = self.release(state);
-        state.eager(&kernel.backend_function_arc(), *config, args);
+        state.eager(function, *config, args);
         // SAFETY: the values were checked against the kernel's layout (or come with it), and
         // the kernel is of this stream's device.
-        let launched = args.with_pointers(|pointers| unsafe {
-            self.inner
-                .launch(kernel.backend_function(), config, pointers)
-        });
+        let launched = args
+            .with_pointers(|pointers| unsafe { self.inner.launch(&**function, config, pointers) });
         released.and(launched)
     }
 
@@ -254,10 +276,11 @@ impl AutoGraph {
         })
     }
 
-    fn set_enabled(&self, on: bool) -> Result<()> {
+    /// Turns replay on or off; turning it off releases held launches.
+    pub(crate) fn set_enabled(&self, on: bool) -> Result<()> {
         let released = self.boundary();
         if self.enabled.swap(on, Ordering::Relaxed) != on {
-            crate::launch::submit::note_auto_graph(on);
+            note_on(on);
         }
         if !on {
             self.lock().forget();
@@ -313,7 +336,7 @@ impl Drop for AutoGraph {
         // Launches still held run, as they would have without replay (errors have no caller).
         let _ = self.boundary();
         if *self.enabled.get_mut() {
-            crate::launch::submit::note_auto_graph(false);
+            note_on(false);
         }
     }
 }
@@ -423,33 +446,5 @@ impl backend::Stream for AutoGraph {
     fn as_any(&self) -> &dyn Any {
         // The backend's own stream: backends downcast to it.
         self.inner.as_any()
-    }
-}
-
-/// A launch on a stream with replay on, with one pointer per parameter of `params`, each to a
-/// readable value of the parameter's size: held, replayed or enqueued by the stream's
-/// [`AutoGraph`].
-pub(crate) fn launch_tracked(
-    kernel: &Kernel,
-    stream: &Stream,
-    config: &LaunchConfig,
-    pointers: &[*mut c_void],
-    params: &[ParamLayout],
-) -> Result<()> {
-    let args = Raw { pointers, params };
-    stream.replay().launch_tracked(kernel, config, &args)
-}
-
-impl Stream {
-    /// Turns automatic graph replay on or off for this stream (off by default; on for every new
-    /// stream with `CHEVRON_AUTO_GRAPH=1`). Turning it off releases held launches. See
-    /// `docs/graphs.md` for what it catches.
-    pub fn auto_graph(&self, on: bool) -> Result<()> {
-        self.shared.auto.set_enabled(on)
-    }
-
-    /// What automatic replay did on this stream so far.
-    pub fn auto_graph_stats(&self) -> AutoGraphStats {
-        self.shared.auto.lock().stats
     }
 }

@@ -1,0 +1,130 @@
+//! The code cache (`CHEVRON_CPU_CODE_CACHE`): a kernel compiled again in a new program comes
+//! from the cache and computes what the interpreter does; damaged or cut entries are ignored
+//! (compiled again, no crash) and written again; `off` neither reads nor writes it.
+
+mod common;
+
+use std::path::{Path, PathBuf};
+
+use chevron_ptx::interp::LaunchHooks;
+
+/// `out[i] = sqrt(in[i]) / 3 + in[i]`: inline arithmetic and calls of the interpreter's
+/// (`sqrt`, `div`), whose instructions the generated code addresses.
+const KERNEL: &str = r#"
+.visible .entry roots(.param .u64 in, .param .u64 out)
+{
+    .reg .b32 %r<4>;
+    .reg .f32 %f<6>;
+    .reg .b64 %rd<6>;
+    ld.param.u64 %rd1, [in];
+    ld.param.u64 %rd2, [out];
+    mov.u32 %r1, %ctaid.x;
+    mov.u32 %r2, %ntid.x;
+    mov.u32 %r3, %tid.x;
+    mad.lo.s32 %r1, %r1, %r2, %r3;
+    mul.wide.u32 %rd3, %r1, 4;
+    add.s64 %rd4, %rd1, %rd3;
+    add.s64 %rd5, %rd2, %rd3;
+    ld.global.f32 %f1, [%rd4];
+    sqrt.rn.f32 %f2, %f1;
+    div.rn.f32 %f3, %f2, 0f40400000;
+    add.f32 %f4, %f3, %f1;
+    st.global.f32 [%rd5], %f4;
+    ret;
+}
+"#;
+
+const N: u32 = 256;
+
+/// Compiles `roots` in a new program, runs it compiled and interpreted, checks that both give
+/// the same words, and returns how many of its functions came from the cache, of how many.
+fn compile_and_run() -> (u32, u32) {
+    let setup = common::Setup::of(&format!("{}{KERNEL}", common::HEADER));
+    let compiled = common::compile(&setup.program, "roots", true);
+    let handle = setup.program.kernel("roots").unwrap();
+    let input = setup.memory.alloc(u64::from(N) * 4, 256).unwrap();
+    let output = setup.memory.alloc(u64::from(N) * 4, 256).unwrap();
+    let values: Vec<u8> = (0..N)
+        .flat_map(|v| (v as f32 * 1.5).to_le_bytes())
+        .collect();
+    setup.memory.write(input, &values).unwrap();
+    let params: Vec<u8> = [input, output]
+        .iter()
+        .flat_map(|a| a.to_le_bytes())
+        .collect();
+    let config = common::config(N / 64, 64, 1);
+    let hooks = LaunchHooks::default();
+    setup
+        .program
+        .launch_with(&handle, &config, &params, &hooks)
+        .unwrap();
+    let interpreted = common::read_words(&setup.memory, output, N as usize);
+    setup.memory.write(output, &[0; N as usize * 4]).unwrap();
+    compiled.launch(&config, &params, &hooks).unwrap();
+    assert_eq!(
+        common::read_words(&setup.memory, output, N as usize),
+        interpreted
+    );
+    compiled.functions_from_cache()
+}
+
+/// The cache's entries.
+fn entries(folder: &Path) -> Vec<PathBuf> {
+    let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
+        .into_iter()
+        .flatten()
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|e| e == "code"))
+        .collect();
+    files.sort();
+    files
+}
+
+// One test: the cache's place and setting are process-wide variables.
+#[test]
+fn compiled_code_comes_back_from_the_cache_and_damage_is_ignored() {
+    let home = std::env::temp_dir().join(format!("chevron-code-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    std::env::set_var("XDG_CACHE_HOME", &home);
+    std::env::remove_var("CHEVRON_CPU_CODE_CACHE");
+    let folder = home.join("chevron").join("cpu-code");
+
+    let (hits, all) = compile_and_run();
+    assert_eq!(hits, 0, "an empty cache");
+    assert!(all >= 1);
+    let stored = entries(&folder);
+    assert_eq!(stored.len(), all as usize, "one entry per function");
+    assert_eq!(
+        compile_and_run(),
+        (all, all),
+        "every function from the cache"
+    );
+
+    // One byte of each entry changed: each is refused, compiled again and written again.
+    for file in &stored {
+        let mut bytes = std::fs::read(file).unwrap();
+        let middle = bytes.len() / 2;
+        bytes[middle] ^= 0x40;
+        std::fs::write(file, bytes).unwrap();
+    }
+    assert_eq!(compile_and_run(), (0, all), "damaged entries are not used");
+    assert_eq!(compile_and_run(), (all, all), "and were written again");
+
+    // Entries cut short, and one emptied.
+    for file in &stored {
+        let bytes = std::fs::read(file).unwrap();
+        std::fs::write(file, &bytes[..bytes.len() - 3]).unwrap();
+    }
+    std::fs::write(&stored[0], b"").unwrap();
+    assert_eq!(compile_and_run(), (0, all), "cut entries are not used");
+    assert_eq!(compile_and_run(), (all, all));
+
+    // Off: neither read nor written.
+    std::fs::remove_dir_all(&folder).unwrap();
+    std::env::set_var("CHEVRON_CPU_CODE_CACHE", "off");
+    assert_eq!(compile_and_run(), (0, all));
+    assert!(entries(&folder).is_empty());
+    std::env::remove_var("CHEVRON_CPU_CODE_CACHE");
+    let _ = std::fs::remove_dir_all(&home);
+}
