@@ -3,7 +3,11 @@
 # capture-pane): the prompt, multi-line input, a launch and :print, history recall (Up), Ctrl-C
 # dropping a half-entered unit, Ctrl-C during a spinning kernel, Ctrl-C during a compile blocked
 # on a FIFO, and Ctrl-D quitting. Then hostile input and the same language from a pipe: no
-# prompt, exit code 2 after an error; `chevron run FILE.cu`.
+# prompt, exit code 2 after an error; `chevron run FILE.cu`. The cases of a REPL that takes what
+# people type: `:` commands at the start of any line (inside an unfinished unit too), a
+# definition and a launch on one line (after a unit's last line, and alone), `:print` of a
+# `__device__` global, host statements run (scalars, a buffer, a loop of launches, printf) or
+# refused in one line.
 # About 10 s once chevron is built.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -112,11 +116,16 @@ lines 'int n = 2;' 'for (int i = 0; i < n; i++) mark<<<1, 1>>>(out);' 'printf("n
 wait_for "loop: 2 iterations"
 wait_for "n=2"
 wait_for "out = [21, …]"
+# A buffer declared as host code, then a definition and its launch typed as one line.
+lines 'int v[3] = {1, 2, 3};' '__global__ void triple(int *v) { v[threadIdx.x] *= 3; } triple<<<1, 3>>>(v);'
+wait_for "triple(int*): "
+lines ':print v'
+wait_for "v = [3, 6, 9]"
 # Ctrl-C while NVRTC is blocked (a header that includes a FIFO) ends the compile, not the REPL.
 lines "#include <blocking.h>"
 sleep 2
 keys C-c
-wait_for "error: snippet 5: interrupted: the compile was abandoned, the session is unchanged"
+wait_for "error: snippet 6: interrupted: the compile was abandoned, the session is unchanged"
 lines 'fill<<<1, 4>>>(out);' ':print out 1'
 wait_for "out = [0, …]"
 keys C-d

@@ -11,8 +11,9 @@
 #   valid trace; `chevron trace -- CUDA_PROGRAM` (built with nvcc) runs on chevron's runtime;
 # - `chevron trace --html` turns a trace into a timeline that headless Chromium renders: the
 #   screenshot is not blank and the DOM holds the kernel's name; a 10,000-launch trace draws all
-#   its bars, with its render and zoom times printed and its per-kernel summary
-#   (TRACE_SCREENSHOT=FILE keeps its screenshot, as docs/trace-timeline.png).
+#   its bars, with its render and zoom times printed and its per-kernel summary, and
+#   its first 250 µs shown zoomed in (`#view=0,250`); TRACE_SCREENSHOT=FILE.png keeps both
+#   screenshots (FILE.png, FILE-zoomed.png), as docs/trace-timeline.png and its -zoomed twin.
 # Installs chromium (Debian package) when missing.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -136,7 +137,7 @@ echo "trace: HTML timeline in headless Chromium: ok"
 "$chevron" trace --html "$work/t10k.json" -o "$work/t10k.html" 2>/dev/null
 "${browser[@]}" --virtual-time-budget=10000 --dump-dom "file://$work/t10k.html#selftest" 2>/dev/null \
     >"$work/t10k.dom"
-timing="$(grep -o 'bars=[0-9]* render_ms=[0-9.]* zoom_step_ms=[0-9.]*' "$work/t10k.dom")" \
+timing="$(grep -o 'bars=[0-9]* render_ms=[0-9.]* page_ms=[0-9.]* zoom_step_ms=[0-9.]*' "$work/t10k.dom")" \
     || { echo "trace: the 10,000-launch timeline did not draw" >&2; exit 1; }
 [[ ${timing#bars=} == 3000[0-9]* ]] || { echo "trace: 10,000 launches drew $timing" >&2; exit 1; }
 grep -q '<td class="summary-kernel">empty</td><td>10000</td>' "$work/t10k.dom" \
@@ -144,6 +145,12 @@ grep -q '<td class="summary-kernel">empty</td><td>10000</td>' "$work/t10k.dom" \
 "${browser[@]}" --window-size=1400,700 --virtual-time-budget=5000 --screenshot="$work/t10k.png" \
     "file://$work/t10k.html" >/dev/null 2>&1
 "${check[@]}" --png "$work/t10k.png"
-[[ -z ${TRACE_SCREENSHOT:-} ]] || cp "$work/t10k.png" "$TRACE_SCREENSHOT"
+"${browser[@]}" --window-size=1400,260 --virtual-time-budget=5000 --screenshot="$work/t10k-zoomed.png" \
+    "file://$work/t10k.html#view=0,250" >/dev/null 2>&1
+"${check[@]}" --png "$work/t10k-zoomed.png"
+if [[ -n ${TRACE_SCREENSHOT:-} ]]; then
+    cp "$work/t10k.png" "$TRACE_SCREENSHOT"
+    cp "$work/t10k-zoomed.png" "${TRACE_SCREENSHOT%.png}-zoomed.png"
+fi
 echo "trace: 10,000-launch timeline ($timing): ok"
 echo "trace: 8 passed, 0 failed"

@@ -3,8 +3,9 @@
 // finishes a reduction, a child graph and an empty join node, edges added afterwards; the
 // graph is queried, instantiated, uploaded and launched, then changed in its instantiation
 // (kernel, fill, copy and host node parameters, a node disabled), updated from the changed
-// graph with cudaGraphExecUpdate, and cloned. Every round's results are checked against the
-// host and printed.
+// graph with cudaGraphExecUpdate, and cloned (the clone instantiated and uploaded through
+// cudaGraphInstantiateWithParams). Every round's results are checked against the host and
+// printed.
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -319,8 +320,11 @@ int main() {
     checkCudaErrors(cudaGraphKernelNodeSetParams(cloneScale, &scaleNode4));
     checkCudaErrors(cudaGraphHostNodeSetParams(cloneFinish, &hostNode2));
     cudaGraphExec_t cloneExec;
-    checkCudaErrors(cudaGraphInstantiate(&cloneExec, clone, 0));
-    checkCudaErrors(cudaGraphUpload(cloneExec, stream));
+    cudaGraphInstantiateParams instantiate = {};
+    instantiate.uploadStream = stream;
+    instantiate.result_out = cudaGraphInstantiateError;
+    checkCudaErrors(cudaGraphInstantiateWithParams(&cloneExec, clone, &instantiate));
+    require(instantiate.result_out == cudaGraphInstantiateSuccess);
     checkCudaErrors(cudaGraphLaunch(exec, stream));
     checkCudaErrors(cudaStreamSynchronize(stream));
     verify("original after cloning:", h, first, a3, b3, idxStart, idxStep, 13, ROWS);

@@ -1,7 +1,8 @@
 // 3D pitched memory through the runtime: cudaMalloc3D, cudaMemset3D, cudaMemcpy3D from a host
 // volume into a sub-box of the device volume, cudaMemset2D on one slice, and cudaMemcpy3DAsync
 // of the whole volume back. Checked against the same steps done on the host (chevron's own
-// runtime does not provide these calls, so this program is only built with nvcc's defaults).
+// runtime does not provide cudaMemset2D/3D, so this program is only built with nvcc's
+// defaults).
 #include <cstring>
 #include "check.h"
 const int W = 20, H = 9, D = 4;  // the device volume, in bytes x rows x slices

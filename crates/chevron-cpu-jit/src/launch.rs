@@ -23,7 +23,7 @@ use chevron_ptx::interp::{Fault, LaunchConfig, LaunchHooks, LaunchReport};
 
 use crate::context::{
     access_limit, BlockContext, Resolver, Verdict, Watch, EXITED, FAULTED, FUEL, PHASE_DONE,
-    STOPPED, WAITING, WARP_WAITING,
+    STOPPED, WARP_WAITING,
 };
 use crate::vector::SCALAR;
 use crate::{CompiledKernel, Entry};
@@ -347,7 +347,9 @@ impl CompiledKernel {
                     }
                     return BlockEnd::Interpret(index..index + 1);
                 }
-                _ if self.single_phase && vector.is_none() => return BlockEnd::Done,
+                // One phase (no barrier, no shuffle): every thread, and every group of the
+                // vector function, ran to its end, so no resume state needs a pass.
+                _ if self.single_phase => return BlockEnd::Done,
                 _ => match release(resume, self.shuffles) {
                     Release::Done => return BlockEnd::Done,
                     Release::Released => {}
@@ -438,18 +440,37 @@ fn release(resume: &mut [u32], shuffles: bool) -> Release {
             return release;
         }
     }
-    // One branch-free pass (it runs after every phase of every block).
+    // One branch-free pass (it runs after every phase of every block), two states at a time.
     let mut waiting = false;
-    for state in resume.iter_mut() {
-        let live = *state != EXITED;
+    let mut pairs = resume.chunks_exact_mut(2);
+    for pair in &mut pairs {
+        let (states, live) = release_pair(u64::from(pair[0]) | u64::from(pair[1]) << 32);
+        (pair[0], pair[1]) = (states as u32, (states >> 32) as u32);
         waiting |= live;
-        *state = if live { *state & !WAITING } else { EXITED };
+    }
+    for state in pairs.into_remainder() {
+        let (states, live) = release_pair(u64::from(*state) | u64::from(EXITED) << 32);
+        *state = states as u32;
+        waiting |= live;
     }
     if waiting {
         Release::Released
     } else {
         Release::Done
     }
+}
+
+/// Two resume states (the low and high halves of `pair`) released: a live thread's without
+/// [`WAITING`](crate::context::WAITING), an exited one's ([`EXITED`], all ones) as it is; and whether either is live.
+/// Word arithmetic instead of a compare and a select per state: in each half, the low 31 bits
+/// plus one carry into bit 31 only when they are all ones, so bit 31 of that sum and of the
+/// state together are set exactly for [`EXITED`].
+fn release_pair(pair: u64) -> (u64, bool) {
+    const LOW: u64 = 0x7fff_ffff_7fff_ffff;
+    const TOP: u64 = !LOW;
+    let low = pair & LOW;
+    let exited = (low + 0x0000_0001_0000_0001) & pair & TOP;
+    (low | exited, exited != TOP)
 }
 
 /// Releases whole warps waiting at the same shuffle, if any wait at one.
@@ -475,4 +496,61 @@ fn release_warps(resume: &mut [u32]) -> Option<Release> {
         return Some(Release::Released);
     }
     stuck.then_some(Release::Diverged)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::context::{AT_BRANCH, WAITING};
+
+    /// The pass one state at a time, as it was written before [`release_pair`].
+    fn release_one(state: u32) -> (u32, bool) {
+        let live = state != EXITED;
+        (if live { state & !WAITING } else { EXITED }, live)
+    }
+
+    #[test]
+    fn two_states_at_a_time_release_as_one_at_a_time() {
+        let edges = [
+            0,
+            1,
+            7,
+            WAITING,
+            WAITING | 7,
+            WAITING | AT_BRANCH | 3,
+            EXITED,
+            EXITED - 1,
+            !WAITING,
+            WARP_WAITING | 2,
+        ];
+        let mut states: Vec<u32> = edges.to_vec();
+        let mut x = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..2000 {
+            x ^= x << 13;
+            x ^= x >> 7;
+            x ^= x << 17;
+            states.push(x as u32);
+        }
+        for &a in &states {
+            for &b in &edges {
+                let (pair, live) = release_pair(u64::from(a) | u64::from(b) << 32);
+                let ((a2, a_live), (b2, b_live)) = (release_one(a), release_one(b));
+                assert_eq!(
+                    (pair as u32, (pair >> 32) as u32),
+                    (a2, b2),
+                    "{a:#x} {b:#x}"
+                );
+                assert_eq!(live, a_live || b_live, "{a:#x} {b:#x}");
+            }
+        }
+        // Odd lengths: the last state alone.
+        for len in 0..6 {
+            let mut resume: Vec<u32> = (0..len).map(|i| states[i * 3]).collect();
+            let expected: Vec<u32> = resume.iter().map(|&s| release_one(s).0).collect();
+            let any_live = resume.iter().any(|&s| release_one(s).1);
+            let verdict = release(&mut resume, false);
+            assert_eq!(resume, expected);
+            assert_eq!(matches!(verdict, Release::Released), any_live);
+        }
+    }
 }

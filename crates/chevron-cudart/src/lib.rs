@@ -23,6 +23,7 @@
 //! program with it in place of NVIDIA's.
 
 pub mod abi;
+pub mod arrays_3d;
 mod capturing;
 pub mod compiler;
 pub mod copy;

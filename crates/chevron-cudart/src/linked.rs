@@ -1,13 +1,13 @@
-//! Relocatable device code (`nvcc -rdc=true`) on devices that run PTX.
+//! Relocatable device code (`nvcc -rdc=true`) on devices the linked image has no code for.
 //!
 //! nvcc's device link step registers one fatbin holding the *linked* SASS, and hands the
 //! runtime the translation units' own fatbins alongside (the wrapper's version 2 field, for
-//! JIT linking). A GPU loads the linked SASS; the CPU device takes each unit's PTX and links
-//! them with chevron-ptx's linker, so device functions and globals resolve across units. Each
-//! unit's PTX is read as a code object (parsed once), and the linked module is handed on as IR,
-//! never printed and parsed again.
-//! A GPU for which the linked image holds no SASS (nvcc's default architecture is older than
-//! the GPU) takes the linked PTX likewise, and its driver compiles it.
+//! JIT linking). A GPU of an architecture the linked SASS was built for loads it; the CPU
+//! device, and a GPU of another architecture (nvcc's default builds `sm_75` only), take each
+//! unit's PTX and link them with chevron-ptx's linker, so device functions and globals resolve
+//! across units (a GPU's driver then JIT-compiles the linked PTX). Each unit's PTX is read as
+//! a code object (parsed once), and the linked module is handed on as IR, never printed and
+//! parsed again.
 
 use chevron::code_object::{parse_fatbin, CodeObject, CodeObjectKind, EntryKind};
 

@@ -239,3 +239,12 @@ pub extern "C" fn cudaMallocFromPoolAsync_ptsz(
 pub extern "C" fn cudaFreeAsync_ptsz(ptr: *mut c_void, stream: *mut c_void) -> cudaError_t {
     mem_pool::cudaFreeAsync(ptr, pt(stream))
 }
+
+/// [`streams::cudaStreamGetPriority`] for `--default-stream per-thread` programs.
+#[no_mangle]
+pub extern "C" fn cudaStreamGetPriority_ptsz(
+    stream: *mut c_void,
+    priority: *mut c_int,
+) -> cudaError_t {
+    streams::cudaStreamGetPriority(pt(stream), priority)
+}

@@ -249,12 +249,13 @@ impl FatBinary {
         let device = &state::device(ordinal)?.device;
         let targets = device.code_targets();
         let ptx_only = targets.runs_ptx_only();
-        // A device-linked image holds SASS of the architectures it was built for only; a GPU of
-        // another one runs the units' PTX, linked (as NVIDIA's runtime JIT-links it).
-        let image_runs = parse_fatbin(image)
-            .map(|entries| select_entry(&entries, &targets).is_some())
-            .unwrap_or(false);
-        if (ptx_only || !image_runs) && !self.units.is_empty() {
+        // The linked image holds SASS for the architectures it was built for; a device of
+        // another (or one that runs PTX only) gets the units' PTX linked, as NVIDIA's driver
+        // JIT-links them.
+        let runs_linked = parse_fatbin(image)
+            .ok()
+            .is_some_and(|entries| select_entry(&entries, &targets).is_some());
+        if !self.units.is_empty() && (ptx_only || !runs_linked) {
             let linked = match self.linked.get() {
                 Some(linked) => linked,
                 None => {

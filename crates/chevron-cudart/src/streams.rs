@@ -112,15 +112,6 @@ pub extern "C" fn cudaStreamGetPriority(stream: *mut c_void, priority: *mut c_in
     })
 }
 
-/// [`cudaStreamGetPriority`] for `--default-stream per-thread` programs.
-#[no_mangle]
-pub extern "C" fn cudaStreamGetPriority_ptsz(
-    stream: *mut c_void,
-    priority: *mut c_int,
-) -> cudaError_t {
-    cudaStreamGetPriority(crate::launch::per_thread_default(stream), priority)
-}
-
 /// Destroys a stream once its work is done (a capture in progress on it ends, unfinished).
 #[no_mangle]
 pub extern "C" fn cudaStreamDestroy(stream: *mut c_void) -> cudaError_t {

@@ -77,7 +77,34 @@ pub extern "C" fn cudaCreateChannelDesc(
     ChannelFormatDesc { x, y, z, w, f }
 }
 
-fn format(desc: &ChannelFormatDesc) -> CudaResult<ChannelFormat> {
+/// Keeps `array`, named by its device address (the `cudaArray_t` handed out).
+pub(crate) fn keep_array(array: Array) -> u64 {
+    let handle = array.device_ptr();
+    lock(&ARRAYS)
+        .get_or_insert_with(HashMap::new)
+        .insert(handle, array);
+    handle
+}
+
+/// Runs `f` on the live array `array`; `cudaErrorInvalidResourceHandle` for anything else.
+pub(crate) fn with_array<T>(
+    array: *mut c_void,
+    f: impl FnOnce(&Array) -> CudaResult<T>,
+) -> CudaResult<T> {
+    let arrays = lock(&ARRAYS);
+    let a = arrays
+        .as_ref()
+        .and_then(|m| m.get(&(array as u64)))
+        .ok_or_else(|| {
+            CudaError::new(
+                INVALID_RESOURCE_HANDLE,
+                format!("{array:p} is not a live CUDA array"),
+            )
+        })?;
+    f(a)
+}
+
+pub(crate) fn format(desc: &ChannelFormatDesc) -> CudaResult<ChannelFormat> {
     let kind = match desc.f {
         0 => ChannelKind::Signed,
         1 => ChannelKind::Unsigned,
@@ -129,11 +156,7 @@ pub unsafe extern "C" fn cudaMallocArray(
             surface: flags & 0x02 != 0,
             gather: flags & 0x08 != 0,
         };
-        let created = Array::new(&state.device, desc)?;
-        let handle = created.device_ptr();
-        lock(&ARRAYS)
-            .get_or_insert_with(HashMap::new)
-            .insert(handle, created);
+        let handle = keep_array(Array::new(&state.device, desc)?);
         store(array, handle as usize as *mut c_void, "array")
     })
 }
@@ -167,25 +190,17 @@ fn window(
     width: usize,
     height: usize,
 ) -> CudaResult<(u64, u64)> {
-    let arrays = lock(&ARRAYS);
-    let a = arrays
-        .as_ref()
-        .and_then(|m| m.get(&(array as u64)))
-        .ok_or_else(|| {
-            CudaError::new(
-                INVALID_RESOURCE_HANDLE,
-                format!("{array:p} is not a live CUDA array"),
-            )
-        })?;
-    let pitch = a.row_pitch();
-    let rows = a.size_bytes() / pitch;
-    if (w + width) as u64 > pitch || (h + height) as u64 > rows {
-        return Err(CudaError::new(
+    with_array(array, |a| {
+        let pitch = a.row_pitch();
+        let rows = a.size_bytes() / pitch;
+        if (w + width) as u64 > pitch || (h + height) as u64 > rows {
+            return Err(CudaError::new(
             INVALID_VALUE,
             format!("a {width}-byte by {height}-row copy at ({w}, {h}) runs outside the array ({pitch} bytes by {rows} rows)"),
         ));
-    }
-    Ok((a.device_ptr() + h as u64 * pitch + w as u64, pitch))
+        }
+        Ok((a.device_ptr() + h as u64 * pitch + w as u64, pitch))
+    })
 }
 
 fn copy_rows(

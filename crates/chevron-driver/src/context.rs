@@ -155,6 +155,7 @@ pub extern "C" fn cuInit(flags: c_uint) -> CUresult {
             return Err(DriverError::new(INVALID_VALUE, "cuInit flags must be 0"));
         }
         state::devices()?;
+        crate::fork::watch();
         INITIALISED.store(true, Ordering::Release);
         Ok(())
     })

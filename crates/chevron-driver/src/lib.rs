@@ -25,7 +25,7 @@
 //! | [`proc_address`] | `cuGetProcAddress(_v2)` (the one list of implemented functions), `cuGetErrorName/String` ([`versions`]: base name → current ABI) |
 //! | [`export_table`] | `cuGetExportTable`: the private tables a statically linked NVIDIA runtime needs, served over chevron's state; others refused in one line |
 //! | [`unsupported`] | every other CUDA 13.0 driver function: `CUDA_ERROR_NOT_SUPPORTED`, named on stderr |
-//! | [`result`] | `CUresult` codes, the entry wrapper |
+//! | [`result`] | `CUresult` codes, the entry wrapper ([`fork`]: a child forked after `cuInit` gets `CUDA_ERROR_NOT_INITIALIZED`) |
 
 // The runtime's exported functions are part of this library: link them in.
 pub use cudart;
@@ -33,6 +33,7 @@ pub use cudart;
 pub mod context;
 pub mod device;
 pub mod export_table;
+pub mod fork;
 pub mod function;
 pub mod graph;
 pub mod image;

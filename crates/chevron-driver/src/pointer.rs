@@ -54,7 +54,8 @@ fn classify(ptr: CUdeviceptr) -> DriverResult<Option<Known>> {
 }
 
 /// Writes one attribute of `known` (NULL: unknown memory) to `data`; `strict` refuses unknown
-/// memory, as `cuPointerGetAttribute` does (`cuPointerGetAttributes` reports zeros).
+/// memory and the host pointer of device memory, as `cuPointerGetAttribute` does
+/// (`cuPointerGetAttributes` reports zeros and NULL).
 ///
 /// # Safety
 /// `data` is writable for the attribute's type.
@@ -96,6 +97,8 @@ unsafe fn write_attribute(
             2 => data.cast::<c_uint>().write_unaligned(known.memory_type),
             3 => data.cast::<u64>().write_unaligned(ptr),
             4 if host => data.cast::<u64>().write_unaligned(ptr),
+            // `cuPointerGetAttributes` (and so `cudaPointerGetAttributes`) reports NULL.
+            4 if !strict => data.cast::<u64>().write_unaligned(0),
             4 => {
                 return Err(DriverError::new(
                     INVALID_VALUE,

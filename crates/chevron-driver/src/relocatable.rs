@@ -5,9 +5,9 @@
 //! nvcc's device link step (`crt/link.stub`) builds a version-2 fatbin wrapper: its data is
 //! the *linked* fatbin, which holds SASS only, and its last field a NULL-terminated array of
 //! the translation units' own fatbins (`__cudaPrelinkedFatbins`, each with the unit's PTX).
-//! A GPU loads the linked SASS; a device that runs PTX only gets the units' PTX linked by
-//! chevron-ptx's linker — the same path `chevron-cudart` takes for `-cudart shared` programs
-//! ([`cudart::registry::register_fatbin`]). Other images are not this module's concern.
+//! A GPU the linked SASS was built for loads it; the CPU device, and a GPU of another
+//! architecture, get the units' PTX linked by chevron-ptx's linker — the same path
+//! `chevron-cudart` takes for `-cudart shared` programs ([`cudart::registry::register_fatbin`]). Other images are not this module's concern.
 
 use std::ffi::{c_int, c_void};
 

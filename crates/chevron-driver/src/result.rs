@@ -177,6 +177,9 @@ pub fn runtime(code: cudaError_t) -> DriverResult {
 /// failure prints its explanation (a kernel fault also becomes the runtime's sticky error, as
 /// one CUDA context has one), and the code is returned.
 pub fn entry(function: &str, body: impl FnOnce() -> DriverResult) -> CUresult {
+    if crate::fork::in_forked_child() && !function.starts_with("cuGetError") {
+        return forked(function);
+    }
     // The driver's own use of the runtime's functions does not bind the primary context.
     let bound = cudart::state::bound_here();
     let outcome = catch_unwind(AssertUnwindSafe(body));
@@ -201,6 +204,19 @@ pub fn entry(function: &str, body: impl FnOnce() -> DriverResult) -> CUresult {
             error.code
         }
     }
+}
+
+/// A call in a child forked after `cuInit`: `CUDA_ERROR_NOT_INITIALIZED`, said once.
+#[cold]
+fn forked(function: &str) -> CUresult {
+    static SAID: std::sync::Once = std::sync::Once::new();
+    SAID.call_once(|| {
+        eprintln!(
+            "chevron: {function}: this process was forked after CUDA was initialised in its \
+             parent; CUDA cannot be used in the child (CUDA_ERROR_NOT_INITIALIZED)"
+        );
+    });
+    NOT_INITIALIZED
 }
 
 /// Writes `value` through an out-pointer, refusing NULL.

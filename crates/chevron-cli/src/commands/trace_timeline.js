@@ -1,7 +1,10 @@
 // The timeline of a chevron trace page (see trace_html.rs): draws the rows of the page's data on
 // a canvas, with a time axis, zoom and pan (wheel, drag, keys) and details on hover. Bars closer
 // than a pixel are drawn once, so a view of 10,000 launches costs about as much as one of 100.
-// With `#selftest` in the address, it times the first draw and 20 zoom steps into #timing.
+// `#view=FROM,TO` in the address (µs) opens a part of it.
+// With `#selftest` in the address, it writes into #timing the time of the first draw (from this
+// script's start: parsing the data and drawing), of the whole page until then (from the start of
+// its navigation: reading the file and parsing the HTML too), and of a zoom step (20 of them).
 (function () {
   "use strict";
   const started = performance.now();
@@ -146,9 +149,13 @@
   });
   window.addEventListener("resize", function () { size(); draw(); });
 
+  // `#view=FROM,TO` (µs from the trace's start) opens that part of the timeline.
+  const view = /^#view=([0-9.]+),([0-9.]+)$/.exec(location.hash);
+  if (view && Number(view[2]) > Number(view[1])) { t0 = Number(view[1]); t1 = Number(view[2]); }
   size();
   draw();
   const rendered = performance.now() - started;
+  const shown = performance.now();
   if (location.hash === "#selftest") {
     const zoomStart = performance.now();
     for (let i = 0; i < 10; i++) zoom(0.5, span / 3);
@@ -156,6 +163,6 @@
     const zoomed = (performance.now() - zoomStart) / 20;
     const bars = data.rows.reduce(function (n, row) { return n + row.bars.length; }, 0);
     document.getElementById("timing").textContent = "bars=" + bars + " render_ms=" +
-      rendered.toFixed(1) + " zoom_step_ms=" + zoomed.toFixed(2);
+      rendered.toFixed(1) + " page_ms=" + shown.toFixed(1) + " zoom_step_ms=" + zoomed.toFixed(2);
   }
 })();

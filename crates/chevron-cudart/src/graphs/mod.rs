@@ -1,6 +1,6 @@
 //! CUDA graphs over chevron: stream capture ([`capture`]), graphs built node by node
 //! ([`build`], [`nodes`], [`params`]), and their instantiation, launch and update ([`exec`],
-//! [`exec_params`]).
+//! [`exec_params`]); the per-thread-default-stream forms in [`per_thread`].
 //!
 //! A `cudaGraph_t` is a [`model::Model`]: nodes (kernels, copies, fills, host functions, empty
 //! nodes, child graphs, event records and waits) and the edges between them. Capture builds
@@ -20,6 +20,7 @@ pub mod exec_params;
 pub(crate) mod model;
 pub mod nodes;
 pub mod params;
+pub mod per_thread;
 
 use std::collections::HashMap;
 use std::ffi::c_void;

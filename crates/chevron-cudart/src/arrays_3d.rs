@@ -1,0 +1,349 @@
+//! 3D and layered CUDA arrays: `cudaMalloc3DArray`, `cudaArrayGetInfo`, pitched 3D memory
+//! (`cudaMalloc3D`), and the copies of `cudaMemcpy3DParms` between arrays, device and host
+//! memory (`cudaMemcpy3D`, `cudaMemcpy3DAsync` and their per-thread forms). Mipmapped and
+//! cubemap arrays are not provided.
+//!
+//! A copy is rows of bytes: `extent` is in elements where an array takes part (bytes
+//! otherwise), positions on an array side in elements, on a pointer side in bytes (x) and
+//! rows (y, z), as CUDA defines them; each row is one copy, classified by address.
+
+use std::ffi::{c_uint, c_void};
+
+use chevron::texture::{Array, ArrayDesc, ChannelKind};
+use chevron::Stream;
+
+use crate::copy::copy;
+use crate::errors::{cudaError_t, guard, CudaError, CudaResult, INVALID_VALUE};
+use crate::graphs::nodes::{cudaMemcpy3DParms, cudaPitchedPtr};
+use crate::memory::store;
+use crate::state;
+use crate::textures::{format, keep_array, with_array, ChannelFormatDesc};
+
+/// `cudaArrayLayered`, `cudaArraySurfaceLoadStore`, `cudaArrayCubemap`,
+/// `cudaArrayTextureGather`.
+const LAYERED: c_uint = 0x01;
+const SURFACE: c_uint = 0x02;
+const CUBEMAP: c_uint = 0x04;
+const GATHER: c_uint = 0x08;
+
+/// `struct cudaExtent`.
+#[repr(C)]
+#[derive(Clone, Copy, Debug)]
+#[allow(missing_docs)]
+pub struct Extent {
+    pub width: usize,
+    pub height: usize,
+    pub depth: usize,
+}
+
+/// Allocates a 1D, 2D or 3D array, or a layered 1D or 2D one (`cudaArrayLayered`: `depth`
+/// counts the layers).
+///
+/// # Safety
+/// `array` is NULL or valid for a write; `desc` NULL or valid.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMalloc3DArray(
+    array: *mut *mut c_void,
+    desc: *const ChannelFormatDesc,
+    extent: Extent,
+    flags: c_uint,
+) -> cudaError_t {
+    guard("cudaMalloc3DArray", || {
+        // SAFETY: NULL or valid (caller).
+        let desc = unsafe { desc.as_ref() }
+            .ok_or_else(|| CudaError::new(INVALID_VALUE, "desc is NULL"))?;
+        let format = format(desc)?;
+        if flags & CUBEMAP != 0 {
+            return Err(CudaError::new(
+                crate::errors::NOT_SUPPORTED,
+                "cubemap arrays are not provided",
+            ));
+        }
+        if flags & !(LAYERED | SURFACE | GATHER) != 0 || extent.width == 0 {
+            return Err(CudaError::new(
+                INVALID_VALUE,
+                format!("flags {flags:#x} or a width of 0"),
+            ));
+        }
+        if flags & LAYERED != 0 && extent.depth == 0 {
+            return Err(CudaError::new(
+                INVALID_VALUE,
+                "a layered array needs a depth (its layer count)",
+            ));
+        }
+        let desc = ArrayDesc {
+            format,
+            extent: [extent.width, extent.height, extent.depth].map(|e| e as u64),
+            layered: flags & LAYERED != 0,
+            surface: flags & SURFACE != 0,
+            gather: flags & GATHER != 0,
+        };
+        let created = Array::new(&state::current()?.device, desc)?;
+        store(array, keep_array(created) as *mut c_void, "array")
+    })
+}
+
+/// Allocates pitched device memory for `extent` (`width` in bytes): `height × depth` rows of
+/// `cudaMallocPitch`'s pitch.
+///
+/// # Safety
+/// `out` is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMalloc3D(out: *mut cudaPitchedPtr, extent: Extent) -> cudaError_t {
+    guard("cudaMalloc3D", || {
+        if out.is_null() {
+            return Err(CudaError::new(INVALID_VALUE, "pitchedDevPtr is NULL"));
+        }
+        let rows = extent.height.max(1).checked_mul(extent.depth.max(1));
+        let rows = rows.ok_or_else(|| CudaError::new(INVALID_VALUE, "the extent overflows"))?;
+        let (mut ptr, mut pitch) = (std::ptr::null_mut(), 0);
+        match crate::limits::cudaMallocPitch(&mut ptr, &mut pitch, extent.width, rows) {
+            0 => store(
+                out,
+                cudaPitchedPtr {
+                    ptr,
+                    pitch,
+                    xsize: extent.width,
+                    ysize: extent.height,
+                },
+                "pitchedDevPtr",
+            ),
+            code => Err(CudaError::new(code, "")),
+        }
+    })
+}
+
+/// Writes an array's channel format, extent (0 for dimensions it lacks) and flags.
+///
+/// # Safety
+/// Each out-pointer is NULL or valid for a write.
+#[no_mangle]
+pub unsafe extern "C" fn cudaArrayGetInfo(
+    desc: *mut ChannelFormatDesc,
+    extent: *mut Extent,
+    flags: *mut c_uint,
+    array: *mut c_void,
+) -> cudaError_t {
+    guard("cudaArrayGetInfo", || {
+        let d = with_array(array, |a| Ok(*a.desc()))?;
+        let [x, y, z, w] = d.format.bits.map(|b| b as i32);
+        let kind = match d.format.kind {
+            ChannelKind::Signed => 0,
+            ChannelKind::Unsigned => 1,
+            ChannelKind::Float => 2,
+        };
+        let bits = [
+            (d.layered, LAYERED),
+            (d.surface, SURFACE),
+            (d.gather, GATHER),
+        ]
+        .iter()
+        .filter(|(set, _)| *set)
+        .fold(0, |bits, (_, bit)| bits | bit);
+        let [width, height, depth] = d.extent.map(|e| e as usize);
+        if !desc.is_null() {
+            store(
+                desc,
+                ChannelFormatDesc {
+                    x,
+                    y,
+                    z,
+                    w,
+                    f: kind,
+                },
+                "desc",
+            )?;
+        }
+        if !extent.is_null() {
+            store(
+                extent,
+                Extent {
+                    width,
+                    height,
+                    depth,
+                },
+                "extent",
+            )?;
+        }
+        if !flags.is_null() {
+            store(flags, bits, "flags")?;
+        }
+        Ok(())
+    })
+}
+
+/// One side of a 3D copy: where row `y` of slice `z` of the window starts.
+struct Side {
+    base: u64,
+    row_pitch: u64,
+    slice_pitch: u64,
+}
+
+impl Side {
+    fn row(&self, y: u64, z: u64) -> u64 {
+        self.base + z * self.slice_pitch + y * self.row_pitch
+    }
+}
+
+/// The side of `array` at `pos` (elements), checking that a window of `rows` × `slices` rows of
+/// `width` elements fits; and the element size.
+fn array_side(array: *mut c_void, pos: [usize; 3], extent: [usize; 3]) -> CudaResult<(Side, u64)> {
+    with_array(array, |a| {
+        let element = a.desc().format.element_bytes();
+        let [w, h, d] = a.desc().extent.map(|e| e.max(1));
+        let fits = |p: usize, e: usize, size: u64| (p + e.max(1)) as u64 <= size;
+        if !(fits(pos[0], extent[0], w) && fits(pos[1], extent[1], h) && fits(pos[2], extent[2], d))
+        {
+            return Err(CudaError::new(
+                INVALID_VALUE,
+                format!(
+                    "a {extent:?} copy at {pos:?} runs outside the array ({w} × {h} × {d} elements)"
+                ),
+            ));
+        }
+        let side = Side {
+            base: a.device_ptr()
+                + pos[2] as u64 * a.slice_pitch()
+                + pos[1] as u64 * a.row_pitch()
+                + pos[0] as u64 * element,
+            row_pitch: a.row_pitch(),
+            slice_pitch: a.slice_pitch(),
+        };
+        Ok((side, element))
+    })
+}
+
+/// The side of pitched memory `ptr` at `pos` (x in bytes).
+fn pointer_side(ptr: &cudaPitchedPtr, pos: [usize; 3], row_bytes: u64) -> CudaResult<Side> {
+    if ptr.ptr.is_null() {
+        return Err(CudaError::new(INVALID_VALUE, "a NULL pointer"));
+    }
+    let pitch = ptr.pitch as u64;
+    if pitch < row_bytes + pos[0] as u64 {
+        return Err(CudaError::new(
+            INVALID_VALUE,
+            format!("a pitch of {pitch} bytes is below the copy's row"),
+        ));
+    }
+    let slice = pitch * ptr.ysize.max(1) as u64;
+    Ok(Side {
+        base: ptr.ptr as u64 + pos[2] as u64 * slice + pos[1] as u64 * pitch + pos[0] as u64,
+        row_pitch: pitch,
+        slice_pitch: slice,
+    })
+}
+
+/// Submits the copy `p` describes on `stream`, row by row.
+fn copy_3d(p: &cudaMemcpy3DParms, stream: &Stream) -> CudaResult {
+    if !(0..=4).contains(&p.kind) {
+        return Err(CudaError::new(
+            crate::errors::INVALID_MEMCPY_DIRECTION,
+            format!("cudaMemcpyKind {}", p.kind),
+        ));
+    }
+    if p.srcArray.is_null() == p.srcPtr.ptr.is_null()
+        || p.dstArray.is_null() == p.dstPtr.ptr.is_null()
+    {
+        return Err(CudaError::new(
+            INVALID_VALUE,
+            "each side needs an array or a pointer, not both",
+        ));
+    }
+    let extent = p.extent;
+    let [width, rows, slices] = extent;
+    if width == 0 || rows == 0 || slices == 0 {
+        return Ok(());
+    }
+    let mut element = 1;
+    let src = if p.srcArray.is_null() {
+        None
+    } else {
+        let (side, size) = array_side(p.srcArray, p.srcPos, extent)?;
+        element = size;
+        Some(side)
+    };
+    let dst = if p.dstArray.is_null() {
+        None
+    } else {
+        let (side, size) = array_side(p.dstArray, p.dstPos, extent)?;
+        if src.is_some() && size != element {
+            return Err(CudaError::new(
+                INVALID_VALUE,
+                "arrays of different element sizes",
+            ));
+        }
+        element = size;
+        Some(side)
+    };
+    let row_bytes = width as u64 * element;
+    let src = match src {
+        Some(side) => side,
+        None => pointer_side(&p.srcPtr, p.srcPos, row_bytes)?,
+    };
+    let dst = match dst {
+        Some(side) => side,
+        None => pointer_side(&p.dstPtr, p.dstPos, row_bytes)?,
+    };
+    for z in 0..slices as u64 {
+        for y in 0..rows as u64 {
+            copy(stream, dst.row(y, z), src.row(y, z), row_bytes as usize)?;
+        }
+    }
+    Ok(())
+}
+
+/// Copies between arrays, device and host memory, complete when it returns.
+///
+/// # Safety
+/// `p` is NULL or valid, its pointers valid for the window it describes.
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpy3D(p: *const cudaMemcpy3DParms) -> cudaError_t {
+    guard("cudaMemcpy3D", || {
+        // SAFETY: NULL or valid (caller).
+        let p = unsafe { p.as_ref() }.ok_or_else(|| CudaError::new(INVALID_VALUE, "p is NULL"))?;
+        let (_, stream) = state::submit_stream(std::ptr::null_mut())?;
+        copy_3d(p, &stream)?;
+        stream.synchronize()?;
+        crate::mirror::pull_all()
+    })
+}
+
+/// [`cudaMemcpy3D`] in the order of `stream`.
+///
+/// # Safety
+/// As [`cudaMemcpy3D`].
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpy3DAsync(
+    p: *const cudaMemcpy3DParms,
+    stream: *mut c_void,
+) -> cudaError_t {
+    guard("cudaMemcpy3DAsync", || {
+        // SAFETY: NULL or valid (caller).
+        let p = unsafe { p.as_ref() }.ok_or_else(|| CudaError::new(INVALID_VALUE, "p is NULL"))?;
+        let (_, stream) = state::submit_stream(stream)?;
+        copy_3d(p, &stream)
+    })
+}
+
+/// `cudaMemcpy3D` of a per-thread-default-stream program (complete when it returns either way).
+///
+/// # Safety
+/// As [`cudaMemcpy3D`].
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpy3D_ptds(p: *const cudaMemcpy3DParms) -> cudaError_t {
+    // SAFETY: forwarded from the caller.
+    unsafe { cudaMemcpy3D(p) }
+}
+
+/// `cudaMemcpy3DAsync` with the per-thread default stream.
+///
+/// # Safety
+/// As [`cudaMemcpy3D`].
+#[no_mangle]
+pub unsafe extern "C" fn cudaMemcpy3DAsync_ptsz(
+    p: *const cudaMemcpy3DParms,
+    stream: *mut c_void,
+) -> cudaError_t {
+    // SAFETY: forwarded from the caller.
+    unsafe { cudaMemcpy3DAsync(p, crate::launch::per_thread_default(stream)) }
+}
