@@ -4,7 +4,8 @@
 # nvcc's defaults and with -cudart shared, both run under `chevron exec --device cpu`, and their
 # outputs must be equal and end in "NAME: ok" (fault.cu: the error, and chevron's report naming
 # the kernel; rdc_*.cu: three translation units built with -rdc=true; launch_config.cu:
-# impossible configurations are cudaErrorInvalidConfiguration; copies_3d.cu, built with nvcc's
+# impossible configurations are cudaErrorInvalidConfiguration; textures.cu: tests/cudart/tex_basic.cu's
+# arrays, texture and surface objects through the driver's cuArray3DCreate/cuTexObjectCreate; copies_3d.cu, built with nvcc's
 # defaults only: 3D copies and 2D/3D fills checked against the host). vector_add.cu and the
 # rdc program (CUDA_SEPARABLE_COMPILATION ON) are also built by CMake with its default CUDA
 # settings (CMake from PyPI, scripts/deps/cmake.sh). Builds are cached under
@@ -77,7 +78,8 @@ build thrust_cub -- thrust_cub.cu
 build fault -- fault.cu
 build rdc -rdc=true -- rdc_library.cu rdc_kernels.cu rdc_main.cu
 build launch_config -- launch_config.cu
-for name in vector_add streams_events symbols_2d host_threads templates thrust_cub rdc launch_config; do
+build textures -- textures.cu
+for name in vector_add streams_events symbols_2d host_threads templates thrust_cub rdc launch_config textures; do
     compare "$name"
 done
 

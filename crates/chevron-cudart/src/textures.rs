@@ -77,8 +77,9 @@ pub extern "C" fn cudaCreateChannelDesc(
     ChannelFormatDesc { x, y, z, w, f }
 }
 
-/// Keeps `array`, named by its device address (the `cudaArray_t` handed out).
-pub(crate) fn keep_array(array: Array) -> u64 {
+/// Keeps `array`, named by its device address (the `cudaArray_t` handed out; the driver's
+/// `cuArray3DCreate` keeps its arrays here too, so both APIs share one set).
+pub fn keep_array(array: Array) -> u64 {
     let handle = array.device_ptr();
     lock(&ARRAYS)
         .get_or_insert_with(HashMap::new)
@@ -398,4 +399,51 @@ pub extern "C" fn cudaDestroySurfaceObject(object: u64) -> cudaError_t {
             )),
         }
     })
+}
+
+/// Frees the array named `handle`; false if no live array has that name.
+pub fn free_array(handle: u64) -> bool {
+    lock(&ARRAYS)
+        .as_mut()
+        .and_then(|a| a.remove(&handle))
+        .is_some()
+}
+
+/// Runs `f` on the live array named `handle` (None if there is none).
+pub fn with_live_array<R>(handle: u64, f: impl FnOnce(&Array) -> R) -> Option<R> {
+    lock(&ARRAYS).as_ref().and_then(|m| m.get(&handle)).map(f)
+}
+
+/// Keeps `object` live under its handle until [`destroy_texture`] (or `cudaDestroyTextureObject`).
+pub fn keep_texture(object: TextureObject) -> u64 {
+    let handle = object.handle();
+    lock(&TEXTURES)
+        .get_or_insert_with(HashMap::new)
+        .insert(handle, object);
+    handle
+}
+
+/// Destroys the texture object `handle`; false if it is not live.
+pub fn destroy_texture(handle: u64) -> bool {
+    lock(&TEXTURES)
+        .as_mut()
+        .and_then(|m| m.remove(&handle))
+        .is_some()
+}
+
+/// Keeps `object` live under its handle until [`destroy_surface`] (or `cudaDestroySurfaceObject`).
+pub fn keep_surface(object: SurfaceObject) -> u64 {
+    let handle = object.handle();
+    lock(&SURFACES)
+        .get_or_insert_with(HashMap::new)
+        .insert(handle, object);
+    handle
+}
+
+/// Destroys the surface object `handle`; false if it is not live.
+pub fn destroy_surface(handle: u64) -> bool {
+    lock(&SURFACES)
+        .as_mut()
+        .and_then(|m| m.remove(&handle))
+        .is_some()
 }

@@ -1,7 +1,8 @@
 //! `cuMemcpy2D`, `cuMemcpy2DUnaligned`, `cuMemcpy3D` and their `Async` forms: pitched copies
 //! described by `CUDA_MEMCPY2D` / `CUDA_MEMCPY3D` between host, device and unified memory,
 //! row by row through the runtime's checked copy ([`cudart::copy::Copy2d`]); synchronous ones
-//! on the legacy default stream. CUDA arrays are not provided (`CUDA_ERROR_NOT_SUPPORTED`).
+//! on the legacy default stream. A `CU_MEMORYTYPE_ARRAY` side is the array's own memory
+//! (tightly pitched, [`crate::array::window`]), checked to hold the copied box.
 //!
 //! A side's first byte is `base + Z·height·pitch + Y·pitch + XInBytes`; its base is the host
 //! pointer for `CU_MEMORYTYPE_HOST` and the device pointer for `_DEVICE` and `_UNIFIED` (both
@@ -13,7 +14,7 @@ use cudart::copy::Copy2d;
 use cudart::{mirror, state};
 
 use crate::memory::{enter, CUdeviceptr};
-use crate::result::{entry, CUresult, DriverError, DriverResult, INVALID_VALUE, NOT_SUPPORTED};
+use crate::result::{entry, CUresult, DriverError, DriverResult, INVALID_VALUE};
 
 /// `CUmemorytype`.
 const HOST: c_uint = 1;
@@ -80,6 +81,7 @@ struct Side {
     kind: c_uint,
     host: *const c_void,
     device: CUdeviceptr,
+    array: *mut c_void,
     /// (x in bytes, y, z)
     position: (usize, usize, usize),
     pitch: usize,
@@ -88,17 +90,27 @@ struct Side {
 }
 
 impl Side {
+    /// The side as device memory: an array side becomes its array's memory, checked to hold
+    /// `width` bytes × `rows` × `depth` at its position.
+    fn resolve(self, box_size: (usize, usize, usize)) -> DriverResult<Side> {
+        if self.kind != ARRAY {
+            return Ok(self);
+        }
+        let (base, pitch, height) = crate::array::window(self.array, self.position, box_size)?;
+        Ok(Side {
+            kind: DEVICE,
+            device: base,
+            pitch,
+            height,
+            ..self
+        })
+    }
+
     /// The address of the side's first byte, and the bytes between its slices.
     fn start(&self, rows: usize, depth: usize) -> DriverResult<(u64, u64)> {
         let base = match self.kind {
             HOST => self.host as u64,
             DEVICE | UNIFIED => self.device,
-            ARRAY => {
-                return Err(DriverError::new(
-                    NOT_SUPPORTED,
-                    format!("{}: CUDA arrays are not provided by chevron", self.what),
-                ))
-            }
             other => {
                 return Err(DriverError::new(
                     INVALID_VALUE,
@@ -162,13 +174,15 @@ fn kind_name(kind: c_uint) -> &'static str {
 /// Copies `depth` slices of `rows` rows of `width` bytes from `src` to `dst` on `stream` (NULL:
 /// the legacy stream), waiting for them when `sync`.
 fn copy_pitched(
-    dst: &Side,
-    src: &Side,
+    dst: Side,
+    src: Side,
     (width, rows, depth): (usize, usize, usize),
     stream: *mut c_void,
     sync: bool,
 ) -> DriverResult {
     enter()?;
+    let dst = dst.resolve((width, rows, depth))?;
+    let src = src.resolve((width, rows, depth))?;
     let (dst_start, dst_slice) = dst.start(rows, depth)?;
     let (src_start, src_slice) = src.start(rows, depth)?;
     let (_, stream) = state::submit_stream(stream)?;
@@ -203,6 +217,7 @@ unsafe fn copy_2d(params: *const CUDA_MEMCPY2D, stream: *mut c_void, sync: bool)
         kind: p.srcMemoryType,
         host: p.srcHost,
         device: p.srcDevice,
+        array: p.srcArray,
         position: (p.srcXInBytes, p.srcY, 0),
         pitch: p.srcPitch,
         height: 0,
@@ -212,11 +227,12 @@ unsafe fn copy_2d(params: *const CUDA_MEMCPY2D, stream: *mut c_void, sync: bool)
         kind: p.dstMemoryType,
         host: p.dstHost,
         device: p.dstDevice,
+        array: p.dstArray,
         position: (p.dstXInBytes, p.dstY, 0),
         pitch: p.dstPitch,
         height: 0,
     };
-    copy_pitched(&dst, &src, (p.WidthInBytes, p.Height, 1), stream, sync)
+    copy_pitched(dst, src, (p.WidthInBytes, p.Height, 1), stream, sync)
 }
 
 /// A 3D copy as `CUDA_MEMCPY3D` at `params` describes it.
@@ -238,6 +254,7 @@ unsafe fn copy_3d(params: *const CUDA_MEMCPY3D, stream: *mut c_void, sync: bool)
         kind: p.srcMemoryType,
         host: p.srcHost,
         device: p.srcDevice,
+        array: p.srcArray,
         position: (p.srcXInBytes, p.srcY, p.srcZ),
         pitch: p.srcPitch,
         height: p.srcHeight,
@@ -247,17 +264,12 @@ unsafe fn copy_3d(params: *const CUDA_MEMCPY3D, stream: *mut c_void, sync: bool)
         kind: p.dstMemoryType,
         host: p.dstHost,
         device: p.dstDevice,
+        array: p.dstArray,
         position: (p.dstXInBytes, p.dstY, p.dstZ),
         pitch: p.dstPitch,
         height: p.dstHeight,
     };
-    copy_pitched(
-        &dst,
-        &src,
-        (p.WidthInBytes, p.Height, p.Depth),
-        stream,
-        sync,
-    )
+    copy_pitched(dst, src, (p.WidthInBytes, p.Height, p.Depth), stream, sync)
 }
 
 /// `cuMemcpy2D`: a pitched copy, synchronous.

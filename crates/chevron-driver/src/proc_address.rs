@@ -14,8 +14,9 @@ use std::sync::OnceLock;
 
 use crate::result::{describe, entry, store, CUresult, DriverError, INVALID_VALUE, NOT_FOUND};
 use crate::{
-    context, device, export_table, function, graph, launch, link, memcpy_2d, memory, memset_2d,
-    module, pointer, profiler, stream, unsupported, user_object, versions,
+    array, context, device, export_table, function, graph, launch, link, memcpy_2d, memory,
+    memset_2d, module, pointer, profiler, stream, texture_object, unsupported, user_object,
+    versions,
 };
 
 /// `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`.
@@ -129,6 +130,16 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         memcpy_2d::cuMemcpy2DAsync_v2,
         memcpy_2d::cuMemcpy3D_v2,
         memcpy_2d::cuMemcpy3DAsync_v2,
+        array::cuArrayCreate_v2,
+        array::cuArray3DCreate_v2,
+        array::cuArrayDestroy,
+        array::cuArrayGetDescriptor_v2,
+        array::cuArray3DGetDescriptor_v2,
+        texture_object::cuTexObjectCreate,
+        texture_object::cuTexObjectDestroy,
+        texture_object::cuTexObjectGetResourceDesc,
+        texture_object::cuSurfObjectCreate,
+        texture_object::cuSurfObjectDestroy,
         memset_2d::cuMemsetD2D8_v2,
         memset_2d::cuMemsetD2D16_v2,
         memset_2d::cuMemsetD2D32_v2,

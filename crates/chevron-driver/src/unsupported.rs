@@ -45,8 +45,8 @@ macro_rules! unsupported {
 }
 
 unsupported! {
-    cuArray3DCreate_v2, cuArray3DGetDescriptor_v2, cuArrayCreate_v2, cuArrayDestroy,
-    cuArrayGetDescriptor_v2, cuArrayGetMemoryRequirements, cuArrayGetPlane,
+
+    cuArrayGetMemoryRequirements, cuArrayGetPlane,
     cuArrayGetSparseProperties, cuCheckpointProcessCheckpoint,
     cuCheckpointProcessGetRestoreThreadId, cuCheckpointProcessGetState,
     cuCheckpointProcessLock, cuCheckpointProcessRestore, cuCheckpointProcessUnlock,
@@ -131,11 +131,11 @@ unsupported! {
     cuStreamUpdateCaptureDependencies_ptsz, cuStreamUpdateCaptureDependencies_v2,
     cuStreamWaitValue32_ptsz, cuStreamWaitValue32_v2, cuStreamWaitValue64_ptsz,
     cuStreamWaitValue64_v2, cuStreamWriteValue32_ptsz, cuStreamWriteValue32_v2,
-    cuStreamWriteValue64_ptsz, cuStreamWriteValue64_v2, cuSurfObjectCreate,
-    cuSurfObjectDestroy, cuSurfObjectGetResourceDesc, cuSurfRefGetArray, cuSurfRefSetArray,
+    cuStreamWriteValue64_ptsz, cuStreamWriteValue64_v2,
+    cuSurfObjectGetResourceDesc, cuSurfRefGetArray, cuSurfRefSetArray,
     cuTensorMapEncodeIm2col, cuTensorMapEncodeIm2colWide, cuTensorMapEncodeTiled,
-    cuTensorMapReplaceAddress, cuTexObjectCreate, cuTexObjectDestroy,
-    cuTexObjectGetResourceDesc, cuTexObjectGetResourceViewDesc, cuTexObjectGetTextureDesc,
+    cuTensorMapReplaceAddress,
+    cuTexObjectGetResourceViewDesc, cuTexObjectGetTextureDesc,
     cuTexRefCreate, cuTexRefDestroy, cuTexRefGetAddressMode, cuTexRefGetAddress_v2,
     cuTexRefGetArray, cuTexRefGetBorderColor, cuTexRefGetFilterMode, cuTexRefGetFlags,
     cuTexRefGetFormat, cuTexRefGetMaxAnisotropy, cuTexRefGetMipmapFilterMode,

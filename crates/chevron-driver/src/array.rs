@@ -1,0 +1,278 @@
+//! `cuArrayCreate`, `cuArray3DCreate`, `cuArrayDestroy` and their descriptor queries: CUDA
+//! arrays over [`chevron::texture::Array`], kept in the runtime's table
+//! ([`cudart::textures`]) so arrays made through either API are the same arrays. A `CUarray`
+//! is the array's device address, as a `cudaArray_t` is. On GPUs arrays are not provided
+//! yet: creating one is `CUDA_ERROR_NOT_SUPPORTED`, naming the call ([`cpu_only`]).
+
+use std::ffi::{c_uint, c_void};
+
+use chevron::texture::{Array, ArrayDesc, ChannelFormat, ChannelKind};
+use cudart::{state, textures};
+
+use crate::memory::enter;
+use crate::result::{
+    entry, store, CUresult, DriverError, DriverResult, INVALID_HANDLE, INVALID_VALUE, NOT_SUPPORTED,
+};
+
+/// `CUDA_ARRAY_DESCRIPTOR`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+#[allow(non_snake_case, missing_docs)]
+pub struct CUDA_ARRAY_DESCRIPTOR {
+    pub Width: usize,
+    pub Height: usize,
+    pub Format: c_uint,
+    pub NumChannels: c_uint,
+}
+
+/// `CUDA_ARRAY3D_DESCRIPTOR`.
+#[repr(C)]
+#[derive(Debug, Clone, Copy)]
+#[allow(non_snake_case, missing_docs)]
+pub struct CUDA_ARRAY3D_DESCRIPTOR {
+    pub Width: usize,
+    pub Height: usize,
+    pub Depth: usize,
+    pub Format: c_uint,
+    pub NumChannels: c_uint,
+    pub Flags: c_uint,
+}
+
+/// `CUDA_ARRAY3D_LAYERED`, `_SURFACE_LDST`, `_TEXTURE_GATHER`: the flags chevron's arrays take.
+const LAYERED: c_uint = 0x01;
+const SURFACE_LDST: c_uint = 0x02;
+const TEXTURE_GATHER: c_uint = 0x08;
+
+/// `CUarray_format` values: (code, kind, bits per channel).
+const FORMATS: &[(c_uint, ChannelKind, u32)] = &[
+    (0x01, ChannelKind::Unsigned, 8),
+    (0x02, ChannelKind::Unsigned, 16),
+    (0x03, ChannelKind::Unsigned, 32),
+    (0x08, ChannelKind::Signed, 8),
+    (0x09, ChannelKind::Signed, 16),
+    (0x0a, ChannelKind::Signed, 32),
+    (0x10, ChannelKind::Float, 16),
+    (0x20, ChannelKind::Float, 32),
+];
+
+/// The element format `channels` channels of `CUarray_format` `format` describe.
+pub(crate) fn channel_format(format: c_uint, channels: c_uint) -> DriverResult<ChannelFormat> {
+    let &(_, kind, bits) = FORMATS
+        .iter()
+        .find(|(code, _, _)| *code == format)
+        .ok_or_else(|| {
+            DriverError::new(
+                INVALID_VALUE,
+                format!("{format:#x} is not a CUarray_format chevron reads"),
+            )
+        })?;
+    if !matches!(channels, 1 | 2 | 4) {
+        return Err(DriverError::new(
+            INVALID_VALUE,
+            format!("{channels} channels (1, 2 or 4 are allowed)"),
+        ));
+    }
+    let mut all = [0; 4];
+    all[..channels as usize].fill(bits);
+    Ok(ChannelFormat { bits: all, kind })
+}
+
+/// The `CUarray_format` and channel count of `format`.
+fn format_code(format: &ChannelFormat) -> (c_uint, c_uint) {
+    let channels = format.bits.iter().take_while(|&&b| b != 0).count() as c_uint;
+    let code = FORMATS
+        .iter()
+        .find(|(_, kind, bits)| *kind == format.kind && *bits == format.bits[0])
+        .map_or(0, |(code, _, _)| *code);
+    (code, channels)
+}
+
+/// Refuses `call` on a device other than the CPU device: chevron's arrays and texture objects
+/// live on the CPU device only (NVIDIA's driver is not called for them).
+pub(crate) fn cpu_only(device: &chevron::Device, call: &str) -> DriverResult {
+    if device.backend() == chevron::BackendKind::Cpu {
+        return Ok(());
+    }
+    Err(DriverError::new(
+        NOT_SUPPORTED,
+        format!(
+            "{call} is not provided by chevron on {} ({}); CUDA arrays and texture objects run on the CPU device",
+            device.label(),
+            device.name()
+        ),
+    ))
+}
+
+/// Creates an array of `desc` and returns its handle.
+fn create(desc: &CUDA_ARRAY3D_DESCRIPTOR) -> DriverResult<u64> {
+    enter()?;
+    if desc.Flags & !(LAYERED | SURFACE_LDST | TEXTURE_GATHER) != 0 {
+        return Err(DriverError::new(
+            INVALID_VALUE,
+            format!(
+                "array flags {:#x} (cubemaps, sparse and other arrays are not provided)",
+                desc.Flags
+            ),
+        ));
+    }
+    let format = channel_format(desc.Format, desc.NumChannels)?;
+    let state = state::current()?;
+    cpu_only(&state.device, "cuArray3DCreate")?;
+    let array = Array::new(
+        &state.device,
+        ArrayDesc {
+            format,
+            extent: [desc.Width as u64, desc.Height as u64, desc.Depth as u64],
+            layered: desc.Flags & LAYERED != 0,
+            surface: desc.Flags & SURFACE_LDST != 0,
+            gather: desc.Flags & TEXTURE_GATHER != 0,
+        },
+    )?;
+    Ok(textures::keep_array(array))
+}
+
+/// The error for a `CUarray` that names no live array.
+pub(crate) fn dead(array: *mut c_void) -> DriverError {
+    DriverError::new(
+        INVALID_HANDLE,
+        format!("{array:p} is not a live CUDA array"),
+    )
+}
+
+/// The 3D descriptor of the live array `array`.
+fn describe(array: *mut c_void) -> DriverResult<CUDA_ARRAY3D_DESCRIPTOR> {
+    textures::with_live_array(array as u64, |a| {
+        let d = a.desc();
+        let (format, channels) = format_code(&d.format);
+        let flag = |on: bool, bit: c_uint| if on { bit } else { 0 };
+        CUDA_ARRAY3D_DESCRIPTOR {
+            Width: d.extent[0] as usize,
+            Height: d.extent[1] as usize,
+            Depth: d.extent[2] as usize,
+            Format: format,
+            NumChannels: channels,
+            Flags: flag(d.layered, LAYERED)
+                | flag(d.surface, SURFACE_LDST)
+                | flag(d.gather, TEXTURE_GATHER),
+        }
+    })
+    .ok_or_else(|| dead(array))
+}
+
+/// `cuArrayCreate`: a 1D or 2D array.
+///
+/// # Safety
+/// `out` and `desc` are NULL or valid for the access CUDA's API documents.
+#[no_mangle]
+pub unsafe extern "C" fn cuArrayCreate_v2(
+    out: *mut *mut c_void,
+    desc: *const CUDA_ARRAY_DESCRIPTOR,
+) -> CUresult {
+    entry("cuArrayCreate", || {
+        // SAFETY: NULL or readable (caller's guarantee).
+        let d = unsafe { desc.as_ref() }
+            .ok_or_else(|| DriverError::new(INVALID_VALUE, "pAllocateArray is NULL"))?;
+        let handle = create(&CUDA_ARRAY3D_DESCRIPTOR {
+            Width: d.Width,
+            Height: d.Height,
+            Depth: 0,
+            Format: d.Format,
+            NumChannels: d.NumChannels,
+            Flags: 0,
+        })?;
+        store(out, handle as usize as *mut c_void, "pHandle")
+    })
+}
+
+/// `cuArray3DCreate`: a 1D, 2D, 3D or layered array.
+///
+/// # Safety
+/// `out` and `desc` are NULL or valid for the access CUDA's API documents.
+#[no_mangle]
+pub unsafe extern "C" fn cuArray3DCreate_v2(
+    out: *mut *mut c_void,
+    desc: *const CUDA_ARRAY3D_DESCRIPTOR,
+) -> CUresult {
+    entry("cuArray3DCreate", || {
+        // SAFETY: NULL or readable (caller's guarantee).
+        let d = unsafe { desc.as_ref() }
+            .ok_or_else(|| DriverError::new(INVALID_VALUE, "pAllocateArray is NULL"))?;
+        let handle = create(d)?;
+        store(out, handle as usize as *mut c_void, "pHandle")
+    })
+}
+
+/// `cuArrayDestroy`.
+#[no_mangle]
+pub extern "C" fn cuArrayDestroy(array: *mut c_void) -> CUresult {
+    entry("cuArrayDestroy", || {
+        if textures::free_array(array as u64) {
+            Ok(())
+        } else {
+            Err(dead(array))
+        }
+    })
+}
+
+/// `cuArrayGetDescriptor`: a 1D or 2D array's descriptor.
+///
+/// # Safety
+/// `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn cuArrayGetDescriptor_v2(
+    out: *mut CUDA_ARRAY_DESCRIPTOR,
+    array: *mut c_void,
+) -> CUresult {
+    entry("cuArrayGetDescriptor", || {
+        let d = describe(array)?;
+        let two_d = CUDA_ARRAY_DESCRIPTOR {
+            Width: d.Width,
+            Height: d.Height,
+            Format: d.Format,
+            NumChannels: d.NumChannels,
+        };
+        store(out, two_d, "pArrayDescriptor")
+    })
+}
+
+/// `cuArray3DGetDescriptor`.
+///
+/// # Safety
+/// `out` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn cuArray3DGetDescriptor_v2(
+    out: *mut CUDA_ARRAY3D_DESCRIPTOR,
+    array: *mut c_void,
+) -> CUresult {
+    entry("cuArray3DGetDescriptor", || {
+        store(out, describe(array)?, "pArrayDescriptor")
+    })
+}
+
+/// Device address, row pitch and rows per slice of the live array `array`, checking a copy of
+/// `width` bytes × `rows` × `depth` at `(x, y, z)` lies inside it.
+pub(crate) fn window(
+    array: *mut c_void,
+    (x, y, z): (usize, usize, usize),
+    (width, rows, depth): (usize, usize, usize),
+) -> DriverResult<(u64, usize, usize)> {
+    let (base, pitch, height, slices) = textures::with_live_array(array as u64, |a| {
+        let d = a.desc();
+        (
+            a.device_ptr(),
+            a.row_pitch() as usize,
+            d.extent[1].max(1) as usize,
+            d.extent[2].max(1) as usize,
+        )
+    })
+    .ok_or_else(|| dead(array))?;
+    if x + width > pitch || y + rows > height || z + depth > slices {
+        return Err(DriverError::new(
+            INVALID_VALUE,
+            format!(
+                "a copy of {width} bytes × {rows} rows × {depth} at ({x}, {y}, {z}) runs outside the array ({pitch} bytes × {height} rows × {slices})"
+            ),
+        ));
+    }
+    Ok((base, pitch, height))
+}
