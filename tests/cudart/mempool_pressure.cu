@@ -173,10 +173,10 @@ int main() {
     Snapshot before = snapshot(pool);
     checkCudaErrors(cudaMemPoolTrimTo(pool, 0));
     Snapshot trimmedLive = snapshot(pool);
-    printf("trim to 0 with %llu bytes in use: reserved shrank %s, still covers what is used %s, "
-           "high kept %s\n",
-           (unsigned long long)before.used, yes(trimmedLive.reserved < before.reserved),
-           yes(trimmedLive.reserved >= trimmedLive.used),
+    // Whether the reserve shrinks here depends on the allocator's granularity (an H200 keeps
+    // it whole; chevron reserves per block and releases the free ones), so it is not printed.
+    printf("trim to 0 with %llu bytes in use: still covers what is used %s, high kept %s\n",
+           (unsigned long long)before.used, yes(trimmedLive.reserved >= trimmedLive.used),
            yes(trimmedLive.reservedHigh == pressed.reservedHigh));
     require(before.used == 2 * BLOCK_BYTES && trimmedLive.used == before.used);
     require(trimmedLive.reserved <= before.reserved && trimmedLive.reserved >= before.used);

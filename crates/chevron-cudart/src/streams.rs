@@ -326,8 +326,12 @@ pub extern "C" fn cudaEventRecord(event: *mut c_void, stream: *mut c_void) -> cu
 #[no_mangle]
 pub extern "C" fn cudaEventSynchronize(event: *mut c_void) -> cudaError_t {
     guard("cudaEventSynchronize", || {
-        let token = with_event(event, |e| Ok(e.token.clone()))?;
-        token.wait()?;
+        // A timing event is complete once the device took its timestamp, after its work.
+        let (token, mark) = with_event(event, |e| Ok((e.token.clone(), e.mark.clone())))?;
+        match mark {
+            Some(mark) => mark.wait()?,
+            None => token.wait()?,
+        }
         mirror::pull_all()
     })
 }
@@ -336,8 +340,12 @@ pub extern "C" fn cudaEventSynchronize(event: *mut c_void) -> cudaError_t {
 #[no_mangle]
 pub extern "C" fn cudaEventQuery(event: *mut c_void) -> cudaError_t {
     guard("cudaEventQuery", || {
-        let token = with_event(event, |e| Ok(e.token.clone()))?;
-        if token.is_done()? {
+        let (token, mark) = with_event(event, |e| Ok((e.token.clone(), e.mark.clone())))?;
+        let done = match mark {
+            Some(mark) => mark.is_reached()?,
+            None => token.is_done()?,
+        };
+        if done {
             Ok(())
         } else {
             Err(CudaError::new(NOT_READY, ""))

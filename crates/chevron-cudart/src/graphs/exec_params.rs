@@ -110,7 +110,16 @@ pub unsafe extern "C" fn cudaGraphExecMemcpyNodeSetParams(
     guard("cudaGraphExecMemcpyNodeSetParams", || {
         // SAFETY: NULL or valid (caller).
         let new = copy_3d(unsafe { params.as_ref() });
-        set_node(exec, node, new, "memcpy", |_, _| Ok(()))
+        // CUDA changes only 1-dimensional copies in an instantiation (an H200 answers
+        // cudaErrorInvalidValue for a 2D one, as the runtime API's documentation says).
+        set_node(exec, node, new, "memcpy", |old, new| match (old, new) {
+            (NodeKind::Memcpy { rows: 1, .. }, NodeKind::Memcpy { rows: 1, .. }) => Ok(()),
+            _ => Err(CudaError::new(
+                INVALID_VALUE,
+                "an instantiated memcpy node changes only 1-dimensional copies (one row, one \
+                 slice), both before and after",
+            )),
+        })
     })
 }
 

@@ -59,6 +59,28 @@ impl TimingMark {
         &self.token
     }
 
+    /// Waits until the mark is reached: its work is done and, where the device keeps the
+    /// time, the device has taken the timestamp (which it does after the work, so waiting for
+    /// the work alone could return before it).
+    pub fn wait(&self) -> Result<()> {
+        self.token.wait()?;
+        match &self.clock {
+            MarkClock::Device(event) => event.synchronize(),
+            MarkClock::Host(_) => Ok(()),
+        }
+    }
+
+    /// Whether the mark is reached (see [`TimingMark::wait`]); never waits.
+    pub fn is_reached(&self) -> Result<bool> {
+        if !self.token.is_done()? {
+            return Ok(false);
+        }
+        match &self.clock {
+            MarkClock::Device(event) => event.query(),
+            MarkClock::Host(reached) => Ok(reached.get().is_some()),
+        }
+    }
+
     /// Milliseconds from `earlier` to this mark (negative if this one was reached first);
     /// `None` while either is not reached. Marks of different kinds of device, or of
     /// devices that cannot compare their clocks, are an error.
