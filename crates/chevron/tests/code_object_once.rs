@@ -178,6 +178,8 @@ fn picked(bytes: &[u8], targets: &CodeTargets) -> Option<(EntryKind, u32)> {
 
 #[test]
 fn one_rule_picks_the_entry_of_each_corpus_fatbin() {
+    // Every test of this file that may parse PTX runs alone: the others count parses.
+    let _serial = serial();
     let both = corpus("nvcc/elementwise.sm_80.sm_90.compute_90.fatbin");
     assert_eq!(
         picked(&both, &CodeTargets::gpu(9, 0)),
@@ -222,6 +224,7 @@ fn one_rule_picks_the_entry_of_each_corpus_fatbin() {
 
 #[test]
 fn loading_follows_the_rule_and_says_what_a_device_cannot_run() {
+    let _serial = serial();
     let runtime = two_cpu_devices();
     let device = &runtime.devices()[0];
     let targets = CodeTargets::ptx_only(90);
