@@ -81,6 +81,11 @@ pub const CODES: &[(CUresult, &str, &str)] = &[
         "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
         "too many resources requested for launch",
     ),
+    (
+        702,
+        "CUDA_ERROR_LAUNCH_TIMEOUT",
+        "the launch timed out and was terminated",
+    ),
     (710, "CUDA_ERROR_ASSERT", "device-side assert triggered"),
     (
         712,
@@ -92,6 +97,23 @@ pub const CODES: &[(CUresult, &str, &str)] = &[
         "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED",
         "pointer does not correspond to a registered memory region",
     ),
+    (
+        714,
+        "CUDA_ERROR_HARDWARE_STACK_ERROR",
+        "hardware stack error",
+    ),
+    (
+        715,
+        "CUDA_ERROR_ILLEGAL_INSTRUCTION",
+        "an illegal instruction was encountered",
+    ),
+    (716, "CUDA_ERROR_MISALIGNED_ADDRESS", "misaligned address"),
+    (
+        717,
+        "CUDA_ERROR_INVALID_ADDRESS_SPACE",
+        "operation not supported on global/shared address space",
+    ),
+    (718, "CUDA_ERROR_INVALID_PC", "invalid program counter"),
     (
         719,
         "CUDA_ERROR_LAUNCH_FAILED",
@@ -195,7 +217,8 @@ pub fn entry(function: &str, body: impl FnOnce() -> DriverResult) -> CUresult {
     match outcome {
         Ok(()) => SUCCESS,
         Err(error) => {
-            if matches!(error.code, 700 | 710 | 719) {
+            // The faults a kernel leaves its context with (sticky, as on a GPU).
+            if matches!(error.code, 700 | 710 | 714..=719) {
                 let runtime = CudaError::new(error.code, error.message);
                 cudart::errors::record(function, &runtime);
             } else if !error.message.is_empty() {
