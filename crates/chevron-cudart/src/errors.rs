@@ -102,6 +102,11 @@ pub const CODES: &[(c_int, &str, &str)] = &[
         "cudaErrorPeerAccessNotEnabled",
         "peer access has not been enabled",
     ),
+    (
+        702,
+        "cudaErrorLaunchTimeout",
+        "the launch timed out and was terminated",
+    ),
     (710, "cudaErrorAssert", "device-side assert triggered"),
     (
         712,
@@ -113,6 +118,19 @@ pub const CODES: &[(c_int, &str, &str)] = &[
         "cudaErrorHostMemoryNotRegistered",
         "pointer does not correspond to a registered memory region",
     ),
+    (714, "cudaErrorHardwareStackError", "hardware stack error"),
+    (
+        715,
+        "cudaErrorIllegalInstruction",
+        "an illegal instruction was encountered",
+    ),
+    (716, "cudaErrorMisalignedAddress", "misaligned address"),
+    (
+        717,
+        "cudaErrorInvalidAddressSpace",
+        "operation not supported on global/shared address space",
+    ),
+    (718, "cudaErrorInvalidPc", "invalid program counter"),
     (719, "cudaErrorLaunchFailure", "unspecified launch failure"),
     (
         720,
@@ -229,7 +247,9 @@ fn driver_code(code: c_int) -> cudaError_t {
 
 /// Whether `code` poisons the process until `cudaDeviceReset` (a kernel fault).
 fn is_sticky(code: cudaError_t) -> bool {
-    matches!(code, ILLEGAL_ADDRESS | ASSERT | LAUNCH_FAILURE)
+    // 714–718: the other faults a GPU reports for a kernel (stack, instruction, alignment,
+    // address space, program counter).
+    matches!(code, ILLEGAL_ADDRESS | ASSERT | 714..=718 | LAUNCH_FAILURE)
 }
 
 thread_local! {
