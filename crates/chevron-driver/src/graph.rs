@@ -13,6 +13,7 @@ use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 use chevron::LaunchConfig;
 use cudart::graphs::{build, capture, exec, nodes};
 
+use crate::memcpy_2d::CUDA_MEMCPY3D;
 use crate::memory::{enter, CUdeviceptr};
 use crate::module::function;
 use crate::result::{entry, runtime, CUresult, DriverError, DriverResult, INVALID_VALUE};
@@ -44,40 +45,9 @@ pub struct CudaKernelNodeParams {
     pub ctx: *mut c_void,
 }
 
-/// `CUDA_MEMCPY3D`.
-#[repr(C)]
-#[allow(non_snake_case, missing_docs)]
-pub struct CudaMemcpy3D {
-    pub srcXInBytes: usize,
-    pub srcY: usize,
-    pub srcZ: usize,
-    pub srcLOD: usize,
-    pub srcMemoryType: c_int,
-    pub srcHost: *const c_void,
-    pub srcDevice: CUdeviceptr,
-    pub srcArray: *mut c_void,
-    pub reserved0: *mut c_void,
-    pub srcPitch: usize,
-    pub srcHeight: usize,
-    pub dstXInBytes: usize,
-    pub dstY: usize,
-    pub dstZ: usize,
-    pub dstLOD: usize,
-    pub dstMemoryType: c_int,
-    pub dstHost: *mut c_void,
-    pub dstDevice: CUdeviceptr,
-    pub dstArray: *mut c_void,
-    pub reserved1: *mut c_void,
-    pub dstPitch: usize,
-    pub dstHeight: usize,
-    pub WidthInBytes: usize,
-    pub Height: usize,
-    pub Depth: usize,
-}
-
 /// `CU_MEMORYTYPE_HOST`, `…_ARRAY`.
-const MEMORY_HOST: c_int = 1;
-const MEMORY_ARRAY: c_int = 3;
+const MEMORY_HOST: c_uint = 1;
+const MEMORY_ARRAY: c_uint = 3;
 /// `cudaMemcpyDefault`: the runtime works out each side from its address.
 const COPY_DEFAULT: c_int = 4;
 
@@ -190,7 +160,7 @@ pub unsafe extern "C" fn cuGraphAddMemsetNode(
 
 /// One side of a `CUDA_MEMCPY3D` as the runtime's pitched pointer and position.
 fn copy_side(
-    memory_type: c_int,
+    memory_type: c_uint,
     host: *const c_void,
     device: CUdeviceptr,
     pitch: usize,
@@ -225,7 +195,7 @@ pub unsafe extern "C" fn cuGraphAddMemcpyNode(
     graph: *mut c_void,
     deps: *const *mut c_void,
     count: usize,
-    params: *const CudaMemcpy3D,
+    params: *const CUDA_MEMCPY3D,
     context: *mut c_void,
 ) -> CUresult {
     let _ = context;
