@@ -4,9 +4,9 @@
 # (scripts/bench/check_cost.cu, nvcc -lineinfo) run under `chevron exec --device cpu` with the
 # compiled executor (CHEVRON_CPU_EXEC=compiled), with no check and with each check alone. Each
 # run prints the mean milliseconds of REPS launches after a warm-up; the table gives the median
-# of RUNS runs and its ratio to the median without checks. initcheck, synccheck and racecheck
-# run kernels in the interpreter (racecheck also runs the blocks one after another), so their
-# ratio includes leaving the compiled executor.
+# of RUNS rounds (each round runs every check once, in turn) and its ratio to the median without
+# checks. initcheck, synccheck and racecheck run kernels in the interpreter (racecheck also runs
+# the blocks one after another), so their ratio includes leaving the compiled executor.
 #   scripts/bench-check-cost.sh [RUNS] [REPS]     (defaults 5 and 3)
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -29,16 +29,20 @@ chevron="$root/target/debug/chevron"
 median() { sort -g | awk '{v[NR]=$1} END {print (NR % 2) ? v[(NR+1)/2] : (v[NR/2]+v[NR/2+1])/2}'; }
 echo "machine: $(nproc) cores, $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//')"
 printf '%-10s | %-9s | %12s | %8s\n' kernel check "median ms" ratio
+checks=(none memcheck racecheck initcheck synccheck leaks)
 for kernel in saxpy matmul reduction; do
-    base=""
-    for check in none memcheck racecheck initcheck synccheck leaks; do
-        times="$out/$kernel.$check"
-        : >"$times"
-        for _ in $(seq "$runs"); do
+    for check in "${checks[@]}"; do : >"$out/$kernel.$check"; done
+    # Rounds alternate the checks, so a change in the machine's load falls on all of them alike.
+    for _ in $(seq "$runs"); do
+        for check in "${checks[@]}"; do
             CHEVRON_CPU_EXEC=compiled "$chevron" exec --device cpu --check="$check" \
-                "$program" "$kernel" "$reps" 2>"$out/$kernel.$check.stderr" | tail -n1 >>"$times"
+                "$program" "$kernel" "$reps" 2>"$out/$kernel.$check.stderr" | tail -n1 \
+                >>"$out/$kernel.$check"
         done
-        ms="$(median <"$times")"
+    done
+    base=""
+    for check in "${checks[@]}"; do
+        ms="$(median <"$out/$kernel.$check")"
         [[ -n $base ]] || base="$ms"
         printf '%-10s | %-9s | %12.2f | %7.1fx\n' "$kernel" "$check" "$ms" \
             "$(awk -v a="$ms" -v b="$base" 'BEGIN {print a / b}')"
