@@ -6,10 +6,8 @@
 use std::ffi::{c_int, c_uint, c_void};
 
 use chevron::{BackendKind, LaunchConfig};
-use cudart::errors::CudaError;
 use cudart::state;
 
-use crate::export_table::runtime_objects;
 use crate::module::function;
 use crate::result::{entry, CUresult, DriverError, DriverResult, INVALID_CONTEXT, INVALID_VALUE};
 
@@ -182,20 +180,7 @@ pub unsafe fn launch(
         };
         launched.map(drop).map_err(Into::into)
     })
-    .map_err(for_caller)
-}
-
-/// `error` as the caller gets it: an impossible configuration is the code NVIDIA's driver
-/// gives a statically linked runtime when such a runtime launched
-/// ([`runtime_objects`]), else the documented code.
-fn for_caller(error: CudaError) -> DriverError {
-    if error.code == cudart::errors::INVALID_CONFIGURATION && runtime_objects::called_by_runtime() {
-        return DriverError::new(
-            runtime_objects::RUNTIME_INVALID_CONFIGURATION,
-            error.message,
-        );
-    }
-    error.into()
+    .map_err(Into::into)
 }
 
 /// Launches a function.
