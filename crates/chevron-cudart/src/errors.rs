@@ -210,7 +210,9 @@ impl From<chevron::Error> for CudaError {
             E::Unavailable { .. } => NO_DEVICE,
             E::Driver { code, .. } => driver_code(*code),
             E::Argument { .. } | E::InvalidValue { .. } => INVALID_VALUE,
-            E::LaunchConfig { .. } => INVALID_CONFIGURATION,
+            // NVIDIA's runtime answers every launch a device cannot run so (an H200, CUDA 13.0:
+            // blocks and grids too large or empty, too much shared memory, launch bounds).
+            E::LaunchConfig { .. } => INVALID_VALUE,
             E::NotFound { what, .. } if *what == "kernel" => INVALID_DEVICE_FUNCTION,
             E::NotFound { .. } => SYMBOL_NOT_FOUND,
             E::CodeObject { .. } => INVALID_KERNEL_IMAGE,
