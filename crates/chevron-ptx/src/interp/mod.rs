@@ -41,9 +41,11 @@
 mod address_space;
 mod block;
 mod defined;
+pub mod device_runtime;
 mod exec;
 pub mod fault;
 pub mod grid;
+mod launch_tree;
 /// The decoded instruction form, for the CPU device's compiler (not a stable interface).
 #[doc(hidden)]
 #[allow(missing_docs, private_interfaces)]
