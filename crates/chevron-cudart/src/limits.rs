@@ -19,13 +19,13 @@ const LIMIT_PENDING_LAUNCH_COUNT: c_int = 4;
 fn limit_value(limit: c_int) -> Option<usize> {
     use chevron_ptx::interp::device_runtime::pending_launch_limit;
     match limit {
-        0 => Some(1024),                                      // cudaLimitStackSize
-        1 => Some(1 << 20),                                   // cudaLimitPrintfFifoSize
-        2 => Some(8 << 20),                                   // cudaLimitMallocHeapSize
-        3 => Some(2),                                         // device runtime sync depth
+        0 => Some(1024),    // cudaLimitStackSize
+        1 => Some(1 << 20), // cudaLimitPrintfFifoSize
+        2 => Some(8 << 20), // cudaLimitMallocHeapSize
+        3 => Some(2),       // device runtime sync depth
         LIMIT_PENDING_LAUNCH_COUNT => Some(pending_launch_limit() as usize),
-        5 => Some(0),                                         // max L2 fetch granularity
-        6 => Some(0),                                         // persisting L2 cache size
+        5 => Some(0), // max L2 fetch granularity
+        6 => Some(0), // persisting L2 cache size
         _ => None,
     }
 }

@@ -90,11 +90,18 @@ fn launch_errors_are_cuda_codes_kept_per_thread() {
     let kernel = program.kernel("_Z6errorsPi").unwrap();
     let codes = upload_u32(&memory, &[7; 8]);
     program
-        .launch(&kernel, &config([1, 1, 1], [1, 1, 1], 1), &params(&[codes], &[8]))
+        .launch(
+            &kernel,
+            &config([1, 1, 1], [1, 1, 1], 1),
+            &params(&[codes], &[8]),
+        )
         .unwrap();
     // 9: cudaErrorInvalidConfiguration (peeked, then read and cleared); a destroyed stream:
     // 400, cudaErrorInvalidResourceHandle. The refused child never ran (codes[7] untouched).
-    assert_eq!(download_u32(&memory, codes, 8), [9, 9, 0, 0, 0, 400, 400, 7]);
+    assert_eq!(
+        download_u32(&memory, codes, 8),
+        [9, 9, 0, 0, 0, 400, 400, 7]
+    );
 }
 
 #[test]
@@ -146,5 +153,25 @@ fn fire_and_forget_children_all_run_and_pending_launches_are_limited() {
     );
     set_pending_launch_limit(limit);
     result.unwrap();
-    assert_eq!(download_u32(&memory, slots + 4 * u64::from(count), 1), [100]);
+    assert_eq!(
+        download_u32(&memory, slots + 4 * u64::from(count), 1),
+        [100]
+    );
+}
+
+#[test]
+fn a_faulting_child_is_the_host_launchs_fault() {
+    let (memory, program) = load(PTX);
+    let kernel = program.kernel("_Z7fan_outPii").unwrap();
+    // The children's counter (slots + count) lies past the allocation.
+    let slots = upload_u32(&memory, &[0; 4]);
+    let fault = program
+        .launch(
+            &kernel,
+            &config([1, 1, 1], [32, 1, 1], 1),
+            &params(&[slots, 4], &[8, 4]),
+        )
+        .unwrap_err();
+    assert_eq!(fault.kernel, "_Z9tail_markPiS_i");
+    assert_eq!(fault.kind, chevron_ptx::interp::FaultKind::OutOfBounds);
 }

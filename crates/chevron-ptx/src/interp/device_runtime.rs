@@ -198,7 +198,10 @@ impl<'a> ChildGrids<'a> {
     /// The grid's children in the order they run (other streams, then tail launches), and
     /// the parameter buffers handed out but never launched (to free).
     pub fn finish(self) -> (Vec<ChildLaunch>, Vec<u64>) {
-        let mut launched = self.launched.into_inner().unwrap_or_else(|e| e.into_inner());
+        let mut launched = self
+            .launched
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner());
         // A stable sort keeps launch order within each group.
         launched.sort_by_key(|child| child.tail);
         let unused = self

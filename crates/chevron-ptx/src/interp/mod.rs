@@ -45,11 +45,11 @@ pub mod device_runtime;
 mod exec;
 pub mod fault;
 pub mod grid;
-mod launch_tree;
 /// The decoded instruction form, for the CPU device's compiler (not a stable interface).
 #[doc(hidden)]
 #[allow(missing_docs, private_interfaces)]
 pub mod inst;
+mod launch_tree;
 pub mod memory;
 pub mod numeric;
 mod printf;

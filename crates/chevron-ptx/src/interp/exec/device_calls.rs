@@ -144,7 +144,8 @@ fn dim3(w: &Warp, slot: Option<&CallSlot>, lane: usize) -> [u32; 3] {
 
 /// The kernel whose address is `func`, if it is one.
 fn kernel_at(l: &Launch<'_>, func: u64) -> Option<u32> {
-    if !(FUNCTION_WINDOW..FUNCTION_WINDOW + WINDOW_SIZE).contains(&func) || func % 16 != 0 {
+    if !(FUNCTION_WINDOW..FUNCTION_WINDOW + WINDOW_SIZE).contains(&func) || !func.is_multiple_of(16)
+    {
         return None;
     }
     let index = u32::try_from((func - FUNCTION_WINDOW) / 16).ok()?;
