@@ -11,14 +11,7 @@
 #include <cstdlib>
 #include <cstring>
 
-#define CHECK(call)                                                                  \
-    do {                                                                             \
-        cudaError_t e_ = (call);                                                     \
-        if (e_ != cudaSuccess) {                                                     \
-            printf("%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorName(e_));         \
-            exit(1);                                                                 \
-        }                                                                            \
-    } while (0)
+#include "perf_common.h"
 
 constexpr int CHILDREN = 256;
 constexpr int IN_ORDER = 8;
@@ -112,8 +105,7 @@ static int pending_mode() {
     printf("pending limit %zu: %d launched, %d ran, %d refused (cudaErrorLaunchPendingCountExceeded)\n",
            read_back, launched, ran, refused);
     bool ok = read_back == limit && launched == limit && ran == limit && refused == count - limit;
-    printf("dynpar_streams pending: %s\n", ok ? "ok" : "FAILED");
-    return ok ? 0 : 1;
+    return finish("dynpar_streams pending", ok);
 }
 
 int main(int argc, char **argv) {
@@ -165,6 +157,5 @@ int main(int argc, char **argv) {
            cudaGetErrorName(cudaError_t(codes[3])), codes[0] ? "yes" : "no");
     ok = ok && codes[0] == 0 && codes[1] == cudaErrorInvalidConfiguration &&
          codes[2] == cudaErrorInvalidConfiguration && codes[3] == cudaSuccess;
-    printf("dynpar_streams: %s\n", ok ? "ok" : "FAILED");
-    return ok ? 0 : 1;
+    return finish("dynpar_streams", ok);
 }

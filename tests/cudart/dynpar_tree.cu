@@ -8,14 +8,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(call)                                                                  \
-    do {                                                                             \
-        cudaError_t e_ = (call);                                                     \
-        if (e_ != cudaSuccess) {                                                     \
-            printf("%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorName(e_));         \
-            exit(1);                                                                 \
-        }                                                                            \
-    } while (0)
+#include "perf_common.h"
 
 constexpr int FANOUT = 4;
 constexpr int LEAF = 256;
@@ -64,6 +57,19 @@ __device__ void selection_sort(unsigned *data, int left, int right) {
     }
 }
 
+__global__ void quicksort(unsigned *data, int left, int right, int depth, int *errors,
+                          unsigned *grids);
+
+// Sorts data[left, right] in a child grid of its own stream (created in device code).
+__device__ void sort_side(unsigned *data, int left, int right, int depth, int *errors,
+                          unsigned *grids) {
+    cudaStream_t s;
+    if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) atomicAdd(errors, 1);
+    quicksort<<<1, 1, 0, s>>>(data, left, right, depth + 1, errors, grids);
+    if (cudaGetLastError() != cudaSuccess) atomicAdd(errors, 1);
+    cudaStreamDestroy(s);
+}
+
 // Sorts data[left, right]: one thread partitions, then each side is a child grid in a stream
 // of its own (created in device code, non-blocking).
 __global__ void quicksort(unsigned *data, int left, int right, int depth, int *errors,
@@ -88,20 +94,8 @@ __global__ void quicksort(unsigned *data, int left, int right, int depth, int *e
     }
     int nright = int(rptr - data);
     int nleft = int(lptr - data);
-    if (left < nright) {
-        cudaStream_t s;
-        if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) atomicAdd(errors, 1);
-        quicksort<<<1, 1, 0, s>>>(data, left, nright, depth + 1, errors, grids);
-        if (cudaGetLastError() != cudaSuccess) atomicAdd(errors, 1);
-        cudaStreamDestroy(s);
-    }
-    if (nleft < right) {
-        cudaStream_t s;
-        if (cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking) != cudaSuccess) atomicAdd(errors, 1);
-        quicksort<<<1, 1, 0, s>>>(data, nleft, right, depth + 1, errors, grids);
-        if (cudaGetLastError() != cudaSuccess) atomicAdd(errors, 1);
-        cudaStreamDestroy(s);
-    }
+    if (left < nright) sort_side(data, left, nright, depth, errors, grids);
+    if (nleft < right) sort_side(data, nleft, right, depth, errors, grids);
 }
 
 // Launches itself one level deeper until a launch is refused; records the deepest grid and
@@ -162,11 +156,8 @@ int main() {
     // Quicksort.
     const int count = 2048;
     std::vector<unsigned> values(count);
-    unsigned seed = 12345;
-    for (auto &v : values) {
-        seed = seed * 1664525u + 1013904223u;
-        v = seed >> 8;
-    }
+    Lcg lcg(12345);
+    for (auto &v : values) v = lcg.next() >> 8;
     unsigned *d_values;
     CHECK(cudaMalloc(&d_values, count * sizeof(unsigned)));
     CHECK(cudaMemcpy(d_values, values.data(), count * sizeof(unsigned), cudaMemcpyHostToDevice));
@@ -207,6 +198,5 @@ int main() {
         printf("dynpar_tree: nesting limit FAILED\n");
         return 1;
     }
-    printf("dynpar_tree: ok\n");
-    return 0;
+    return finish("dynpar_tree", true);
 }

@@ -39,12 +39,7 @@ pub(super) fn run(
     let thread = w.index * 32 + lane as u32;
     let (value, error) = match kind {
         DeviceCall::GetParameterBufferV2 => {
-            let config = LaunchConfig {
-                grid: dim3(w, call.args.get(1), lane),
-                block: dim3(w, call.args.get(2), lane),
-                dynamic_shared: arg(w, 3) as u32,
-                threads: l.config.threads,
-            };
+            let config = launch_config(w, call, 1, l, lane);
             match kernel_at(l, arg(w, 0)) {
                 Some(kernel) => {
                     let size = l.program.functions[kernel as usize].param_size;
@@ -66,12 +61,7 @@ pub(super) fn run(
             (u64::from(error), error)
         }
         DeviceCall::LaunchDevice => {
-            let config = LaunchConfig {
-                grid: dim3(w, call.args.get(2), lane),
-                block: dim3(w, call.args.get(3), lane),
-                dynamic_shared: arg(w, 4) as u32,
-                threads: l.config.threads,
-            };
+            let config = launch_config(w, call, 2, l, lane);
             let error = launch_v1(l, arg(w, 0), arg(w, 1), config, arg(w, 5));
             (u64::from(error), error)
         }
@@ -118,6 +108,20 @@ pub(super) fn run(
         b.last_errors.insert(thread, error);
     }
     Ok(value)
+}
+
+/// The child configuration in arguments `first..first + 3` (grid, block, shared bytes); its
+/// blocks run on as many host threads as the parent's.
+fn launch_config(w: &Warp, call: &Call, first: usize, l: &Launch<'_>, lane: usize) -> LaunchConfig {
+    LaunchConfig {
+        grid: dim3(w, call.args.get(first), lane),
+        block: dim3(w, call.args.get(first + 1), lane),
+        dynamic_shared: call
+            .args
+            .get(first + 2)
+            .map_or(0, |a| arg_value(w, *a, lane) as u32),
+        threads: l.config.threads,
+    }
 }
 
 /// A `dim3` argument: 12 bytes of the caller's frame (a register argument holds x and y).
