@@ -65,7 +65,7 @@ stale "$out/units" $src/units_main.cu $src/units_kernels.cu \
 stale "$out/rdc" $src/rdc_main.cu $src/rdc_lib.cu \
     && nvcc -rdc=true "${link[@]}" -o "$out/rdc" $src/rdc_main.cu $src/rdc_lib.cu
 for program in dynpar_tree dynpar_streams; do
-    stale "$out/$program" $src/$program.cu \
+    stale "$out/$program" $src/$program.cu $src/perf_common.h \
         && nvcc -rdc=true "${link[@]}" -o "$out/$program" $src/$program.cu -lcudadevrt
 done
 stale "$out/event_timing" $src/event_timing.cu \
