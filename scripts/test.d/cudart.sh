@@ -117,6 +117,13 @@ check rdc "rdc: 256 calls, ok" "$out/rdc"
 check dynpar_tree "dynpar_tree: ok" "$out/dynpar_tree"
 check dynpar_streams "dynpar_streams: ok" "$out/dynpar_streams"
 check dynpar_pending "dynpar_streams pending: ok" "$out/dynpar_streams" pending
+# Child grids run on their kernel's tier: compiled, while the launching kernels stay interpreted.
+CHEVRON_CPU_EXEC=compiled CHEVRON_CPU_COMPILE_LOG=1 \
+    check dynpar_compiled "dynpar_streams: ok" "$out/dynpar_streams"
+grep -q "compiled \`_Z4markPiii\`" "$out/dynpar_compiled.stderr" \
+    && grep -q "\`_Z6parentPiS_S_S_S_S_\` stays interpreted: a call to \`__cudaCDP2" \
+        "$out/dynpar_compiled.stderr" \
+    || { echo "cudart: dynpar_compiled: children not compiled:" >&2; cat "$out/dynpar_compiled.stderr" >&2; exit 1; }
 check faults-assert "faults assert: ok" "$out/faults" assert
 grep -q "kernel \`check_positive(int const\*, int)\`, block (1, 0, 0), thread (5, 0, 0), PTX line [0-9]*.*Assertion \`values\[i\] > 0\` failed.*(no source line: compile with -lineinfo)" \
     "$out/faults-assert.stderr"

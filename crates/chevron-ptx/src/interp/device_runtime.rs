@@ -27,8 +27,10 @@ use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use super::grid::LaunchConfig;
-use super::inst::DeviceCall;
+use super::fault::Fault;
+use super::grid::{LaunchConfig, LaunchHooks, LaunchReport};
+use super::inst::{Builtin, DeviceCall, Op};
+use super::program::{KernelHandle, Program};
 
 /// Deepest nesting of device-side launches: a grid launched from the host is at depth 0, and
 /// a launch from a grid at depth 24 fails (CUDA's hardware limit).
@@ -48,6 +50,53 @@ pub fn pending_launch_limit() -> u32 {
 /// Sets [`pending_launch_limit`] (at least 1).
 pub fn set_pending_launch_limit(limit: u32) {
     PENDING_LAUNCH_LIMIT.store(limit.max(1), Ordering::Relaxed);
+}
+
+/// Runs child grids outside the interpreter (the CPU device's compiled code): offered only
+/// kernels that make no device-side launch of their own, so a child run there has no children.
+pub trait ChildGridRunner: Sync {
+    /// Runs the grid of `kernel` (a kernel of `program`) and returns its report or fault, or
+    /// `None` to leave it to the interpreter.
+    #[allow(clippy::result_large_err)]
+    fn run(
+        &self,
+        program: &Program,
+        kernel: &KernelHandle,
+        config: &LaunchConfig,
+        params: &[u8],
+        hooks: &LaunchHooks<'_>,
+    ) -> Option<Result<LaunchReport, Fault>>;
+}
+
+impl Program {
+    /// Whether kernel `index` (or a function it calls) makes device-side launches or uses
+    /// device-side streams.
+    pub(crate) fn launches_grids(&self, index: u32) -> bool {
+        let mut seen = vec![false; self.functions.len()];
+        let mut stack = vec![index];
+        while let Some(index) = stack.pop() {
+            if std::mem::replace(&mut seen[index as usize], true) {
+                continue;
+            }
+            let function = &self.functions[index as usize];
+            if matches!(function.builtin, Some(Builtin::Device(_))) {
+                return true;
+            }
+            // Indirect calls may reach anything: count them as launching.
+            if function.insts.iter().any(|inst| {
+                matches!(&inst.op, Op::Call(call)
+                    if matches!(call.target, super::inst::CallTarget::Indirect(_)))
+            }) {
+                return true;
+            }
+            stack.extend(
+                function
+                    .direct_callees()
+                    .filter(|&c| (c as usize) < seen.len()),
+            );
+        }
+        false
+    }
 }
 
 /// CUDA's error codes the device runtime returns.

@@ -66,6 +66,9 @@ pub struct LaunchHooks<'a> {
     /// racecheck: conflicting accesses are counted here, and the blocks run one after another
     /// on the calling thread (so that the findings are the same on every run).
     pub races: Option<&'a super::RaceLog>,
+    /// Runs child grids (device-side launches) of kernels that launch none themselves, e.g. as
+    /// compiled code; without it, or where it declines, they run in the interpreter.
+    pub child_grids: Option<&'a dyn super::device_runtime::ChildGridRunner>,
 }
 
 /// Threads kept between launches that run a launch's blocks beside the launching thread.
@@ -88,6 +91,7 @@ impl std::fmt::Debug for LaunchHooks<'_> {
             .field("stop", &self.stop)
             .field("workers", &self.workers.is_some())
             .field("races", &self.races.is_some())
+            .field("child_grids", &self.child_grids.is_some())
             .finish()
     }
 }

@@ -2,7 +2,8 @@
 //! child grid in the order `device_runtime.rs` gives, depth first (a child's own children run
 //! before its next sibling), so a launch returns once its whole tree is complete, as CUDA
 //! defines a parent's completion. The walk keeps its own stack rather than recursing, so
-//! nesting to CUDA's 24 levels costs no host stack.
+//! nesting to CUDA's 24 levels costs no host stack. A child whose kernel launches nothing
+//! itself may run elsewhere ([`LaunchHooks::child_grids`]: the CPU device's compiled code).
 
 use super::device_runtime::{ChildGrids, ChildLaunch, LaunchTree};
 use super::fault::Fault;
@@ -69,6 +70,16 @@ impl Program {
                 params: code.kernel_params.clone(),
                 param_size: code.param_size,
             };
+            if let Some(outside) = hooks
+                .child_grids
+                .filter(|_| !self.launches_grids(child.kernel))
+                .and_then(|runner| runner.run(self, &kernel, &child.config, &child.params, hooks))
+            {
+                let part = outside?;
+                report.lane_instructions += part.lane_instructions;
+                report.printf_output.push_str(&part.printf_output);
+                continue;
+            }
             let grids = ChildGrids::new(depth, tree);
             let result = self.run_grid(
                 &kernel,
