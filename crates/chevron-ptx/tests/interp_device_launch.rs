@@ -41,8 +41,9 @@
 mod interp_common;
 
 use chevron_ptx::interp::device_runtime::{
-    pending_launch_limit, set_pending_launch_limit, MAX_NESTING_DEPTH,
+    pending_launch_limit, set_pending_launch_limit, ChildGridRunner, MAX_NESTING_DEPTH,
 };
+use chevron_ptx::interp::{Fault, KernelHandle, LaunchConfig, LaunchHooks, LaunchReport, Program};
 use interp_common::*;
 
 const PTX: &str = include_str!("data/device_launch.ptx");
@@ -174,4 +175,49 @@ fn a_faulting_child_is_the_host_launchs_fault() {
         .unwrap_err();
     assert_eq!(fault.kernel, "_Z9tail_markPiS_i");
     assert_eq!(fault.kind, chevron_ptx::interp::FaultKind::OutOfBounds);
+}
+
+/// Records the kernels offered and runs them itself (with the interpreter, standing in for
+/// compiled code).
+struct Recorder(std::sync::Mutex<Vec<String>>);
+
+impl ChildGridRunner for Recorder {
+    fn run(
+        &self,
+        program: &Program,
+        kernel: &KernelHandle,
+        config: &LaunchConfig,
+        params: &[u8],
+        hooks: &LaunchHooks<'_>,
+    ) -> Option<Result<LaunchReport, Fault>> {
+        self.0.lock().unwrap().push(kernel.name.clone());
+        Some(program.launch_with(kernel, config, params, hooks))
+    }
+}
+
+#[test]
+fn only_children_that_launch_nothing_are_offered_to_the_runner() {
+    let (memory, program) = load(PTX);
+    let kernel = program.kernel("_Z10count_downPiS_i").unwrap();
+    let log = upload_u32(&memory, &[0; 16]);
+    let pos = upload_u32(&memory, &[0]);
+    let recorder = Recorder(std::sync::Mutex::default());
+    let hooks = LaunchHooks {
+        child_grids: Some(&recorder),
+        ..LaunchHooks::default()
+    };
+    program
+        .launch_with(
+            &kernel,
+            &config([1, 1, 1], [1, 1, 1], 1),
+            &params(&[log, pos, 2], &[8, 8, 4]),
+            &hooks,
+        )
+        .unwrap();
+    // count_down launches, so it stays with the interpreter; the tail launches are offered.
+    assert_eq!(download_u32(&memory, log, 5), [2, 1, 0, 101, 102]);
+    assert_eq!(
+        *recorder.0.lock().unwrap(),
+        ["_Z9tail_markPiS_i", "_Z9tail_markPiS_i"]
+    );
 }
