@@ -29,7 +29,7 @@ use std::sync::Mutex;
 
 use super::fault::Fault;
 use super::grid::{LaunchConfig, LaunchHooks, LaunchReport};
-use super::inst::{Builtin, DeviceCall, Op};
+use super::inst::{Builtin, CallTarget, DeviceCall, Op};
 use super::program::{KernelHandle, Program};
 
 /// Deepest nesting of device-side launches: a grid launched from the host is at depth 0, and
@@ -72,30 +72,16 @@ impl Program {
     /// Whether kernel `index` (or a function it calls) makes device-side launches or uses
     /// device-side streams.
     pub(crate) fn launches_grids(&self, index: u32) -> bool {
-        let mut seen = vec![false; self.functions.len()];
-        let mut stack = vec![index];
-        while let Some(index) = stack.pop() {
-            if std::mem::replace(&mut seen[index as usize], true) {
-                continue;
-            }
-            let function = &self.functions[index as usize];
-            if matches!(function.builtin, Some(Builtin::Device(_))) {
-                return true;
-            }
+        self.find_reachable(index, |function| {
             // Indirect calls may reach anything: count them as launching.
-            if function.insts.iter().any(|inst| {
-                matches!(&inst.op, Op::Call(call)
-                    if matches!(call.target, super::inst::CallTarget::Indirect(_)))
-            }) {
-                return true;
-            }
-            stack.extend(
-                function
-                    .direct_callees()
-                    .filter(|&c| (c as usize) < seen.len()),
-            );
-        }
-        false
+            let indirect = |op: &Op| {
+                matches!(op, Op::Call(call) if matches!(call.target, CallTarget::Indirect(_)))
+            };
+            let launches = matches!(function.builtin, Some(Builtin::Device(_)))
+                || function.insts.iter().any(|inst| indirect(&inst.op));
+            launches.then_some(())
+        })
+        .is_some()
     }
 }
 
