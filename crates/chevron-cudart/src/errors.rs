@@ -49,6 +49,16 @@ pub const CODES: &[(c_int, &str, &str)] = &[
         "__global__ function call is not configured",
     ),
     (
+        65,
+        "cudaErrorLaunchMaxDepthExceeded",
+        "launch would exceed maximum depth of nested launches",
+    ),
+    (
+        69,
+        "cudaErrorLaunchPendingCountExceeded",
+        "launch failed because launch would exceed cudaLimitDevRuntimePendingLaunchCount",
+    ),
+    (
         98,
         "cudaErrorInvalidDeviceFunction",
         "invalid device function",

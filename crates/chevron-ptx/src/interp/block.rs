@@ -58,6 +58,9 @@ pub(crate) struct Block {
     pub failed_asserts: u64,
     /// racecheck's shared-memory shadow and ordering.
     pub races: BlockRaces,
+    /// Each thread's last device-runtime error (`cudaGetLastError`), by linear thread index;
+    /// only threads with an error have an entry.
+    pub last_errors: std::collections::HashMap<u32, u32>,
 }
 
 impl Block {
@@ -186,6 +189,7 @@ impl BlockRun {
         block.failed_assert = None;
         block.assertions.clear();
         block.failed_asserts = 0;
+        block.last_errors.clear();
         if launch.hooks.races.is_some() {
             block.races.reset(block.shared.len());
         }

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use super::block::BlockRun;
+use super::device_runtime::ChildGrids;
 use super::exec::Launch;
 use super::fault::{Fault, FaultKind};
 use super::program::{KernelHandle, Program};
@@ -65,6 +66,9 @@ pub struct LaunchHooks<'a> {
     /// racecheck: conflicting accesses are counted here, and the blocks run one after another
     /// on the calling thread (so that the findings are the same on every run).
     pub races: Option<&'a super::RaceLog>,
+    /// Runs child grids (device-side launches) of kernels that launch none themselves, e.g. as
+    /// compiled code; without it, or where it declines, they run in the interpreter.
+    pub child_grids: Option<&'a dyn super::device_runtime::ChildGridRunner>,
 }
 
 /// Threads kept between launches that run a launch's blocks beside the launching thread.
@@ -87,6 +91,7 @@ impl std::fmt::Debug for LaunchHooks<'_> {
             .field("stop", &self.stop)
             .field("workers", &self.workers.is_some())
             .field("races", &self.races.is_some())
+            .field("child_grids", &self.child_grids.is_some())
             .finish()
     }
 }
@@ -135,19 +140,18 @@ impl Program {
         self.launch_blocks(kernel, config, params, hooks, 0..u64::MAX)
     }
 
-    /// [`Program::launch_with`] running only the blocks (linear indices, x fastest) in
-    /// `blocks`, clamped to the grid: the CPU device's compiler re-runs a faulting block here
-    /// to report its fault (not a stable interface).
+    /// Runs one grid: the blocks of `kernel` in `blocks` (clamped to the grid), with `children`
+    /// collecting the grids its threads launch (`launch_tree.rs` runs them).
     // A fault is the rare end of a launch; its size does not matter.
     #[allow(clippy::result_large_err)]
-    #[doc(hidden)]
-    pub fn launch_blocks(
+    pub(crate) fn run_grid(
         &self,
         kernel: &KernelHandle,
         config: &LaunchConfig,
         params: &[u8],
         hooks: &LaunchHooks<'_>,
         blocks: std::ops::Range<u64>,
+        children: &ChildGrids<'_>,
     ) -> Result<LaunchReport, Fault> {
         let range = blocks;
         let code = &self.functions[kernel.index as usize];
@@ -243,6 +247,7 @@ impl Program {
             gridid: GRID_IDS.fetch_add(1, Ordering::Relaxed),
             workspace,
             hooks,
+            children,
         };
         let ctaid = |index: u64| {
             let [gx, gy, _] = config.grid.map(u64::from);

@@ -16,6 +16,7 @@ use chevron_ptx::interp::{self, DeviceMemory};
 
 use crate::backend::{HostFunction, LaunchConfig};
 
+use super::child_grids::TieredChildren;
 use super::module::LoadedKernel;
 use super::pool::WorkerPool;
 use super::tier::Launchable;
@@ -185,7 +186,15 @@ impl WorkerContext {
         // output and holds at most a buffer's worth per block.
         let checks = crate::check::current();
         let races = checks.racecheck.then(interp::RaceLog::new);
+        // initcheck reads the written bytes on every load, synccheck looks at every barrier
+        // arrival, racecheck at every shared and global access: the interpreter does them.
+        let interpret_only = checks.initcheck || checks.synccheck || checks.racecheck;
+        let children = TieredChildren {
+            siblings: &kernel.siblings,
+        };
         let hooks = interp::LaunchHooks {
+            child_grids: (!interpret_only)
+                .then_some(&children as &dyn interp::device_runtime::ChildGridRunner),
             races: races.as_ref(),
             printf: Some(&print_device_output),
             stop: Some(&self.stop),
@@ -198,9 +207,7 @@ impl WorkerContext {
             program: &kernel.program,
             handle: &kernel.handle,
         };
-        // initcheck reads the written bytes on every load, synccheck looks at every barrier
-        // arrival, racecheck at every shared and global access: the interpreter does them.
-        let result = if checks.initcheck || checks.synccheck || checks.racecheck {
+        let result = if interpret_only {
             kernel
                 .program
                 .launch_with(&kernel.handle, &config, params, &hooks)
