@@ -176,6 +176,23 @@ mod tests {
     }
 
     #[test]
+    fn the_driver_names_its_codes_from_the_table_it_shares_with_the_runtime() {
+        assert_eq!(
+            describe(INVALID_CONTEXT),
+            Some(("CUDA_ERROR_INVALID_CONTEXT", "invalid device context"))
+        );
+        // A runtime-only code has no driver name; a shared one has the runtime's text.
+        assert_eq!(describe(9), None);
+        assert_eq!(cudart::errors::describe(INVALID_CONTEXT), None);
+        let (name, text) = describe(LAUNCH_FAILED).unwrap();
+        assert_eq!(name, "CUDA_ERROR_LAUNCH_FAILED");
+        assert_eq!(
+            Some(text),
+            cudart::errors::describe(719).map(|(_, text)| text)
+        );
+    }
+
+    #[test]
     fn a_panic_is_an_unknown_error() {
         assert_eq!(entry("test", || panic!("boom")), UNKNOWN);
         assert_eq!(entry("test", || Ok(())), SUCCESS);
