@@ -1,13 +1,14 @@
 //! The error side of the C API: [`CapiError`] (a status and a message), the thread-local last
 //! error behind `chevron_last_error()`, and [`entry`], which every `chevron_*` function runs its
-//! body in, so that no panic ever crosses the ABI.
+//! body in (through `chevron::ffi::entry`, so that no panic ever crosses the ABI).
 //!
 //! The thread-local is read and written with `try_with`: it may already be destroyed when a
 //! call arrives during thread or process exit, and that must not panic.
 
 use std::cell::RefCell;
 use std::ffi::{c_char, CString};
-use std::panic::{catch_unwind, AssertUnwindSafe};
+
+use chevron::ffi::EntryError;
 
 use crate::status::chevron_status;
 
@@ -52,29 +53,34 @@ pub(crate) fn set_last_error(message: &str) {
     let _ = LAST_ERROR.try_with(|slot| *slot.borrow_mut() = text);
 }
 
+/// A failure of a `chevron_*` function: its message, prefixed with the function's name, becomes
+/// the thread's last error; a panic is `CHEVRON_ERROR_INTERNAL`.
+impl EntryError for CapiError {
+    type Code = chevron_status;
+
+    fn internal(panic: Option<&str>) -> CapiError {
+        let what = panic.unwrap_or("unknown panic");
+        CapiError::new(
+            chevron_status::CHEVRON_ERROR_INTERNAL,
+            format!("internal error in chevron: {what}"),
+        )
+    }
+
+    fn record(self, call: &str) -> chevron_status {
+        set_last_error(&format!("{call}: {}", self.message));
+        self.status
+    }
+}
+
 /// Runs the body of C API function `call`: returns its status, records the message of a
 /// failure (prefixed with `call`) as the thread's last error, and turns a panic into
 /// `CHEVRON_ERROR_INTERNAL`.
+#[inline]
 pub(crate) fn entry(
     call: &str,
     body: impl FnOnce() -> CapiResult<chevron_status>,
 ) -> chevron_status {
-    match catch_unwind(AssertUnwindSafe(body)) {
-        Ok(Ok(status)) => status,
-        Ok(Err(error)) => {
-            set_last_error(&format!("{call}: {}", error.message));
-            error.status
-        }
-        Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            set_last_error(&format!("{call}: internal error in chevron: {what}"));
-            chevron_status::CHEVRON_ERROR_INTERNAL
-        }
-    }
+    chevron::ffi::entry(call, body).unwrap_or_else(|status| status)
 }
 
 /// The message of the last failed `chevron_*` call on this thread (empty if none). The string

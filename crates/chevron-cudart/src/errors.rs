@@ -1,5 +1,7 @@
 //! `cudaError_t`: the codes chevron returns, their names and texts, the thread's last error and
-//! CUDA's sticky errors, and the guard every exported function runs its body in.
+//! CUDA's sticky errors, and the guard every exported function runs its body in (through
+//! `chevron::ffi::entry`). `codes.rs` is the one table of CUDA's error codes, with the names
+//! both the runtime and the driver API give them.
 //!
 //! A failed call records its code as the calling thread's last error (`cudaGetLastError` reads
 //! and clears it) and prints chevron's one-line explanation (naming the function, kernel,
@@ -9,162 +11,19 @@
 // The `cudaError_t` constants carry CUDA's names (see `CODES` for their texts).
 #![allow(missing_docs)]
 
+mod codes;
+
 use std::cell::Cell;
 use std::ffi::c_int;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicI32, Ordering};
+
+use chevron::ffi::EntryError;
+
+pub use codes::{ErrorCode, CODES};
 
 /// `cudaError_t`.
 #[allow(non_camel_case_types)]
 pub type cudaError_t = c_int;
-
-/// The codes chevron returns, with CUDA 13.0's names, values and texts.
-pub const CODES: &[(c_int, &str, &str)] = &[
-    (0, "cudaSuccess", "no error"),
-    (1, "cudaErrorInvalidValue", "invalid argument"),
-    (2, "cudaErrorMemoryAllocation", "out of memory"),
-    (3, "cudaErrorInitializationError", "initialization error"),
-    (4, "cudaErrorCudartUnloading", "driver shutting down"),
-    (
-        9,
-        "cudaErrorInvalidConfiguration",
-        "invalid configuration argument",
-    ),
-    (12, "cudaErrorInvalidPitchValue", "invalid pitch argument"),
-    (13, "cudaErrorInvalidSymbol", "invalid device symbol"),
-    (16, "cudaErrorInvalidHostPointer", "invalid host pointer"),
-    (
-        17,
-        "cudaErrorInvalidDevicePointer",
-        "invalid device pointer",
-    ),
-    (
-        21,
-        "cudaErrorInvalidMemcpyDirection",
-        "invalid copy direction for memcpy",
-    ),
-    (
-        52,
-        "cudaErrorMissingConfiguration",
-        "__global__ function call is not configured",
-    ),
-    (
-        65,
-        "cudaErrorLaunchMaxDepthExceeded",
-        "launch would exceed maximum depth of nested launches",
-    ),
-    (
-        69,
-        "cudaErrorLaunchPendingCountExceeded",
-        "launch failed because launch would exceed cudaLimitDevRuntimePendingLaunchCount",
-    ),
-    (
-        98,
-        "cudaErrorInvalidDeviceFunction",
-        "invalid device function",
-    ),
-    (
-        100,
-        "cudaErrorNoDevice",
-        "no CUDA-capable device is detected",
-    ),
-    (101, "cudaErrorInvalidDevice", "invalid device ordinal"),
-    (
-        200,
-        "cudaErrorInvalidKernelImage",
-        "device kernel image is invalid",
-    ),
-    (
-        209,
-        "cudaErrorNoKernelImageForDevice",
-        "no kernel image is available for execution on the device",
-    ),
-    (218, "cudaErrorInvalidPtx", "a PTX JIT compilation failed"),
-    (
-        400,
-        "cudaErrorInvalidResourceHandle",
-        "invalid resource handle",
-    ),
-    (
-        401,
-        "cudaErrorIllegalState",
-        "the operation cannot be performed in the present state",
-    ),
-    (500, "cudaErrorSymbolNotFound", "named symbol not found"),
-    (600, "cudaErrorNotReady", "device not ready"),
-    (
-        217,
-        "cudaErrorPeerAccessUnsupported",
-        "peer access is not supported between these two devices",
-    ),
-    (
-        700,
-        "cudaErrorIllegalAddress",
-        "an illegal memory access was encountered",
-    ),
-    (
-        701,
-        "cudaErrorLaunchOutOfResources",
-        "too many resources requested for launch",
-    ),
-    (
-        705,
-        "cudaErrorPeerAccessNotEnabled",
-        "peer access has not been enabled",
-    ),
-    (
-        702,
-        "cudaErrorLaunchTimeout",
-        "the launch timed out and was terminated",
-    ),
-    (710, "cudaErrorAssert", "device-side assert triggered"),
-    (
-        712,
-        "cudaErrorHostMemoryAlreadyRegistered",
-        "part or all of the requested memory range is already mapped",
-    ),
-    (
-        713,
-        "cudaErrorHostMemoryNotRegistered",
-        "pointer does not correspond to a registered memory region",
-    ),
-    (714, "cudaErrorHardwareStackError", "hardware stack error"),
-    (
-        715,
-        "cudaErrorIllegalInstruction",
-        "an illegal instruction was encountered",
-    ),
-    (716, "cudaErrorMisalignedAddress", "misaligned address"),
-    (
-        717,
-        "cudaErrorInvalidAddressSpace",
-        "operation not supported on global/shared address space",
-    ),
-    (718, "cudaErrorInvalidPc", "invalid program counter"),
-    (719, "cudaErrorLaunchFailure", "unspecified launch failure"),
-    (
-        720,
-        "cudaErrorCooperativeLaunchTooLarge",
-        "too many blocks in cooperative launch",
-    ),
-    (801, "cudaErrorNotSupported", "operation not supported"),
-    (
-        900,
-        "cudaErrorStreamCaptureUnsupported",
-        "operation not permitted when stream is capturing",
-    ),
-    (
-        901,
-        "cudaErrorStreamCaptureInvalidated",
-        "operation failed due to a previous error during capture",
-    ),
-    (902, "cudaErrorStreamCaptureMerge", "operation would result in a merge of separate capture sequences"),
-    (903, "cudaErrorStreamCaptureUnmatched", "capture was not ended in the same stream as it began"),
-    (904, "cudaErrorStreamCaptureUnjoined", "capturing stream has unjoined work"),
-    (905, "cudaErrorStreamCaptureIsolation", "dependency created on uncaptured work in another stream"),
-    (910, "cudaErrorGraphExecUpdateFailure", "the graph update was not performed because it included changes which violated constraints specific to instantiated graph update"),
-    (999, "cudaErrorUnknown", "unknown error"),
-];
 
 pub const SUCCESS: cudaError_t = 0;
 pub const INVALID_VALUE: cudaError_t = 1;
@@ -250,7 +109,7 @@ fn fault_code(message: &str) -> cudaError_t {
 
 /// The runtime code of a driver error: CUDA's runtime keeps the driver's values for these.
 fn driver_code(code: c_int) -> cudaError_t {
-    if CODES.iter().any(|(known, ..)| *known == code) {
+    if describe(code).is_some() {
         code
     } else {
         UNKNOWN
@@ -316,32 +175,38 @@ pub fn record(function: &str, error: &CudaError) {
     }
 }
 
-/// Runs `body` as the exported function `function`: a panic becomes `cudaErrorUnknown`, a
-/// failure is recorded, and the code is returned.
-pub fn guard(function: &str, body: impl FnOnce() -> CudaResult) -> cudaError_t {
-    let outcome = catch_unwind(AssertUnwindSafe(body)).unwrap_or_else(|panic| {
-        let text = panic
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| panic.downcast_ref::<&str>().copied())
-            .unwrap_or("internal error");
-        Err(CudaError::new(UNKNOWN, format!("internal error: {text}")))
-    });
-    match outcome {
-        Ok(()) => SUCCESS,
-        Err(error) => {
-            record(function, &error);
-            error.code
-        }
+/// A failure of an exported function: recorded by [`record`]; a panic is
+/// `cudaErrorUnknown`.
+impl EntryError for CudaError {
+    type Code = cudaError_t;
+
+    fn internal(panic: Option<&str>) -> CudaError {
+        let text = panic.unwrap_or("internal error");
+        CudaError::new(UNKNOWN, format!("internal error: {text}"))
+    }
+
+    fn record(self, function: &str) -> cudaError_t {
+        record(function, &self);
+        self.code
     }
 }
 
-/// The entry of `code` in [`CODES`].
+/// Runs `body` as the exported function `function`: a panic becomes `cudaErrorUnknown`, a
+/// failure is recorded, and the code is returned.
+#[inline]
+pub fn guard(function: &str, body: impl FnOnce() -> CudaResult) -> cudaError_t {
+    match chevron::ffi::entry(function, body) {
+        Ok(()) => SUCCESS,
+        Err(code) => code,
+    }
+}
+
+/// The runtime's name and text of `code`, if the runtime returns it.
 pub fn describe(code: cudaError_t) -> Option<(&'static str, &'static str)> {
     CODES
         .iter()
-        .find(|(known, ..)| *known == code)
-        .map(|(_, name, text)| (*name, *text))
+        .find(|known| known.value == code)
+        .and_then(|known| Some((known.runtime?, known.text)))
 }
 
 #[cfg(test)]

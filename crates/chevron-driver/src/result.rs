@@ -1,14 +1,16 @@
-//! `CUresult`: the codes the driver API returns, their names and texts, and the wrapper every
-//! exported function runs its body in (`catch_unwind`, the error printed once, the code).
+//! `CUresult`: the codes the driver API returns, their names and texts (the `CUresult` column of
+//! chevron-cudart's one table of CUDA's codes, `cudart::errors::CODES`), and the wrapper every
+//! exported function runs its body in (`chevron::ffi::entry`: a panic contained, the error
+//! printed once, the code).
 //!
 //! The runtime's `cudaError_t` values that the driver shares keep their numbers (CUDA defines
 //! them so); the runtime-only ones map to the driver code CUDA documents for the same misuse.
 #![allow(missing_docs)]
 
 use std::ffi::c_int;
-use std::panic::{catch_unwind, AssertUnwindSafe};
 
-use cudart::errors::{cudaError_t, CudaError};
+use chevron::ffi::EntryError;
+use cudart::errors::{cudaError_t, CudaError, CODES};
 
 /// `CUresult`.
 #[allow(non_camel_case_types)]
@@ -33,112 +35,13 @@ pub const LAUNCH_FAILED: CUresult = 719;
 pub const NOT_SUPPORTED: CUresult = 801;
 pub const UNKNOWN: CUresult = 999;
 
-/// The codes chevron returns, with CUDA 13.0's names and texts (`cuGetErrorName/String`).
-pub const CODES: &[(CUresult, &str, &str)] = &[
-    (0, "CUDA_SUCCESS", "no error"),
-    (1, "CUDA_ERROR_INVALID_VALUE", "invalid argument"),
-    (2, "CUDA_ERROR_OUT_OF_MEMORY", "out of memory"),
-    (3, "CUDA_ERROR_NOT_INITIALIZED", "initialization error"),
-    (4, "CUDA_ERROR_DEINITIALIZED", "driver shutting down"),
-    (
-        100,
-        "CUDA_ERROR_NO_DEVICE",
-        "no CUDA-capable device is detected",
-    ),
-    (101, "CUDA_ERROR_INVALID_DEVICE", "invalid device ordinal"),
-    (
-        200,
-        "CUDA_ERROR_INVALID_IMAGE",
-        "device kernel image is invalid",
-    ),
-    (201, "CUDA_ERROR_INVALID_CONTEXT", "invalid device context"),
-    (
-        209,
-        "CUDA_ERROR_NO_BINARY_FOR_GPU",
-        "no kernel image is available for execution on the device",
-    ),
-    (
-        218,
-        "CUDA_ERROR_INVALID_PTX",
-        "a PTX JIT compilation failed",
-    ),
-    (301, "CUDA_ERROR_FILE_NOT_FOUND", "file not found"),
-    (400, "CUDA_ERROR_INVALID_HANDLE", "invalid resource handle"),
-    (
-        401,
-        "CUDA_ERROR_ILLEGAL_STATE",
-        "the operation cannot be performed in the present state",
-    ),
-    (500, "CUDA_ERROR_NOT_FOUND", "named symbol not found"),
-    (600, "CUDA_ERROR_NOT_READY", "device not ready"),
-    (
-        700,
-        "CUDA_ERROR_ILLEGAL_ADDRESS",
-        "an illegal memory access was encountered",
-    ),
-    (
-        701,
-        "CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES",
-        "too many resources requested for launch",
-    ),
-    (
-        702,
-        "CUDA_ERROR_LAUNCH_TIMEOUT",
-        "the launch timed out and was terminated",
-    ),
-    (710, "CUDA_ERROR_ASSERT", "device-side assert triggered"),
-    (
-        712,
-        "CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED",
-        "part or all of the requested memory range is already mapped",
-    ),
-    (
-        713,
-        "CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED",
-        "pointer does not correspond to a registered memory region",
-    ),
-    (
-        714,
-        "CUDA_ERROR_HARDWARE_STACK_ERROR",
-        "hardware stack error",
-    ),
-    (
-        715,
-        "CUDA_ERROR_ILLEGAL_INSTRUCTION",
-        "an illegal instruction was encountered",
-    ),
-    (716, "CUDA_ERROR_MISALIGNED_ADDRESS", "misaligned address"),
-    (
-        717,
-        "CUDA_ERROR_INVALID_ADDRESS_SPACE",
-        "operation not supported on global/shared address space",
-    ),
-    (718, "CUDA_ERROR_INVALID_PC", "invalid program counter"),
-    (
-        719,
-        "CUDA_ERROR_LAUNCH_FAILED",
-        "unspecified launch failure",
-    ),
-    (801, "CUDA_ERROR_NOT_SUPPORTED", "operation not supported"),
-    (
-        900,
-        "CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED",
-        "operation not permitted when stream is capturing",
-    ),
-    (
-        901,
-        "CUDA_ERROR_STREAM_CAPTURE_INVALIDATED",
-        "operation failed due to a previous error during capture",
-    ),
-    (999, "CUDA_ERROR_UNKNOWN", "unknown error"),
-];
-
-/// The name and text of `code`.
+/// The driver's name and text of `code` (`cuGetErrorName/String`), if the driver API returns
+/// it: the row of the one table of CUDA's codes, shared with the runtime.
 pub fn describe(code: CUresult) -> Option<(&'static str, &'static str)> {
     CODES
         .iter()
-        .find(|(known, ..)| *known == code)
-        .map(|(_, name, text)| (*name, *text))
+        .find(|known| known.value == code)
+        .and_then(|known| Some((known.driver?, known.text)))
 }
 
 /// A failed call: the driver's code and chevron's explanation (empty: print nothing).
@@ -195,37 +98,42 @@ pub fn runtime(code: cudaError_t) -> DriverResult {
     }
 }
 
+/// A failure of an exported function: a kernel fault also becomes the runtime's sticky error
+/// (one CUDA context has one), anything else prints its explanation; a panic is
+/// `CUDA_ERROR_UNKNOWN`.
+impl EntryError for DriverError {
+    type Code = CUresult;
+
+    /// The runtime's internal error (`CUDA_ERROR_UNKNOWN`, `internal error: …`).
+    fn internal(panic: Option<&str>) -> DriverError {
+        DriverError::from(CudaError::internal(panic))
+    }
+
+    fn record(self, function: &str) -> CUresult {
+        // The faults a kernel leaves its context with (sticky, as on a GPU).
+        if matches!(self.code, 700 | 710 | 714..=719) {
+            cudart::errors::record(function, &CudaError::new(self.code, self.message));
+        } else if !self.message.is_empty() {
+            eprintln!("chevron: {function}: {}", self.message);
+        }
+        self.code
+    }
+}
+
 /// Runs `body` as the exported function `function`: a panic becomes `CUDA_ERROR_UNKNOWN`, a
-/// failure prints its explanation (a kernel fault also becomes the runtime's sticky error, as
-/// one CUDA context has one), and the code is returned.
+/// failure is recorded (see [`DriverError`]'s `EntryError`), and the code is returned.
+#[inline]
 pub fn entry(function: &str, body: impl FnOnce() -> DriverResult) -> CUresult {
     if crate::fork::in_forked_child() && !function.starts_with("cuGetError") {
         return forked(function);
     }
     // The driver's own use of the runtime's functions does not bind the primary context.
     let bound = cudart::state::bound_here();
-    let outcome = catch_unwind(AssertUnwindSafe(body));
+    let outcome = chevron::ffi::entry(function, body);
     cudart::state::set_bound_here(bound);
-    let outcome = outcome.unwrap_or_else(|panic| {
-        let text = panic
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .or_else(|| panic.downcast_ref::<&str>().copied())
-            .unwrap_or("internal error");
-        Err(DriverError::new(UNKNOWN, format!("internal error: {text}")))
-    });
     match outcome {
         Ok(()) => SUCCESS,
-        Err(error) => {
-            // The faults a kernel leaves its context with (sticky, as on a GPU).
-            if matches!(error.code, 700 | 710 | 714..=719) {
-                let runtime = CudaError::new(error.code, error.message);
-                cudart::errors::record(function, &runtime);
-            } else if !error.message.is_empty() {
-                eprintln!("chevron: {function}: {}", error.message);
-            }
-            error.code
-        }
+        Err(code) => code,
     }
 }
 
@@ -265,6 +173,23 @@ mod tests {
         assert_eq!(from_runtime(98), INVALID_HANDLE);
         assert_eq!(from_runtime(700), 700);
         assert_eq!(from_runtime(12345), UNKNOWN);
+    }
+
+    #[test]
+    fn the_driver_names_its_codes_from_the_table_it_shares_with_the_runtime() {
+        assert_eq!(
+            describe(INVALID_CONTEXT),
+            Some(("CUDA_ERROR_INVALID_CONTEXT", "invalid device context"))
+        );
+        // A runtime-only code has no driver name; a shared one has the runtime's text.
+        assert_eq!(describe(9), None);
+        assert_eq!(cudart::errors::describe(INVALID_CONTEXT), None);
+        let (name, text) = describe(LAUNCH_FAILED).unwrap();
+        assert_eq!(name, "CUDA_ERROR_LAUNCH_FAILED");
+        assert_eq!(
+            Some(text),
+            cudart::errors::describe(719).map(|(_, text)| text)
+        );
     }
 
     #[test]

@@ -75,6 +75,7 @@ pub mod bench;
 pub mod check;
 pub mod code_object;
 pub mod error;
+pub mod ffi;
 pub mod graph;
 pub mod host_range;
 pub mod instrument;

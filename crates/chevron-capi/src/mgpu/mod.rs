@@ -46,7 +46,6 @@ mod report;
 pub mod stream;
 pub mod tensor_map;
 
-use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Arc;
 
@@ -123,23 +122,10 @@ pub(crate) fn stream_or_default(stream: *mut std::ffi::c_void) -> CapiResult<Str
     }
 }
 
-/// Runs the body of `mgpu*` function `call`: a failure or a panic is reported on stderr (or
-/// aborts under `CHEVRON_ABORT_ON_ERROR=1`) and `fallback` is returned.
+/// Runs the body of `mgpu*` function `call` (through `chevron::ffi::entry`): a failure or a
+/// panic is reported on stderr (or aborts under `CHEVRON_ABORT_ON_ERROR=1`) and `fallback` is
+/// returned.
+#[inline]
 pub(crate) fn guard<T>(call: &str, fallback: T, body: impl FnOnce() -> CapiResult<T>) -> T {
-    match catch_unwind(AssertUnwindSafe(body)) {
-        Ok(Ok(value)) => value,
-        Ok(Err(error)) => {
-            report(call, &error.message);
-            fallback
-        }
-        Err(panic) => {
-            let what = panic
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| panic.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            report(call, &format!("internal error in chevron: {what}"));
-            fallback
-        }
-    }
+    chevron::ffi::entry(call, || body().map_err(report::Reported)).unwrap_or(fallback)
 }
