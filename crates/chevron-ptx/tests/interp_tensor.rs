@@ -6,9 +6,7 @@
 
 mod interp_common;
 
-use std::sync::Arc;
-
-use chevron_ptx::interp::{DeviceMemory, Program};
+use chevron_ptx::interp::DeviceMemory;
 use interp_common::*;
 
 const HEADER: &str = ".version 8.0\n.target sm_90\n.address_size 64\n";
@@ -501,54 +499,38 @@ fn stmatrix_places_registers_as_ldmatrix_reads_them() {
     }
 }
 
-fn load_error(body: &str) -> String {
-    let module = chevron_ptx::parse(&format!("{HEADER}{body}")).expect("parses");
-    let memory = Arc::new(DeviceMemory::new(0));
-    Program::load(&module, &memory)
-        .expect_err("the module must be refused")
-        .to_string()
-}
-
 #[test]
 fn undefined_tensor_forms_are_refused_at_load_naming_the_form() {
-    let kernel = |inst: &str| {
-        format!(
-            ".visible .entry k() {{ .reg .b32 %r<40>; .reg .f32 %f<40>; .reg .f64 %fd<40>;\n{inst}\nret; }}"
-        )
-    };
-    let err = load_error(&kernel(
-        "mma.sync.aligned.m16n8k16.row.col.satfinite.f32.f16.f16.f32 {%f0,%f1,%f2,%f3}, {%r0,%r1,%r2,%r3}, {%r4,%r5}, {%f4,%f5,%f6,%f7};",
-    ));
-    assert!(
-        err.contains(
-            "`mma.sync.aligned.m16n8k16.row.col.satfinite.f32.f16.f16.f32` is not supported"
+    let cases = [
+        (
+            "mma.sync.aligned.m16n8k16.row.col.satfinite.f32.f16.f16.f32 {%f0,%f1,%f2,%f3}, {%r0,%r1,%r2,%r3}, {%r4,%r5}, {%f4,%f5,%f6,%f7};",
+            "`mma.sync.aligned.m16n8k16.row.col.satfinite.f32.f16.f16.f32` is not supported",
         ),
-        "{err}"
-    );
-    let err = load_error(&kernel(
-        "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%r0,%r1,%r2,%r3}, {%r4,%r5}, {%r8,%r9}, {%r10,%r11,%r12,%r13};",
-    ));
-    assert!(
-        err.contains("operand 2 of `mma` must be a vector of 4 registers"),
-        "{err}"
-    );
-    let err = load_error(&kernel(
-        "mma.sync.aligned.m16n8k4.row.col.f32.bf16.bf16.f32 {%f0,%f1,%f2,%f3}, {%r0,%r1}, {%r4}, {%f4,%f5,%f6,%f7};",
-    ));
-    assert!(err.contains("is not supported on the CPU device"), "{err}");
-    let err = load_error(&kernel(
-        "wmma.mma.sync.aligned.row.col.m16n16k16.rz.f32.bf16.bf16.f32 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, {%r0,%r1,%r2,%r3}, {%r4,%r5,%r6,%r7}, {%f8,%f9,%f10,%f11,%f12,%f13,%f14,%f15};",
-    ));
-    assert!(err.contains("is not supported on the CPU device"), "{err}");
-    let err = load_error(&kernel(
-        "stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r0], {%r1, %r2};",
-    ));
-    assert!(
-        err.contains("`stmatrix` .x4 takes 4 registers, not 2"),
-        "{err}"
-    );
-    let err = load_error(&kernel(
-        "wmma.load.a.sync.aligned.row.m32n8k16.s8 {%r1, %r2}, [%r0];",
-    ));
-    assert!(err.contains("needs 4 registers, not 2"), "{err}");
+        (
+            "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%r0,%r1,%r2,%r3}, {%r4,%r5}, {%r8,%r9}, {%r10,%r11,%r12,%r13};",
+            "operand 2 of `mma` must be a vector of 4 registers",
+        ),
+        (
+            "mma.sync.aligned.m16n8k4.row.col.f32.bf16.bf16.f32 {%f0,%f1,%f2,%f3}, {%r0,%r1}, {%r4}, {%f4,%f5,%f6,%f7};",
+            "is not supported on the CPU device",
+        ),
+        (
+            "wmma.mma.sync.aligned.row.col.m16n16k16.rz.f32.bf16.bf16.f32 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, {%r0,%r1,%r2,%r3}, {%r4,%r5,%r6,%r7}, {%f8,%f9,%f10,%f11,%f12,%f13,%f14,%f15};",
+            "is not supported on the CPU device",
+        ),
+        (
+            "stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r0], {%r1, %r2};",
+            "`stmatrix` .x4 takes 4 registers, not 2",
+        ),
+        (
+            "wmma.load.a.sync.aligned.row.m32n8k16.s8 {%r1, %r2}, [%rd0];",
+            "needs 4 registers, not 2",
+        ),
+    ];
+    for (inst, expected) in cases {
+        let err = load_error(&format!(
+            "{HEADER}.visible .entry k() {{ .reg .b32 %r<40>; .reg .f32 %f<40>; .reg .b64 %rd<4>;\n{inst}\nret; }}"
+        ));
+        assert!(err.contains(expected), "{inst}: {err}");
+    }
 }
