@@ -1,7 +1,7 @@
 //! Tensor-core forms on the interpreter: `mma.sync` integer, tf32 and f64 fragments placed as
 //! the PTX ISA's "Matrix Fragments for mma" sections place them (written out here from the ISA
 //! text, independently of the interpreter's one rule), exact integer and f64 results, `wmma`
-//! integer and f64 tiles through memory, `stmatrix`/`ldmatrix`, and the forms refused at load.
+//! integer and f64 tiles through memory, `stmatrix`/`ldmatrix`, and the forms the CPU device refuses.
 #![allow(clippy::needless_range_loop)]
 
 mod interp_common;
@@ -499,24 +499,50 @@ fn stmatrix_places_registers_as_ldmatrix_reads_them() {
     }
 }
 
+/// A module of one kernel `k` running `inst` (registers %r, %f and %rd declared).
+fn one_instruction(inst: &str) -> String {
+    format!(
+        "{HEADER}.visible .entry k() {{ .reg .b32 %r<40>; .reg .f32 %f<40>; .reg .b64 %rd<4>;\n{inst}\nret; }}"
+    )
+}
+
 #[test]
-fn undefined_tensor_forms_are_refused_at_load_naming_the_form() {
+fn forms_the_cpu_device_lacks_fail_the_launch_naming_the_form() {
     let cases = [
         (
             "mma.sync.aligned.m16n8k16.row.col.satfinite.f32.f16.f16.f32 {%f0,%f1,%f2,%f3}, {%r0,%r1,%r2,%r3}, {%r4,%r5}, {%f4,%f5,%f6,%f7};",
             "`mma.sync.aligned.m16n8k16.row.col.satfinite.f32.f16.f16.f32` is not supported",
         ),
         (
-            "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%r0,%r1,%r2,%r3}, {%r4,%r5}, {%r8,%r9}, {%r10,%r11,%r12,%r13};",
-            "operand 2 of `mma` must be a vector of 4 registers",
-        ),
-        (
             "mma.sync.aligned.m16n8k4.row.col.f32.bf16.bf16.f32 {%f0,%f1,%f2,%f3}, {%r0,%r1}, {%r4}, {%f4,%f5,%f6,%f7};",
-            "is not supported on the CPU device",
+            "`mma.sync.aligned.m16n8k4.row.col.f32.bf16.bf16.f32` is not supported",
         ),
         (
             "wmma.mma.sync.aligned.row.col.m16n16k16.rz.f32.bf16.bf16.f32 {%f0,%f1,%f2,%f3,%f4,%f5,%f6,%f7}, {%r0,%r1,%r2,%r3}, {%r4,%r5,%r6,%r7}, {%f8,%f9,%f10,%f11,%f12,%f13,%f14,%f15};",
-            "is not supported on the CPU device",
+            "`wmma.mma.sync.aligned.row.col.m16n16k16.rz.f32.bf16.bf16.f32` is not supported",
+        ),
+        (
+            "ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8 {%r0, %r1}, [%r2];",
+            "`ldmatrix.sync.aligned.m16n16.x1.trans.shared.b8` is not supported on the CPU device",
+        ),
+    ];
+    for (inst, expected) in cases {
+        let (_memory, program) = load(&one_instruction(inst));
+        let kernel = program.kernel("k").unwrap();
+        let fault = program
+            .launch(&kernel, &config([1, 1, 1], [32, 1, 1], 1), &[])
+            .expect_err("the launch must fault")
+            .to_string();
+        assert!(fault.contains(expected), "{inst}: {fault}");
+    }
+}
+
+#[test]
+fn fragments_with_the_wrong_register_count_fail_the_load() {
+    let cases = [
+        (
+            "mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 {%r0,%r1,%r2,%r3}, {%r4,%r5}, {%r8,%r9}, {%r10,%r11,%r12,%r13};",
+            "operand 2 of `mma` must be a vector of 4 registers",
         ),
         (
             "stmatrix.sync.aligned.m8n8.x4.shared.b16 [%r0], {%r1, %r2};",
@@ -524,13 +550,11 @@ fn undefined_tensor_forms_are_refused_at_load_naming_the_form() {
         ),
         (
             "wmma.load.a.sync.aligned.row.m32n8k16.s8 {%r1, %r2}, [%rd0];",
-            "needs 4 registers, not 2",
+            "this `wmma` fragment needs 4 registers, not 2",
         ),
     ];
     for (inst, expected) in cases {
-        let err = load_error(&format!(
-            "{HEADER}.visible .entry k() {{ .reg .b32 %r<40>; .reg .f32 %f<40>; .reg .b64 %rd<4>;\n{inst}\nret; }}"
-        ));
+        let err = load_error(&one_instruction(inst));
         assert!(err.contains(expected), "{inst}: {err}");
     }
 }

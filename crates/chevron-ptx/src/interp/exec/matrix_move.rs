@@ -35,7 +35,10 @@ pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction) -> Result<Op, Load
     if !has("m8n8") || !has("b16") {
         return Err(d.error(
             inst,
-            format!("only `{name}` .m8n8 .b16 is supported on the CPU device"),
+            format!(
+                "`{name}.{}` is not supported on the CPU device (only .m8n8 .b16)",
+                w.join(".")
+            ),
         ));
     }
     let count = if has("x4") {
