@@ -433,7 +433,8 @@ fn wmma_f64_rounds_in_the_mode_it_names() {
 #[test]
 fn stmatrix_places_registers_as_ldmatrix_reads_them() {
     // Register i of lane l holds l + 0x40 i in its low half and that plus 0x1000 in its high
-    // half; x4 with and without .trans, then ldmatrix of the same form reads them back.
+    // half; x4 with and without .trans, then ldmatrix of the same form (written in CUTLASS's
+    // modifier order, `.shared::cta`) reads them back.
     for trans in ["", ".trans"] {
         let ptx = format!(
             "{HEADER}.visible .entry s(.param .u64 out, .param .u64 back) {{\n\
@@ -447,7 +448,7 @@ fn stmatrix_places_registers_as_ldmatrix_reads_them() {
              add.u32 %t2, %t2, %t3; mov.u32 %t3, tile; add.u32 %t2, %t2, %t3;\n\
              stmatrix.sync.aligned.m8n8.x4{trans}.shared.b16 [%t2], {{%v0, %v1, %v2, %v3}};\n\
              bar.warp.sync -1;\n\
-             ldmatrix.sync.aligned.m8n8.x4{trans}.shared.b16 {{%w0, %w1, %w2, %w3}}, [%t2];\n\
+             ldmatrix.sync.aligned.x4{trans}.m8n8.shared::cta.b16 {{%w0, %w1, %w2, %w3}}, [%t2];\n\
              ld.param.u64 %p0, [out]; ld.param.u64 %p1, [back];\n\
              mul.wide.u32 %p2, %t0, 16; add.s64 %p3, %p1, %p2;\n\
              st.global.v4.b32 [%p3], {{%w0, %w1, %w2, %w3}};\n\
