@@ -166,6 +166,42 @@ fn mma_s8_by_u8_m16n8k16_follows_the_isa_layout_exactly() {
 }
 
 #[test]
+fn mma_u8_m8n8k16_follows_the_isa_layout_exactly() {
+    // ISA: A a_i at (g, 4t + i), B b_i at (4t + i, g), C/D c_i at (g, 2t + i).
+    let mut r = Random(5);
+    let a: Vec<u8> = (0..128).map(|_| r.next() as u8).collect();
+    let b: Vec<u8> = (0..128).map(|_| r.next() as u8).collect();
+    let c: Vec<i32> = (0..64).map(|_| r.next() as i32).collect();
+    let mut image = vec![0u64; 32 * 4];
+    for lane in 0..32 {
+        let (g, t) = (lane / 4, lane % 4);
+        for i in 0..4 {
+            image[lane * 4] |= u64::from(a[g * 16 + 4 * t + i]) << (8 * i);
+            image[lane * 4 + 1] |= u64::from(b[(4 * t + i) * 8 + g]) << (8 * i);
+        }
+        for i in 0..2 {
+            image[lane * 4 + 2 + i] = u64::from(c[g * 8 + 2 * t + i] as u32);
+        }
+    }
+    let out = run_lanes(
+        "mma.sync.aligned.m8n8k16.row.col.s32.u8.s8.s32 {D}, {A}, {B}, {C};",
+        [2, 1, 1, 2],
+        false,
+        &image,
+    );
+    for lane in 0..32 {
+        let (g, t) = (lane / 4, lane % 4);
+        for i in 0..2 {
+            let col = 2 * t + i;
+            let s = (0..16).fold(i64::from(c[g * 8 + col]), |s, k| {
+                s + i64::from(a[g * 16 + k]) * i64::from(b[k * 8 + col] as i8)
+            });
+            assert_eq!(out[lane * 2 + i] as u32 as i32, s as i32, "D[{g}][{col}]");
+        }
+    }
+}
+
+#[test]
 fn mma_m16n8k32_saturates_with_satfinite_and_wraps_without() {
     let mut r = Random(11);
     let a: Vec<u8> = (0..512).map(|_| 128 + (r.next() % 128) as u8).collect();
