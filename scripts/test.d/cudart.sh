@@ -70,6 +70,14 @@ for program in dynpar_tree dynpar_streams; do
 done
 stale "$out/event_timing" $src/event_timing.cu \
     && nvcc "${link[@]}" -o "$out/event_timing" $src/event_timing.cu
+# Tensor-core forms (mma.sync, ldmatrix/stmatrix, WMMA beyond f16) at sm_90 and at sm_80.
+for arch in 90 80; do
+    for program in tensor_mma tensor_wmma; do
+        stale "$out/$program-sm_$arch" $src/$program.cu $src/tensor_common.h \
+            && nice "$bin/nvcc" -cudart shared -arch=sm_$arch "${link[@]}" \
+                -o "$out/$program-sm_$arch" $src/$program.cu
+    done
+done
 stale "$out/launch_bench" $src/launch_bench.cu \
     && nvcc -O2 "${link[@]}" -o "$out/launch_bench" $src/launch_bench.cu
 stale "$out/libdlopen_kernels.so" $src/dlopen_kernels.cu \
@@ -143,6 +151,18 @@ grep -q "\`_Z14check_positivePKii\` cannot run on cpu:0: .*holds no PTX.*-gencod
 echo "faults-sass: ok (refused, naming the kernel)"
 check event_timing "event_timing: ok" "$out/event_timing"
 check launch_bench "launch_bench: ok" "$out/launch_bench" 3
+for arch in 90 80; do
+    check tensor_mma-sm_$arch "tensor_mma: ok" "$out/tensor_mma-sm_$arch"
+    check tensor_wmma-sm_$arch "tensor_wmma: ok" "$out/tensor_wmma-sm_$arch"
+done
+# stmatrix exists from sm_90 on: all six forms ran there, none in the sm_80 build.
+grep -q "^stmatrix forms run: 6$" "$out/tensor_mma-sm_90.stdout"
+grep -q "^stmatrix forms run: 0$" "$out/tensor_mma-sm_80.stdout"
+# Under the compiled executor the tensor-core kernels stay interpreted, saying why.
+CHEVRON_CPU_EXEC=compiled CHEVRON_CPU_COMPILE_LOG=1 \
+    check tensor_mma-compiled "tensor_mma: ok" "$out/tensor_mma-sm_90"
+grep -q "stays interpreted: .Mma. is not compiled" "$out/tensor_mma-compiled.stderr"
+
 # Memory stays flat over dlopen/dlclose cycles with chevron's runtime library. Known
 # regression, open: with the driver library (libchevron_driver.so) the host RSS grows about
 # 1.3 KiB per cycle (+400 KiB over 300; the runtime library alone +88 KiB), see

@@ -14,11 +14,7 @@ use interp_common::*;
 const HEADER: &str = ".version 8.0\n.target sm_80\n.address_size 64\n";
 
 fn load_error(body: &str) -> String {
-    let module = chevron_ptx::parse(&format!("{HEADER}{body}")).expect("parses");
-    let memory = Arc::new(DeviceMemory::new(0));
-    Program::load(&module, &memory)
-        .expect_err("the module must be refused")
-        .to_string()
+    interp_common::load_error(&format!("{HEADER}{body}"))
 }
 
 #[test]

@@ -556,8 +556,8 @@ pub enum Op {
     StackRestore {
         a: Src,
     },
-    /// `ldmatrix` (warp-wide).
-    Ldmatrix(Box<super::exec::mma::Ldmatrix>),
+    /// `ldmatrix` / `stmatrix` (warp-wide).
+    MatrixMove(Box<super::exec::matrix_move::MatrixMove>),
     /// `mma.sync` (warp-wide).
     Mma(Box<super::exec::mma::Mma>),
     /// `wmma.load` / `wmma.store` (warp-wide).

@@ -16,9 +16,10 @@
 //! `bar.arrive`, `bar.red`, named barriers with counts); warp collectives (`shfl`, `vote`,
 //! `match`, `redux`, `elect`, `activemask`) with member masks; atomics across concurrent blocks;
 //! calls, recursion, indirect calls; `printf`, `malloc`/`free`, `assert`; `cp.async` (run
-//! synchronously); `ldmatrix`, `mma.sync` and WMMA (accumulated in f64, not bit-identical to
-//! tensor cores); grid-wide synchronisation; texture and surface objects ([`texture`]: `tex`,
-//! `tld4`, `txq`, `suld.b`, `sust.b`, `suq`). `wgmma`, TMA and `tcgen05` fail the load; other
+//! synchronously); `ldmatrix`, `stmatrix`, `mma.sync` and WMMA (integer and f64 forms exact,
+//! the others accumulated in f64, not bit-identical to tensor cores); grid-wide
+//! synchronisation; texture and surface objects ([`texture`]: `tex`, `tld4`, `txq`, `suld.b`,
+//! `sust.b`, `suq`). `wgmma`, TMA and `tcgen05` fail the load; other
 //! instructions the CPU device cannot run (mipmapped or cube textures, cluster memory) fail
 //! the launch of a kernel that reaches them, naming function and line.
 //!

@@ -13,6 +13,15 @@ pub fn load(ptx: &str) -> (Arc<DeviceMemory>, Program) {
     (memory, program)
 }
 
+/// The error with which loading the module `ptx` fails (panics if it loads).
+pub fn load_error(ptx: &str) -> String {
+    let module = chevron_ptx::parse(ptx).expect("test PTX parses");
+    let memory = Arc::new(DeviceMemory::new(0));
+    Program::load(&module, &memory)
+        .expect_err("the module must be refused")
+        .to_string()
+}
+
 /// A launch configuration.
 pub fn config(grid: [u32; 3], block: [u32; 3], threads: usize) -> LaunchConfig {
     LaunchConfig {

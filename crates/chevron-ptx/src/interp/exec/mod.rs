@@ -14,8 +14,10 @@ mod control;
 mod convert;
 mod device_calls;
 mod float;
+pub(crate) mod fragment;
 mod int;
 mod lanes;
+pub(crate) mod matrix_move;
 pub(crate) mod mbarrier;
 mod memory_ops;
 pub(crate) mod mma;
@@ -129,7 +131,7 @@ pub(crate) fn decode(d: &Decoder<'_>, inst: &ir::Instruction) -> Result<Op, Load
         K::Mbarrier => mbarrier::decode(d, inst),
         K::Tex | K::Tld4 | K::Txq | K::Suld | K::Sust | K::Suq => texture_ops::decode(d, inst, op),
         K::Atom | K::Red => atomics::decode(d, inst, op),
-        K::Ldmatrix => mma::decode_ldmatrix(d, inst),
+        K::Ldmatrix | K::Stmatrix => matrix_move::decode(d, inst),
         K::Mma => mma::decode_mma(d, inst),
         K::Wmma => wmma::decode(d, inst),
         K::Bra
@@ -237,7 +239,7 @@ pub(crate) fn execute(
         Op::Ret => calls::ret(w, b, l, mask),
         Op::Bar { .. } | Op::Fence => barrier::execute(op, w, b, l, mask),
         Op::Warp { .. } | Op::Activemask { .. } => warp_ops::execute(op, w, mask),
-        Op::Ldmatrix(m) => mma::ldmatrix(m, w, b, l, mask),
+        Op::MatrixMove(m) => matrix_move::execute(m, w, b, l, mask),
         Op::Mma(m) => mma::mma(m, w, mask),
         Op::Mbarrier(m) => mbarrier::execute(m, w, b, l, mask),
         Op::BulkCopy(c) => bulk_copy::execute(c, w, b, l, mask),

@@ -1,16 +1,22 @@
 //! WMMA (`wmma.load`, `wmma.mma`, `wmma.store`): warp-wide matrix multiply-accumulate on
 //! fragments whose layout across lanes PTX leaves unspecified. The CPU device gives lane `l` the
 //! elements `l * E/32 .. (l + 1) * E/32` of the matrix in row-major order (E elements in all),
-//! packed two per register for 16-bit types; other registers of the fragment stay zero. Loads,
-//! stores, fills and element-wise code agree on it, which is all PTX promises. Products are
-//! summed in f64 and rounded once (within tolerance of the tensor cores, not bit-identical).
+//! packed low bits first as `fragment.rs` packs them (four 8-bit or two 16-bit elements a
+//! register); other registers of the fragment stay zero. Loads, stores, fills and element-wise
+//! code agree on it, which is all PTX promises.
+//!
+//! Forms: f16 (m16n16k16, m32n8k16, m8n32k16; f16 or f32 accumulators), bf16 (the same shapes,
+//! f32), tf32 m16n16k8 (f32), `.s8`/`.u8` (the same shapes as f16, `.s32` accumulators,
+//! optionally `.satfinite`) and f64 m8n8k4 (with its `.rn`/`.rz`/`.rm`/`.rp`). The arithmetic
+//! is `fragment.rs`'s: integers and f64 exact as the ISA defines them, the others summed in f64
+//! and rounded once (within tolerance of the tensor cores, not bit-identical).
 
+use super::fragment::{self, Product};
 use super::memory_ops::{address, load, locate, store};
 use super::{for_lanes, Flow, Launch};
 use crate::interp::block::Block;
 use crate::interp::fault::{ExecFault, LoadError};
-use crate::interp::inst::{Addr, Op, Space, Src, SINK};
-use crate::interp::numeric::half;
+use crate::interp::inst::{Addr, Op, Space, Src};
 use crate::interp::program::{space_of, Decoder};
 use crate::interp::warp::Warp;
 use crate::ir::{self, Operand, Rounding, ScalarType as T};
@@ -44,66 +50,95 @@ pub struct WmmaMma {
     pub m: usize,
     pub n: usize,
     pub k: usize,
-    pub ab: T,
-    pub c_ty: T,
-    pub d_ty: T,
+    /// Element types and rounding.
+    pub product: Product,
     pub d: Box<[u32]>,
     pub a: Box<[Src]>,
     pub b: Box<[Src]>,
     pub c: Box<[Src]>,
 }
 
-fn shape(words: &[String]) -> Option<(usize, usize, usize)> {
-    words.iter().find_map(|w| {
-        let rest = w.strip_prefix('m')?;
-        let (m, rest) = rest.split_once('n')?;
-        let (n, k) = rest.split_once('k')?;
-        Some((m.parse().ok()?, n.parse().ok()?, k.parse().ok()?))
-    })
+/// Whether PTX defines `wmma.mma` of this shape for these element types.
+fn defined((m, n, k): (usize, usize, usize), p: &Product) -> bool {
+    let half_shape = matches!((m, n, k), (16, 16, 16) | (32, 8, 16) | (8, 32, 16));
+    let int8 = |t: T| matches!(t, T::S8 | T::U8);
+    match (p.a, p.b) {
+        (T::F16, T::F16) => {
+            half_shape && matches!(p.c, T::F16 | T::F32) && matches!(p.d, T::F16 | T::F32)
+        }
+        (T::Bf16, T::Bf16) => half_shape && p.c == T::F32 && p.d == T::F32,
+        (T::Tf32, T::Tf32) => (m, n, k) == (16, 16, 8) && p.c == T::F32 && p.d == T::F32,
+        (T::F64, T::F64) => (m, n, k) == (8, 8, 4) && p.c == T::F64 && p.d == T::F64,
+        (a, b) if int8(a) && int8(b) => half_shape && p.c == T::S32 && p.d == T::S32,
+        _ => false,
+    }
 }
 
-/// Elements per register: two for 16-bit types.
-fn per_reg(ty: T) -> usize {
-    if matches!(ty, T::F16 | T::Bf16) {
-        2
+/// The register type of a fragment of `ty`.
+fn reg_type(ty: T) -> T {
+    if ty == T::F64 {
+        T::B64
     } else {
-        1
+        T::B32
     }
 }
 
 pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction) -> Result<Op, LoadError> {
     let words: Vec<String> = inst.modifiers.iter().map(|m| m.to_word()).collect();
     let has = |w: &str| words.iter().any(|x| x == w);
-    let unsupported = || d.error(inst, "this `wmma` form is not supported on the CPU device");
-    let (m, n, k) = shape(&words).ok_or_else(unsupported)?;
+    let unsupported = || {
+        d.error(
+            inst,
+            format!(
+                "`wmma.{}` is not supported on the CPU device",
+                words.join(".")
+            ),
+        )
+    };
+    let shape = fragment::shape(&words).ok_or_else(unsupported)?;
+    let (m, n, k) = shape;
     let types: Vec<T> = inst.types().collect();
     let vector = |i: usize| match inst.operands.get(i) {
         Some(Operand::Vector(items)) => Ok(items.clone()),
         _ => Err(d.error(inst, "wmma operands must be vectors")),
     };
     if has("mma") {
-        let (d_ty, ab, c_ty) = match types.as_slice() {
-            [dt, ct] => (*dt, T::F16, *ct),
-            [dt, at, bt, ct] if at == bt => (*dt, *at, *ct),
+        let (d_ty, a_ty, b_ty, c_ty) = match types.as_slice() {
+            [dt, ct] => (*dt, T::F16, T::F16, *ct),
+            [dt, at, bt, ct] => (*dt, *at, *bt, *ct),
             _ => return Err(unsupported()),
         };
-        if !matches!(ab, T::F16 | T::Bf16 | T::Tf32) || !matches!(c_ty, T::F16 | T::F32) {
+        let product = Product {
+            a: a_ty,
+            b: b_ty,
+            c: c_ty,
+            d: d_ty,
+            satfinite: has("satfinite"),
+            rounding: inst.rounding().unwrap_or(Rounding::Rn),
+        };
+        let integer = matches!(a_ty, T::S8 | T::U8);
+        let rounded = inst.rounding().is_some_and(|r| r != Rounding::Rn);
+        if !defined(shape, &product)
+            || (product.satfinite && !integer)
+            || (rounded && a_ty != T::F64)
+        {
             return Err(unsupported());
         }
-        let srcs = |i: usize| -> Result<Box<[Src]>, LoadError> {
-            vector(i)?.iter().map(|o| d.src(inst, o, T::B32)).collect()
+        let srcs = |i: usize, ty: T| -> Result<Box<[Src]>, LoadError> {
+            vector(i)?
+                .iter()
+                .map(|o| d.src(inst, o, reg_type(ty)))
+                .collect()
         };
         return Ok(Op::WmmaMma(Box::new(WmmaMma {
             m,
             n,
             k,
-            ab,
-            c_ty,
-            d_ty,
+            product,
             d: d.dsts(inst, &Operand::Vector(vector(0)?))?,
-            a: srcs(1)?,
-            b: srcs(2)?,
-            c: srcs(3)?,
+            a: srcs(1, a_ty)?,
+            b: srcs(2, b_ty)?,
+            c: srcs(3, c_ty)?,
         })));
     }
     let store = has("store");
@@ -115,7 +150,11 @@ pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction) -> Result<Op, Load
         Which::C
     };
     let ty = *types.last().ok_or_else(unsupported)?;
-    if !matches!(ty, T::F16 | T::Bf16 | T::Tf32 | T::F32) {
+    let fits = match which {
+        Which::A | Which::B => matches!(ty, T::F16 | T::Bf16 | T::Tf32 | T::F64 | T::S8 | T::U8),
+        Which::C => matches!(ty, T::F16 | T::F32 | T::F64 | T::S32),
+    };
+    if !fits || (m * n) % 32 != 0 || (m * k) % 32 != 0 || (n * k) % 32 != 0 {
         return Err(unsupported());
     }
     let (rows, cols) = match which {
@@ -135,11 +174,21 @@ pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction) -> Result<Op, Load
         None => None,
     };
     let list = vector(regs_at)?;
+    let needed = fragment::regs_for(ty, rows * cols / 32);
+    if list.len() < needed {
+        return Err(d.error(
+            inst,
+            format!(
+                "this `wmma` fragment needs {needed} registers, not {}",
+                list.len()
+            ),
+        ));
+    }
     let (regs, values) = if store {
         (
             Box::default(),
             list.iter()
-                .map(|o| d.src(inst, o, T::B32))
+                .map(|o| d.src(inst, o, reg_type(ty)))
                 .collect::<Result<_, _>>()?,
         )
     } else {
@@ -159,11 +208,6 @@ pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction) -> Result<Op, Load
     })))
 }
 
-/// Where element `e` of lane `lane` sits: (register, bit shift), for `per` elements a register.
-fn slot(e: usize, per: usize) -> (usize, u32) {
-    (e / per, if per == 2 { 16 * (e % 2) as u32 } else { 0 })
-}
-
 pub(super) fn transfer(
     op: &WmmaMove,
     w: &mut Warp,
@@ -171,12 +215,7 @@ pub(super) fn transfer(
     l: &Launch<'_>,
     mask: u32,
 ) -> Result<Flow, ExecFault> {
-    let size = if op.ty == T::F16 || op.ty == T::Bf16 {
-        2
-    } else {
-        4
-    };
-    let per = per_reg(op.ty);
+    let size = u64::from(fragment::bits(op.ty) / 8);
     let each = op.rows * op.cols / 32;
     for_lanes!(mask, |lane| {
         let base = address(w, &op.addr, lane);
@@ -190,6 +229,7 @@ pub(super) fn transfer(
                 words[i] = w.get(*v, lane);
             }
         }
+        let mut loaded = [0u64; 16];
         for e in 0..each {
             let index = lane * each + e;
             let (row, col) = (index / op.cols, index % op.cols);
@@ -198,79 +238,61 @@ pub(super) fn transfer(
             } else {
                 row * ld + col
             };
-            let a = base.wrapping_add((offset * size) as u64);
-            let (reg, shift) = slot(e, per);
+            let a = base.wrapping_add(offset as u64 * size);
             let loc = locate(op.space, &op.addr, a);
             if op.store {
-                let v = (words[reg] >> shift) & if size == 2 { 0xffff } else { 0xffff_ffff };
-                store(w, b, l, loc, size as u64, lane, a, v)?;
+                let v = fragment::element(|r| words[r], op.ty, e);
+                store(w, b, l, loc, size, lane, a, v)?;
             } else {
-                words[reg] |= load(w, b, l, loc, size as u64, lane, a)? << shift;
+                let v = load(w, b, l, loc, size, lane, a)?;
+                fragment::place(&mut loaded, op.ty, e, v);
             }
         }
         if !op.store {
             for (i, d) in op.regs.iter().enumerate() {
-                w.set(*d, lane, words.get(i).copied().unwrap_or(0));
+                w.set(*d, lane, loaded.get(i).copied().unwrap_or(0));
             }
         }
     });
     Ok(Flow::Next)
 }
 
-fn element(ty: T, bits: u64) -> f64 {
-    match ty {
-        T::F16 => f64::from(half::f16_to_f32(bits as u16)),
-        T::Bf16 => f64::from(half::bf16_to_f32(bits as u16)),
-        T::Tf32 => f64::from(f32::from_bits((bits as u32) & 0xffff_e000)),
-        _ => f64::from(f32::from_bits(bits as u32)),
-    }
-}
-
-/// Reads a whole `rows` x `cols` matrix from the warp's fragments.
-fn gather(w: &Warp, srcs: &[Src], ty: T, rows: usize, cols: usize) -> Vec<f64> {
-    let per = per_reg(ty);
+/// A whole `rows` x `cols` matrix (raw element bits, row-major) from the warp's fragments.
+fn gather(w: &Warp, srcs: &[Src], ty: T, rows: usize, cols: usize) -> Vec<u64> {
     let each = rows * cols / 32;
-    let mut out = vec![0f64; rows * cols];
+    let mut out = vec![0u64; rows * cols];
     for lane in 0..32 {
+        let reg = |r: usize| srcs.get(r).map(|s| w.get(*s, lane)).unwrap_or(0);
         for e in 0..each {
-            let (reg, shift) = slot(e, per);
-            let bits = srcs.get(reg).map(|s| w.get(*s, lane) >> shift).unwrap_or(0);
-            out[lane * each + e] = element(ty, bits & if per == 2 { 0xffff } else { 0xffff_ffff });
+            out[lane * each + e] = fragment::element(reg, ty, e);
         }
     }
     out
 }
 
 pub(super) fn mma(op: &WmmaMma, w: &mut Warp, mask: u32) -> Result<Flow, ExecFault> {
-    let a = gather(w, &op.a, op.ab, op.m, op.k);
-    let b = gather(w, &op.b, op.ab, op.k, op.n);
-    let c = gather(w, &op.c, op.c_ty, op.m, op.n);
-    let per = per_reg(op.d_ty);
+    let p = &op.product;
+    let a = gather(w, &op.a, p.a, op.m, op.k);
+    let b = gather(w, &op.b, p.b, op.k, op.n);
+    let c = gather(w, &op.c, p.c, op.m, op.n);
     let each = op.m * op.n / 32;
     let mut out = vec![[0u64; 8]; 32];
     for (lane, regs) in out.iter_mut().enumerate() {
         for e in 0..each {
             let index = lane * each + e;
             let (row, col) = (index / op.n, index % op.n);
-            let sum = (0..op.k).fold(c[index], |acc, kk| {
-                acc + a[row * op.k + kk] * b[kk * op.n + col]
-            });
-            let bits = if op.d_ty == T::F16 {
-                u64::from(half::f32_to_f16(sum as f32, Rounding::Rn, false))
-            } else {
-                u64::from((sum as f32).to_bits())
-            };
-            let (reg, shift) = slot(e, per);
-            if reg < 8 {
-                regs[reg] |= bits << shift;
-            }
+            let value = p.dot(
+                op.k,
+                |kk| a[row * op.k + kk],
+                |kk| b[kk * op.n + col],
+                c[index],
+            );
+            fragment::place(regs, p.d, e, value);
         }
     }
     for_lanes!(mask, |lane| {
         for (i, d) in op.d.iter().enumerate() {
-            if *d != SINK {
-                w.set(*d, lane, out[lane].get(i).copied().unwrap_or(0));
-            }
+            w.set(*d, lane, out[lane].get(i).copied().unwrap_or(0));
         }
     });
     Ok(Flow::Next)
