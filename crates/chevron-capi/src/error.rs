@@ -11,11 +11,13 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 
 use crate::status::chevron_status;
 
-/// A failed call: the status to return and the message for `chevron_last_error()`.
+/// A failed call: the status to return, the message for `chevron_last_error()` and, for a
+/// kernel fault, its class for `chevron_last_fault_kind()`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct CapiError {
     pub(crate) status: chevron_status,
     pub(crate) message: String,
+    pub(crate) fault: Option<chevron::FaultKind>,
 }
 
 impl CapiError {
@@ -23,6 +25,7 @@ impl CapiError {
         CapiError {
             status,
             message: message.into(),
+            fault: None,
         }
     }
 
@@ -34,7 +37,14 @@ impl CapiError {
 
 impl From<chevron::Error> for CapiError {
     fn from(error: chevron::Error) -> CapiError {
-        CapiError::new(chevron_status::of(&error), error.to_string())
+        let fault = match &error {
+            chevron::Error::Fault { kind, .. } => Some(*kind),
+            _ => None,
+        };
+        CapiError {
+            fault,
+            ..CapiError::new(chevron_status::of(&error), error.to_string())
+        }
     }
 }
 
@@ -63,6 +73,7 @@ pub(crate) fn entry(
         Ok(Ok(status)) => status,
         Ok(Err(error)) => {
             set_last_error(&format!("{call}: {}", error.message));
+            crate::fault::set_last_fault(error.fault);
             error.status
         }
         Err(panic) => {
@@ -72,6 +83,7 @@ pub(crate) fn entry(
                 .or_else(|| panic.downcast_ref::<String>().cloned())
                 .unwrap_or_else(|| "unknown panic".into());
             set_last_error(&format!("{call}: internal error in chevron: {what}"));
+            crate::fault::set_last_fault(None);
             chevron_status::CHEVRON_ERROR_INTERNAL
         }
     }

@@ -218,7 +218,7 @@ pub fn entry(function: &str, body: impl FnOnce() -> DriverResult) -> CUresult {
         Ok(()) => SUCCESS,
         Err(error) => {
             // The faults a kernel leaves its context with (sticky, as on a GPU).
-            if matches!(error.code, 700 | 710 | 714..=719) {
+            if matches!(error.code, 700 | 702 | 710 | 714..=719) {
                 let runtime = CudaError::new(error.code, error.message);
                 cudart::errors::record(function, &runtime);
             } else if !error.message.is_empty() {
@@ -265,6 +265,25 @@ mod tests {
         assert_eq!(from_runtime(98), INVALID_HANDLE);
         assert_eq!(from_runtime(700), 700);
         assert_eq!(from_runtime(12345), UNKNOWN);
+    }
+
+    #[test]
+    fn a_fault_maps_by_its_kind_not_its_text() {
+        use chevron::FaultKind;
+        let code = |kind: FaultKind| {
+            DriverError::from(chevron::Error::Fault {
+                kernel: "k".into(),
+                device: "cpu:0".into(),
+                kind,
+                message: "out-of-bounds access, address 0x10".into(),
+            })
+            .code
+        };
+        assert_eq!(code(FaultKind::Misaligned), 716); // CUDA_ERROR_MISALIGNED_ADDRESS
+        assert_eq!(code(FaultKind::Assert), 710); // CUDA_ERROR_ASSERT
+        assert_eq!(code(FaultKind::IllegalAddress), 700); // CUDA_ERROR_ILLEGAL_ADDRESS
+        assert_eq!(code(FaultKind::Trap), LAUNCH_FAILED);
+        assert_eq!(code(FaultKind::DeviceFault { code: 715 }), 715);
     }
 
     #[test]

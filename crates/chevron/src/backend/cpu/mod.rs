@@ -25,12 +25,14 @@
 //! | `tier.rs` | interpreter or compiled code (`CHEVRON_CPU_EXEC`), per launch; runs it |
 //! | `tier_cost.rs` | a launch's interpreted work against its kernel's compile time |
 //! | `timeline.rs` | a stream's completion counter and sticky fault |
+//! | `fault_kind.rs` | the class of a fault or failed copy (`FaultKind`) |
 //! | `event.rs` | `CpuEvent`: a recorded point on a timeline |
 
 mod config;
 mod device;
 mod device_core;
 mod event;
+mod fault_kind;
 mod graph;
 mod launch_check;
 mod memory;
