@@ -230,7 +230,7 @@ impl From<chevron::Error> for CudaError {
 
 /// The code CUDA reports for a kernel fault of class `kind` (docs/faults.md): the CPU device's
 /// classes as a GPU reports them, a GPU's own code as its driver gave it.
-pub fn fault_code(kind: FaultKind) -> cudaError_t {
+fn fault_code(kind: FaultKind) -> cudaError_t {
     match kind {
         FaultKind::IllegalAddress => ILLEGAL_ADDRESS,
         FaultKind::Misaligned => MISALIGNED_ADDRESS,
