@@ -60,6 +60,41 @@ typedef enum {
   CHEVRON_BACKEND_OTHER = 255,
 } chevron_backend;
 
+// The class of a kernel fault (`CHEVRON_ERROR_FAULT`), as `chevron_last_fault_kind` reports it.
+// docs/faults.md lists the CUDA error each stands for.
+typedef enum {
+  // The thread's last failed call was not a kernel fault (or no call failed).
+  CHEVRON_FAULT_NONE = 0,
+  // An access outside device memory the kernel may touch (CUDA: illegal address).
+  CHEVRON_FAULT_ILLEGAL_ADDRESS = 1,
+  // An access whose address is not a multiple of its size (CUDA: misaligned address).
+  CHEVRON_FAULT_MISALIGNED = 2,
+  // An address outside the state space an instruction needs (CUDA: invalid address space).
+  CHEVRON_FAULT_INVALID_ADDRESS_SPACE = 3,
+  // A failed device-side `assert` (CUDA: device-side assert triggered).
+  CHEVRON_FAULT_ASSERT = 4,
+  // `trap` was executed.
+  CHEVRON_FAULT_TRAP = 5,
+  // `brkpt` was executed with no debugger attached.
+  CHEVRON_FAULT_BREAKPOINT = 6,
+  // An instruction the device refused (CUDA: illegal instruction).
+  CHEVRON_FAULT_ILLEGAL_INSTRUCTION = 7,
+  // Calls nested past the thread's stack limit (CUDA: hardware stack error).
+  CHEVRON_FAULT_STACK_OVERFLOW = 8,
+  // Threads that can never all arrive at a barrier or warp collective.
+  CHEVRON_FAULT_DEADLOCK = 9,
+  // The kernel was stopped because it ran too long (CUDA: launch timed out).
+  CHEVRON_FAULT_TIMEOUT = 10,
+  // A finding of a check that ends the launch (`CHEVRON_CHECK`: initcheck, synccheck).
+  CHEVRON_FAULT_SANITIZER_FINDING = 11,
+  // An instruction or launch form the CPU device does not execute.
+  CHEVRON_FAULT_UNSUPPORTED = 12,
+  // A fault a GPU's driver reported with a code of its own (written to `driver_code`).
+  CHEVRON_FAULT_DEVICE = 13,
+  // Any other fault (a failed host function, an internal error).
+  CHEVRON_FAULT_OTHER = 14,
+} chevron_fault_kind;
+
 // The opaque object behind [`chevron_buffer`].
 typedef struct chevron_buffer_s chevron_buffer_s;
 
@@ -585,6 +620,14 @@ chevron_status chevron_trace_stop(void);
 // The message of the last failed `chevron_*` call on this thread (empty if none). The string
 // stays valid until the next failing call on the same thread.
 const char *chevron_last_error(void);
+
+// The kind of kernel fault the last failed `chevron_*` call on this thread reported, or
+// `CHEVRON_FAULT_NONE` when that failure was not a fault. For `CHEVRON_FAULT_DEVICE`, writes the
+// GPU driver's code (a `CUresult`, e.g. 719) to `driver_code`, else 0; `driver_code` may be NULL.
+//
+// # Safety
+// `driver_code` is NULL or points to writable memory for one `int32_t`.
+chevron_fault_kind chevron_last_fault_kind(int32_t *driver_code);
 
 // The name of a status code (a `chevron_status` value), e.g. `"CHEVRON_ERROR_ARGUMENT"`, or
 // `"unknown status"`. The string is static.

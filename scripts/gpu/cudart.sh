@@ -65,6 +65,8 @@ compare rdc
 compare thrust_sort
 compare faults assert
 compare faults oob
+compare faults misaligned
+compare faults trap
 echo "== chevron's fault reports"
 cat "$OUT"/faults*.chevron.err
 

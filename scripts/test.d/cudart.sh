@@ -141,6 +141,14 @@ grep -q "^$src/faults.cu:13: void check_positive(const int \*, int): block: \[1,
 check faults-oob "faults oob: ok" "$out/faults" oob
 grep -q "out-of-bounds access in kernel \`write_past_end(int\*, int)\`, block (0, 0, 0), thread (0, 0, 0), PTX line [0-9]*.*(no source line: compile with -lineinfo)" \
     "$out/faults-oob.stderr"
+# The fault's class, not its wording, decides the code: a misaligned read is
+# cudaErrorMisalignedAddress (716), a trap cudaErrorLaunchFailure (719).
+check faults-misaligned "faults misaligned: ok" "$out/faults" misaligned
+grep -q "misaligned access in kernel \`read_misaligned(int\*)\`, block (0, 0, 0), thread (0, 0, 0), PTX line [0-9]*" \
+    "$out/faults-misaligned.stderr"
+check faults-trap "faults trap: ok" "$out/faults" trap
+grep -q "trap in kernel \`trap_once(int\*)\`, block (0, 0, 0), thread (3, 0, 0), PTX line [0-9]*" \
+    "$out/faults-trap.stderr"
 check faults-freed "faults freed: ok" "$out/faults" freed
 # SASS only: the CPU device names the kernel and says how to rebuild.
 "$chevron" exec --device cpu "$out/faults-sass" assert >"$out/faults-sass.stdout" 2>"$out/faults-sass.stderr" \

@@ -167,6 +167,11 @@ int main(int argc, char **argv)
     CHECK(chevron_stream_create(device, &doomed));
     CHECK(chevron_launch(saxpy, doomed, one, block, 0, faulty, 4, NULL, 0, &fault));
     EXPECT_ERROR(chevron_token_wait(fault), CHEVRON_ERROR_FAULT, "chevron_token_wait", "saxpy");
+    /* The fault's class: a load from address 0x10 is an illegal address; NULL is accepted. */
+    int32_t driver_code = -1;
+    REQUIRE(chevron_last_fault_kind(&driver_code) == CHEVRON_FAULT_ILLEGAL_ADDRESS, "fault kind");
+    REQUIRE(driver_code == 0, "no driver code on the CPU device");
+    REQUIRE(chevron_last_fault_kind(NULL) == CHEVRON_FAULT_ILLEGAL_ADDRESS, "fault kind, NULL");
     CHECK(chevron_token_release(fault));
     CHECK(chevron_stream_release(doomed));
 

@@ -12,11 +12,13 @@ use chevron::ffi::EntryError;
 
 use crate::status::chevron_status;
 
-/// A failed call: the status to return and the message for `chevron_last_error()`.
+/// A failed call: the status to return, the message for `chevron_last_error()` and, for a
+/// kernel fault, its class for `chevron_last_fault_kind()`.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub(crate) struct CapiError {
     pub(crate) status: chevron_status,
     pub(crate) message: String,
+    pub(crate) fault: Option<chevron::FaultKind>,
 }
 
 impl CapiError {
@@ -24,6 +26,7 @@ impl CapiError {
         CapiError {
             status,
             message: message.into(),
+            fault: None,
         }
     }
 
@@ -35,7 +38,14 @@ impl CapiError {
 
 impl From<chevron::Error> for CapiError {
     fn from(error: chevron::Error) -> CapiError {
-        CapiError::new(chevron_status::of(&error), error.to_string())
+        let fault = match &error {
+            chevron::Error::Fault { kind, .. } => Some(*kind),
+            _ => None,
+        };
+        CapiError {
+            fault,
+            ..CapiError::new(chevron_status::of(&error), error.to_string())
+        }
     }
 }
 
@@ -68,6 +78,7 @@ impl EntryError for CapiError {
 
     fn record(self, call: &str) -> chevron_status {
         set_last_error(&format!("{call}: {}", self.message));
+        crate::fault::set_last_fault(self.fault);
         self.status
     }
 }

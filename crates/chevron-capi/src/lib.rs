@@ -18,8 +18,10 @@ compile_error!("chevron's C ABI encodes handles in 64-bit pointers");
 
 pub mod api;
 mod error;
+mod fault;
 pub(crate) mod handles;
 pub mod mgpu;
 pub mod status;
 
 pub use error::chevron_last_error;
+pub use fault::{chevron_fault_kind, chevron_last_fault_kind};

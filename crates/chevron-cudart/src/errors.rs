@@ -20,6 +20,7 @@ use std::sync::atomic::{AtomicI32, Ordering};
 use chevron::ffi::EntryError;
 
 pub use codes::{ErrorCode, CODES};
+use chevron::FaultKind;
 
 /// `cudaError_t`.
 #[allow(non_camel_case_types)]
@@ -44,10 +45,15 @@ pub const ILLEGAL_STATE: cudaError_t = 401;
 pub const SYMBOL_NOT_FOUND: cudaError_t = 500;
 pub const NOT_READY: cudaError_t = 600;
 pub const ILLEGAL_ADDRESS: cudaError_t = 700;
+pub const LAUNCH_TIMEOUT: cudaError_t = 702;
 pub const PEER_ACCESS_NOT_ENABLED: cudaError_t = 705;
 pub const ASSERT: cudaError_t = 710;
 pub const HOST_MEMORY_ALREADY_REGISTERED: cudaError_t = 712;
 pub const HOST_MEMORY_NOT_REGISTERED: cudaError_t = 713;
+pub const HARDWARE_STACK_ERROR: cudaError_t = 714;
+pub const ILLEGAL_INSTRUCTION: cudaError_t = 715;
+pub const MISALIGNED_ADDRESS: cudaError_t = 716;
+pub const INVALID_ADDRESS_SPACE: cudaError_t = 717;
 pub const LAUNCH_FAILURE: cudaError_t = 719;
 pub const COOPERATIVE_LAUNCH_TOO_LARGE: cudaError_t = 720;
 pub const NOT_SUPPORTED: cudaError_t = 801;
@@ -85,25 +91,35 @@ impl From<chevron::Error> for CudaError {
             E::NotFound { what, .. } if *what == "kernel" => INVALID_DEVICE_FUNCTION,
             E::NotFound { .. } => SYMBOL_NOT_FOUND,
             E::CodeObject { .. } => INVALID_KERNEL_IMAGE,
-            E::Fault { message, .. } => fault_code(message),
+            E::Fault { kind, .. } => fault_code(*kind),
             _ => UNKNOWN,
         };
         CudaError::new(code, error.to_string())
     }
 }
 
-/// The code CUDA reports for a kernel fault, from chevron's description of it (the CPU
-/// device's fault kinds, or the driver's error name on a GPU).
-fn fault_code(message: &str) -> cudaError_t {
-    if message.contains("Assertion") || message.contains("CUDA_ERROR_ASSERT") {
-        ASSERT
-    } else if ["out-of-bounds", "address", "ILLEGAL_ADDRESS"]
-        .iter()
-        .any(|word| message.contains(word))
-    {
-        ILLEGAL_ADDRESS
-    } else {
-        LAUNCH_FAILURE
+/// The code CUDA reports for a kernel fault of class `kind` (docs/faults.md): the CPU device's
+/// classes as a GPU reports them, a GPU's own code as its driver gave it.
+fn fault_code(kind: FaultKind) -> cudaError_t {
+    match kind {
+        FaultKind::IllegalAddress => ILLEGAL_ADDRESS,
+        FaultKind::Misaligned => MISALIGNED_ADDRESS,
+        FaultKind::InvalidAddressSpace => INVALID_ADDRESS_SPACE,
+        FaultKind::Assert => ASSERT,
+        FaultKind::IllegalInstruction => ILLEGAL_INSTRUCTION,
+        FaultKind::StackOverflow => HARDWARE_STACK_ERROR,
+        FaultKind::Timeout => LAUNCH_TIMEOUT,
+        FaultKind::DeviceFault { code } => driver_code(code),
+        // `trap` and everything a GPU has no code of its own for (a deadlock hangs a GPU; a
+        // check's finding and the CPU device's own limits do not happen there).
+        FaultKind::Trap
+        | FaultKind::Breakpoint
+        | FaultKind::Deadlock
+        | FaultKind::SanitizerFinding
+        | FaultKind::Unsupported
+        | FaultKind::Other => LAUNCH_FAILURE,
+        // A class added later: CUDA's catch-all for a kernel fault.
+        _ => LAUNCH_FAILURE,
     }
 }
 
@@ -118,9 +134,12 @@ fn driver_code(code: c_int) -> cudaError_t {
 
 /// Whether `code` poisons the process until `cudaDeviceReset` (a kernel fault).
 fn is_sticky(code: cudaError_t) -> bool {
-    // 714–718: the other faults a GPU reports for a kernel (stack, instruction, alignment,
-    // address space, program counter).
-    matches!(code, ILLEGAL_ADDRESS | ASSERT | 714..=718 | LAUNCH_FAILURE)
+    // 702: a launch that timed out; 714–718: the other faults a GPU reports for a kernel
+    // (stack, instruction, alignment, address space, program counter).
+    matches!(
+        code,
+        ILLEGAL_ADDRESS | LAUNCH_TIMEOUT | ASSERT | 714..=718 | LAUNCH_FAILURE
+    )
 }
 
 thread_local! {
@@ -213,10 +232,11 @@ pub fn describe(code: cudaError_t) -> Option<(&'static str, &'static str)> {
 mod tests {
     use super::*;
 
-    fn fault(message: &str) -> cudaError_t {
+    fn fault(kind: FaultKind, message: &str) -> cudaError_t {
         CudaError::from(chevron::Error::Fault {
             kernel: "k".into(),
             device: "cpu:0".into(),
+            kind,
             message: message.into(),
         })
         .code
@@ -224,17 +244,44 @@ mod tests {
 
     #[test]
     fn faults_map_to_the_codes_cuda_reports() {
-        assert_eq!(fault("assertion failed …: Assertion `x` failed."), ASSERT);
-        assert_eq!(
-            fault("CUDA_ERROR_ASSERT: device-side assert triggered"),
-            ASSERT
-        );
-        assert_eq!(fault("out-of-bounds access in kernel `k`"), ILLEGAL_ADDRESS);
-        assert_eq!(
-            fault("CUDA_ERROR_ILLEGAL_ADDRESS: an illegal memory access"),
-            ILLEGAL_ADDRESS
-        );
-        assert_eq!(fault("trap in kernel `k`"), LAUNCH_FAILURE);
+        let cases = [
+            (FaultKind::IllegalAddress, ILLEGAL_ADDRESS),
+            (FaultKind::Misaligned, MISALIGNED_ADDRESS),
+            (FaultKind::InvalidAddressSpace, INVALID_ADDRESS_SPACE),
+            (FaultKind::Assert, ASSERT),
+            (FaultKind::IllegalInstruction, ILLEGAL_INSTRUCTION),
+            (FaultKind::StackOverflow, HARDWARE_STACK_ERROR),
+            (FaultKind::Timeout, LAUNCH_TIMEOUT),
+            (FaultKind::Trap, LAUNCH_FAILURE),
+            (FaultKind::Breakpoint, LAUNCH_FAILURE),
+            (FaultKind::Deadlock, LAUNCH_FAILURE),
+            (FaultKind::SanitizerFinding, LAUNCH_FAILURE),
+            (FaultKind::Unsupported, LAUNCH_FAILURE),
+            (FaultKind::Other, LAUNCH_FAILURE),
+            (FaultKind::DeviceFault { code: 718 }, 718),
+            (FaultKind::DeviceFault { code: 12345 }, UNKNOWN),
+        ];
+        for (kind, code) in cases {
+            assert_eq!(fault(kind, "no words to read"), code, "{kind:?}");
+            assert!(is_sticky(code) || code == UNKNOWN, "{kind:?}");
+        }
+    }
+
+    #[test]
+    fn the_message_does_not_decide_the_code() {
+        // Words the former text matching keyed on, under kinds that disagree with them.
+        let misaligned = "misaligned access in kernel `k`, address 0x7: 4-byte load";
+        assert_eq!(fault(FaultKind::Misaligned, misaligned), MISALIGNED_ADDRESS);
+        let assert_text = "trap in kernel `k`: Assertion `x` failed.";
+        assert_eq!(fault(FaultKind::Trap, assert_text), LAUNCH_FAILURE);
+    }
+
+    #[test]
+    fn a_gpu_fault_keeps_its_driver_code() {
+        // Each sticky fault a GPU's driver reports becomes a kind and maps back to its code.
+        for code in [700, 702, 710, 714, 715, 716, 717, 718, 719] {
+            assert_eq!(fault_code(FaultKind::from_driver_code(code)), code);
+        }
     }
 
     #[test]

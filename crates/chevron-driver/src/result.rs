@@ -111,7 +111,7 @@ impl EntryError for DriverError {
 
     fn record(self, function: &str) -> CUresult {
         // The faults a kernel leaves its context with (sticky, as on a GPU).
-        if matches!(self.code, 700 | 710 | 714..=719) {
+        if matches!(self.code, 700 | 702 | 710 | 714..=719) {
             cudart::errors::record(function, &CudaError::new(self.code, self.message));
         } else if !self.message.is_empty() {
             eprintln!("chevron: {function}: {}", self.message);
@@ -190,6 +190,25 @@ mod tests {
             Some(text),
             cudart::errors::describe(719).map(|(_, text)| text)
         );
+    }
+
+    #[test]
+    fn a_fault_maps_by_its_kind_not_its_text() {
+        use chevron::FaultKind;
+        let code = |kind: FaultKind| {
+            DriverError::from(chevron::Error::Fault {
+                kernel: "k".into(),
+                device: "cpu:0".into(),
+                kind,
+                message: "out-of-bounds access, address 0x10".into(),
+            })
+            .code
+        };
+        assert_eq!(code(FaultKind::Misaligned), 716); // CUDA_ERROR_MISALIGNED_ADDRESS
+        assert_eq!(code(FaultKind::Assert), 710); // CUDA_ERROR_ASSERT
+        assert_eq!(code(FaultKind::IllegalAddress), 700); // CUDA_ERROR_ILLEGAL_ADDRESS
+        assert_eq!(code(FaultKind::Trap), LAUNCH_FAILED);
+        assert_eq!(code(FaultKind::DeviceFault { code: 715 }), 715);
     }
 
     #[test]

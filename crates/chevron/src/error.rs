@@ -92,6 +92,9 @@ pub enum Error {
         kernel: String,
         /// The device.
         device: String,
+        /// What class of fault it is, as the device detected it (CUDA's front doors map it to
+        /// their error codes without reading `message`).
+        kind: FaultKind,
         /// The fault: for the CPU device, kind, block, thread, PTX line and address.
         message: String,
     },
@@ -126,6 +129,65 @@ pub enum Error {
         /// What is wrong.
         message: String,
     },
+}
+
+/// The class of a kernel fault ([`Error::Fault`]): what the CPU device's executors detected, or
+/// the error code a GPU's driver reported. `docs/faults.md` lists the CUDA error each maps to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum FaultKind {
+    /// An access outside every live allocation, to freed memory, past the block's shared or the
+    /// thread's local memory, a write to read-only memory, or a call or `free` through an
+    /// address that is none of these (CUDA: illegal address, 700).
+    IllegalAddress,
+    /// An access whose address is not a multiple of its size (CUDA: misaligned address, 716).
+    Misaligned,
+    /// An address outside the state space an instruction needs (CUDA: invalid address space,
+    /// 717; reported by GPUs).
+    InvalidAddressSpace,
+    /// A failed device-side `assert` (CUDA: device-side assert triggered, 710).
+    Assert,
+    /// `trap` was executed (CUDA: unspecified launch failure, 719).
+    Trap,
+    /// `brkpt` was executed with no debugger attached.
+    Breakpoint,
+    /// An instruction the device refused (CUDA: illegal instruction, 715; reported by GPUs).
+    IllegalInstruction,
+    /// Calls nested past the thread's stack limit (CUDA: hardware stack error, 714).
+    StackOverflow,
+    /// Threads that can never all arrive at a barrier or warp collective (a GPU hangs).
+    Deadlock,
+    /// The kernel was stopped because it ran too long: a host-side timeout on the CPU device
+    /// (CUDA: launch timed out, 702).
+    Timeout,
+    /// A finding of a check that ends the launch (initcheck's uninitialized read, synccheck's
+    /// barrier error; `CHEVRON_CHECK`).
+    SanitizerFinding,
+    /// An instruction or launch form that the CPU device does not execute.
+    Unsupported,
+    /// A fault a GPU's driver reported with a code no other kind stands for.
+    DeviceFault {
+        /// The driver's `CUresult`, e.g. 719 (`CUDA_ERROR_LAUNCH_FAILED`).
+        code: i32,
+    },
+    /// Anything else: a failed host function, an internal error of the CPU device.
+    Other,
+}
+
+impl FaultKind {
+    /// The kind of a fault that a GPU's driver reported as `code` (a `CUresult` of 700–719).
+    pub fn from_driver_code(code: i32) -> FaultKind {
+        match code {
+            700 => FaultKind::IllegalAddress,
+            702 => FaultKind::Timeout,
+            710 => FaultKind::Assert,
+            714 => FaultKind::StackOverflow,
+            715 => FaultKind::IllegalInstruction,
+            716 => FaultKind::Misaligned,
+            717 => FaultKind::InvalidAddressSpace,
+            code => FaultKind::DeviceFault { code },
+        }
+    }
 }
 
 impl std::fmt::Debug for Error {

@@ -94,7 +94,7 @@ mod stream;
 pub use backend::{BackendKind, DeviceInfo, DevicePtr, HostVisibleKind, LaunchConfig};
 pub use buffer::Buffer;
 pub use device::{Device, Limits};
-pub use error::{Error, Result};
+pub use error::{Error, FaultKind, Result};
 pub use graph::{Graph, NodeId, Recorder};
 pub use instrument::{Builtin, Hooks, Instrumentation};
 pub use launch::{Dim3, Kernel, KernelArg, KernelArgs, RawArgs, Value, MAX_PARAM_BYTES};

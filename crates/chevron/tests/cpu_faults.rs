@@ -3,7 +3,7 @@
 
 mod cpu_support;
 
-use chevron::Error;
+use chevron::{Error, FaultKind};
 use cpu_support::{device, finishes, kernel, launch, read_u32, Arg, OUT_OF_BOUNDS};
 
 #[test]
@@ -26,12 +26,14 @@ fn a_fault_names_the_kernel_and_cancels_later_work() {
     let Err(Error::Fault {
         kernel,
         device: where_,
+        kind,
         message,
     }) = &err
     else {
         panic!("expected a fault, got {err:?}");
     };
     assert_eq!(kernel, "oob_store");
+    assert_eq!(*kind, FaultKind::IllegalAddress);
     assert!(where_.starts_with("cpu:0"), "{where_}");
     assert!(message.contains("line 14"), "{message}");
     // The memset queued after the fault did not run; the device and other streams still work.
@@ -89,7 +91,56 @@ fn a_block_stuck_at_a_barrier_is_a_fault_not_a_hang() {
     launch(&stream, &stuck, 1, 64, &[]).unwrap();
     let result = finishes(120, move || stream.synchronize());
     match result {
-        Err(Error::Fault { kernel, .. }) => assert_eq!(kernel, "split_barriers"),
+        Err(Error::Fault { kernel, kind, .. }) => {
+            assert_eq!(kernel, "split_barriers");
+            assert_eq!(kind, FaultKind::Deadlock);
+        }
         other => panic!("expected a fault, got {other:?}"),
+    }
+}
+
+/// `misaligned` loads a word one byte into its buffer; `trapped` executes `trap`.
+const MISALIGNED_AND_TRAP: &str = r#"
+.version 7.0
+.target sm_70
+.address_size 64
+
+.visible .entry misaligned(.param .u64 p)
+{
+	.reg .b32 	%r<2>;
+	.reg .b64 	%rd<3>;
+
+	ld.param.u64 	%rd1, [p];
+	cvta.to.global.u64 	%rd2, %rd1;
+	ld.global.u32 	%r1, [%rd2+1];
+	st.global.u32 	[%rd2+4], %r1;
+	ret;
+}
+
+.visible .entry trapped()
+{
+	trap;
+	ret;
+}
+"#;
+
+#[test]
+fn a_fault_carries_its_kind_whatever_its_message_says() {
+    let device = device();
+    let buffer = device.alloc(16).unwrap();
+    let cases = [
+        ("misaligned", vec![Arg::U64(buffer)], FaultKind::Misaligned),
+        ("trapped", vec![], FaultKind::Trap),
+    ];
+    for (name, args, expected) in cases {
+        let function = kernel(&device, MISALIGNED_AND_TRAP, name);
+        let stream = device.create_stream().unwrap();
+        launch(&stream, &function, 1, 1, &args).unwrap();
+        match finishes(120, move || stream.synchronize()) {
+            Err(Error::Fault { kind, message, .. }) => {
+                assert_eq!(kind, expected, "{name}: {message}");
+            }
+            other => panic!("{name}: expected a fault, got {other:?}"),
+        }
     }
 }

@@ -155,9 +155,13 @@ fn a_fault_names_the_kernel_on_the_next_synchronization() {
             .launch(&stream, LaunchConfig::new(1, 1), (8u64,))?;
         match stream.synchronize() {
             Err(Error::Fault {
-                kernel, device: on, ..
+                kernel,
+                device: on,
+                kind,
+                ..
             }) => {
                 assert!(kernel.contains("store_to"), "{kernel}");
+                assert_eq!(kind, chevron::FaultKind::IllegalAddress);
                 assert!(on.contains(device.label()), "{on}");
             }
             other => panic!("expected a fault, got {other:?}"),

@@ -288,11 +288,14 @@ fn fault_and_report() {
         Err(Error::Fault {
             kernel,
             device: on,
+            kind,
             message,
             ..
         }) => {
             assert!(kernel.contains("store_to"), "{kernel}");
             assert!(on.starts_with(device.label()), "{on}");
+            // A store to address 8: the driver's CUDA_ERROR_ILLEGAL_ADDRESS, typed.
+            assert_eq!(kind, chevron::FaultKind::IllegalAddress, "{message}");
             eprintln!("fault reported as: {message}");
         }
         other => panic!("expected a fault, got {other:?}"),

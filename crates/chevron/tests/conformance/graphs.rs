@@ -258,12 +258,16 @@ fn a_fault_inside_a_replay_names_the_node_kernel_and_cancels_later_work() {
         let token = graph.launch(&stream, &[])?;
         let err = token.wait().unwrap_err();
         let Error::Fault {
-            kernel, message, ..
+            kernel,
+            kind,
+            message,
+            ..
         } = &err
         else {
             panic!("expected a fault, got {err}");
         };
         assert_eq!(kernel, "store_to");
+        assert_eq!(*kind, chevron::FaultKind::IllegalAddress);
         assert!(message.contains("graph node 1 of 3"), "{message}");
         Ok(())
     });

@@ -14,9 +14,10 @@ use std::sync::{Arc, Mutex};
 
 use crate::backend::graph::not_a_launch;
 use crate::backend::{DevicePtr, ExecGraph, GraphStep, LaunchConfig};
-use crate::error::{Error, Result};
+use crate::error::{Error, FaultKind, Result};
 
 use super::device_core::DeviceCore;
+use super::fault_kind::memory_failure;
 use super::launch_check::{pack_params, prepare_launch};
 use super::module::LoadedKernel;
 use super::timeline::FaultRecord;
@@ -185,7 +186,7 @@ impl Plan {
                 }
                 PlanStep::CopyToDevice { dst, data } => (
                     "memcpy host-to-device",
-                    guarded(|| worker.memory.write(*dst, data).map_err(|e| e.to_string())),
+                    guarded(|| worker.memory.write(*dst, data).map_err(memory_failure)),
                 ),
                 PlanStep::CopyOnDevice { dst, src, bytes } => (
                     "memcpy device-to-device",
@@ -193,7 +194,7 @@ impl Plan {
                         worker
                             .memory
                             .copy(*dst, *src, *bytes)
-                            .map_err(|e| e.to_string())
+                            .map_err(memory_failure)
                     }),
                 ),
                 PlanStep::Memset {
@@ -206,18 +207,22 @@ impl Plan {
                         worker
                             .memory
                             .fill(*dst, pattern, *count)
-                            .map_err(|e| e.to_string())
+                            .map_err(memory_failure)
                     }),
                 ),
             };
-            if let Ok(Err(message)) | Err(message) = outcome {
-                return Some(FaultRecord {
-                    seq,
-                    kernel: name.to_string(),
-                    device: worker.device.clone(),
-                    message: format!("{message} (graph node {index} of {total})"),
-                });
-            }
+            let (kind, message) = match outcome {
+                Ok(Ok(())) => continue,
+                Ok(Err(failure)) => failure,
+                Err(message) => (FaultKind::Other, message),
+            };
+            return Some(FaultRecord {
+                seq,
+                kernel: name.to_string(),
+                device: worker.device.clone(),
+                kind,
+                message: format!("{message} (graph node {index} of {total})"),
+            });
         }
         None
     }

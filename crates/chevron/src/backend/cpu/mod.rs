@@ -26,6 +26,7 @@
 //! | `child_grids.rs` | child grids of device-side launches run on their kernel's tier |
 //! | `tier_cost.rs` | a launch's interpreted work against its kernel's compile time |
 //! | `timeline.rs` | a stream's completion counter and sticky fault |
+//! | `fault_kind.rs` | the class of a fault or failed copy (`FaultKind`) |
 //! | `event.rs` | `CpuEvent`: a recorded point on a timeline |
 
 mod child_grids;
@@ -33,6 +34,7 @@ mod config;
 mod device;
 mod device_core;
 mod event;
+mod fault_kind;
 mod graph;
 mod launch_check;
 mod memory;

@@ -102,7 +102,7 @@ impl Stream for CpuStream {
         let data = src.to_vec();
         self.submit_memory(
             "memcpy host-to-device",
-            Box::new(move |memory| memory.write(dst, &data).map_err(|e| e.to_string())),
+            Box::new(move |memory| memory.write(dst, &data)),
         )?;
         Ok(())
     }
@@ -120,7 +120,7 @@ impl Stream for CpuStream {
             "memcpy device-to-host",
             Box::new(move |memory| {
                 let mut data = vec![0u8; bytes];
-                memory.read(src, &mut data).map_err(|e| e.to_string())?;
+                memory.read(src, &mut data)?;
                 // The receiver waits for this; it cannot be gone.
                 let _ = sender.send(data);
                 Ok(())
@@ -151,7 +151,7 @@ impl Stream for CpuStream {
         memory.check_range("Stream::copy_on_device", dst, bytes)?;
         self.submit_memory(
             "memcpy device-to-device",
-            Box::new(move |memory| memory.copy(dst, src, bytes).map_err(|e| e.to_string())),
+            Box::new(move |memory| memory.copy(dst, src, bytes)),
         )?;
         Ok(())
     }
@@ -187,7 +187,7 @@ impl Stream for CpuStream {
         let pattern = value.to_le_bytes()[..element_bytes as usize].to_vec();
         self.submit_memory(
             "memset",
-            Box::new(move |memory| memory.fill(dst, &pattern, count).map_err(|e| e.to_string())),
+            Box::new(move |memory| memory.fill(dst, &pattern, count)),
         )?;
         Ok(())
     }

@@ -10,7 +10,7 @@
 
 use std::sync::{Arc, Condvar, Mutex, MutexGuard};
 
-use crate::error::Error;
+use crate::error::{Error, FaultKind};
 
 /// The first fault of a stream: which work, on which device, what happened.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -21,6 +21,8 @@ pub(crate) struct FaultRecord {
     pub kernel: String,
     /// The device, e.g. `cpu:0 (chevron CPU device)`.
     pub device: String,
+    /// The class of the fault.
+    pub kind: FaultKind,
     /// The fault as the interpreter describes it.
     pub message: String,
 }
@@ -31,6 +33,7 @@ impl FaultRecord {
         Error::Fault {
             kernel: self.kernel.clone(),
             device: self.device.clone(),
+            kind: self.kind,
             message: self.message.clone(),
         }
     }
@@ -183,6 +186,7 @@ mod tests {
             seq,
             kernel: "k".into(),
             device: "cpu:0".into(),
+            kind: FaultKind::IllegalAddress,
             message: "out of bounds".into(),
         }
     }

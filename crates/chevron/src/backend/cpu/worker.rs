@@ -12,18 +12,20 @@ use std::panic::{self, AssertUnwindSafe};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
-use chevron_ptx::interp::{self, DeviceMemory};
+use chevron_ptx::interp::{self, DeviceMemory, MemoryError};
 
 use crate::backend::{HostFunction, LaunchConfig};
+use crate::error::FaultKind;
 
 use super::child_grids::TieredChildren;
+use super::fault_kind::{self, Failure};
 use super::module::LoadedKernel;
 use super::pool::WorkerPool;
 use super::tier::Launchable;
 use super::timeline::{FaultRecord, Timeline};
 
-/// A copy or fill run on the device's memory; `Err` carries the fault's description.
-pub(crate) type MemoryOp = Box<dyn FnOnce(&DeviceMemory) -> Result<(), String> + Send>;
+/// A copy or fill run on the device's memory; `Err` is the memory's refusal.
+pub(crate) type MemoryOp = Box<dyn FnOnce(&DeviceMemory) -> Result<(), MemoryError> + Send>;
 
 /// One launch of a graph, prepared by the graph (`graph.rs`: its checked steps and parameter
 /// buffers): runs on the stream's worker and reports the first fault. Boxed, so the worker knows
@@ -113,16 +115,18 @@ fn run_host_function(
             seq,
             kernel: "host function".into(),
             device: context.device.clone(),
+            kind: FaultKind::Other,
             message,
         })
 }
 
 impl WorkerContext {
     fn execute(&self, seq: u64, job: Job) -> Option<FaultRecord> {
-        let fault = |kernel: &str, message: String| FaultRecord {
+        let fault = |kernel: &str, (kind, message): Failure| FaultRecord {
             seq,
             kernel: kernel.to_string(),
             device: self.device.clone(),
+            kind,
             message,
         };
         match job {
@@ -134,22 +138,28 @@ impl WorkerContext {
                 let name = kernel.name.as_str();
                 match guarded(|| self.launch(&kernel, &config, &params)) {
                     Ok(Ok(())) => None,
-                    Ok(Err(message)) | Err(message) => Some(fault(name, message)),
+                    Ok(Err(failure)) => Some(fault(name, failure)),
+                    Err(message) => Some(fault(name, (FaultKind::Other, message))),
                 }
             }
-            Job::Memory { what, op } => match guarded(|| op(&self.memory)) {
-                Ok(Ok(())) => None,
-                Ok(Err(message)) | Err(message) => {
-                    crate::check::record_memory_fault(what, &message);
-                    Some(fault(what, message))
-                }
-            },
+            Job::Memory { what, op } => {
+                let failure = match guarded(|| op(&self.memory)) {
+                    Ok(Ok(())) => return None,
+                    Ok(Err(error)) => fault_kind::memory_failure(error),
+                    Err(message) => (FaultKind::Other, message),
+                };
+                crate::check::record_memory_fault(what, &failure.1);
+                Some(fault(what, failure))
+            }
             Job::Wait {
                 timeline,
                 seq: until,
             } if !timeline.reached(until) && self.stop.load(Ordering::Relaxed) => Some(fault(
                 "wait",
-                "stopped by a host-side timeout while waiting for another stream".into(),
+                (
+                    FaultKind::Timeout,
+                    "stopped by a host-side timeout while waiting for another stream".into(),
+                ),
             )),
             Job::Wait {
                 timeline,
@@ -175,7 +185,7 @@ impl WorkerContext {
         kernel: &LoadedKernel,
         config: &LaunchConfig,
         params: &[u8],
-    ) -> Result<(), String> {
+    ) -> Result<(), Failure> {
         let config = interp::LaunchConfig {
             grid: config.grid,
             block: config.block,
@@ -212,7 +222,10 @@ impl WorkerContext {
                 .program
                 .launch_with(&kernel.handle, &config, params, &hooks)
         } else {
-            kernel.tier.launch(kernel_ref, &config, params, &hooks)?
+            kernel
+                .tier
+                .launch(kernel_ref, &config, params, &hooks)
+                .map_err(|message| (FaultKind::Other, message))?
         };
         if let Some(races) = &races {
             crate::check::record_races(races.take(&kernel.program, &kernel.name, &config));
@@ -220,7 +233,7 @@ impl WorkerContext {
         result.map_err(|fault| {
             print_assertions(&fault);
             crate::check::record_fault(&fault);
-            fault.to_string()
+            (fault_kind::of_fault(&fault), fault.to_string())
         })?;
         Ok(())
     }

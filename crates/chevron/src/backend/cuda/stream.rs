@@ -18,7 +18,7 @@ use super::graph::CudaGraph;
 use super::module::CudaFunction;
 use super::sys::{self, CUresult, CUstream};
 use crate::backend::{self, DevicePtr, LaunchConfig};
-use crate::error::{Error, Result};
+use crate::error::{Error, FaultKind, Result};
 
 /// How many recent kernel names a stream keeps for fault reports.
 const RECENT: usize = 4;
@@ -117,6 +117,7 @@ impl CudaStream {
         Err(Error::Fault {
             kernel,
             device: self.state.label.clone(),
+            kind: FaultKind::from_driver_code(code),
             message: format!(
                 "{name}: {text} (reported by {call}; the device's context is unusable now){pending}"
             ),
