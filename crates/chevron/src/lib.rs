@@ -71,7 +71,6 @@
 //! The backend contract every device implements is in [`backend`].
 
 pub mod backend;
-pub mod bench;
 pub mod check;
 pub mod code_object;
 pub mod error;

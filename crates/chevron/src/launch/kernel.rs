@@ -107,7 +107,9 @@ impl Kernel {
         self.shared.module.device()
     }
 
-    pub(crate) fn backend_function(&self) -> &dyn backend::Function {
+    /// The backend function behind the kernel: what a backend's own helpers take (the CUDA
+    /// driver's handle of it: [`crate::backend::cuda::raw::function`]).
+    pub fn backend_function(&self) -> &dyn backend::Function {
         &*self.shared.function
     }
 

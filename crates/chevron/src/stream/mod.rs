@@ -230,8 +230,11 @@ impl Stream {
         &self.device
     }
 
-    /// The backend stream behind automatic replay (every call goes through replay).
-    pub(crate) fn backend_stream(&self) -> &dyn backend::Stream {
+    /// The backend stream behind automatic replay (every call goes through replay; a
+    /// backend's helpers downcast it to the backend's own stream, as
+    /// [`crate::backend::cuda::raw::stream`] does). Work submitted through it directly is
+    /// not counted by the stream's tokens.
+    pub fn backend_stream(&self) -> &dyn backend::Stream {
         &*self.shared.progress.backend
     }
 
