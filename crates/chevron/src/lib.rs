@@ -85,6 +85,7 @@ mod buffer;
 mod device;
 mod dylib;
 mod launch;
+mod launch_extras;
 mod module;
 mod runtime;
 mod stream;

@@ -109,6 +109,7 @@ impl Kernel {
 
     /// The backend function behind the kernel: what a backend's own helpers take (the CUDA
     /// driver's handle of it: [`crate::backend::cuda::raw::function`]).
+    #[inline]
     pub fn backend_function(&self) -> &dyn backend::Function {
         &*self.shared.function
     }

@@ -3,10 +3,12 @@
 //!
 //! Launches with nothing extra to do (no trace recording, no stream with automatic graph
 //! replay, a kernel without instrumentation, no cluster, not cooperative) take the plain
-//! path: two relaxed loads ([`crate::trace::enabled`], [`replay::any_on`]), a field of the
-//! kernel, the backend call and the stream's sequence number. Everything else (tracing,
-//! automatic replay, instrumented kernels, clusters, cooperative launches) goes through
-//! [`submit_with_extras`], out of line.
+//! path: one relaxed load (`launch_extras::any`, the trace's bit and the count of streams
+//! with replay on in one word), a field of the kernel, the backend call on the stream's own
+//! backend stream (no replay wrapper, no look at the stream's replay flag: none is on
+//! anywhere) and the stream's sequence number. Everything else (tracing, automatic replay,
+//! instrumented kernels, clusters, cooperative launches) goes through [`submit_with_extras`],
+//! out of line.
 
 use std::ffi::c_void;
 
@@ -14,7 +16,7 @@ use crate::backend::LaunchConfig;
 use crate::error::Result;
 use crate::launch::kernel::Kernel;
 use crate::stream::device_time;
-use crate::stream::replay::{self, Raw};
+use crate::stream::replay::Raw;
 use crate::stream::token::Token;
 use crate::stream::Stream;
 
@@ -65,10 +67,10 @@ pub(crate) unsafe fn submit(
     if launch.cluster.is_none()
         && !launch.cooperative
         && !kernel.is_instrumented()
-        && !crate::trace::enabled()
-        && !replay::any_on()
+        && !crate::launch_extras::any()
     {
-        let target = stream.launch_target();
+        // No stream has replay on: the backend stream itself, as `launch_target` would find.
+        let target = stream.direct_backend();
         // SAFETY: forwarded from the caller.
         let launched = unsafe { target.launch(kernel.backend_function(), launch.config, pointers) };
         return match launched {

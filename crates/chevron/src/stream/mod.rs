@@ -105,6 +105,9 @@ pub(crate) struct StreamShared {
     pub(crate) progress: Arc<StreamProgress>,
     /// Automatic graph replay in front of the backend stream (`progress.backend` is it).
     pub(crate) auto: Arc<AutoGraph>,
+    /// The backend stream itself (the one `auto` wraps), one load away for the plain launch
+    /// path.
+    direct: Arc<dyn backend::Stream>,
     marks: Mutex<Marks>,
 }
 
@@ -125,6 +128,7 @@ impl StreamShared {
             None => core.backend.create_stream()?,
         };
         core.events.grow_for_stream(&*core.backend)?;
+        let direct = Arc::clone(&backend);
         let auto = AutoGraph::wrap(backend, Arc::clone(&core.backend));
         let progress = Arc::new(StreamProgress::new(Arc::clone(&auto) as _));
         core.register_stream(Arc::clone(&progress));
@@ -133,6 +137,7 @@ impl StreamShared {
             core: Arc::clone(core),
             progress,
             auto,
+            direct,
             marks: Mutex::new(Marks::default()),
         }))
     }
@@ -246,6 +251,14 @@ impl Stream {
             .auto
             .bypass()
             .unwrap_or(&*self.shared.progress.backend)
+    }
+
+    /// The backend stream itself, past automatic replay: only for launches made while no
+    /// stream has replay on (`launch_extras::any` is false), where `launch_target` would
+    /// answer the same after two more loads.
+    #[inline]
+    pub(crate) fn direct_backend(&self) -> &dyn backend::Stream {
+        &*self.shared.direct
     }
 
     /// Whether automatic graph replay is on for this stream.

@@ -18,6 +18,7 @@ pub struct Token {
 }
 
 impl Token {
+    #[inline]
     pub(crate) fn new(stream: Arc<StreamShared>, sequence: u64) -> Token {
         Token {
             stream: Some(stream),
