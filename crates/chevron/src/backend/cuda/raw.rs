@@ -13,11 +13,11 @@
 
 #![allow(non_snake_case)]
 
-use std::ffi::{c_uint, c_void};
+use std::ffi::c_uint;
 use std::sync::OnceLock;
 
-use super::sys::CUstream;
 use super::sys::{self, CUcontext, CUfunction, CUgraph, CUgraphExec, CUgraphNode, CUresult};
+use super::sys::{CUstream, LaunchKernelFn};
 use super::{CudaFunction, CudaStream};
 use crate::backend;
 use crate::error::{Error, Result};
@@ -30,19 +30,7 @@ pub use super::sys::CUDA_KERNEL_NODE_PARAMS;
 #[derive(Debug, Clone, Copy)]
 pub struct Driver {
     /// `cuLaunchKernel(f, grid xyz, block xyz, shared, stream, params, extra)`.
-    pub cuLaunchKernel: unsafe extern "C" fn(
-        CUfunction,
-        c_uint,
-        c_uint,
-        c_uint,
-        c_uint,
-        c_uint,
-        c_uint,
-        c_uint,
-        CUstream,
-        *mut *mut c_void,
-        *mut *mut c_void,
-    ) -> CUresult,
+    pub cuLaunchKernel: LaunchKernelFn,
     /// `cuStreamSynchronize(stream)`.
     pub cuStreamSynchronize: unsafe extern "C" fn(CUstream) -> CUresult,
     /// `cuCtxPushCurrent(context)`: graph building and destruction need a current context.
