@@ -14,31 +14,8 @@
 //! # fn main() -> chevron::Result<()> {
 //! # let runtime = chevron::Runtime::new()?;
 //! # let device = runtime.default_device()?;
-//! # const ADD_ONE: &str = r#"
-//! # .version 7.0
-//! # .target sm_50
-//! # .address_size 64
-//! # .visible .entry add_one(.param .u64 data, .param .u32 n)
-//! # {
-//! #     .reg .pred %p;
-//! #     .reg .b32 %r<6>;
-//! #     .reg .b64 %rd<4>;
-//! #     ld.param.u64 %rd1, [data];
-//! #     ld.param.u32 %r1, [n];
-//! #     mov.u32 %r4, %tid.x;
-//! #     setp.ge.u32 %p, %r4, %r1;
-//! #     @%p bra DONE;
-//! #     cvta.to.global.u64 %rd1, %rd1;
-//! #     mul.wide.u32 %rd2, %r4, 4;
-//! #     add.s64 %rd3, %rd1, %rd2;
-//! #     ld.global.u32 %r5, [%rd3];
-//! #     add.u32 %r5, %r5, 1;
-//! #     st.global.u32 [%rd3], %r5;
-//! # DONE:
-//! #     ret;
-//! # }
-//! # "#;
-//! # let module = chevron::Module::from_ptx(device, ADD_ONE)?;
+//! # let ptx = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/basics.ptx");
+//! # let module = chevron::Module::from_file(device, ptx)?;
 //! let add = module.kernel("add_one")?;
 //! let data = chevron::Buffer::<u32>::zeroed(device, 32)?;
 //! let stream = device.create_stream()?;
