@@ -100,7 +100,7 @@ pub use launch::{Dim3, Kernel, KernelArg, KernelArgs, RawArgs, Value, MAX_PARAM_
 pub use module::{GlobalVar, Module};
 pub use runtime::{registry, selection, BackendStatus, Runtime};
 pub use stream::replay::{auto_graph_totals, AutoGraphStats};
-pub use stream::{Stream, TimingMark, Token};
+pub use stream::{Launched, Stream, TimingMark, Token};
 
 /// The symbol table types of code objects (from chevron-ptx).
 pub use chevron_ptx::symbols::{ParamLayout, Symbol, SymbolKind, SymbolTable};

@@ -54,9 +54,7 @@ impl<'a> Submission<'a> {
 /// Submits a launch to `stream` and returns its token.
 ///
 /// # Safety
-/// `stream` is on the kernel's device, the configuration is one the backend may be given, and
-/// `pointers` holds one pointer per kernel parameter, each to a readable value of the
-/// parameter's size, valid for the call.
+/// As [`submit_counted`].
 #[inline]
 pub(crate) unsafe fn submit(
     kernel: &Kernel,
@@ -64,6 +62,25 @@ pub(crate) unsafe fn submit(
     launch: Submission<'_>,
     pointers: &[*mut c_void],
 ) -> Result<Token> {
+    // SAFETY: forwarded from the caller.
+    let sequence = unsafe { submit_counted(kernel, stream, launch, pointers) }?;
+    Ok(stream.token_of(sequence))
+}
+
+/// Submits a launch to `stream` and returns its sequence number: no token, so no reference to
+/// the stream is taken (the unchecked launches hand out a [`crate::Launched`] receipt instead).
+///
+/// # Safety
+/// `stream` is on the kernel's device, the configuration is one the backend may be given, and
+/// `pointers` holds one pointer per kernel parameter, each to a readable value of the
+/// parameter's size, valid for the call.
+#[inline]
+pub(crate) unsafe fn submit_counted(
+    kernel: &Kernel,
+    stream: &Stream,
+    launch: Submission<'_>,
+    pointers: &[*mut c_void],
+) -> Result<u64> {
     if launch.cluster.is_none()
         && !launch.cooperative
         && !kernel.is_instrumented()
@@ -74,7 +91,7 @@ pub(crate) unsafe fn submit(
         // SAFETY: forwarded from the caller.
         let launched = unsafe { target.launch(kernel.backend_function(), launch.config, pointers) };
         return match launched {
-            Ok(()) => Ok(stream.submitted()),
+            Ok(()) => Ok(stream.note_submission()),
             Err(err) => Err(kernel.name_device(stream.device(), err)),
         };
     }
@@ -94,7 +111,7 @@ unsafe fn submit_with_extras(
     stream: &Stream,
     launch: Submission<'_>,
     pointers: &[*mut c_void],
-) -> Result<Token> {
+) -> Result<u64> {
     let started = device_time::launch_clock(stream);
     let config = launch.config;
     let hook = kernel.launch_hook();
@@ -126,9 +143,10 @@ unsafe fn submit_with_extras(
         },
     };
     launched.map_err(|err| kernel.name_device(stream.device(), err))?;
-    let token = stream.submitted();
+    let sequence = stream.note_submission();
     if let Some(started) = started {
+        let token = stream.token_of(sequence);
         super::traced::launched(&started, kernel, stream, config, launch.deps, &token);
     }
-    Ok(token)
+    Ok(sequence)
 }

@@ -17,7 +17,7 @@ pub(crate) mod token;
 pub(crate) mod traced;
 
 pub use timing::TimingMark;
-pub use token::Token;
+pub use token::{Launched, Token};
 
 use std::any::Any;
 use std::collections::VecDeque;
@@ -324,7 +324,18 @@ impl Stream {
     /// Counts a submission the backend accepted and returns its token.
     #[inline]
     pub(crate) fn submitted(&self) -> Token {
-        let sequence = self.shared.progress.note_submitted();
+        self.token_of(self.note_submission())
+    }
+
+    /// Counts a submission the backend accepted and returns its sequence number.
+    #[inline]
+    pub(crate) fn note_submission(&self) -> u64 {
+        self.shared.progress.note_submitted()
+    }
+
+    /// The token of submission `sequence` of this stream (takes a reference to the stream).
+    #[inline]
+    pub(crate) fn token_of(&self, sequence: u64) -> Token {
         Token::new(Arc::clone(&self.shared), sequence)
     }
 
