@@ -5,8 +5,9 @@
 # against its target (exit status 1 when one is missed).
 #
 # Build on the development machine and carry the binary over:
-#   cargo build --release -p chevron --example 06-bench
+#   cargo build --release -p chevron-bench --example 06-bench
 #   mkdir -p carry/bin && cp target/release/examples/06-bench carry/bin/
+# The same baselines' GPU tests: `cargo test -p chevron-bench --test gpu -- --ignored`.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 bin=${BENCH_BIN:-carry/bin/06-bench}

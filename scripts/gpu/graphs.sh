@@ -6,7 +6,7 @@
 # Then the graph and automatic-replay conformance tests on CUDA.
 #
 # Build on the development machine and carry the binaries over:
-#   cargo build --release -p chevron --example 07-graph-bench
+#   cargo build --release -p chevron-bench --example 07-graph-bench
 #   cargo test --release -p chevron --test conformance --no-run   # prints the test binary path
 #   mkdir -p carry/bin && cp target/release/examples/07-graph-bench carry/bin/
 #   cp <that test binary> carry/bin/conformance

@@ -10,7 +10,8 @@
 #   counts 4 thread blocks and no record is lost.
 #
 # Build on the development machine and carry the binaries over:
-#   cargo build --release -p chevron --example 07-trace --example 06-bench
+#   cargo build --release -p chevron --example 07-trace
+#   cargo build --release -p chevron-bench --example 06-bench
 #   cargo build --release -p chevron-cli    # separately: with `--example`, `-p chevron-cli` in the
 #                                           # same command builds no chevron binary
 #   mkdir -p carry/bin && cp target/release/examples/07-trace target/release/examples/06-bench \

@@ -71,7 +71,6 @@
 //! The backend contract every device implements is in [`backend`].
 
 pub mod backend;
-pub mod bench;
 pub mod check;
 pub mod code_object;
 pub mod error;
@@ -87,6 +86,7 @@ mod buffer;
 mod device;
 mod dylib;
 mod launch;
+mod launch_extras;
 mod module;
 mod runtime;
 mod stream;
@@ -101,7 +101,7 @@ pub use launch::{Dim3, Kernel, KernelArg, KernelArgs, RawArgs, Value, MAX_PARAM_
 pub use module::{GlobalVar, Module};
 pub use runtime::{registry, selection, BackendStatus, Runtime};
 pub use stream::replay::{auto_graph_totals, AutoGraphStats};
-pub use stream::{Stream, TimingMark, Token};
+pub use stream::{Launched, Stream, TimingMark, Token};
 
 /// The symbol table types of code objects (from chevron-ptx).
 pub use chevron_ptx::symbols::{ParamLayout, Symbol, SymbolKind, SymbolTable};

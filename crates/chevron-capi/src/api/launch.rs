@@ -128,8 +128,11 @@ impl Launch<'_> {
                 unsafe { kernel.launch_raw_unchecked(stream, self.config, pointers) }
             });
             let done = launched.map_err(|e| name_kernel(kernel, e.into()))?;
-            // SAFETY: forwarded from the caller.
-            unsafe { give_token(self.token, done) };
+            if !self.token.is_null() {
+                // SAFETY: forwarded from the caller. The token (a reference to the stream) is
+                // made only when the caller asked for it.
+                unsafe { give_token(self.token, done.token()) };
+            }
             return Ok(chevron_status::CHEVRON_SUCCESS);
         }
         // SAFETY: forwarded from the caller.

@@ -1,6 +1,6 @@
 //! `chevron bench`: launch overhead of chevron against the raw driver, in one process.
 
-use chevron::bench::{graph_replay, launch_overhead, BenchOptions, GraphBenchOptions};
+use chevron_bench::{graph_replay, launch_overhead, BenchOptions, GraphBenchOptions};
 use std::io::Write;
 
 use serde_json::json;

@@ -14,7 +14,8 @@
 //! # fn main() -> chevron::Result<()> {
 //! # let runtime = chevron::Runtime::new()?;
 //! # let device = runtime.default_device()?;
-//! # let module = chevron::Module::from_ptx(device, chevron::bench::GRAPH_PTX)?;
+//! # let ptx = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/basics.ptx");
+//! # let module = chevron::Module::from_file(device, ptx)?;
 //! let add = module.kernel("add_one")?;
 //! let data = chevron::Buffer::<u32>::zeroed(device, 32)?;
 //! let stream = device.create_stream()?;

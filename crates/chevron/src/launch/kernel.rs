@@ -17,10 +17,10 @@ use crate::device::{Device, Limits};
 use crate::error::Result;
 use crate::launch::args::KernelArgs;
 use crate::launch::raw_args::RawArgs;
-use crate::launch::submit::{submit, Submission};
+use crate::launch::submit::{submit, submit_counted, Submission};
 use crate::module::hook::LaunchHook;
 use crate::module::Module;
-use crate::stream::token::Token;
+use crate::stream::token::{Launched, Token};
 use crate::stream::Stream;
 
 /// A resolved kernel. Cloning gives another handle to the same kernel.
@@ -107,7 +107,10 @@ impl Kernel {
         self.shared.module.device()
     }
 
-    pub(crate) fn backend_function(&self) -> &dyn backend::Function {
+    /// The backend function behind the kernel: what a backend's own helpers take (the CUDA
+    /// driver's handle of it: [`crate::backend::cuda::raw::function`]).
+    #[inline]
+    pub fn backend_function(&self) -> &dyn backend::Function {
         &*self.shared.function
     }
 
@@ -199,18 +202,20 @@ impl Kernel {
     }
 
     /// Launches without any check: the driver (or the CPU device) sees the call as given.
+    /// Returns the launch's receipt, whose [`Launched::token`] is its token (made only when
+    /// asked for: a token takes a reference to the stream).
     ///
     /// # Safety
     /// `stream` is on the kernel's device, and `args` has exactly one value per kernel
     /// parameter, of the parameter's size, in order. An invalid configuration is reported by
     /// the backend without naming the limit.
     #[inline]
-    pub unsafe fn launch_unchecked(
+    pub unsafe fn launch_unchecked<'s>(
         &self,
-        stream: &Stream,
+        stream: &'s Stream,
         config: LaunchConfig,
         args: impl KernelArgs,
-    ) -> Result<Token> {
+    ) -> Result<Launched<'s>> {
         let launch = Submission {
             config: &config,
             cluster: None,
@@ -218,23 +223,25 @@ impl Kernel {
             deps: &[],
         };
         // SAFETY: forwarded from the caller.
-        args.with_pointers(|pointers| unsafe { submit(self, stream, launch, pointers) })
+        let sequence = args
+            .with_pointers(|pointers| unsafe { submit_counted(self, stream, launch, pointers) })?;
+        Ok(Launched::new(stream, sequence))
     }
 
     /// Launches with an array of pointers to argument values (the `cuLaunchKernel` convention)
-    /// without any check, like [`Kernel::launch_unchecked`]. For callers that checked the same
+    /// without any check, like [`Kernel::launch_unchecked`] (and like it returns a receipt). For callers that checked the same
     /// stream, configuration and argument sizes before (C ABIs remember what passed).
     ///
     /// # Safety
     /// As [`Kernel::launch_unchecked`]: `stream` is on the kernel's device, and `args` holds one
     /// pointer per parameter to a readable value of the parameter's size, valid for the call.
     #[inline]
-    pub unsafe fn launch_raw_unchecked(
+    pub unsafe fn launch_raw_unchecked<'s>(
         &self,
-        stream: &Stream,
+        stream: &'s Stream,
         config: LaunchConfig,
         args: &[*mut c_void],
-    ) -> Result<Token> {
+    ) -> Result<Launched<'s>> {
         let launch = Submission {
             config: &config,
             cluster: None,
@@ -242,7 +249,8 @@ impl Kernel {
             deps: &[],
         };
         // SAFETY: forwarded from the caller.
-        unsafe { submit(self, stream, launch, args) }
+        let sequence = unsafe { submit_counted(self, stream, launch, args) }?;
+        Ok(Launched::new(stream, sequence))
     }
 
     /// Launches with an array of pointers to argument values (the `cuLaunchKernel` convention),

@@ -3,10 +3,12 @@
 //!
 //! Launches with nothing extra to do (no trace recording, no stream with automatic graph
 //! replay, a kernel without instrumentation, no cluster, not cooperative) take the plain
-//! path: two relaxed loads ([`crate::trace::enabled`], [`replay::any_on`]), a field of the
-//! kernel, the backend call and the stream's sequence number. Everything else (tracing,
-//! automatic replay, instrumented kernels, clusters, cooperative launches) goes through
-//! [`submit_with_extras`], out of line.
+//! path: one relaxed load (`launch_extras::any`, the trace's bit and the count of streams
+//! with replay on in one word), a field of the kernel, the backend call on the stream's own
+//! backend stream (no replay wrapper, no look at the stream's replay flag: none is on
+//! anywhere) and the stream's sequence number. Everything else (tracing, automatic replay,
+//! instrumented kernels, clusters, cooperative launches) goes through [`submit_with_extras`],
+//! out of line.
 
 use std::ffi::c_void;
 
@@ -14,7 +16,7 @@ use crate::backend::LaunchConfig;
 use crate::error::Result;
 use crate::launch::kernel::Kernel;
 use crate::stream::device_time;
-use crate::stream::replay::{self, Raw};
+use crate::stream::replay::Raw;
 use crate::stream::token::Token;
 use crate::stream::Stream;
 
@@ -52,9 +54,7 @@ impl<'a> Submission<'a> {
 /// Submits a launch to `stream` and returns its token.
 ///
 /// # Safety
-/// `stream` is on the kernel's device, the configuration is one the backend may be given, and
-/// `pointers` holds one pointer per kernel parameter, each to a readable value of the
-/// parameter's size, valid for the call.
+/// As [`submit_counted`].
 #[inline]
 pub(crate) unsafe fn submit(
     kernel: &Kernel,
@@ -62,17 +62,36 @@ pub(crate) unsafe fn submit(
     launch: Submission<'_>,
     pointers: &[*mut c_void],
 ) -> Result<Token> {
+    // SAFETY: forwarded from the caller.
+    let sequence = unsafe { submit_counted(kernel, stream, launch, pointers) }?;
+    Ok(stream.token_of(sequence))
+}
+
+/// Submits a launch to `stream` and returns its sequence number: no token, so no reference to
+/// the stream is taken (the unchecked launches hand out a [`crate::Launched`] receipt instead).
+///
+/// # Safety
+/// `stream` is on the kernel's device, the configuration is one the backend may be given, and
+/// `pointers` holds one pointer per kernel parameter, each to a readable value of the
+/// parameter's size, valid for the call.
+#[inline]
+pub(crate) unsafe fn submit_counted(
+    kernel: &Kernel,
+    stream: &Stream,
+    launch: Submission<'_>,
+    pointers: &[*mut c_void],
+) -> Result<u64> {
     if launch.cluster.is_none()
         && !launch.cooperative
         && !kernel.is_instrumented()
-        && !crate::trace::enabled()
-        && !replay::any_on()
+        && !crate::launch_extras::any()
     {
-        let target = stream.launch_target();
+        // No stream has replay on: the backend stream itself, as `launch_target` would find.
+        let target = stream.direct_backend();
         // SAFETY: forwarded from the caller.
         let launched = unsafe { target.launch(kernel.backend_function(), launch.config, pointers) };
         return match launched {
-            Ok(()) => Ok(stream.submitted()),
+            Ok(()) => Ok(stream.note_submission()),
             Err(err) => Err(kernel.name_device(stream.device(), err)),
         };
     }
@@ -92,7 +111,7 @@ unsafe fn submit_with_extras(
     stream: &Stream,
     launch: Submission<'_>,
     pointers: &[*mut c_void],
-) -> Result<Token> {
+) -> Result<u64> {
     let started = device_time::launch_clock(stream);
     let config = launch.config;
     let hook = kernel.launch_hook();
@@ -124,9 +143,10 @@ unsafe fn submit_with_extras(
         },
     };
     launched.map_err(|err| kernel.name_device(stream.device(), err))?;
-    let token = stream.submitted();
+    let sequence = stream.note_submission();
     if let Some(started) = started {
+        let token = stream.token_of(sequence);
         super::traced::launched(&started, kernel, stream, config, launch.deps, &token);
     }
-    Ok(token)
+    Ok(sequence)
 }

@@ -17,7 +17,7 @@ pub(crate) mod token;
 pub(crate) mod traced;
 
 pub use timing::TimingMark;
-pub use token::Token;
+pub use token::{Launched, Token};
 
 use std::any::Any;
 use std::collections::VecDeque;
@@ -105,6 +105,9 @@ pub(crate) struct StreamShared {
     pub(crate) progress: Arc<StreamProgress>,
     /// Automatic graph replay in front of the backend stream (`progress.backend` is it).
     pub(crate) auto: Arc<AutoGraph>,
+    /// The backend stream itself (the one `auto` wraps), one load away for the plain launch
+    /// path.
+    direct: Arc<dyn backend::Stream>,
     marks: Mutex<Marks>,
 }
 
@@ -125,6 +128,7 @@ impl StreamShared {
             None => core.backend.create_stream()?,
         };
         core.events.grow_for_stream(&*core.backend)?;
+        let direct = Arc::clone(&backend);
         let auto = AutoGraph::wrap(backend, Arc::clone(&core.backend));
         let progress = Arc::new(StreamProgress::new(Arc::clone(&auto) as _));
         core.register_stream(Arc::clone(&progress));
@@ -133,6 +137,7 @@ impl StreamShared {
             core: Arc::clone(core),
             progress,
             auto,
+            direct,
             marks: Mutex::new(Marks::default()),
         }))
     }
@@ -230,8 +235,11 @@ impl Stream {
         &self.device
     }
 
-    /// The backend stream behind automatic replay (every call goes through replay).
-    pub(crate) fn backend_stream(&self) -> &dyn backend::Stream {
+    /// The backend stream behind automatic replay (every call goes through replay; a
+    /// backend's helpers downcast it to the backend's own stream, as
+    /// [`crate::backend::cuda::raw::stream`] does). Work submitted through it directly is
+    /// not counted by the stream's tokens.
+    pub fn backend_stream(&self) -> &dyn backend::Stream {
         &*self.shared.progress.backend
     }
 
@@ -243,6 +251,14 @@ impl Stream {
             .auto
             .bypass()
             .unwrap_or(&*self.shared.progress.backend)
+    }
+
+    /// The backend stream itself, past automatic replay: only for launches made while no
+    /// stream has replay on (`launch_extras::any` is false), where `launch_target` would
+    /// answer the same after two more loads.
+    #[inline]
+    pub(crate) fn direct_backend(&self) -> &dyn backend::Stream {
+        &*self.shared.direct
     }
 
     /// Whether automatic graph replay is on for this stream.
@@ -308,7 +324,18 @@ impl Stream {
     /// Counts a submission the backend accepted and returns its token.
     #[inline]
     pub(crate) fn submitted(&self) -> Token {
-        let sequence = self.shared.progress.note_submitted();
+        self.token_of(self.note_submission())
+    }
+
+    /// Counts a submission the backend accepted and returns its sequence number.
+    #[inline]
+    pub(crate) fn note_submission(&self) -> u64 {
+        self.shared.progress.note_submitted()
+    }
+
+    /// The token of submission `sequence` of this stream (takes a reference to the stream).
+    #[inline]
+    pub(crate) fn token_of(&self, sequence: u64) -> Token {
         Token::new(Arc::clone(&self.shared), sequence)
     }
 

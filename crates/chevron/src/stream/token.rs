@@ -10,6 +10,43 @@ use std::time::{Duration, Instant};
 use crate::error::{Error, Result};
 use crate::stream::StreamShared;
 
+/// The receipt of an unchecked launch ([`crate::Kernel::launch_unchecked`],
+/// [`crate::Kernel::launch_raw_unchecked`]): its sequence number on the stream it borrows.
+/// [`Launched::token`] makes the launch's [`Token`]; a receipt dropped unused costs nothing, so
+/// a loop of launches whose tokens nobody takes pays no reference counting (a token holds a
+/// reference to its stream: an atomic increment to make, a decrement to drop).
+#[derive(Clone, Copy)]
+pub struct Launched<'s> {
+    stream: &'s super::Stream,
+    sequence: u64,
+}
+
+impl<'s> Launched<'s> {
+    #[inline]
+    pub(crate) fn new(stream: &'s super::Stream, sequence: u64) -> Launched<'s> {
+        Launched { stream, sequence }
+    }
+
+    /// The launch's token.
+    #[inline]
+    pub fn token(&self) -> Token {
+        self.stream.token_of(self.sequence)
+    }
+
+    /// The sequence number of the launch on its stream (as its token's).
+    pub fn sequence(&self) -> u64 {
+        self.sequence
+    }
+}
+
+impl std::fmt::Debug for Launched<'_> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Launched")
+            .field("sequence", &self.sequence)
+            .finish()
+    }
+}
+
 /// The completion of one submission (and of everything before it on its stream).
 #[derive(Clone)]
 pub struct Token {
@@ -18,6 +55,7 @@ pub struct Token {
 }
 
 impl Token {
+    #[inline]
     pub(crate) fn new(stream: Arc<StreamShared>, sequence: u64) -> Token {
         Token {
             stream: Some(stream),

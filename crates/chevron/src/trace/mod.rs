@@ -25,7 +25,7 @@ mod sink;
 mod source;
 
 use std::path::{Path, PathBuf};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Mutex, Once, OnceLock};
 use std::time::Instant;
 
@@ -36,8 +36,6 @@ pub(crate) use hooks::{
 pub(crate) use source::{add_source, Moment, Source, Waited};
 
 use crate::error::{Error, Result};
-
-static ON: AtomicBool = AtomicBool::new(false);
 
 /// Where the trace goes.
 struct Session {
@@ -62,7 +60,7 @@ static SESSION: Mutex<Option<Session>> = Mutex::new(None);
 /// needs (every trace hook does nothing when it is false).
 #[inline(always)]
 pub fn enabled() -> bool {
-    ON.load(Ordering::Relaxed)
+    crate::launch_extras::tracing()
 }
 
 /// Whether the trace is recording (the same as [`enabled`]).
@@ -109,7 +107,7 @@ fn begin(path: PathBuf) -> Result<()> {
     EPOCH_NS.store(epoch.as_nanos() as u64, Ordering::Relaxed);
     EPOCH_UNIX_NS.store(epoch_unix_ns, Ordering::Relaxed);
     *session = Some(Session { path });
-    ON.store(true, Ordering::Relaxed);
+    crate::launch_extras::set_tracing(true);
     Ok(())
 }
 
@@ -123,7 +121,7 @@ pub fn stop() -> Result<usize> {
 
 /// Stops recording and completes the trace, reading pending records as `moment` says.
 fn finish(moment: Moment) -> Result<usize> {
-    ON.store(false, Ordering::Relaxed);
+    crate::launch_extras::set_tracing(false);
     if lock(&SESSION).take().is_none() {
         return Err(Error::InvalidValue {
             call: "trace::stop",

@@ -4,7 +4,6 @@
 use std::ffi::{c_int, c_void};
 use std::sync::OnceLock;
 
-use chevron::bench::{launch_overhead, BenchOptions, Variant};
 use chevron::{BackendKind, Buffer, Device, Error, LaunchConfig, Module, Runtime};
 
 use crate::harness::{basics, corpus, cuda_devices};
@@ -225,19 +224,6 @@ fn a_cpu_token_orders_a_cuda_launch() {
         .unwrap();
     assert!(cpu_token.is_done().unwrap());
     assert_eq!(gpu_data.to_vec().unwrap(), vec![1u32; 16]);
-}
-
-#[test]
-#[ignore = "needs a CUDA GPU"]
-fn the_launch_benchmark_measures_against_the_raw_driver() {
-    let device = cuda_devices().remove(0);
-    let report = launch_overhead(&device, &BenchOptions::quick()).unwrap();
-    eprintln!("{report}");
-    assert!(report.has_baseline());
-    for kernel in ["empty", "axpy (4 args)"] {
-        let checked = report.figure(kernel, Variant::Checked).unwrap();
-        assert!(checked.enqueue_ratio.unwrap().is_finite());
-    }
 }
 
 /// The environment variable that makes [`cuda_fault_names_the_kernel`] fault in this process.

@@ -156,6 +156,35 @@ fn unchecked_raw_and_dynamic_argument_lists_launch_the_same_kernel() {
 }
 
 #[test]
+fn an_unchecked_launch_receipt_gives_the_token_of_its_launch() {
+    on_every_device(|device| {
+        let kernel = basics(device)?.kernel("add_one")?;
+        let stream = device.create_stream()?;
+        let data = Buffer::<u32>::zeroed(device, 32)?;
+        let config = LaunchConfig::for_elements(32, 32);
+        let first = kernel.launch(&stream, config, (&data, 32u32))?;
+        // SAFETY: add_one takes (u64 data, u32 n): a device buffer and its length.
+        let receipt = unsafe { kernel.launch_unchecked(&stream, config, (&data, 32u32))? };
+        let ptr = data.device_ptr();
+        let n = 32u32;
+        let raw: [*mut c_void; 2] = [
+            &ptr as *const u64 as *mut c_void,
+            &n as *const u32 as *mut c_void,
+        ];
+        // SAFETY: each pointer points at a value of its parameter's size, alive for the call.
+        let raw_receipt = unsafe { kernel.launch_raw_unchecked(&stream, config, &raw)? };
+        assert_eq!(receipt.sequence(), first.sequence() + 1);
+        assert_eq!(raw_receipt.sequence(), receipt.sequence() + 1);
+        let token = raw_receipt.token();
+        assert_eq!(token.sequence(), raw_receipt.sequence());
+        token.wait()?;
+        assert!(receipt.token().is_done()?);
+        assert_eq!(data.to_vec()?, vec![3u32; 32]);
+        Ok(())
+    });
+}
+
+#[test]
 fn many_launches_on_one_stream_run_in_order() {
     on_every_device(|device| {
         let kernel = basics(device)?.kernel("add_one")?;

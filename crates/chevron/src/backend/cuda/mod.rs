@@ -3,6 +3,7 @@
 //! | file | what |
 //! |---|---|
 //! | `sys.rs` | the curated table of driver entry points (`libcuda.so.1` via libloading) |
+//! | `raw.rs` | the narrow public view of it for baselines: a few entry points, the handles behind a kernel and a stream |
 //! | `error.rs` | driver return codes as chevron errors (names via `cuGetErrorName`) |
 //! | `context.rs` | primary contexts and the push/pop that leaves the caller's context alone |
 //! | `device.rs` | device attributes and object creation |
@@ -26,6 +27,7 @@ mod host_function;
 mod host_memory;
 mod memory;
 mod module;
+pub mod raw;
 mod stream;
 pub(crate) mod sys;
 mod tensor_map;

@@ -2,7 +2,8 @@
 //! reports that name the kernels pending on the stream.
 //!
 //! The launch path is `cuLaunchKernel` with the pre-resolved `CUfunction` and the caller's
-//! stack-built argument array: no allocation, no lock, no event, no context switch. It also
+//! stack-built argument array: no allocation, no lock, no event, no context switch, and no
+//! look into the device's state (the stream keeps the driver's entry point itself). It also
 //! writes the kernel's interned name into a 4-slot ring, so that a fault reported by a later
 //! synchronization names the kernels launched since the last clean one.
 
@@ -16,7 +17,7 @@ use super::error::is_fault;
 use super::event::CudaEvent;
 use super::graph::CudaGraph;
 use super::module::CudaFunction;
-use super::sys::{self, CUresult, CUstream};
+use super::sys::{self, CUresult, CUstream, LaunchKernelFn};
 use crate::backend::{self, DevicePtr, LaunchConfig};
 use crate::error::{Error, FaultKind, Result};
 
@@ -27,6 +28,8 @@ const RECENT: usize = 4;
 pub(crate) struct CudaStream {
     pub(crate) state: Arc<DeviceState>,
     pub(crate) stream: CUstream,
+    /// `cuLaunchKernel` of the driver table, one load away for the launch path.
+    launch_kernel: LaunchKernelFn,
     recent: [AtomicPtr<String>; RECENT],
     /// Launches since the last synchronization that found no fault.
     launches_since_clean: AtomicU64,
@@ -67,6 +70,7 @@ impl CudaStream {
         Ok(CudaStream {
             state: Arc::clone(state),
             stream,
+            launch_kernel: state.driver.cuLaunchKernel,
             recent: Default::default(),
             launches_since_clean: AtomicU64::new(0),
         })
@@ -153,12 +157,18 @@ impl backend::Stream for CudaStream {
         config: &LaunchConfig,
         args: &[*mut c_void],
     ) -> Result<()> {
-        let Some(function) = function.as_any().downcast_ref::<CudaFunction>() else {
-            return Err(Error::InvalidValue {
-                call: "Stream::launch",
-                message: format!("kernel `{}` is not a CUDA kernel", function.name()),
-            });
-        };
+        debug_assert!(
+            function.as_any().is::<CudaFunction>(),
+            "kernel `{}` is not a CUDA kernel",
+            function.name()
+        );
+        // SAFETY: the caller guarantees that `function` belongs to this stream's device and
+        // backend (the contract of `backend::Stream::launch`; the public layer checks the
+        // device), and every function the CUDA backend hands out is a `CudaFunction`, so the
+        // trait object's data pointer points to one. This spares the launch path the two
+        // dynamic calls of a downcast (`as_any`, then `type_id`).
+        let function =
+            unsafe { &*(function as *const dyn backend::Function as *const CudaFunction) };
         if config.shared_bytes > 0 {
             function.allow_dynamic_shared(config.shared_bytes)?;
         }
@@ -173,7 +183,7 @@ impl backend::Stream for CudaStream {
         // that `args` holds one pointer per parameter to a value of its size; the driver copies
         // the values before returning.
         let launch = || unsafe {
-            (self.state.driver.cuLaunchKernel)(
+            (self.launch_kernel)(
                 function.function,
                 gx,
                 gy,

@@ -41,6 +41,21 @@ pub type CUgraphNode = *mut c_void;
 /// An instantiated graph (opaque).
 pub type CUgraphExec = *mut c_void;
 
+/// The type of `cuLaunchKernel` (the table's field), for those that keep the pointer at hand.
+pub type LaunchKernelFn = unsafe extern "C" fn(
+    CUfunction,
+    c_uint,
+    c_uint,
+    c_uint,
+    c_uint,
+    c_uint,
+    c_uint,
+    c_uint,
+    CUstream,
+    *mut *mut c_void,
+    *mut *mut c_void,
+) -> CUresult;
+
 /// `CUDA_SUCCESS`.
 pub const CUDA_SUCCESS: CUresult = 0;
 /// `CUDA_ERROR_NOT_READY`: returned by queries of unfinished work.

@@ -2,7 +2,8 @@
 //! or `CHEVRON_AUTO_GRAPH=1` for every new stream).
 //!
 //! Every stream's backend stream is wrapped in an [`AutoGraph`]; it knows backend streams and
-//! functions only, nothing of the launch path above it, which asks [`any_on`] whether a launch
+//! functions only, nothing of the launch path above it, which learns from one word
+//! (`launch_extras`, where each stream turning replay on or off counts itself) whether a launch
 //! may need it. While replay is off it only
 //! forwards (one relaxed load per call). While on, launches of known layout come here with copies of
 //! their argument values; `detector.rs` decides whether each is held back (it matches a
@@ -20,7 +21,7 @@ mod typed;
 
 use std::any::Any;
 use std::ffi::c_void;
-use std::sync::atomic::{AtomicBool, AtomicU32, Ordering};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, OnceLock, TryLockError};
 
 use crate::backend::{self, DevicePtr, ExecGraph, GraphStep, LaunchConfig};
@@ -32,22 +33,10 @@ pub(crate) use args::Raw;
 pub use detector::AutoGraphStats;
 pub use totals::auto_graph_totals;
 
-/// How many streams have automatic replay on (read by the launch path's fast check).
-static STREAMS_ON: AtomicU32 = AtomicU32::new(0);
-
-/// Whether any stream of the process has automatic replay on: one relaxed load.
-#[inline(always)]
-pub(crate) fn any_on() -> bool {
-    STREAMS_ON.load(Ordering::Relaxed) != 0
-}
-
-/// Notes that a stream turned automatic replay on (`true`) or off.
+/// Notes that a stream turned automatic replay on (`true`) or off, in the word the launch path
+/// reads (`launch_extras`, which counts such streams).
 fn note_on(on: bool) {
-    if on {
-        STREAMS_ON.fetch_add(1, Ordering::Relaxed);
-    } else {
-        STREAMS_ON.fetch_sub(1, Ordering::Relaxed);
-    }
+    crate::launch_extras::note_replay(on);
 }
 
 /// A backend stream with automatic replay in front of it.

@@ -11,9 +11,9 @@ use super::BenchOptions;
 pub enum Variant {
     /// `cuLaunchKernel` straight through the driver table.
     Raw,
-    /// [`crate::Kernel::launch`]: checks arguments and configuration.
+    /// [`chevron::Kernel::launch`]: checks arguments and configuration.
     Checked,
-    /// [`crate::Kernel::launch_unchecked`].
+    /// [`chevron::Kernel::launch_unchecked`].
     Unchecked,
 }
 

@@ -19,8 +19,7 @@ use super::graph_report::{GraphFigure, GraphReport, GraphVariant};
 use super::kernels::GRAPH_PTX;
 use super::median;
 use super::raw_graph::RawGraph;
-use crate::error::Result;
-use crate::{Buffer, Device, Graph, LaunchConfig, Module, Stream};
+use chevron::{Buffer, Device, Graph, LaunchConfig, Module, Result, Stream};
 
 /// The kernel the graph benchmark launches.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -273,19 +272,20 @@ fn timed(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::backend::cpu::discover;
-    use crate::bench::GraphVariant;
+    use chevron::backend::cpu::discover;
+    use chevron::Runtime;
 
     /// The benchmark of `kernel` on a CPU device, 8 kernels x 3 repetitions, and the variants
     /// it measured.
     fn run_on_cpu(kernel: GraphKernel) -> (GraphReport, Vec<GraphVariant>) {
-        let device = Device::from_backend(discover().unwrap().remove(0));
+        let runtime = Runtime::from_devices(discover().unwrap());
+        let device = runtime.default_device().unwrap();
         let options = GraphBenchOptions {
             kernels: 8,
             repetitions: 3,
             kernel,
         };
-        let report = graph_replay(&device, &options).unwrap();
+        let report = graph_replay(device, &options).unwrap();
         let measured = report.figures.iter().map(|f| f.variant).collect();
         (report, measured)
     }

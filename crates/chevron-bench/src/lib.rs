@@ -1,5 +1,7 @@
-//! Launch-overhead benchmark (what `chevron bench` runs): host cost of a launch through chevron
-//! against the raw driver, measured in one process on one device.
+//! chevron's benchmarks (what `chevron bench` runs), outside the library they measure: the host
+//! cost of a launch through chevron against the raw driver, measured in one process on one
+//! device, and graph replay ([`graph_replay`], `chevron bench --graphs`). The raw baselines
+//! reach the driver only through `chevron::backend::cuda::raw`.
 //!
 //! Two figures per (kernel, variant), each the median over many samples:
 //! - **enqueue**: host time per launch within bursts of 256 back-to-back launches (after a
@@ -27,9 +29,7 @@ pub use graphs::{graph_replay, GraphBenchOptions, GraphKernel};
 pub use kernels::GRAPH_PTX;
 pub use report::{Figure, LaunchReport, Variant, TARGETS};
 
-use crate::error::Result;
-use crate::launch::args::KernelArgs;
-use crate::{Buffer, Device, Kernel, LaunchConfig, Module, Stream};
+use chevron::{Buffer, Device, Kernel, KernelArgs, LaunchConfig, Module, Result, Stream};
 use raw::RawLauncher;
 
 /// How many samples to take.
@@ -208,21 +208,21 @@ fn median(samples: &mut [f64]) -> f64 {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
     use super::*;
-    use crate::backend::scripted::ScriptedDevice;
+    use chevron::backend::cpu::discover;
+    use chevron::Runtime;
 
     #[test]
     fn reports_chevron_figures_without_a_baseline_off_cuda() {
-        let device = Device::from_backend(Arc::new(ScriptedDevice::new(0)));
+        let runtime = Runtime::from_devices(discover().unwrap());
+        let device = runtime.default_device().unwrap();
         let options = BenchOptions {
             warmup: 2,
             bursts: 3,
             burst_len: 4,
             round_trips: 3,
         };
-        let report = launch_overhead(&device, &options).unwrap();
+        let report = launch_overhead(device, &options).unwrap();
         assert!(!report.has_baseline());
         assert_eq!(report.figures.len(), 4);
         let checked = report.figure("axpy (4 args)", Variant::Checked).unwrap();

@@ -1,16 +1,22 @@
 //! The hand-written baseline of the graph benchmark: a CUDA graph of kernel nodes built,
 //! instantiated, launched and updated straight through the driver table, as a program using
-//! the driver API by hand would.
+//! the driver API by hand would (`chevron::backend::cuda::raw`).
 
-use std::ffi::c_void;
+use std::ffi::{c_int, c_void};
 
-use crate::backend::cuda::sys::{
-    self, CUcontext, CUgraph, CUgraphExec, CUgraphNode, CUstream, Driver, CUDA_KERNEL_NODE_PARAMS,
-};
-use crate::backend::cuda::{CudaFunction, CudaStream};
-use crate::backend::LaunchConfig;
-use crate::error::{Error, Result};
-use crate::{Kernel, Stream};
+use chevron::backend::cuda::raw::{self, Driver, CUDA_KERNEL_NODE_PARAMS};
+use chevron::{Error, Kernel, LaunchConfig, Result, Stream};
+
+// The driver's names for what `chevron::backend::cuda::raw` passes as opaque pointers and codes.
+pub(crate) type CUresult = c_int;
+pub(crate) type CUfunction = *mut c_void;
+pub(crate) type CUstream = *mut c_void;
+type CUcontext = *mut c_void;
+type CUgraph = *mut c_void;
+type CUgraphExec = *mut c_void;
+type CUgraphNode = *mut c_void;
+/// `CUDA_SUCCESS`.
+pub(crate) const CUDA_SUCCESS: CUresult = 0;
 
 /// A chain of `count` launches of one kernel as a raw CUDA graph.
 pub(crate) struct RawGraph {
@@ -27,8 +33,8 @@ pub(crate) struct RawGraph {
     params: CUDA_KERNEL_NODE_PARAMS,
 }
 
-fn call(name: &str, code: sys::CUresult) -> Result<()> {
-    if code == sys::CUDA_SUCCESS {
+fn call(name: &str, code: CUresult) -> Result<()> {
+    if code == CUDA_SUCCESS {
         return Ok(());
     }
     Err(Error::InvalidValue {
@@ -57,23 +63,17 @@ impl RawGraph {
         args: &[*mut c_void],
         count: usize,
     ) -> Option<Result<RawGraph>> {
-        let function = kernel
-            .backend_function()
-            .as_any()
-            .downcast_ref::<CudaFunction>()?;
-        let cuda = stream
-            .backend_stream()
-            .as_any()
-            .downcast_ref::<CudaStream>()?;
-        let driver = sys::driver().ok()?;
-        let context = match cuda.state.context() {
+        let function = raw::function(kernel.backend_function())?;
+        let cuda_stream = raw::stream(stream.backend_stream())?;
+        let driver = raw::driver().ok()?;
+        let context = match raw::context(stream.backend_stream())? {
             Ok(context) => context,
             Err(err) => return Some(Err(err)),
         };
         let [gx, gy, gz] = config.grid;
         let [bx, by, bz] = config.block;
         let params = CUDA_KERNEL_NODE_PARAMS {
-            func: function.function,
+            func: function,
             gridDimX: gx,
             gridDimY: gy,
             gridDimZ: gz,
@@ -89,7 +89,7 @@ impl RawGraph {
         let mut raw = RawGraph {
             driver,
             context,
-            stream: cuda.stream,
+            stream: cuda_stream,
             graph: std::ptr::null_mut(),
             exec: std::ptr::null_mut(),
             nodes: Vec::with_capacity(count),
@@ -124,7 +124,6 @@ impl RawGraph {
         let add = self
             .driver
             .cuGraphAddKernelNode
-            .or(self.driver.cuGraphAddKernelNodeV1)
             .ok_or_else(|| missing("cuGraphAddKernelNode"))?;
         let instantiate = self
             .driver
@@ -176,7 +175,6 @@ impl RawGraph {
         let set = self
             .driver
             .cuGraphExecKernelNodeSetParams
-            .or(self.driver.cuGraphExecKernelNodeSetParamsV1)
             .ok_or_else(|| missing("cuGraphExecKernelNodeSetParams"))?;
         self.in_context(|| {
             for &node in &self.nodes {

@@ -2,12 +2,12 @@
 //! explicit graph, automatic replay and (on CUDA) a graph built through the raw driver, plus
 //! the cost of argument updates per node and automatic replay's host time per held launch.
 //!
-//! `cargo run --release -p chevron --example 07-graph-bench [-- [quick] [runs N]]`: with
+//! `cargo run --release -p chevron-bench --example 07-graph-bench [-- [quick] [runs N]]`: with
 //! `runs N` (default 1) the benchmark runs N times, prints each run and then the medians of the
 //! runs' medians; `quick` takes 10 repetitions instead of 100.
 
-use chevron::bench::{graph_replay, GraphBenchOptions, GraphKernel, GraphReport};
 use chevron::Runtime;
+use chevron_bench::{graph_replay, GraphBenchOptions, GraphKernel, GraphReport};
 
 fn main() -> chevron::Result<()> {
     let args: Vec<String> = std::env::args().skip(1).collect();

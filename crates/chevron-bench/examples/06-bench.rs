@@ -1,18 +1,18 @@
 //! Measures launch overhead on the default device against the raw driver (on CUDA).
 //!
-//! `cargo run --release -p chevron --example 06-bench` (`-- quick` for fewer samples). An
+//! `cargo run --release -p chevron-bench --example 06-bench` (`-- quick` for fewer samples). An
 //! unoptimized build refuses to run: its figures would measure the debug build, not chevron.
 
 use std::process::ExitCode;
 
-use chevron::bench::{launch_overhead, BenchOptions};
 use chevron::Runtime;
+use chevron_bench::{launch_overhead, BenchOptions};
 
 fn main() -> ExitCode {
     if cfg!(debug_assertions) {
         eprintln!(
             "06-bench: this is an unoptimized build, whose figures say nothing about chevron; \
-             run `cargo run --release -p chevron --example 06-bench`"
+             run `cargo run --release -p chevron-bench --example 06-bench`"
         );
         return ExitCode::from(2);
     }

@@ -3,7 +3,7 @@
 use std::fmt;
 
 use super::graphs::GraphBenchOptions;
-use crate::AutoGraphStats;
+use chevron::AutoGraphStats;
 
 /// How the repetition's launches were submitted.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -11,7 +11,7 @@ use crate::AutoGraphStats;
 pub enum GraphVariant {
     /// One checked launch per kernel.
     Eager,
-    /// One launch of a recorded [`crate::Graph`].
+    /// One launch of a recorded [`chevron::Graph`].
     Explicit,
     /// Eager calls on a stream with automatic replay, same arguments every repetition.
     Automatic,
@@ -54,7 +54,7 @@ pub struct GraphReport {
     pub options: GraphBenchOptions,
     /// One figure per variant measured.
     pub figures: Vec<GraphFigure>,
-    /// [`crate::Graph::set_args`] per node, in nanoseconds.
+    /// [`chevron::Graph::set_args`] per node, in nanoseconds.
     pub update_ns: f64,
     /// `cuGraphExecKernelNodeSetParams` per node, in nanoseconds (CUDA only).
     pub raw_update_ns: Option<f64>,

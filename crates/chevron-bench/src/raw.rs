@@ -1,13 +1,13 @@
 //! The baseline: `cuLaunchKernel` and `cuStreamSynchronize` called straight through the same
-//! driver table chevron uses, on the same function and stream handles.
+//! driver table chevron uses, on the same function and stream handles
+//! (`chevron::backend::cuda::raw`).
 
 use std::ffi::c_void;
 
-use crate::backend::cuda::sys::{self, CUfunction, CUstream, Driver};
-use crate::backend::cuda::{CudaFunction, CudaStream};
-use crate::backend::LaunchConfig;
-use crate::error::{Error, Result};
-use crate::{Kernel, Stream};
+use chevron::backend::cuda::raw::{self, Driver};
+use chevron::{Error, Kernel, LaunchConfig, Result, Stream};
+
+use crate::raw_graph::{CUfunction, CUresult, CUstream, CUDA_SUCCESS};
 
 /// A raw driver launcher for one kernel on one stream.
 pub(crate) struct RawLauncher {
@@ -24,18 +24,10 @@ impl RawLauncher {
         stream: &Stream,
         config: LaunchConfig,
     ) -> Option<RawLauncher> {
-        let function = kernel
-            .backend_function()
-            .as_any()
-            .downcast_ref::<CudaFunction>()?;
-        let cuda_stream = stream
-            .backend_stream()
-            .as_any()
-            .downcast_ref::<CudaStream>()?;
         Some(RawLauncher {
-            driver: sys::driver().ok()?,
-            function: function.function,
-            stream: cuda_stream.stream,
+            function: raw::function(kernel.backend_function())?,
+            stream: raw::stream(stream.backend_stream())?,
+            driver: raw::driver().ok()?,
             config,
         })
     }
@@ -80,8 +72,8 @@ impl RawLauncher {
         self.check("cuStreamSynchronize", code)
     }
 
-    fn check(&self, call: &'static str, code: sys::CUresult) -> Result<()> {
-        if code == sys::CUDA_SUCCESS {
+    fn check(&self, call: &'static str, code: CUresult) -> Result<()> {
+        if code == CUDA_SUCCESS {
             Ok(())
         } else {
             Err(Error::InvalidValue {
