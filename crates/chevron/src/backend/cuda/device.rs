@@ -2,7 +2,7 @@
 
 use std::any::Any;
 use std::ffi::{c_char, c_int, c_void, CStr};
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, Weak};
 
 use super::context::DeviceState;
 use super::event::CudaEvent;
@@ -22,6 +22,9 @@ pub(crate) struct CudaDevice {
     info: DeviceInfo,
     allocations: Allocations,
     host_memory: HostMemory,
+    /// The device's streams, so that a fault a device-wide synchronization finds is reported
+    /// with the kernels the streams launched since their last clean synchronization.
+    streams: Mutex<Vec<Weak<CudaStream>>>,
 }
 
 impl CudaDevice {
@@ -90,7 +93,30 @@ impl CudaDevice {
             info,
             allocations: Allocations::new(),
             host_memory: HostMemory::new(),
+            streams: Mutex::new(Vec::new()),
         })
+    }
+}
+
+impl CudaDevice {
+    /// Registers a new stream of this device (dropped streams are forgotten on the way).
+    fn keep(&self, stream: CudaStream) -> Arc<dyn backend::Stream> {
+        let stream = Arc::new(stream);
+        let mut streams = self.streams.lock().unwrap_or_else(|e| e.into_inner());
+        streams.retain(|kept| kept.strong_count() > 0);
+        streams.push(Arc::downgrade(&stream));
+        stream
+    }
+
+    /// A device-wide synchronization's fault `code` as the first stream with kernels since its
+    /// last clean synchronization reports it (naming them), if any stream has such kernels.
+    fn fault_of_a_stream(&self, code: sys::CUresult) -> Option<crate::error::Error> {
+        let streams = self.streams.lock().unwrap_or_else(|e| e.into_inner());
+        streams
+            .iter()
+            .filter_map(Weak::upgrade)
+            .find(|stream| stream.has_pending_kernels())
+            .and_then(|stream| stream.report_fault("cuCtxSynchronize", code))
     }
 }
 
@@ -163,11 +189,11 @@ impl backend::Device for CudaDevice {
     }
 
     fn create_stream(&self) -> Result<Arc<dyn backend::Stream>> {
-        Ok(Arc::new(CudaStream::create(&self.state)?))
+        Ok(self.keep(CudaStream::create(&self.state)?))
     }
 
     fn create_stream_with_priority(&self, priority: i32) -> Result<Arc<dyn backend::Stream>> {
-        Ok(Arc::new(CudaStream::create_with_priority(
+        Ok(self.keep(CudaStream::create_with_priority(
             &self.state,
             Some(priority),
         )?))
@@ -214,6 +240,9 @@ impl backend::Device for CudaDevice {
         // SAFETY: the device's context is current.
         let code = unsafe { (self.state.driver.cuCtxSynchronize)() };
         if code != sys::CUDA_SUCCESS {
+            if let Some(named) = self.fault_of_a_stream(code) {
+                return Err(named);
+            }
             return Err(self.state.error(
                 "cuCtxSynchronize",
                 code,

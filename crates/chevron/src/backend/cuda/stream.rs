@@ -128,6 +128,21 @@ impl CudaStream {
         })
     }
 
+    /// Whether kernels were launched since the last clean synchronization.
+    pub(super) fn has_pending_kernels(&self) -> bool {
+        self.launches_since_clean.load(Ordering::Acquire) > 0
+    }
+
+    /// A fault `code` found by `call` elsewhere (a device-wide synchronization) as this
+    /// stream reports it: naming its kernels since the last clean synchronization. `None` when
+    /// `code` is no kernel fault.
+    pub(super) fn report_fault(&self, call: &'static str, code: CUresult) -> Option<Error> {
+        if code == sys::CUDA_SUCCESS || !is_fault(code) {
+            return None;
+        }
+        self.finish_sync(call, code).err()
+    }
+
     /// Notes a launch of `name` in the ring of recent kernels (for fault reports).
     pub(super) fn remember_launch(&self, name: &'static String) {
         let count = self.launches_since_clean.load(Ordering::Relaxed);
