@@ -40,6 +40,7 @@
 
 mod address_space;
 mod block;
+mod cluster;
 mod defined;
 mod exec;
 pub mod fault;
@@ -58,6 +59,7 @@ mod spin;
 pub mod texture;
 mod warp;
 
+pub use cluster::MAX_CLUSTER_BLOCKS;
 pub use fault::{Fault, FaultKind, LoadError, MemoryError};
 pub use grid::{BlockWorkers, LaunchConfig, LaunchHooks, LaunchReport, KEPT_PRINTF_BYTES};
 pub use memory::DeviceMemory;

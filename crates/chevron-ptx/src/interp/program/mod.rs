@@ -55,6 +55,10 @@ pub struct FunctionCode {
     pub carry_reg: u32,
     /// Whether the function synchronises the grid (reads the workspace of cooperative launches).
     pub grid_sync: bool,
+    /// The cluster a kernel requires (`.reqnctapercluster`, CUDA's `__cluster_dims__`).
+    pub cluster_dims: Option<[u32; 3]>,
+    /// `.explicitcluster` (or `.reqnctapercluster`): the kernel runs in clusters.
+    pub explicit_cluster: bool,
 }
 
 impl FunctionCode {
