@@ -17,10 +17,11 @@
 //! `match`, `redux`, `elect`, `activemask`) with member masks; atomics across concurrent blocks;
 //! calls, recursion, indirect calls; `printf`, `malloc`/`free`, `assert`; `cp.async` (run
 //! synchronously); `ldmatrix`, `mma.sync` and WMMA (accumulated in f64, not bit-identical to
-//! tensor cores); grid-wide synchronisation; texture and surface objects ([`texture`]: `tex`,
-//! `tld4`, `txq`, `suld.b`, `sust.b`, `suq`). `wgmma`, TMA and `tcgen05` fail the load; other
-//! instructions the CPU device cannot run (mipmapped or cube textures, cluster memory) fail
-//! the launch of a kernel that reaches them, naming function and line.
+//! tensor cores); grid-wide synchronisation; thread-block clusters (`cluster.rs`: distributed
+//! shared memory, cluster barriers); TMA copies through tensor maps ([`tensor_map`]); texture
+//! and surface objects ([`texture`]: `tex`, `tld4`, `txq`, `suld.b`, `sust.b`, `suq`). `wgmma`
+//! and `tcgen05` fail the load; other instructions the CPU device cannot run (mipmapped or cube
+//! textures) fail the launch of a kernel that reaches them, naming function and line.
 //!
 //! ```no_run
 //! use std::sync::Arc;
@@ -56,6 +57,7 @@ pub mod program;
 pub mod race;
 pub mod source;
 mod spin;
+pub mod tensor_map;
 pub mod texture;
 mod warp;
 

@@ -266,6 +266,19 @@ pub trait Device: Send + Sync + 'static {
         ))
     }
 
+    /// The 128 bytes of the TMA descriptor of `map` (what `cuTensorMapEncodeTiled` writes into
+    /// a host `CUtensorMap`; CUDA: the driver's encoding, the CPU device: the interpreter's).
+    /// Backends without tensor maps keep this default: the error of [`Device::tensor_maps`].
+    fn tensor_map_descriptor(&self, map: &TiledTensorMap) -> Result<[u8; 128]> {
+        self.tensor_maps()?;
+        map.check()?;
+        Err(unsupported(
+            self.info(),
+            "tensor_map_descriptor",
+            "TMA descriptors (tensor maps)",
+        ))
+    }
+
     /// Maps `bytes` of host memory at `host` into the device's address space (CUDA:
     /// `cuMemHostRegister` with `PORTABLE | DEVICEMAP`), so kernels access it in place; returns
     /// the device address. CUDA maps; the CPU device keeps this default error (its callers

@@ -26,6 +26,10 @@ use super::stream_queue::StreamQueue;
 use super::timeline::Timeline;
 use super::worker::{Job, MemoryOp, WorkerContext};
 
+/// Most blocks of a cluster: CUDA's portable maximum, as on GPUs (the CPU device's
+/// interpreter runs up to 16, what non-portable cluster sizes allow).
+const MAX_PORTABLE_CLUSTER_BLOCKS: u64 = 8;
+
 /// A stream of a CPU device.
 pub struct CpuStream {
     /// The stream's work; queued work still runs after the stream is dropped.
@@ -88,6 +92,49 @@ impl Stream for CpuStream {
         self.submit(Job::Launch {
             kernel,
             config: *config,
+            cluster: None,
+            params,
+        })?;
+        Ok(())
+    }
+
+    /// Clusters run interpreted: the blocks of a cluster take turns on one worker
+    /// (`chevron_ptx::interp`'s `cluster.rs`).
+    unsafe fn launch_cluster(
+        &self,
+        function: &dyn Function,
+        config: &LaunchConfig,
+        cluster: [u32; 3],
+        args: &[*mut c_void],
+    ) -> Result<()> {
+        let fail = |message: String| Error::LaunchConfig {
+            kernel: function.name().to_string(),
+            device: self.device.label().to_string(),
+            message,
+        };
+        let [x, y, z] = cluster;
+        let blocks = u64::from(x) * u64::from(y) * u64::from(z);
+        if blocks > MAX_PORTABLE_CLUSTER_BLOCKS {
+            return Err(fail(format!(
+                "clusters of ({x}, {y}, {z}) = {blocks} blocks exceed the portable maximum of \
+                 {MAX_PORTABLE_CLUSTER_BLOCKS}"
+            )));
+        }
+        // SAFETY: forwarded from the caller.
+        let (kernel, params) = unsafe { prepare_launch(&self.device, function, config, args) }?;
+        if let Some(required) = kernel.program.kernel_cluster(&kernel.handle) {
+            if required != cluster {
+                let [rx, ry, rz] = required;
+                return Err(fail(format!(
+                    "the kernel is compiled for clusters of ({rx}, {ry}, {rz}) blocks \
+                     (.reqnctapercluster / __cluster_dims__), not ({x}, {y}, {z})"
+                )));
+            }
+        }
+        self.submit(Job::Launch {
+            kernel,
+            config: *config,
+            cluster: Some(cluster),
             params,
         })?;
         Ok(())

@@ -35,6 +35,8 @@ pub(crate) enum Job {
     Launch {
         kernel: Arc<LoadedKernel>,
         config: LaunchConfig,
+        /// Thread-block clusters of these dimensions (`None`: the kernel's own, if any).
+        cluster: Option<[u32; 3]>,
         params: Vec<u8>,
     },
     /// A copy or fill; `what` names it in fault messages (e.g. `memcpy host-to-device`).
@@ -128,10 +130,11 @@ impl WorkerContext {
             Job::Launch {
                 kernel,
                 config,
+                cluster,
                 params,
             } => {
                 let name = kernel.name.as_str();
-                match guarded(|| self.launch(&kernel, &config, &params)) {
+                match guarded(|| self.launch(&kernel, &config, cluster, &params)) {
                     Ok(Ok(())) => None,
                     Ok(Err(message)) | Err(message) => Some(fault(name, message)),
                 }
@@ -173,6 +176,7 @@ impl WorkerContext {
         &self,
         kernel: &LoadedKernel,
         config: &LaunchConfig,
+        cluster: Option<[u32; 3]>,
         params: &[u8],
     ) -> Result<(), String> {
         let config = interp::LaunchConfig {
@@ -200,7 +204,18 @@ impl WorkerContext {
         };
         // initcheck reads the written bytes on every load, synccheck looks at every barrier
         // arrival, racecheck at every shared and global access: the interpreter does them.
-        let result = if checks.initcheck || checks.synccheck || checks.racecheck {
+        // Clusters (asked for, or compiled into the kernel) run interpreted: their blocks take
+        // turns on one worker, which compiled code does not do.
+        let compiled_cluster = kernel.program.kernel_cluster(&kernel.handle);
+        let result = if let Some(cluster) = cluster {
+            kernel
+                .program
+                .launch_cluster(&kernel.handle, &config, cluster, params, &hooks)
+        } else if compiled_cluster.is_some_and(|c| c != [1, 1, 1])
+            || checks.initcheck
+            || checks.synccheck
+            || checks.racecheck
+        {
             kernel
                 .program
                 .launch_with(&kernel.handle, &config, params, &hooks)
