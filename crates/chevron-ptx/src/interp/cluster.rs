@@ -166,6 +166,9 @@ impl ClusterLink {
     }
 }
 
+/// Told of each block's end: its rank in the cluster, the run and its result.
+pub(crate) type BlockEnd<'a> = dyn FnMut(usize, &mut BlockRun, Result<bool, Fault>) + 'a;
+
 /// The blocks of one cluster in flight, reused from cluster to cluster by a worker.
 #[derive(Debug, Default)]
 pub(crate) struct ClusterRun {
@@ -207,7 +210,7 @@ impl ClusterRun {
         &mut self,
         launch: &Launch<'_>,
         abort: &dyn Fn() -> bool,
-        finish: &mut dyn FnMut(usize, &mut BlockRun, Result<bool, Fault>),
+        finish: &mut BlockEnd<'_>,
     ) {
         let count = |run: &BlockRun| -> u64 {
             run.running_warps()

@@ -288,7 +288,7 @@ impl Program {
                 super::MAX_CLUSTER_BLOCKS
             )));
         }
-        if let Some(axis) = (0..3).find(|&a| config.grid[a] % cluster_shape[a] != 0) {
+        if let Some(axis) = (0..3).find(|&a| !config.grid[a].is_multiple_of(cluster_shape[a])) {
             return Err(invalid(format!(
                 "the grid {:?} is not a multiple of the cluster {cluster_shape:?} (dimension {axis})",
                 config.grid
