@@ -10,10 +10,13 @@ with `#` not starting a comment, so a trailing `# comment` fails as it would for
 Blocks tagged ```rust are compiled as a program against the workspace's built chevron crate
 (target/debug/libchevron.rlib; a block without `fn main` is wrapped in one) and run; blocks
 tagged ```c are compiled with the system C compiler, linked against libchevron.so and run.
-Other tags (text, console, toml, none) are never run. A block whose tag line says `no-ci`
-(```sh no-ci) is shown to readers but not run here: keep those few (the test command itself,
-release builds, GPU-only lines). Prints one line per block and `docs: N passed, N failed, N not
-run (no-ci)`; exits 1 on any failure.
+Blocks tagged ```bash or ```shell run as ```sh blocks; in a ```console block the lines after a
+`$ ` prompt run as one (the output shown is not compared). Other tags (text, toml, none) are
+never run; scripts/docs/references.py checks the commands, paths and variables they name. A
+block whose tag line says `no-ci: REASON` (```sh no-ci: needs a GPU) is shown to readers but
+not run here, and the reason is printed: keep those few (the test command itself, a GPU, a
+file the reader brings); a `no-ci` without a reason fails. Prints one line per block and `docs:
+N passed, N failed, N not run (no-ci)`; exits 1 on any failure.
 """
 
 import os
@@ -24,7 +27,9 @@ import sys
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", ".."))
 WORK = os.path.join(ROOT, "target", "doc-snippets")
 DEBUG = os.path.join(ROOT, "target", "debug")
-RUNNABLE = ("sh", "rust", "c")
+RUNNABLE = ("sh", "rust", "c", "console")
+# Tags run as another: shell blocks by any of their names.
+ALIASES = {"bash": "sh", "shell": "sh"}
 TIMEOUT_S = 300
 FENCE = re.compile(r"^(\s*)(```+)\s*([^`]*)$")
 
@@ -45,7 +50,22 @@ def blocks(path):
             body.append(lines[i][len(indent):] if lines[i].startswith(indent) else lines[i])
             i += 1
         i += 1
-        yield start, info.replace(",", " ").split(), "\n".join(body) + "\n"
+        # A `no-ci` reason is one word, kept as written: "no-ci:REASON".
+        head, no_ci, reason = info.partition("no-ci")
+        words = head.replace(",", " ").split()
+        if no_ci:
+            words.append("no-ci:" + reason.lstrip(":").strip())
+        if words:
+            words[0] = ALIASES.get(words[0], words[0])
+        yield start, words, "\n".join(body) + "\n"
+
+
+def no_ci_reason(words):
+    """The reason a block's tag line gives after `no-ci` ("" when none); None without `no-ci`."""
+    for word in words[1:]:
+        if word.startswith("no-ci:"):
+            return word[len("no-ci:"):]
+    return None
 
 
 def environment():
@@ -129,7 +149,14 @@ def check_c(name, text):
     return run([binary])
 
 
-CHECKS = {"sh": check_sh, "rust": check_rust, "c": check_c}
+def check_console(name, text):
+    commands = [line[2:] for line in text.split("\n") if line.startswith("$ ")]
+    if not commands:
+        return False, "a console block without a `$ ` command line"
+    return check_sh(name, "\n".join(commands) + "\n")
+
+
+CHECKS = {"sh": check_sh, "rust": check_rust, "c": check_c, "console": check_console}
 
 
 def main(argv):
@@ -143,15 +170,21 @@ def main(argv):
             if not words or words[0] not in RUNNABLE:
                 continue
             where = "%s:%d (%s)" % (rel, line, words[0])
-            if "no-ci" in words[1:]:
+            reason = no_ci_reason(words)
+            if reason is not None:
                 comment = trailing_comment(text) if words[0] == "sh" else None
                 if comment is not None:
                     failed += 1
                     print("FAIL   %s\n       a comment, which zsh takes as arguments when "
                           "pasted: %s" % (where, comment))
                     continue
+                if not reason:
+                    failed += 1
+                    print("FAIL   %s\n       `no-ci` without a reason (```%s no-ci: WHY)"
+                          % (where, words[0]))
+                    continue
                 not_run += 1
-                print("no-ci  " + where)
+                print("no-ci  %s: %s" % (where, reason))
                 continue
             if listing:
                 print("run    " + where)

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# On a GPU machine: runs chevron's conformance suite on every device found (each CUDA GPU and the
-# CPU device), including the tests marked `#[ignore = "needs a CUDA GPU"]`. The CUDA fault test
-# leaves the process's context unusable, so it runs alone in a process of its own.
+# On a GPU machine: runs chevron's conformance suite whole, RUNS times in a row (default 3), on
+# every device found (each CUDA GPU and the CPU device), the tests marked
+# `#[ignore = "needs a CUDA GPU"]` included, nothing skipped or run apart (the fault test faults
+# in a child process of its own). Then once more on the CUDA devices only. Prints one line per
+# run and exits 1 when any run failed.
 #
 # The test binary is built on the development machine and carried over:
 #   cargo test -p chevron --test conformance --no-run   # prints the executable's path
@@ -22,25 +24,12 @@ fi
 [ -x "$bin" ] || { echo "no conformance binary at $bin (see the header of $0)" >&2; exit 2; }
 command -v nvidia-smi >/dev/null && nvidia-smi -L
 status=0
-concurrency=tokens::work_on_two_streams_runs_concurrently
-# Timed against a spinning kernel: alone, so that no other test's kernels share the device.
-no_stall=releases::a_free_or_unload_while_a_kernel_spins_does_not_stall_the_launching_thread
-echo "== conformance: every device, GPU tests included"
-"$bin" --include-ignored --skip cuda_fault_names_the_kernel --skip "$concurrency" \
-  --skip "$no_stall" || status=1
-echo "== conformance: CUDA devices only (CHEVRON_DEVICES=cuda)"
-CHEVRON_DEVICES=cuda "$bin" --include-ignored --skip cuda_fault_names_the_kernel \
-  --skip "$concurrency" --skip "$no_stall" || status=1
-echo "== conformance: a free or unload does not stall the launching thread, alone"
-"$bin" --include-ignored --exact "$no_stall" --nocapture || status=1
-# The driver's cuMemFree and cuModuleUnload wait for the whole device: another test freeing memory
-# in a parallel thread while the handshake kernels spin likely serializes the two streams (seen on
-# H200, driver 580: fails in the parallel run, passes alone every time). So it runs alone.
-echo "== conformance: two streams run concurrently, alone"
-"$bin" --include-ignored --exact "$concurrency" || status=1
-echo "== conformance: the CUDA fault test, alone"
-"$bin" --include-ignored --exact gpu_only::cuda_fault_names_the_kernel --nocapture || status=1
-echo "== launch benchmark (smoke, debug build; use the release example for figures)"
-"$bin" --include-ignored --exact gpu_only::the_launch_benchmark_measures_against_the_raw_driver \
-  --nocapture || status=1
+runs=${RUNS:-3}
+for run in $(seq "$runs"); do
+  echo "== conformance run $run of $runs: every device, GPU tests included, whole"
+  if "$bin" --include-ignored; then echo "conformance run $run: passed"
+  else echo "conformance run $run: FAILED"; status=1; fi
+done
+echo "== conformance: CUDA devices only (CHEVRON_DEVICES=cuda), whole"
+CHEVRON_DEVICES=cuda "$bin" --include-ignored || status=1
 exit $status

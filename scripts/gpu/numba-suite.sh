@@ -12,6 +12,7 @@
 # then on the GPU machine (no cargo needed; a python with numba-cuda 0.30.x installed, its
 # path in PYTHON, default python3):
 #   scripts/gpu/numba-suite.sh [--jobs N] [MODULE…]     # logs under $OUT (default: a temp dir)
+# (NATIVE_ONLY=1: the native baseline alone.)
 set -euo pipefail
 export LC_ALL=C
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -60,6 +61,12 @@ export NUMBA_SUITE_WHEELS="$carry/wheels" NUMBA_SUITE_DEPS="$OUT/deps"
 
 scripts/numba-suite.sh --native --jobs "$jobs" --python "$python" --out "$OUT/native" \
     "${modules[@]}" >/dev/null
+if [[ -n ${NATIVE_ONLY:-} ]]; then
+    # The baseline alone (NATIVE_ONLY=1): the CPU device's figures are compared with it.
+    cat "$OUT/native/summary.txt"
+    echo "native:  $(cat "$OUT/native/total.txt")"
+    exit 0
+fi
 CHEVRON="$carry/chevron" CHEVRON_CUDART="$carry/libchevron_driver.so" \
     CHEVRON_LIBCUDA="$carry/libcuda.so" \
     scripts/numba-suite.sh --device cuda --jobs "$jobs" --python "$python" --out "$OUT/chevron" \

@@ -64,6 +64,10 @@ stale "$out/units" $src/units_main.cu $src/units_kernels.cu \
     && nvcc "${link[@]}" -o "$out/units" $src/units_main.cu $src/units_kernels.cu
 stale "$out/rdc" $src/rdc_main.cu $src/rdc_lib.cu \
     && nvcc -rdc=true "${link[@]}" -o "$out/rdc" $src/rdc_main.cu $src/rdc_lib.cu
+for program in dynpar_tree dynpar_streams; do
+    stale "$out/$program" $src/$program.cu $src/perf_common.h \
+        && nvcc -rdc=true "${link[@]}" -o "$out/$program" $src/$program.cu -lcudadevrt
+done
 stale "$out/event_timing" $src/event_timing.cu \
     && nvcc "${link[@]}" -o "$out/event_timing" $src/event_timing.cu
 stale "$out/launch_bench" $src/launch_bench.cu \
@@ -109,6 +113,17 @@ grep -Eq "automatic graph replay: [1-9][0-9]* instantiation\(s\), [1-9][0-9]* re
     "$out/graphs-auto.stderr" \
     || { echo "cudart: no automatic replay in graphs-auto:" >&2; cat "$out/graphs-auto.stderr" >&2; exit 1; }
 check rdc "rdc: 256 calls, ok" "$out/rdc"
+# Kernels launching kernels (dynamic parallelism): recursion, streams, tail launches, limits.
+check dynpar_tree "dynpar_tree: ok" "$out/dynpar_tree"
+check dynpar_streams "dynpar_streams: ok" "$out/dynpar_streams"
+check dynpar_pending "dynpar_streams pending: ok" "$out/dynpar_streams" pending
+# Child grids run on their kernel's tier: compiled, while the launching kernels stay interpreted.
+CHEVRON_CPU_EXEC=compiled CHEVRON_CPU_COMPILE_LOG=1 \
+    check dynpar_compiled "dynpar_streams: ok" "$out/dynpar_streams"
+grep -q "compiled \`_Z4markPiii\`" "$out/dynpar_compiled.stderr" \
+    && grep -q "\`_Z6parentPiS_S_S_S_S_\` stays interpreted: a call to \`__cudaCDP2" \
+        "$out/dynpar_compiled.stderr" \
+    || { echo "cudart: dynpar_compiled: children not compiled:" >&2; cat "$out/dynpar_compiled.stderr" >&2; exit 1; }
 check faults-assert "faults assert: ok" "$out/faults" assert
 grep -q "kernel \`check_positive(int const\*, int)\`, block (1, 0, 0), thread (5, 0, 0), PTX line [0-9]*.*Assertion \`values\[i\] > 0\` failed.*(no source line: compile with -lineinfo)" \
     "$out/faults-assert.stderr"

@@ -5,10 +5,10 @@
 # it reduces with shuffles instead of redux.sync) and runs them under
 # `chevron exec --device cpu` with the interpreter and with compiled code
 # (CHEVRON_CPU_EXEC=interp / compiled): the probe's output must equal the H200's
-# (scripts/gpu/probes/collective_probe.h200.txt), the others must print "NAME: ok".
-# tests/cudart/cluster_dsmem.cu and tma_tile.cu (sm_90 thread-block clusters and TMA) must print
-# "NAME: ok" too. Built programs are cached under target/fidelity/ and rebuilt only when a
-# source is newer.
+# (scripts/gpu/probes/collective_probe.h200.txt), launch_errors.cu's the H200's
+# (scripts/gpu/probes/launch_errors.h200.txt), the others must print "NAME: ok";
+# tests/cudart/cluster_dsmem.cu and tma_tile.cu (sm_90 thread-block clusters and TMA) among them.
+# Built programs are cached under target/fidelity/ and rebuilt only when a source is newer.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -39,6 +39,7 @@ build "$out/zero_copy" $src/zero_copy.cu -arch=sm_90
 build "$out/hm_pinned_streams" $src/hm_pinned_streams.cu
 build "$out/cluster_dsmem" $src/cluster_dsmem.cu -arch=sm_90
 build "$out/tma_tile" $src/tma_tile.cu -arch=sm_90
+build "$out/launch_errors" $src/launch_errors.cu
 
 chevron="$root/target/debug/chevron"
 expected=scripts/gpu/probes/collective_probe.h200.txt
@@ -52,6 +53,14 @@ for mode in interp compiled; do
         fi
         echo "$program ($mode): same as the H200 ($(wc -l <"$got") cases)"
     done
+    # The error codes of launches no device can run, as NVIDIA's runtime gives them on an H200.
+    got="$out/launch_errors.$mode.txt"
+    CHEVRON_CPU_EXEC=$mode "$chevron" exec --device cpu "$out/launch_errors" >"$got" 2>/dev/null
+    if ! diff -u scripts/gpu/probes/launch_errors.h200.txt "$got" >&2; then
+        echo "fidelity: launch_errors ($mode) differs from the H200" >&2
+        exit 1
+    fi
+    echo "launch_errors ($mode): same as the H200 ($(wc -l <"$got") lines)"
     for program in async_copy host_memory zero_copy hm_pinned_streams cluster_dsmem tma_tile; do
         last="$(CHEVRON_CPU_EXEC=$mode "$chevron" exec --device cpu "$out/$program" | tail -n1)"
         [[ $last == "$program: ok" ]] || { echo "fidelity: $program ($mode): $last" >&2; exit 1; }

@@ -1,12 +1,16 @@
 #!/usr/bin/env bash
 # The code blocks of README.md and docs/*.md, run as a reader would copy them (shell under bash
 # and zsh, Rust programs against the chevron crate, C programs against libchevron) on the CPU
-# device: see scripts/docs/snippets.py, which also says how a block is kept out of CI (`no-ci`).
+# device: see scripts/docs/snippets.py, which also says how a block is kept out of CI (`no-ci:
+# REASON`; a block without a reason fails). scripts/docs/references.py then checks what every
+# page names, in blocks of any kind and inline code: `chevron` subcommands and their options
+# (against `chevron SUB --help`), repository paths, `CHEVRON_*` variables.
 # docs/build-without-gpu.md runs as a newcomer follows it, every block: in a home of its own, so
 # that its `scripts/install` fills a fresh ~/.local whose chevron the later blocks run (with the
 # dev profile, CHEVRON_INSTALL_PROFILE=dev, the test build, instead of a release build).
 # Installs zsh, clang-22 and libmlir-22 when missing (apt-get). Prints
-# `docs: N passed, N failed, N not run (no-ci)`, for the newcomer page then for the rest.
+# `docs: N passed, N failed, N not run (no-ci)`, for the newcomer page then for the rest, and
+# `docs references: … N wrong` for all pages.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -40,4 +44,5 @@ for page in README.md docs/*.md; do
     [[ $page == "$newcomer" ]] || pages+=("$page")
 done
 python3 scripts/docs/snippets.py "${pages[@]}" || status=1
+python3 scripts/docs/references.py README.md docs/*.md || status=1
 exit "$status"

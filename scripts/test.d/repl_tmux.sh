@@ -2,7 +2,7 @@
 # `chevron repl` as a person uses it, on the CPU device, driven through tmux (send-keys and
 # capture-pane): the prompt, multi-line input, a launch and :print, history recall (Up), Ctrl-C
 # dropping a half-entered unit, Ctrl-C during a spinning kernel, Ctrl-C during a compile blocked
-# on a FIFO, and Ctrl-D quitting. Then hostile input and the same language from a pipe: no
+# on a FIFO (and a compile after it, which must not wait for it), and Ctrl-D quitting. Then hostile input and the same language from a pipe: no
 # prompt, exit code 2 after an error; `chevron run FILE.cu`. The cases of a REPL that takes what
 # people type: `:` commands at the start of any line (inside an unfinished unit too), a
 # definition and a launch on one line (after a unit's last line, and alone), `:print` of a
@@ -128,6 +128,10 @@ keys C-c
 wait_for "error: snippet 6: interrupted: the compile was abandoned, the session is unchanged"
 lines 'fill<<<1, 4>>>(out);' ':print out 1'
 wait_for "out = [0, …]"
+# A compile after the abandoned one (still blocked in NVRTC) does not wait for it.
+lines '__global__ void after(int *o) { o[0] = 9; }' 'after<<<1, 1>>>(out);' ':print out 1'
+wait_for "snippet 6: after(int*)"
+wait_for "out = [9, …]"
 keys C-d
 for _ in $(seq 1 50); do
     tmux has-session -t "$session" 2>/dev/null || break
@@ -203,4 +207,4 @@ printf '%s\n' 'template <typename T> __global__ void twice(T *v) { v[threadIdx.x
 target/debug/chevron run "$work/twice.cu" 'twice<float>' --grid 1 --block 3 --arg 'f32[3]=iota' \
     --print 0 | grep -qF 'arg 0: [0.0,2.0,4.0]' \
     || { echo "repl_tmux: chevron run FILE.cu 'twice<float>' failed" >&2; exit 1; }
-echo "repl_tmux: prompt, multi-line input, :commands inside a unit, host subset, globals, history recall, Ctrl-C (input and stopping a kernel), Ctrl-D, pipe, templates, #include, :load/:save/:symbols/:device, a fault, run .cu: ok"
+echo "repl_tmux: prompt, multi-line input, :commands inside a unit, host subset, globals, history recall, Ctrl-C (input, stopping a kernel, a compile abandoned without holding back the next), Ctrl-D, pipe, templates, #include, :load/:save/:symbols/:device, a fault, run .cu: ok"

@@ -4,7 +4,7 @@
 # nvcc's defaults and with -cudart shared, both run under `chevron exec --device cpu`, and their
 # outputs must be equal and end in "NAME: ok" (fault.cu: the error, and chevron's report naming
 # the kernel; rdc_*.cu: three translation units built with -rdc=true; launch_config.cu:
-# impossible configurations are cudaErrorInvalidConfiguration; textures.cu: tests/cudart/tex_basic.cu's
+# impossible configurations are cudaErrorInvalidValue; textures.cu: tests/cudart/tex_basic.cu's
 # arrays, texture and surface objects through the driver's cuArray3DCreate/cuTexObjectCreate; copies_3d.cu, built with nvcc's
 # defaults only: 3D copies and 2D/3D fills checked against the host). vector_add.cu and the
 # rdc program (CUDA_SEPARABLE_COMPILATION ON) are also built by CMake with its default CUDA

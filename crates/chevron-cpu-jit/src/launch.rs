@@ -240,6 +240,7 @@ impl CompiledKernel {
                 stop: Some(grace),
                 workers: None,
                 races: hooks.races,
+                child_grids: None,
             };
             let result = self.interpret(config, params, &graced, blocks);
             drop(finished);

@@ -49,6 +49,16 @@ pub const CODES: &[(c_int, &str, &str)] = &[
         "__global__ function call is not configured",
     ),
     (
+        65,
+        "cudaErrorLaunchMaxDepthExceeded",
+        "launch would exceed maximum depth of nested launches",
+    ),
+    (
+        69,
+        "cudaErrorLaunchPendingCountExceeded",
+        "launch failed because launch would exceed cudaLimitDevRuntimePendingLaunchCount",
+    ),
+    (
         98,
         "cudaErrorInvalidDeviceFunction",
         "invalid device function",
@@ -210,7 +220,9 @@ impl From<chevron::Error> for CudaError {
             E::Unavailable { .. } => NO_DEVICE,
             E::Driver { code, .. } => driver_code(*code),
             E::Argument { .. } | E::InvalidValue { .. } => INVALID_VALUE,
-            E::LaunchConfig { .. } => INVALID_CONFIGURATION,
+            // NVIDIA's runtime answers every launch a device cannot run so (an H200, CUDA 13.0:
+            // blocks and grids too large or empty, too much shared memory, launch bounds).
+            E::LaunchConfig { .. } => INVALID_VALUE,
             E::NotFound { what, .. } if *what == "kernel" => INVALID_DEVICE_FUNCTION,
             E::NotFound { .. } => SYMBOL_NOT_FOUND,
             E::CodeObject { .. } => INVALID_KERNEL_IMAGE,

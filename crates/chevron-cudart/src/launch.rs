@@ -156,6 +156,7 @@ unsafe fn launch_shaped(
     // SAFETY: forwarded from the caller.
     let args = unsafe { argument_pointers(&entry.name, params, args) }?;
     let config = launch_config(grid, block, shared)?;
+    func_attributes::check_dynamic_shared(entry, &kernel, config.shared_bytes)?;
     mirror::with_translated_args(&stream, params, args, |args| {
         let launched = match shape {
             // SAFETY: each pointer reads a value of its parameter's size (the caller's
@@ -374,7 +375,6 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(
         let entry = registry::kernel_entry(func)?;
         let state = state::current()?;
         let kernel = entry.kernel(state::current_ordinal())?;
-        let limits = state.device.limits();
         // SAFETY: every field is an integer, for which 0 is valid.
         let mut out: cudaFuncAttributes = unsafe { std::mem::zeroed() };
         out.sharedSizeBytes = kernel.static_shared_bytes() as usize;
@@ -384,11 +384,8 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(
         let versions = entry.fatbin.code_versions(&state.device.code_targets());
         out.ptxVersion = versions.ptx.unwrap_or(device_arch) as c_int;
         out.binaryVersion = versions.cubin.unwrap_or(device_arch) as c_int;
-        out.maxDynamicSharedSizeBytes = func_attributes::max_dynamic_shared(func).unwrap_or(
-            limits
-                .max_shared_per_block
-                .saturating_sub(kernel.static_shared_bytes()) as c_int,
-        );
+        out.maxDynamicSharedSizeBytes = func_attributes::max_dynamic_shared(&entry)
+            .unwrap_or(func_attributes::default_max_dynamic_shared(&kernel) as c_int);
         store(attributes, out, "attr")
     })
 }
@@ -425,7 +422,7 @@ pub extern "C" fn cudaFuncSetAttribute(
                 ),
             ));
         }
-        func_attributes::set_max_dynamic_shared(func, value);
+        func_attributes::set_max_dynamic_shared(&entry, value);
         Ok(())
     })
 }

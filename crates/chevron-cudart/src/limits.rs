@@ -11,29 +11,39 @@ use crate::errors::{
 use crate::memory::store;
 use crate::state;
 
+/// `cudaLimitDevRuntimePendingLaunchCount`.
+const LIMIT_PENDING_LAUNCH_COUNT: c_int = 4;
+
 /// `cudaLimitPrintfFifoSize`, `cudaLimitMallocHeapSize` and the stack size: what chevron
 /// reports for each `cudaLimit`, by value.
 fn limit_value(limit: c_int) -> Option<usize> {
+    use chevron_ptx::interp::device_runtime::pending_launch_limit;
     match limit {
         0 => Some(1024),    // cudaLimitStackSize
         1 => Some(1 << 20), // cudaLimitPrintfFifoSize
         2 => Some(8 << 20), // cudaLimitMallocHeapSize
-        3 | 4 => Some(2),   // device runtime sync depth, pending launch count
-        5 => Some(0),       // max L2 fetch granularity
-        6 => Some(0),       // persisting L2 cache size
+        3 => Some(2),       // device runtime sync depth
+        LIMIT_PENDING_LAUNCH_COUNT => Some(pending_launch_limit() as usize),
+        5 => Some(0), // max L2 fetch granularity
+        6 => Some(0), // persisting L2 cache size
         _ => None,
     }
 }
 
 /// Accepts a device limit (chevron's devices have no fixed FIFO, heap or stack to resize).
+/// The pending launch count of device-side launches is the CPU device's
+/// (`chevron_ptx::interp::device_runtime`), one for the process.
 #[no_mangle]
 pub extern "C" fn cudaDeviceSetLimit(limit: c_int, value: usize) -> cudaError_t {
-    let _ = value;
     guard("cudaDeviceSetLimit", || {
         state::current()?;
         limit_value(limit)
-            .map(drop)
-            .ok_or_else(|| CudaError::new(INVALID_VALUE, format!("cudaLimit {limit}")))
+            .ok_or_else(|| CudaError::new(INVALID_VALUE, format!("cudaLimit {limit}")))?;
+        if limit == LIMIT_PENDING_LAUNCH_COUNT {
+            let count = u32::try_from(value).unwrap_or(u32::MAX);
+            chevron_ptx::interp::device_runtime::set_pending_launch_limit(count);
+        }
+        Ok(())
     })
 }
 

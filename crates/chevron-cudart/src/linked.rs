@@ -7,7 +7,8 @@
 //! unit's PTX and link them with chevron-ptx's linker, so device functions and globals resolve
 //! across units (a GPU's driver then JIT-compiles the linked PTX). Each unit's PTX is read as
 //! a code object (parsed once), and the linked module is handed on as IR, never printed and
-//! parsed again.
+//! parsed again. The unit of CUDA's device runtime library (`-lcudadevrt`, pulled in by
+//! device-side launches) is replaced by chevron's (`chevron_ptx::linker::is_device_runtime`).
 
 use chevron::code_object::{parse_fatbin, CodeObject, CodeObjectKind, EntryKind};
 
@@ -41,6 +42,14 @@ pub fn link_ptx(units: &[&[u8]], user: &str) -> CudaResult<chevron_ptx::ir::Modu
         let name = format!("unit {index}");
         let code = CodeObject::read_as(CodeObjectKind::Ptx, text.as_bytes(), &name);
         let module = code.ptx().map_err(|e| fail(e.to_string()))?;
+        if chevron_ptx::linker::is_device_runtime(module) {
+            // `-lcudadevrt`: its code calls NVIDIA's driver; chevron's stands in for it, and
+            // the device-side launches stay external for the device to serve.
+            let stand_in = chevron_ptx::parse(chevron_ptx::linker::DEVICE_RUNTIME_PTX)
+                .map_err(|e| fail(format!("chevron's device runtime: {e}")))?;
+            modules.push(stand_in);
+            continue;
+        }
         modules.push(chevron_ptx::ir::Module::clone(module));
     }
     chevron_ptx::link(&modules).map_err(|e| fail(e.to_string()))

@@ -11,7 +11,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::HashMap;
 use std::ffi::c_void;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex, OnceLock};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use chevron::{BackendKind, Device, Runtime, Stream};
 
@@ -60,6 +60,9 @@ impl DeviceState {
 
 static DEVICES: OnceLock<Result<Vec<DeviceState>, String>> = OnceLock::new();
 static HANDLES: Mutex<Option<HashMap<usize, Arc<StreamHandle>>>> = Mutex::new(None);
+/// Streams unregistered so far: a thread's cached stream ([`LAST_STREAM`]) is valid while this
+/// has not moved.
+static UNREGISTERED: AtomicU64 = AtomicU64::new(0);
 /// How many times `cudaDeviceReset` ran: per-thread streams of an earlier generation are
 /// replaced on their next use.
 static GENERATION: AtomicU64 = AtomicU64::new(0);
@@ -69,6 +72,10 @@ thread_local! {
     /// The per-thread default streams, by device, with the reset generation they belong to.
     static PER_THREAD: RefCell<HashMap<usize, (u64, Stream)>> = RefCell::new(HashMap::new());
     static BOUND: Cell<bool> = const { Cell::new(false) };
+    /// The stream this thread resolved last, with the unregistration count it was resolved at:
+    /// a launch loop resolves its stream without the registry's lock or a map look-up.
+    static LAST_STREAM: RefCell<Option<(usize, u64, Weak<StreamHandle>)>> =
+        const { RefCell::new(None) };
 }
 
 /// Whether the runtime was used on the calling thread (its current device read or set): CUDA's
@@ -187,6 +194,7 @@ pub fn remove_stream(stream: *mut c_void) -> CudaResult<Arc<StreamHandle>> {
         .as_mut()
         .and_then(|h| h.remove(&key))
         .ok_or_else(|| bad_stream(key))?;
+    UNREGISTERED.fetch_add(1, Ordering::AcqRel);
     if let Ok(state) = device(handle.device) {
         let mut blocking = lock(&state.blocking);
         blocking.retain(|h| !Arc::ptr_eq(h, &handle));
@@ -296,10 +304,22 @@ pub fn created_stream(stream: *mut c_void) -> CudaResult<(usize, Stream)> {
 }
 
 fn lookup(key: usize) -> CudaResult<Arc<StreamHandle>> {
-    lock(&HANDLES)
+    let unregistered = UNREGISTERED.load(Ordering::Acquire);
+    let cached = LAST_STREAM.with(|last| match &*last.borrow() {
+        Some((at, seen, handle)) if *at == key && *seen == unregistered => handle.upgrade(),
+        _ => None,
+    });
+    if let Some(handle) = cached {
+        return Ok(handle);
+    }
+    let handle = lock(&HANDLES)
         .as_ref()
         .and_then(|h| h.get(&key).cloned())
-        .ok_or_else(|| bad_stream(key))
+        .ok_or_else(|| bad_stream(key))?;
+    LAST_STREAM.with(|last| {
+        *last.borrow_mut() = Some((key, unregistered, Arc::downgrade(&handle)));
+    });
+    Ok(handle)
 }
 
 fn per_thread_stream(ordinal: usize) -> CudaResult<Stream> {
@@ -337,6 +357,7 @@ pub fn reset_device(ordinal: usize) -> CudaResult<Vec<usize>> {
             keep
         });
     }
+    UNREGISTERED.fetch_add(1, Ordering::AcqRel);
     lock(&state.blocking).clear();
     state.blocking_count.store(0, Ordering::Release);
     Ok(forgotten)

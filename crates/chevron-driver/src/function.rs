@@ -16,9 +16,8 @@ const REGISTERS_OF_BINARIES: u32 = 32;
 
 fn attribute_of(function: &FunctionEntry, attribute: c_int) -> DriverResult<c_int> {
     let kernel = &function.kernel;
-    let device = &state::device(function.ordinal)?.device;
+    state::device(function.ordinal)?;
     let shared = kernel.static_shared_bytes();
-    let optin = device.limits().max_shared_per_block_optin;
     Ok(match attribute {
         0 => kernel.max_threads_per_block() as c_int,
         1 => shared as c_int,
@@ -31,10 +30,7 @@ fn attribute_of(function: &FunctionEntry, attribute: c_int) -> DriverResult<c_in
         },
         5 => function.versions.0,
         6 => function.versions.1,
-        8 => match function.max_dynamic_shared.load(Ordering::Acquire) {
-            -1 => optin.saturating_sub(shared) as c_int,
-            set => set,
-        },
+        8 => dynamic_shared_limit(function) as c_int,
         9 => -1,
         other => {
             return Err(DriverError::new(
@@ -56,6 +52,17 @@ pub extern "C" fn cuFuncGetAttribute(
         let function = function(func)?;
         store(value, attribute_of(&function, attribute)?, "pi")
     })
+}
+
+/// The dynamic shared memory a launch of `function` may use: the default (the device's shared
+/// memory per block less the kernel's static shared memory, 48 KiB on NVIDIA's GPUs) until
+/// `cuFuncSetAttribute` raised it.
+#[inline]
+pub fn dynamic_shared_limit(function: &FunctionEntry) -> u32 {
+    match function.max_dynamic_shared.load(Ordering::Acquire) {
+        -1 => cudart::func_attributes::default_max_dynamic_shared(&function.kernel),
+        set => set.max(0) as u32,
+    }
 }
 
 /// Sets an attribute: the dynamic shared memory limit is recorded (and checked against the

@@ -6,10 +6,8 @@
 use std::ffi::{c_int, c_uint, c_void};
 
 use chevron::{BackendKind, LaunchConfig};
-use cudart::errors::CudaError;
 use cudart::state;
 
-use crate::export_table::runtime_objects;
 use crate::module::function;
 use crate::result::{entry, CUresult, DriverError, DriverResult, INVALID_CONTEXT, INVALID_VALUE};
 
@@ -136,6 +134,19 @@ pub unsafe fn launch(
         block: shape.block,
         shared_bytes: shape.shared,
     };
+    if shape.shared > 0 && shape.shared > crate::function::dynamic_shared_limit(&function) {
+        // NVIDIA's driver refuses it so until the limit is raised (an H200, driver 580).
+        return Err(DriverError::new(
+            INVALID_VALUE,
+            format!(
+                "`{}`: {} bytes of dynamic shared memory exceed its limit of {} (raise it with \
+                 cuFuncSetAttribute(…, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, …))",
+                function.name.to_string_lossy(),
+                shape.shared,
+                crate::function::dynamic_shared_limit(&function)
+            ),
+        ));
+    }
     if shape.cluster == [1, 1, 1] {
         // SAFETY: one readable pointer per parameter (the caller's guarantee, or the packed
         // buffer's, checked above); the capture copies the values.
@@ -182,20 +193,7 @@ pub unsafe fn launch(
         };
         launched.map(drop).map_err(Into::into)
     })
-    .map_err(for_caller)
-}
-
-/// `error` as the caller gets it: an impossible configuration is the code NVIDIA's driver
-/// gives a statically linked runtime when such a runtime launched
-/// ([`runtime_objects`]), else the documented code.
-fn for_caller(error: CudaError) -> DriverError {
-    if error.code == cudart::errors::INVALID_CONFIGURATION && runtime_objects::called_by_runtime() {
-        return DriverError::new(
-            runtime_objects::RUNTIME_INVALID_CONFIGURATION,
-            error.message,
-        );
-    }
-    error.into()
+    .map_err(Into::into)
 }
 
 /// Launches a function.

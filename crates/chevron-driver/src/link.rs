@@ -3,7 +3,7 @@
 //! takes like any other code object; cubin, object and library inputs are refused with
 //! `CUDA_ERROR_NOT_SUPPORTED` naming the input (chevron links PTX, not SASS), except CUDA's
 //! device runtime library `libcudadevrt.a`, whose grid-synchronisation functions chevron
-//! provides as PTX (`cudadevrt.ptx`).
+//! provides as PTX (`chevron_ptx::linker::DEVICE_RUNTIME_PTX`).
 
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_uint, c_void, CStr};
@@ -25,7 +25,7 @@ const INPUT_LIBRARY: c_int = 4;
 
 /// chevron's PTX for the functions of CUDA's device runtime library (`libcudadevrt.a`, machine
 /// code only) that Numba's cooperative groups call: linked in place of the archive.
-const DEVICE_RUNTIME: &str = include_str!("cudadevrt.ptx");
+const DEVICE_RUNTIME: &str = chevron_ptx::linker::DEVICE_RUNTIME_PTX;
 
 /// Whether library input `name` is CUDA's device runtime library.
 fn is_device_runtime(name: &str) -> bool {

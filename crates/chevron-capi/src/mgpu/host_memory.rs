@@ -7,7 +7,8 @@
 //! managed memory on devices without concurrent access (before Pascal, or on Windows):
 //!
 //! - a launch whose arguments hold an address inside a host range (memref descriptors pass
-//!   their base and aligned pointers as 8-byte arguments) gets the mirror's address instead;
+//!   their base and aligned pointers as 8-byte arguments, or inside one by-value aggregate
+//!   when the kernel takes the descriptor whole) gets the mirror's address instead;
 //!   if the host owned the range, its bytes are first copied to the mirror, and the device
 //!   owns it from then on;
 //! - at each host synchronization (`mgpuStreamSynchronize`, `mgpuEventSynchronize`,
@@ -228,7 +229,7 @@ pub(crate) fn resolve(ptr: u64) -> Place {
     }
 }
 
-/// Replaces the host-range addresses among 8-byte launch arguments on `device` by mirror
+/// Replaces the host-range addresses among 8-byte launch argument words on `device` by mirror
 /// addresses (uploading host-owned ranges first). Returns the bases of the ranges used, to
 /// hand to [`finish`] with the launch's token.
 pub(crate) fn translate(device: &Device, values: &mut [u64]) -> CapiResult<Vec<u64>> {

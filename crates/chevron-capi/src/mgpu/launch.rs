@@ -2,8 +2,10 @@
 //!
 //! `params` follows `cuLaunchKernel`'s convention: one pointer per parameter, each to the
 //! value in the caller's stack frame. The backend copies the values during the call; when
-//! host-shared or registered memory exists, 8-byte values are first copied here so that host
-//! addresses can be replaced by their device mirrors ([`super::host_memory`]).
+//! host-shared or registered memory exists, values of 8 bytes or more are first copied here so
+//! that host addresses among their 8-byte words (pointer arguments, and pointers inside
+//! by-value aggregates such as a memref descriptor passed whole) can be replaced by their
+//! device mirrors ([`super::host_memory`]).
 
 use std::ffi::c_void;
 
@@ -15,9 +17,6 @@ use super::host_memory;
 use super::{guard, lookup, stream_or_default, DEFAULT_DEVICE, FUNCTIONS, STREAMS};
 use crate::api::launch_cache::{self, Validated};
 use crate::error::{CapiError, CapiResult};
-
-/// Argument lists up to this long are handled without allocating.
-const STACK_ARGS: usize = 64;
 
 /// Axis `axis` of the `what` dimensions (grid, block, cluster) as a positive `u32`; the message
 /// is only formatted on failure (this runs on every launch).
@@ -43,6 +42,13 @@ fn config(grid: [i64; 3], block: [i64; 3], smem: i32) -> CapiResult<LaunchConfig
         config.block[axis] = dimension("block", axis, block[axis])?;
     }
     Ok(config)
+}
+
+/// The 8 bytes of `bytes` at `at`.
+fn word(bytes: &[u8], at: usize) -> [u8; 8] {
+    let mut word = [0u8; 8];
+    word.copy_from_slice(&bytes[at..at + 8]);
+    word
 }
 
 /// Launches `kernel` on `stream` with the argument pointers `params` (`count` of them); a
@@ -90,35 +96,39 @@ unsafe fn enqueue(
         raw(params)?;
         return Ok(());
     }
-    let sizes: Vec<u32> = layout.iter().map(|l| l.size).collect();
-    // Copies of the 8-byte values, which may be host addresses to translate.
-    let mut words = [0u64; STACK_ARGS];
-    let mut heap_words: Vec<u64>;
-    let words: &mut [u64] = if params.len() <= STACK_ARGS {
-        &mut words[..params.len()]
-    } else {
-        heap_words = vec![0; params.len()];
-        &mut heap_words
-    };
-    let mut wide: Vec<usize> = Vec::new();
-    for (i, (&ptr, &size)) in params.iter().zip(&sizes).enumerate() {
-        if size == 8 && !ptr.is_null() {
-            // SAFETY: `ptr` points to the 8-byte value of parameter i (caller's contract).
-            words[i] = unsafe { (ptr as *const u64).read_unaligned() };
-            wide.push(i);
+    // Copies of the arguments of 8 bytes or more, one after the other: each of their 8-byte
+    // words may be a host address to translate (a pointer argument, or a pointer inside a
+    // by-value aggregate such as a memref descriptor passed as one `.param .b8[40]`).
+    let mut copies: Vec<u8> = Vec::new();
+    let mut spans: Vec<(usize, usize, usize)> = Vec::new(); // (parameter, start, size)
+    for (i, (&ptr, param)) in params.iter().zip(layout.iter()).enumerate() {
+        let size = param.size as usize;
+        if size >= 8 && !ptr.is_null() {
+            // SAFETY: `ptr` points to the `size`-byte value of parameter i (caller's contract).
+            let bytes = unsafe { std::slice::from_raw_parts(ptr as *const u8, size) };
+            spans.push((i, copies.len(), size));
+            copies.extend_from_slice(bytes);
         }
     }
-    let mut values: Vec<u64> = wide.iter().map(|&i| words[i]).collect();
+    let word_starts = || {
+        spans
+            .iter()
+            .flat_map(|&(_, start, size)| (start..start + size - 7).step_by(8))
+    };
+    let mut values: Vec<u64> = word_starts()
+        .map(|at| u64::from_le_bytes(word(&copies, at)))
+        .collect();
     let bases = host_memory::translate(stream.device(), &mut values)?;
-    for (&i, &v) in wide.iter().zip(&values) {
-        words[i] = v;
+    for (at, value) in word_starts().zip(&values) {
+        copies[at..at + 8].copy_from_slice(&value.to_le_bytes());
     }
     let mut pointers: Vec<*mut c_void> = params.to_vec();
-    for &i in &wide {
-        pointers[i] = (&mut words[i]) as *mut u64 as *mut c_void;
+    let base = copies.as_mut_ptr();
+    for &(i, start, _) in &spans {
+        pointers[i] = base.wrapping_add(start) as *mut c_void;
     }
-    // Each pointer points to the caller's value or to its (translated) copy in `words`, alive
-    // for the call.
+    // Each pointer points to the caller's value or to its (translated) copy in `copies`, alive
+    // and untouched for the call.
     let launched = raw(&pointers);
     host_memory::finish(&bases, launched.as_ref().ok());
     launched?;

@@ -1,6 +1,5 @@
 //! The caller of an exported function, for reports: its return address and the shared
-//! object (and offset in it) that address lies in, through glibc's `backtrace` and `dladdr`;
-//! and the object a call into chevron's driver library came from ([`calling_object`]).
+//! object (and offset in it) that address lies in, through glibc's `backtrace` and `dladdr`.
 
 use std::ffi::{c_char, c_int, c_void, CStr};
 
@@ -44,22 +43,6 @@ fn lookup(address: usize) -> Option<DlInfo> {
     // objects' ranges and never dereferences it.
     let found = address != 0 && unsafe { dladdr(address as *const c_void, &mut info) } != 0;
     found.then_some(info)
-}
-
-/// The base address of the loaded object that called into chevron's driver library: that of
-/// the first frame of this thread's stack outside it (0 when unknown).
-#[inline(never)]
-pub fn calling_object() -> usize {
-    let base = |address: usize| lookup(address).map_or(0, |info| info.dli_fbase as usize);
-    let own = base(calling_object as *const () as usize);
-    let mut frames = [std::ptr::null_mut::<c_void>(); 64];
-    // SAFETY: `frames` holds 64 entries, as passed.
-    let depth = unsafe { backtrace(frames.as_mut_ptr(), 64) }.max(0) as usize;
-    frames[..depth]
-        .iter()
-        .map(|&frame| base(frame as usize))
-        .find(|&object| object != 0 && object != own)
-        .unwrap_or(0)
 }
 
 /// `address` as `object+0xoffset` (the object's file name without its directory), or the

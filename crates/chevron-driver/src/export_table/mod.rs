@@ -29,7 +29,6 @@ pub mod cudart_interface;
 pub mod integrity;
 pub mod known;
 pub mod md2;
-pub mod runtime_objects;
 pub mod tables;
 pub mod tools;
 pub mod unserved;
@@ -90,7 +89,6 @@ fn get_export_table(table: *mut *const c_void, uuid: *const Uuid, caller: &str) 
         // SAFETY: non-NULL; a `CUuuid` by the API's contract (16 bytes, any alignment).
         let uuid = unsafe { uuid.read_unaligned() };
         if let Some(served) = tables::served(&uuid) {
-            runtime_objects::note_caller();
             return store(table, served, "table");
         }
         // No table: NULL, never a pointer the caller could call through.

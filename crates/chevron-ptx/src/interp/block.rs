@@ -61,6 +61,9 @@ pub(crate) struct Block {
     pub races: BlockRaces,
     /// The rest of the cluster, while this block of a cluster of several has its turn.
     pub cluster: Option<ClusterLink>,
+    /// Each thread's last device-runtime error (`cudaGetLastError`), by linear thread index;
+    /// only threads with an error have an entry.
+    pub last_errors: std::collections::HashMap<u32, u32>,
 }
 
 impl Block {
@@ -193,6 +196,7 @@ impl BlockRun {
         block.assertions.clear();
         block.failed_asserts = 0;
         block.cluster = None;
+        block.last_errors.clear();
         if launch.hooks.races.is_some() {
             block.races.reset(block.shared.len());
         }

@@ -10,6 +10,7 @@ use std::sync::Mutex;
 
 use super::block::BlockRun;
 use super::cluster::ClusterRun;
+use super::device_runtime::ChildGrids;
 use super::exec::Launch;
 use super::fault::{Fault, FaultKind};
 use super::program::{KernelHandle, Program};
@@ -66,6 +67,9 @@ pub struct LaunchHooks<'a> {
     /// racecheck: conflicting accesses are counted here, and the blocks run one after another
     /// on the calling thread (so that the findings are the same on every run).
     pub races: Option<&'a super::RaceLog>,
+    /// Runs child grids (device-side launches) of kernels that launch none themselves, e.g. as
+    /// compiled code; without it, or where it declines, they run in the interpreter.
+    pub child_grids: Option<&'a dyn super::device_runtime::ChildGridRunner>,
 }
 
 /// Threads kept between launches that run a launch's blocks beside the launching thread.
@@ -88,6 +92,7 @@ impl std::fmt::Debug for LaunchHooks<'_> {
             .field("stop", &self.stop)
             .field("workers", &self.workers.is_some())
             .field("races", &self.races.is_some())
+            .field("child_grids", &self.child_grids.is_some())
             .finish()
     }
 }
@@ -151,7 +156,7 @@ impl Program {
         params: &[u8],
         hooks: &LaunchHooks<'_>,
     ) -> Result<LaunchReport, Fault> {
-        self.launch_grid(kernel, config, Some(cluster), params, hooks, 0..u64::MAX)
+        self.launch_rooted(kernel, config, Some(cluster), params, hooks, 0..u64::MAX)
     }
 
     /// The cluster `kernel` was compiled for (`.reqnctapercluster`, CUDA's
@@ -162,28 +167,14 @@ impl Program {
             .and_then(|code| code.cluster_dims)
     }
 
-    /// [`Program::launch_with`] running only the blocks (linear indices, x fastest) in
-    /// `blocks`, clamped to the grid: the CPU device's compiler re-runs a faulting block here
-    /// to report its fault (not a stable interface).
+    /// Runs one grid: the blocks of `kernel` in `blocks` (clamped to the grid), with `children`
+    /// collecting the grids its threads launch (`launch_tree.rs` runs them); in clusters of
+    /// `cluster` blocks when given (or when the kernel was compiled for a cluster), where every
+    /// block runs.
     // A fault is the rare end of a launch; its size does not matter.
     #[allow(clippy::result_large_err)]
-    #[doc(hidden)]
-    pub fn launch_blocks(
-        &self,
-        kernel: &KernelHandle,
-        config: &LaunchConfig,
-        params: &[u8],
-        hooks: &LaunchHooks<'_>,
-        blocks: std::ops::Range<u64>,
-    ) -> Result<LaunchReport, Fault> {
-        self.launch_grid(kernel, config, None, params, hooks, blocks)
-    }
-
-    /// The launch itself: in clusters of `cluster` blocks when given (or when the kernel was
-    /// compiled for a cluster), then only the blocks of `blocks` (a launch in clusters of
-    /// several blocks runs every block).
-    #[allow(clippy::result_large_err)]
-    fn launch_grid(
+    #[allow(clippy::too_many_arguments)]
+    pub(crate) fn run_grid(
         &self,
         kernel: &KernelHandle,
         config: &LaunchConfig,
@@ -191,6 +182,7 @@ impl Program {
         params: &[u8],
         hooks: &LaunchHooks<'_>,
         blocks: std::ops::Range<u64>,
+        children: &ChildGrids<'_>,
     ) -> Result<LaunchReport, Fault> {
         let range = blocks;
         let code = &self.functions[kernel.index as usize];
@@ -318,6 +310,7 @@ impl Program {
             cluster: cluster_shape,
             explicit_cluster,
             hooks,
+            children,
         };
         let ctaid = |index: u64| {
             let [gx, gy, _] = config.grid.map(u64::from);

@@ -308,6 +308,33 @@ pub enum Builtin {
     Free,
     /// `__assertfail(message, file, line, function, char_size)`.
     AssertFail,
+    /// A function of CUDA's device runtime (`libcudadevrt`): device-side launches, streams
+    /// and errors (`interp/device_runtime.rs`).
+    Device(DeviceCall),
+}
+
+/// The device runtime's functions the CPU device provides, under their CUDA 12+ names
+/// (`__cudaCDP2…`, with or without `_ptsz`) and their older ones (`cudaGetParameterBuffer`, …).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum DeviceCall {
+    /// `cudaGetParameterBuffer(alignment, size)`.
+    GetParameterBuffer,
+    /// `cudaGetParameterBufferV2(func, grid, block, shared)`.
+    GetParameterBufferV2,
+    /// `cudaLaunchDevice(func, buffer, grid, block, shared, stream)`.
+    LaunchDevice,
+    /// `cudaLaunchDeviceV2(buffer, stream)`.
+    LaunchDeviceV2,
+    /// `cudaGetLastError()`.
+    GetLastError,
+    /// `cudaPeekAtLastError()`.
+    PeekAtLastError,
+    /// `cudaStreamCreateWithFlags(&stream, flags)`.
+    StreamCreateWithFlags,
+    /// `cudaStreamDestroy(stream)`.
+    StreamDestroy,
+    /// `cudaGetDevice(&device)`.
+    GetDevice,
 }
 
 /// Where a call argument or return value comes from or goes to, on the caller's side.

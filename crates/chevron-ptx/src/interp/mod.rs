@@ -43,6 +43,7 @@ mod address_space;
 mod block;
 mod cluster;
 mod defined;
+pub mod device_runtime;
 mod exec;
 pub mod fault;
 pub mod grid;
@@ -50,6 +51,7 @@ pub mod grid;
 #[doc(hidden)]
 #[allow(missing_docs, private_interfaces)]
 pub mod inst;
+mod launch_tree;
 pub mod memory;
 pub mod numeric;
 mod printf;

@@ -19,11 +19,13 @@
 
 mod check;
 mod debug_info;
+mod device_runtime;
 mod header;
 mod rename;
 mod resolve;
 
 pub use check::check_symbols;
+pub use device_runtime::{is_device_runtime, DEVICE_RUNTIME_PTX};
 pub use resolve::DRIVER_PROVIDED;
 
 use std::collections::{HashMap, HashSet};

@@ -26,6 +26,19 @@ pub const DRIVER_PROVIDED: &[&str] = &[
     "cudaGetParameterBufferV2",
     "cudaLaunchDevice",
     "cudaLaunchDeviceV2",
+    // CUDA 12+'s device runtime names (CDP2), which the CPU device serves itself
+    // (`interp/device_runtime.rs`); `libcudadevrt`'s own definitions call into the GPU driver.
+    "__cudaCDP2GetParameterBuffer",
+    "__cudaCDP2GetParameterBufferV2",
+    "__cudaCDP2LaunchDevice",
+    "__cudaCDP2LaunchDevice_ptsz",
+    "__cudaCDP2LaunchDeviceV2",
+    "__cudaCDP2LaunchDeviceV2_ptsz",
+    "__cudaCDP2GetLastError",
+    "__cudaCDP2PeekAtLastError",
+    "__cudaCDP2StreamCreateWithFlags",
+    "__cudaCDP2StreamDestroy",
+    "__cudaCDP2GetDevice",
 ];
 
 /// What a module-scope name is.

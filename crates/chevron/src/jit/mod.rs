@@ -21,7 +21,8 @@
 //!   (see `headers`).
 //! - **A compile cannot hang the session**: `#include`s of FIFOs and devices are refused, and
 //!   each compile has a deadline (`CHEVRON_COMPILE_TIMEOUT`, default 300 s) and may be
-//!   interrupted ([`Session::set_interrupt`]); see [`compile_guard`].
+//!   interrupted ([`Session::set_interrupt`]); see [`compile_guard`]. An abandoned compile
+//!   keeps its NVRTC busy, so later ones use a fresh copy of the library ([`nvrtc::abandon`]).
 //! - **Compiled snippets** are cached on disk, keyed by the compiled text, the options, the
 //!   compiler version and the target (see [`cache`]).
 //!

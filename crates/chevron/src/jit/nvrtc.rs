@@ -6,12 +6,18 @@
 //! (`site-packages/nvidia/cu13/lib`) and the project-local `.deps/nvrtc` that
 //! `scripts/deps/nvrtc.sh` installs. NVRTC opens `libnvrtc-builtins.so.13.0` by name; the
 //! builtins next to the chosen library are opened first, so no loader path is needed.
+//!
+//! NVRTC compiles one program at a time per loaded copy of the library (a lock of its own).
+//! A compile that is abandoned while still running ([`super::compile_guard`]) keeps that lock,
+//! so [`abandon`] loads a fresh instance from a private copy of the library file and makes it
+//! the one [`nvrtc`] returns: later compiles do not wait for the abandoned one.
 
 #![allow(non_camel_case_types)]
 
 use std::ffi::{c_char, c_int, CStr, CString};
 use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::{Mutex, OnceLock};
 
 use crate::dylib::{self, library_table};
 use crate::error::{Error, Result};
@@ -76,16 +82,43 @@ pub enum Compiled {
     Rejected(String),
 }
 
-/// The process's NVRTC, or why it is unavailable (looked for once).
+/// The instance compiles use, once loaded: the first one, or the fresh copy [`abandon`] loaded.
+static CURRENT: Mutex<Option<&'static Nvrtc>> = Mutex::new(None);
+
+/// The process's NVRTC, or why it is unavailable (looked for once): the instance compiles
+/// use now (see [`abandon`]).
 pub fn nvrtc() -> Result<&'static Nvrtc> {
-    static NVRTC: OnceLock<std::result::Result<Nvrtc, String>> = OnceLock::new();
-    NVRTC
+    static FIRST: OnceLock<std::result::Result<Nvrtc, String>> = OnceLock::new();
+    let mut current = CURRENT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(instance) = *current {
+        return Ok(instance);
+    }
+    let first = FIRST
         .get_or_init(find)
         .as_ref()
         .map_err(|reason| Error::Unavailable {
             backend: "nvrtc",
             reason: reason.clone(),
-        })
+        })?;
+    *current = Some(first);
+    Ok(first)
+}
+
+/// Says that a compile on `stuck` was abandoned while it may still be running (it holds
+/// `stuck`'s lock, perhaps for ever): unless that was done already, loads a fresh instance from
+/// a private copy of `stuck`'s library file and makes it the one [`nvrtc`] returns. `stuck`
+/// stays loaded, for the thread still in it. Returns the instance now in use, or why none
+/// could be loaded (then later compiles wait for the abandoned one).
+pub fn abandon(stuck: &'static Nvrtc) -> std::result::Result<&'static Nvrtc, String> {
+    let mut current = CURRENT.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(instance) = *current {
+        if !std::ptr::eq(instance, stuck) {
+            return Ok(instance);
+        }
+    }
+    let fresh: &'static Nvrtc = Box::leak(Box::new(stuck.fresh_copy()?));
+    *current = Some(fresh);
+    Ok(fresh)
 }
 
 impl Nvrtc {
@@ -180,6 +213,27 @@ impl Nvrtc {
         Ok((Compiled::Ptx(ptx), lowered))
     }
 
+    /// Another instance of this library, with state (and lock) of its own: the library file
+    /// copied to a private temporary directory (a second `dlopen` of the same file would give
+    /// this instance back), opened, and the copy's name removed (its mapping stays).
+    fn fresh_copy(&self) -> std::result::Result<Nvrtc, String> {
+        static COPIES: AtomicUsize = AtomicUsize::new(0);
+        let file = loaded_file(self.version as *const std::ffi::c_void)?;
+        let dir = std::env::temp_dir().join(format!(
+            "chevron-nvrtc-{}-{}",
+            std::process::id(),
+            COPIES.fetch_add(1, Ordering::Relaxed)
+        ));
+        let copy = dir.join(LIBRARY);
+        let opened = std::fs::create_dir_all(&dir)
+            .and_then(|()| std::fs::copy(&file, &copy))
+            .map_err(|e| format!("copying {} to {}: {e}", file.display(), copy.display()))
+            .and_then(|_| dylib::open(&copy));
+        let _ = std::fs::remove_dir_all(&dir);
+        // SAFETY: a copy of the file this table was resolved from, so NVRTC 13 again.
+        unsafe { Nvrtc::resolve(vec![opened?], self.source.clone()) }
+    }
+
     fn check(&self, result: nvrtcResult, call: &'static str) -> Result<()> {
         if result == NVRTC_SUCCESS {
             return Ok(());
@@ -203,6 +257,21 @@ impl Nvrtc {
             context: String::new(),
         })
     }
+}
+
+/// The file of the loaded library that holds `address`.
+fn loaded_file(address: *const std::ffi::c_void) -> std::result::Result<PathBuf, String> {
+    let mut info = std::mem::MaybeUninit::<libc::Dl_info>::zeroed();
+    // SAFETY: dladdr only reads `address` as a number and fills the valid out-pointer.
+    let found = unsafe { libc::dladdr(address, info.as_mut_ptr()) };
+    // SAFETY: zeroed before, and filled by dladdr when it succeeded.
+    let info = unsafe { info.assume_init() };
+    if found == 0 || info.dli_fname.is_null() {
+        return Err("the loaded NVRTC library's file was not found (dladdr)".into());
+    }
+    // SAFETY: a non-null dli_fname is the NUL-terminated name of a loaded object.
+    let name = unsafe { CStr::from_ptr(info.dli_fname) };
+    Ok(PathBuf::from(name.to_string_lossy().into_owned()))
 }
 
 /// A program, destroyed on drop.

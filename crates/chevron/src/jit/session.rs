@@ -246,27 +246,40 @@ impl Session {
         instance: Option<&str>,
     ) -> Result<(Compiled, Vec<String>)> {
         compile_guard::check_includes(source, &self.options)?;
-        let nvrtc = self.nvrtc;
+        // The instance in use now: a fresh one after a compile was abandoned (see `abandon`).
+        let nvrtc = super::nvrtc::nvrtc()?;
         let options = self.options.clone();
         let expressions: Vec<String> = instance.into_iter().map(str::to_string).collect();
         let compile = move || {
             let names: Vec<&str> = expressions.iter().map(String::as_str).collect();
             nvrtc.compile_with_names(&program, "prelude", &options, &names)
         };
-        match compile_guard::run_guarded(self.deadline, self.interrupt.as_deref(), compile) {
-            Ok(compiled) => compiled,
-            Err(Stopped::Deadline) => Err(Error::Timeout {
+        let stopped =
+            match compile_guard::run_guarded(self.deadline, self.interrupt.as_deref(), compile) {
+                Ok(compiled) => return compiled,
+                Err(stopped) => stopped,
+            };
+        // The abandoned compile keeps its NVRTC busy: later ones use a fresh instance.
+        let waits = match super::nvrtc::abandon(nvrtc) {
+            Ok(_) => String::new(),
+            Err(reason) => {
+                format!("; later compiles wait for it (NVRTC could not be loaded again: {reason})")
+            }
+        };
+        Err(match stopped {
+            Stopped::Deadline => Error::Timeout {
                 what: format!("compiling snippet {id}"),
                 device: "NVRTC".into(),
                 seconds: self.deadline.as_secs_f64(),
-                detail: "the compile was abandoned (set CHEVRON_COMPILE_TIMEOUT to allow more)"
-                    .into(),
-            }),
-            Err(Stopped::Interrupted) => Err(snippet_error(
+                detail: format!(
+                    "the compile was abandoned (set CHEVRON_COMPILE_TIMEOUT to allow more){waits}"
+                ),
+            },
+            Stopped::Interrupted => snippet_error(
                 id,
-                "interrupted: the compile was abandoned, the session is unchanged".into(),
-            )),
-        }
+                format!("interrupted: the compile was abandoned, the session is unchanged{waits}"),
+            ),
+        })
     }
 
     /// Places the snippet's globals and rewrites its code to use them.

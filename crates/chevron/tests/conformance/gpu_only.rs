@@ -1,5 +1,5 @@
 //! Tests that need a CUDA GPU. CI lists them as ignored; `scripts/gpu/conformance.sh` runs them
-//! on a GPU machine (the context-poisoning fault test in a process of its own).
+//! on a GPU machine (the context-poisoning fault test faults in a child process).
 
 use std::ffi::{c_int, c_void};
 use std::sync::OnceLock;
@@ -240,10 +240,44 @@ fn the_launch_benchmark_measures_against_the_raw_driver() {
     }
 }
 
-/// Run alone (`--exact`): a fault leaves the process's CUDA context unusable.
+/// The environment variable that makes [`cuda_fault_names_the_kernel`] fault in this process.
+const FAULT_CHILD: &str = "CHEVRON_CONFORMANCE_FAULT_CHILD";
+
+/// A fault names the kernel and the device. A fault leaves the process's CUDA context unusable,
+/// so the test runs the faulting launch in a child process (this test binary again, this test
+/// alone) and checks what the child reports; the rest of the suite goes on in this process.
 #[test]
-#[ignore = "needs a CUDA GPU; poisons the CUDA context, so scripts/gpu/conformance.sh runs it alone"]
+#[ignore = "needs a CUDA GPU"]
 fn cuda_fault_names_the_kernel() {
+    if std::env::var_os(FAULT_CHILD).is_some() {
+        fault_and_report();
+        return;
+    }
+    let child = std::process::Command::new(std::env::current_exe().unwrap())
+        .args([
+            "--include-ignored",
+            "--exact",
+            "gpu_only::cuda_fault_names_the_kernel",
+            "--nocapture",
+            "--test-threads=1",
+        ])
+        .env(FAULT_CHILD, "1")
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&child.stderr);
+    assert!(
+        child.status.success(),
+        "the faulting child failed: {}\n{stderr}",
+        child.status
+    );
+    assert!(
+        stderr.contains("fault reported as: "),
+        "the child reported no fault:\n{stderr}"
+    );
+}
+
+/// The child's half of [`cuda_fault_names_the_kernel`]: a kernel stores to address 8.
+fn fault_and_report() {
     let device = cuda_devices().remove(0);
     let stream = device.create_stream().unwrap();
     let kernel = basics(&device).unwrap().kernel("store_to").unwrap();
@@ -255,6 +289,7 @@ fn cuda_fault_names_the_kernel() {
             kernel,
             device: on,
             message,
+            ..
         }) => {
             assert!(kernel.contains("store_to"), "{kernel}");
             assert!(on.starts_with(device.label()), "{on}");

@@ -1,7 +1,8 @@
 //! `call` and `ret`: arguments and return values passed through `.param` variables (or
 //! registers) of the caller's and callee's frames, a new register level and local frame per
 //! call (so recursion works), indirect calls through function addresses, and the device-runtime
-//! functions the CPU device provides itself (`vprintf`, `malloc`, `free`, `__assertfail`).
+//! functions the CPU device provides itself (`vprintf`, `malloc`, `free`, `__assertfail`, and
+//! the device runtime's launches in `device_calls.rs`).
 
 use super::{for_lanes, narrow, Flow, Launch};
 use crate::interp::block::Block;
@@ -298,6 +299,7 @@ fn run_builtin(
             }
             Ok(0)
         }
+        Builtin::Device(kind) => super::device_calls::run(kind, call, w, b, l, lane),
         // Handled by `call` before it gets here: the lane stops.
         Builtin::AssertFail => Ok(0),
     }

@@ -13,6 +13,7 @@ mod calls;
 mod compare;
 mod control;
 mod convert;
+mod device_calls;
 mod float;
 mod int;
 mod lanes;
@@ -59,6 +60,8 @@ pub(crate) struct Launch<'a> {
     pub explicit_cluster: bool,
     /// Where printf output goes as it fills, and the flag that stops the launch.
     pub hooks: &'a LaunchHooks<'a>,
+    /// The grid's device-side launches, parameter buffers and streams.
+    pub children: &'a super::device_runtime::ChildGrids<'a>,
 }
 
 impl Launch<'_> {

@@ -19,7 +19,7 @@ fn builtin(name: &str) -> Option<Builtin> {
         "malloc" => Builtin::Malloc,
         "free" => Builtin::Free,
         "__assertfail" | "__assert_fail" => Builtin::AssertFail,
-        _ => return None,
+        _ => Builtin::Device(crate::interp::device_runtime::call_named(name)?),
     })
 }
 

@@ -326,9 +326,13 @@ impl Program {
             .collect()
     }
 
-    /// The first instruction the kernel can reach (through direct calls) that the CPU device
-    /// cannot execute, as (function index, instruction index, reason).
-    pub(crate) fn unsupported_in(&self, kernel: u32) -> Option<(u32, usize, String)> {
+    /// The first of `kernel` and the functions it reaches through direct calls for which
+    /// `found` gives an answer, as (function index, answer).
+    pub(crate) fn find_reachable<T>(
+        &self,
+        kernel: u32,
+        mut found: impl FnMut(&FunctionCode) -> Option<T>,
+    ) -> Option<(u32, T)> {
         let mut seen = vec![false; self.functions.len()];
         let mut stack = vec![kernel];
         while let Some(index) = stack.pop() {
@@ -336,8 +340,8 @@ impl Program {
                 continue;
             }
             let function = &self.functions[index as usize];
-            if let Some((pc, why)) = function.first_unsupported() {
-                return Some((index, pc, why.to_string()));
+            if let Some(answer) = found(function) {
+                return Some((index, answer));
             }
             stack.extend(
                 function
@@ -348,26 +352,22 @@ impl Program {
         None
     }
 
+    /// The first instruction the kernel can reach (through direct calls) that the CPU device
+    /// cannot execute, as (function index, instruction index, reason).
+    pub(crate) fn unsupported_in(&self, kernel: u32) -> Option<(u32, usize, String)> {
+        self.find_reachable(kernel, |function| {
+            function
+                .first_unsupported()
+                .map(|(pc, why)| (pc, why.to_string()))
+        })
+        .map(|(index, (pc, why))| (index, pc, why))
+    }
+
     /// Whether the kernel (or a function it calls directly) synchronises the whole grid, so that
     /// its blocks must all be resident at once.
     pub(crate) fn needs_grid_sync(&self, kernel: u32) -> bool {
-        let mut seen = vec![false; self.functions.len()];
-        let mut stack = vec![kernel];
-        while let Some(index) = stack.pop() {
-            if std::mem::replace(&mut seen[index as usize], true) {
-                continue;
-            }
-            let function = &self.functions[index as usize];
-            if function.grid_sync {
-                return true;
-            }
-            stack.extend(
-                function
-                    .direct_callees()
-                    .filter(|&c| (c as usize) < seen.len()),
-            );
-        }
-        false
+        self.find_reachable(kernel, |function| function.grid_sync.then_some(()))
+            .is_some()
     }
 
     /// The device memory the program's variables live in.

@@ -5,8 +5,8 @@
 //! the [`CodeObject`], or of the fatbin entry [`crate::code_object::select_entry`] picks.
 
 use std::any::Any;
-use std::collections::BTreeMap;
-use std::sync::Arc;
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, OnceLock, Weak};
 
 use chevron_ptx::interp::{KernelHandle, Program};
 use chevron_ptx::ir::{self, FunctionKind, Item};
@@ -64,7 +64,14 @@ pub(crate) struct LoadedKernel {
     static_shared_bytes: u32,
     /// Interpreted or compiled (see `tier.rs`).
     pub(crate) tier: KernelTier,
+    /// The module's kernels by name, for the child grids this kernel launches from device
+    /// code (`child_grids.rs`).
+    pub(crate) siblings: Siblings,
 }
+
+/// A module's kernels by name, shared by each of them (set once all are loaded; weak, so a
+/// kernel does not keep its siblings alive).
+pub(crate) type Siblings = Arc<OnceLock<HashMap<String, Weak<LoadedKernel>>>>;
 
 /// Loads the PTX of `code` (already parsed: the CPU device never parses text) on `device`.
 pub(crate) fn load(device: &Arc<DeviceCore>, code: &CodeObject) -> Result<Arc<CpuModule>> {
@@ -88,6 +95,7 @@ pub(crate) fn load(device: &Arc<DeviceCore>, code: &CodeObject) -> Result<Arc<Cp
     let program = Arc::new(program);
     let shared = SharedUsage::new(module);
     let mut kernels = BTreeMap::new();
+    let siblings = Siblings::default();
     for item in &module.items {
         let Item::Function(function) = item else {
             continue;
@@ -113,12 +121,18 @@ pub(crate) fn load(device: &Arc<DeviceCore>, code: &CodeObject) -> Result<Arc<Cp
             max_threads_per_block: max_threads(function, device.info().max_threads_per_block),
             static_shared_bytes: shared.static_bytes(&function.name),
             tier: KernelTier::new(device.deterministic()),
+            siblings: Arc::clone(&siblings),
         };
         let function = CpuFunction {
             kernel: Arc::new(kernel),
         };
         kernels.insert(function.kernel.name.clone(), Arc::new(function));
     }
+    let by_name = kernels
+        .iter()
+        .map(|(name, function)| (name.clone(), Arc::downgrade(&function.kernel)))
+        .collect();
+    let _ = siblings.set(by_name);
     Ok(Arc::new(CpuModule {
         program,
         kernels,

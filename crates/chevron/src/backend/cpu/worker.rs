@@ -16,6 +16,7 @@ use chevron_ptx::interp::{self, DeviceMemory};
 
 use crate::backend::{HostFunction, LaunchConfig};
 
+use super::child_grids::TieredChildren;
 use super::module::LoadedKernel;
 use super::pool::WorkerPool;
 use super::tier::Launchable;
@@ -189,7 +190,15 @@ impl WorkerContext {
         // output and holds at most a buffer's worth per block.
         let checks = crate::check::current();
         let races = checks.racecheck.then(interp::RaceLog::new);
+        // initcheck reads the written bytes on every load, synccheck looks at every barrier
+        // arrival, racecheck at every shared and global access: the interpreter does them.
+        let interpret_only = checks.initcheck || checks.synccheck || checks.racecheck;
+        let children = TieredChildren {
+            siblings: &kernel.siblings,
+        };
         let hooks = interp::LaunchHooks {
+            child_grids: (!interpret_only)
+                .then_some(&children as &dyn interp::device_runtime::ChildGridRunner),
             races: races.as_ref(),
             printf: Some(&print_device_output),
             stop: Some(&self.stop),
@@ -202,8 +211,6 @@ impl WorkerContext {
             program: &kernel.program,
             handle: &kernel.handle,
         };
-        // initcheck reads the written bytes on every load, synccheck looks at every barrier
-        // arrival, racecheck at every shared and global access: the interpreter does them.
         // Clusters (asked for, or compiled into the kernel) run interpreted: their blocks take
         // turns on one worker, which compiled code does not do.
         let compiled_cluster = kernel.program.kernel_cluster(&kernel.handle);
@@ -211,11 +218,7 @@ impl WorkerContext {
             kernel
                 .program
                 .launch_cluster(&kernel.handle, &config, cluster, params, &hooks)
-        } else if compiled_cluster.is_some_and(|c| c != [1, 1, 1])
-            || checks.initcheck
-            || checks.synccheck
-            || checks.racecheck
-        {
+        } else if interpret_only || compiled_cluster.is_some_and(|c| c != [1, 1, 1]) {
             kernel
                 .program
                 .launch_with(&kernel.handle, &config, params, &hooks)
