@@ -42,6 +42,7 @@
 #[cfg(test)]
 pub(crate) mod scripted;
 
+pub(crate) mod cluster;
 pub mod cpu;
 pub mod cuda;
 pub mod graph;

@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 
+use crate::backend::cluster::{check_shape, compiled_shape_differs};
 use crate::backend::{DevicePtr, Event, ExecGraph, Function, HostFunction, LaunchConfig, Stream};
 use crate::error::{Error, Result};
 
@@ -25,10 +26,6 @@ use super::launch_check::prepare_launch;
 use super::stream_queue::StreamQueue;
 use super::timeline::Timeline;
 use super::worker::{Job, MemoryOp, WorkerContext};
-
-/// Most blocks of a cluster: CUDA's portable maximum, as on GPUs (the CPU device's
-/// interpreter runs up to 16, what non-portable cluster sizes allow).
-const MAX_PORTABLE_CLUSTER_BLOCKS: u64 = 8;
 
 /// A stream of a CPU device.
 pub struct CpuStream {
@@ -112,23 +109,13 @@ impl Stream for CpuStream {
             device: self.device.label().to_string(),
             message,
         };
-        let [x, y, z] = cluster;
-        let blocks = u64::from(x) * u64::from(y) * u64::from(z);
-        if blocks > MAX_PORTABLE_CLUSTER_BLOCKS {
-            return Err(fail(format!(
-                "clusters of ({x}, {y}, {z}) = {blocks} blocks exceed the portable maximum of \
-                 {MAX_PORTABLE_CLUSTER_BLOCKS}"
-            )));
-        }
+        // The shape rules of CUDA GPUs, the portable maximum of 8 blocks included.
+        check_shape(config, cluster).map_err(fail)?;
         // SAFETY: forwarded from the caller.
         let (kernel, params) = unsafe { prepare_launch(&self.device, function, config, args) }?;
         if let Some(required) = kernel.program.kernel_cluster(&kernel.handle) {
             if required != cluster {
-                let [rx, ry, rz] = required;
-                return Err(fail(format!(
-                    "the kernel is compiled for clusters of ({rx}, {ry}, {rz}) blocks \
-                     (.reqnctapercluster / __cluster_dims__), not ({x}, {y}, {z})"
-                )));
+                return Err(fail(compiled_shape_differs(required, cluster)));
             }
         }
         self.submit(Job::Launch {
