@@ -15,7 +15,6 @@ async_runtime=/usr/lib/llvm-22/lib/libmlir_async_runtime.so.22.1
 # Not runnable on the CPU device, with the reason.
 declare -A skip=(
     [cubin_format]="its module is an sm_80 cubin without PTX; the CPU device runs PTX"
-    [cluster_launch]="thread-block clusters are not supported by chevron's launch path"
 )
 # Programs run with automatic graph replay on, which must replay (the exit report says so).
 declare -A auto_graph=(

@@ -27,7 +27,8 @@
     X(cuFuncSetAttribute) X(cuStreamCreate) X(cuStreamDestroy) X(cuStreamSynchronize)             \
     X(cuStreamWaitEvent) X(cuEventCreate) X(cuEventDestroy) X(cuEventSynchronize)                 \
     X(cuEventRecord) X(cuMemAlloc) X(cuMemAllocManaged) X(cuMemFree) X(cuMemcpyAsync)             \
-    X(cuMemsetD32Async) X(cuMemsetD16Async) X(cuMemHostRegister) X(cuMemHostUnregister)
+    X(cuMemsetD32Async) X(cuMemsetD16Async) X(cuMemHostRegister) X(cuMemHostUnregister)       \
+    X(cuTensorMapEncodeTiled) X(cuMemcpyHtoD)
 
 #define DECLARE(name) static __typeof__(name) *p_##name;
 CU_FUNCTIONS(DECLARE)
@@ -283,3 +284,35 @@ void mgpuMemHostUnregisterMemRef(int64_t rank, struct memref_desc *d, int64_t el
 }
 
 void mgpuSetDefaultDevice(int32_t device) { default_device = device; }
+
+/* As upstream: the memref's sizes and strides innermost first, the box reversed, element strides
+ * of 1; the descriptor is encoded on the host and copied into device memory that is never freed. */
+void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *ranked_desc, int64_t data_type,
+                                     int64_t interleave, int64_t swizzle, int64_t l2_promotion,
+                                     int64_t oob_fill, int64_t *box_dims)
+{
+    static const int element_bytes[] = {1, 2, 4, 4, 8, 8, 2, 4, 8, 2, 4, 4, 4};
+    if (rank < 1 || rank > 5 || data_type < 0 || data_type > 12) return NULL;
+    int64_t *words = (int64_t *)ranked_desc;
+    void *address = (void *)words[1];
+    cuuint64_t dims[5], strides[5];
+    cuuint32_t box[5], element_strides[5];
+    for (int64_t i = 0; i < rank; i++) {
+        dims[i] = (cuuint64_t)words[3 + rank - 1 - i];
+        strides[i] = (cuuint64_t)words[3 + rank + rank - 1 - i] * element_bytes[data_type];
+        box[i] = (cuuint32_t)box_dims[rank - 1 - i];
+        element_strides[i] = 1;
+    }
+    CUtensorMap map;
+    enter();
+    CALL(cuTensorMapEncodeTiled(&map, (CUtensorMapDataType)data_type, (cuuint32_t)rank, address,
+                                dims, strides + 1, box, element_strides,
+                                (CUtensorMapInterleave)interleave, (CUtensorMapSwizzle)swizzle,
+                                (CUtensorMapL2promotion)l2_promotion,
+                                (CUtensorMapFloatOOBfill)oob_fill));
+    CUdeviceptr device = 0;
+    CALL(cuMemAlloc(&device, sizeof map));
+    CALL(cuMemcpyHtoD(device, &map, sizeof map));
+    leave();
+    return (void *)device;
+}

@@ -1,5 +1,5 @@
 /*
- * A tracing stand-in for the MLIR mgpu* C ABI (22 functions of CudaRuntimeWrappers.cpp, with
+ * A tracing stand-in for the MLIR mgpu* C ABI (23 functions of CudaRuntimeWrappers.cpp, with
  * the caller signatures of LLVM 22). It runs no kernel: it records every call, one line each,
  * so that the call order of a lowered program can be checked without a GPU. Memory calls are
  * real (host memory), so the host side of the program runs to completion.
@@ -299,3 +299,25 @@ void mgpuMemHostUnregisterMemRef(int64_t rank, struct memref_desc *desc, int64_t
 }
 
 void mgpuSetDefaultDevice(int32_t device) { TRACE("mgpuSetDefaultDevice(%d)", device); }
+
+/* A TMA descriptor: 128 bytes of (host) memory standing for the device copy upstream returns. */
+void *mgpuTensorMapEncodeTiledMemref(int64_t rank, void *ranked_desc, int64_t data_type,
+                                     int64_t interleave, int64_t swizzle, int64_t l2_promotion,
+                                     int64_t oob_fill, int64_t *box_dims)
+{
+    void **desc = ranked_desc;
+    void *map = aligned_alloc(64, 128);
+    memset(map, 0, 128);
+    pthread_mutex_lock(&lock);
+    new_handle(MEM, map, 128);
+    pthread_mutex_unlock(&lock);
+    char box[64] = "";
+    for (int64_t i = 0; i < rank && i < 5; i++)
+        snprintf(box + strlen(box), sizeof box - strlen(box), "%s%lld", i ? "," : "",
+                 (long long)box_dims[i]);
+    TRACE("mgpuTensorMapEncodeTiledMemref(rank=%lld, %s, type=%lld, interleave=%lld, "
+          "swizzle=%lld, l2=%lld, oob=%lld, box=(%s)) -> %s",
+          (long long)rank, N(MEM, desc[1]), (long long)data_type, (long long)interleave,
+          (long long)swizzle, (long long)l2_promotion, (long long)oob_fill, box, N(MEM, map));
+    return map;
+}

@@ -86,6 +86,8 @@ pub fn flatten(kernel: &FunctionCode, functions: &[FunctionCode]) -> Result<Opti
         builtin: kernel.builtin,
         carry_reg: kernel.carry_reg,
         grid_sync: kernel.grid_sync,
+        cluster_dims: kernel.cluster_dims,
+        explicit_cluster: kernel.explicit_cluster,
     };
     Ok(Some(Flat {
         code,

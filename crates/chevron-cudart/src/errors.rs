@@ -19,8 +19,8 @@ use std::sync::atomic::{AtomicI32, Ordering};
 
 use chevron::ffi::EntryError;
 
-pub use codes::{ErrorCode, CODES};
 use chevron::FaultKind;
+pub use codes::{ErrorCode, CODES};
 
 /// `cudaError_t`.
 #[allow(non_camel_case_types)]

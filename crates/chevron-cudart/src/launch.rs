@@ -156,7 +156,7 @@ unsafe fn launch_shaped(
     // SAFETY: forwarded from the caller.
     let args = unsafe { argument_pointers(&entry.name, params, args) }?;
     let config = launch_config(grid, block, shared)?;
-    func_attributes::check_dynamic_shared(entry, &kernel, config.shared_bytes)?;
+    func_attributes::check_dynamic_shared(entry, kernel, config.shared_bytes)?;
     mirror::with_translated_args(&stream, params, args, |args| {
         let launched = match shape {
             // SAFETY: each pointer reads a value of its parameter's size (the caller's
@@ -385,7 +385,7 @@ pub unsafe extern "C" fn cudaFuncGetAttributes(
         out.ptxVersion = versions.ptx.unwrap_or(device_arch) as c_int;
         out.binaryVersion = versions.cubin.unwrap_or(device_arch) as c_int;
         out.maxDynamicSharedSizeBytes = func_attributes::max_dynamic_shared(&entry)
-            .unwrap_or(func_attributes::default_max_dynamic_shared(&kernel) as c_int);
+            .unwrap_or(func_attributes::default_max_dynamic_shared(kernel) as c_int);
         store(attributes, out, "attr")
     })
 }

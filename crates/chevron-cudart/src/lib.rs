@@ -28,6 +28,7 @@ mod capturing;
 pub mod compiler;
 pub mod copy;
 pub mod device;
+pub mod driver_entry;
 pub mod errors;
 pub mod func_attributes;
 pub mod graphs;

@@ -53,6 +53,7 @@ pub mod profiler;
 pub mod relocatable;
 pub mod result;
 pub mod stream;
+pub mod tensor_map;
 pub mod texture_object;
 pub mod unsupported;
 pub mod user_object;

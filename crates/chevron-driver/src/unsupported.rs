@@ -133,7 +133,7 @@ unsupported! {
     cuStreamWaitValue64_v2, cuStreamWriteValue32_ptsz, cuStreamWriteValue32_v2,
     cuStreamWriteValue64_ptsz, cuStreamWriteValue64_v2,
     cuSurfObjectGetResourceDesc, cuSurfRefGetArray, cuSurfRefSetArray,
-    cuTensorMapEncodeIm2col, cuTensorMapEncodeIm2colWide, cuTensorMapEncodeTiled,
+    cuTensorMapEncodeIm2col, cuTensorMapEncodeIm2colWide,
     cuTensorMapReplaceAddress,
     cuTexObjectGetResourceViewDesc, cuTexObjectGetTextureDesc,
     cuTexRefCreate, cuTexRefDestroy, cuTexRefGetAddressMode, cuTexRefGetAddress_v2,

@@ -292,8 +292,9 @@ pub unsafe extern "C" fn mgpuLaunchKernel(
 /// Launches with thread-block clusters of `clusterX×clusterY×clusterZ` blocks. LLVM 19–22 pass
 /// 14 arguments (no parameter count, which is never read here). On CUDA GPUs of compute
 /// capability 9.0 or later this is `cuLaunchKernelEx` with the cluster dimension and the spread
-/// scheduling policy, as upstream; elsewhere clusters of one block run as ordinary launches
-/// and larger ones are reported.
+/// scheduling policy, as upstream; the CPU device runs clusters of up to 8 blocks together
+/// (interpreted); other devices run clusters of one block as ordinary launches and report
+/// larger ones.
 ///
 /// # Safety
 /// As [`mgpuLaunchKernel`].

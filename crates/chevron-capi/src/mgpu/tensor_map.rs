@@ -5,8 +5,9 @@
 //! (times the element size of the data type) the global byte strides, both innermost first;
 //! the box is `boxDims` reversed, element strides are 1, and the address is the memref's
 //! aligned pointer (upstream ignores the offset, and so does this). The descriptor is encoded
-//! by the CUDA driver and copied into 128 bytes of fresh device memory whose address is
-//! returned (never freed, as upstream). Other devices report that TMA needs a CUDA GPU.
+//! by the device (the CUDA driver, or the CPU device's own layout that its interpreter reads)
+//! into 128 bytes of fresh device memory whose address is returned (never freed, as upstream).
+//! Other devices report that TMA needs an sm_90 GPU or the CPU device.
 
 use std::ffi::c_void;
 
@@ -175,15 +176,16 @@ mod tests {
     }
 
     #[test]
-    fn other_devices_report_that_tma_needs_a_cuda_gpu() {
+    fn the_cpu_device_encodes_a_descriptor_and_refuses_an_empty_memref() {
         let Ok(device) = default_device() else {
             return;
         };
-        if device.backend() == chevron::BackendKind::Cuda {
+        if device.backend() != chevron::BackendKind::Cpu {
             return;
         }
-        let mut desc = [0i64; 7];
-        let mut boxes = [4i64, 16];
+        // memref<64x8xf32> at a 16-byte-aligned address, with a box of 4 rows of 8.
+        let mut desc = [0x7f00_0000_1000i64, 0x7f00_0000_1000, 0, 64, 8, 8, 1];
+        let mut boxes = [4i64, 8];
         // SAFETY: a rank-2 descriptor and two box dimensions.
         let map = unsafe {
             mgpuTensorMapEncodeTiledMemref(
@@ -197,6 +199,22 @@ mod tests {
                 boxes.as_mut_ptr(),
             )
         };
-        assert!(map.is_null());
+        assert!(!map.is_null());
+        assert_eq!(device.allocation_of(map as u64), Some((map as u64, 128)));
+        let mut empty = [0i64; 7];
+        // SAFETY: as above.
+        let refused = unsafe {
+            mgpuTensorMapEncodeTiledMemref(
+                2,
+                empty.as_mut_ptr().cast(),
+                7,
+                0,
+                0,
+                0,
+                0,
+                boxes.as_mut_ptr(),
+            )
+        };
+        assert!(refused.is_null());
     }
 }

@@ -144,6 +144,7 @@ pub(super) fn unsupported(
                 | Special::WorkspaceHi
                 | Special::WorkspaceLo
                 | Special::Smid
+                | Special::Cluster(_)
                 | Special::LanemaskEq
                 | Special::LanemaskLt
                 | Special::LanemaskLe

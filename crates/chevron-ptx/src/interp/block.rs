@@ -6,6 +6,7 @@
 //! or, without a count, when every thread of the block that has not exited has arrived. When no
 //! warp can progress and threads still wait, the block is deadlocked and faults.
 
+use super::cluster::ClusterLink;
 use super::exec::{self, Launch};
 use super::fault::{ExecFault, Fault, FaultKind};
 use super::program::instruction_text;
@@ -58,6 +59,8 @@ pub(crate) struct Block {
     pub failed_asserts: u64,
     /// racecheck's shared-memory shadow and ordering.
     pub races: BlockRaces,
+    /// The rest of the cluster, while this block of a cluster of several has its turn.
+    pub cluster: Option<ClusterLink>,
     /// Each thread's last device-runtime error (`cudaGetLastError`), by linear thread index;
     /// only threads with an error have an entry.
     pub last_errors: std::collections::HashMap<u32, u32>,
@@ -111,6 +114,9 @@ impl Block {
     /// Notes that `count` threads exited; barriers waiting for all live threads may complete.
     pub fn exited(&mut self, count: u32) {
         self.live -= count;
+        if let Some(cluster) = &mut self.cluster {
+            cluster.exited(count);
+        }
         for id in 0..self.barriers.len() {
             self.try_complete(id, self.live);
         }
@@ -189,6 +195,7 @@ impl BlockRun {
         block.failed_assert = None;
         block.assertions.clear();
         block.failed_asserts = 0;
+        block.cluster = None;
         block.last_errors.clear();
         if launch.hooks.races.is_some() {
             block.races.reset(block.shared.len());
@@ -202,6 +209,8 @@ impl BlockRun {
             dynamic_smem: launch.config.dynamic_shared,
             total_smem: block.shared.len() as u32,
             workspace: launch.workspace,
+            cluster: launch.cluster,
+            explicit_cluster: launch.explicit_cluster,
         };
         for (w, warp) in self.warps.iter_mut().take(warp_count).enumerate() {
             let first = w as u32 * 32;
@@ -269,6 +278,14 @@ impl BlockRun {
                     warp.force_collective = true;
                     warp.coll_wait = 0;
                     continue;
+                }
+                // Threads waiting for other blocks of their cluster: their turn is over.
+                if block
+                    .cluster
+                    .as_ref()
+                    .is_some_and(ClusterLink::waits_for_others)
+                {
+                    return Ok(false);
                 }
                 // Threads waiting for one whose `assert` failed: the assertion is the error.
                 if block.failed_assert.is_some() {

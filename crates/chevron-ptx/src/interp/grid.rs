@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use super::block::BlockRun;
+use super::cluster::ClusterRun;
 use super::device_runtime::ChildGrids;
 use super::exec::Launch;
 use super::fault::{Fault, FaultKind};
@@ -140,14 +141,44 @@ impl Program {
         self.launch_blocks(kernel, config, params, hooks, 0..u64::MAX)
     }
 
-    /// Runs one grid: the blocks of `kernel` in `blocks` (clamped to the grid), with `children`
-    /// collecting the grids its threads launch (`launch_tree.rs` runs them).
+    /// [`Program::launch_with`] in thread-block clusters of `cluster` blocks (x, y, z): the
+    /// blocks of a cluster run together on one worker, reach each other's shared memory and
+    /// wait for each other at cluster barriers (`interp/cluster.rs`). The grid must be a
+    /// multiple of the cluster, a cluster at most [`super::MAX_CLUSTER_BLOCKS`] blocks, and a
+    /// kernel compiled for a cluster (`.reqnctapercluster`) launched with that one.
     // A fault is the rare end of a launch; its size does not matter.
     #[allow(clippy::result_large_err)]
+    pub fn launch_cluster(
+        &self,
+        kernel: &KernelHandle,
+        config: &LaunchConfig,
+        cluster: [u32; 3],
+        params: &[u8],
+        hooks: &LaunchHooks<'_>,
+    ) -> Result<LaunchReport, Fault> {
+        self.launch_rooted(kernel, config, Some(cluster), params, hooks, 0..u64::MAX)
+    }
+
+    /// The cluster `kernel` was compiled for (`.reqnctapercluster`, CUDA's
+    /// `__cluster_dims__`), which its launches use when they name none.
+    pub fn kernel_cluster(&self, kernel: &KernelHandle) -> Option<[u32; 3]> {
+        self.functions
+            .get(kernel.index as usize)
+            .and_then(|code| code.cluster_dims)
+    }
+
+    /// Runs one grid: the blocks of `kernel` in `blocks` (clamped to the grid), with `children`
+    /// collecting the grids its threads launch (`launch_tree.rs` runs them); in clusters of
+    /// `cluster` blocks when given (or when the kernel was compiled for a cluster), where every
+    /// block runs.
+    // A fault is the rare end of a launch; its size does not matter.
+    #[allow(clippy::result_large_err)]
+    #[allow(clippy::too_many_arguments)]
     pub(crate) fn run_grid(
         &self,
         kernel: &KernelHandle,
         config: &LaunchConfig,
+        cluster: Option<[u32; 3]>,
         params: &[u8],
         hooks: &LaunchHooks<'_>,
         blocks: std::ops::Range<u64>,
@@ -230,6 +261,36 @@ impl Program {
         }
         // Kernels that synchronise the grid get a workspace and run with all blocks resident.
         let cooperative = self.needs_grid_sync(kernel.index);
+        let cluster_shape = match (cluster, code.cluster_dims) {
+            (Some(asked), Some(compiled)) if asked != compiled && asked != [1, 1, 1] => {
+                return Err(invalid(format!(
+                    "the kernel was compiled for clusters of {compiled:?} blocks \
+                     (`__cluster_dims__`), the launch asks for {asked:?}"
+                )));
+            }
+            (_, Some(compiled)) => compiled,
+            (Some(asked), None) => asked,
+            (None, None) => [1, 1, 1],
+        };
+        let explicit_cluster = cluster.is_some() || code.explicit_cluster;
+        let cluster_blocks: u64 = cluster_shape.iter().map(|&d| u64::from(d)).product();
+        if cluster_blocks == 0 || cluster_blocks > u64::from(super::MAX_CLUSTER_BLOCKS) {
+            return Err(invalid(format!(
+                "a cluster of {cluster_shape:?} blocks: clusters hold 1 to {} blocks",
+                super::MAX_CLUSTER_BLOCKS
+            )));
+        }
+        if let Some(axis) = (0..3).find(|&a| !config.grid[a].is_multiple_of(cluster_shape[a])) {
+            return Err(invalid(format!(
+                "the grid {:?} is not a multiple of the cluster {cluster_shape:?} (dimension {axis})",
+                config.grid
+            )));
+        }
+        if cluster_blocks > 1 && cooperative {
+            return Err(invalid(
+                "a kernel synchronising the grid cannot run in clusters of several blocks".into(),
+            ));
+        }
         let workspace = if cooperative {
             let workspace = self.memory.alloc(64, 256).unwrap_or(0);
             let _ = self.memory.mark_defined(workspace, 64);
@@ -246,6 +307,8 @@ impl Program {
             config,
             gridid: GRID_IDS.fetch_add(1, Ordering::Relaxed),
             workspace,
+            cluster: cluster_shape,
+            explicit_cluster,
             hooks,
             children,
         };
@@ -257,8 +320,41 @@ impl Program {
                 (index / (gx * gy)) as u32,
             ]
         };
-        let first = range.start.min(blocks);
-        let blocks = range.end.min(blocks);
+        let clustered = cluster_blocks > 1;
+        let (first, blocks) = if clustered {
+            (0, blocks)
+        } else {
+            (range.start.min(blocks), range.end.min(blocks))
+        };
+        // The units workers take: blocks, or clusters of blocks.
+        let units = if clustered {
+            blocks / cluster_blocks
+        } else {
+            blocks.saturating_sub(first)
+        };
+        let cluster_ctaids = |unit: u64| -> Vec<[u32; 3]> {
+            let [cx, cy, cz] = cluster_shape;
+            let [nx, ny, _] = [0, 1, 2].map(|a| config.grid[a] / cluster_shape[a]);
+            let (nx, ny) = (u64::from(nx), u64::from(ny));
+            let origin = [
+                (unit % nx) as u32 * cx,
+                ((unit / nx) % ny) as u32 * cy,
+                (unit / (nx * ny)) as u32 * cz,
+            ];
+            (0..cx * cy * cz)
+                .map(|r| {
+                    [
+                        origin[0] + r % cx,
+                        origin[1] + (r / cx) % cy,
+                        origin[2] + r / (cx * cy),
+                    ]
+                })
+                .collect()
+        };
+        let linear = |[x, y, z]: [u32; 3]| {
+            let [gx, gy, _] = config.grid.map(u64::from);
+            u64::from(x) + gx * (u64::from(y) + gy * u64::from(z))
+        };
         if let Some(races) = hooks.races {
             races.begin_launch();
         }
@@ -268,7 +364,7 @@ impl Program {
             config.threads
         }
         .max(1)
-        .min(blocks.saturating_sub(first).max(1) as usize);
+        .min(units.max(1) as usize);
         let next = AtomicU64::new(first);
         let spinning = AtomicUsize::new(0);
         let abort = AtomicBool::new(false);
@@ -320,6 +416,31 @@ impl Program {
         let started = AtomicUsize::new(0);
         let work = |worker: usize| {
             started.fetch_add(1, Ordering::Relaxed);
+            if clustered {
+                let mut cluster = ClusterRun::default();
+                let mut instructions_run = 0;
+                while !abort.load(Ordering::Relaxed) {
+                    let unit = next.fetch_add(1, Ordering::Relaxed);
+                    if unit >= units {
+                        break;
+                    }
+                    let ctaids = cluster_ctaids(unit);
+                    cluster.start(&launch, &ctaids);
+                    cluster.run(
+                        &launch,
+                        &|| abort.load(Ordering::Relaxed),
+                        &mut |rank, run, result| {
+                            finish(linear(ctaids[rank]), run, result);
+                        },
+                    );
+                    instructions_run += cluster.runs.iter().map(&count).sum::<u64>();
+                    for run in &mut cluster.runs {
+                        run.warps.iter_mut().for_each(|w| w.lane_instructions = 0);
+                    }
+                }
+                instructions.fetch_add(instructions_run, Ordering::Relaxed);
+                return;
+            }
             if cooperative {
                 // Every block of this worker is in flight; they take turns.
                 let mut runs: Vec<(u64, BlockRun, bool)> = (first + worker as u64..blocks)

@@ -58,6 +58,27 @@ pub enum Special {
     TotalSmem,
     /// Linear thread index in the block (used internally).
     Smid,
+    /// `%cluster_*`, `%clusterid`, `%nclusterid`, `%is_explicit_cluster`.
+    Cluster(ClusterSpecial),
+}
+
+/// The special registers of thread-block clusters (component x, y, z where they have one).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ClusterSpecial {
+    /// `%cluster_ctaid`: the block's position in its cluster.
+    Ctaid(u8),
+    /// `%cluster_nctaid`: the cluster's shape.
+    Nctaid(u8),
+    /// `%cluster_ctarank`: the block's linear rank in its cluster.
+    Ctarank,
+    /// `%cluster_nctarank`: blocks per cluster.
+    Nctarank,
+    /// `%clusterid`: the cluster's position in the grid.
+    Id(u8),
+    /// `%nclusterid`: clusters per grid dimension.
+    Nid(u8),
+    /// `%is_explicit_cluster`: whether the launch named a cluster.
+    IsExplicit,
 }
 
 /// The base of an address operand.
@@ -573,12 +594,23 @@ pub enum Op {
     /// An instruction the CPU device cannot execute, with the reason: launching a kernel that
     /// can reach it fails, naming it.
     Unsupported(String),
-    /// `mapa`: the address of a variable in another block of the cluster (rank 0 only).
+    /// `mapa`: the address of a variable in another block of the cluster.
     Mapa {
         d: u32,
         a: Src,
         rank: Src,
     },
+    /// `getctarank`: the rank of the block whose shared memory a cluster address names.
+    Getctarank {
+        d: u32,
+        a: Src,
+    },
+    /// `barrier.cluster.arrive` (`wait` false) or `barrier.cluster.wait` (`wait` true).
+    ClusterBarrier {
+        wait: bool,
+    },
+    /// `cp.async.bulk.tensor` (run synchronously).
+    BulkTensor(Box<super::exec::bulk_tensor::BulkTensor>),
     /// `nanosleep`: yields the warp.
     Nanosleep,
 }

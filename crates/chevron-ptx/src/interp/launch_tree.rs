@@ -26,9 +26,24 @@ impl Program {
         hooks: &LaunchHooks<'_>,
         blocks: std::ops::Range<u64>,
     ) -> Result<LaunchReport, Fault> {
+        self.launch_rooted(kernel, config, None, params, hooks, blocks)
+    }
+
+    /// [`Program::launch_blocks`] in clusters of `cluster` blocks when given
+    /// ([`Program::launch_cluster`]).
+    #[allow(clippy::result_large_err)]
+    pub(crate) fn launch_rooted(
+        &self,
+        kernel: &KernelHandle,
+        config: &LaunchConfig,
+        cluster: Option<[u32; 3]>,
+        params: &[u8],
+        hooks: &LaunchHooks<'_>,
+        blocks: std::ops::Range<u64>,
+    ) -> Result<LaunchReport, Fault> {
         let tree = LaunchTree::default();
         let grids = ChildGrids::new(0, &tree);
-        let result = self.run_grid(kernel, config, params, hooks, blocks, &grids);
+        let result = self.run_grid(kernel, config, cluster, params, hooks, blocks, &grids);
         let children = self.finish_grid(grids);
         let mut report = result?;
         if !children.is_empty() {
@@ -84,6 +99,7 @@ impl Program {
             let result = self.run_grid(
                 &kernel,
                 &child.config,
+                None,
                 &child.params,
                 hooks,
                 0..u64::MAX,

@@ -18,10 +18,11 @@
 //! calls, recursion, indirect calls; `printf`, `malloc`/`free`, `assert`; `cp.async` (run
 //! synchronously); `ldmatrix`, `stmatrix`, `mma.sync` and WMMA (integer and f64 forms exact,
 //! the others accumulated in f64, not bit-identical to tensor cores); grid-wide
-//! synchronisation; texture and surface objects ([`texture`]: `tex`, `tld4`, `txq`, `suld.b`,
-//! `sust.b`, `suq`). `wgmma`, TMA and `tcgen05` fail the load; other
-//! instructions the CPU device cannot run (mipmapped or cube textures, cluster memory) fail
-//! the launch of a kernel that reaches them, naming function and line.
+//! synchronisation; thread-block clusters (`cluster.rs`: distributed shared memory, cluster
+//! barriers); TMA copies through tensor maps ([`tensor_map`]); texture and surface objects
+//! ([`texture`]: `tex`, `tld4`, `txq`, `suld.b`, `sust.b`, `suq`). `wgmma` and `tcgen05` fail
+//! the load; other instructions the CPU device cannot run (mipmapped or cube textures) fail the
+//! launch of a kernel that reaches them, naming function and line.
 //!
 //! ```no_run
 //! use std::sync::Arc;
@@ -41,6 +42,7 @@
 
 mod address_space;
 mod block;
+mod cluster;
 mod defined;
 pub mod device_runtime;
 mod exec;
@@ -58,9 +60,11 @@ pub mod program;
 pub mod race;
 pub mod source;
 mod spin;
+pub mod tensor_map;
 pub mod texture;
 mod warp;
 
+pub use cluster::MAX_CLUSTER_BLOCKS;
 pub use fault::{Fault, FaultKind, LoadError, MemoryError};
 pub use grid::{BlockWorkers, LaunchConfig, LaunchHooks, LaunchReport, KEPT_PRINTF_BYTES};
 pub use memory::DeviceMemory;

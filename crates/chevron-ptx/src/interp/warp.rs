@@ -12,7 +12,7 @@
 //! instruction touches 32 consecutive words per operand.
 
 use super::fault::{ExecFault, FaultKind};
-use super::inst::{Special, Src, SINK};
+use super::inst::{ClusterSpecial, Special, Src, SINK};
 use super::memory::Allocation;
 use std::sync::Arc;
 
@@ -131,6 +131,28 @@ pub(crate) struct Env {
     pub total_smem: u32,
     /// Address of the grid-synchronisation workspace (`%envreg1`:`%envreg2`), 0 if none.
     pub workspace: u64,
+    /// Blocks per cluster, x, y, z (each at least 1).
+    pub cluster: [u32; 3],
+    /// Whether the launch (or the kernel) named a cluster (`%is_explicit_cluster`).
+    pub explicit_cluster: bool,
+}
+
+impl Env {
+    /// The value of a cluster special register.
+    fn cluster_special(&self, s: ClusterSpecial) -> u64 {
+        let at = |v: [u32; 3], c: u8| v[usize::from(c.min(2))];
+        let cluster = self.cluster.map(|d| d.max(1));
+        let ctaid = |c: u8| at(self.ctaid, c) % at(cluster, c);
+        u64::from(match s {
+            ClusterSpecial::Ctaid(c) => ctaid(c),
+            ClusterSpecial::Nctaid(c) => at(cluster, c),
+            ClusterSpecial::Ctarank => ctaid(0) + cluster[0] * (ctaid(1) + cluster[1] * ctaid(2)),
+            ClusterSpecial::Nctarank => cluster.iter().product(),
+            ClusterSpecial::Id(c) => at(self.ctaid, c) / at(cluster, c),
+            ClusterSpecial::Nid(c) => at(self.nctaid, c) / at(cluster, c),
+            ClusterSpecial::IsExplicit => u32::from(self.explicit_cluster),
+        })
+    }
 }
 
 impl Warp {
@@ -420,6 +442,7 @@ impl Warp {
             Special::Smid => u64::from(self.env.smid),
             Special::DynamicSmem => u64::from(self.env.dynamic_smem),
             Special::TotalSmem => u64::from(self.env.total_smem),
+            Special::Cluster(c) => self.env.cluster_special(c),
             Special::Clock => self.lane_instructions & 0xffff_ffff,
             Special::Clock64 => self.lane_instructions,
             Special::Globaltimer => now_ns(),

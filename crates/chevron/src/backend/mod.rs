@@ -42,6 +42,7 @@
 #[cfg(test)]
 pub(crate) mod scripted;
 
+pub(crate) mod cluster;
 pub mod cpu;
 pub mod cuda;
 pub mod graph;
@@ -262,6 +263,19 @@ pub trait Device: Send + Sync + 'static {
         Err(unsupported(
             self.info(),
             "encode_tensor_map",
+            "TMA descriptors (tensor maps)",
+        ))
+    }
+
+    /// The 128 bytes of the TMA descriptor of `map` (what `cuTensorMapEncodeTiled` writes into
+    /// a host `CUtensorMap`; CUDA: the driver's encoding, the CPU device: the interpreter's).
+    /// Backends without tensor maps keep this default: the error of [`Device::tensor_maps`].
+    fn tensor_map_descriptor(&self, map: &TiledTensorMap) -> Result<[u8; 128]> {
+        self.tensor_maps()?;
+        map.check()?;
+        Err(unsupported(
+            self.info(),
+            "tensor_map_descriptor",
             "TMA descriptors (tensor maps)",
         ))
     }

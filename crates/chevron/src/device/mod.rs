@@ -102,10 +102,18 @@ impl Device {
     }
 
     /// Encodes a TMA descriptor (CUDA's `CUtensorMap`) for `map` into 128 bytes of fresh device
-    /// memory (never freed) and returns their address. Devices without tensor maps (all but
-    /// CUDA GPUs of compute capability 9.0 or later) return an error naming the device.
+    /// memory (never freed) and returns their address. Devices without tensor maps (other than
+    /// the CPU device and CUDA GPUs of compute capability 9.0 or later) return an error naming
+    /// the device.
     pub fn encode_tensor_map(&self, map: &backend::TiledTensorMap) -> Result<backend::DevicePtr> {
         self.shared.core.backend.encode_tensor_map(map)
+    }
+
+    /// The 128 bytes of the TMA descriptor of `map`, as `cuTensorMapEncodeTiled` writes them
+    /// into a host `CUtensorMap`: the CPU device's own encoding (which its interpreter reads)
+    /// or a GPU driver's. Devices without tensor maps return an error naming the device.
+    pub fn tensor_map_descriptor(&self, map: &backend::TiledTensorMap) -> Result<[u8; 128]> {
+        self.shared.core.backend.tensor_map_descriptor(map)
     }
 
     /// The code objects the device runs, as its backend declares them: cubins of which

@@ -168,8 +168,8 @@ impl Kernel {
 
     /// Launches the kernel in thread-block clusters of `cluster` blocks (x, y, z), after the
     /// same checks as [`Kernel::launch`] and checking that the cluster divides the grid.
-    /// Clusters of more than one block need a CUDA GPU of compute capability 9.0 or later
-    /// (at most 8 blocks per cluster); elsewhere they are [`crate::Error::LaunchConfig`],
+    /// Clusters of more than one block (at most 8) run on the CPU device and on CUDA GPUs of
+    /// compute capability 9.0 or later; elsewhere they are [`crate::Error::LaunchConfig`],
     /// while a cluster of one block runs everywhere as an ordinary launch.
     pub fn launch_cluster(
         &self,

@@ -1,6 +1,6 @@
 //! Thread-block cluster launches ([`chevron::Kernel::launch_cluster`]) with NVRTC's sm_90
-//! kernels: clusters of one block everywhere, larger clusters on CUDA GPUs of compute
-//! capability 9.0 or later, and clear errors elsewhere.
+//! kernels: clusters of one block everywhere, larger clusters on the CPU device and on CUDA GPUs
+//! of compute capability 9.0 or later, and clear errors elsewhere.
 
 use chevron::{BackendKind, Buffer, Device, Error, LaunchConfig, Module};
 
@@ -77,12 +77,19 @@ fn a_cluster_that_does_not_divide_the_grid_is_rejected_before_the_backend() {
 }
 
 #[test]
-fn clusters_of_several_blocks_are_a_clear_error_on_the_cpu_device() {
+fn the_cpu_device_runs_clusters_of_several_blocks() {
     on_every_device(|device| {
         if device.backend() != BackendKind::Cpu {
             return Ok(());
         }
-        let err = cluster_ids(device, 4, 2).unwrap_err();
+        for cluster in [2, 4, 8] {
+            assert_eq!(
+                cluster_ids(device, 16, cluster)?,
+                expected_ids(16, cluster),
+                "clusters of {cluster} on {device}"
+            );
+        }
+        let err = cluster_ids(device, 16, 16).unwrap_err();
         let Error::LaunchConfig {
             kernel,
             device: on,
@@ -94,7 +101,7 @@ fn clusters_of_several_blocks_are_a_clear_error_on_the_cpu_device() {
         assert_eq!(kernel, "cluster_ids");
         assert_eq!(on, &device.to_string());
         assert!(
-            message.contains("clusters of (2, 1, 1) blocks are not supported on this device"),
+            message.contains("16 blocks exceed the portable maximum of 8"),
             "{err}"
         );
         Ok(())
@@ -124,10 +131,10 @@ fn clusters_report_their_rank_and_size_on_sm90() {
     }
 }
 
+/// On the CPU device, and on CUDA GPUs of compute capability 9.0 or later.
 #[test]
-#[ignore = "needs a CUDA GPU"]
 fn blocks_of_a_cluster_exchange_data_through_distributed_shared_memory() {
-    for device in cuda_devices() {
+    for device in crate::harness::runtime().devices().to_vec() {
         if !runs_sm90(&device) {
             continue;
         }

@@ -1,5 +1,6 @@
-//! TMA descriptors ([`chevron::Device::encode_tensor_map`]): encoded by the CUDA driver
-//! into device memory on CUDA GPUs of compute capability 9.0 or later, an error elsewhere.
+//! TMA descriptors ([`chevron::Device::encode_tensor_map`]): encoded into device memory by
+//! the CPU device (its interpreter's layout) and by the CUDA driver on GPUs of compute
+//! capability 9.0 or later, an error elsewhere.
 
 use chevron::backend::TiledTensorMap;
 use chevron::{BackendKind, Buffer, Device, Error};
@@ -28,7 +29,7 @@ fn matrix_map(data: &Buffer<f32>) -> TiledTensorMap {
 #[test]
 fn other_devices_report_that_tensor_maps_need_a_cuda_gpu() {
     on_every_device(|device| {
-        if device.backend() == BackendKind::Cuda {
+        if matches!(device.backend(), BackendKind::Cuda | BackendKind::Cpu) {
             return Ok(());
         }
         let data = Buffer::<f32>::zeroed(device, 64 * 8)?;
@@ -40,6 +41,29 @@ fn other_devices_report_that_tensor_maps_need_a_cuda_gpu() {
                 && text.contains(device.label()),
             "{text}"
         );
+        Ok(())
+    });
+}
+
+#[test]
+fn the_cpu_device_encodes_tensor_maps_into_device_memory() {
+    on_every_device(|device| {
+        if device.backend() != BackendKind::Cpu {
+            return Ok(());
+        }
+        let data = Buffer::<f32>::zeroed(device, 64 * 8)?;
+        let map = device.encode_tensor_map(&matrix_map(&data))?;
+        assert_eq!(device.allocation_of(map), Some((map, 128)));
+        let descriptor = device.tensor_map_descriptor(&matrix_map(&data))?;
+        let mut stored = [0u8; 128];
+        device.create_stream()?.copy_to_host_at(&mut stored, map)?;
+        assert_eq!(stored, descriptor);
+        // CUDA's rules: a global stride must be a multiple of 16 bytes.
+        let mut bad = matrix_map(&data);
+        bad.global_strides = vec![12];
+        let err = device.encode_tensor_map(&bad).unwrap_err();
+        assert!(matches!(err, Error::InvalidValue { .. }), "{err}");
+        assert!(err.to_string().contains("multiple of 16"), "{err}");
         Ok(())
     });
 }

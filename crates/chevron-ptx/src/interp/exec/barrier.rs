@@ -1,10 +1,11 @@
 //! Block barriers (`bar.sync`, `barrier.sync`, `bar.arrive`, `bar.red.{popc,and,or}`) with
-//! barrier ids and thread counts, and memory fences (`membar`, `fence`). Cluster barriers are
-//! no-ops: the CPU device runs clusters of one block.
+//! barrier ids and thread counts, cluster barriers (`barrier.cluster.arrive`/`.wait`, over the
+//! cluster's state in `interp/cluster.rs`), and memory fences (`membar`, `fence`).
 
 use super::compare::pred_pair;
 use super::{for_lanes, narrow, Flow, Launch};
 use crate::interp::block::{Barrier, Block, BARRIERS};
+use crate::interp::cluster::ClusterLink;
 use crate::interp::fault::{ExecFault, FaultKind, LoadError};
 use crate::interp::inst::{BarrierKind, Collective, Op, Src, SINK};
 use crate::interp::program::Decoder;
@@ -27,7 +28,9 @@ pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction, op: K) -> Result<O
         });
     }
     if has_word(inst, "cluster") {
-        return Ok(Op::Nop);
+        return Ok(Op::ClusterBarrier {
+            wait: !inst.has(Flag::Arrive),
+        });
     }
     let aligned = inst.has(Flag::Aligned) || op == K::Bar;
     if inst.has(Flag::Red) {
@@ -152,6 +155,36 @@ pub(super) fn execute(
     w.bar_wait |= mask;
     w.group = 0;
     b.arrive(barrier as usize, w.index, mask, count, true, red);
+    b.apply_releases(w);
+    Ok(Flow::Reschedule)
+}
+
+/// `barrier.cluster.arrive` (`wait` false) or `barrier.cluster.wait` by `mask`'s lanes.
+pub(super) fn cluster_barrier(
+    wait: bool,
+    w: &mut Warp,
+    b: &mut Block,
+    mask: u32,
+) -> Result<Flow, ExecFault> {
+    narrow(w, mask);
+    let live = b.live;
+    let link = b.cluster.get_or_insert_with(|| ClusterLink::solo(live));
+    if !wait {
+        link.arrive(w.index, mask);
+        link.release_own(&mut b.releases);
+        return Ok(Flow::Next);
+    }
+    let waiting = link.wait(w.index, mask);
+    if waiting == 0 {
+        return Ok(Flow::Next);
+    }
+    link.release_own(&mut b.releases);
+    let next = w.gpc + 1;
+    for_lanes!(mask, |lane| {
+        w.pc[lane] = next;
+    });
+    w.bar_wait |= waiting;
+    w.group = 0;
     b.apply_releases(w);
     Ok(Flow::Reschedule)
 }

@@ -2,8 +2,8 @@
 //! 16) from global to shared memory that completes its bytes on an `mbarrier`'s transaction
 //! count, or from shared to global memory in a bulk group. Copies run at once, so the group
 //! instructions (`cp.async.bulk.commit_group`, `wait_group`) and `cp.async.bulk.prefetch` have
-//! nothing left to wait for. Without clusters, `.shared::cluster` is the block's own shared
-//! memory. Tensor forms (`cp.async.bulk.tensor`) stay unsupported.
+//! nothing left to wait for. A `.shared::cluster` address reaches the block of the cluster it
+//! names (`interp/cluster.rs`). Tensor forms are `bulk_tensor.rs`'s.
 
 use super::mbarrier::complete_tx;
 use super::memory_ops::{address, check_align, load, locate, store};
@@ -34,10 +34,13 @@ pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction) -> Result<Op, Load
     if has("commit_group") || has("wait_group") || has("prefetch") {
         return Ok(Op::Nop);
     }
-    if has("tensor") || has("multicast::cluster") {
+    if has("tensor") {
+        return super::bulk_tensor::decode(d, inst);
+    }
+    if has("multicast::cluster") {
         return Err(d.error(
             inst,
-            "`cp.async.bulk.tensor` and multicast copies are not supported on the CPU device",
+            "multicast `cp.async.bulk` copies are not supported on the CPU device",
         ));
     }
     // The first space named is the destination's, the second the source's.

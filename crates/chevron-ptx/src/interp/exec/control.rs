@@ -4,8 +4,10 @@
 
 use super::{for_lanes, narrow, Flow, Launch};
 use crate::interp::block::Block;
+use crate::interp::cluster;
 use crate::interp::fault::{ExecFault, FaultKind, LoadError};
-use crate::interp::inst::{Op, Src};
+use crate::interp::inst::Op;
+use crate::interp::memory::SHARED_WINDOW;
 use crate::interp::program::Decoder;
 use crate::interp::warp::Warp;
 use crate::ir::{self, KnownOpcode as K, ScalarType as T};
@@ -60,26 +62,29 @@ pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction, op: K) -> Result<O
             a: d.src_at(inst, 0, T::U64)?,
         },
         K::Nanosleep => Op::Nanosleep,
-        // Clusters have one block on the CPU device: rank 0 maps an address to itself.
         K::Mapa => Op::Mapa {
             d: d.dst_at(inst, 0)?,
             a: d.src_at(inst, 1, T::U64)?,
             rank: d.src_at(inst, 2, T::U32)?,
         },
-        K::Getctarank => Op::Mov {
+        K::Getctarank => Op::Getctarank {
             d: d.dst_at(inst, 0)?,
-            a: Src::Imm(0),
-            bits: 32,
+            a: d.src_at(inst, 1, T::U64)?,
         },
         _ => Op::Nop,
     })
+}
+
+/// Blocks per cluster of the launch.
+fn cluster_blocks(l: &Launch<'_>) -> u32 {
+    l.cluster.iter().product()
 }
 
 pub(super) fn execute(
     op: &Op,
     w: &mut Warp,
     b: &mut Block,
-    _l: &Launch<'_>,
+    l: &Launch<'_>,
     mask: u32,
 ) -> Result<Flow, ExecFault> {
     let first = mask.trailing_zeros();
@@ -137,17 +142,31 @@ pub(super) fn execute(
         }
         Op::Nanosleep => {}
         Op::Mapa { d, a, rank } => {
+            let blocks = cluster_blocks(l);
             for_lanes!(mask, |lane| {
                 let r = w.get(*rank, lane);
-                if r != 0 {
+                if r >= u64::from(blocks) {
                     return Err(ExecFault::new(
-                        FaultKind::Unsupported,
+                        FaultKind::OutOfBounds,
                         lane as u32,
-                        format!("cluster rank {r}: the CPU device runs clusters of one block"),
+                        format!("`mapa` to rank {r} of a cluster of {blocks} blocks"),
                     ));
                 }
-                let v = w.get(*a, lane);
+                let v = cluster::map_address(w.get(*a, lane), r as u32);
                 w.set(*d, lane, v);
+            });
+        }
+        Op::Getctarank { d, a } => {
+            let own = b.cluster.as_ref().map_or(0, |c| c.rank);
+            for_lanes!(mask, |lane| {
+                let a = w.get(*a, lane);
+                let offset = if a >= SHARED_WINDOW {
+                    a - SHARED_WINDOW
+                } else {
+                    a
+                };
+                let rank = cluster::rank_of(offset).unwrap_or(own);
+                w.set(*d, lane, u64::from(rank));
             });
         }
         Op::Unsupported(what) => {

@@ -6,6 +6,7 @@
 
 use super::{for_lanes, Flow, Launch};
 use crate::interp::block::Block;
+use crate::interp::cluster;
 use crate::interp::fault::{ExecFault, FaultKind, LoadError, MemoryError};
 use crate::interp::inst::{Addr, AddrBase, Op, Space};
 use crate::interp::memory::{Allocation, Window};
@@ -292,25 +293,83 @@ pub(crate) fn check_align(a: u64, len: u64, lane: usize) -> Result<(), ExecFault
     Ok(())
 }
 
-fn shared_range(
+/// Where a shared-memory access lands: the running block's memory (`peer` None) or that of
+/// another block of its cluster, at byte `at`.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct SharedAt {
+    peer: Option<usize>,
+    at: usize,
+}
+
+/// The shared memory of the running block, or of the cluster's block `peer`.
+fn shared_memory(b: &Block, peer: Option<usize>) -> &[u8] {
+    match (peer, &b.cluster) {
+        (Some(rank), Some(link)) => &link.peers[rank],
+        _ => &b.shared,
+    }
+}
+
+/// Reads `len` bytes at `at`.
+pub(crate) fn read_shared(b: &Block, at: SharedAt, len: u64) -> u64 {
+    read_fixed(shared_memory(b, at.peer), at.at, len)
+}
+
+/// Writes the low `len` bytes of `v` at `at`.
+pub(crate) fn write_shared(b: &mut Block, at: SharedAt, len: u64, v: u64) {
+    match (at.peer, &mut b.cluster) {
+        (Some(rank), Some(link)) => write_fixed(&mut link.peers[rank], at.at, len, v),
+        _ => write_fixed(&mut b.shared, at.at, len, v),
+    }
+}
+
+/// Checks a shared-memory access of `len` bytes at offset `off` (with a cluster rank in its
+/// high bits for another block's memory, `interp/cluster.rs`).
+pub(crate) fn shared_range(
     b: &Block,
     off: u64,
     len: u64,
     lane: usize,
     generic: u64,
-) -> Result<usize, ExecFault> {
-    if off
-        .checked_add(len)
-        .is_none_or(|end| end > b.shared.len() as u64)
-    {
+) -> Result<SharedAt, ExecFault> {
+    let (peer, off) = match cluster::rank_of(off) {
+        None => (None, off),
+        Some(rank) => {
+            let own = b.cluster.as_ref().map_or(0, |c| c.rank);
+            let blocks = b.cluster.as_ref().map_or(1, |c| c.peers.len().max(1));
+            if rank == own {
+                (None, off & cluster::OFFSET_MASK)
+            } else if (rank as usize) < blocks {
+                (Some(rank as usize), off & cluster::OFFSET_MASK)
+            } else {
+                return Err(ExecFault::at(
+                    FaultKind::SharedOverrun,
+                    lane as u32,
+                    generic,
+                    format!(
+                        "a `.shared::cluster` address of rank {rank}, outside the block's \
+                         cluster of {blocks}"
+                    ),
+                ));
+            }
+        }
+    };
+    let size = shared_memory(b, peer).len() as u64;
+    if off.checked_add(len).is_none_or(|end| end > size) {
+        let whose = match peer {
+            Some(rank) => format!("block {rank} of the cluster has"),
+            None => "the block has".to_string(),
+        };
         return Err(ExecFault::at(
             FaultKind::SharedOverrun,
             lane as u32,
             generic,
-            format!("{len}-byte access at shared offset {off:#x}; the block has {} bytes of shared memory", b.shared.len()),
+            format!("{len}-byte access at shared offset {off:#x}; {whose} {size} bytes of shared memory"),
         ));
     }
-    Ok(off as usize)
+    Ok(SharedAt {
+        peer,
+        at: off as usize,
+    })
 }
 
 fn local_range(
@@ -352,7 +411,7 @@ pub(crate) fn load(
         Loc::Global(g) => global_load(w, l, g, len, lane),
         Loc::Shared(o) => {
             let at = shared_range(b, o, len, lane, a)?;
-            Ok(read_fixed(&b.shared, at, len))
+            Ok(read_shared(b, at, len))
         }
         Loc::Local(o) => {
             let at = local_range(w, o, len, lane, a)?;
@@ -398,7 +457,7 @@ pub(crate) fn store(
         }
         Loc::Shared(o) => {
             let at = shared_range(b, o, len, lane, a)?;
-            write_fixed(&mut b.shared, at, len, v);
+            write_shared(b, at, len, v);
         }
         Loc::Local(o) => {
             let at = local_range(w, o, len, lane, a)?;
@@ -462,7 +521,7 @@ pub(super) fn execute(
                     Space::Global | Space::Const => global_load(w, l, a, len, lane)?,
                     Space::Shared => {
                         let at = shared_range(b, window_offset(a), len, lane, a)?;
-                        read_fixed(&b.shared, at, len)
+                        read_shared(b, at, len)
                     }
                     _ => load(w, b, l, locate(*space, addr, a), len, lane, a)?,
                 };
@@ -523,7 +582,7 @@ pub(super) fn execute(
                 match *space {
                     Space::Shared => {
                         let at = shared_range(b, window_offset(a), len, lane, a)?;
-                        write_fixed(&mut b.shared, at, len, v);
+                        write_shared(b, at, len, v);
                     }
                     _ => store(w, b, l, locate(*space, addr, a), len, lane, a, v)?,
                 }

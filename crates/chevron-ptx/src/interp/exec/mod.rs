@@ -8,6 +8,7 @@ mod assert;
 mod atomics;
 mod barrier;
 pub(crate) mod bulk_copy;
+pub(crate) mod bulk_tensor;
 mod calls;
 mod compare;
 mod control;
@@ -55,6 +56,10 @@ pub(crate) struct Launch<'a> {
     pub gridid: u64,
     /// Grid-synchronisation workspace of a cooperative launch (0 if none).
     pub workspace: u64,
+    /// Blocks per cluster (`[1, 1, 1]` without clusters).
+    pub cluster: [u32; 3],
+    /// Whether the launch or the kernel named a cluster (`%is_explicit_cluster`).
+    pub explicit_cluster: bool,
     /// Where printf output goes as it fills, and the flag that stops the launch.
     pub hooks: &'a LaunchHooks<'a>,
     /// The grid's device-side launches, parameter buffers and streams.
@@ -238,6 +243,8 @@ pub(crate) fn execute(
         Op::Call(call) => calls::call(call, w, b, l, mask),
         Op::Ret => calls::ret(w, b, l, mask),
         Op::Bar { .. } | Op::Fence => barrier::execute(op, w, b, l, mask),
+        Op::ClusterBarrier { wait } => barrier::cluster_barrier(*wait, w, b, mask),
+        Op::BulkTensor(t) => bulk_tensor::execute(t, w, b, l, mask),
         Op::Warp { .. } | Op::Activemask { .. } => warp_ops::execute(op, w, mask),
         Op::MatrixMove(m) => matrix_move::execute(m, w, b, l, mask),
         Op::Mma(m) => mma::mma(m, w, mask),

@@ -87,7 +87,25 @@ pub(crate) fn decode_function(
         },
         carry_reg: 0,
         grid_sync: false,
+        cluster_dims: None,
+        explicit_cluster: false,
     };
+    for directive in &function.directives {
+        if let ir::FunctionDirective::Performance { name, values } = directive {
+            match name.as_str() {
+                "reqnctapercluster" => {
+                    let mut dims = [1u32; 3];
+                    for (dim, value) in dims.iter_mut().zip(values) {
+                        *dim = (*value).max(1);
+                    }
+                    code.cluster_dims = Some(dims);
+                    code.explicit_cluster = true;
+                }
+                "explicitcluster" => code.explicit_cluster = true,
+                _ => {}
+            }
+        }
+    }
     let mut scopes = Scopes::new(names);
     let mut frame = FrameBuilder { regs: 0, frame: 0 };
     if kernel {

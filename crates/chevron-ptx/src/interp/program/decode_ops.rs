@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use super::decode::SharedLayout;
 use super::scope::{Binding, Scopes};
 use crate::interp::fault::LoadError;
-use crate::interp::inst::{Addr, AddrBase, Inst, Op, Space, Special, Src, SINK};
+use crate::interp::inst::{Addr, AddrBase, ClusterSpecial, Inst, Op, Space, Special, Src, SINK};
 use crate::interp::memory::{FUNCTION_WINDOW, PARAM_WINDOW, SHARED_WINDOW};
 use crate::ir::{self, AddressBase, Operand, RegisterRef, ScalarType, StateSpace};
 
@@ -34,8 +34,10 @@ fn special(name: &str, component: Option<u8>) -> Option<Src> {
     match name {
         "%tid" => s(Special::Tid(c)),
         "%ntid" => s(Special::Ntid(c)),
-        "%ctaid" | "%clusterid" => s(Special::Ctaid(c)),
-        "%nctaid" | "%nclusterid" => s(Special::Nctaid(c)),
+        "%ctaid" => s(Special::Ctaid(c)),
+        "%nctaid" => s(Special::Nctaid(c)),
+        "%clusterid" => s(Special::Cluster(ClusterSpecial::Id(c))),
+        "%nclusterid" => s(Special::Cluster(ClusterSpecial::Nid(c))),
         "%laneid" => s(Special::Laneid),
         "%warpid" => s(Special::Warpid),
         "%nwarpid" => Some(Src::Imm(64)),
@@ -54,8 +56,11 @@ fn special(name: &str, component: Option<u8>) -> Option<Src> {
         "%globaltimer_hi" => s(Special::GlobaltimerHi),
         "%dynamic_smem_size" => s(Special::DynamicSmem),
         "%total_smem_size" | "%aggr_smem_size" => s(Special::TotalSmem),
-        "%cluster_ctaid" | "%cluster_ctarank" | "%is_explicit_cluster" => Some(Src::Imm(0)),
-        "%cluster_nctaid" | "%cluster_nctarank" => Some(Src::Imm(1)),
+        "%cluster_ctaid" => s(Special::Cluster(ClusterSpecial::Ctaid(c))),
+        "%cluster_nctaid" => s(Special::Cluster(ClusterSpecial::Nctaid(c))),
+        "%cluster_ctarank" => s(Special::Cluster(ClusterSpecial::Ctarank)),
+        "%cluster_nctarank" => s(Special::Cluster(ClusterSpecial::Nctarank)),
+        "%is_explicit_cluster" => s(Special::Cluster(ClusterSpecial::IsExplicit)),
         "%current_graph_exec" => Some(Src::Imm(0)),
         // The predefined constant of PTX.
         "WARP_SZ" => Some(Src::Imm(32)),

@@ -55,6 +55,10 @@ pub struct FunctionCode {
     pub carry_reg: u32,
     /// Whether the function synchronises the grid (reads the workspace of cooperative launches).
     pub grid_sync: bool,
+    /// The cluster a kernel requires (`.reqnctapercluster`, CUDA's `__cluster_dims__`).
+    pub cluster_dims: Option<[u32; 3]>,
+    /// `.explicitcluster` (or `.reqnctapercluster`): the kernel runs in clusters.
+    pub explicit_cluster: bool,
 }
 
 impl FunctionCode {
@@ -171,7 +175,7 @@ const UNSUPPORTED_OPCODES: &[&str] = &["wgmma", "tcgen05", "tensormap", "cluster
 impl Program {
     /// Decodes `module` and allocates and initialises its module-scope `.global` and `.const`
     /// variables in `memory`. Fails, naming the function and PTX line, on anything the CPU device
-    /// cannot execute (e.g. `wgmma`, TMA, `tcgen05`: "not supported on the CPU device").
+    /// cannot execute (e.g. `wgmma`, `tcgen05`: "not supported on the CPU device").
     pub fn load(module: &ir::Module, memory: &Arc<DeviceMemory>) -> Result<Program, LoadError> {
         let mut names: HashMap<String, Binding> = HashMap::new();
         let mut functions: Vec<&ir::Function> = Vec::new();
@@ -388,8 +392,9 @@ pub(crate) fn unsupported_opcode(inst: &ir::Instruction) -> Option<&'static str>
     if let Some(bad) = UNSUPPORTED_OPCODES.iter().find(|w| word.starts_with(*w)) {
         return Some(bad);
     }
-    let is_tma = word == "cp" && inst.modifiers.iter().any(|m| m.to_word() == "tensor");
-    is_tma.then_some("cp.async.bulk.tensor (TMA)")
+    // Reductions into memory by bulk copies; plain and tensor bulk copies run.
+    let is_reduce = word == "cp" && inst.modifiers.iter().any(|m| m.to_word() == "reduce");
+    is_reduce.then_some("cp.reduce.async.bulk")
 }
 
 /// Walks a body, nested blocks included.

@@ -146,6 +146,18 @@ impl Device for CpuDevice {
         Ok(Arc::new(CpuEvent::new()))
     }
 
+    fn tensor_maps(&self) -> Result<()> {
+        Ok(())
+    }
+
+    fn tensor_map_descriptor(&self, map: &crate::backend::TiledTensorMap) -> Result<[u8; 128]> {
+        super::tensor_map::descriptor(map)
+    }
+
+    fn encode_tensor_map(&self, map: &crate::backend::TiledTensorMap) -> Result<DevicePtr> {
+        super::tensor_map::encode(&self.core, map)
+    }
+
     fn code_targets(&self) -> CodeTargets {
         CodeTargets::ptx_only(COMPUTE_CAPABILITY.0 * 10 + COMPUTE_CAPABILITY.1)
     }

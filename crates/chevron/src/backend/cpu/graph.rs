@@ -181,7 +181,7 @@ impl Plan {
             let (name, outcome) = match step {
                 PlanStep::Launch { kernel, config } => {
                     let params = self.params[index].as_deref().unwrap_or_default();
-                    let outcome = guarded(|| worker.launch(kernel, config, params));
+                    let outcome = guarded(|| worker.launch(kernel, config, None, params));
                     (kernel.name.as_str(), outcome)
                 }
                 PlanStep::CopyToDevice { dst, data } => (

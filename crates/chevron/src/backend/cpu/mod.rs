@@ -44,6 +44,7 @@ mod scheduler;
 mod shared_usage;
 mod stream;
 mod stream_queue;
+mod tensor_map;
 mod tier;
 mod tier_cost;
 mod timeline;

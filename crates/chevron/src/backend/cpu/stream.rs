@@ -15,6 +15,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::mpsc;
 use std::sync::Arc;
 
+use crate::backend::cluster::{check_shape, compiled_shape_differs};
 use crate::backend::{DevicePtr, Event, ExecGraph, Function, HostFunction, LaunchConfig, Stream};
 use crate::error::{Error, Result};
 
@@ -88,6 +89,39 @@ impl Stream for CpuStream {
         self.submit(Job::Launch {
             kernel,
             config: *config,
+            cluster: None,
+            params,
+        })?;
+        Ok(())
+    }
+
+    /// Clusters run interpreted: the blocks of a cluster take turns on one worker
+    /// (`chevron_ptx::interp`'s `cluster.rs`).
+    unsafe fn launch_cluster(
+        &self,
+        function: &dyn Function,
+        config: &LaunchConfig,
+        cluster: [u32; 3],
+        args: &[*mut c_void],
+    ) -> Result<()> {
+        let fail = |message: String| Error::LaunchConfig {
+            kernel: function.name().to_string(),
+            device: self.device.label().to_string(),
+            message,
+        };
+        // The shape rules of CUDA GPUs, the portable maximum of 8 blocks included.
+        check_shape(config, cluster).map_err(fail)?;
+        // SAFETY: forwarded from the caller.
+        let (kernel, params) = unsafe { prepare_launch(&self.device, function, config, args) }?;
+        if let Some(required) = kernel.program.kernel_cluster(&kernel.handle) {
+            if required != cluster {
+                return Err(fail(compiled_shape_differs(required, cluster)));
+            }
+        }
+        self.submit(Job::Launch {
+            kernel,
+            config: *config,
+            cluster: Some(cluster),
             params,
         })?;
         Ok(())

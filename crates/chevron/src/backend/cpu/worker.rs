@@ -38,6 +38,8 @@ pub(crate) enum Job {
     Launch {
         kernel: Arc<LoadedKernel>,
         config: LaunchConfig,
+        /// Thread-block clusters of these dimensions (`None`: the kernel's own, if any).
+        cluster: Option<[u32; 3]>,
         params: Vec<u8>,
     },
     /// A copy or fill; `what` names it in fault messages (e.g. `memcpy host-to-device`).
@@ -133,10 +135,11 @@ impl WorkerContext {
             Job::Launch {
                 kernel,
                 config,
+                cluster,
                 params,
             } => {
                 let name = kernel.name.as_str();
-                match guarded(|| self.launch(&kernel, &config, &params)) {
+                match guarded(|| self.launch(&kernel, &config, cluster, &params)) {
                     Ok(Ok(())) => None,
                     Ok(Err(failure)) => Some(fault(name, failure)),
                     Err(message) => Some(fault(name, (FaultKind::Other, message))),
@@ -184,6 +187,7 @@ impl WorkerContext {
         &self,
         kernel: &LoadedKernel,
         config: &LaunchConfig,
+        cluster: Option<[u32; 3]>,
         params: &[u8],
     ) -> Result<(), Failure> {
         let config = interp::LaunchConfig {
@@ -217,7 +221,14 @@ impl WorkerContext {
             program: &kernel.program,
             handle: &kernel.handle,
         };
-        let result = if interpret_only {
+        // Clusters (asked for, or compiled into the kernel) run interpreted: their blocks take
+        // turns on one worker, which compiled code does not do.
+        let compiled_cluster = kernel.program.kernel_cluster(&kernel.handle);
+        let result = if let Some(cluster) = cluster {
+            kernel
+                .program
+                .launch_cluster(&kernel.handle, &config, cluster, params, &hooks)
+        } else if interpret_only || compiled_cluster.is_some_and(|c| c != [1, 1, 1]) {
             kernel
                 .program
                 .launch_with(&kernel.handle, &config, params, &hooks)

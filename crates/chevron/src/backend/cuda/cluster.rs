@@ -13,11 +13,9 @@ use std::ffi::{c_int, c_void};
 use super::module::CudaFunction;
 use super::stream::CudaStream;
 use super::sys::{self, attribute, CUlaunchAttribute, CUlaunchConfig};
+use crate::backend::cluster::{check_shape, compiled_shape_differs};
 use crate::backend::{self, LaunchConfig};
 use crate::error::{Error, Result};
-
-/// The most blocks per cluster every cluster-capable GPU runs (the portable cluster size).
-pub(crate) const MAX_PORTABLE_CLUSTER_BLOCKS: u64 = 8;
 
 /// Launches `function` on `stream` in clusters of `cluster` blocks.
 ///
@@ -45,12 +43,7 @@ pub(super) unsafe fn launch(
     check_shape(config, cluster).map_err(fail)?;
     let required = required_cluster(stream, function);
     if let Some(required) = required.filter(|&r| r != cluster) {
-        let [rx, ry, rz] = required;
-        let [x, y, z] = cluster;
-        return Err(fail(format!(
-            "the kernel is compiled for clusters of ({rx}, {ry}, {rz}) blocks \
-             (.reqnctapercluster / __cluster_dims__), not ({x}, {y}, {z})"
-        )));
+        return Err(fail(compiled_shape_differs(required, cluster)));
     }
     if required.is_some() || cluster == [1, 1, 1] {
         // A compiled cluster shape applies to every launch of the kernel, and a cluster of one
@@ -128,36 +121,6 @@ pub(super) unsafe fn launch(
         ));
     }
     stream.remember_launch(function.name);
-    Ok(())
-}
-
-/// Checks a cluster shape against a grid: non-empty, dividing the grid, at most
-/// [`MAX_PORTABLE_CLUSTER_BLOCKS`] blocks. Returns the reason otherwise.
-pub(crate) fn check_shape(
-    config: &LaunchConfig,
-    cluster: [u32; 3],
-) -> std::result::Result<(), String> {
-    let [x, y, z] = cluster;
-    if cluster.contains(&0) {
-        return Err(format!(
-            "the cluster ({x}, {y}, {z}) has an empty dimension"
-        ));
-    }
-    for (axis, name) in ["x", "y", "z"].iter().enumerate() {
-        if !config.grid[axis].is_multiple_of(cluster[axis]) {
-            return Err(format!(
-                "grid {name} = {} is not a multiple of the cluster's {name} = {}",
-                config.grid[axis], cluster[axis]
-            ));
-        }
-    }
-    let blocks = u64::from(x) * u64::from(y) * u64::from(z);
-    if blocks > MAX_PORTABLE_CLUSTER_BLOCKS {
-        return Err(format!(
-            "clusters of ({x}, {y}, {z}) = {blocks} blocks exceed the portable maximum of \
-             {MAX_PORTABLE_CLUSTER_BLOCKS}"
-        ));
-    }
     Ok(())
 }
 

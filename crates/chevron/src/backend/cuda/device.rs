@@ -215,6 +215,10 @@ impl backend::Device for CudaDevice {
         super::tensor_map::encode_tensor_map(self, map)
     }
 
+    fn tensor_map_descriptor(&self, map: &backend::TiledTensorMap) -> Result<[u8; 128]> {
+        super::tensor_map::descriptor(self, map)
+    }
+
     fn code_targets(&self) -> CodeTargets {
         let (major, minor) = self.info.compute_capability;
         CodeTargets::gpu(major, minor)

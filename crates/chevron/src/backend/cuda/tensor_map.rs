@@ -17,6 +17,22 @@ use crate::error::{Error, Result};
 /// `cuTensorMapEncodeTiled` (CUDA < 12.0: [`Error::Unavailable`]), or the driver rejects the
 /// map (the error lists its fields).
 pub(crate) fn encode_tensor_map(device: &CudaDevice, map: &TiledTensorMap) -> Result<DevicePtr> {
+    let descriptor = encoded(device, map)?;
+    copy_to_device(device, &descriptor)
+}
+
+/// The driver's 128 bytes for `map` (`cuTensorMapEncodeTiled` into a host `CUtensorMap`).
+pub(crate) fn descriptor(device: &CudaDevice, map: &TiledTensorMap) -> Result<[u8; 128]> {
+    let descriptor = encoded(device, map)?;
+    let mut bytes = [0u8; 128];
+    for (chunk, word) in bytes.chunks_mut(8).zip(descriptor.opaque) {
+        chunk.copy_from_slice(&word.to_le_bytes());
+    }
+    Ok(bytes)
+}
+
+/// `cuTensorMapEncodeTiled` for `map`.
+fn encoded(device: &CudaDevice, map: &TiledTensorMap) -> Result<CUtensorMap> {
     map.check()?;
     let rank = map.global_dim.len();
     let state = &device.state;
@@ -52,6 +68,13 @@ pub(crate) fn encode_tensor_map(device: &CudaDevice, map: &TiledTensorMap) -> Re
     if code != sys::CUDA_SUCCESS {
         return Err(state.error("cuTensorMapEncodeTiled", code, format!("{map:?}")));
     }
+    Ok(descriptor)
+}
+
+/// A fresh device copy of `descriptor` (never freed).
+fn copy_to_device(device: &CudaDevice, descriptor: &CUtensorMap) -> Result<DevicePtr> {
+    let state = &device.state;
+    let _entered = state.enter()?;
     let bytes = std::mem::size_of::<CUtensorMap>();
     let ptr = crate::backend::Device::alloc(device, bytes as u64)?;
     // SAFETY: `ptr` is a fresh allocation of `bytes` bytes on this device and `descriptor` is
@@ -60,7 +83,7 @@ pub(crate) fn encode_tensor_map(device: &CudaDevice, map: &TiledTensorMap) -> Re
     let code = unsafe {
         (state.driver.cuMemcpyHtoDAsync)(
             ptr,
-            (&descriptor as *const CUtensorMap).cast(),
+            (descriptor as *const CUtensorMap).cast(),
             bytes,
             std::ptr::null_mut(),
         )
