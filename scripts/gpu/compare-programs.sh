@@ -33,7 +33,7 @@ build_one() {
 }
 jobs_max="${JOBS:-$(nproc)}"
 while IFS='|' read -r name sources args flags; do
-    name="$(echo "$name" | xargs)"
+    name="$(echo "$name" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//')"
     [[ -z $name || $name == \#* ]] && continue
     for arch in default sm_90; do
         build_one "$name" "$sources" "$flags" "$arch" &
@@ -43,7 +43,7 @@ done <"$list"
 wait
 printf "%-28s %-8s %10s %10s %7s  %s\n" program arch nvidia_s chevron_s ratio result | tee "$OUT/table.txt"
 while IFS='|' read -r name sources args flags; do
-    name="$(echo "$name" | xargs)"
+    name="$(echo "$name" | sed 's/^[[:space:]]*//; s/[[:space:]]*$//')"
     [[ -z $name || $name == \#* ]] && continue
     for arch in default sm_90; do
         exe="$build/$name-$arch"
