@@ -92,11 +92,7 @@ pub(super) unsafe fn launch(
         attrs: attributes.as_mut_ptr(),
         numAttrs: attributes.len() as u32,
     };
-    let params = if args.is_empty() {
-        std::ptr::null_mut()
-    } else {
-        args.as_ptr() as *mut *mut c_void
-    };
+    let params = super::stream::kernel_params(args);
     // SAFETY: the caller guarantees that the function belongs to this stream's device and that
     // `args` holds one pointer per parameter to a value of its size; `launch_config` and its
     // attributes live for the call, and the driver copies the values before returning.

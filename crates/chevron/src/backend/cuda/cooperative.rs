@@ -45,11 +45,7 @@ pub(super) unsafe fn launch(
     if config.shared_bytes > 0 {
         function.allow_dynamic_shared(config.shared_bytes)?;
     }
-    let params = if args.is_empty() {
-        std::ptr::null_mut()
-    } else {
-        args.as_ptr() as *mut *mut c_void
-    };
+    let params = super::stream::kernel_params(args);
     let [gx, gy, gz] = config.grid;
     let [bx, by, bz] = config.block;
     // SAFETY: the caller guarantees that the function belongs to this stream's device and that

@@ -69,11 +69,7 @@ fn kernel_params(
         blockDimY: by,
         blockDimZ: bz,
         sharedMemBytes: config.shared_bytes,
-        kernelParams: if args.is_empty() {
-            std::ptr::null_mut()
-        } else {
-            args.as_ptr() as *mut *mut c_void
-        },
+        kernelParams: super::stream::kernel_params(args),
         extra: std::ptr::null_mut(),
         kern: std::ptr::null_mut(),
         ctx: std::ptr::null_mut(),

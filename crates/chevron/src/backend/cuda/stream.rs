@@ -24,6 +24,16 @@ use crate::error::{Error, FaultKind, Result};
 /// How many recent kernel names a stream keeps for fault reports.
 const RECENT: usize = 4;
 
+/// `args` as the driver's `kernelParams`: NULL for a kernel without parameters.
+#[inline]
+pub(super) fn kernel_params(args: &[*mut c_void]) -> *mut *mut c_void {
+    if args.is_empty() {
+        std::ptr::null_mut()
+    } else {
+        args.as_ptr() as *mut *mut c_void
+    }
+}
+
 /// A non-blocking `CUstream` of one device.
 pub(crate) struct CudaStream {
     pub(crate) state: Arc<DeviceState>,
@@ -143,7 +153,10 @@ impl CudaStream {
         self.finish_sync(call, code).err()
     }
 
-    /// Notes a launch of `name` in the ring of recent kernels (for fault reports).
+    /// Notes a launch of `name` in the ring of recent kernels (for fault reports). A plain load
+    /// and store, not a read-modify-write: concurrent launches on one stream may overwrite each
+    /// other's slot, which only blurs which names a fault report lists.
+    #[inline]
     pub(super) fn remember_launch(&self, name: &'static String) {
         let count = self.launches_since_clean.load(Ordering::Relaxed);
         self.launches_since_clean
@@ -187,11 +200,7 @@ impl backend::Stream for CudaStream {
         if config.shared_bytes > 0 {
             function.allow_dynamic_shared(config.shared_bytes)?;
         }
-        let params = if args.is_empty() {
-            std::ptr::null_mut()
-        } else {
-            args.as_ptr() as *mut *mut c_void
-        };
+        let params = kernel_params(args);
         let [gx, gy, gz] = config.grid;
         let [bx, by, bz] = config.block;
         // SAFETY: the caller guarantees that the function belongs to this stream's device and
@@ -220,16 +229,7 @@ impl backend::Stream for CudaStream {
                 format!("kernel `{}`, {config}", function.name),
             ));
         }
-        // A plain load and store, not a read-modify-write: concurrent launches on one stream may
-        // overwrite each other's slot, which only blurs which names a fault report lists.
-        let count = self.launches_since_clean.load(Ordering::Relaxed);
-        self.launches_since_clean
-            .store(count + 1, Ordering::Relaxed);
-        let slot = count as usize % RECENT;
-        self.recent[slot].store(
-            function.name as *const String as *mut String,
-            Ordering::Release,
-        );
+        self.remember_launch(function.name);
         Ok(())
     }
 
