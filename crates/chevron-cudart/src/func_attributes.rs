@@ -51,11 +51,14 @@ pub fn default_max_dynamic_shared(kernel: &Kernel) -> u32 {
 /// on an H200, CUDA 13.0). One comparison on the launch path; the table only above the default.
 #[inline]
 pub fn check_dynamic_shared(entry: &KernelEntry, kernel: &Kernel, bytes: u32) -> CudaResult {
-    if bytes == 0 || bytes <= default_max_dynamic_shared(kernel) {
+    if bytes == 0 {
         return Ok(());
     }
-    let limit = max_dynamic_shared(entry)
-        .map_or(default_max_dynamic_shared(kernel), |set| set.max(0) as u32);
+    let default = default_max_dynamic_shared(kernel);
+    if bytes <= default {
+        return Ok(());
+    }
+    let limit = max_dynamic_shared(entry).map_or(default, |set| set.max(0) as u32);
     if bytes <= limit {
         return Ok(());
     }

@@ -134,18 +134,20 @@ pub unsafe fn launch(
         block: shape.block,
         shared_bytes: shape.shared,
     };
-    if shape.shared > 0 && shape.shared > crate::function::dynamic_shared_limit(&function) {
-        // NVIDIA's driver refuses it so until the limit is raised (an H200, driver 580).
-        return Err(DriverError::new(
-            INVALID_VALUE,
-            format!(
-                "`{}`: {} bytes of dynamic shared memory exceed its limit of {} (raise it with \
-                 cuFuncSetAttribute(…, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, …))",
-                function.name.to_string_lossy(),
-                shape.shared,
-                crate::function::dynamic_shared_limit(&function)
-            ),
-        ));
+    if shape.shared > 0 {
+        let limit = crate::function::dynamic_shared_limit(&function);
+        if shape.shared > limit {
+            // NVIDIA's driver refuses it so until the limit is raised (an H200, driver 580).
+            return Err(DriverError::new(
+                INVALID_VALUE,
+                format!(
+                    "`{}`: {} bytes of dynamic shared memory exceed its limit of {limit} (raise \
+                     it with cuFuncSetAttribute(…, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES, …))",
+                    function.name.to_string_lossy(),
+                    shape.shared,
+                ),
+            ));
+        }
     }
     if shape.cluster == [1, 1, 1] {
         // SAFETY: one readable pointer per parameter (the caller's guarantee, or the packed
