@@ -14,7 +14,7 @@
 
 use std::ffi::{c_int, c_uint, c_void};
 
-use chevron::{BackendKind, LaunchConfig, ParamLayout};
+use chevron::{BackendKind, Kernel, LaunchConfig, ParamLayout, Stream};
 
 extern "C" {
     fn fflush(stream: *mut c_void) -> c_int;
@@ -111,7 +111,7 @@ pub unsafe fn launch(
 
 /// How a launch places its blocks.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Shape {
+pub enum Shape {
     /// An ordinary launch.
     Plain,
     /// In thread-block clusters of these dimensions.
@@ -145,30 +145,52 @@ unsafe fn launch_shaped(
     }
     let (ordinal, stream) = state::submit_stream(stream)?;
     let kernel = entry.kernel(ordinal)?;
+    let params = kernel.params().unwrap_or(&[]);
+    // SAFETY: forwarded from the caller.
+    let args = unsafe { argument_pointers(&entry.name, params, args) }?;
+    let config = launch_config(grid, block, shared)?;
+    func_attributes::check_dynamic_shared(entry, kernel, config.shared_bytes)?;
+    // SAFETY: one readable pointer per parameter (checked by `argument_pointers`).
+    unsafe { submit_shaped(kernel, &stream, ordinal, config, shape, args) }
+}
+
+/// The common end of a launch made through the runtime or the driver library, once the kernel,
+/// the stream (of device `ordinal`) and the configuration are known: on the CPU device the
+/// program's buffered output is flushed first (its worker prints the kernel's `printf`),
+/// `__managed__` variables are pushed, host pointers among the arguments translated, and the
+/// blocks placed as `shape` says.
+///
+/// # Safety
+/// `args` holds one pointer per parameter of `kernel`, each to a readable value of the
+/// parameter's size.
+pub unsafe fn submit_shaped(
+    kernel: &Kernel,
+    stream: &Stream,
+    ordinal: usize,
+    config: LaunchConfig,
+    shape: Shape,
+    args: &[*mut c_void],
+) -> CudaResult {
     if stream.device().backend() == BackendKind::Cpu {
         // The CPU device prints a kernel's printf output from its worker thread: the program's
         // buffered output written before the launch goes first, as on a GPU.
         // SAFETY: fflush(NULL) flushes every open output stream; it takes no pointer.
         unsafe { fflush(std::ptr::null_mut()) };
     }
-    managed_vars::push(ordinal, &stream)?;
+    managed_vars::push(ordinal, stream)?;
     let params = kernel.params().unwrap_or(&[]);
-    // SAFETY: forwarded from the caller.
-    let args = unsafe { argument_pointers(&entry.name, params, args) }?;
-    let config = launch_config(grid, block, shared)?;
-    func_attributes::check_dynamic_shared(entry, kernel, config.shared_bytes)?;
-    mirror::with_translated_args(&stream, params, args, |args| {
+    mirror::with_translated_args(stream, params, args, |args| {
         let launched = match shape {
             // SAFETY: each pointer reads a value of its parameter's size (the caller's
             // guarantee, or a translated copy of the same size).
-            Shape::Plain => unsafe { kernel.launch_raw(&stream, config, args, &[]) },
+            Shape::Plain => unsafe { kernel.launch_raw(stream, config, args, &[]) },
             // SAFETY: as above.
             Shape::Clusters(cluster) => unsafe {
-                kernel.launch_raw_cluster(&stream, config, cluster, args, &[])
+                kernel.launch_raw_cluster(stream, config, cluster, args, &[])
             },
             // SAFETY: as above.
             Shape::Cooperative => unsafe {
-                kernel.launch_raw_cooperative(&stream, config, args, &[])
+                kernel.launch_raw_cooperative(stream, config, args, &[])
             },
         };
         launched.map(drop).map_err(CudaError::from)

@@ -1,19 +1,17 @@
 //! Launches of module functions: `cuLaunchKernel` (arguments as a pointer array or as one
 //! packed buffer through `extra`), `cuLaunchKernelEx` (cluster dimensions), cooperative
 //! launches, and the `_ptsz` forms. The path is the runtime's: the stream resolved with CUDA's
-//! legacy-stream ordering, host-mirrored pointers translated, then `Kernel::launch_raw`.
+//! legacy-stream ordering, then the runtime's own end of a launch
+//! (`cudart::launch::submit_shaped`: host-mirrored pointers translated, `Kernel::launch_raw`).
 
-use std::ffi::{c_int, c_uint, c_void};
+use std::ffi::{c_uint, c_void};
 
-use chevron::{BackendKind, LaunchConfig};
+use chevron::LaunchConfig;
+use cudart::launch::Shape as Placement;
 use cudart::state;
 
 use crate::module::function;
 use crate::result::{entry, CUresult, DriverError, DriverResult, INVALID_CONTEXT, INVALID_VALUE};
-
-extern "C" {
-    fn fflush(stream: *mut c_void) -> c_int;
-}
 
 /// `CU_LAUNCH_PARAM_END`, `…_BUFFER_POINTER`, `…_BUFFER_SIZE` in `extra`.
 const PARAM_END: usize = 0;
@@ -177,25 +175,15 @@ pub unsafe fn launch(
             ),
         ));
     }
-    if stream.device().backend() == BackendKind::Cpu {
-        // The CPU device prints a kernel's printf output from its worker thread: the program's
-        // buffered output written before the launch goes first, as on a GPU.
-        // SAFETY: fflush(NULL) flushes every open output stream; it takes no pointer.
-        unsafe { fflush(std::ptr::null_mut()) };
-    }
-    cudart::managed_vars::push(ordinal, &stream)?;
-    cudart::mirror::with_translated_args(&stream, layout, args, |args| {
-        let launched = if shape.cluster == [1, 1, 1] {
-            // SAFETY: each pointer reads a value of its parameter's size (the caller's
-            // guarantee, or a translated copy of the same size).
-            unsafe { kernel.launch_raw(&stream, config, args, &[]) }
-        } else {
-            // SAFETY: as above.
-            unsafe { kernel.launch_raw_cluster(&stream, config, shape.cluster, args, &[]) }
-        };
-        launched.map(drop).map_err(Into::into)
-    })
-    .map_err(Into::into)
+    let placement = if shape.cluster == [1, 1, 1] {
+        Placement::Plain
+    } else {
+        Placement::Clusters(shape.cluster)
+    };
+    // SAFETY: one readable pointer per parameter (the caller's guarantee, or the packed
+    // buffer's, checked above).
+    unsafe { cudart::launch::submit_shaped(kernel, &stream, ordinal, config, placement, args) }
+        .map_err(Into::into)
 }
 
 /// Launches a function.
