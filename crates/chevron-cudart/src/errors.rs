@@ -132,8 +132,9 @@ fn driver_code(code: c_int) -> cudaError_t {
     }
 }
 
-/// Whether `code` poisons the process until `cudaDeviceReset` (a kernel fault).
-fn is_sticky(code: cudaError_t) -> bool {
+/// Whether `code` poisons the process until `cudaDeviceReset` (a kernel fault). The runtime and
+/// the driver share these values.
+pub fn is_sticky(code: cudaError_t) -> bool {
     // 702: a launch that timed out; 714–718: the other faults a GPU reports for a kernel
     // (stack, instruction, alignment, address space, program counter).
     matches!(

@@ -111,7 +111,7 @@ impl EntryError for DriverError {
 
     fn record(self, function: &str) -> CUresult {
         // The faults a kernel leaves its context with (sticky, as on a GPU).
-        if matches!(self.code, 700 | 702 | 710 | 714..=719) {
+        if cudart::errors::is_sticky(self.code) {
             cudart::errors::record(function, &CudaError::new(self.code, self.message));
         } else if !self.message.is_empty() {
             eprintln!("chevron: {function}: {}", self.message);
