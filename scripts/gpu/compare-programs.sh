@@ -23,6 +23,7 @@ mkdir -p "$build"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
 passed=0
 failed=0
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
 # Every build first, in parallel (nvcc is most of the time), then the runs one at a time.
 build_one() {
     local name=$1 sources=$2 flags=$3 arch=$4 archflag=""
@@ -78,7 +79,6 @@ while IFS='|' read -r name sources args flags; do
                 natives+=("$(awk -v s="$start" -v m="$mid" 'BEGIN { printf "%.3f", m - s }')")
                 mine+=("$(awk -v m="$mid" -v e="$end" 'BEGIN { printf "%.3f", e - m }')")
             done
-            median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
             native="$(median "${natives[@]}")"
             ours="$(median "${mine[@]}")"
             ratio="$(awk -v a="$ours" -v b="$native" 'BEGIN { printf "%.2f", a / b }')"
