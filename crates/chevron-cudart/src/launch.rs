@@ -41,6 +41,26 @@ pub fn per_thread_default(stream: *mut c_void) -> *mut c_void {
     }
 }
 
+/// Before a launch on the CPU device: the CPU device prints a kernel's printf output from its
+/// worker thread, so the program's buffered output written before the launch goes first, as
+/// on a GPU.
+#[inline]
+pub fn flush_before_cpu_launch(stream: &Stream) {
+    if stream.device().backend() == BackendKind::Cpu {
+        // SAFETY: fflush(NULL) flushes every open output stream; it takes no pointer.
+        unsafe { fflush(std::ptr::null_mut()) };
+    }
+}
+
+/// Whether a launch needs nothing of [`submit_shaped`] beyond the submission itself: no
+/// sticky error, no `__managed__` variable to push and no host-mirrored memory whose pointers
+/// need translating. A front door that checked a launch once (and sees no stream capturing:
+/// `graphs::any_capturing`) may then repeat it with [`Kernel::launch_raw_unchecked`].
+#[inline]
+pub fn nothing_extra() -> bool {
+    crate::errors::check_sticky().is_ok() && !managed_vars::in_use() && !mirror::translating()
+}
+
 /// The configuration of a launch with `grid`, `block` and `shared` bytes of dynamic shared
 /// memory.
 pub fn launch_config(grid: Dim3, block: Dim3, shared: usize) -> CudaResult<LaunchConfig> {
@@ -171,12 +191,7 @@ pub unsafe fn submit_shaped(
     shape: Shape,
     args: &[*mut c_void],
 ) -> CudaResult {
-    if stream.device().backend() == BackendKind::Cpu {
-        // The CPU device prints a kernel's printf output from its worker thread: the program's
-        // buffered output written before the launch goes first, as on a GPU.
-        // SAFETY: fflush(NULL) flushes every open output stream; it takes no pointer.
-        unsafe { fflush(std::ptr::null_mut()) };
-    }
+    flush_before_cpu_launch(stream);
     managed_vars::push(ordinal, stream)?;
     let params = kernel.params().unwrap_or(&[]);
     mirror::with_translated_args(stream, params, args, |args| {

@@ -202,7 +202,7 @@ pub fn with_translated_args(
     args: &[*mut c_void],
     launch: impl FnOnce(&[*mut c_void]) -> CudaResult,
 ) -> CudaResult {
-    if !ANY.load(Ordering::Acquire) {
+    if !translating() {
         return launch(args);
     }
     // Each parameter's bytes, when one of its words was translated.
@@ -281,6 +281,12 @@ static COHERENT: OnceLock<Coherent> = OnceLock::new();
 /// Adds host memory kept coherent like mirrors (the first one added stays).
 pub(crate) fn add_coherent(coherent: Coherent) {
     let _ = COHERENT.set(coherent);
+}
+
+/// Whether host memory is mirrored on a device: launch arguments are then translated
+/// ([`with_translated_args`]).
+pub fn translating() -> bool {
+    ANY.load(Ordering::Acquire)
 }
 
 /// Whether any host memory is mirrored (mirrors or `__managed__` variables exist): host code

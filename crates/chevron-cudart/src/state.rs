@@ -56,6 +56,52 @@ impl DeviceState {
     pub fn legacy(&self) -> Stream {
         lock(&self.legacy).clone()
     }
+
+    /// Whether blocking streams exist on the device (work on the legacy stream then waits for
+    /// them first).
+    pub fn has_blocking_streams(&self) -> bool {
+        self.blocking_count.load(Ordering::Acquire) > 0
+    }
+}
+
+/// A stream as [`submit_stream`] resolves it, for a caller that keeps it to submit to again
+/// without resolving (a front door's prepared launch): valid while [`launch_epoch`] has not
+/// moved.
+pub enum ReusableStream {
+    /// A non-blocking stream or a per-thread default stream: nothing is ordered before work
+    /// on it.
+    Plain(Stream),
+    /// The device's legacy stream: nothing is ordered before work on it while the device has
+    /// no blocking stream.
+    Legacy(&'static DeviceState, Stream),
+}
+
+/// `stream` (a `cudaStream_t`), resolved to submit to again, when submitting to it orders
+/// nothing or only what [`ReusableStream::Legacy`] checks; `None` for a blocking stream (whose
+/// work waits for the legacy stream's) or a handle that is not live.
+pub fn reusable_stream(stream: *mut c_void) -> Option<ReusableStream> {
+    match stream as usize {
+        0 | STREAM_LEGACY => {
+            let state = device(current_ordinal()).ok()?;
+            Some(ReusableStream::Legacy(state, state.legacy()))
+        }
+        STREAM_PER_THREAD => per_thread_stream(current_ordinal())
+            .ok()
+            .map(ReusableStream::Plain),
+        key => {
+            let handle = lookup(key).ok()?;
+            (!handle.blocking).then(|| ReusableStream::Plain(handle.stream.clone()))
+        }
+    }
+}
+
+/// Moves whenever a resolved stream may stop being the one its handle names (a stream
+/// destroyed, a device reset): what [`reusable_stream`] returned is valid while this is
+/// unchanged.
+pub fn launch_epoch() -> u64 {
+    UNREGISTERED
+        .load(Ordering::Acquire)
+        .wrapping_add(GENERATION.load(Ordering::Acquire))
 }
 
 static DEVICES: OnceLock<Result<Vec<DeviceState>, String>> = OnceLock::new();
@@ -145,6 +191,12 @@ pub fn device(ordinal: usize) -> CudaResult<&'static DeviceState> {
 /// The calling thread's current device ordinal.
 pub fn current_ordinal() -> usize {
     CURRENT.with(Cell::get)
+}
+
+/// Makes `ordinal`, a device known to exist, the calling thread's current device (what
+/// [`set_current`] does after its check, without marking the thread as bound).
+pub fn set_current_known(ordinal: usize) {
+    CURRENT.with(|c| c.set(ordinal));
 }
 
 /// Makes `ordinal` the calling thread's current device.

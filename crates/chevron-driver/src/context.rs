@@ -12,7 +12,7 @@
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::ffi::{c_int, c_uint, c_void};
-use std::sync::atomic::{AtomicBool, AtomicU32, AtomicUsize, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock};
 
 use cudart::state::{self, lock};
@@ -38,6 +38,9 @@ pub const DRIVER_VERSION: c_int = 13000;
 static INITIALISED: AtomicBool = AtomicBool::new(false);
 static CONTEXTS: Mutex<Option<HashMap<usize, Arc<Context>>>> = Mutex::new(None);
 static PRIMARIES: OnceLock<Vec<Arc<Context>>> = OnceLock::new();
+/// Created contexts destroyed so far: while none was, every handle on a thread's stack is
+/// live, and the current one is read without looking it up.
+static DESTROYED: AtomicU64 = AtomicU64::new(0);
 
 thread_local! {
     static STACK: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
@@ -127,6 +130,20 @@ pub fn current() -> DriverResult<Option<Arc<Context>>> {
             Ok(primaries.get(state::current_ordinal()).cloned())
         }
         None => Ok(None),
+    }
+}
+
+/// The calling thread's current `CUcontext` (NULL when it has none): [`current`]'s handle,
+/// read without a look-up while no created context was ever destroyed.
+pub fn current_handle() -> DriverResult<*mut c_void> {
+    check_initialised()?;
+    match STACK.with(|s| s.borrow().last().copied()) {
+        Some(handle) if DESTROYED.load(Ordering::Acquire) == 0 => Ok(handle as *mut c_void),
+        Some(handle) => lookup(handle as *mut c_void).map(|c| handle_of(&c)),
+        None if state::bound_here() => Ok(primaries()?
+            .get(state::current_ordinal())
+            .map_or(std::ptr::null_mut(), handle_of)),
+        None => Ok(std::ptr::null_mut()),
     }
 }
 
@@ -274,6 +291,7 @@ pub extern "C" fn cuCtxDestroy_v2(handle: *mut c_void) -> CUresult {
         lock(&CONTEXTS)
             .as_mut()
             .and_then(|c| c.remove(&(handle as usize)));
+        DESTROYED.fetch_add(1, Ordering::AcqRel);
         STACK.with(|s| s.borrow_mut().retain(|&h| h != handle as usize));
         Ok(())
     })
@@ -327,10 +345,7 @@ pub extern "C" fn cuCtxSetCurrent(handle: *mut c_void) -> CUresult {
 /// The calling thread's current context (NULL when it has none).
 #[no_mangle]
 pub extern "C" fn cuCtxGetCurrent(out: *mut *mut c_void) -> CUresult {
-    entry("cuCtxGetCurrent", || {
-        let handle = current()?.map_or(std::ptr::null_mut(), |c| handle_of(&c));
-        store(out, handle, "pctx")
-    })
+    entry("cuCtxGetCurrent", || store(out, current_handle()?, "pctx"))
 }
 
 /// The current context's device.

@@ -3,6 +3,8 @@
 //! launches, and the `_ptsz` forms. The path is the runtime's: the stream resolved with CUDA's
 //! legacy-stream ordering, then the runtime's own end of a launch
 //! (`cudart::launch::submit_shaped`: host-mirrored pointers translated, `Kernel::launch_raw`).
+//! A `cuLaunchKernel` that passed that path is prepared ([`prepared_launch`]): the same launch
+//! again goes straight to the stream.
 
 use std::ffi::{c_uint, c_void};
 
@@ -11,7 +13,10 @@ use cudart::launch::Shape as Placement;
 use cudart::state;
 
 use crate::module::function;
-use crate::result::{entry, CUresult, DriverError, DriverResult, INVALID_CONTEXT, INVALID_VALUE};
+use crate::prepared_launch;
+use crate::result::{
+    entry, CUresult, DriverError, DriverResult, INVALID_CONTEXT, INVALID_VALUE, SUCCESS,
+};
 
 /// `CU_LAUNCH_PARAM_END`, `…_BUFFER_POINTER`, `…_BUFFER_SIZE` in `extra`.
 const PARAM_END: usize = 0;
@@ -212,9 +217,25 @@ pub unsafe extern "C" fn cuLaunchKernel(
         cluster: [1, 1, 1],
     };
     // SAFETY: forwarded from the caller.
-    entry("cuLaunchKernel", || unsafe {
-        launch(func, shape, stream, params, extra)
-    })
+    let again = chevron::ffi::entry("cuLaunchKernel", || {
+        // SAFETY: forwarded from the caller.
+        match unsafe { prepared_launch::launch_again(func, &shape, stream, params) } {
+            Some(launched) => launched.map(|()| true),
+            None => Ok(false),
+        }
+    });
+    match again {
+        Ok(true) => SUCCESS,
+        Err(code) => code,
+        Ok(false) => entry("cuLaunchKernel", || {
+            // SAFETY: forwarded from the caller.
+            unsafe { launch(func, shape, stream, params, extra) }?;
+            if !params.is_null() {
+                prepared_launch::prepare(func, &shape, stream, &function(func)?);
+            }
+            Ok(())
+        }),
+    }
 }
 
 /// [`cuLaunchKernel`], NULL meaning the per-thread default stream.

@@ -73,6 +73,12 @@ thread_local! {
         const { RefCell::new(None) };
 }
 
+/// Modules unloaded so far: what was resolved from a function handle stays valid while this
+/// has not moved.
+pub fn unloads() -> u64 {
+    UNLOADS.load(Ordering::Acquire)
+}
+
 /// The live function (or library kernel) `handle`.
 pub fn function(handle: *mut c_void) -> DriverResult<Arc<FunctionEntry>> {
     let unloads = UNLOADS.load(Ordering::Acquire);

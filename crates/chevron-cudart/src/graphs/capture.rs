@@ -62,6 +62,11 @@ static CAPTURES: Mutex<Option<Captures>> = Mutex::new(None);
 /// How many streams capture (read without the lock on every submission).
 static CAPTURING: AtomicUsize = AtomicUsize::new(0);
 
+/// Whether any stream captures.
+pub fn any_capturing() -> bool {
+    CAPTURING.load(Ordering::Acquire) != 0
+}
+
 fn publish(captures: &Captures) {
     CAPTURING.store(captures.streams.len(), Ordering::Release);
 }

@@ -31,8 +31,9 @@ use crate::errors::{cudaError_t, CudaError, CudaResult, INVALID_VALUE};
 use crate::state::lock;
 
 pub use capture::{
-    capture_copy, capture_direct_launch, capture_event_record, capture_event_wait, capture_fill,
-    capture_host, capture_launch, capture_memset, forget_captures, refuse_if_capturing,
+    any_capturing, capture_copy, capture_direct_launch, capture_event_record, capture_event_wait,
+    capture_fill, capture_host, capture_launch, capture_memset, forget_captures,
+    refuse_if_capturing,
 };
 
 /// `cudaErrorStreamCaptureUnsupported`.

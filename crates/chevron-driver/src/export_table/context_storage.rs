@@ -13,8 +13,10 @@
 //! Values are kept for the process's life: chevron's primary contexts are never destroyed, so
 //! the destructor callbacks are not called.
 
+use std::cell::Cell;
 use std::collections::HashMap;
 use std::ffi::c_void;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Mutex;
 
 use cudart::state::lock;
@@ -23,14 +25,22 @@ use crate::result::{CUresult, INVALID_CONTEXT, INVALID_HANDLE, SUCCESS};
 
 /// (context, key) → value.
 static STORAGE: Mutex<Option<HashMap<(usize, usize), usize>>> = Mutex::new(None);
+/// Values put or removed so far: a thread's last value got stays valid while this has not
+/// moved.
+static CHANGES: AtomicU64 = AtomicU64::new(0);
+
+thread_local! {
+    /// The (context, key, value) this thread got last, with [`CHANGES`] then: the runtime asks
+    /// for the same value at every launch.
+    static LAST_GOT: Cell<Option<(usize, usize, usize, u64)>> = const { Cell::new(None) };
+}
 
 /// The context a call names: `context`, or the current one for NULL (none: `None`).
 fn context_of(context: *mut c_void) -> Option<usize> {
     if !context.is_null() {
         return Some(context as usize);
     }
-    let mut current = std::ptr::null_mut();
-    crate::context::cuCtxGetCurrent(&mut current);
+    let current = crate::context::current_handle().ok()?;
     (!current.is_null()).then_some(current as usize)
 }
 
@@ -47,6 +57,7 @@ pub extern "C" fn put(
     lock(&STORAGE)
         .get_or_insert_with(HashMap::new)
         .insert((context, key as usize), value as usize);
+    CHANGES.fetch_add(1, Ordering::AcqRel);
     SUCCESS
 }
 
@@ -58,6 +69,7 @@ pub extern "C" fn remove(context: *mut c_void, key: *mut c_void) -> CUresult {
     if let Some(storage) = lock(&STORAGE).as_mut() {
         storage.remove(&(context, key as usize));
     }
+    CHANGES.fetch_add(1, Ordering::AcqRel);
     SUCCESS
 }
 
@@ -70,9 +82,20 @@ pub(crate) extern "C" fn get(
     let Some(context) = context_of(context) else {
         return INVALID_CONTEXT;
     };
-    let found = lock(&STORAGE)
-        .as_ref()
-        .and_then(|s| s.get(&(context, key as usize)).copied());
+    let key = key as usize;
+    let changes = CHANGES.load(Ordering::Acquire);
+    let found = match LAST_GOT.with(Cell::get) {
+        Some((c, k, found, seen)) if c == context && k == key && seen == changes => Some(found),
+        _ => {
+            let found = lock(&STORAGE)
+                .as_ref()
+                .and_then(|s| s.get(&(context, key)).copied());
+            if let Some(found) = found {
+                LAST_GOT.with(|last| last.set(Some((context, key, found, changes))));
+            }
+            found
+        }
+    };
     match found {
         Some(found) if !value.is_null() => {
             // SAFETY: non-NULL; writable by the table's contract.
