@@ -243,9 +243,7 @@ impl FatBinary {
         }
         let corrupted = |reason: String| CudaError::new(INVALID_KERNEL_IMAGE, reason);
         let image = self.image.clone().map_err(corrupted)?;
-        for fatbin in std::iter::once(image).chain(self.units.iter().copied()) {
-            check_fatbin(fatbin).map_err(|e| corrupted(e.to_string()))?;
-        }
+        check_fatbin(image).map_err(|e| corrupted(e.to_string()))?;
         let device = &state::device(ordinal)?.device;
         let targets = device.code_targets();
         let ptx_only = targets.runs_ptx_only();
@@ -256,6 +254,12 @@ impl FatBinary {
             .ok()
             .is_some_and(|entries| select_entry(&entries, &targets).is_some());
         if !self.units.is_empty() && (ptx_only || !runs_linked) {
+            // The units are read only here, where they are linked (a device that runs the
+            // linked image never reads them: `-lcudadevrt` alone brings a unit of many
+            // compressed entries, tens of milliseconds to check).
+            for unit in &self.units {
+                check_fatbin(unit).map_err(|e| corrupted(e.to_string()))?;
+            }
             let linked = match self.linked.get() {
                 Some(linked) => linked,
                 None => {
