@@ -5,8 +5,8 @@
 # outputs must be equal and end in "NAME: ok" (fault.cu: the error, and chevron's report naming
 # the kernel; rdc_*.cu: three translation units built with -rdc=true; launch_config.cu:
 # impossible configurations are cudaErrorInvalidValue; textures.cu: tests/cudart/tex_basic.cu's
-# arrays, texture and surface objects through the driver's cuArray3DCreate/cuTexObjectCreate; copies_3d.cu, built with nvcc's
-# defaults only: 3D copies and 2D/3D fills checked against the host). vector_add.cu and the
+# arrays, texture and surface objects through the driver's cuArray3DCreate/cuTexObjectCreate; copies_3d.cu:
+# 3D copies and 2D/3D fills, also checked against the host). vector_add.cu and the
 # rdc program (CUDA_SEPARABLE_COMPILATION ON) are also built by CMake with its default CUDA
 # settings (CMake from PyPI, scripts/deps/cmake.sh). Builds are cached under
 # target/static-runtime/ and redone only when a source is newer (cold: about 4 min on 2 busy
@@ -83,15 +83,8 @@ for name in vector_add streams_events symbols_2d host_threads templates thrust_c
     compare "$name"
 done
 
-# copies_3d.cu: cudaMalloc3D/cudaMemset3D/cudaMemcpy3D(Async)/cudaMemset2D; chevron's own runtime
-# lacks cudaMemset2D/3D: built with nvcc's defaults only, checked by its own last line.
-stale "$out/copies_3d-static" $src/copies_3d.cu $src/check.h \
-    && nice "$bin/nvcc" -o "$out/copies_3d-static" $src/copies_3d.cu
-run copies_3d-static "$out/copies_3d-static"
-[[ $(cat "$out/copies_3d-static.status") == 0 && $(tail -n1 "$out/copies_3d-static.stdout") == "copies_3d: ok" ]] \
-    || { echo "static-runtime: copies_3d:" >&2; cat "$out/copies_3d-static.stdout" "$out/copies_3d-static.stderr" >&2; exit 1; }
-echo "copies_3d: ok (static only)"
-passed=$((passed + 1))
+build copies_3d -- copies_3d.cu
+compare copies_3d
 
 run fault-static "$out/fault-static"
 run fault-shared "$out/fault-shared"

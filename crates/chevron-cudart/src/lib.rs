@@ -9,7 +9,7 @@
 //! | [`launch`] | `cudaLaunchKernel`, `cudaFuncGetAttributes`, occupancy |
 //! | [`device`] | device management, versions, errors ([`errors`]: codes, last and sticky errors) |
 //! | [`mem_pool`] | stream-ordered allocation and memory pools |
-//! | [`memory`], [`symbols`] | allocations, fills, variables, pointer attributes |
+//! | [`memory`], [`memset_2d`], [`symbols`] | allocations, fills (pitched 2D and 3D too), variables, pointer attributes |
 //! | [`copy`] | copies: 1D, 2D, between devices; every pointer checked before it is touched |
 //! | [`mirror`], [`managed_vars`] | managed, pinned and registered memory, `__managed__` variables |
 //! | [`graphs`] | stream capture (fork/join across streams), graphs built node by node, instantiation, launch, updates |
@@ -38,6 +38,7 @@ pub mod linked;
 pub mod managed_vars;
 pub mod mem_pool;
 pub mod memory;
+pub mod memset_2d;
 pub mod mirror;
 pub mod per_thread;
 pub mod registry;

@@ -317,7 +317,7 @@ pub extern "C" fn cudaHostGetDevicePointer(
     })
 }
 
-fn fill(stream: &Stream, ptr: *mut c_void, value: c_int, bytes: usize) -> CudaResult {
+pub(crate) fn fill(stream: &Stream, ptr: *mut c_void, value: c_int, bytes: usize) -> CudaResult {
     if bytes == 0 {
         return Ok(());
     }
