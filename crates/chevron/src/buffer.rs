@@ -153,7 +153,10 @@ impl<T> Buffer<T> {
 impl<T> Drop for Buffer<T> {
     fn drop(&mut self) {
         if self.ptr != 0 {
-            self.device.core().release(Release::Memory(self.ptr));
+            self.device.core().release(Release::Memory {
+                ptr: self.ptr,
+                bytes: self.size_bytes(),
+            });
         }
     }
 }
