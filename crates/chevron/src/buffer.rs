@@ -1,7 +1,11 @@
 //! [`Buffer<T>`]: typed device memory (CUDA's `CUdeviceptr` plus its length and device).
 //!
 //! Dropping a buffer never races with work still using it: the memory is released once every
-//! stream of the device has passed the point at which the buffer was dropped.
+//! stream of the device has passed the point at which the buffer was dropped, by the device's
+//! release worker, so that the dropping thread never waits for a kernel (CUDA's `cuMemFree`
+//! waits for the whole device). Only while frees the worker has not made yet hold back an
+//! eighth of the device's memory does a drop free on the dropping thread, waiting as
+//! `cuMemFree` does.
 
 use std::marker::PhantomData;
 
@@ -153,7 +157,10 @@ impl<T> Buffer<T> {
 impl<T> Drop for Buffer<T> {
     fn drop(&mut self) {
         if self.ptr != 0 {
-            self.device.core().release(Release::Memory(self.ptr));
+            self.device.core().release(Release::Memory {
+                ptr: self.ptr,
+                bytes: self.size_bytes(),
+            });
         }
     }
 }

@@ -7,8 +7,13 @@
 //! there (the caller's context is never touched). [`ReleaseWorker::drain`] waits until every
 //! handed-over release is done (device synchronization and a failed allocation use it).
 //!
-//! The queue is bounded: while [`MAX_QUEUED`] releases wait, further ones are made by the
-//! caller, so that a loop freeing faster than the worker keeps memory bounded.
+//! The queue is bounded by what it holds back: device memory (at most an eighth of the
+//! device's, [`held_bytes_limit`]) and entries ([`MAX_QUEUED`], for the host memory of the
+//! queue). Past either bound the caller releases itself, as `cuMemFree` would (waiting for the
+//! device), so that a loop freeing faster than the worker keeps memory bounded. The bound is
+//! not a count of small releases: while one kernel runs for seconds the worker cannot free
+//! anything (each `cuMemFree` waits for it), and a few hundred small buffers dropped meanwhile
+//! by other threads must not make an unrelated thread's release wait for that kernel.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
@@ -17,12 +22,21 @@ use std::thread::{JoinHandle, ThreadId};
 use crate::backend;
 use crate::device::state::{lock, Release};
 
-/// Releases waiting for the worker beyond which the caller releases itself.
-const MAX_QUEUED: usize = 256;
+/// Releases waiting for the worker beyond which the caller releases itself (host memory of
+/// the queue: a few words each).
+const MAX_QUEUED: usize = 1 << 16;
+
+/// Device memory that queued frees may hold back before the caller frees itself: an eighth
+/// of the device's memory.
+fn held_bytes_limit(backend: &dyn backend::Device) -> u64 {
+    backend.info().total_memory / 8
+}
 
 #[derive(Default)]
 struct Queue {
     jobs: VecDeque<Release>,
+    /// Bytes of device memory the queued frees hold.
+    held_bytes: u64,
     /// Whether the worker is releasing one now.
     busy: bool,
     /// Whether the worker waits for work (and must be woken).
@@ -51,6 +65,8 @@ fn wait<'a>(signal: &Condvar, queue: MutexGuard<'a, Queue>) -> MutexGuard<'a, Qu
 pub(crate) struct ReleaseWorker {
     backend: Arc<dyn backend::Device>,
     name: String,
+    /// [`held_bytes_limit`] of the device.
+    held_bytes_limit: u64,
     shared: Arc<Shared>,
     /// The thread, once started (`None` inside: it could not be started).
     thread: OnceLock<Option<(ThreadId, JoinHandle<()>)>>,
@@ -59,6 +75,7 @@ pub(crate) struct ReleaseWorker {
 impl ReleaseWorker {
     pub(crate) fn new(backend: Arc<dyn backend::Device>, label: &str) -> ReleaseWorker {
         ReleaseWorker {
+            held_bytes_limit: held_bytes_limit(&*backend),
             backend,
             name: format!("chevron release {label}"),
             shared: Arc::default(),
@@ -67,16 +84,21 @@ impl ReleaseWorker {
     }
 
     /// Hands `what` to the worker (started now if it is not running). Where no thread can be
-    /// started, or [`MAX_QUEUED`] releases already wait, the release is made here.
+    /// started, or the queue is full (see the module's doc), the release is made here.
     pub(crate) fn release(&self, what: Release) {
         if self.thread.get_or_init(|| self.spawn()).is_none() {
             return release_now(&*self.backend, what);
         }
+        let bytes = what.bytes();
         let mut queue = lock(&self.shared.queue);
-        if queue.jobs.len() >= MAX_QUEUED {
+        let held = queue.held_bytes.saturating_add(bytes);
+        // A free larger than the limit still goes to the worker when nothing else is held.
+        if queue.jobs.len() >= MAX_QUEUED || (held > self.held_bytes_limit && queue.held_bytes > 0)
+        {
             drop(queue);
             return release_now(&*self.backend, what);
         }
+        queue.held_bytes = held;
         queue.jobs.push_back(what);
         let wake = queue.sleeping;
         drop(queue);
@@ -137,9 +159,11 @@ fn work(backend: &dyn backend::Device, shared: &Shared) {
     loop {
         if let Some(what) = queue.jobs.pop_front() {
             queue.busy = true;
+            let bytes = what.bytes();
             drop(queue);
             release_now(backend, what);
             queue = lock(&shared.queue);
+            queue.held_bytes -= bytes;
             queue.busy = false;
         } else if queue.closed {
             return;
@@ -158,7 +182,7 @@ fn work(backend: &dyn backend::Device, shared: &Shared) {
 pub(crate) fn release_now(backend: &dyn backend::Device, what: Release) {
     match what {
         // A failed free cannot be reported from a drop; the memory is lost at worst.
-        Release::Memory(ptr) => drop(backend.free(ptr)),
+        Release::Memory { ptr, .. } => drop(backend.free(ptr)),
         Release::Object(object) => drop(object),
     }
 }

@@ -20,10 +20,20 @@ use crate::error::Result;
 
 /// Something to release once the device's streams have passed a point.
 pub(crate) enum Release {
-    /// Device memory from [`backend::Device::alloc`].
-    Memory(DevicePtr),
+    /// Device memory from [`backend::Device::alloc`], of `bytes`.
+    Memory { ptr: DevicePtr, bytes: u64 },
     /// An object whose drop releases device resources (a backend module).
     Object(Box<dyn Any + Send + Sync>),
+}
+
+impl Release {
+    /// The device memory released (0 for an object).
+    pub(crate) fn bytes(&self) -> u64 {
+        match self {
+            Release::Memory { bytes, .. } => *bytes,
+            Release::Object(_) => 0,
+        }
+    }
 }
 
 struct PendingRelease {

@@ -95,6 +95,68 @@ fn a_free_that_blocks_does_not_block_the_dropping_thread() {
 }
 
 #[test]
+fn many_small_frees_behind_a_blocked_free_do_not_block_the_dropping_thread() {
+    // As while a kernel spins on a GPU: the worker's free waits, and a thousand small buffers
+    // dropped meanwhile (other threads' frees, say) still leave the dropping thread free.
+    let (device, backend) = scripted(0);
+    let buffers: Vec<Buffer<u32>> = (0..1000)
+        .map(|_| Buffer::<u32>::new(&device, 64).unwrap())
+        .collect();
+    let pointers: Vec<u64> = buffers.iter().map(Buffer::device_ptr).collect();
+    backend.block_frees();
+    let (done, finished) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        drop(buffers);
+        let _ = done.send(());
+    });
+    let returned = finished.recv_timeout(std::time::Duration::from_secs(10));
+    backend.unblock_frees();
+    assert!(
+        returned.is_ok(),
+        "dropping 1,000 small buffers behind a blocked free stalled the dropping thread"
+    );
+    assert!(pointers.iter().all(|&ptr| backend.freed_soon(ptr)));
+    device.synchronize().unwrap();
+}
+
+#[test]
+fn frees_holding_back_an_eighth_of_the_memory_are_made_by_the_caller() {
+    // The scripted device has 1 GiB: queued frees may hold 128 MiB; past that, the dropping
+    // thread frees itself (and waits, as `cuMemFree` does).
+    let (device, backend) = scripted(0);
+    let sizes = [64 << 20, 64 << 20, 1 << 20];
+    let buffers: Vec<Buffer<u8>> = sizes
+        .iter()
+        .map(|&bytes| Buffer::<u8>::new(&device, bytes).unwrap())
+        .collect();
+    let last = buffers[2].device_ptr();
+    backend.block_frees();
+    let (dropped, drops) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        for buffer in buffers {
+            drop(buffer);
+            let _ = dropped.send(());
+        }
+    });
+    let wait = std::time::Duration::from_secs(10);
+    let within_limit = drops.recv_timeout(wait).is_ok() && drops.recv_timeout(wait).is_ok();
+    // Blocked for as long as frees are: only `unblock_frees` lets this drop return.
+    let past_limit = drops.recv_timeout(std::time::Duration::from_millis(200));
+    backend.unblock_frees();
+    assert!(
+        within_limit,
+        "frees within the limit stalled the dropping thread"
+    );
+    assert!(
+        past_limit.is_err(),
+        "a free past the limit was queued, holding more than an eighth of the memory"
+    );
+    assert!(drops.recv_timeout(wait).is_ok());
+    assert!(!backend.is_live(last), "the caller's own free was not made");
+    device.synchronize().unwrap();
+}
+
+#[test]
 fn raw_launches_check_count_null_values_and_given_sizes() {
     let (device, _) = scripted(0);
     let stream = device.create_stream().unwrap();

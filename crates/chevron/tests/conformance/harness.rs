@@ -13,11 +13,24 @@ pub fn runtime() -> &'static Runtime {
 /// Runs `body` on every device of the runtime; a failure names the device. Fails if the runtime
 /// found no device at all (a test never passes vacuously).
 pub fn on_every_device(body: impl Fn(&Device) -> Result<()>) {
-    let devices = runtime().devices();
+    on_every_device_of(runtime(), body);
+}
+
+/// Like [`on_every_device`], on a runtime of the test's own: the same devices discovered again
+/// (`CHEVRON_DEVICES` applies), which no other test reaches. For tests that count what
+/// automatic replay did: a `Device::synchronize` made by another test on the process-wide
+/// runtime rightly submits the launches a stream holds back, costing a replay.
+pub fn on_every_device_of_its_own(body: impl Fn(&Device) -> Result<()>) {
+    let own = Runtime::new().expect("CHEVRON_DEVICES is malformed");
+    on_every_device_of(&own, body);
+}
+
+fn on_every_device_of(runtime: &Runtime, body: impl Fn(&Device) -> Result<()>) {
+    let devices = runtime.devices();
     assert!(
         !devices.is_empty(),
         "no device to run on: {:?}",
-        runtime().backends()
+        runtime.backends()
     );
     for device in devices {
         if let Err(err) = body(device) {

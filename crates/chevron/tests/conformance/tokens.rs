@@ -145,6 +145,10 @@ fn buffers_dropped_while_in_use_are_freed_only_after_the_work() {
     });
 }
 
+/// Each kernel sets its own flag and spins until it sees the other's: both see each other only
+/// if they run at the same time. The spin is bounded by 20 s of device time, not by a number of
+/// reads, so a second launch delayed by a loaded machine still meets the first; serialised
+/// streams fail (after 20 s).
 #[test]
 fn work_on_two_streams_runs_concurrently() {
     on_every_device(|device| {
@@ -161,7 +165,8 @@ fn work_on_two_streams_runs_concurrently() {
         assert_eq!(
             seen.to_vec()?,
             [1, 1],
-            "the two streams did not run at the same time"
+            "the two streams did not run at the same time: a kernel waited 20 s for the other \
+             ([first, second] saw the other: 1)"
         );
         Ok(())
     });

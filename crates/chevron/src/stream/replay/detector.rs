@@ -120,6 +120,9 @@ pub(super) struct Detector {
     /// The launches since the last boundary, once diverged.
     seen: Sequence,
     seen_overflow: bool,
+    /// The thread that launched on the stream last (its `thread_mark`): a device
+    /// synchronization it makes is a boundary of the stream, another thread's is not.
+    pub launcher: usize,
     pub stats: AutoGraphStats,
 }
 
@@ -270,6 +273,17 @@ impl Detector {
         };
     }
 
+    /// Whether the launches since the last boundary are the candidate again (its launches were
+    /// submitted early by a device synchronization, or an untracked launch came between
+    /// them): the candidate stays, with its graphs.
+    fn relearned_candidate(&self) -> bool {
+        !self.graph_failed
+            && self
+                .candidate
+                .as_ref()
+                .is_some_and(|c| c.sequence.same_shapes(&self.seen))
+    }
+
     /// At a boundary (held launches already released): after a divergence, the launches since
     /// the previous boundary become the candidate (unless fewer than [`MIN_LEN`]: one launch
     /// between boundaries says nothing about a sequence).
@@ -278,7 +292,7 @@ impl Detector {
         if self.diverged {
             if self.seen_overflow {
                 self.candidate = None;
-            } else if self.seen.len() >= MIN_LEN {
+            } else if self.seen.len() >= MIN_LEN && !self.relearned_candidate() {
                 let seen = std::mem::take(&mut self.seen);
                 self.candidate = Some(Candidate::new(seen));
                 self.graph_failed = false;

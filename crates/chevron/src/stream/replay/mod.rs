@@ -104,6 +104,7 @@ impl AutoGraph {
         args: &impl ArgSource,
     ) -> Result<()> {
         let mut state = self.lock();
+        state.launcher = thread_mark();
         if state.hold(&**function, config, args) {
             return if state.segment_complete() {
                 counted(&mut state, |state| self.replay(state))
@@ -247,6 +248,32 @@ impl AutoGraph {
         })
     }
 
+    /// A device synchronization (made by any thread) must find held launches submitted. Made
+    /// by the thread that launches on this stream, it is a boundary of the stream. Made by
+    /// another thread, it says nothing of this stream's loop: the held launches go out eagerly,
+    /// as at a divergence, and the sequence being learned goes on, so the launches since the
+    /// stream's own last boundary still become the candidate at its next one (the same
+    /// sequence keeping its graphs) and only the repetition in progress runs eagerly. Taken as
+    /// a boundary, another test's `Device::synchronize` made a stream learn a part of its
+    /// sequence and lose several repetitions.
+    fn device_synchronizing(&self) -> Result<()> {
+        if !self.enabled() {
+            return Ok(());
+        }
+        counted(&mut self.lock(), |state| {
+            if state.launcher == thread_mark() {
+                let released = self.release(state);
+                state.boundary();
+                return released;
+            }
+            if !state.holding() {
+                return Ok(());
+            }
+            state.diverge();
+            self.release(state)
+        })
+    }
+
     /// The backend stream itself while replay is off: launches then skip the wrapper (one
     /// dynamic call fewer on the hot path; the wrapper would only forward them).
     #[inline]
@@ -260,6 +287,7 @@ impl AutoGraph {
             return Ok(());
         }
         counted(&mut self.lock(), |state| {
+            state.launcher = thread_mark();
             state.diverge();
             self.release(state)
         })
@@ -276,6 +304,16 @@ impl AutoGraph {
         }
         released
     }
+}
+
+/// An address unique to the calling thread while it runs (a thread-local's): which thread
+/// launches on a stream, for one word per launch.
+#[inline]
+fn thread_mark() -> usize {
+    thread_local! {
+        static MARK: u8 = const { 0 };
+    }
+    MARK.with(|mark| std::ptr::from_ref(mark) as usize)
 }
 
 /// Runs `f` on the state and adds what it did to the process's totals.
@@ -430,7 +468,7 @@ impl backend::Stream for AutoGraph {
     }
 
     fn flush(&self) -> Result<()> {
-        self.boundary()?;
+        self.device_synchronizing()?;
         self.inner.flush()
     }
 

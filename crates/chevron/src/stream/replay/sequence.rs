@@ -65,6 +65,18 @@ impl Sequence {
         self.words = 0;
     }
 
+    /// Whether `other` launches the same kernels with the same configurations and argument
+    /// sizes, in the same order.
+    pub(super) fn same_shapes(&self, other: &Sequence) -> bool {
+        self.sizes == other.sizes
+            && self.steps.len() == other.steps.len()
+            && self.steps.iter().zip(&other.steps).all(|(a, b)| {
+                identity(&*a.function) == identity(&*b.function)
+                    && a.config == b.config
+                    && a.values == b.values
+            })
+    }
+
     /// Appends a launch of the given shape with values of `sizes`.
     fn push_shape(
         &mut self,
