@@ -10,13 +10,16 @@
 
 use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 
+use std::sync::Arc;
+
 use chevron::LaunchConfig;
 use cudart::graphs::{build, capture, exec, nodes};
 
+use crate::forward::through;
 use crate::memcpy_2d::CUDA_MEMCPY3D;
 use crate::memory::{enter, CUdeviceptr};
-use crate::module::function;
-use crate::result::{entry, runtime, CUresult, DriverError, DriverResult, INVALID_VALUE};
+use crate::module::{function, FunctionEntry};
+use crate::result::{entry, CUresult, DriverError, DriverResult, INVALID_VALUE};
 use crate::user_object;
 
 /// Gives the instantiated graph at `out` references to the user objects `graph` holds.
@@ -24,11 +27,6 @@ fn share_with_exec(graph: *mut c_void, out: *mut *mut c_void) {
     // SAFETY: written by the successful instantiation just before.
     let exec = unsafe { *out };
     user_object::share_held(graph as usize, exec as usize);
-}
-
-fn through(call: impl FnOnce() -> c_int) -> DriverResult {
-    enter()?;
-    runtime(call())
 }
 
 /// `CUDA_KERNEL_NODE_PARAMS` (`_v2`/`_v3`: the same leading fields).
@@ -43,6 +41,39 @@ pub struct CudaKernelNodeParams {
     pub extra: *mut *mut c_void,
     pub kern: *mut c_void,
     pub ctx: *mut c_void,
+}
+
+/// What a kernel node's parameters name: the function, its handle, the configuration and the
+/// argument pointers.
+pub(crate) type KernelNodeTarget = (
+    Arc<FunctionEntry>,
+    *mut c_void,
+    LaunchConfig,
+    *mut *mut c_void,
+);
+
+/// The function (by its handle), configuration and arguments a kernel node's parameters name.
+pub(crate) fn kernel_node_target(
+    params: Option<&CudaKernelNodeParams>,
+) -> DriverResult<KernelNodeTarget> {
+    let params = params.ok_or_else(|| DriverError::new(INVALID_VALUE, "nodeParams is NULL"))?;
+    if !params.extra.is_null() {
+        return Err(DriverError::new(
+            INVALID_VALUE,
+            "`extra` launch arguments are not provided in graph nodes: pass kernelParams",
+        ));
+    }
+    let handle = if params.func.is_null() {
+        params.kern
+    } else {
+        params.func
+    };
+    let config = LaunchConfig {
+        grid: params.grid,
+        block: params.block,
+        shared_bytes: params.sharedMemBytes,
+    };
+    Ok((function(handle)?, handle, config, params.kernelParams))
 }
 
 /// `CU_MEMORYTYPE_HOST`, `…_ARRAY`.
@@ -101,25 +132,7 @@ pub unsafe extern "C" fn cuGraphAddKernelNode_v2(
     entry("cuGraphAddKernelNode", || {
         enter()?;
         // SAFETY: NULL or valid (caller).
-        let params = unsafe { params.as_ref() }
-            .ok_or_else(|| DriverError::new(INVALID_VALUE, "nodeParams is NULL"))?;
-        if !params.extra.is_null() {
-            return Err(DriverError::new(
-                INVALID_VALUE,
-                "`extra` launch arguments are not provided in graph nodes: pass kernelParams",
-            ));
-        }
-        let handle = if params.func.is_null() {
-            params.kern
-        } else {
-            params.func
-        };
-        let function = function(handle)?;
-        let config = LaunchConfig {
-            grid: params.grid,
-            block: params.block,
-            shared_bytes: params.sharedMemBytes,
-        };
+        let (function, handle, config, args) = kernel_node_target(unsafe { params.as_ref() })?;
         // SAFETY: forwarded from the caller.
         let added = unsafe {
             nodes::add_direct_kernel_node(
@@ -130,7 +143,7 @@ pub unsafe extern "C" fn cuGraphAddKernelNode_v2(
                 &function.kernel,
                 handle as usize,
                 config,
-                params.kernelParams,
+                args,
             )
         };
         added.map_err(Into::into)

@@ -20,8 +20,9 @@
 //! | [`array`] | `cuArrayCreate`, `cuArray3DCreate`, `cuArrayDestroy`, `cuArray(3D)GetDescriptor` (arrays shared with the runtime) |
 //! | [`texture_object`] | `cuTexObjectCreate/Destroy/GetResourceDesc`, `cuSurfObjectCreate/Destroy` |
 //! | [`stream`] | streams, events, `cuStreamAddCallback`, `cuLaunchHostFunc` |
-//! | [`graph`] | `cuGraphCreate`, kernel/copy/fill/host/empty nodes, `cuGraphInstantiate*`, `cuGraphLaunch`, stream capture (over the runtime's graphs) |
+//! | [`graph`] | `cuGraphCreate`, kernel/copy/fill/host/empty nodes, `cuGraphInstantiate*`, `cuGraphLaunch`, stream capture (over the runtime's graphs); [`graph_nodes`]: child graph and event nodes, edges, node queries and parameters, clones, `cuGraphExecUpdate` |
 //! | [`user_object`] | `cuUserObjectCreate/Retain/Release`, `cuGraphRetain/ReleaseUserObject` |
+//! | [`mem_pool`] | `cuMemAllocAsync`, `cuMemFreeAsync`, `cuMemPool*`, the device's default and current pools (the runtime's pools) |
 //! | [`pointer`] | `cuPointerGetAttribute(s)` |
 //! | [`profiler`] | `cuProfilerStart/Stop` (marks only) |
 //! | [`proc_address`] | `cuGetProcAddress(_v2)` (the one list of implemented functions), `cuGetErrorName/String` ([`versions`]: base name → current ABI) |
@@ -32,6 +33,8 @@
 // The runtime's exported functions are part of this library: link them in.
 pub use cudart;
 
+#[macro_use]
+pub mod forward;
 pub mod array;
 pub mod context;
 pub mod device;
@@ -39,10 +42,12 @@ pub mod export_table;
 pub mod fork;
 pub mod function;
 pub mod graph;
+pub mod graph_nodes;
 pub mod image;
 pub mod kernel_resources;
 pub mod launch;
 pub mod link;
+pub mod mem_pool;
 pub mod memcpy_2d;
 pub mod memory;
 pub mod memset_2d;

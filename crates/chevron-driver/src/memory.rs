@@ -181,9 +181,15 @@ pub extern "C" fn cuMemGetAddressRange_v2(
 }
 
 /// A copy of `bytes` from `src` to `dst` on `stream` (NULL: the legacy stream), waiting for it
-/// when `sync`. Both pointers are classified by address (unified addressing).
+/// when `sync`. Both pointers are classified by address (unified addressing). An asynchronous
+/// copy on a capturing stream becomes a copy node, as the runtime's does.
 fn copy(dst: u64, src: u64, bytes: usize, stream: *mut c_void, sync: bool) -> DriverResult {
     enter()?;
+    if !sync {
+        if let Some(captured) = cudart::graphs::capture_copy(stream, dst, src, bytes) {
+            return captured.map_err(Into::into);
+        }
+    }
     let (_, stream) = state::submit_stream(stream)?;
     cudart::copy::copy(&stream, dst, src, bytes)?;
     if sync {

@@ -13,7 +13,7 @@ use std::sync::{Arc, Mutex};
 
 use chevron::{Graph, NodeId, Stream};
 
-use super::model::{as_args, Model, Node, NodeKind};
+use super::model::{as_args, KernelLaunch, Model, Node, NodeKind};
 use super::{bad_handle, find_graph, EXEC_UPDATE_FAILURE};
 use crate::abi::cudaKernelNodeParams;
 use crate::errors::{cudaError_t, guard, CudaError, CudaResult, INVALID_VALUE};
@@ -324,42 +324,53 @@ pub unsafe extern "C" fn cudaGraphExecKernelNodeSetParams(
     params: *const cudaKernelNodeParams,
 ) -> cudaError_t {
     guard("cudaGraphExecKernelNodeSetParams", || {
-        let exec = find_exec(exec)?;
+        find_exec(exec)?;
         // SAFETY: forwarded from the caller.
         let launch = unsafe { super::nodes::launch_of(params) }?;
-        let mut exec = lock(&exec);
-        let index = exec
-            .model
-            .index_of(node as usize)
-            .ok_or_else(|| bad_handle(node, "node of the instantiated graph"))?;
-        let NodeKind::Kernel(old) = &exec.model.nodes[index].kind else {
-            return Err(CudaError::new(
-                crate::errors::INVALID_VALUE,
-                "not a kernel node",
-            ));
-        };
-        let same_code = match (&old.fatbin, &launch.fatbin) {
-            (Some(old), Some(new)) => Arc::ptr_eq(old, new),
-            (None, None) => old.func == launch.func,
-            _ => false,
-        };
-        let same = same_code && old.name == launch.name && old.config == launch.config;
-        match exec.kernels.get(&(node as usize)).copied() {
-            Some((step, id)) if same => {
-                let Step::Device(graph) = &mut exec.steps[step] else {
-                    unreachable!("kernel nodes are packed into device steps");
-                };
-                graph.set_args(id, as_args(&launch.values).as_slice())?;
-                exec.model.nodes[index].kind = NodeKind::Kernel(Box::new(launch));
-                Ok(())
-            }
-            _ => {
-                let mut model = exec.model.clone();
-                model.nodes[index].kind = NodeKind::Kernel(Box::new(launch));
-                exec.rebuild(model)
-            }
-        }
+        exec_set_kernel_node(exec, node, launch)
     })
+}
+
+/// Gives kernel node `node` of the instantiated graph `exec` the launch `launch`: in place
+/// when the kernel and configuration are the node's, else by rebuilding the graph's steps.
+pub fn exec_set_kernel_node(
+    exec: *mut c_void,
+    node: *mut c_void,
+    launch: KernelLaunch,
+) -> CudaResult {
+    let exec = find_exec(exec)?;
+    let mut exec = lock(&exec);
+    let index = exec
+        .model
+        .index_of(node as usize)
+        .ok_or_else(|| bad_handle(node, "node of the instantiated graph"))?;
+    let NodeKind::Kernel(old) = &exec.model.nodes[index].kind else {
+        return Err(CudaError::new(
+            crate::errors::INVALID_VALUE,
+            "not a kernel node",
+        ));
+    };
+    let same_code = match (&old.fatbin, &launch.fatbin) {
+        (Some(old), Some(new)) => Arc::ptr_eq(old, new),
+        (None, None) => old.func == launch.func,
+        _ => false,
+    };
+    let same = same_code && old.name == launch.name && old.config == launch.config;
+    match exec.kernels.get(&(node as usize)).copied() {
+        Some((step, id)) if same => {
+            let Step::Device(graph) = &mut exec.steps[step] else {
+                unreachable!("kernel nodes are packed into device steps");
+            };
+            graph.set_args(id, as_args(&launch.values).as_slice())?;
+            exec.model.nodes[index].kind = NodeKind::Kernel(Box::new(launch));
+            Ok(())
+        }
+        _ => {
+            let mut model = exec.model.clone();
+            model.nodes[index].kind = NodeKind::Kernel(Box::new(launch));
+            exec.rebuild(model)
+        }
+    }
 }
 
 /// Destroys an instantiated graph (replays already submitted complete).

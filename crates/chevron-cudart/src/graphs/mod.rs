@@ -30,6 +30,8 @@ use std::sync::{Arc, Mutex};
 use crate::errors::{cudaError_t, CudaError, CudaResult, INVALID_VALUE};
 use crate::state::lock;
 
+pub use model::KernelLaunch;
+
 pub use capture::{
     any_capturing, capture_copy, capture_direct_launch, capture_event_record, capture_event_wait,
     capture_fill, capture_host, capture_launch, capture_memset, forget_captures,

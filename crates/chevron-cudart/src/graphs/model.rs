@@ -39,9 +39,13 @@ pub struct KernelLaunch {
     pub func: usize,
     /// The fatbin and name of the registered kernel (`None`: a driver-API module's kernel).
     pub fatbin: Option<Arc<FatBinary>>,
+    /// The kernel's name.
     pub name: String,
+    /// The kernel, on the graph's device.
     pub kernel: Kernel,
+    /// Grid, block and dynamic shared memory.
     pub config: LaunchConfig,
+    /// The argument values, copied when the node was made or given new parameters.
     pub values: Vec<Value>,
     /// One pointer per value, for `cudaGraphKernelNodeGetParams`.
     pub pointers: Box<[usize]>,

@@ -140,7 +140,7 @@ unsafe fn checked_launch(
 ///
 /// # Safety
 /// `args` is NULL or holds one pointer per parameter, each NULL or to a value of its size.
-pub(crate) unsafe fn direct_launch(
+pub unsafe fn direct_launch(
     kernel: &Kernel,
     func: usize,
     config: LaunchConfig,
@@ -563,26 +563,50 @@ pub unsafe extern "C" fn cudaGraphKernelNodeGetParams(
     out: *mut cudaKernelNodeParams,
 ) -> cudaError_t {
     guard("cudaGraphKernelNodeGetParams", || {
-        let (model, index) = find_node(node)?;
-        let model = lock(&model);
-        let NodeKind::Kernel(launch) = &model.nodes[index].kind else {
-            return Err(CudaError::new(INVALID_VALUE, "not a kernel node"));
-        };
-        let dim = |d: [u32; 3]| Dim3 {
-            x: d[0],
-            y: d[1],
-            z: d[2],
-        };
-        let params = cudaKernelNodeParams {
-            func: launch.func as *mut c_void,
-            gridDim: dim(launch.config.grid),
-            blockDim: dim(launch.config.block),
-            sharedMemBytes: launch.config.shared_bytes,
-            kernelParams: launch.pointers.as_ptr() as *mut *mut c_void,
-            extra: std::ptr::null_mut(),
-        };
-        store(out, params, "pNodeParams")
+        with_kernel_node(node, |launch| {
+            let dim = |d: [u32; 3]| Dim3 {
+                x: d[0],
+                y: d[1],
+                z: d[2],
+            };
+            let params = cudaKernelNodeParams {
+                func: launch.func as *mut c_void,
+                gridDim: dim(launch.config.grid),
+                blockDim: dim(launch.config.block),
+                sharedMemBytes: launch.config.shared_bytes,
+                kernelParams: launch.pointers.as_ptr() as *mut *mut c_void,
+                extra: std::ptr::null_mut(),
+            };
+            store(out, params, "pNodeParams")
+        })?
     })
+}
+
+/// Runs `read` on the launch of kernel node `node` (`cudaErrorInvalidValue` for another
+/// kind of node).
+pub fn with_kernel_node<T>(
+    node: *mut c_void,
+    read: impl FnOnce(&KernelLaunch) -> T,
+) -> CudaResult<T> {
+    let (model, index) = find_node(node)?;
+    let model = lock(&model);
+    let NodeKind::Kernel(launch) = &model.nodes[index].kind else {
+        return Err(CudaError::new(INVALID_VALUE, "not a kernel node"));
+    };
+    Ok(read(launch))
+}
+
+/// Gives kernel node `node` the launch `launch` (`cudaErrorInvalidValue` for another kind of
+/// node).
+pub fn set_kernel_node(node: *mut c_void, launch: KernelLaunch) -> CudaResult {
+    let (model, index) = find_node(node)?;
+    let mut model = lock(&model);
+    let kind = &mut model.nodes[index].kind;
+    if !matches!(kind, NodeKind::Kernel(_)) {
+        return Err(CudaError::new(INVALID_VALUE, "not a kernel node"));
+    }
+    *kind = NodeKind::Kernel(Box::new(launch));
+    Ok(())
 }
 
 /// Gives a kernel node new parameters (kernel, configuration and argument values).
@@ -595,15 +619,9 @@ pub unsafe extern "C" fn cudaGraphKernelNodeSetParams(
     params: *const cudaKernelNodeParams,
 ) -> cudaError_t {
     guard("cudaGraphKernelNodeSetParams", || {
-        let (model, index) = find_node(node)?;
+        find_node(node)?;
         // SAFETY: forwarded from the caller.
         let launch = unsafe { launch_of(params) }?;
-        let mut model = lock(&model);
-        let kind = &mut model.nodes[index].kind;
-        if !matches!(kind, NodeKind::Kernel(_)) {
-            return Err(CudaError::new(INVALID_VALUE, "not a kernel node"));
-        }
-        *kind = NodeKind::Kernel(Box::new(launch));
-        Ok(())
+        set_kernel_node(node, launch)
     })
 }
