@@ -22,6 +22,7 @@
 //! | [`stream`] | streams, events, `cuStreamAddCallback`, `cuLaunchHostFunc` |
 //! | [`graph`] | `cuGraphCreate`, kernel/copy/fill/host/empty nodes, `cuGraphInstantiate*`, `cuGraphLaunch`, stream capture (over the runtime's graphs); [`graph_nodes`]: child graph and event nodes, edges, node queries and parameters, clones, `cuGraphExecUpdate` |
 //! | [`user_object`] | `cuUserObjectCreate/Retain/Release`, `cuGraphRetain/ReleaseUserObject` |
+//! | [`managed_hints`] | `cuMemAdvise`, `cuMemPrefetchAsync` (checked hints) |
 //! | [`mem_pool`] | `cuMemAllocAsync`, `cuMemFreeAsync`, `cuMemPool*`, the device's default and current pools (the runtime's pools) |
 //! | [`pointer`] | `cuPointerGetAttribute(s)` |
 //! | [`profiler`] | `cuProfilerStart/Stop` (marks only) |
@@ -47,6 +48,7 @@ pub mod image;
 pub mod kernel_resources;
 pub mod launch;
 pub mod link;
+pub mod managed_hints;
 pub mod mem_pool;
 pub mod memcpy_2d;
 pub mod memory;

@@ -11,10 +11,9 @@ use crate::context::{check_initialised, primary_handle};
 use crate::memory::CUdeviceptr;
 use crate::result::{entry, CUresult, DriverError, DriverResult, INVALID_VALUE};
 
-/// `CU_MEMORYTYPE_HOST`, `…_DEVICE`, `…_UNIFIED`.
+/// `CU_MEMORYTYPE_HOST`, `…_DEVICE`.
 const MEMORY_HOST: c_uint = 1;
 const MEMORY_DEVICE: c_uint = 2;
-const MEMORY_UNIFIED: c_uint = 4;
 
 /// What chevron knows of an address.
 struct Known {
@@ -46,7 +45,9 @@ fn classify(ptr: CUdeviceptr) -> DriverResult<Option<Known>> {
     let managed = matches!(kind, MirrorKind::Managed);
     Ok(Some(Known {
         ordinal,
-        memory_type: if managed { MEMORY_UNIFIED } else { MEMORY_HOST },
+        // NVIDIA's driver reports managed memory as device memory (never
+        // `CU_MEMORYTYPE_UNIFIED`); `CU_POINTER_ATTRIBUTE_IS_MANAGED` tells it apart.
+        memory_type: if managed { MEMORY_DEVICE } else { MEMORY_HOST },
         managed,
         start: start as u64,
         size,

@@ -14,9 +14,9 @@ use std::sync::OnceLock;
 
 use crate::result::{describe, entry, store, CUresult, DriverError, INVALID_VALUE, NOT_FOUND};
 use crate::{
-    array, context, device, export_table, function, graph, graph_nodes, launch, link, mem_pool,
-    memcpy_2d, memory, memset_2d, module, pointer, profiler, stream, tensor_map, texture_object,
-    unsupported, user_object, versions,
+    array, context, device, export_table, function, graph, graph_nodes, launch, link,
+    managed_hints, mem_pool, memcpy_2d, memory, memset_2d, module, pointer, profiler, stream,
+    tensor_map, texture_object, unsupported, user_object, versions,
 };
 
 /// `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`.
@@ -180,6 +180,9 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         stream::cuStreamGetCtx_v2,
         stream::cuStreamGetDevice,
         graph::cuGraphCreate,
+        managed_hints::cuMemAdvise_v2,
+        managed_hints::cuMemPrefetchAsync_v2,
+        managed_hints::cuMemPrefetchAsync_ptsz,
         mem_pool::cuMemAllocAsync,
         mem_pool::cuMemAllocFromPoolAsync,
         mem_pool::cuMemFreeAsync,
