@@ -23,7 +23,8 @@ const PARAM_END: usize = 0;
 const PARAM_BUFFER_POINTER: usize = 1;
 const PARAM_BUFFER_SIZE: usize = 2;
 
-/// `CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`.
+/// `CU_LAUNCH_ATTRIBUTE_COOPERATIVE`, `CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`.
+const ATTRIBUTE_COOPERATIVE: c_uint = 2;
 const ATTRIBUTE_CLUSTER_DIMENSION: c_uint = 4;
 
 /// A launch's shape.
@@ -37,6 +38,8 @@ pub struct Shape {
     pub shared: u32,
     /// Cluster dimensions (`[1, 1, 1]`: none).
     pub cluster: [u32; 3],
+    /// A cooperative launch (every block resident at once: the device's cooperative path).
+    pub cooperative: bool,
 }
 
 /// The packed argument buffer of `extra` (`CU_LAUNCH_PARAM_BUFFER_POINTER` and `…_SIZE`).
@@ -152,7 +155,7 @@ pub unsafe fn launch(
             ));
         }
     }
-    if shape.cluster == [1, 1, 1] {
+    if shape.cluster == [1, 1, 1] && !shape.cooperative {
         // SAFETY: one readable pointer per parameter (the caller's guarantee, or the packed
         // buffer's, checked above); the capture copies the values.
         let captured = unsafe {
@@ -180,10 +183,10 @@ pub unsafe fn launch(
             ),
         ));
     }
-    let placement = if shape.cluster == [1, 1, 1] {
-        Placement::Plain
-    } else {
-        Placement::Clusters(shape.cluster)
+    let placement = match (shape.cooperative, shape.cluster) {
+        (true, _) => Placement::Cooperative,
+        (false, [1, 1, 1]) => Placement::Plain,
+        (false, cluster) => Placement::Clusters(cluster),
     };
     // SAFETY: one readable pointer per parameter (the caller's guarantee, or the packed
     // buffer's, checked above).
@@ -215,6 +218,7 @@ pub unsafe extern "C" fn cuLaunchKernel(
         block: [block_x, block_y, block_z],
         shared,
         cluster: [1, 1, 1],
+        cooperative: false,
     };
     // SAFETY: forwarded from the caller.
     let again = chevron::ffi::entry("cuLaunchKernel", || {
@@ -266,8 +270,8 @@ pub unsafe extern "C" fn cuLaunchKernel_ptsz(
     }
 }
 
-/// A cooperative launch: every block resident at once, which chevron's devices provide for
-/// the grids they accept.
+/// A cooperative launch: every block resident at once, through the device's cooperative path
+/// (`cuLaunchCooperativeKernel` on GPUs, which refuses a grid that cannot be resident).
 ///
 /// # Safety
 /// As [`launch`].
@@ -290,6 +294,7 @@ pub unsafe extern "C" fn cuLaunchCooperativeKernel(
         block: [block_x, block_y, block_z],
         shared,
         cluster: [1, 1, 1],
+        cooperative: true,
     };
     entry("cuLaunchCooperativeKernel", || {
         // SAFETY: forwarded from the caller.
@@ -367,17 +372,27 @@ pub unsafe extern "C" fn cuLaunchKernelEx(
             unsafe { std::slice::from_raw_parts(config.attrs, config.count as usize) }
         };
         let mut cluster = [1, 1, 1];
+        let mut cooperative = false;
         for attribute in attributes {
             if attribute.id == ATTRIBUTE_CLUSTER_DIMENSION {
                 let [xy, z] = [attribute.value[0], attribute.value[1]];
                 cluster = [xy as u32, (xy >> 32) as u32, z as u32];
+            } else if attribute.id == ATTRIBUTE_COOPERATIVE {
+                cooperative = attribute.value[0] as u32 != 0;
             }
+        }
+        if cooperative && cluster != [1, 1, 1] {
+            return Err(DriverError::new(
+                crate::result::NOT_SUPPORTED,
+                "a cooperative launch in thread-block clusters",
+            ));
         }
         let shape = Shape {
             grid: config.grid,
             block: config.block,
             shared: config.shared,
             cluster,
+            cooperative,
         };
         // SAFETY: forwarded from the caller.
         unsafe { launch(func, shape, config.stream, params, extra) }

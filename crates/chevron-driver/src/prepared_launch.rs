@@ -82,6 +82,7 @@ pub unsafe fn launch_again(
 ) -> Option<DriverResult> {
     if params.is_null()
         || shape.cluster != [1, 1, 1]
+        || shape.cooperative
         || crate::fork::in_forked_child()
         || !cudart::launch::nothing_extra()
         || cudart::graphs::any_capturing()
@@ -141,7 +142,7 @@ pub fn prepare(
     stream: *mut c_void,
     function: &Arc<FunctionEntry>,
 ) {
-    if shape.cluster != [1, 1, 1] || cudart::graphs::any_capturing() {
+    if shape.cluster != [1, 1, 1] || shape.cooperative || cudart::graphs::any_capturing() {
         return;
     }
     let epoch = epoch();

@@ -40,44 +40,68 @@ const N: u32 = 1 << 16;
 #[ignore = "needs a CUDA GPU"]
 fn a_free_or_unload_while_a_kernel_spins_does_not_stall_the_launching_thread() {
     for device in cuda_devices() {
-        let spin = Module::from_ptx(&device, SPIN)
-            .unwrap()
-            .kernel("spin")
-            .unwrap();
-        let kept = basics(&device).unwrap().kernel("add_one").unwrap();
-        let dropped = basics(&device).unwrap().kernel("add_one").unwrap();
-        let (spinning, working) = (
-            device.create_stream().unwrap(),
-            device.create_stream().unwrap(),
-        );
-        let config = LaunchConfig::for_elements(N as usize, 256);
-        let kept_data = Buffer::<u32>::zeroed(&device, N as usize).unwrap();
-        let data = Buffer::<u32>::zeroed(&device, N as usize).unwrap();
-        dropped.launch(&working, config, (&data, N)).unwrap();
-        // Both releases wait for `working` (the only stream with work now).
-        drop(data);
-        drop(dropped);
-        let nanoseconds = SPIN_TIME.as_nanos() as u64;
-        let spun = spin
-            .launch(&spinning, LaunchConfig::new(1, 1), (nanoseconds,))
-            .unwrap();
-        let started = Instant::now();
-        // The synchronization finds both releases ready and makes them.
-        working.synchronize().unwrap();
-        let released = started.elapsed();
-        kept.launch(&working, config, (&kept_data, N)).unwrap();
-        working.synchronize().unwrap();
-        let launched = started.elapsed();
-        let spinning_still = !spun.is_done().unwrap();
-        spinning.synchronize().unwrap();
-        device.synchronize().unwrap();
+        // CUDA may keep the launch after the releases from running beside the spinning kernel
+        // when another thread of the process issues an implicitly synchronizing operation in
+        // between (the other conformance tests allocate and free all the time): up to three
+        // attempts, one of which must not stall. Releases made on the launching thread stall
+        // every attempt.
+        let mut attempts = Vec::new();
+        for _ in 0..3 {
+            match release_while_spinning(&device) {
+                Ok(()) => break,
+                Err(attempt) => attempts.push(attempt),
+            }
+        }
         assert!(
-            spinning_still && launched < NO_STALL,
-            "on {device}: the releases took {released:?}, with a launch after them {launched:?} \
-             while a kernel spun for {SPIN_TIME:?} on another stream (still spinning: \
-             {spinning_still})"
+            attempts.len() < 3,
+            "on {device}: every attempt stalled: {}",
+            attempts.join("; ")
         );
-        assert_eq!(kept_data.to_vec().unwrap()[N as usize - 1], 1);
+    }
+}
+
+/// One attempt: releases (a buffer and a module) that wait for one stream, made while a kernel
+/// spins on another, then a launch. `Err` describes a stall.
+fn release_while_spinning(device: &chevron::Device) -> Result<(), String> {
+    let spin = Module::from_ptx(device, SPIN)
+        .unwrap()
+        .kernel("spin")
+        .unwrap();
+    let kept = basics(device).unwrap().kernel("add_one").unwrap();
+    let dropped = basics(device).unwrap().kernel("add_one").unwrap();
+    let (spinning, working) = (
+        device.create_stream().unwrap(),
+        device.create_stream().unwrap(),
+    );
+    let config = LaunchConfig::for_elements(N as usize, 256);
+    let kept_data = Buffer::<u32>::zeroed(device, N as usize).unwrap();
+    let data = Buffer::<u32>::zeroed(device, N as usize).unwrap();
+    dropped.launch(&working, config, (&data, N)).unwrap();
+    // Both releases wait for `working` (the only stream with work now).
+    drop(data);
+    drop(dropped);
+    let nanoseconds = SPIN_TIME.as_nanos() as u64;
+    let spun = spin
+        .launch(&spinning, LaunchConfig::new(1, 1), (nanoseconds,))
+        .unwrap();
+    let started = Instant::now();
+    // The synchronization finds both releases ready and makes them.
+    working.synchronize().unwrap();
+    let released = started.elapsed();
+    kept.launch(&working, config, (&kept_data, N)).unwrap();
+    working.synchronize().unwrap();
+    let launched = started.elapsed();
+    let spinning_still = !spun.is_done().unwrap();
+    spinning.synchronize().unwrap();
+    device.synchronize().unwrap();
+    assert_eq!(kept_data.to_vec().unwrap()[N as usize - 1], 1);
+    if spinning_still && launched < NO_STALL {
+        Ok(())
+    } else {
+        Err(format!(
+            "the releases took {released:?}, with a launch after them {launched:?} while a \
+             kernel spun for {SPIN_TIME:?} on another stream (still spinning: {spinning_still})"
+        ))
     }
 }
 
