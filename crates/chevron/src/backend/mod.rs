@@ -167,6 +167,14 @@ pub trait Device: Send + Sync + 'static {
     /// uses it. Freeing an unknown pointer is an error, not a crash, where the backend can tell.
     fn free(&self, ptr: DevicePtr) -> Result<()>;
 
+    /// Whether freeing memory or unloading a module waits for all of the device's work (the
+    /// CUDA driver's `cuMemFree` and `cuModuleUnload` do, and work submitted meanwhile waits
+    /// behind them): the device's release worker then holds releases back while the device is
+    /// busy. `false` by default.
+    fn releases_wait_for_device(&self) -> bool {
+        false
+    }
+
     /// Allocates `bytes` (> 0) of memory that the host and this device's kernels address at
     /// the same address, zero-copy, of `kind` (CUDA: `cuMemHostAlloc` or `cuMemAllocManaged`;
     /// the CPU device: host memory in its allocation table): `Ok(None)` where the backend has no

@@ -7,6 +7,14 @@
 //! there (the caller's context is never touched). [`ReleaseWorker::drain`] waits until every
 //! handed-over release is done (device synchronization and a failed allocation use it).
 //!
+//! On a device whose releases wait for all of its work
+//! ([`backend::Device::releases_wait_for_device`]: CUDA), the worker also waits, before each
+//! release, until no stream of the device has unfinished work: CUDA runs work submitted while
+//! a `cuMemFree` waits only after it, so a free made while a kernel spins on one stream would
+//! hold back a kernel launched meanwhile on another. The wait ends early when a thread drains
+//! the queue, when the device goes away, or when the queue holds back half of its memory
+//! bound ([`held_bytes_limit`]).
+//!
 //! The queue is bounded by what it holds back: device memory (at most an eighth of the
 //! device's, [`held_bytes_limit`]) and entries ([`MAX_QUEUED`], for the host memory of the
 //! queue). Past either bound the caller releases itself, as `cuMemFree` would (waiting for the
@@ -18,9 +26,17 @@
 use std::collections::VecDeque;
 use std::sync::{Arc, Condvar, Mutex, MutexGuard, OnceLock};
 use std::thread::{JoinHandle, ThreadId};
+use std::time::Duration;
 
 use crate::backend;
+use crate::device::progress::StreamProgress;
 use crate::device::state::{lock, Release};
+
+/// The device's streams, as the device keeps them.
+pub(crate) type Streams = Arc<Mutex<Vec<Arc<StreamProgress>>>>;
+
+/// The longest pause between two looks at a busy device.
+const IDLE_POLL_MAX: Duration = Duration::from_millis(2);
 
 /// Releases waiting for the worker beyond which the caller releases itself (host memory of
 /// the queue: a few words each).
@@ -68,17 +84,24 @@ pub(crate) struct ReleaseWorker {
     /// [`held_bytes_limit`] of the device.
     held_bytes_limit: u64,
     shared: Arc<Shared>,
+    /// The device's streams: where releases wait for the device, the worker waits for these.
+    streams: Streams,
     /// The thread, once started (`None` inside: it could not be started).
     thread: OnceLock<Option<(ThreadId, JoinHandle<()>)>>,
 }
 
 impl ReleaseWorker {
-    pub(crate) fn new(backend: Arc<dyn backend::Device>, label: &str) -> ReleaseWorker {
+    pub(crate) fn new(
+        backend: Arc<dyn backend::Device>,
+        label: &str,
+        streams: Streams,
+    ) -> ReleaseWorker {
         ReleaseWorker {
             held_bytes_limit: held_bytes_limit(&*backend),
             backend,
             name: format!("chevron release {label}"),
             shared: Arc::default(),
+            streams,
             thread: OnceLock::new(),
         }
     }
@@ -110,9 +133,11 @@ impl ReleaseWorker {
     fn spawn(&self) -> Option<(ThreadId, JoinHandle<()>)> {
         let backend = Arc::clone(&self.backend);
         let shared = Arc::clone(&self.shared);
+        let streams = Arc::clone(&self.streams);
+        let patience = self.held_bytes_limit / 2;
         let handle = std::thread::Builder::new()
             .name(self.name.clone())
-            .spawn(move || work(&*backend, &shared))
+            .spawn(move || work(&*backend, &shared, &streams, patience))
             .ok()?;
         Some((handle.thread().id(), handle))
     }
@@ -153,14 +178,39 @@ impl Drop for ReleaseWorker {
     }
 }
 
+/// Whether no stream of the device has unfinished work.
+fn device_idle(streams: &Streams) -> bool {
+    lock(streams).iter().all(|s| s.is_idle())
+}
+
+/// Waits, where releases wait for the device, until it is idle, or until a thread drains the
+/// queue, the device goes away or the queue holds back more than `patience` bytes.
+fn wait_for_idle(backend: &dyn backend::Device, shared: &Shared, streams: &Streams, patience: u64) {
+    if !backend.releases_wait_for_device() {
+        return;
+    }
+    let mut pause = Duration::from_micros(50);
+    while !device_idle(streams) {
+        {
+            let queue = lock(&shared.queue);
+            if queue.draining > 0 || queue.closed || queue.held_bytes > patience {
+                return;
+            }
+        }
+        std::thread::sleep(pause);
+        pause = (pause * 2).min(IDLE_POLL_MAX);
+    }
+}
+
 /// The worker's loop: release in order until the device goes away.
-fn work(backend: &dyn backend::Device, shared: &Shared) {
+fn work(backend: &dyn backend::Device, shared: &Shared, streams: &Streams, patience: u64) {
     let mut queue = lock(&shared.queue);
     loop {
         if let Some(what) = queue.jobs.pop_front() {
             queue.busy = true;
             let bytes = what.bytes();
             drop(queue);
+            wait_for_idle(backend, shared, streams, patience);
             release_now(backend, what);
             queue = lock(&shared.queue);
             queue.held_bytes -= bytes;

@@ -50,7 +50,9 @@ pub(crate) struct DeviceCore {
     pub(crate) label: String,
     /// Events recorded for tokens.
     pub(crate) events: EventPool,
-    streams: Mutex<Vec<Arc<StreamProgress>>>,
+    /// The device's streams (shared with the release worker, which waits for them to be idle
+    /// where releases wait for the device).
+    streams: Arc<Mutex<Vec<Arc<StreamProgress>>>>,
     pending: Mutex<Vec<PendingRelease>>,
     pending_count: AtomicUsize,
     worker: ReleaseWorker,
@@ -60,12 +62,13 @@ impl DeviceCore {
     pub(crate) fn new(backend: Arc<dyn backend::Device>) -> DeviceCore {
         let info = backend.info();
         let label = format!("{}:{}", info.backend.as_str(), info.ordinal);
+        let streams = Arc::new(Mutex::new(Vec::new()));
         DeviceCore {
-            worker: ReleaseWorker::new(Arc::clone(&backend), &label),
+            worker: ReleaseWorker::new(Arc::clone(&backend), &label, Arc::clone(&streams)),
             backend,
             label,
             events: EventPool::new(),
-            streams: Mutex::new(Vec::new()),
+            streams,
             pending: Mutex::new(Vec::new()),
             pending_count: AtomicUsize::new(0),
         }

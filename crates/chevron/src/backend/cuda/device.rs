@@ -133,6 +133,10 @@ impl backend::Device for CudaDevice {
         self.allocations.free(&self.state, ptr)
     }
 
+    fn releases_wait_for_device(&self) -> bool {
+        true
+    }
+
     fn alloc_host_visible(
         &self,
         bytes: u64,
