@@ -1,0 +1,135 @@
+//! Arrays, texture objects and surface objects: the nouns behind CUDA's `cudaArray_t`,
+//! `cudaTextureObject_t` and `cudaSurfaceObject_t` (and the driver's `CUarray`, `CUtexObject`,
+//! `CUsurfObject`), shared by every front door.
+//!
+//! Each device makes them the way its backend says ([`crate::backend::Device::native_textures`]):
+//!
+//! - **The CPU device:** an [`Array`] is a tightly pitched device allocation (rows of
+//!   `width × element` bytes, slices or layers of `height` rows), and a [`TextureObject`] or
+//!   [`SurfaceObject`] is a small device allocation holding the interpreter's [`Descriptor`]:
+//!   its handle is that allocation's address, which kernels receive as a 64-bit argument and
+//!   the interpreter reads when `tex` or `suld` names it. Copies to and from an array are
+//!   copies of its memory ([`Array::memory`]).
+//! - **GPUs:** the driver makes them (`cuArray3DCreate`, `cuTexObjectCreate`,
+//!   `cuSurfObjectCreate`): an array's handle is its `CUarray`, an object's the driver's
+//!   64-bit handle, and copies go through [`copy_array`] (`cuMemcpy3DAsync`).
+
+mod copy;
+mod object;
+
+pub use chevron_ptx::interp::texture::{AddressMode, ChannelKind, Descriptor, ResourceKind};
+pub use copy::{copy_array, Side};
+pub use object::{Resource, ResourceInfo, SurfaceObject, TextureObject};
+
+pub use crate::backend::texture::{ArrayDesc, ChannelFormat, Sampler};
+use crate::backend::NativeArray;
+use crate::{Buffer, Device, Error, Result};
+
+/// Where an array's elements live.
+enum Storage {
+    /// Plain device memory, tightly pitched (backends whose kernels read chevron's
+    /// descriptors).
+    Memory(Buffer<u8>),
+    /// An array the backend made (CUDA's `CUarray`).
+    Native(Box<dyn NativeArray>),
+}
+
+/// A CUDA array on a device.
+pub struct Array {
+    storage: Storage,
+    desc: ArrayDesc,
+    device: Device,
+}
+
+impl std::fmt::Debug for Array {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Array")
+            .field("handle", &format_args!("{:#x}", self.handle()))
+            .field("desc", &self.desc)
+            .field("device", &self.device.label())
+            .finish()
+    }
+}
+
+impl Array {
+    /// Allocates an array of `desc` on `device` (contents undefined, as CUDA's).
+    pub fn new(device: &Device, desc: ArrayDesc) -> Result<Array> {
+        let bytes = desc.check().map_err(|message| Error::InvalidValue {
+            call: "Array::new",
+            message,
+        })?;
+        let backend = &device.core().backend;
+        let storage = if backend.native_textures() {
+            Storage::Native(backend.create_array(&desc)?)
+        } else {
+            Storage::Memory(Buffer::<u8>::new(device, bytes as usize)?)
+        };
+        Ok(Array {
+            storage,
+            desc,
+            device: device.clone(),
+        })
+    }
+
+    /// What the array holds.
+    pub fn desc(&self) -> &ArrayDesc {
+        &self.desc
+    }
+
+    /// The handle front doors hand out (`cudaArray_t`, `CUarray`): the device address of
+    /// element (0, 0, 0) on the CPU device, the driver's `CUarray` on GPUs.
+    pub fn handle(&self) -> u64 {
+        match &self.storage {
+            Storage::Memory(buffer) => buffer.device_ptr(),
+            Storage::Native(array) => array.handle(),
+        }
+    }
+
+    /// The device address of element (0, 0, 0) where the array is plain, tightly pitched
+    /// device memory (the CPU device); `None` for an array the driver made (GPUs), which is
+    /// copied with [`copy_array`].
+    pub fn memory(&self) -> Option<u64> {
+        match &self.storage {
+            Storage::Memory(buffer) => Some(buffer.device_ptr()),
+            Storage::Native(_) => None,
+        }
+    }
+
+    /// The backend's array, for arrays the driver made.
+    pub(crate) fn native(&self) -> Option<&dyn NativeArray> {
+        match &self.storage {
+            Storage::Memory(_) => None,
+            Storage::Native(array) => Some(&**array),
+        }
+    }
+
+    /// Bytes of one row (the row pitch of the array's memory on the CPU device).
+    pub fn row_pitch(&self) -> u64 {
+        self.desc.row_bytes()
+    }
+
+    /// Bytes of one slice (or layer) of rows.
+    pub fn slice_pitch(&self) -> u64 {
+        self.row_pitch() * self.desc.extent[1].max(1)
+    }
+
+    /// Bytes of the whole array.
+    pub fn size_bytes(&self) -> u64 {
+        self.slice_pitch() * self.desc.extent[2].max(1)
+    }
+
+    /// The device the array lives on.
+    pub fn device(&self) -> &Device {
+        &self.device
+    }
+}
+
+impl Drop for Array {
+    fn drop(&mut self) {
+        if let Storage::Native(_) = self.storage {
+            // Work queued on any stream may still read the array: the driver's destroy waits
+            // for none of it, so the device finishes first (a fault stays for its stream).
+            let _ = self.device.synchronize();
+        }
+    }
+}
