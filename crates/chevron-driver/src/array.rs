@@ -1,8 +1,8 @@
 //! `cuArrayCreate`, `cuArray3DCreate`, `cuArrayDestroy` and their descriptor queries: CUDA
 //! arrays over [`chevron::texture::Array`], kept in the runtime's table
 //! ([`cudart::textures`]) so arrays made through either API are the same arrays. A `CUarray`
-//! is the array's device address, as a `cudaArray_t` is. On GPUs arrays are not provided
-//! yet: creating one is `CUDA_ERROR_NOT_SUPPORTED`, naming the call ([`cpu_only`]).
+//! is the array's handle, as a `cudaArray_t` is: its device address on the CPU device, the
+//! driver's own `CUarray` on GPUs (made by `cuArray3DCreate` through chevron's CUDA backend).
 
 use std::ffi::{c_uint, c_void};
 
@@ -11,7 +11,7 @@ use cudart::{state, textures};
 
 use crate::memory::enter;
 use crate::result::{
-    entry, store, CUresult, DriverError, DriverResult, INVALID_HANDLE, INVALID_VALUE, NOT_SUPPORTED,
+    entry, store, CUresult, DriverError, DriverResult, INVALID_HANDLE, INVALID_VALUE,
 };
 
 /// `CUDA_ARRAY_DESCRIPTOR`.
@@ -87,22 +87,6 @@ fn format_code(format: &ChannelFormat) -> (c_uint, c_uint) {
     (code, channels)
 }
 
-/// Refuses `call` on a device other than the CPU device: chevron's arrays and texture objects
-/// live on the CPU device only (NVIDIA's driver is not called for them).
-pub(crate) fn cpu_only(device: &chevron::Device, call: &str) -> DriverResult {
-    if device.backend() == chevron::BackendKind::Cpu {
-        return Ok(());
-    }
-    Err(DriverError::new(
-        NOT_SUPPORTED,
-        format!(
-            "{call} is not provided by chevron on {} ({}); CUDA arrays and texture objects run on the CPU device",
-            device.label(),
-            device.name()
-        ),
-    ))
-}
-
 /// Creates an array of `desc` and returns its handle.
 fn create(desc: &CUDA_ARRAY3D_DESCRIPTOR) -> DriverResult<u64> {
     enter()?;
@@ -117,7 +101,6 @@ fn create(desc: &CUDA_ARRAY3D_DESCRIPTOR) -> DriverResult<u64> {
     }
     let format = channel_format(desc.Format, desc.NumChannels)?;
     let state = state::current()?;
-    cpu_only(&state.device, "cuArray3DCreate")?;
     let array = Array::new(
         &state.device,
         ArrayDesc {
@@ -247,32 +230,4 @@ pub unsafe extern "C" fn cuArray3DGetDescriptor_v2(
     entry("cuArray3DGetDescriptor", || {
         store(out, describe(array)?, "pArrayDescriptor")
     })
-}
-
-/// Device address, row pitch and rows per slice of the live array `array`, checking a copy of
-/// `width` bytes × `rows` × `depth` at `(x, y, z)` lies inside it.
-pub(crate) fn window(
-    array: *mut c_void,
-    (x, y, z): (usize, usize, usize),
-    (width, rows, depth): (usize, usize, usize),
-) -> DriverResult<(u64, usize, usize)> {
-    let (base, pitch, height, slices) = textures::with_live_array(array as u64, |a| {
-        let d = a.desc();
-        (
-            a.device_ptr(),
-            a.row_pitch() as usize,
-            d.extent[1].max(1) as usize,
-            d.extent[2].max(1) as usize,
-        )
-    })
-    .ok_or_else(|| dead(array))?;
-    if x + width > pitch || y + rows > height || z + depth > slices {
-        return Err(DriverError::new(
-            INVALID_VALUE,
-            format!(
-                "a copy of {width} bytes × {rows} rows × {depth} at ({x}, {y}, {z}) runs outside the array ({pitch} bytes × {height} rows × {slices})"
-            ),
-        ));
-    }
-    Ok((base, pitch, height))
 }

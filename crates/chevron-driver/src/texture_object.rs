@@ -3,8 +3,8 @@
 //! [`chevron::texture`], kept in the runtime's tables ([`cudart::textures`]) so objects made
 //! through either API are the same objects. The driver's descriptors (`CUDA_RESOURCE_DESC`,
 //! `CUDA_TEXTURE_DESC`) are read into chevron's [`Resource`] and [`Sampler`]; the interpreter's
-//! descriptor is built by [`TextureObject::new`] as for the runtime. On GPUs texture objects
-//! are not provided yet: creating one is `CUDA_ERROR_NOT_SUPPORTED` naming the call.
+//! descriptor (CPU device) or the driver's object (GPUs, through chevron's CUDA backend) is
+//! made by [`TextureObject::new`] as for the runtime.
 
 use std::collections::HashMap;
 use std::ffi::{c_uint, c_void};
@@ -14,7 +14,7 @@ use chevron::texture::{AddressMode, ChannelKind, Resource, Sampler, SurfaceObjec
 use cudart::state::{self, lock};
 use cudart::textures;
 
-use crate::array::{channel_format, cpu_only, dead};
+use crate::array::{channel_format, dead};
 use crate::memory::{enter, CUdeviceptr};
 use crate::result::{
     entry, store, CUresult, DriverError, DriverResult, INVALID_HANDLE, INVALID_VALUE,
@@ -96,7 +96,6 @@ fn sampler(tex: &CUDA_TEXTURE_DESC, kind: ChannelKind) -> DriverResult<Sampler> 
 fn create_texture(res: &CUDA_RESOURCE_DESC, tex: &CUDA_TEXTURE_DESC) -> DriverResult<u64> {
     enter()?;
     let state = state::current()?;
-    cpu_only(&state.device, "cuTexObjectCreate")?;
     let u = &res.res;
     let object = match res.resType {
         RESOURCE_ARRAY => {
