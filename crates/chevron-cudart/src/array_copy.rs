@@ -15,7 +15,7 @@ use chevron::texture::{copy_array, Array, Side};
 use chevron::Stream;
 
 use crate::copy::{check_host, copy};
-use crate::errors::{CudaError, CudaResult, INVALID_RESOURCE_HANDLE, INVALID_VALUE};
+use crate::errors::{CudaError, CudaResult, INVALID_VALUE};
 use crate::memory::{place_of, Place};
 use crate::textures::with_arrays;
 
@@ -60,10 +60,7 @@ fn resolve<'a>(
         End::Array { array, at } => (array, at),
     };
     let a = arrays.get(&(array as u64)).ok_or_else(|| {
-        CudaError::new(
-            INVALID_RESOURCE_HANDLE,
-            format!("{array:p} is not a live CUDA array"),
-        )
+        CudaError::new(INVALID_VALUE, format!("{array:p} is not a live CUDA array"))
     })?;
     let d = a.desc();
     let size = [a.row_pitch(), d.extent[1].max(1), d.extent[2].max(1)];

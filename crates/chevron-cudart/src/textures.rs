@@ -91,7 +91,8 @@ pub fn keep_array(array: Array) -> u64 {
     handle
 }
 
-/// Runs `f` on the live array `array`; `cudaErrorInvalidResourceHandle` for anything else.
+/// Runs `f` on the live array `array`; `cudaErrorInvalidValue` for anything else (as CUDA
+/// documents for `cudaArrayGetInfo`, `cudaGetChannelDesc` and the copies).
 pub(crate) fn with_array<T>(
     array: *mut c_void,
     f: impl FnOnce(&Array) -> CudaResult<T>,
@@ -101,10 +102,7 @@ pub(crate) fn with_array<T>(
         .as_ref()
         .and_then(|m| m.get(&(array as u64)))
         .ok_or_else(|| {
-            CudaError::new(
-                INVALID_RESOURCE_HANDLE,
-                format!("{array:p} is not a live CUDA array"),
-            )
+            CudaError::new(INVALID_VALUE, format!("{array:p} is not a live CUDA array"))
         })?;
     f(a)
 }
@@ -243,7 +241,7 @@ pub unsafe extern "C" fn cudaCreateTextureObject(
         let arrays = lock(&ARRAYS);
         let resource = match res.res_type {
             0 => Resource::Array(arrays.as_ref().and_then(|m| m.get(&res.ptr)).ok_or_else(
-                || CudaError::new(INVALID_RESOURCE_HANDLE, "the resource's array is not live"),
+                || CudaError::new(INVALID_VALUE, "the resource's array is not live"),
             )?),
             2 => Resource::Linear {
                 ptr: res.ptr,
