@@ -11,6 +11,9 @@
 #include <cstring>
 #include <cuda_runtime.h>
 
+// cudaMemcpyToArray and cudaMemcpyFromArray are deprecated, and exercised on purpose.
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+
 #define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { \
     printf("%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); return 1; } } while (0)
 

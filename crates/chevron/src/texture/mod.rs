@@ -133,3 +133,101 @@ impl Drop for Array {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use super::*;
+    use crate::backend::scripted::{Counters, ScriptedDevice};
+
+    fn float_array(extent: [u64; 3], surface: bool) -> ArrayDesc {
+        ArrayDesc {
+            format: ChannelFormat {
+                bits: [32, 0, 0, 0],
+                kind: ChannelKind::Float,
+            },
+            extent,
+            layered: false,
+            surface,
+            gather: false,
+        }
+    }
+
+    #[test]
+    fn a_backend_with_native_textures_makes_arrays_objects_and_copies() {
+        let scripted = Arc::new(ScriptedDevice::new(0));
+        let counters = Arc::clone(&scripted.counters);
+        let device = Device::from_backend(scripted);
+        let array = Array::new(&device, float_array([8, 4, 0], true)).unwrap();
+        assert_eq!(array.memory(), None, "the backend's array is not plain memory");
+        assert_eq!(Counters::get(&counters.arrays), 1);
+        assert_eq!(array.row_pitch(), 32);
+
+        let sampler = Sampler {
+            address: [AddressMode::Mirror; 3],
+            linear_filter: true,
+            normalized_read: false,
+            normalized_coords: true,
+            border: [0.0; 4],
+        };
+        let texture = TextureObject::new(&device, &Resource::Array(&array), &sampler).unwrap();
+        assert_ne!(texture.handle(), array.handle());
+        assert!(texture.descriptor().is_none());
+        assert_eq!(
+            *texture.resource(),
+            ResourceInfo::Array {
+                handle: array.handle(),
+                desc: *array.desc()
+            }
+        );
+        assert_eq!(*texture.sampler(), sampler);
+        let surface = SurfaceObject::new(&array).unwrap();
+        assert_eq!(Counters::get(&counters.objects), 2);
+
+        let stream = device.create_stream().unwrap();
+        let mut host = [0u8; 64];
+        let into = Side::Array {
+            array: &array,
+            at: [8, 1, 0],
+        };
+        let from = Side::Host {
+            ptr: host.as_mut_ptr(),
+            pitch: 16,
+            height: 0,
+        };
+        // SAFETY: `host` spans 2 rows of 16 bytes; the scripted stream reads nothing.
+        let token = unsafe { copy_array(&stream, &into, &from, [16, 2, 1]) }.unwrap();
+        assert_eq!(token.sequence(), 1);
+        assert_eq!(Counters::get(&counters.array_copies), 1);
+        let outside = Side::Array {
+            array: &array,
+            at: [24, 3, 0],
+        };
+        // SAFETY: as above.
+        let err = unsafe { copy_array(&stream, &outside, &from, [16, 2, 1]) }.unwrap_err();
+        assert!(err.to_string().contains("runs outside the array"), "{err}");
+        let narrow = Side::Host {
+            ptr: host.as_mut_ptr(),
+            pitch: 8,
+            height: 0,
+        };
+        // SAFETY: as above.
+        assert!(unsafe { copy_array(&stream, &into, &narrow, [16, 2, 1]) }.is_err());
+        assert_eq!(Counters::get(&counters.array_copies), 1, "refused copies reach no backend");
+
+        drop((texture, surface));
+        assert_eq!(Counters::get(&counters.objects), 0);
+        drop(array);
+        assert_eq!(Counters::get(&counters.arrays), 0);
+    }
+
+    #[test]
+    fn bad_descriptions_and_surfaces_without_the_flag_are_refused() {
+        let device = Device::from_backend(Arc::new(ScriptedDevice::new(0)));
+        assert!(Array::new(&device, float_array([0, 4, 0], false)).is_err());
+        let plain = Array::new(&device, float_array([4, 4, 0], false)).unwrap();
+        let err = SurfaceObject::new(&plain).unwrap_err().to_string();
+        assert!(err.contains("cudaArraySurfaceLoadStore"), "{err}");
+    }
+}
