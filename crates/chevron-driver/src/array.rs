@@ -6,7 +6,7 @@
 
 use std::ffi::{c_uint, c_void};
 
-use chevron::texture::{Array, ArrayDesc, ChannelFormat, ChannelKind};
+use chevron::texture::{Array, ArrayDesc, ChannelFormat};
 use cudart::{state, textures};
 
 use crate::memory::enter;
@@ -25,35 +25,13 @@ pub struct CUDA_ARRAY_DESCRIPTOR {
     pub NumChannels: c_uint,
 }
 
-/// `CUDA_ARRAY3D_DESCRIPTOR`.
-#[repr(C)]
-#[derive(Debug, Clone, Copy)]
-#[allow(non_snake_case, missing_docs)]
-pub struct CUDA_ARRAY3D_DESCRIPTOR {
-    pub Width: usize,
-    pub Height: usize,
-    pub Depth: usize,
-    pub Format: c_uint,
-    pub NumChannels: c_uint,
-    pub Flags: c_uint,
-}
+pub use chevron::backend::cuda::texture_types::CUDA_ARRAY3D_DESCRIPTOR;
+use chevron::backend::cuda::texture_types::{format_code, FORMATS};
 
 /// `CUDA_ARRAY3D_LAYERED`, `_SURFACE_LDST`, `_TEXTURE_GATHER`: the flags chevron's arrays take.
 const LAYERED: c_uint = 0x01;
 const SURFACE_LDST: c_uint = 0x02;
 const TEXTURE_GATHER: c_uint = 0x08;
-
-/// `CUarray_format` values: (code, kind, bits per channel).
-const FORMATS: &[(c_uint, ChannelKind, u32)] = &[
-    (0x01, ChannelKind::Unsigned, 8),
-    (0x02, ChannelKind::Unsigned, 16),
-    (0x03, ChannelKind::Unsigned, 32),
-    (0x08, ChannelKind::Signed, 8),
-    (0x09, ChannelKind::Signed, 16),
-    (0x0a, ChannelKind::Signed, 32),
-    (0x10, ChannelKind::Float, 16),
-    (0x20, ChannelKind::Float, 32),
-];
 
 /// The element format `channels` channels of `CUarray_format` `format` describe.
 pub(crate) fn channel_format(format: c_uint, channels: c_uint) -> DriverResult<ChannelFormat> {
@@ -75,16 +53,6 @@ pub(crate) fn channel_format(format: c_uint, channels: c_uint) -> DriverResult<C
     let mut all = [0; 4];
     all[..channels as usize].fill(bits);
     Ok(ChannelFormat { bits: all, kind })
-}
-
-/// The `CUarray_format` and channel count of `format`.
-fn format_code(format: &ChannelFormat) -> (c_uint, c_uint) {
-    let channels = format.bits.iter().take_while(|&&b| b != 0).count() as c_uint;
-    let code = FORMATS
-        .iter()
-        .find(|(_, kind, bits)| *kind == format.kind && *bits == format.bits[0])
-        .map_or(0, |(code, _, _)| *code);
-    (code, channels)
 }
 
 /// Creates an array of `desc` and returns its handle.
@@ -126,7 +94,8 @@ pub(crate) fn dead(array: *mut c_void) -> DriverError {
 fn describe(array: *mut c_void) -> DriverResult<CUDA_ARRAY3D_DESCRIPTOR> {
     textures::with_live_array(array as u64, |a| {
         let d = a.desc();
-        let (format, channels) = format_code(&d.format);
+        // A live array's format always has a code (it was checked when the array was made).
+        let (format, channels) = format_code(&d.format).unwrap_or((0, 0));
         let flag = |on: bool, bit: c_uint| if on { bit } else { 0 };
         CUDA_ARRAY3D_DESCRIPTOR {
             Width: d.extent[0] as usize,

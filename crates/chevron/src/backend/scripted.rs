@@ -175,20 +175,32 @@ impl backend::Device for ScriptedDevice {
             call: "create_array",
             message,
         })?;
-        Ok(Box::new(ScriptedNative::new(&self.counters, &self.next, Kind::Array)))
+        Ok(Box::new(ScriptedNative::new(
+            &self.counters,
+            &self.next,
+            Kind::Array,
+        )))
     }
     fn create_texture_object(
         &self,
         _resource: &backend::NativeResource<'_>,
         _sampler: &backend::Sampler,
     ) -> Result<Box<dyn backend::NativeObject>> {
-        Ok(Box::new(ScriptedNative::new(&self.counters, &self.next, Kind::Object)))
+        Ok(Box::new(ScriptedNative::new(
+            &self.counters,
+            &self.next,
+            Kind::Object,
+        )))
     }
     fn create_surface_object(
         &self,
         _array: &dyn backend::NativeArray,
     ) -> Result<Box<dyn backend::NativeObject>> {
-        Ok(Box::new(ScriptedNative::new(&self.counters, &self.next, Kind::Object)))
+        Ok(Box::new(ScriptedNative::new(
+            &self.counters,
+            &self.next,
+            Kind::Object,
+        )))
     }
     fn as_any(&self) -> &dyn Any {
         self

@@ -160,7 +160,11 @@ mod tests {
         let counters = Arc::clone(&scripted.counters);
         let device = Device::from_backend(scripted);
         let array = Array::new(&device, float_array([8, 4, 0], true)).unwrap();
-        assert_eq!(array.memory(), None, "the backend's array is not plain memory");
+        assert_eq!(
+            array.memory(),
+            None,
+            "the backend's array is not plain memory"
+        );
         assert_eq!(Counters::get(&counters.arrays), 1);
         assert_eq!(array.row_pitch(), 32);
 
@@ -214,7 +218,11 @@ mod tests {
         };
         // SAFETY: as above.
         assert!(unsafe { copy_array(&stream, &into, &narrow, [16, 2, 1]) }.is_err());
-        assert_eq!(Counters::get(&counters.array_copies), 1, "refused copies reach no backend");
+        assert_eq!(
+            Counters::get(&counters.array_copies),
+            1,
+            "refused copies reach no backend"
+        );
 
         drop((texture, surface));
         assert_eq!(Counters::get(&counters.objects), 0);

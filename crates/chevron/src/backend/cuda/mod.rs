@@ -34,7 +34,7 @@ mod stream;
 pub(crate) mod sys;
 mod tensor_map;
 mod texture;
-mod texture_types;
+pub mod texture_types;
 
 use std::ffi::c_int;
 use std::sync::Arc;
