@@ -55,11 +55,17 @@ fn linear(
     to_array: bool,
     (stream, sync): (*mut c_void, bool),
 ) -> CudaResult {
-    let row = with_array(arr as *mut c_void, |a| Ok(a.row_pitch() as usize))?;
-    if x >= row && count > 0 {
+    let (row, size) = with_array(arr as *mut c_void, |a| {
+        Ok((a.row_pitch() as usize, a.size_bytes() as usize))
+    })?;
+    // The whole range is checked before any of it is copied.
+    let end = y
+        .checked_mul(row)
+        .and_then(|start| start.checked_add(x)?.checked_add(count));
+    if count > 0 && (x >= row || end.is_none_or(|end| end > size)) {
         return Err(CudaError::new(
             INVALID_VALUE,
-            format!("column {x} lies outside rows of {row} bytes"),
+            format!("{count} bytes from column {x}, row {y} run outside the array ({size} bytes in rows of {row})"),
         ));
     }
     let first = count.min(row - x);
