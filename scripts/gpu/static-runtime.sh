@@ -15,7 +15,7 @@ cd "$root"
 carry="$root/carry/static"
 # NAME_cmake: built by CMake with its defaults (tests/static/CMakeLists.txt).
 programs=(vector_add streams_events symbols_2d host_threads templates thrust_cub fault rdc
-    launch_config copies_3d graphs_pools runtime_misc vector_add_cmake rdc_cmake)
+    launch_config copies_3d graphs_pools runtime_misc textures vector_add_cmake rdc_cmake)
 
 if [[ ${1:-} == --prepare ]]; then
     set -e

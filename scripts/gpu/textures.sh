@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# On a GPU machine: the texture programs of tests/cudart/tex_*.cu under NVIDIA's runtime and
-# under chevron's (`chevron exec`, CPU device), stdout compared line for line: the printed hashes
-# of every sample are the bit-exactness check of the CPU device's filtering against the GPU.
-# (Under chevron on the GPU itself, arrays and texture objects are not provided yet.)
+# On a GPU machine: the texture programs of tests/cudart/tex_*.cu under NVIDIA's runtime, and
+# under chevron's (`chevron exec`) on the CPU device and on the GPU itself, stdout compared line
+# for line with NVIDIA's: every sample is printed as a hex float, so the CPU column is the
+# bit-exactness check of the CPU device's filtering and the GPU column the check of chevron's
+# arrays, texture and surface objects made through the driver (cuArray3DCreate,
+# cuTexObjectCreate, cuSurfObjectCreate, cuMemcpy3DAsync).
 #
 # Prepare here:   scripts/gpu/textures.sh --prepare    (writes carry/textures/)
 # then there:     scripts/gpu/textures.sh
@@ -23,16 +25,20 @@ logs="${OUT:-$(mktemp -d)}"
 mkdir -p "$logs/nvidia"
 ln -sf "$carry/libcudart.so.13.nvidia" "$logs/nvidia/libcudart.so.13"
 status=0
-printf '%-16s %s\n' program "NVIDIA vs chevron (cpu)"
+printf '%-16s %-8s %s\n' program device "NVIDIA vs chevron"
 for program in "$carry"/tex_*; do
     name="$(basename "$program")"
     LD_LIBRARY_PATH="$logs/nvidia" "$program" >"$logs/$name.nvidia" 2>&1 || true
-    "$carry/chevron" exec --device cpu "$program" \
-        >"$logs/$name.chevron" 2>&1 || true
-    if diff -u "$logs/$name.nvidia" "$logs/$name.chevron" >"$logs/$name.diff"; then
-        printf '%-16s %s\n' "$name" same
-    else
-        printf '%-16s %s\n' "$name" "differs (see $logs/$name.diff)"; cat "$logs/$name.diff"; status=1
-    fi
+    for device in cpu cuda:0; do
+        tag="$name.${device%%:*}"
+        "$carry/chevron" exec --device "$device" "$program" >"$logs/$tag.chevron" 2>&1 || true
+        if diff -u "$logs/$name.nvidia" "$logs/$tag.chevron" >"$logs/$tag.diff"; then
+            printf '%-16s %-8s %s\n' "$name" "$device" same
+        else
+            printf '%-16s %-8s %s\n' "$name" "$device" "differs (see $logs/$tag.diff)"
+            cat "$logs/$tag.diff"
+            status=1
+        fi
+    done
 done
 exit $status

@@ -14,6 +14,8 @@
 //   freed-pointer   cudaPointerGetAttributes of a freed allocation
 //   capture         a nested capture; a stream destroyed while it captures
 //   properties      the profiler calls and the device properties programs branch on
+//   textures        bad channel descriptors and extents, array windows out of range, surfaces
+//                   over arrays without the flag, freed arrays and destroyed objects
 #include <cooperative_groups.h>
 #include <cstdint>
 #include <cstdio>
@@ -448,6 +450,54 @@ static bool properties() {
     return true;
 }
 
+// cudaMemcpyToArray is deprecated, and exercised on purpose.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+static bool textures() {
+    cudaChannelFormatDesc f32 = cudaCreateChannelDesc<float>();
+    cudaChannelFormatDesc mixed = cudaCreateChannelDesc(8, 16, 0, 0, cudaChannelFormatKindUnsigned);
+    cudaArray_t array = nullptr, plain = nullptr, gone = nullptr;
+    EXPECT(cudaMallocArray(&array, &mixed, 8, 8), cudaErrorInvalidChannelDescriptor);
+    EXPECT(cudaMallocArray(&array, &f32, 0, 8), cudaErrorInvalidValue);
+    EXPECT(cudaMalloc3DArray(&array, &f32, make_cudaExtent(8, 8, 6), cudaArrayCubemap),
+           cudaErrorNotSupported);
+    CHECK(cudaMallocArray(&array, &f32, 8, 4, cudaArraySurfaceLoadStore));
+    CHECK(cudaMallocArray(&plain, &f32, 8, 4));
+    float host[64] = {};
+    EXPECT(cudaMemcpy2DToArray(array, 4, 0, host, 32, 32, 4, cudaMemcpyHostToDevice),
+           cudaErrorInvalidValue);
+    EXPECT(cudaMemcpy2DFromArray(host, 32, array, 0, 2, 32, 3, cudaMemcpyDeviceToHost),
+           cudaErrorInvalidValue);
+    EXPECT(cudaMemcpyToArray(array, 0, 1, host, 4 * 32, cudaMemcpyHostToDevice), cudaErrorInvalidValue);
+    EXPECT(cudaMemcpyToArray(array, 0, 0, host, 4 * 32, cudaMemcpyHostToDevice), cudaSuccess);
+    cudaChannelFormatDesc got;
+    EXPECT(cudaGetChannelDesc(nullptr, array), cudaErrorInvalidValue);
+    cudaResourceDesc res;
+    memset(&res, 0, sizeof res);
+    res.resType = cudaResourceTypeArray;
+    res.res.array.array = plain;
+    cudaSurfaceObject_t surface = 0;
+    EXPECT(cudaCreateSurfaceObject(&surface, &res), cudaErrorInvalidValue);
+    cudaTextureDesc td;
+    memset(&td, 0, sizeof td);
+    cudaTextureObject_t texture = 0;
+    CHECK(cudaCreateTextureObject(&texture, &res, &td, nullptr));
+    CHECK(cudaDestroyTextureObject(texture));
+    EXPECT(cudaGetTextureObjectResourceDesc(&res, texture), cudaErrorInvalidValue);
+    CHECK(cudaMallocArray(&gone, &f32, 4, 0));
+    CHECK(cudaFreeArray(gone));
+    EXPECT(cudaGetChannelDesc(&got, gone), cudaErrorInvalidValue);
+    EXPECT(cudaMemcpy2DToArray(gone, 0, 0, host, 16, 16, 1, cudaMemcpyHostToDevice),
+           cudaErrorInvalidValue);
+    res.res.array.array = gone;
+    EXPECT(cudaCreateTextureObject(&texture, &res, &td, nullptr), cudaErrorInvalidValue);
+    EXPECT(cudaFreeArray(gone), cudaErrorInvalidValue);
+    CHECK(cudaFreeArray(array));
+    CHECK(cudaFreeArray(plain));
+    return true;
+}
+#pragma GCC diagnostic pop
+
 int main(int argc, char **argv) {
     struct Case {
         const char *name;
@@ -458,7 +508,7 @@ int main(int argc, char **argv) {
         {"null-outputs", null_outputs},   {"cooperative", cooperative},
         {"peer", peer},                   {"reset", reset},
         {"freed-pointer", freed_pointer}, {"capture", capture},
-        {"properties", properties},
+        {"properties", properties},       {"textures", textures},
     };
     if (argc != 2) {
         fprintf(stderr, "usage: %s CASE\n", argv[0]);

@@ -2,7 +2,7 @@
 // sampled point-wise (clamp and wrap) and trilinearly (at coordinates whose weights are exact
 // in any precision), a 2D layered and a 1D layered texture, cudaArrayGetInfo, and a window of
 // the 3D array copied back with cudaMemcpy3D (array to device memory to host). Each result is
-// checked against the host and printed, for comparison with a GPU.
+// checked against the host and printed in full, for comparison with a GPU.
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -104,6 +104,9 @@ static int run(const char *name, Kernel kernel, cudaTextureObject_t object, cons
                    at[i].w, out[i], want[i]);
     }
     printf("%-20s %2d samples, sum %.3f, %s\n", name, count, sum, bad ? "WRONG" : "as the host");
+    // Every sample in full (%a is exact), so a comparison with a GPU compares values.
+    for (int i = 0; i < count; i++) printf("%s%a%s", i % 8 ? " " : "  ", out[i], i % 8 == 7 ? "\n" : "");
+    if (count % 8) printf("\n");
     checkCudaErrors(cudaFree(dAt));
     checkCudaErrors(cudaFree(dOut));
     return bad;
@@ -246,6 +249,9 @@ int main() {
             for (int x = 0; x < WX; x++) windowBad += back[z][y][x] != value3D(2 + x, 1 + y, 1 + z);
     printf("window (2,1,1) + 3x2x2 copied back: first %g, last %g, %s\n", back[0][0][0],
            back[WZ - 1][WY - 1][WX - 1], windowBad ? "WRONG" : "as the host");
+    for (int z = 0; z < WZ; z++)
+        for (int y = 0; y < WY; y++)
+            printf("  window z=%d y=%d: %a %a %a\n", z, y, back[z][y][0], back[z][y][1], back[z][y][2]);
     bad += windowBad;
 
     cudaTextureObject_t objects[] = {clampPoint, wrapPoint, clampLinear, layeredPoint, rowsPoint};

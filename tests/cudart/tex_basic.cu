@@ -1,8 +1,8 @@
 // Texture and surface objects on a 2D float array: point and linear sampling (clamp, border,
 // normalised wrap), tex1Dfetch on linear memory, and a surface 3x1 box blur (clamped reads)
 // copied back with cudaMemcpy2DFromArray. Each result is checked against a host model of the
-// hardware (linear weights in 1/256 steps, corner products rounded to 1/256) and printed as
-// hex, for comparison with a GPU.
+// hardware (linear weights in 1/256 steps, corner products rounded to 1/256) and printed in
+// full (hex floats), for comparison with a GPU.
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -114,6 +114,8 @@ int main() {
             if (out[i] != want) { if (bad++ < 5) printf("%s[%d] (%g, %g): %a, model %a\n", c.name, i, in[i].x, in[i].y, out[i], want); }
         }
         printf("%s %08x\n", c.name, h);
+        // Every sample in full (%a is exact), so a comparison with a GPU compares values.
+        for (int i = 0; i < N; i++) printf("%s%a%s", i % 8 ? " " : "  ", out[i], i % 8 == 7 ? "\n" : "");
         CHECK(cudaDestroyTextureObject(t));
     }
 
@@ -130,7 +132,9 @@ int main() {
         int k = i - 2; float want = (k >= 0 && k < 16) ? img[k] : 0.0f;
         if (f[i] != want) { if (bad++ < 10) printf("fetch[%d]: %g, want %g\n", i, f[i], want); }
     }
-    printf("fetch ok\n");
+    printf("fetch:");
+    for (int i = 0; i < 20; i++) printf(" %a", f[i]);
+    printf("\n");
 
     cudaResourceDesc sres; memset(&sres, 0, sizeof sres);
     sres.resType = cudaResourceTypeArray;
@@ -146,7 +150,11 @@ int main() {
         float want = (a + b + c) / 3.0f;
         if (res2[y * W + x] != want) { if (bad++ < 15) printf("blur(%d,%d): %g want %g\n", x, y, res2[y * W + x], want); }
     }
-    printf("blur ok\n");
+    for (int y = 0; y < H; y++) {
+        printf("blur row %d:", y);
+        for (int x = 0; x < W; x++) printf(" %a", res2[y * W + x]);
+        printf("\n");
+    }
     CHECK(cudaDestroySurfaceObject(s_in)); CHECK(cudaDestroySurfaceObject(s_out));
     CHECK(cudaFreeArray(arr)); CHECK(cudaFreeArray(arr2));
     printf(bad ? "tex_basic: FAILED\n" : "tex_basic: passed\n");

@@ -3,21 +3,21 @@
 //! memory (`cudaMemcpy3D`, `cudaMemcpy3DAsync` and their per-thread forms). Mipmapped and
 //! cubemap arrays are not provided.
 //!
-//! A copy is rows of bytes: `extent` is in elements where an array takes part (bytes
-//! otherwise), positions on an array side in elements, on a pointer side in bytes (x) and
-//! rows (y, z), as CUDA defines them; each row is one copy, classified by address.
+//! `extent` is in elements where an array takes part (bytes otherwise), positions on an array
+//! side in elements, on a pointer side in bytes (x) and rows (y, z), as CUDA defines them; the
+//! box is copied by [`copy_box`] (row by row on the CPU device, `cuMemcpy3DAsync` on GPUs).
 
 use std::ffi::{c_uint, c_void};
 
-use chevron::texture::{Array, ArrayDesc, ChannelKind};
+use chevron::texture::{Array, ArrayDesc};
 use chevron::Stream;
 
-use crate::copy::copy;
+use crate::array_copy::{copy_box, End};
 use crate::errors::{cudaError_t, guard, CudaError, CudaResult, INVALID_VALUE};
 use crate::graphs::nodes::{cudaMemcpy3DParms, cudaPitchedPtr};
 use crate::memory::store;
 use crate::state;
-use crate::textures::{format, keep_array, with_array, ChannelFormatDesc};
+use crate::textures::{channel_desc, format, keep_array, with_array, ChannelFormatDesc};
 
 /// `cudaArrayLayered`, `cudaArraySurfaceLoadStore`, `cudaArrayCubemap`,
 /// `cudaArrayTextureGather`.
@@ -126,12 +126,6 @@ pub unsafe extern "C" fn cudaArrayGetInfo(
 ) -> cudaError_t {
     guard("cudaArrayGetInfo", || {
         let d = with_array(array, |a| Ok(*a.desc()))?;
-        let [x, y, z, w] = d.format.bits.map(|b| b as i32);
-        let kind = match d.format.kind {
-            ChannelKind::Signed => 0,
-            ChannelKind::Unsigned => 1,
-            ChannelKind::Float => 2,
-        };
         let bits = [
             (d.layered, LAYERED),
             (d.surface, SURFACE),
@@ -142,17 +136,7 @@ pub unsafe extern "C" fn cudaArrayGetInfo(
         .fold(0, |bits, (_, bit)| bits | bit);
         let [width, height, depth] = d.extent.map(|e| e as usize);
         if !desc.is_null() {
-            store(
-                desc,
-                ChannelFormatDesc {
-                    x,
-                    y,
-                    z,
-                    w,
-                    f: kind,
-                },
-                "desc",
-            )?;
+            store(desc, channel_desc(&d.format), "desc")?;
         }
         if !extent.is_null() {
             store(
@@ -172,51 +156,26 @@ pub unsafe extern "C" fn cudaArrayGetInfo(
     })
 }
 
-/// One side of a 3D copy: where row `y` of slice `z` of the window starts.
-struct Side {
-    base: u64,
-    row_pitch: u64,
-    slice_pitch: u64,
+/// The element size of the live array `array`.
+fn element_of(array: *mut c_void) -> CudaResult<u64> {
+    with_array(array, |a| Ok(a.desc().format.element_bytes()))
 }
 
-impl Side {
-    fn row(&self, y: u64, z: u64) -> u64 {
-        self.base + z * self.slice_pitch + y * self.row_pitch
-    }
-}
-
-/// The side of `array` at `pos` (elements), checking that a window of `rows` × `slices` rows of
-/// `width` elements fits; and the element size.
-fn array_side(array: *mut c_void, pos: [usize; 3], extent: [usize; 3]) -> CudaResult<(Side, u64)> {
-    with_array(array, |a| {
-        let element = a.desc().format.element_bytes();
-        let [w, h, d] = a.desc().extent.map(|e| e.max(1));
-        let fits = |p: usize, e: usize, size: u64| (p + e.max(1)) as u64 <= size;
-        if !(fits(pos[0], extent[0], w) && fits(pos[1], extent[1], h) && fits(pos[2], extent[2], d))
-        {
-            return Err(CudaError::new(
-                INVALID_VALUE,
-                format!(
-                    "a {extent:?} copy at {pos:?} runs outside the array ({w} × {h} × {d} elements)"
-                ),
-            ));
-        }
-        let side = Side {
-            base: a.device_ptr()
-                + pos[2] as u64 * a.slice_pitch()
-                + pos[1] as u64 * a.row_pitch()
-                + pos[0] as u64 * element,
-            row_pitch: a.row_pitch(),
-            slice_pitch: a.slice_pitch(),
-        };
-        Ok((side, element))
-    })
-}
-
-/// The side of pitched memory `ptr` at `pos` (x in bytes).
-fn pointer_side(ptr: &cudaPitchedPtr, pos: [usize; 3], row_bytes: u64) -> CudaResult<Side> {
-    if ptr.ptr.is_null() {
-        return Err(CudaError::new(INVALID_VALUE, "a NULL pointer"));
+/// The end of a copy at `pos` (elements on an array, bytes in x on a pointer) of a side that is
+/// `array` or `ptr`; a pointer's pitch must hold the row from `pos`.
+fn end(
+    array: *mut c_void,
+    ptr: &cudaPitchedPtr,
+    pos: [usize; 3],
+    element: u64,
+    row_bytes: u64,
+) -> CudaResult<End> {
+    if !array.is_null() {
+        let x = pos[0] as u64 * element;
+        return Ok(End::Array {
+            array,
+            at: [x as usize, pos[1], pos[2]],
+        });
     }
     let pitch = ptr.pitch as u64;
     if pitch < row_bytes + pos[0] as u64 {
@@ -225,15 +184,17 @@ fn pointer_side(ptr: &cudaPitchedPtr, pos: [usize; 3], row_bytes: u64) -> CudaRe
             format!("a pitch of {pitch} bytes is below the copy's row"),
         ));
     }
-    let slice = pitch * ptr.ysize.max(1) as u64;
-    Ok(Side {
-        base: ptr.ptr as u64 + pos[2] as u64 * slice + pos[1] as u64 * pitch + pos[0] as u64,
-        row_pitch: pitch,
-        slice_pitch: slice,
+    let height = ptr.ysize.max(1) as u64;
+    let start =
+        ptr.ptr as u64 + pos[2] as u64 * pitch * height + pos[1] as u64 * pitch + pos[0] as u64;
+    Ok(End::Memory {
+        ptr: start,
+        pitch: pitch as usize,
+        height: height as usize,
     })
 }
 
-/// Submits the copy `p` describes on `stream`, row by row.
+/// Submits the copy `p` describes on `stream`.
 fn copy_3d(p: &cudaMemcpy3DParms, stream: &Stream) -> CudaResult {
     if !(0..=4).contains(&p.kind) {
         return Err(CudaError::new(
@@ -249,47 +210,29 @@ fn copy_3d(p: &cudaMemcpy3DParms, stream: &Stream) -> CudaResult {
             "each side needs an array or a pointer, not both",
         ));
     }
-    let extent = p.extent;
-    let [width, rows, slices] = extent;
+    let [width, rows, slices] = p.extent;
     if width == 0 || rows == 0 || slices == 0 {
         return Ok(());
     }
-    let mut element = 1;
-    let src = if p.srcArray.is_null() {
-        None
-    } else {
-        let (side, size) = array_side(p.srcArray, p.srcPos, extent)?;
-        element = size;
-        Some(side)
-    };
-    let dst = if p.dstArray.is_null() {
-        None
-    } else {
-        let (side, size) = array_side(p.dstArray, p.dstPos, extent)?;
-        if src.is_some() && size != element {
+    let src_element = (!p.srcArray.is_null())
+        .then(|| element_of(p.srcArray))
+        .transpose()?;
+    let dst_element = (!p.dstArray.is_null())
+        .then(|| element_of(p.dstArray))
+        .transpose()?;
+    let element = match (src_element, dst_element) {
+        (Some(s), Some(d)) if s != d => {
             return Err(CudaError::new(
                 INVALID_VALUE,
                 "arrays of different element sizes",
-            ));
+            ))
         }
-        element = size;
-        Some(side)
+        (s, d) => s.or(d).unwrap_or(1),
     };
     let row_bytes = width as u64 * element;
-    let src = match src {
-        Some(side) => side,
-        None => pointer_side(&p.srcPtr, p.srcPos, row_bytes)?,
-    };
-    let dst = match dst {
-        Some(side) => side,
-        None => pointer_side(&p.dstPtr, p.dstPos, row_bytes)?,
-    };
-    for z in 0..slices as u64 {
-        for y in 0..rows as u64 {
-            copy(stream, dst.row(y, z), src.row(y, z), row_bytes as usize)?;
-        }
-    }
-    Ok(())
+    let src = end(p.srcArray, &p.srcPtr, p.srcPos, element, row_bytes)?;
+    let dst = end(p.dstArray, &p.dstPtr, p.dstPos, element, row_bytes)?;
+    copy_box(stream, dst, src, [row_bytes as usize, rows, slices])
 }
 
 /// Copies between arrays, device and host memory, complete when it returns.

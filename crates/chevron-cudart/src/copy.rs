@@ -110,7 +110,7 @@ fn gpu_addresses(ptr: u64, bytes: usize, ordinal: usize) -> bool {
 
 /// Checks a host side of a copy: pinned and managed memory this runtime allocated needs no
 /// probing (large copies from pinned memory cost nothing extra); any other range is probed.
-fn check_host(ptr: u64, bytes: u64, access: Access) -> CudaResult {
+pub(crate) fn check_host(ptr: u64, bytes: u64, access: Access) -> CudaResult {
     if mirror::allocated_here(ptr as usize, bytes as usize) {
         return Ok(());
     }

@@ -23,6 +23,8 @@
 //! program with it in place of NVIDIA's.
 
 pub mod abi;
+pub mod array_copy;
+mod array_memcpy;
 pub mod arrays_3d;
 mod capturing;
 pub mod compiler;
@@ -45,5 +47,6 @@ pub mod registry;
 pub mod state;
 pub mod streams;
 pub mod symbols;
+pub mod texture_queries;
 pub mod textures;
 pub mod unsupported;

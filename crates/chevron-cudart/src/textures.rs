@@ -1,7 +1,9 @@
 //! CUDA arrays, texture objects and surface objects over [`chevron::texture`]: channel
-//! descriptors, `cudaMallocArray`, `cudaFreeArray`, 2D copies to and from arrays, and creating
-//! and destroying texture and surface objects. Arrays are named by their device address, objects
-//! by their handle; both are kept here until freed or destroyed.
+//! descriptors, `cudaMallocArray`, `cudaFreeArray`, and creating and destroying texture and
+//! surface objects. Arrays and objects are named by their handles ([`Array::handle`]: a device
+//! address on the CPU device, the driver's `CUarray`/`CUtexObject` on GPUs) and kept here
+//! until freed or destroyed; copies to and from arrays are `array_memcpy.rs`, queries
+//! `texture_queries.rs`.
 
 use std::collections::HashMap;
 use std::ffi::{c_int, c_uint, c_void};
@@ -12,7 +14,6 @@ use chevron::texture::{
     TextureObject,
 };
 
-use crate::copy::copy;
 use crate::errors::{
     cudaError_t, guard, CudaError, CudaResult, INVALID_RESOURCE_HANDLE, INVALID_VALUE,
 };
@@ -34,9 +35,11 @@ pub struct ChannelFormatDesc {
     pub f: c_int,
 }
 
-/// `struct cudaResourceDesc` (the union as its largest member, `pitch2D`). Fields as CUDA's header has them.
+/// `struct cudaResourceDesc` (the union as its largest member, `pitch2D`, padded to the
+/// header's 32 ints). Fields as CUDA's header has them.
 #[allow(missing_docs)]
 #[repr(C)]
+#[derive(Debug, Clone, Copy)]
 pub struct ResourceDesc {
     pub res_type: c_int,
     pub ptr: u64,
@@ -44,13 +47,14 @@ pub struct ResourceDesc {
     pub a: usize,
     pub b: usize,
     pub c: usize,
-    pub reserved: [u8; 128 - 48],
+    pub reserved: [u8; 128 - 56],
     pub flags: c_uint,
 }
 
 /// `struct cudaTextureDesc`. Fields as CUDA's header has them.
 #[allow(missing_docs)]
 #[repr(C)]
+#[derive(Debug, Clone, Copy)]
 pub struct TextureDesc {
     pub address_mode: [c_int; 3],
     pub filter_mode: c_int,
@@ -80,14 +84,15 @@ pub extern "C" fn cudaCreateChannelDesc(
 /// Keeps `array`, named by its device address (the `cudaArray_t` handed out; the driver's
 /// `cuArray3DCreate` keeps its arrays here too, so both APIs share one set).
 pub fn keep_array(array: Array) -> u64 {
-    let handle = array.device_ptr();
+    let handle = array.handle();
     lock(&ARRAYS)
         .get_or_insert_with(HashMap::new)
         .insert(handle, array);
     handle
 }
 
-/// Runs `f` on the live array `array`; `cudaErrorInvalidResourceHandle` for anything else.
+/// Runs `f` on the live array `array`; `cudaErrorInvalidValue` for anything else (as CUDA
+/// documents for `cudaArrayGetInfo`, `cudaGetChannelDesc` and the copies).
 pub(crate) fn with_array<T>(
     array: *mut c_void,
     f: impl FnOnce(&Array) -> CudaResult<T>,
@@ -97,12 +102,26 @@ pub(crate) fn with_array<T>(
         .as_ref()
         .and_then(|m| m.get(&(array as u64)))
         .ok_or_else(|| {
-            CudaError::new(
-                INVALID_RESOURCE_HANDLE,
-                format!("{array:p} is not a live CUDA array"),
-            )
+            CudaError::new(INVALID_VALUE, format!("{array:p} is not a live CUDA array"))
         })?;
     f(a)
+}
+
+/// Runs `f` on the table of live arrays, by handle (locked for the call).
+pub(crate) fn with_arrays<T>(f: impl FnOnce(&HashMap<u64, Array>) -> T) -> T {
+    let mut arrays = lock(&ARRAYS);
+    f(arrays.get_or_insert_with(HashMap::new))
+}
+
+/// The channel descriptor of `format` (the inverse of [`format`]).
+pub(crate) fn channel_desc(format: &ChannelFormat) -> ChannelFormatDesc {
+    let [x, y, z, w] = format.bits.map(|b| b as c_int);
+    let f = match format.kind {
+        ChannelKind::Signed => 0,
+        ChannelKind::Unsigned => 1,
+        ChannelKind::Float => 2,
+    };
+    ChannelFormatDesc { x, y, z, w, f }
 }
 
 pub(crate) fn format(desc: &ChannelFormatDesc) -> CudaResult<ChannelFormat> {
@@ -182,85 +201,6 @@ pub extern "C" fn cudaFreeArray(array: *mut c_void) -> cudaError_t {
     })
 }
 
-/// Address, row pitch and rows of array `array`, checking a `width` × `height` window at
-/// (`w`, `h`) fits.
-fn window(
-    array: *mut c_void,
-    w: usize,
-    h: usize,
-    width: usize,
-    height: usize,
-) -> CudaResult<(u64, u64)> {
-    with_array(array, |a| {
-        let pitch = a.row_pitch();
-        let rows = a.size_bytes() / pitch;
-        if (w + width) as u64 > pitch || (h + height) as u64 > rows {
-            return Err(CudaError::new(
-            INVALID_VALUE,
-            format!("a {width}-byte by {height}-row copy at ({w}, {h}) runs outside the array ({pitch} bytes by {rows} rows)"),
-        ));
-        }
-        Ok((a.device_ptr() + h as u64 * pitch + w as u64, pitch))
-    })
-}
-
-fn copy_rows(
-    dst: u64,
-    dpitch: u64,
-    src: u64,
-    spitch: u64,
-    width: usize,
-    height: usize,
-) -> CudaResult {
-    if width as u64 > dpitch.min(spitch) {
-        return Err(CudaError::new(INVALID_VALUE, "width exceeds a pitch"));
-    }
-    let (_, stream) = state::submit_stream(std::ptr::null_mut())?;
-    for row in 0..height as u64 {
-        copy(&stream, dst + row * dpitch, src + row * spitch, width)?;
-    }
-    stream.synchronize()?;
-    crate::mirror::pull_all()
-}
-
-/// Copies `height` rows of `width` bytes into an array at byte column `w`, row `h`.
-#[allow(clippy::too_many_arguments)]
-#[no_mangle]
-pub extern "C" fn cudaMemcpy2DToArray(
-    dst: *mut c_void,
-    w: usize,
-    h: usize,
-    src: *const c_void,
-    spitch: usize,
-    width: usize,
-    height: usize,
-    _kind: c_int,
-) -> cudaError_t {
-    guard("cudaMemcpy2DToArray", || {
-        let (at, pitch) = window(dst, w, h, width, height)?;
-        copy_rows(at, pitch, src as u64, spitch as u64, width, height)
-    })
-}
-
-/// Copies `height` rows of `width` bytes out of an array from byte column `w`, row `h`.
-#[allow(clippy::too_many_arguments)]
-#[no_mangle]
-pub extern "C" fn cudaMemcpy2DFromArray(
-    dst: *mut c_void,
-    dpitch: usize,
-    src: *mut c_void,
-    w: usize,
-    h: usize,
-    width: usize,
-    height: usize,
-    _kind: c_int,
-) -> cudaError_t {
-    guard("cudaMemcpy2DFromArray", || {
-        let (at, pitch) = window(src, w, h, width, height)?;
-        copy_rows(dst as u64, dpitch as u64, at, pitch, width, height)
-    })
-}
-
 fn sampler(t: &TextureDesc) -> CudaResult<Sampler> {
     let mut address = [AddressMode::Clamp; 3];
     for (slot, &m) in address.iter_mut().zip(&t.address_mode) {
@@ -301,7 +241,7 @@ pub unsafe extern "C" fn cudaCreateTextureObject(
         let arrays = lock(&ARRAYS);
         let resource = match res.res_type {
             0 => Resource::Array(arrays.as_ref().and_then(|m| m.get(&res.ptr)).ok_or_else(
-                || CudaError::new(INVALID_RESOURCE_HANDLE, "the resource's array is not live"),
+                || CudaError::new(INVALID_VALUE, "the resource's array is not live"),
             )?),
             2 => Resource::Linear {
                 ptr: res.ptr,
@@ -446,4 +386,47 @@ pub fn destroy_surface(handle: u64) -> bool {
         .as_mut()
         .and_then(|m| m.remove(&handle))
         .is_some()
+}
+
+/// Runs `f` on the live texture object `handle` (None if there is none).
+pub fn with_texture<R>(handle: u64, f: impl FnOnce(&TextureObject) -> R) -> Option<R> {
+    lock(&TEXTURES).as_ref().and_then(|m| m.get(&handle)).map(f)
+}
+
+/// Runs `f` on the live surface object `handle` (None if there is none).
+pub fn with_surface<R>(handle: u64, f: impl FnOnce(&SurfaceObject) -> R) -> Option<R> {
+    lock(&SURFACES).as_ref().and_then(|m| m.get(&handle)).map(f)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::mem::{offset_of, size_of};
+
+    use super::*;
+
+    /// Offsets and sizes as CUDA 13.0's `driver_types.h` and `texture_types.h` have them.
+    #[test]
+    fn the_runtime_structures_have_the_headers_layout() {
+        assert_eq!(size_of::<ChannelFormatDesc>(), 20);
+        assert_eq!(size_of::<ResourceDesc>(), 144);
+        assert_eq!(offset_of!(ResourceDesc, ptr), 8);
+        assert_eq!(offset_of!(ResourceDesc, desc), 16);
+        assert_eq!(offset_of!(ResourceDesc, a), 40);
+        assert_eq!(offset_of!(ResourceDesc, c), 56);
+        assert_eq!(offset_of!(ResourceDesc, flags), 136);
+        assert_eq!(size_of::<TextureDesc>(), 72);
+        assert_eq!(offset_of!(TextureDesc, border_color), 24);
+        assert_eq!(offset_of!(TextureDesc, normalized_coords), 40);
+    }
+
+    #[test]
+    fn channel_descriptors_round_trip() {
+        let d = cudaCreateChannelDesc(16, 16, 0, 0, 2);
+        let f = format(&d).unwrap();
+        assert_eq!(f.bits, [16, 16, 0, 0]);
+        let back = channel_desc(&f);
+        assert_eq!((back.x, back.y, back.z, back.w, back.f), (16, 16, 0, 0, 2));
+        assert!(format(&cudaCreateChannelDesc(8, 16, 0, 0, 1)).is_err());
+        assert!(format(&cudaCreateChannelDesc(8, 0, 0, 0, 3)).is_err());
+    }
 }

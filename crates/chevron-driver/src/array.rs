@@ -1,17 +1,17 @@
 //! `cuArrayCreate`, `cuArray3DCreate`, `cuArrayDestroy` and their descriptor queries: CUDA
 //! arrays over [`chevron::texture::Array`], kept in the runtime's table
 //! ([`cudart::textures`]) so arrays made through either API are the same arrays. A `CUarray`
-//! is the array's device address, as a `cudaArray_t` is. On GPUs arrays are not provided
-//! yet: creating one is `CUDA_ERROR_NOT_SUPPORTED`, naming the call ([`cpu_only`]).
+//! is the array's handle, as a `cudaArray_t` is: its device address on the CPU device, the
+//! driver's own `CUarray` on GPUs (made by `cuArray3DCreate` through chevron's CUDA backend).
 
 use std::ffi::{c_uint, c_void};
 
-use chevron::texture::{Array, ArrayDesc, ChannelFormat, ChannelKind};
+use chevron::texture::{Array, ArrayDesc, ChannelFormat};
 use cudart::{state, textures};
 
 use crate::memory::enter;
 use crate::result::{
-    entry, store, CUresult, DriverError, DriverResult, INVALID_HANDLE, INVALID_VALUE, NOT_SUPPORTED,
+    entry, store, CUresult, DriverError, DriverResult, INVALID_HANDLE, INVALID_VALUE,
 };
 
 /// `CUDA_ARRAY_DESCRIPTOR`.
@@ -25,35 +25,13 @@ pub struct CUDA_ARRAY_DESCRIPTOR {
     pub NumChannels: c_uint,
 }
 
-/// `CUDA_ARRAY3D_DESCRIPTOR`.
-#[repr(C)]
-#[derive(Debug, Clone, Copy)]
-#[allow(non_snake_case, missing_docs)]
-pub struct CUDA_ARRAY3D_DESCRIPTOR {
-    pub Width: usize,
-    pub Height: usize,
-    pub Depth: usize,
-    pub Format: c_uint,
-    pub NumChannels: c_uint,
-    pub Flags: c_uint,
-}
+pub use chevron::backend::cuda::texture_types::CUDA_ARRAY3D_DESCRIPTOR;
+use chevron::backend::cuda::texture_types::{format_code, FORMATS};
 
 /// `CUDA_ARRAY3D_LAYERED`, `_SURFACE_LDST`, `_TEXTURE_GATHER`: the flags chevron's arrays take.
 const LAYERED: c_uint = 0x01;
 const SURFACE_LDST: c_uint = 0x02;
 const TEXTURE_GATHER: c_uint = 0x08;
-
-/// `CUarray_format` values: (code, kind, bits per channel).
-const FORMATS: &[(c_uint, ChannelKind, u32)] = &[
-    (0x01, ChannelKind::Unsigned, 8),
-    (0x02, ChannelKind::Unsigned, 16),
-    (0x03, ChannelKind::Unsigned, 32),
-    (0x08, ChannelKind::Signed, 8),
-    (0x09, ChannelKind::Signed, 16),
-    (0x0a, ChannelKind::Signed, 32),
-    (0x10, ChannelKind::Float, 16),
-    (0x20, ChannelKind::Float, 32),
-];
 
 /// The element format `channels` channels of `CUarray_format` `format` describe.
 pub(crate) fn channel_format(format: c_uint, channels: c_uint) -> DriverResult<ChannelFormat> {
@@ -77,32 +55,6 @@ pub(crate) fn channel_format(format: c_uint, channels: c_uint) -> DriverResult<C
     Ok(ChannelFormat { bits: all, kind })
 }
 
-/// The `CUarray_format` and channel count of `format`.
-fn format_code(format: &ChannelFormat) -> (c_uint, c_uint) {
-    let channels = format.bits.iter().take_while(|&&b| b != 0).count() as c_uint;
-    let code = FORMATS
-        .iter()
-        .find(|(_, kind, bits)| *kind == format.kind && *bits == format.bits[0])
-        .map_or(0, |(code, _, _)| *code);
-    (code, channels)
-}
-
-/// Refuses `call` on a device other than the CPU device: chevron's arrays and texture objects
-/// live on the CPU device only (NVIDIA's driver is not called for them).
-pub(crate) fn cpu_only(device: &chevron::Device, call: &str) -> DriverResult {
-    if device.backend() == chevron::BackendKind::Cpu {
-        return Ok(());
-    }
-    Err(DriverError::new(
-        NOT_SUPPORTED,
-        format!(
-            "{call} is not provided by chevron on {} ({}); CUDA arrays and texture objects run on the CPU device",
-            device.label(),
-            device.name()
-        ),
-    ))
-}
-
 /// Creates an array of `desc` and returns its handle.
 fn create(desc: &CUDA_ARRAY3D_DESCRIPTOR) -> DriverResult<u64> {
     enter()?;
@@ -117,7 +69,6 @@ fn create(desc: &CUDA_ARRAY3D_DESCRIPTOR) -> DriverResult<u64> {
     }
     let format = channel_format(desc.Format, desc.NumChannels)?;
     let state = state::current()?;
-    cpu_only(&state.device, "cuArray3DCreate")?;
     let array = Array::new(
         &state.device,
         ArrayDesc {
@@ -143,7 +94,8 @@ pub(crate) fn dead(array: *mut c_void) -> DriverError {
 fn describe(array: *mut c_void) -> DriverResult<CUDA_ARRAY3D_DESCRIPTOR> {
     textures::with_live_array(array as u64, |a| {
         let d = a.desc();
-        let (format, channels) = format_code(&d.format);
+        // A live array's format always has a code (it was checked when the array was made).
+        let (format, channels) = format_code(&d.format).unwrap_or((0, 0));
         let flag = |on: bool, bit: c_uint| if on { bit } else { 0 };
         CUDA_ARRAY3D_DESCRIPTOR {
             Width: d.extent[0] as usize,
@@ -247,32 +199,4 @@ pub unsafe extern "C" fn cuArray3DGetDescriptor_v2(
     entry("cuArray3DGetDescriptor", || {
         store(out, describe(array)?, "pArrayDescriptor")
     })
-}
-
-/// Device address, row pitch and rows per slice of the live array `array`, checking a copy of
-/// `width` bytes × `rows` × `depth` at `(x, y, z)` lies inside it.
-pub(crate) fn window(
-    array: *mut c_void,
-    (x, y, z): (usize, usize, usize),
-    (width, rows, depth): (usize, usize, usize),
-) -> DriverResult<(u64, usize, usize)> {
-    let (base, pitch, height, slices) = textures::with_live_array(array as u64, |a| {
-        let d = a.desc();
-        (
-            a.device_ptr(),
-            a.row_pitch() as usize,
-            d.extent[1].max(1) as usize,
-            d.extent[2].max(1) as usize,
-        )
-    })
-    .ok_or_else(|| dead(array))?;
-    if x + width > pitch || y + rows > height || z + depth > slices {
-        return Err(DriverError::new(
-            INVALID_VALUE,
-            format!(
-                "a copy of {width} bytes × {rows} rows × {depth} at ({x}, {y}, {z}) runs outside the array ({pitch} bytes × {height} rows × {slices})"
-            ),
-        ));
-    }
-    Ok((base, pitch, height))
 }

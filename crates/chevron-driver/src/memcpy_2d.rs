@@ -1,8 +1,9 @@
 //! `cuMemcpy2D`, `cuMemcpy2DUnaligned`, `cuMemcpy3D` and their `Async` forms: pitched copies
 //! described by `CUDA_MEMCPY2D` / `CUDA_MEMCPY3D` between host, device and unified memory,
 //! row by row through the runtime's checked copy ([`cudart::copy::Copy2d`]); synchronous ones
-//! on the legacy default stream. A `CU_MEMORYTYPE_ARRAY` side is the array's own memory
-//! (tightly pitched, [`crate::array::window`]), checked to hold the copied box.
+//! on the legacy default stream. A copy with a `CU_MEMORYTYPE_ARRAY` side goes through the
+//! runtime's [`copy_box`] (the array's memory on the CPU device, `cuMemcpy3DAsync` on GPUs),
+//! which checks that the array holds the copied box.
 //!
 //! A side's first byte is `base + Z·height·pitch + Y·pitch + XInBytes`; its base is the host
 //! pointer for `CU_MEMORYTYPE_HOST` and the device pointer for `_DEVICE` and `_UNIFIED` (both
@@ -10,6 +11,7 @@
 
 use std::ffi::{c_uint, c_void};
 
+use cudart::array_copy::{copy_box, End};
 use cudart::copy::Copy2d;
 use cudart::{mirror, state};
 
@@ -90,19 +92,20 @@ struct Side {
 }
 
 impl Side {
-    /// The side as device memory: an array side becomes its array's memory, checked to hold
-    /// `width` bytes × `rows` × `depth` at its position.
-    fn resolve(self, box_size: (usize, usize, usize)) -> DriverResult<Side> {
-        if self.kind != ARRAY {
-            return Ok(self);
+    /// The side as an end of [`copy_box`] for a copy of `rows` rows × `depth`.
+    fn end(&self, width: usize, rows: usize, depth: usize) -> DriverResult<End> {
+        if self.kind == ARRAY {
+            let (x, y, z) = self.position;
+            return Ok(End::Array {
+                array: self.array,
+                at: [x, y, z],
+            });
         }
-        let (base, pitch, height) = crate::array::window(self.array, self.position, box_size)?;
-        Ok(Side {
-            kind: DEVICE,
-            device: base,
-            pitch,
-            height,
-            ..self
+        let (start, _) = self.start(rows, depth)?;
+        Ok(End::Memory {
+            ptr: start,
+            pitch: self.pitch(width, rows),
+            height: self.height,
         })
     }
 
@@ -181,8 +184,16 @@ fn copy_pitched(
     sync: bool,
 ) -> DriverResult {
     enter()?;
-    let dst = dst.resolve((width, rows, depth))?;
-    let src = src.resolve((width, rows, depth))?;
+    if dst.kind == ARRAY || src.kind == ARRAY {
+        let (_, on) = state::submit_stream(stream)?;
+        let ends = (dst.end(width, rows, depth)?, src.end(width, rows, depth)?);
+        copy_box(&on, ends.0, ends.1, [width, rows, depth])?;
+        if sync {
+            on.synchronize()?;
+            mirror::pull_all()?;
+        }
+        return Ok(());
+    }
     let (dst_start, dst_slice) = dst.start(rows, depth)?;
     let (src_start, src_slice) = src.start(rows, depth)?;
     let (_, stream) = state::submit_stream(stream)?;

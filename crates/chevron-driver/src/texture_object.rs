@@ -3,19 +3,22 @@
 //! [`chevron::texture`], kept in the runtime's tables ([`cudart::textures`]) so objects made
 //! through either API are the same objects. The driver's descriptors (`CUDA_RESOURCE_DESC`,
 //! `CUDA_TEXTURE_DESC`) are read into chevron's [`Resource`] and [`Sampler`]; the interpreter's
-//! descriptor is built by [`TextureObject::new`] as for the runtime. On GPUs texture objects
-//! are not provided yet: creating one is `CUDA_ERROR_NOT_SUPPORTED` naming the call.
+//! descriptor (CPU device) or the driver's object (GPUs, through chevron's CUDA backend) is
+//! made by [`TextureObject::new`] as for the runtime.
 
 use std::collections::HashMap;
 use std::ffi::{c_uint, c_void};
 use std::sync::Mutex;
 
+pub use chevron::backend::cuda::texture_types::{
+    ResourceUnion, CUDA_RESOURCE_DESC, CUDA_TEXTURE_DESC,
+};
 use chevron::texture::{AddressMode, ChannelKind, Resource, Sampler, SurfaceObject, TextureObject};
 use cudart::state::{self, lock};
 use cudart::textures;
 
-use crate::array::{channel_format, cpu_only, dead};
-use crate::memory::{enter, CUdeviceptr};
+use crate::array::{channel_format, dead};
+use crate::memory::enter;
 use crate::result::{
     entry, store, CUresult, DriverError, DriverResult, INVALID_HANDLE, INVALID_VALUE,
 };
@@ -28,50 +31,6 @@ const RESOURCE_PITCH2D: c_uint = 3;
 /// `CU_TRSF_READ_AS_INTEGER`, `CU_TRSF_NORMALIZED_COORDINATES`.
 const READ_AS_INTEGER: c_uint = 0x01;
 const NORMALIZED_COORDINATES: c_uint = 0x02;
-
-/// `CUDA_RESOURCE_DESC`: `resType`, the union `res` (read through [`ResourceUnion`]'s views)
-/// and `flags`.
-#[repr(C)]
-#[derive(Clone, Copy)]
-#[allow(non_snake_case, missing_docs)]
-pub struct CUDA_RESOURCE_DESC {
-    pub resType: c_uint,
-    pub res: ResourceUnion,
-    pub flags: c_uint,
-}
-
-/// The union of `CUDA_RESOURCE_DESC` as its `pitch2D` member (the widest; `array` uses the
-/// first word, `linear` the first four), padded to the header's 32 ints.
-#[repr(C)]
-#[derive(Clone, Copy)]
-#[allow(non_snake_case, missing_docs)]
-pub struct ResourceUnion {
-    /// `hArray` or `devPtr`.
-    pub handle: CUdeviceptr,
-    pub format: c_uint,
-    pub numChannels: c_uint,
-    /// `sizeInBytes` (linear) or `width` (pitch2D).
-    pub size_or_width: usize,
-    pub height: usize,
-    pub pitchInBytes: usize,
-    pub reserved: [u32; 32 - 10],
-}
-
-/// `CUDA_TEXTURE_DESC`.
-#[repr(C)]
-#[allow(non_snake_case, missing_docs)]
-pub struct CUDA_TEXTURE_DESC {
-    pub addressMode: [c_uint; 3],
-    pub filterMode: c_uint,
-    pub flags: c_uint,
-    pub maxAnisotropy: c_uint,
-    pub mipmapFilterMode: c_uint,
-    pub mipmapLevelBias: f32,
-    pub minMipmapLevelClamp: f32,
-    pub maxMipmapLevelClamp: f32,
-    pub borderColor: [f32; 4],
-    pub reserved: [i32; 12],
-}
 
 /// The resource each live texture object was made from (for `cuTexObjectGetResourceDesc`).
 static RESOURCES: Mutex<Option<HashMap<u64, CUDA_RESOURCE_DESC>>> = Mutex::new(None);
@@ -96,7 +55,6 @@ fn sampler(tex: &CUDA_TEXTURE_DESC, kind: ChannelKind) -> DriverResult<Sampler> 
 fn create_texture(res: &CUDA_RESOURCE_DESC, tex: &CUDA_TEXTURE_DESC) -> DriverResult<u64> {
     enter()?;
     let state = state::current()?;
-    cpu_only(&state.device, "cuTexObjectCreate")?;
     let u = &res.res;
     let object = match res.resType {
         RESOURCE_ARRAY => {

@@ -53,6 +53,7 @@ pub const CODES: &[ErrorCode] = codes! {
     13 cudaErrorInvalidSymbol - "invalid device symbol";
     16 cudaErrorInvalidHostPointer - "invalid host pointer";
     17 cudaErrorInvalidDevicePointer - "invalid device pointer";
+    20 cudaErrorInvalidChannelDescriptor - "invalid channel descriptor";
     21 cudaErrorInvalidMemcpyDirection - "invalid copy direction for memcpy";
     52 cudaErrorMissingConfiguration - "__global__ function call is not configured";
     65 cudaErrorLaunchMaxDepthExceeded - "launch would exceed maximum depth of nested launches";

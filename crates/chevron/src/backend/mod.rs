@@ -47,9 +47,11 @@ pub mod cpu;
 pub mod cuda;
 pub mod graph;
 pub mod tensor_map;
+pub mod texture;
 
 pub use graph::{ExecGraph, GraphStep};
 pub use tensor_map::{TiledTensorMap, MAX_TENSOR_MAP_RANK};
+pub use texture::{ArrayCopy, ArrayDesc, NativeArray, NativeObject, NativeResource, Sampler};
 
 use std::any::Any;
 use std::ffi::c_void;
@@ -315,6 +317,53 @@ pub trait Device: Send + Sync + 'static {
         ))
     }
 
+    /// Whether the backend makes arrays, texture and surface objects itself (CUDA: the
+    /// driver's `CUarray`, `CUtexObject`, `CUsurfObject`) through [`Device::create_array`],
+    /// [`Device::create_texture_object`], [`Device::create_surface_object`] and
+    /// [`Stream::copy_array`]. Backends whose kernels read chevron's descriptors from device
+    /// memory (the CPU device's interpreter) keep this default, false: the public layer then
+    /// lays arrays out in plain device memory and objects as descriptors (`texture.rs`).
+    fn native_textures(&self) -> bool {
+        false
+    }
+
+    /// Creates an array of `desc` (checked by the caller with [`ArrayDesc::check`]; contents
+    /// undefined). Backends without native textures keep this default error.
+    fn create_array(&self, desc: &ArrayDesc) -> Result<Box<dyn NativeArray>> {
+        let _ = desc;
+        Err(unsupported(
+            self.info(),
+            "create_array",
+            "native CUDA arrays",
+        ))
+    }
+
+    /// Creates a texture object reading `resource` (arrays of this device) with `sampler`.
+    /// Backends without native textures keep this default error.
+    fn create_texture_object(
+        &self,
+        resource: &NativeResource<'_>,
+        sampler: &Sampler,
+    ) -> Result<Box<dyn NativeObject>> {
+        let _ = (resource, sampler);
+        Err(unsupported(
+            self.info(),
+            "create_texture_object",
+            "native texture objects",
+        ))
+    }
+
+    /// Creates a surface object over `array` (made for surfaces). Backends without native
+    /// textures keep this default error.
+    fn create_surface_object(&self, array: &dyn NativeArray) -> Result<Box<dyn NativeObject>> {
+        let _ = array;
+        Err(unsupported(
+            self.info(),
+            "create_surface_object",
+            "native surface objects",
+        ))
+    }
+
     /// The driver's answer to a device attribute query (CUDA: `cuDeviceGetAttribute` with a
     /// `CUdevice_attribute`), so runtime ABIs report a GPU's properties as its driver does;
     /// `None` on devices without a driver (the CPU device), which answer from [`DeviceInfo`].
@@ -461,6 +510,22 @@ pub trait Stream: Send + Sync + 'static {
 
     /// Enqueues a device-to-device copy (both on this device).
     fn copy_on_device(&self, dst: DevicePtr, src: DevicePtr, bytes: u64) -> Result<()>;
+
+    /// Enqueues a copy to, from or between arrays of [`Device::create_array`] (CUDA:
+    /// `cuMemcpy3DAsync`); a host side may be reused once the stream reached the copy.
+    /// Backends without native textures keep this default error.
+    ///
+    /// # Safety
+    /// A [`texture::CopySide::Host`] side spans the window the copy describes (readable for a
+    /// source, writable for a destination) until the copy completes; arrays belong to this
+    /// stream's device.
+    unsafe fn copy_array(&self, copy: &ArrayCopy<'_>) -> Result<()> {
+        let _ = copy;
+        Err(crate::Error::InvalidValue {
+            call: "Stream::copy_array",
+            message: "copies to and from native arrays are not supported on this device".into(),
+        })
+    }
 
     /// Enqueues a fill of `count` elements of `element_bytes` (1, 2 or 4) with `value`.
     fn memset(&self, dst: DevicePtr, value: u32, element_bytes: u32, count: u64) -> Result<()>;

@@ -20,6 +20,10 @@ pub(crate) struct Counters {
     pub(crate) waits: AtomicUsize,
     pub(crate) launches: AtomicUsize,
     pub(crate) frees: AtomicUsize,
+    /// Native arrays and texture/surface objects alive, and array copies made.
+    pub(crate) arrays: AtomicUsize,
+    pub(crate) objects: AtomicUsize,
+    pub(crate) array_copies: AtomicUsize,
 }
 
 impl Counters {
@@ -163,8 +167,97 @@ impl backend::Device for ScriptedDevice {
         self.finish_all();
         Ok(())
     }
+    fn native_textures(&self) -> bool {
+        true
+    }
+    fn create_array(&self, desc: &backend::ArrayDesc) -> Result<Box<dyn backend::NativeArray>> {
+        desc.check().map_err(|message| Error::InvalidValue {
+            call: "create_array",
+            message,
+        })?;
+        Ok(Box::new(ScriptedNative::new(
+            &self.counters,
+            &self.next,
+            Kind::Array,
+        )))
+    }
+    fn create_texture_object(
+        &self,
+        _resource: &backend::NativeResource<'_>,
+        _sampler: &backend::Sampler,
+    ) -> Result<Box<dyn backend::NativeObject>> {
+        Ok(Box::new(ScriptedNative::new(
+            &self.counters,
+            &self.next,
+            Kind::Object,
+        )))
+    }
+    fn create_surface_object(
+        &self,
+        _array: &dyn backend::NativeArray,
+    ) -> Result<Box<dyn backend::NativeObject>> {
+        Ok(Box::new(ScriptedNative::new(
+            &self.counters,
+            &self.next,
+            Kind::Object,
+        )))
+    }
     fn as_any(&self) -> &dyn Any {
         self
+    }
+}
+
+/// Whether a [`ScriptedNative`] stands for an array or an object.
+#[derive(Clone, Copy)]
+enum Kind {
+    Array,
+    Object,
+}
+
+/// A native array or texture/surface object: a handle, counted while alive.
+struct ScriptedNative {
+    handle: u64,
+    kind: Kind,
+    counters: Arc<Counters>,
+}
+
+impl ScriptedNative {
+    fn new(counters: &Arc<Counters>, next: &AtomicU64, kind: Kind) -> ScriptedNative {
+        let counter = match kind {
+            Kind::Array => &counters.arrays,
+            Kind::Object => &counters.objects,
+        };
+        counter.fetch_add(1, Ordering::SeqCst);
+        ScriptedNative {
+            handle: next.fetch_add(256, Ordering::SeqCst),
+            kind,
+            counters: Arc::clone(counters),
+        }
+    }
+}
+
+impl Drop for ScriptedNative {
+    fn drop(&mut self) {
+        let counter = match self.kind {
+            Kind::Array => &self.counters.arrays,
+            Kind::Object => &self.counters.objects,
+        };
+        counter.fetch_sub(1, Ordering::SeqCst);
+    }
+}
+
+impl backend::NativeArray for ScriptedNative {
+    fn handle(&self) -> u64 {
+        self.handle
+    }
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+}
+
+impl backend::NativeObject for ScriptedNative {
+    fn handle(&self) -> u64 {
+        self.handle
     }
 }
 
@@ -220,6 +313,11 @@ impl backend::Stream for ScriptedStream {
         Ok(())
     }
     fn memset(&self, _dst: DevicePtr, _value: u32, _width: u32, _count: u64) -> Result<()> {
+        self.submit();
+        Ok(())
+    }
+    unsafe fn copy_array(&self, _copy: &backend::ArrayCopy<'_>) -> Result<()> {
+        self.counters.array_copies.fetch_add(1, Ordering::SeqCst);
         self.submit();
         Ok(())
     }

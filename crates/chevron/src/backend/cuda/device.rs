@@ -223,6 +223,29 @@ impl backend::Device for CudaDevice {
         super::tensor_map::descriptor(self, map)
     }
 
+    fn native_textures(&self) -> bool {
+        true
+    }
+
+    fn create_array(&self, desc: &backend::ArrayDesc) -> Result<Box<dyn backend::NativeArray>> {
+        super::texture::create_array(self, desc)
+    }
+
+    fn create_texture_object(
+        &self,
+        resource: &backend::NativeResource<'_>,
+        sampler: &backend::Sampler,
+    ) -> Result<Box<dyn backend::NativeObject>> {
+        super::texture::create_texture_object(self, resource, sampler)
+    }
+
+    fn create_surface_object(
+        &self,
+        array: &dyn backend::NativeArray,
+    ) -> Result<Box<dyn backend::NativeObject>> {
+        super::texture::create_surface_object(self, array)
+    }
+
     fn code_targets(&self) -> CodeTargets {
         let (major, minor) = self.info.compute_capability;
         CodeTargets::gpu(major, minor)

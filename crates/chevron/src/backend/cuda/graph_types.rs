@@ -39,7 +39,8 @@ pub struct CUDA_KERNEL_NODE_PARAMS {
 /// `CU_MEMORYTYPE_HOST`.
 pub const CU_MEMORYTYPE_HOST: c_uint = 1;
 
-/// `CUDA_MEMCPY3D`: a copy; chevron uses one row (`Height` = `Depth` = 1).
+/// `CUDA_MEMCPY3D`: a copy; graph nodes use one row (`Height` = `Depth` = 1), array copies
+/// (`texture.rs`) whole boxes.
 #[repr(C)]
 #[derive(Default)]
 pub struct CUDA_MEMCPY3D {
@@ -57,7 +58,7 @@ pub struct CUDA_MEMCPY3D {
     pub srcHost: usize,
     /// The source on the device.
     pub srcDevice: CUdeviceptr,
-    /// A source array (unused).
+    /// A source array (`CUarray`).
     pub srcArray: usize,
     /// Reserved.
     pub reserved0: usize,
@@ -79,7 +80,7 @@ pub struct CUDA_MEMCPY3D {
     pub dstHost: usize,
     /// The destination on the device.
     pub dstDevice: CUdeviceptr,
-    /// A destination array (unused).
+    /// A destination array (`CUarray`).
     pub dstArray: usize,
     /// Reserved.
     pub reserved1: usize,

@@ -14,6 +14,8 @@
 //! | `event.rs` | events for tokens |
 //! | `cluster.rs` | launches in thread-block clusters (`cuLaunchKernelEx`, sm_90+) |
 //! | `tensor_map.rs` | TMA descriptors (`CUtensorMap`): the contract's `encode_tensor_map` |
+//! | `texture.rs` | arrays, texture and surface objects (`cuArray3DCreate`, `cuTexObjectCreate`, `cuSurfObjectCreate`, `cuMemcpy3DAsync`) |
+//! | `texture_types.rs` | their driver structures, translated from the contract's descriptions |
 
 mod cluster;
 mod context;
@@ -31,6 +33,8 @@ pub mod raw;
 mod stream;
 pub(crate) mod sys;
 mod tensor_map;
+mod texture;
+pub mod texture_types;
 
 use std::ffi::c_int;
 use std::sync::Arc;

@@ -319,6 +319,11 @@ impl backend::Stream for CudaStream {
         Ok(())
     }
 
+    unsafe fn copy_array(&self, copy: &backend::ArrayCopy<'_>) -> Result<()> {
+        // SAFETY: forwarded from the caller.
+        unsafe { super::texture::copy_array(self, copy) }
+    }
+
     fn memset(&self, dst: DevicePtr, value: u32, element_bytes: u32, count: u64) -> Result<()> {
         let _entered = self.state.enter()?;
         let count = count as usize;

@@ -15,6 +15,9 @@ use crate::dylib::{self, library_table};
 pub use super::graph_types::{
     CUDA_KERNEL_NODE_PARAMS, CUDA_MEMCPY3D, CUDA_MEMSET_NODE_PARAMS, CU_MEMORYTYPE_HOST,
 };
+pub use super::texture_types::{
+    CUarray, CUDA_ARRAY3D_DESCRIPTOR, CUDA_RESOURCE_DESC, CUDA_TEXTURE_DESC,
+};
 
 /// A driver return code.
 pub type CUresult = c_int;
@@ -280,6 +283,21 @@ library_table! {
         cuTensorMapEncodeTiled = "cuTensorMapEncodeTiled"(
             *mut CUtensorMap, c_uint, c_uint, *mut c_void, *const u64, *const u64,
             *const c_uint, *const c_uint, c_uint, c_uint, c_uint, c_uint) -> CUresult;
+        /// `cuArray3DCreate(&array, &descriptor)`: a 1D, 2D, 3D or layered array.
+        cuArray3DCreate = "cuArray3DCreate_v2"(*mut CUarray, *const CUDA_ARRAY3D_DESCRIPTOR) -> CUresult;
+        /// `cuArrayDestroy(array)`.
+        cuArrayDestroy = "cuArrayDestroy"(CUarray) -> CUresult;
+        /// `cuMemcpy3DAsync(&copy, stream)`: pitched copies to, from and between arrays.
+        cuMemcpy3DAsync = "cuMemcpy3DAsync_v2"(*const CUDA_MEMCPY3D, CUstream) -> CUresult;
+        /// `cuTexObjectCreate(&object, &resource, &texture, view)`.
+        cuTexObjectCreate = "cuTexObjectCreate"(
+            *mut u64, *const CUDA_RESOURCE_DESC, *const CUDA_TEXTURE_DESC, *const c_void) -> CUresult;
+        /// `cuTexObjectDestroy(object)`.
+        cuTexObjectDestroy = "cuTexObjectDestroy"(u64) -> CUresult;
+        /// `cuSurfObjectCreate(&object, &resource)`.
+        cuSurfObjectCreate = "cuSurfObjectCreate"(*mut u64, *const CUDA_RESOURCE_DESC) -> CUresult;
+        /// `cuSurfObjectDestroy(object)`.
+        cuSurfObjectDestroy = "cuSurfObjectDestroy"(u64) -> CUresult;
         /// `cuGraphCreate(&graph, flags)` (CUDA ≥ 10.0).
         cuGraphCreate = "cuGraphCreate"(*mut CUgraph, c_uint) -> CUresult;
         /// `cuGraphDestroy(graph)`.

@@ -418,6 +418,12 @@ impl backend::Stream for AutoGraph {
         self.inner.copy_on_device(dst, src, bytes)
     }
 
+    unsafe fn copy_array(&self, copy: &backend::ArrayCopy<'_>) -> Result<()> {
+        self.boundary()?;
+        // SAFETY: forwarded from the caller.
+        unsafe { self.inner.copy_array(copy) }
+    }
+
     fn memset(&self, dst: DevicePtr, value: u32, element_bytes: u32, count: u64) -> Result<()> {
         self.boundary()?;
         self.inner.memset(dst, value, element_bytes, count)
