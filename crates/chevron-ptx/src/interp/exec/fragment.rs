@@ -1,15 +1,15 @@
 //! Tensor-core fragment elements, shared by `mma.sync` (`mma.rs`), WMMA (`wmma.rs`) and
-//! `wgmma` (`wgmma.rs`): how
-//! wide an element of each type is, how registers pack elements (low bits first), and one
-//! element of D = A·B + C.
+//! `wgmma` (`wgmma.rs`): how wide an element of each type is, how registers pack elements (low
+//! bits first), and one element of D = A·B + C.
 //!
 //! Integer forms (`.s8`/`.u8` inputs, `.s32` accumulators) are exact: the sum is formed in 64
 //! bits and then wraps to 32, or saturates to the `.s32` range with `.satfinite`. `.f64` forms
 //! are a chain of IEEE fused multiply-adds in K order, starting from C, each rounded in the
 //! instruction's rounding mode (`.rn` unless WMMA names another). The other floating-point
-//! forms read `.tf32` elements with their low 13 bits ignored (the tensor cores' reading of
-//! an element not converted with `cvt.rna.tf32.f32`), sum the exact products in f64 and round
-//! once to the result type: at least as accurate as the tensor cores, not bit-identical.
+//! forms (f16, bf16, tf32, e4m3, e5m2 inputs) read `.tf32` elements with their low 13 bits
+//! ignored (the tensor cores' reading of an element not converted with `cvt.rna.tf32.f32`), sum
+//! the exact products in f64 and round once to the result type: at least as accurate as the
+//! tensor cores, not bit-identical.
 
 use crate::interp::numeric::{directed, half};
 use crate::ir::{Rounding, ScalarType as T};
