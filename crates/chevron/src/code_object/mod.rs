@@ -26,8 +26,8 @@ mod targets;
 
 pub use elf::{Cubin, CubinKernel, EM_CUDA};
 pub use fatbin::{
-    parse_fatbin, Compression, EntryKind, FatbinEntry, FATBIN_MAGIC, FLAG_ARCH_SPECIFIC,
-    FLAG_COMPRESSED_LZ4, FLAG_COMPRESSED_ZSTD, FLAG_DEBUG,
+    parse_fatbin, Compression, EntryKind, FatbinEntry, FATBIN_MAGIC, FLAG_COMPRESSED_LZ4,
+    FLAG_COMPRESSED_ZSTD, FLAG_DEBUG,
 };
 pub use host::embedded_fatbins;
 pub use integrity::{check_fatbin, container_extent};
