@@ -669,3 +669,35 @@ fn forms_ptx_does_not_define_fail_naming_the_line() {
         );
     }
 }
+
+#[test]
+fn lanes_that_do_not_all_execute_it_or_disagree_fault() {
+    let launch = |setup: &str, mma: &str| {
+        let ptx = ONE_MMA
+            .replace(".reg .pred %p;", ".reg .pred %p, %q; .reg .b32 %t;")
+            .replace("mov.u64 %rd0, 0;", setup)
+            .replace("MMA", mma);
+        let (_memory, program) = load(&ptx);
+        let kernel = program.kernel("k").unwrap();
+        program
+            .launch(&kernel, &config([1, 1, 1], [128, 1, 1], 1), &[])
+            .unwrap_err()
+            .to_string()
+    };
+    let mma = "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 {%f0, %f1, %f2, %f3}, %rd0, %rd1, %p, 1, 1, 0, 0;";
+    // Half the lanes of each warp (a guard): `.aligned` is broken.
+    let text = launch(
+        "mov.u32 %t, %tid.x; and.b32 %t, %t, 1; setp.eq.u32 %q, %t, 0; mov.u64 %rd0, 0;",
+        &format!("@%q {mma}"),
+    );
+    assert!(
+        text.contains("all 32 lanes of warp 0") && text.contains("16 did"),
+        "{text}"
+    );
+    // A descriptor that differs between lanes.
+    let text = launch("cvt.u64.u32 %rd0, %tid.x;", mma);
+    assert!(
+        text.contains("A descriptor differs between lanes 0 and 1"),
+        "{text}"
+    );
+}
