@@ -7,7 +7,8 @@
 # Carried from the development machine: CHEVRON_BIN (default carry/gpu/chevron) with chevron's
 # libcudart.so (and libcuda.so.1 where built) next to it. A list line is
 #   NAME | SOURCES | ARGS | FLAGS
-# (sources relative to the repository; ARGS and FLAGS optional). Wall times are of one run each;
+# (sources relative to the repository; ARGS and FLAGS optional; an -arch= in FLAGS replaces the
+# sm_90 row's -arch=sm_90, e.g. -arch=sm_90a for wgmma). Wall times are of one run each;
 # a ratio above 1.1 is timed RETIME (default 4) more times and the medians shown. Lines of output
 # that vary from run to run (timings) are dropped before comparing when they match
 # COMPARE_IGNORE (a regex).
@@ -27,7 +28,7 @@ median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int(
 # Every build first, in parallel (nvcc is most of the time), then the runs one at a time.
 build_one() {
     local name=$1 sources=$2 flags=$3 arch=$4 archflag=""
-    [[ $arch == sm_90 ]] && archflag="-arch=sm_90"
+    [[ $arch == sm_90 && $flags != *-arch=* ]] && archflag="-arch=sm_90"
     # shellcheck disable=SC2086 # word lists
     nvcc -cudart shared $archflag $flags -o "$build/$name-$arch" $sources >"$build/$name-$arch.build.log" 2>&1 \
         || rm -f "$build/$name-$arch"

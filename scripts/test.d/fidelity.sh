@@ -7,7 +7,10 @@
 # (CHEVRON_CPU_EXEC=interp / compiled): the probe's output must equal the H200's
 # (scripts/gpu/probes/collective_probe.h200.txt), launch_errors.cu's the H200's
 # (scripts/gpu/probes/launch_errors.h200.txt), the others must print "NAME: ok";
-# tests/cudart/cluster_dsmem.cu and tma_tile.cu (sm_90 thread-block clusters and TMA) among them.
+# tests/cudart/cluster_dsmem.cu and tma_tile.cu (sm_90 thread-block clusters and TMA) and
+# wgmma_gemm.cu and wgmma_layouts.cu (sm_90a warpgroup MMA, which the compiled executor hands to
+# the interpreter)
+# among them.
 # Built programs are cached under target/fidelity/ and rebuilt only when a source is newer.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -39,6 +42,8 @@ build "$out/zero_copy" $src/zero_copy.cu -arch=sm_90
 build "$out/hm_pinned_streams" $src/hm_pinned_streams.cu
 build "$out/cluster_dsmem" $src/cluster_dsmem.cu -arch=sm_90
 build "$out/tma_tile" $src/tma_tile.cu -arch=sm_90
+build "$out/wgmma_gemm" $src/wgmma_gemm.cu -arch=sm_90a
+build "$out/wgmma_layouts" $src/wgmma_layouts.cu -arch=sm_90a
 build "$out/launch_errors" $src/launch_errors.cu
 
 chevron="$root/target/debug/chevron"
@@ -61,7 +66,8 @@ for mode in interp compiled; do
         exit 1
     fi
     echo "launch_errors ($mode): same as the H200 ($(wc -l <"$got") lines)"
-    for program in async_copy host_memory zero_copy hm_pinned_streams cluster_dsmem tma_tile; do
+    for program in async_copy host_memory zero_copy hm_pinned_streams cluster_dsmem tma_tile wgmma_gemm \
+        wgmma_layouts; do
         last="$(CHEVRON_CPU_EXEC=$mode "$chevron" exec --device cpu "$out/$program" | tail -n1)"
         [[ $last == "$program: ok" ]] || { echo "fidelity: $program ($mode): $last" >&2; exit 1; }
         echo "$program ($mode): ok"

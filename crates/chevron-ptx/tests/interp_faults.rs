@@ -164,7 +164,7 @@ fn unsupported_instructions_are_rejected_at_load_with_function_and_line() {
 {
     .reg .b32 %r<2>;
     mov.u32 %r1, 0;
-    wgmma.fence.sync.aligned;
+    tcgen05.fence::before_thread_sync;
     ret;
 }
 "#;

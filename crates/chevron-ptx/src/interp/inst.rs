@@ -585,6 +585,8 @@ pub enum Op {
     WmmaMove(Box<super::exec::wmma::WmmaMove>),
     /// `wmma.mma` (warp-wide).
     WmmaMma(Box<super::exec::wmma::WmmaMma>),
+    /// `wgmma.mma_async` (warpgroup-wide; `wgmma.fence`/`commit_group`/`wait_group` are `Nop`).
+    Wgmma(Box<super::exec::wgmma::Wgmma>),
     /// `mbarrier` operations.
     Mbarrier(Box<super::exec::mbarrier::Mbarrier>),
     /// `cp.async.bulk` (run synchronously).

@@ -19,9 +19,12 @@
 //! synchronously); `ldmatrix`, `stmatrix`, `mma.sync` and WMMA (integer and f64 forms exact,
 //! the others accumulated in f64, not bit-identical to tensor cores); grid-wide
 //! synchronisation; thread-block clusters (`cluster.rs`: distributed shared memory, cluster
-//! barriers); TMA copies through tensor maps ([`tensor_map`]); texture and surface objects
-//! ([`texture`]: `tex`, `tld4`, `txq`, `suld.b`, `sust.b`, `suq`). `wgmma` and `tcgen05` fail
-//! the load; other instructions the CPU device cannot run (mipmapped or cube textures) fail the
+//! barriers); TMA copies through tensor maps ([`tensor_map`]); Hopper's warpgroup MMA
+//! (`exec/wgmma.rs`: `wgmma.mma_async` over shared-memory matrix descriptors with their
+//! swizzled layouts, each warp computing its rows of D when it arrives; `wgmma.fence`,
+//! `commit_group` and `wait_group` order nothing in a sequential interpreter and are no-ops);
+//! texture and surface objects ([`texture`]: `tex`, `tld4`, `txq`, `suld.b`, `sust.b`, `suq`).
+//! `tcgen05` fails the load; other instructions the CPU device cannot run (mipmapped or cube textures) fail the
 //! launch of a kernel that reaches them, naming function and line.
 //!
 //! ```no_run

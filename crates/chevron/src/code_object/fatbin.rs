@@ -22,6 +22,9 @@ pub const FLAG_COMPRESSED_LZ4: u64 = 0x2000;
 pub const FLAG_COMPRESSED_ZSTD: u64 = 0x8000;
 /// Flag: compiled with debug information.
 pub const FLAG_DEBUG: u64 = 0x2;
+/// Flag: code for an architecture's own feature set (`sm_90a`, `compute_90a`), which
+/// `nvcc -arch=sm_90a` puts beside plain `compute_90` PTX of the same architecture number.
+pub(crate) const FLAG_ARCH_SPECIFIC: u64 = 0x10_0000;
 
 /// The largest decompressed payload accepted (a guard against corrupt sizes).
 const MAX_DECOMPRESSED: u64 = 1 << 30;

@@ -3,7 +3,7 @@
 
 use std::ops::RangeInclusive;
 
-use super::fatbin::{EntryKind, FatbinEntry};
+use super::fatbin::{EntryKind, FatbinEntry, FLAG_ARCH_SPECIFIC};
 
 /// The code objects a device runs, as its backend declares them
 /// (`backend::Device::code_targets`). Architectures are numbered as in `sm_90` (90).
@@ -86,7 +86,9 @@ impl CodeTargets {
 /// The index of the fatbin entry a device with `targets` runs, by one rule:
 ///
 /// 1. the newest cubin whose architecture the device runs;
-/// 2. else the newest PTX entry whose target the device runs (ISA version permitting);
+/// 2. else the newest PTX entry whose target the device runs (ISA version permitting), of one
+///    architecture the arch-specific one (`compute_90a` over `compute_90`: its kernels may use
+///    `wgmma`, where the plain PTX of an `-arch=sm_90a` build holds guarded stubs);
 /// 3. else, on a device that tries newer PTX ([`CodeTargets::newer_ptx`]), the oldest PTX entry
 ///    (a kernel that uses nothing of the newer architecture still runs);
 /// 4. else none.
@@ -99,7 +101,7 @@ pub fn select_entry(entries: &[FatbinEntry<'_>], targets: &CodeTargets) -> Optio
             .enumerate()
             .filter(|(_, e)| e.kind == kind && archs.contains(&e.arch))
             .filter(|(_, e)| kind != EntryKind::Ptx || targets.takes_ptx_version(e.version))
-            .max_by_key(|(_, e)| (e.arch, e.version))
+            .max_by_key(|(_, e)| (e.arch, e.flags & FLAG_ARCH_SPECIFIC != 0, e.version))
             .map(|(i, _)| i)
     };
     if let Some(found) = targets
@@ -161,6 +163,15 @@ mod tests {
             ..CodeTargets::ptx_only(90)
         };
         assert_eq!(select_entry(&entries, &isa_limited), Some(2));
+        // nvcc -arch=sm_90a: plain compute_90 PTX beside compute_90a, in either order.
+        let mut plain = entry(EntryKind::Ptx, 90, (9, 0));
+        plain.flags = 0x8011;
+        let mut specific = plain.clone();
+        specific.flags |= FLAG_ARCH_SPECIFIC;
+        let both = [plain.clone(), specific.clone()];
+        assert_eq!(select_entry(&both, &CodeTargets::ptx_only(90)), Some(1));
+        let both = [specific, plain];
+        assert_eq!(select_entry(&both, &CodeTargets::ptx_only(90)), Some(0));
         let cubins_only = &entries[..2];
         assert_eq!(select_entry(cubins_only, &CodeTargets::ptx_only(90)), None);
         assert_eq!(select_entry(cubins_only, &CodeTargets::gpu(7, 5)), None);

@@ -1,14 +1,15 @@
-//! Tensor-core fragment elements, shared by `mma.sync` (`mma.rs`) and WMMA (`wmma.rs`): how
-//! wide an element of each type is, how registers pack elements (low bits first), and one
-//! element of D = A·B + C.
+//! Tensor-core fragment elements, shared by `mma.sync` (`mma.rs`), WMMA (`wmma.rs`) and
+//! `wgmma` (`wgmma.rs`): how wide an element of each type is, how registers pack elements (low
+//! bits first), and one element of D = A·B + C.
 //!
 //! Integer forms (`.s8`/`.u8` inputs, `.s32` accumulators) are exact: the sum is formed in 64
 //! bits and then wraps to 32, or saturates to the `.s32` range with `.satfinite`. `.f64` forms
 //! are a chain of IEEE fused multiply-adds in K order, starting from C, each rounded in the
 //! instruction's rounding mode (`.rn` unless WMMA names another). The other floating-point
-//! forms read `.tf32` elements with their low 13 bits ignored (the tensor cores' reading of
-//! an element not converted with `cvt.rna.tf32.f32`), sum the exact products in f64 and round
-//! once to the result type: at least as accurate as the tensor cores, not bit-identical.
+//! forms (f16, bf16, tf32, e4m3, e5m2 inputs) read `.tf32` elements with their low 13 bits
+//! ignored (the tensor cores' reading of an element not converted with `cvt.rna.tf32.f32`), sum
+//! the exact products in f64 and round once to the result type: at least as accurate as the
+//! tensor cores, not bit-identical.
 
 use crate::interp::numeric::{directed, half};
 use crate::ir::{Rounding, ScalarType as T};
@@ -26,7 +27,7 @@ pub(crate) fn shape(words: &[String]) -> Option<(usize, usize, usize)> {
 /// Bits of one element.
 pub(crate) fn bits(ty: T) -> u32 {
     match ty {
-        T::S8 | T::U8 => 8,
+        T::S8 | T::U8 | T::E4m3 | T::E5m2 => 8,
         T::F16 | T::Bf16 => 16,
         T::F64 => 64,
         _ => 32,
@@ -73,8 +74,34 @@ fn float(ty: T, bits: u64) -> f64 {
         T::Bf16 => f64::from(half::bf16_to_f32(bits as u16)),
         T::Tf32 => f64::from(f32::from_bits((bits as u32) & 0xffff_e000)),
         T::F64 => f64::from_bits(bits),
+        T::E4m3 => fp8(bits, 3, 7, false),
+        T::E5m2 => fp8(bits, 2, 15, true),
         _ => f64::from(f32::from_bits(bits as u32)),
     }
+}
+
+/// The value of an 8-bit float with `mantissa` fraction bits and exponent `bias`: e5m2 has
+/// IEEE infinities and NaNs (`ieee`), e4m3 only the NaN S.1111.111.
+fn fp8(bits: u64, mantissa: u32, bias: i32, ieee: bool) -> f64 {
+    let bits = bits as u32 & 0xff;
+    let sign = if bits & 0x80 != 0 { -1.0 } else { 1.0 };
+    let exponent = ((bits & 0x7f) >> mantissa) as i32;
+    let fraction = bits & ((1 << mantissa) - 1);
+    let top = (1 << (7 - mantissa)) - 1;
+    if exponent == top && (ieee || fraction == (1 << mantissa) - 1) {
+        return if ieee && fraction == 0 {
+            sign * f64::INFINITY
+        } else {
+            f64::NAN
+        };
+    }
+    let scale = f64::from(1u32 << mantissa);
+    let value = if exponent == 0 {
+        f64::from(fraction) / scale * 2f64.powi(1 - bias)
+    } else {
+        (1.0 + f64::from(fraction) / scale) * 2f64.powi(exponent - bias)
+    };
+    sign * value
 }
 
 fn int(ty: T, bits: u64) -> i64 {

@@ -122,8 +122,8 @@ pub(super) fn decode_mma(d: &Decoder<'_>, inst: &ir::Instruction) -> Result<Op, 
     })))
 }
 
-/// (row, column) of A's element `i` in lane `lane`.
-fn a_at(lane: usize, i: usize, per: usize) -> (usize, usize) {
+/// (row, column) of A's element `i` in lane `lane` (also `wgmma`'s, within a warp's rows).
+pub(super) fn a_at(lane: usize, i: usize, per: usize) -> (usize, usize) {
     let (g, t, r) = (lane / 4, lane % 4, i / per);
     (g + 8 * (r % 2), per * t + i % per + 4 * per * (r / 2))
 }

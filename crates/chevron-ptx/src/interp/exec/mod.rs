@@ -24,6 +24,8 @@ mod memory_ops;
 pub(crate) mod mma;
 pub(crate) mod texture_ops;
 mod warp_ops;
+pub(crate) mod wgmma;
+pub(crate) mod wgmma_layout;
 pub(crate) mod wmma;
 
 pub use atomics::apply as evaluate_atomic;
@@ -139,6 +141,7 @@ pub(crate) fn decode(d: &Decoder<'_>, inst: &ir::Instruction) -> Result<Op, Load
         K::Ldmatrix | K::Stmatrix => matrix_move::decode(d, inst),
         K::Mma => mma::decode_mma(d, inst),
         K::Wmma => wmma::decode(d, inst),
+        K::Wgmma => wgmma::decode(d, inst),
         K::Bra
         | K::Brx
         | K::Ret
@@ -253,6 +256,7 @@ pub(crate) fn execute(
         Op::Texture(t) => texture_ops::execute(t, w, b, l, mask),
         Op::WmmaMove(m) => wmma::transfer(m, w, b, l, mask),
         Op::WmmaMma(m) => wmma::mma(m, w, mask),
+        Op::Wgmma(m) => wgmma::execute(m, w, b, l, mask),
         Op::Nop => Ok(Flow::Next),
         _ => control::execute(op, w, b, l, mask),
     }

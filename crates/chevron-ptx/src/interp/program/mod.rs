@@ -170,12 +170,12 @@ pub(crate) fn immediate_bits(imm: Immediate, ty: ScalarType) -> u64 {
 }
 
 /// Opcodes rejected at load time because the CPU device cannot run them.
-const UNSUPPORTED_OPCODES: &[&str] = &["wgmma", "tcgen05", "tensormap", "clusterlaunchcontrol"];
+const UNSUPPORTED_OPCODES: &[&str] = &["tcgen05", "tensormap", "clusterlaunchcontrol"];
 
 impl Program {
     /// Decodes `module` and allocates and initialises its module-scope `.global` and `.const`
     /// variables in `memory`. Fails, naming the function and PTX line, on anything the CPU device
-    /// cannot execute (e.g. `wgmma`, `tcgen05`: "not supported on the CPU device").
+    /// cannot execute (e.g. `tcgen05`: "not supported on the CPU device").
     pub fn load(module: &ir::Module, memory: &Arc<DeviceMemory>) -> Result<Program, LoadError> {
         let mut names: HashMap<String, Binding> = HashMap::new();
         let mut functions: Vec<&ir::Function> = Vec::new();
