@@ -22,10 +22,10 @@
 //! the interpreter reads with clamping (a `.param` variable passed to a `.reg` parameter) are
 //! refused with a reason: the kernel then stays interpreted.
 
-use chevron_ptx::interp::inst::{
+use chevron_ptx::interp::program::{FunctionCode, ParamSlot};
+use chevron_ptx::lowered::{
     Addr, AddrBase, Builtin, Call, CallSlot, CallTarget, Collective, Inst, Op, Space, Src, SINK,
 };
-use chevron_ptx::interp::program::{FunctionCode, ParamSlot};
 
 /// Instructions and registers a flattened kernel may have (compile time and the liveness
 /// sets, instructions × registers bits, stay bounded).

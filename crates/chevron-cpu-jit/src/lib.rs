@@ -31,8 +31,8 @@ mod vector;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use chevron_ptx::interp::inst::Op;
 use chevron_ptx::interp::{KernelHandle, Program};
+use chevron_ptx::lowered::Op;
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::default_libcall_names;
@@ -245,7 +245,7 @@ impl CompiledKernel {
         let shuffles = code
             .insts
             .iter()
-            .any(|inst| matches!(inst.op, chevron_ptx::interp::inst::Op::Warp { .. }));
+            .any(|inst| matches!(inst.op, chevron_ptx::lowered::Op::Warp { .. }));
         Ok(CompiledKernel {
             module: Some(module),
             entry,

@@ -14,9 +14,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::mem::offset_of;
 
-use chevron_ptx::interp::inst::{AddrBase, Inst, Op, Space, Special, Src};
 use chevron_ptx::interp::memory::{PARAM_WINDOW, WINDOW_SIZE};
 use chevron_ptx::interp::program::FunctionCode;
+use chevron_ptx::lowered::{AddrBase, Inst, Op, Space, Special, Src};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Block, FuncRef, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Switch, Variable};
@@ -542,7 +542,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         if !falls_through || self.targets.contains(&pc) || self.resume_ids.contains_key(&pc) {
             self.checked.clear();
         }
-        let written = crate::liveness::registers_of(&insts[pc]).1;
+        let written = insts[pc].operands().writes;
         let result = self.guarded_instruction(pc);
         // A register an entry's address reads has a new value: the entry no longer applies.
         self.checked

@@ -8,13 +8,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use std::mem::offset_of;
 
-use chevron_ptx::interp::inst::{AddrBase, Inst, Op, Space, Special, Src};
+use chevron_ptx::lowered::{AddrBase, Inst, Op, Space, Special, Src};
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
 
 use super::arith::mask_bits;
 use super::{registers, Emitter};
 use crate::context::BlockContext;
-use crate::liveness::registers_of;
 
 /// Register → the instruction that writes it, for every register that qualifies.
 pub(super) fn rematerializable(insts: &[Inst], registers: u32) -> BTreeMap<u32, usize> {
@@ -46,7 +45,11 @@ pub(super) fn rematerializable(insts: &[Inst], registers: u32) -> BTreeMap<u32, 
     let mut writes = vec![0u32; registers as usize];
     let mut first_read = vec![usize::MAX; registers as usize];
     for (pc, inst) in insts.iter().enumerate() {
-        let (used, defined) = registers_of(inst);
+        let operands = inst.operands();
+        let (used, defined) = (
+            operands.registers_read().collect::<Vec<_>>(),
+            operands.writes,
+        );
         for r in used.into_iter().filter(|&r| r < registers) {
             first_read[r as usize] = first_read[r as usize].min(pc);
         }

@@ -1,15 +1,14 @@
 //! Which decoded instructions the compiler handles: anything else keeps a kernel interpreted.
 
-use chevron_ptx::interp::inst::{
+use chevron_ptx::lowered::{
     Addr, AddrBase, BarrierKind, Collective, IntBin, IntTer, Op, Space, Special, Src, SINK,
 };
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use chevron_ptx::interp::inst::Inst;
 use chevron_ptx::interp::program::FunctionCode;
+use chevron_ptx::lowered::Inst;
 
-use crate::liveness::registers_of;
 use chevron_ptx::ir::{Modifier, Op as IrOp, ScalarType as T, Semantics};
 
 /// Why `code` (a kernel with its calls inlined) stays interpreted, if it does: the first
@@ -86,7 +85,12 @@ fn set_once_before(insts: &[Inst], registers: u32) -> BTreeMap<u32, (Range<usize
     let mut writes = vec![0u32; registers as usize];
     for inst in insts {
         let guarded = if inst.guard.is_some() { 2 } else { 1 };
-        for r in registers_of(inst).1.into_iter().filter(|&r| r < registers) {
+        for r in inst
+            .operands()
+            .writes
+            .into_iter()
+            .filter(|&r| r < registers)
+        {
             writes[r as usize] += guarded;
         }
     }
@@ -297,7 +301,8 @@ fn atomic_before_collective(insts: &[Inst]) -> Option<usize> {
         changed = false;
         for pc in (0..n).rev() {
             let reaches = matches!(insts[pc].op, Op::Warp { .. })
-                || crate::liveness::successors(&insts[pc], pc, n)
+                || insts[pc]
+                    .successors(pc, n)
                     .into_iter()
                     .any(|next| next < n && reaches_collective[next]);
             if reaches && !reaches_collective[pc] {
@@ -308,7 +313,8 @@ fn atomic_before_collective(insts: &[Inst]) -> Option<usize> {
     }
     (0..n).find(|&pc| {
         global_atomic(&insts[pc])
-            && crate::liveness::successors(&insts[pc], pc, n)
+            && insts[pc]
+                .successors(pc, n)
                 .into_iter()
                 .any(|next| next < n && reaches_collective[next])
     })

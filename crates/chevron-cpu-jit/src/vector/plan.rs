@@ -3,13 +3,13 @@
 
 use std::collections::BTreeSet;
 
-use chevron_ptx::interp::inst::{
+use chevron_ptx::ir::{Compare, Op as IrOp, Rounding, ScalarType as T};
+use chevron_ptx::lowered::{
     AddrBase, BarrierKind, FloatOp, Inst, IntBin, IntTer, Op, Space, Special, Src, SINK,
 };
-use chevron_ptx::ir::{Compare, Op as IrOp, Rounding, ScalarType as T};
 
 use super::shapes::{widens, Shape, Shapes};
-use crate::liveness::{registers_of, Liveness};
+use crate::liveness::Liveness;
 
 /// How a register's four values are held.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,7 +44,7 @@ pub fn plan(insts: &[Inst], registers: u32, fma: bool) -> Result<Plan, String> {
     for (pc, inst) in insts.iter().enumerate() {
         let width = result_width(&inst.op, fma)
             .ok_or_else(|| format!("`{}` has no four-wide form", op_name(&inst.op)))?;
-        for d in registers_of(inst).1 {
+        for d in inst.operands().writes {
             let Some(slot) = written.get_mut(d as usize) else {
                 continue;
             };
