@@ -492,6 +492,18 @@ impl Op {
     }
 }
 
+impl Src {
+    /// The operand of a function placed as [`Op::relocate`] says: a register moves up by
+    /// `registers`, a frame address by `frame`.
+    pub fn relocate(&mut self, registers: u32, frame: u64) {
+        match self {
+            Src::Reg(r) | Src::NotReg(r) => *r += registers,
+            Src::Frame(offset) => *offset += frame,
+            Src::Imm(_) | Src::Special(_) => {}
+        }
+    }
+}
+
 /// Where `describe!` puts what it finds: [`Operands`] (shared references) or a
 /// [`Relocation`] (mutable ones).
 impl Operands {
@@ -543,11 +555,7 @@ struct Relocation {
 
 impl Relocation {
     fn read(&mut self, s: &mut Src) {
-        match s {
-            Src::Reg(r) | Src::NotReg(r) => *r += self.registers,
-            Src::Frame(offset) => *offset += self.frame,
-            Src::Imm(_) | Src::Special(_) => {}
-        }
+        s.relocate(self.registers, self.frame);
     }
 
     fn read_reg(&mut self, r: &mut u32) {
