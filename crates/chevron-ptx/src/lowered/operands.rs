@@ -89,11 +89,6 @@ impl Operands {
             _ => None,
         })
     }
-
-    /// Whether the instruction ends the thread or its function when it runs unguarded.
-    pub fn ends(&self) -> bool {
-        matches!(self.flow, Flow::Return | Flow::Exit | Flow::Trap)
-    }
 }
 
 /// `&mut $place` under `iter_mut`, `&$place` under `iter` (a boxed operation's fields, which
