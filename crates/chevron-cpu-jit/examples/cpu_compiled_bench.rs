@@ -205,7 +205,11 @@ fn main() -> Result<(), String> {
         let mut timings = Vec::new();
         let mut compile = Duration::ZERO;
         for checks in [true, false] {
-            match CompiledKernel::compile(&program, &kernel, checks) {
+            let options = chevron_cpu_jit::CompileOptions {
+                checks,
+                ..Default::default()
+            };
+            match CompiledKernel::compile(&program, &kernel, &options) {
                 Ok(compiled) => {
                     compile = compiled.compile_time();
                     if let (true, Err(why)) = (checks, compiled.vector()) {
@@ -248,7 +252,11 @@ fn main() -> Result<(), String> {
             )),
         );
         if case.name == "matmul512" {
-            let compiled = CompiledKernel::compile(&program, &kernel, true)?;
+            let compiled = CompiledKernel::compile(
+                &program,
+                &kernel,
+                &chevron_cpu_jit::CompileOptions::default(),
+            )?;
             let mut one_two = Vec::new();
             for threads in [1, 2] {
                 let config = LaunchConfig {

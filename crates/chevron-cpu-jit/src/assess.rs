@@ -2,9 +2,9 @@
 //! it, and about how much work one thread does, to weigh a launch against the compile time.
 //! One pass over the decoded kernel, no code generated.
 
-use chevron_ptx::interp::inst::Op;
 use chevron_ptx::interp::program::FunctionCode;
 use chevron_ptx::interp::{KernelHandle, Program};
+use chevron_ptx::lowered::Op;
 
 use crate::{codegen, inline};
 

@@ -98,7 +98,7 @@ pub fn build(
             Err(format!("the vector compiler failed on this kernel: {why}"))
         })
     } else {
-        Err("CHEVRON_CPU_VECTOR=off".into())
+        Err("four-wide code is off (CHEVRON_CPU_VECTOR=off)".into())
     };
     module.finalize_definitions().map_err(failed)?;
     Ok(Built {
@@ -207,7 +207,7 @@ fn new_context(module: &JITModule) -> cranelift_codegen::Context {
 }
 
 /// Declares and defines the function `context` holds as `KERNEL` + `suffix` (through the
-/// code cache); its machine code goes to `CHEVRON_CPU_CODE_DUMP` when set.
+/// code cache); its machine code goes to the cache's dump folder when it has one.
 fn define(
     module: &mut JITModule,
     cache: &mut CodeCache,
@@ -221,19 +221,19 @@ fn define(
         .declare_function(&name, Linkage::Local, &context.func.signature)
         .map_err(failed)?;
     let code = cache.define(module, id, context)?;
-    if let Ok(dir) = std::env::var("CHEVRON_CPU_CODE_DUMP") {
-        dump_code(&dir, &name, checks, &code);
+    if let Some(dir) = &cache.dump {
+        dump_code(dir, &name, checks, &code);
     }
     module.clear_context(context);
     Ok(id)
 }
 
 /// Writes a function's machine code to `DIR/NAME.checked.bin` (or `.unchecked.bin`)
-/// (`CHEVRON_CPU_CODE_DUMP=DIR`), for `objdump -D -b binary -mi386:x86-64`. Calls and
+/// ([`crate::CompileOptions::code_dump`]), for `objdump -D -b binary -mi386:x86-64`. Calls and
 /// constants are not relocated in the dump.
-fn dump_code(dir: &str, name: &str, checks: bool, bytes: &[u8]) {
+fn dump_code(dir: &std::path::Path, name: &str, checks: bool, bytes: &[u8]) {
     let checked = if checks { "checked" } else { "unchecked" };
-    let path = std::path::Path::new(dir).join(format!("{name}.{checked}.bin"));
+    let path = dir.join(format!("{name}.{checked}.bin"));
     match std::fs::write(&path, bytes) {
         Ok(()) => eprintln!("{name} ({checked}): {} bytes in {path:?}", bytes.len()),
         Err(e) => eprintln!("CHEVRON_CPU_CODE_DUMP: {path:?}: {e}"),

@@ -1,5 +1,6 @@
 //! A persistent cache of generated machine code, so that a program run again does not compile
-//! its kernels again (`CHEVRON_CPU_CODE_CACHE`, on by default).
+//! its kernels again (`CompileOptions::code_cache`: the CPU device turns it on by default,
+//! `CHEVRON_CPU_CODE_CACHE`).
 //!
 //! An entry is one Cranelift function: its machine code and relocations, filed under a hash of
 //! its *key*, the whole text of the function's Cranelift IR as the compiler built it, preceded
@@ -12,7 +13,6 @@
 //! so a reader never sees half an entry. The folder holds at most [`MAX_ENTRIES`] entries;
 //! past that it is emptied.
 
-use std::ffi::OsString;
 use std::fmt::Write as _;
 use std::hash::Hasher;
 use std::path::{Path, PathBuf};
@@ -38,48 +38,14 @@ const RELOCS: [Reloc; 6] = [
     Reloc::X86GOTPCRel4,
 ];
 
-/// Reads `CHEVRON_CPU_CODE_CACHE` (`on` or `off`; unset: `on`): the folder of the cache,
-/// `$XDG_CACHE_HOME/chevron/cpu-code` (else `$HOME/.cache/chevron/cpu-code`), or `None`
-/// when it is off or no such folder can be named.
-pub fn folder_from_env() -> Result<Option<PathBuf>, String> {
-    folder(
-        std::env::var("CHEVRON_CPU_CODE_CACHE").ok().as_deref(),
-        std::env::var_os("XDG_CACHE_HOME"),
-        std::env::var_os("HOME"),
-    )
-}
-
-/// [`folder_from_env`] of the setting and the two variables.
-fn folder(
-    setting: Option<&str>,
-    xdg_cache_home: Option<OsString>,
-    home: Option<OsString>,
-) -> Result<Option<PathBuf>, String> {
-    match setting.map(str::trim) {
-        None | Some("on") | Some("") => {}
-        Some("off") => return Ok(None),
-        Some(other) => {
-            return Err(format!(
-                "CHEVRON_CPU_CODE_CACHE={other}: expected on or off"
-            ))
-        }
-    }
-    let base = match (
-        xdg_cache_home.filter(|v| !v.is_empty()),
-        home.filter(|v| !v.is_empty()),
-    ) {
-        (Some(base), _) => PathBuf::from(base),
-        (None, Some(home)) => Path::new(&home).join(".cache"),
-        (None, None) => return Ok(None),
-    };
-    Ok(Some(base.join("chevron").join("cpu-code")))
-}
-
 /// The cache as one kernel's compile uses it: its folder, and how many functions came from
 /// it and how many were compiled.
 #[derive(Debug, Default)]
 pub struct CodeCache {
     pub folder: Option<PathBuf>,
+    /// Where each function's machine code is also written
+    /// ([`CompileOptions::code_dump`](crate::CompileOptions::code_dump)).
+    pub dump: Option<PathBuf>,
     pub hits: u32,
     pub misses: u32,
 }
@@ -87,7 +53,7 @@ pub struct CodeCache {
 impl CodeCache {
     /// Defines function `id` of `module` from the function `context` holds: from the cache
     /// when it has the function's code, else compiled (and then stored). Returns the machine
-    /// code (for `CHEVRON_CPU_CODE_DUMP`).
+    /// code (for the dump folder).
     pub fn define(
         &mut self,
         module: &mut JITModule,
@@ -344,24 +310,5 @@ mod tests {
             assert!(Entry::parse(&bytes[..at], "k", id).is_none(), "cut at {at}");
         }
         assert!(Entry::parse(&[], "k", id).is_none());
-    }
-
-    #[test]
-    fn the_setting_is_on_off_or_an_error() {
-        let (xdg, home) = (Some("/x".into()), Some("/h".into()));
-        let under = |p: &str| Ok(Some(PathBuf::from(p)));
-        assert_eq!(
-            folder(None, xdg.clone(), home.clone()),
-            under("/x/chevron/cpu-code")
-        );
-        assert_eq!(
-            folder(Some("on"), None, home.clone()),
-            under("/h/.cache/chevron/cpu-code")
-        );
-        assert_eq!(folder(Some("off"), xdg.clone(), home.clone()), Ok(None));
-        assert_eq!(folder(None, None, None), Ok(None));
-        assert!(folder(Some("sometimes"), xdg, home)
-            .unwrap_err()
-            .contains("CHEVRON_CPU_CODE_CACHE"));
     }
 }

@@ -9,13 +9,13 @@ use std::hash::{Hash, Hasher};
 use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering};
 use std::sync::Arc;
 
-use chevron_ptx::interp::inst::{
-    collective_offer, collective_result, evaluate_atomic, evaluate_compare, evaluate_float,
-    evaluate_int, evaluate_int_unary, Op,
-};
 use chevron_ptx::interp::memory::Allocation;
 use chevron_ptx::interp::numeric::convert;
 use chevron_ptx::interp::DeviceMemory;
+use chevron_ptx::lowered::{
+    collective_offer, collective_result, evaluate_atomic, evaluate_compare, evaluate_float,
+    evaluate_int, evaluate_int_unary, Op,
+};
 
 pub use crate::codegen::access_limit;
 
@@ -293,7 +293,7 @@ pub unsafe extern "C" fn collective(
     // The compiler admits only full member masks (immediate, or a register known to hold one
     // where the collective reads it: codegen/subset.rs).
     let member = match mask {
-        chevron_ptx::interp::inst::Src::Imm(m) => *m as u32,
+        chevron_ptx::lowered::Src::Imm(m) => *m as u32,
         _ => u32::MAX,
     };
     let (value, predicate) = collective_result(collective, member, &offered, u32::MAX, lane);

@@ -22,10 +22,10 @@
 //! the interpreter reads with clamping (a `.param` variable passed to a `.reg` parameter) are
 //! refused with a reason: the kernel then stays interpreted.
 
-use chevron_ptx::interp::inst::{
-    Addr, AddrBase, Builtin, Call, CallSlot, CallTarget, Collective, Inst, Op, Space, Src, SINK,
-};
 use chevron_ptx::interp::program::{FunctionCode, ParamSlot};
+use chevron_ptx::lowered::{
+    Addr, AddrBase, Builtin, Call, CallSlot, CallTarget, Inst, Op, Space, Src,
+};
 
 /// Instructions and registers a flattened kernel may have (compile time and the liveness
 /// sets, instructions × registers bits, stay bounded).
@@ -181,10 +181,17 @@ impl<'a> Flattener<'a> {
                         self.set_target(skip, self.insts.len());
                     }
                 }
+                (Op::Brx { .. }, _) => {
+                    return Err(format!(
+                        "`brx.idx` in a called function (line {})",
+                        code.line(pc)
+                    ))
+                }
                 (op, _) => {
+                    // Registers and frame offsets moved to the instance's (the lowered form
+                    // names them all); branch targets are mapped below.
                     let mut op = op.clone();
-                    relocate(&mut op, instance.registers, instance.frame)
-                        .map_err(|why| format!("{why} (line {})", code.line(pc)))?;
+                    op.relocate(instance.registers, instance.frame);
                     if let Op::Bra { target } = op {
                         branches.push((self.insts.len(), target));
                     }
@@ -481,138 +488,6 @@ fn frame_addr(at: u64) -> Addr {
 
 fn relocated(value: Src, instance: &Instance<'_>) -> Src {
     let mut value = value;
-    relocate_src(&mut value, instance.registers, instance.frame);
+    value.relocate(instance.registers, instance.frame);
     value
-}
-
-fn relocate_src(s: &mut Src, registers: u32, frame: u64) {
-    match s {
-        Src::Reg(r) | Src::NotReg(r) => *r += registers,
-        Src::Frame(offset) => *offset += frame,
-        Src::Imm(_) | Src::Special(_) => {}
-    }
-}
-
-/// `op` of a function whose registers start at `registers` and whose frame at `frame`, with
-/// its registers and frame offsets moved there (branch targets are the caller's to map).
-/// `Err` for an operation outside the compiled subset.
-fn relocate(op: &mut Op, registers: u32, frame: u64) -> Result<(), String> {
-    let reg = |r: &mut u32| {
-        if *r != SINK {
-            *r += registers;
-        }
-    };
-    let src = |s: &mut Src| relocate_src(s, registers, frame);
-    let addr = |a: &mut Addr| match &mut a.base {
-        AddrBase::Reg(r) => *r += registers,
-        AddrBase::Frame => a.offset += frame as i64,
-        AddrBase::Abs | AddrBase::KernelParam => {}
-    };
-    match op {
-        Op::Nop | Op::Fence | Op::Bra { .. } | Op::Ret | Op::Exit | Op::Trap => {}
-        Op::Mov { d, a, .. } | Op::IntUn { d, a, .. } | Op::Cvt { d, a, .. } => {
-            reg(d);
-            src(a);
-        }
-        Op::Cvta { d, a, .. } | Op::Testp { d, a, .. } | Op::Isspacep { d, a, .. } => {
-            reg(d);
-            src(a);
-        }
-        Op::Pack { d, parts, .. } => {
-            reg(d);
-            parts.iter_mut().for_each(src);
-        }
-        Op::Unpack { ds, a, .. } => {
-            ds.iter_mut().for_each(reg);
-            src(a);
-        }
-        Op::IntBin { d, a, b, .. } | Op::PredLogic { d, a, b, .. } => {
-            reg(d);
-            src(a);
-            src(b);
-        }
-        Op::CvtPack { d, a, b, .. } => {
-            reg(d);
-            src(a);
-            src(b);
-        }
-        Op::IntTer { d, a, b, c, .. }
-        | Op::Prmt { d, a, b, c, .. }
-        | Op::Shf { d, a, b, c, .. }
-        | Op::Selp { d, a, b, c, .. }
-        | Op::Slct { d, a, b, c, .. }
-        | Op::Float { d, a, b, c, .. } => {
-            reg(d);
-            [a, b, c].into_iter().for_each(src);
-        }
-        Op::Bfi { d, a, b, c, e, .. } | Op::Lop3 { d, a, b, c, lut: e } => {
-            reg(d);
-            [a, b, c, e].into_iter().for_each(src);
-        }
-        Op::Setp { p, q, a, b, c, .. } => {
-            reg(p);
-            reg(q);
-            [a, b, c].into_iter().for_each(src);
-        }
-        Op::Ld { ds, addr: a, .. } => {
-            ds.iter_mut().for_each(reg);
-            addr(a);
-        }
-        Op::St { addr: a, srcs, .. } => {
-            addr(a);
-            srcs.iter_mut().for_each(src);
-        }
-        Op::Atom {
-            d, addr: a, b, c, ..
-        } => {
-            reg(d);
-            addr(a);
-            src(b);
-            src(c);
-        }
-        Op::Bar {
-            id, count, d, pred, ..
-        } => {
-            reg(d);
-            src(id);
-            src(pred);
-            if let Some(count) = count {
-                src(count);
-            }
-        }
-        Op::Warp { c, mask } => {
-            src(mask);
-            match c {
-                Collective::Shfl { d, p, a, b, c, .. } => {
-                    reg(d);
-                    reg(p);
-                    [a, b, c].into_iter().for_each(src);
-                }
-                Collective::Vote { d, a, .. }
-                | Collective::MatchAny { d, a, .. }
-                | Collective::Redux { d, a, .. } => {
-                    reg(d);
-                    src(a);
-                }
-                Collective::MatchAll { d, p, a, .. } => {
-                    reg(d);
-                    reg(p);
-                    src(a);
-                }
-                Collective::Elect { d, p } => {
-                    reg(d);
-                    reg(p);
-                }
-                Collective::WarpSync => {}
-            }
-        }
-        Op::Activemask { d } => reg(d),
-        other => {
-            return Err(format!(
-                "`{}` in a called function is not compiled",
-                crate::codegen::op_name(other)
-            ))
-        }
-    }
-    Ok(())
 }

@@ -11,8 +11,8 @@
 //!   are re-run in the interpreter for the report.
 //! - [`assess`] says, without compiling, whether the compiler takes a kernel and how much
 //!   work a thread of it does: what the CPU device's tiering policy weighs a launch by.
-//! - [`ExecMode`], [`checks_from_env`] and [`vectors_from_env`] read `CHEVRON_CPU_EXEC`,
-//!   `CHEVRON_CPU_CHECKS` and `CHEVRON_CPU_VECTOR`.
+//! - [`CompileOptions`]: what the caller decides (checks, four-wide code, the code cache and
+//!   the machine-code dump); the compiler reads no environment variable.
 //!
 //! All `unsafe` of the CPU device's compiled path is here: calling generated code, and the
 //! callbacks generated code makes (`context.rs`).
@@ -26,76 +26,21 @@ mod context;
 mod inline;
 mod launch;
 mod liveness;
+mod options;
 mod vector;
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use chevron_ptx::interp::inst::Op;
 use chevron_ptx::interp::{KernelHandle, Program};
+use chevron_ptx::lowered::Op;
 use cranelift_codegen::settings::{self, Configurable};
 use cranelift_jit::{JITBuilder, JITModule};
 use cranelift_module::default_libcall_names;
 
 pub use assess::{assess, Assessment, LOOP_TRIPS};
 use context::BlockContext;
-
-/// How the CPU device runs kernels (`CHEVRON_CPU_EXEC`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum ExecMode {
-    /// Always the interpreter.
-    Interp,
-    /// Compile every kernel at its first launch (kernels outside the subset are interpreted).
-    Compiled,
-    /// Compile a kernel once its launches are big enough to pay for the compile time, and
-    /// interpret the rest (the CPU device's `tier.rs` decides).
-    Auto,
-}
-
-impl ExecMode {
-    /// Reads `CHEVRON_CPU_EXEC` (`interp`, `compiled` or `auto`; unset: `auto`).
-    pub fn from_env() -> Result<ExecMode, String> {
-        match std::env::var("CHEVRON_CPU_EXEC") {
-            Err(_) => Ok(ExecMode::Auto),
-            Ok(text) => match text.trim() {
-                "interp" => Ok(ExecMode::Interp),
-                "compiled" => Ok(ExecMode::Compiled),
-                "auto" | "" => Ok(ExecMode::Auto),
-                other => Err(format!(
-                    "CHEVRON_CPU_EXEC={other}: expected interp, compiled or auto"
-                )),
-            },
-        }
-    }
-}
-
-/// Reads `CHEVRON_CPU_CHECKS` (`on` or `off`; unset: `on`): whether compiled code checks the
-/// alignment and bounds of shared-memory accesses (unchecked, a bad offset is clamped into the
-/// block's shared memory: wrong data, no fault, never host memory). Global accesses are always
-/// resolved against the allocation table, so they stay checked either way.
-pub fn checks_from_env() -> Result<bool, String> {
-    match std::env::var("CHEVRON_CPU_CHECKS") {
-        Err(_) => Ok(true),
-        Ok(text) => match text.trim() {
-            "on" | "" => Ok(true),
-            "off" => Ok(false),
-            other => Err(format!("CHEVRON_CPU_CHECKS={other}: expected on or off")),
-        },
-    }
-}
-
-/// Reads `CHEVRON_CPU_VECTOR` (`on` or `off`; unset: `on`): whether kernels that have a
-/// four-wide form run four threads at a time (`vector.rs`).
-pub fn vectors_from_env() -> Result<bool, String> {
-    match std::env::var("CHEVRON_CPU_VECTOR") {
-        Err(_) => Ok(true),
-        Ok(text) => match text.trim() {
-            "on" | "" => Ok(true),
-            "off" => Ok(false),
-            other => Err(format!("CHEVRON_CPU_VECTOR={other}: expected on or off")),
-        },
-    }
-}
+pub use options::CompileOptions;
 
 /// Signature of a compiled block function.
 pub(crate) type Entry = unsafe extern "C" fn(*mut BlockContext) -> u32;
@@ -158,12 +103,11 @@ impl std::fmt::Debug for CompiledKernel {
 }
 
 impl CompiledKernel {
-    /// Compiles `kernel` of `program`; `Err` says why it stays interpreted. `checks` as
-    /// [`checks_from_env`].
+    /// Compiles `kernel` of `program` as `options` say; `Err` says why it stays interpreted.
     pub fn compile(
         program: &Arc<Program>,
         kernel: &KernelHandle,
-        checks: bool,
+        options: &CompileOptions,
     ) -> Result<CompiledKernel, String> {
         let started = Instant::now();
         let (kernel_code, functions) = program
@@ -205,14 +149,21 @@ impl CompiledKernel {
         builder.symbol("chevron_collective", context::collective as *const u8);
         builder.symbol("chevron_fuel_out", context::fuel_out as *const u8);
         let mut module = JITModule::new(builder);
-        let vectors = vectors_from_env()?;
         let mut cache = code_cache::CodeCache {
-            folder: code_cache::folder_from_env()?,
+            folder: options.code_cache.clone(),
+            dump: options.code_dump.clone(),
             ..Default::default()
         };
         // A panic in code generation is a compiler bug; the kernel is then interpreted.
         let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            build::build(&mut module, code, stack_tops, checks, vectors, &mut cache)
+            build::build(
+                &mut module,
+                code,
+                stack_tops,
+                options.checks,
+                options.vectors,
+                &mut cache,
+            )
         }))
         .unwrap_or_else(|_| Err("the compiler failed on this kernel".into()));
         let built = match result {
@@ -245,7 +196,7 @@ impl CompiledKernel {
         let shuffles = code
             .insts
             .iter()
-            .any(|inst| matches!(inst.op, chevron_ptx::interp::inst::Op::Warp { .. }));
+            .any(|inst| matches!(inst.op, chevron_ptx::lowered::Op::Warp { .. }));
         Ok(CompiledKernel {
             module: Some(module),
             entry,

@@ -57,11 +57,35 @@ const KERNEL: &str = r#"
 }
 "#;
 
+/// `kernel(xs, out)` of `program` run interpreted, then compiled (the test fails if the
+/// compiler refuses it), on `xs` = `bytes`: the `words` words of `out` each time.
+fn both_ways(
+    program: &std::sync::Arc<chevron_ptx::interp::Program>,
+    kernel: &str,
+    bytes: &[u8],
+    words: usize,
+    cfg: chevron_ptx::interp::LaunchConfig,
+) -> [Vec<u32>; 2] {
+    let handle = program.kernel(kernel).unwrap();
+    let compiled = compile(program, kernel, true);
+    let memory = program.memory();
+    [false, true].map(|use_compiled| {
+        let xs = memory.alloc(bytes.len() as u64, 256).unwrap();
+        memory.write(xs, bytes).unwrap();
+        let out = memory.alloc(4 * words as u64, 256).unwrap();
+        let p: Vec<u8> = [xs, out].iter().flat_map(|v| v.to_le_bytes()).collect();
+        if use_compiled {
+            compiled.launch(&cfg, &p, &LaunchHooks::default()).unwrap();
+        } else {
+            program.launch(&handle, &cfg, &p).unwrap();
+        }
+        read_words(memory, out, words)
+    })
+}
+
 #[test]
 fn bit_operations_give_the_interpreters_bits() {
-    let (memory, program) = load(&format!("{HEADER}{KERNEL}"));
-    let kernel = program.kernel("bits").unwrap();
-    let compiled = compile(&program, "bits", true);
+    let (_memory, program) = load(&format!("{HEADER}{KERNEL}"));
     let edges = [
         0u32,
         1,
@@ -88,20 +112,13 @@ fn bit_operations_give_the_interpreters_bits() {
         })
         .collect();
     let bytes: Vec<u8> = inputs.iter().flat_map(|w| w.to_le_bytes()).collect();
-    let cfg = config(2, 128, 2);
-    let mut results = Vec::new();
-    for use_compiled in [false, true] {
-        let xs = memory.alloc(bytes.len() as u64, 256).unwrap();
-        memory.write(xs, &bytes).unwrap();
-        let out = memory.alloc((4 * RESULTS * threads) as u64, 256).unwrap();
-        let p: Vec<u8> = [xs, out].iter().flat_map(|v| v.to_le_bytes()).collect();
-        if use_compiled {
-            compiled.launch(&cfg, &p, &LaunchHooks::default()).unwrap();
-        } else {
-            program.launch(&kernel, &cfg, &p).unwrap();
-        }
-        results.push(read_words(&memory, out, RESULTS * threads));
-    }
+    let results = both_ways(
+        &program,
+        "bits",
+        &bytes,
+        RESULTS * threads,
+        config(2, 128, 2),
+    );
     assert_eq!(results[0], results[1]);
     // A few results by hand: thread 0's operands are (0, x1, x2) with x2 small.
     let word = |t: usize, j: usize| results[1][t * RESULTS + j];
@@ -117,4 +134,49 @@ fn bit_operations_give_the_interpreters_bits() {
         (x & y) | (x & inputs[5]) | (y & inputs[5]),
         "lop3 0xe8 is majority"
     );
+}
+
+/// `cvt.pack.sat` of integers: compiled (the interpreter's arithmetic, called from generated
+/// code) and interpreted, the same words; the 8-bit form's third operand shifted in above.
+const PACKS: &str = r#"
+.visible .entry packs(.param .u64 xs, .param .u64 out)
+{
+    .reg .b32 %r<12>; .reg .b64 %rd<6>;
+    ld.param.u64 %rd1, [xs]; ld.param.u64 %rd2, [out];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd3, %r1, 12; add.s64 %rd4, %rd1, %rd3;
+    ld.global.u32 %r2, [%rd4]; ld.global.u32 %r3, [%rd4+4]; ld.global.u32 %r4, [%rd4+8];
+    cvt.pack.sat.u16.s32.b32 %r5, %r2, %r3;
+    cvt.pack.sat.s16.s32.b32 %r6, %r2, %r3;
+    cvt.pack.sat.u8.s32.b32 %r7, %r2, %r3, %r4;
+    cvt.pack.sat.s8.s32.b32 %r8, %r2, %r3, %r4;
+    mul.wide.u32 %rd3, %r1, 16; add.s64 %rd5, %rd2, %rd3;
+    st.global.v4.u32 [%rd5], {%r5, %r6, %r7, %r8};
+    ret;
+}
+"#;
+
+#[test]
+fn cvt_pack_sat_compiles_to_the_interpreters_bits() {
+    let (_memory, program) = load(&format!("{HEADER}{PACKS}"));
+    let threads = 128usize;
+    let inputs: Vec<u32> = (0..3 * threads as u32)
+        .map(|i| match i % 5 {
+            0 => (i * 37) as i32 as u32,
+            1 => (-(i as i32) * 300) as u32,
+            2 => [0, u32::MAX, 0x8000_0000, 0x7fff_ffff, 65_536][(i as usize / 5) % 5],
+            _ => i.wrapping_mul(2_654_435_761),
+        })
+        .collect();
+    let bytes: Vec<u8> = inputs.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let results = both_ways(
+        &program,
+        "packs",
+        &bytes,
+        4 * threads,
+        config(1, threads as u32, 1),
+    );
+    assert_eq!(results[0], results[1]);
+    // Thread 0: a = 0, b = -300, c = inputs[2] (0): u16 0:0, s16 0:-300, u8 c:0:0, s8 c:0:-128.
+    assert_eq!(&results[1][..4], [0, 0xfed4, 0, 0x80]);
 }

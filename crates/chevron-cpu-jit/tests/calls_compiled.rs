@@ -296,6 +296,11 @@ fn an_access_past_a_callees_frame_gives_the_interpreters_report() {
 fn recursion_is_refused_with_its_reason() {
     let (_, program) = load(&format!("{HEADER}{KERNELS}"));
     let handle = program.kernel("recursive").unwrap();
-    let why = chevron_cpu_jit::CompiledKernel::compile(&program, &handle, true).unwrap_err();
+    let why = chevron_cpu_jit::CompiledKernel::compile(
+        &program,
+        &handle,
+        &chevron_cpu_jit::CompileOptions::default(),
+    )
+    .unwrap_err();
     assert!(why.contains("recursive call to `countdown`"), "{why}");
 }

@@ -1,6 +1,7 @@
-//! The code cache (`CHEVRON_CPU_CODE_CACHE`): a kernel compiled again in a new program comes
-//! from the cache and computes what the interpreter does; damaged or cut entries are ignored
-//! (compiled again, no crash) and written again; `off` neither reads nor writes it.
+//! The code cache (`CompileOptions::code_cache`): a kernel compiled again in a new program
+//! comes from the cache and computes what the interpreter does; damaged or cut entries are
+//! ignored (compiled again, no crash) and written again; without a folder it is neither read
+//! nor written.
 
 mod common;
 
@@ -38,10 +39,15 @@ const N: u32 = 256;
 
 /// Compiles `roots` in a new program, runs it compiled and interpreted, checks that both give
 /// the same words, and returns how many of its functions came from the cache, of how many.
-fn compile_and_run() -> (u32, u32) {
+fn compile_and_run(folder: Option<&Path>) -> (u32, u32) {
     let setup = common::Setup::of(&format!("{}{KERNEL}", common::HEADER));
-    let compiled = common::compile(&setup.program, "roots", true);
     let handle = setup.program.kernel("roots").unwrap();
+    let options = chevron_cpu_jit::CompileOptions {
+        code_cache: folder.map(Path::to_path_buf),
+        ..Default::default()
+    };
+    let compiled = chevron_cpu_jit::CompiledKernel::compile(&setup.program, &handle, &options)
+        .expect("compiles");
     let input = setup.memory.alloc(u64::from(N) * 4, 256).unwrap();
     let output = setup.memory.alloc(u64::from(N) * 4, 256).unwrap();
     let values: Vec<u8> = (0..N)
@@ -81,22 +87,20 @@ fn entries(folder: &Path) -> Vec<PathBuf> {
     files
 }
 
-// One test: the cache's place and setting are process-wide variables.
 #[test]
 fn compiled_code_comes_back_from_the_cache_and_damage_is_ignored() {
     let home = std::env::temp_dir().join(format!("chevron-code-cache-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
-    std::env::set_var("XDG_CACHE_HOME", &home);
-    std::env::remove_var("CHEVRON_CPU_CODE_CACHE");
     let folder = home.join("chevron").join("cpu-code");
+    let compile_and_run_cached = || compile_and_run(Some(&folder));
 
-    let (hits, all) = compile_and_run();
+    let (hits, all) = compile_and_run_cached();
     assert_eq!(hits, 0, "an empty cache");
     assert!(all >= 1);
     let stored = entries(&folder);
     assert_eq!(stored.len(), all as usize, "one entry per function");
     assert_eq!(
-        compile_and_run(),
+        compile_and_run_cached(),
         (all, all),
         "every function from the cache"
     );
@@ -108,8 +112,16 @@ fn compiled_code_comes_back_from_the_cache_and_damage_is_ignored() {
         bytes[middle] ^= 0x40;
         std::fs::write(file, bytes).unwrap();
     }
-    assert_eq!(compile_and_run(), (0, all), "damaged entries are not used");
-    assert_eq!(compile_and_run(), (all, all), "and were written again");
+    assert_eq!(
+        compile_and_run_cached(),
+        (0, all),
+        "damaged entries are not used"
+    );
+    assert_eq!(
+        compile_and_run_cached(),
+        (all, all),
+        "and were written again"
+    );
 
     // Entries cut short, and one emptied.
     for file in &stored {
@@ -117,14 +129,16 @@ fn compiled_code_comes_back_from_the_cache_and_damage_is_ignored() {
         std::fs::write(file, &bytes[..bytes.len() - 3]).unwrap();
     }
     std::fs::write(&stored[0], b"").unwrap();
-    assert_eq!(compile_and_run(), (0, all), "cut entries are not used");
-    assert_eq!(compile_and_run(), (all, all));
+    assert_eq!(
+        compile_and_run_cached(),
+        (0, all),
+        "cut entries are not used"
+    );
+    assert_eq!(compile_and_run_cached(), (all, all));
 
-    // Off: neither read nor written.
+    // No folder: neither read nor written.
     std::fs::remove_dir_all(&folder).unwrap();
-    std::env::set_var("CHEVRON_CPU_CODE_CACHE", "off");
-    assert_eq!(compile_and_run(), (0, all));
+    assert_eq!(compile_and_run(None), (0, all));
     assert!(entries(&folder).is_empty());
-    std::env::remove_var("CHEVRON_CPU_CODE_CACHE");
     let _ = std::fs::remove_dir_all(&home);
 }

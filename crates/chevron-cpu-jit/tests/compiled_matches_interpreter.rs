@@ -115,7 +115,12 @@ fn params(values: &[u64]) -> Vec<u8> {
 fn saxpy_gives_the_interpreters_bits() {
     let (memory, program) = load();
     let kernel = program.kernel("saxpy").unwrap();
-    let compiled = CompiledKernel::compile(&program, &kernel, true).expect("compiles");
+    let compiled = CompiledKernel::compile(
+        &program,
+        &kernel,
+        &chevron_cpu_jit::CompileOptions::default(),
+    )
+    .expect("compiles");
     let n = 1000usize;
     let xs: Vec<u8> = (0..n)
         .flat_map(|i| (i as f32 * 0.37).to_le_bytes())
@@ -149,7 +154,12 @@ fn saxpy_gives_the_interpreters_bits() {
 fn nans_of_inline_float_arithmetic_are_the_gpus_wherever_they_are_seen() {
     let (memory, program) = load();
     let kernel = program.kernel("nan_chain").unwrap();
-    let compiled = CompiledKernel::compile(&program, &kernel, true).expect("compiles");
+    let compiled = CompiledKernel::compile(
+        &program,
+        &kernel,
+        &chevron_cpu_jit::CompileOptions::default(),
+    )
+    .expect("compiles");
     let mut results = Vec::new();
     for use_compiled in [false, true] {
         let out = memory.alloc(20, 256).unwrap();
@@ -176,7 +186,12 @@ fn nans_of_inline_float_arithmetic_are_the_gpus_wherever_they_are_seen() {
 fn a_reduction_with_barriers_in_a_loop_matches() {
     let (memory, program) = load();
     let kernel = program.kernel("block_sum").unwrap();
-    let compiled = CompiledKernel::compile(&program, &kernel, true).expect("compiles");
+    let compiled = CompiledKernel::compile(
+        &program,
+        &kernel,
+        &chevron_cpu_jit::CompileOptions::default(),
+    )
+    .expect("compiles");
     let blocks = 6usize;
     let input = memory.alloc(4 * 256 * blocks as u64, 256).unwrap();
     let data: Vec<u8> = (0..256 * blocks as u32)
@@ -199,7 +214,12 @@ fn a_reduction_with_barriers_in_a_loop_matches() {
 fn an_out_of_bounds_store_gives_the_interpreters_report() {
     let (memory, program) = load();
     let kernel = program.kernel("store_at").unwrap();
-    let compiled = CompiledKernel::compile(&program, &kernel, true).expect("compiles");
+    let compiled = CompiledKernel::compile(
+        &program,
+        &kernel,
+        &chevron_cpu_jit::CompileOptions::default(),
+    )
+    .expect("compiles");
     let base = memory.alloc(64, 256).unwrap();
     for offset in [60u64, 2] {
         let p = params(&[base, offset]);
@@ -222,7 +242,12 @@ fn kernels_outside_the_subset_are_refused_with_a_reason() {
     let memory = Arc::new(DeviceMemory::new(0));
     let program = Arc::new(Program::load(&module, &memory).unwrap());
     let kernel = program.kernel("active").unwrap();
-    let why = CompiledKernel::compile(&program, &kernel, true).unwrap_err();
+    let why = CompiledKernel::compile(
+        &program,
+        &kernel,
+        &chevron_cpu_jit::CompileOptions::default(),
+    )
+    .unwrap_err();
     assert!(why.contains("Activemask") && why.contains("line"), "{why}");
 }
 
@@ -293,7 +318,12 @@ fn both_faults(kernel: &str, grid: u32, block: u32, values: &[u64]) -> (String, 
     let memory = Arc::new(DeviceMemory::new(0));
     let program = Arc::new(Program::load(&module, &memory).expect("loads"));
     let handle = program.kernel(kernel).unwrap();
-    let compiled = CompiledKernel::compile(&program, &handle, true).expect("compiles");
+    let compiled = CompiledKernel::compile(
+        &program,
+        &handle,
+        &chevron_cpu_jit::CompileOptions::default(),
+    )
+    .expect("compiles");
     let resolve = |v: u64| match v {
         // Placeholders: a live, a freed and a misaligned address.
         1 => memory.alloc(64, 256).unwrap(),
@@ -350,7 +380,12 @@ fn the_spinning_kernel_runs_four_threads_at_a_time() {
     let memory = Arc::new(DeviceMemory::new(0));
     let program = Arc::new(Program::load(&module, &memory).expect("loads"));
     let handle = program.kernel("wait_for_last_block").unwrap();
-    let compiled = CompiledKernel::compile(&program, &handle, true).expect("compiles");
+    let compiled = CompiledKernel::compile(
+        &program,
+        &handle,
+        &chevron_cpu_jit::CompileOptions::default(),
+    )
+    .expect("compiles");
     assert_eq!(compiled.vector(), Ok(()));
 }
 
@@ -384,7 +419,12 @@ fn shuffles_give_the_interpreters_lanes_and_predicates() {
     let memory = Arc::new(DeviceMemory::new(0));
     let program = Arc::new(Program::load(&module, &memory).expect("loads"));
     let kernel = program.kernel("shuffles").unwrap();
-    let compiled = CompiledKernel::compile(&program, &kernel, true).expect("compiles");
+    let compiled = CompiledKernel::compile(
+        &program,
+        &kernel,
+        &chevron_cpu_jit::CompileOptions::default(),
+    )
+    .expect("compiles");
     let threads = 96u32;
     for c in [
         0x1f_u32,

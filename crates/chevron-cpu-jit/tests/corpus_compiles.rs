@@ -32,7 +32,11 @@ fn corpus_kernels_compile_or_name_what_keeps_them_interpreted() {
         let program = Arc::new(program);
         for name in program.kernel_names() {
             let kernel = program.kernel(name).unwrap();
-            match CompiledKernel::compile(&program, &kernel, true) {
+            match CompiledKernel::compile(
+                &program,
+                &kernel,
+                &chevron_cpu_jit::CompileOptions::default(),
+            ) {
                 Ok(kernel) => {
                     compiled += 1;
                     // A four-wide form refused for a reason, not for a compiler failure.

@@ -30,7 +30,14 @@ fn run(
     let program = Arc::new(Program::load(module, &memory).ok()?);
     let handle = program.kernel(kernel)?;
     let code = if compiled {
-        Some(CompiledKernel::compile(&program, &handle, true).ok()?)
+        Some(
+            CompiledKernel::compile(
+                &program,
+                &handle,
+                &chevron_cpu_jit::CompileOptions::default(),
+            )
+            .ok()?,
+        )
     } else {
         None
     };

@@ -225,7 +225,12 @@ fn both(
     scalars: &[u8],
 ) -> [Vec<u32>; 2] {
     let handle = s.program.kernel(kernel).unwrap();
-    let compiled = CompiledKernel::compile(&s.program, &handle, true).expect("compiles");
+    let compiled = CompiledKernel::compile(
+        &s.program,
+        &handle,
+        &chevron_cpu_jit::CompileOptions::default(),
+    )
+    .expect("compiles");
     assert_eq!(
         compiled.vector(),
         Ok(()),
@@ -377,7 +382,12 @@ fn blocks_of_rows_not_made_of_groups_of_four_run_one_thread_at_a_time() {
 fn both_faults(kernel: &str, cfg: &LaunchConfig, bytes: u64, offset: u64) -> [String; 2] {
     let s = setup();
     let handle = s.program.kernel(kernel).unwrap();
-    let compiled = CompiledKernel::compile(&s.program, &handle, true).expect("compiles");
+    let compiled = CompiledKernel::compile(
+        &s.program,
+        &handle,
+        &chevron_cpu_jit::CompileOptions::default(),
+    )
+    .expect("compiles");
     assert_eq!(compiled.vector(), Ok(()));
     let run = |use_compiled: bool| {
         let out = s.memory.alloc(bytes, 256).unwrap() + offset;

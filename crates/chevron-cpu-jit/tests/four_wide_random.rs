@@ -249,7 +249,12 @@ fn random_kernels_four_threads_at_a_time_give_the_interpreters_bits() {
         let memory = Arc::new(DeviceMemory::new(0));
         let program = Arc::new(Program::load(&module, &memory).expect("loads"));
         let handle = program.kernel("k").unwrap();
-        let compiled = CompiledKernel::compile(&program, &handle, true).expect("compiles");
+        let compiled = CompiledKernel::compile(
+            &program,
+            &handle,
+            &chevron_cpu_jit::CompileOptions::default(),
+        )
+        .expect("compiles");
         assert_eq!(compiled.vector(), Ok(()), "case {case}:\n{text}");
         if block[0].is_multiple_of(4) {
             vectorized += 1;

@@ -128,7 +128,11 @@ fn compiled_kernels_give_the_interpreters_bits_on_every_fixture_row() {
         };
         let program = Arc::new(program);
         let handle = program.kernel("probe").unwrap();
-        let Ok(compiled) = CompiledKernel::compile(&program, &handle, true) else {
+        let Ok(compiled) = CompiledKernel::compile(
+            &program,
+            &handle,
+            &chevron_cpu_jit::CompileOptions::default(),
+        ) else {
             interpreted += 1;
             continue;
         };

@@ -468,8 +468,12 @@ fn run(kernels: usize, seed: u64) -> Tally {
         let memory = Arc::new(DeviceMemory::new(0));
         let program = Arc::new(Program::load(&module, &memory).expect("loads"));
         let handle = program.kernel("k").unwrap();
-        let compiled = CompiledKernel::compile(&program, &handle, true)
-            .unwrap_or_else(|e| panic!("case {case} does not compile: {e}\n{text}"));
+        let compiled = CompiledKernel::compile(
+            &program,
+            &handle,
+            &chevron_cpu_jit::CompileOptions::default(),
+        )
+        .unwrap_or_else(|e| panic!("case {case} does not compile: {e}\n{text}"));
         tally.kernels += 1;
         if compiled.vector().is_ok() {
             tally.planned += 1;

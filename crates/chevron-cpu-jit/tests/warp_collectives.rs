@@ -235,7 +235,12 @@ fn a_full_mask_in_a_register_compiles_and_matches() {
 fn a_global_atomic_before_a_collective_keeps_the_kernel_interpreted() {
     let (_, program) = load(&format!("{HEADER}{KERNELS}"));
     let handle = program.kernel("count_then_vote").unwrap();
-    let why = chevron_cpu_jit::CompiledKernel::compile(&program, &handle, true).unwrap_err();
+    let why = chevron_cpu_jit::CompiledKernel::compile(
+        &program,
+        &handle,
+        &chevron_cpu_jit::CompileOptions::default(),
+    )
+    .unwrap_err();
     assert!(
         why.contains("global atomic a warp collective may follow"),
         "{why}"
@@ -263,6 +268,11 @@ fn a_full_mask_set_after_a_loop_compiles_and_matches() {
 fn a_mask_set_before_a_landing_keeps_the_kernel_interpreted() {
     let (_, program) = load(&format!("{HEADER}{KERNELS}"));
     let handle = program.kernel("mask_before_a_landing").unwrap();
-    let why = chevron_cpu_jit::CompiledKernel::compile(&program, &handle, true).unwrap_err();
+    let why = chevron_cpu_jit::CompiledKernel::compile(
+        &program,
+        &handle,
+        &chevron_cpu_jit::CompileOptions::default(),
+    )
+    .unwrap_err();
     assert!(why.contains("`Warp` is not compiled"), "{why}");
 }

@@ -5,6 +5,8 @@
 //! - [`parser`] (over the internal lexer): PTX text to [`ir::Module`], errors as [`ParseError`].
 //! - [`printer`]: [`ir::Module`] back to PTX text.
 //! - [`passes`]: rewriting passes over the IR (instrumentation).
+//! - [`lowered`]: the instruction set the CPU device executes (interpreted or compiled), with
+//!   what each instruction reads, writes and does.
 //! - [`interp`]: the interpreter that runs PTX kernels on the CPU with GPU semantics, and the
 //!   exact numeric semantics of PTX instructions.
 #![forbid(unsafe_code)]
@@ -13,6 +15,7 @@ pub mod error;
 pub mod interp;
 pub mod ir;
 mod lexer;
+pub mod lowered;
 pub mod parser;
 pub mod passes;
 pub mod printer;

@@ -1,8 +1,8 @@
 //! Integer and float arithmetic emitted inline, with the interpreter's register conventions
 //! (results masked to their type's width, operands read sign-extended or masked).
 
-use chevron_ptx::interp::inst::{FloatOp, IntBin};
 use chevron_ptx::ir::{Compare, ScalarType as T};
+use chevron_ptx::lowered::{FloatOp, IntBin};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 use cranelift_frontend::FunctionBuilder;

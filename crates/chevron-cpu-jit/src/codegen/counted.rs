@@ -3,10 +3,8 @@
 //! (it is taken at most `bound` times per entry to the loop; whatever repeats the entry burns
 //! fuel itself), which keeps the counter of the loop's fuel out of the innermost loops.
 
-use chevron_ptx::interp::inst::{Inst, IntBin, Op, Src};
 use chevron_ptx::ir::Compare;
-
-use crate::liveness::registers_of;
+use chevron_ptx::lowered::{Inst, IntBin, Op, Src};
 
 /// The largest bound (and step) accepted: at most this many passes without a fuel check.
 const MAX_PASSES: u64 = 1 << 16;
@@ -39,7 +37,7 @@ pub(crate) fn ends_by_itself(insts: &[Inst], pc: usize, target: usize) -> bool {
     };
     // The counter's one write in the loop, in the straight line before the compare.
     let writes: Vec<usize> = (target..=pc)
-        .filter(|&i| registers_of(&insts[i]).1.contains(&r))
+        .filter(|&i| insts[i].operands().writes.contains(&r))
         .collect();
     let [add_pc] = writes[..] else {
         return false;
@@ -136,7 +134,7 @@ mod tests {
             .enumerate()
             .rev()
             .find_map(|(pc, inst)| match inst.op {
-                chevron_ptx::interp::inst::Op::Bra { target } if target as usize <= pc => {
+                chevron_ptx::lowered::Op::Bra { target } if target as usize <= pc => {
                     Some((pc, target as usize))
                 }
                 _ => None,

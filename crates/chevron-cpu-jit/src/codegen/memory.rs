@@ -3,9 +3,9 @@
 
 use std::mem::offset_of;
 
-use chevron_ptx::interp::inst::{Addr, AddrBase, Space};
 use chevron_ptx::interp::memory::{LOCAL_WINDOW, PARAM_WINDOW, SHARED_WINDOW, WINDOW_SIZE};
 use chevron_ptx::ir::{Op as IrOp, ScalarType as T};
+use chevron_ptx::lowered::{Addr, AddrBase, Space};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, AtomicRmwOp, Block, InstBuilder, MemFlagsData, Value};
 

@@ -14,9 +14,9 @@
 use std::collections::{BTreeMap, BTreeSet};
 use std::mem::offset_of;
 
-use chevron_ptx::interp::inst::{AddrBase, Inst, Op, Space, Special, Src};
 use chevron_ptx::interp::memory::{PARAM_WINDOW, WINDOW_SIZE};
 use chevron_ptx::interp::program::FunctionCode;
+use chevron_ptx::lowered::{AddrBase, Flow, Inst, Op, Space, Special, Src};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Block, FuncRef, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Switch, Variable};
@@ -64,7 +64,6 @@ pub struct Translation<'a> {
 
 pub(crate) use arith::int_cc;
 pub(crate) use counted::ends_by_itself;
-pub(crate) use subset::op_name;
 
 /// Per register: whether its NaNs are made canonical where it is read rather than where it is
 /// written (see `registers::kinds`).
@@ -134,7 +133,7 @@ pub fn single_phase(code: &FunctionCode) -> bool {
     !code
         .insts
         .iter()
-        .any(|inst| matches!(inst.op, Op::Bar { .. } | Op::Warp { .. }))
+        .any(|inst| inst.operands().meets.is_some())
 }
 
 /// Why a kernel is not compiled: the first instruction outside the subset.
@@ -237,10 +236,12 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 .code
                 .insts
                 .iter()
-                .filter_map(|inst| match inst.op {
-                    Op::Bra { target } => Some(target as usize),
+                .filter_map(|inst| match inst.op.flow() {
+                    Flow::Jump(targets) => Some(targets),
                     _ => None,
                 })
+                .flatten()
+                .map(|target| target as usize)
                 .collect(),
             checked: Vec::new(),
             param_addresses: takes_param_addresses(&t.code.insts),
@@ -533,16 +534,14 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         let insts = &self.t.code.insts;
         // Earlier checks hold here only when the previous instruction is this block's one way
         // in: it falls through unconditionally and nothing else jumps here.
-        let falls_through = pc > 0
-            && insts[pc - 1].guard.is_none()
-            && !matches!(
-                insts[pc - 1].op,
-                Op::Bra { .. } | Op::Bar { .. } | Op::Warp { .. } | Op::Exit | Op::Ret | Op::Trap
-            );
+        let falls_through = pc > 0 && {
+            let before = insts[pc - 1].operands();
+            !before.guarded && before.flow == Flow::Next && before.meets.is_none()
+        };
         if !falls_through || self.targets.contains(&pc) || self.resume_ids.contains_key(&pc) {
             self.checked.clear();
         }
-        let written = crate::liveness::registers_of(&insts[pc]).1;
+        let written = insts[pc].operands().writes;
         let result = self.guarded_instruction(pc);
         // A register an entry's address reads has a new value: the entry no longer applies.
         self.checked

@@ -2,9 +2,9 @@
 //! pc (branches, barriers and shuffles end the thread's straight-line code), and
 //! [`Emitter::finish_shuffle`] completes a shuffle once the warp has offered its values.
 
-use chevron_ptx::interp::inst::{AddrBase, Collective, FloatOp, IntTer, Op, Space, Src, SINK};
 use chevron_ptx::interp::memory::{LOCAL_WINDOW, SHARED_WINDOW};
 use chevron_ptx::ir::{Op as IrOp, Rounding, ScalarType as T};
+use chevron_ptx::lowered::{AddrBase, Collective, FloatOp, IntTer, Op, Space, Src, SINK};
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
 
 use super::registers::{self, Kind};

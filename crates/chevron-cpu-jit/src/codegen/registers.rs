@@ -6,11 +6,10 @@
 //! in a float register, with no moves between the integer and float register files on the
 //! way. Reading it as an integer gives its bits zero-extended, the interpreter's value exactly.
 
-use chevron_ptx::interp::inst::{FloatOp, Inst, Op, Src, SINK};
 use chevron_ptx::ir::{Rounding, ScalarType as T};
+use chevron_ptx::lowered::{FloatOp, Inst, Op, Src, SINK};
 use cranelift_codegen::ir::condcodes::FloatCC;
 
-use crate::liveness::registers_of;
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
 use cranelift_frontend::{FunctionBuilder, Variable};
 
@@ -63,7 +62,7 @@ pub(super) fn kinds(insts: &[Inst], registers: u32) -> (Vec<Kind>, Vec<bool>) {
             } => !f32::from_bits(*bits as u32).is_nan(),
             _ => false,
         };
-        for d in registers_of(inst).1 {
+        for d in inst.operands().writes {
             if let Some(l) = lazy.get_mut(d as usize) {
                 *l &= plain;
             }
@@ -103,7 +102,7 @@ fn kinds_alone(insts: &[Inst], registers: u32) -> Vec<Kind> {
                 (vec![*d], *bits <= 32, Vec::new())
             }
             // Any other operation writes integers (or nothing).
-            _ => (registers_of(inst).1, false, Vec::new()),
+            _ => (inst.operands().writes, false, Vec::new()),
         };
         for i in defs.into_iter().filter_map(index) {
             only_32[i] &= thirty_two;

@@ -8,45 +8,42 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use std::mem::offset_of;
 
-use chevron_ptx::interp::inst::{AddrBase, Inst, Op, Space, Special, Src};
+use chevron_ptx::lowered::{AddrBase, Flow, Inst, Op, Space, Special, Src};
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
 
 use super::arith::mask_bits;
 use super::{registers, Emitter};
 use crate::context::BlockContext;
-use crate::liveness::registers_of;
 
 /// Register → the instruction that writes it, for every register that qualifies.
 pub(super) fn rematerializable(insts: &[Inst], registers: u32) -> BTreeMap<u32, usize> {
     let targets: BTreeSet<usize> = insts
         .iter()
-        .filter_map(|inst| match inst.op {
-            Op::Bra { target } => Some(target as usize),
+        .filter_map(|inst| match inst.op.flow() {
+            Flow::Jump(targets) => Some(targets),
             _ => None,
         })
+        .flatten()
+        .map(|target| target as usize)
         .collect();
     // The straight-line start of the kernel: an instruction there runs before anything after
-    // it, on every path.
+    // it, on every path (it goes on to the next one and waits for no other thread).
     let prefix = insts
         .iter()
         .enumerate()
         .position(|(pc, inst)| {
-            targets.contains(&pc)
-                || matches!(
-                    inst.op,
-                    Op::Bra { .. }
-                        | Op::Bar { .. }
-                        | Op::Warp { .. }
-                        | Op::Exit
-                        | Op::Ret
-                        | Op::Trap
-                )
+            let operands = inst.operands();
+            targets.contains(&pc) || operands.flow != Flow::Next || operands.meets.is_some()
         })
         .unwrap_or(insts.len());
     let mut writes = vec![0u32; registers as usize];
     let mut first_read = vec![usize::MAX; registers as usize];
     for (pc, inst) in insts.iter().enumerate() {
-        let (used, defined) = registers_of(inst);
+        let operands = inst.operands();
+        let (used, defined) = (
+            operands.registers_read().collect::<Vec<_>>(),
+            operands.writes,
+        );
         for r in used.into_iter().filter(|&r| r < registers) {
             first_read[r as usize] = first_read[r as usize].min(pc);
         }

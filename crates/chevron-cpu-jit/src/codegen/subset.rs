@@ -1,16 +1,17 @@
 //! Which decoded instructions the compiler handles: anything else keeps a kernel interpreted.
 
-use chevron_ptx::interp::inst::{
-    Addr, AddrBase, BarrierKind, Collective, IntBin, IntTer, Op, Space, Special, Src, SINK,
-};
+//! Operands (sources, accesses, control, meetings) come from the lowered form's
+//! `Op::operands`; the match below decides only what is particular to each kind.
+
 use std::collections::BTreeMap;
 use std::ops::Range;
 
-use chevron_ptx::interp::inst::Inst;
 use chevron_ptx::interp::program::FunctionCode;
-
-use crate::liveness::registers_of;
 use chevron_ptx::ir::{Modifier, Op as IrOp, ScalarType as T, Semantics};
+use chevron_ptx::lowered::{
+    AccessKind, Addr, AddrBase, BarrierKind, Collective, Flow, Inst, IntBin, IntTer, Meeting, Op,
+    Space, Special, Src, SINK,
+};
 
 /// Why `code` (a kernel with its calls inlined) stays interpreted, if it does: the first
 /// instruction outside the subset, a volatile or ordered access, a predicated barrier or exit,
@@ -56,12 +57,9 @@ pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
                 code.line(pc)
             ));
         }
-        if inst.guard.is_some()
-            && matches!(
-                inst.op,
-                Op::Bar { .. } | Op::Exit | Op::Ret | Op::Warp { .. }
-            )
-        {
+        let operands = inst.operands();
+        let leaves = matches!(operands.flow, Flow::Exit | Flow::Return);
+        if operands.guarded && (leaves || operands.meets.is_some()) {
             return Some(format!(
                 "a predicated barrier or exit (line {})",
                 code.line(pc)
@@ -86,15 +84,22 @@ fn set_once_before(insts: &[Inst], registers: u32) -> BTreeMap<u32, (Range<usize
     let mut writes = vec![0u32; registers as usize];
     for inst in insts {
         let guarded = if inst.guard.is_some() { 2 } else { 1 };
-        for r in registers_of(inst).1.into_iter().filter(|&r| r < registers) {
+        for r in inst
+            .operands()
+            .writes
+            .into_iter()
+            .filter(|&r| r < registers)
+        {
             writes[r as usize] += guarded;
         }
     }
     let mut landing = vec![false; insts.len()];
     for inst in insts {
-        if let Op::Bra { target } = inst.op {
-            if let Some(pc) = landing.get_mut(target as usize) {
-                *pc = true;
+        if let Flow::Jump(targets) = inst.op.flow() {
+            for target in targets {
+                if let Some(pc) = landing.get_mut(target as usize) {
+                    *pc = true;
+                }
             }
         }
     }
@@ -168,101 +173,63 @@ pub(super) fn unsupported(
         (Space::Param, _) | (_, AddrBase::KernelParam) => false,
         _ => true,
     };
-    let ok = match op {
-        Op::Nop | Op::Fence | Op::Bra { .. } | Op::Ret | Op::Exit | Op::Trap => true,
-        Op::Mov { a, .. } => src_ok(a),
-        // Carries live in a flag register outside the compiled form.
-        Op::IntBin { k, t, a, b, .. } => {
-            int(*t) && src_ok(a) && src_ok(b) && !matches!(k, IntBin::Carry { .. })
-        }
-        Op::IntTer { k, t, a, b, c, .. } => {
-            int(*t) && [a, b, c].into_iter().all(src_ok) && !matches!(k, IntTer::Madc { .. })
-        }
-        Op::Prmt { a, b, c, .. } | Op::Shf { a, b, c, .. } => [a, b, c].into_iter().all(src_ok),
-        Op::Bfi { a, b, c, e, .. } => [a, b, c, e].into_iter().all(src_ok),
-        Op::Lop3 {
-            a,
-            b,
-            c,
-            lut: Src::Imm(_),
-            ..
-        } => [a, b, c].into_iter().all(src_ok),
-        Op::Pack { parts, part, .. } => *part <= 32 && parts.iter().all(src_ok),
-        Op::Unpack { a, part, .. } => *part <= 32 && src_ok(a),
-        Op::IntUn { t, a, .. } => int(*t) && src_ok(a),
-        Op::Selp { a, b, c, .. } => [a, b, c].into_iter().all(src_ok),
-        Op::PredLogic { a, b, .. } => src_ok(a) && src_ok(b),
-        Op::Setp {
-            ty,
-            set_ty,
-            a,
-            b,
-            c,
-            ..
-        } => {
-            set_ty.is_none()
-                && !matches!(ty, T::F16x2 | T::Bf16x2 | T::Pred | T::B128)
-                && [a, b, c].into_iter().all(src_ok)
-        }
-        Op::Float { a, b, c, .. } => [a, b, c].into_iter().all(src_ok),
-        Op::Cvt { a, dst, src, .. } => {
-            src_ok(a) && !matches!(dst, T::B128) && !matches!(src, T::B128)
-        }
-        Op::Cvta { space, a, .. } => src_ok(a) && !matches!(space, Space::Param),
-        Op::Ld {
-            space, bits, addr, ..
-        } => matches!(bits, 8 | 16 | 32 | 64) && addr_ok(*space, addr, u64::from(*bits / 8)),
-        Op::St {
-            space,
-            bits,
-            addr,
-            srcs,
-        } => {
-            matches!(bits, 8 | 16 | 32 | 64)
-                && (*space != Space::Param || addr.base == AddrBase::Frame)
-                && *space != Space::Const
-                && addr_ok(*space, addr, 0)
-                && srcs.iter().all(src_ok)
-        }
-        Op::Atom {
-            space,
-            op,
-            ty,
-            addr,
-            b,
-            c,
-            ..
-        } => {
-            matches!(ty.size(), 2 | 4 | 8)
-                && *op != IrOp::Popc
-                && matches!(space, Space::Global | Space::Shared | Space::Generic)
-                && addr_ok(*space, addr, 0)
-                && src_ok(b)
-                && src_ok(c)
-        }
-        // Collectives of the whole warp (whose lanes all meet there, or the interpreter runs
-        // the block).
-        Op::Warp { c, mask } if constant(mask).is_some_and(|m| m & 0xffff_ffff == 0xffff_ffff) => {
-            match c {
-                Collective::Shfl { a, b, c, d, .. } => {
-                    *d != SINK && [a, b, c].into_iter().all(src_ok)
-                }
-                Collective::Vote { a, .. }
-                | Collective::MatchAny { a, .. }
-                | Collective::MatchAll { a, .. }
-                | Collective::Redux { a, .. } => src_ok(a),
-                Collective::Elect { .. } | Collective::WarpSync => true,
+    // Every source operand, whatever the instruction (the lowered form lists them).
+    let sources = op.operands().reads.iter().all(src_ok);
+    let ok = sources
+        && match op {
+            Op::Nop | Op::Fence | Op::Bra { .. } | Op::Ret | Op::Exit | Op::Trap => true,
+            Op::Mov { .. } | Op::Prmt { .. } | Op::Shf { .. } | Op::Bfi { .. } => true,
+            // Carries live in a flag register outside the compiled form.
+            Op::IntBin { k, t, .. } => int(*t) && !matches!(k, IntBin::Carry { .. }),
+            Op::IntTer { k, t, .. } => int(*t) && !matches!(k, IntTer::Madc { .. }),
+            Op::Lop3 { lut, .. } => matches!(lut, Src::Imm(_)),
+            Op::Pack { part, .. } | Op::Unpack { part, .. } => *part <= 32,
+            Op::IntUn { t, .. } => int(*t),
+            Op::Selp { .. } | Op::PredLogic { .. } | Op::Float { .. } => true,
+            Op::Setp { ty, set_ty, .. } => {
+                set_ty.is_none() && !matches!(ty, T::F16x2 | T::Bf16x2 | T::Pred | T::B128)
             }
-        }
-        Op::Bar {
-            kind: BarrierKind::Sync,
-            id: Src::Imm(0),
-            count: None,
-            d,
-            ..
-        } => *d == SINK,
-        _ => false,
-    };
+            Op::Cvt { dst, src, .. } => !matches!(dst, T::B128) && !matches!(src, T::B128),
+            Op::Cvta { space, .. } => !matches!(space, Space::Param),
+            Op::Ld {
+                space, bits, addr, ..
+            } => matches!(bits, 8 | 16 | 32 | 64) && addr_ok(*space, addr, u64::from(*bits / 8)),
+            Op::St {
+                space, bits, addr, ..
+            } => {
+                matches!(bits, 8 | 16 | 32 | 64)
+                    && (*space != Space::Param || addr.base == AddrBase::Frame)
+                    && *space != Space::Const
+                    && addr_ok(*space, addr, 0)
+            }
+            Op::Atom {
+                space,
+                op,
+                ty,
+                addr,
+                ..
+            } => {
+                matches!(ty.size(), 2 | 4 | 8)
+                    && *op != IrOp::Popc
+                    && matches!(space, Space::Global | Space::Shared | Space::Generic)
+                    && addr_ok(*space, addr, 0)
+            }
+            // Collectives of the whole warp (whose lanes all meet there, or the interpreter
+            // runs the block).
+            Op::Warp { c, mask }
+                if constant(mask).is_some_and(|m| m & 0xffff_ffff == 0xffff_ffff) =>
+            {
+                !matches!(c, Collective::Shfl { d: SINK, .. })
+            }
+            Op::Bar {
+                kind: BarrierKind::Sync,
+                id: Src::Imm(0),
+                count: None,
+                d,
+                ..
+            } => *d == SINK,
+            _ => false,
+        };
     (!ok).then(|| format!("`{}` is not compiled", op_name(op)))
 }
 
@@ -282,22 +249,21 @@ pub(crate) fn op_name(op: &Op) -> String {
 fn atomic_before_collective(insts: &[Inst]) -> Option<usize> {
     let n = insts.len();
     let global_atomic = |inst: &Inst| {
-        matches!(
-            inst.op,
-            Op::Atom {
-                space: Space::Global | Space::Generic,
-                ..
-            }
-        )
+        inst.operands().accesses.iter().any(|access| {
+            access.kind == AccessKind::Atomic
+                && matches!(access.space, Space::Global | Space::Generic)
+        })
     };
+    let collective = |inst: &Inst| inst.operands().meets == Some(Meeting::Warp);
     let mut reaches_collective = vec![false; n];
     // Backward: an instruction reaches a collective if it is one or a successor reaches one.
     let mut changed = true;
     while changed {
         changed = false;
         for pc in (0..n).rev() {
-            let reaches = matches!(insts[pc].op, Op::Warp { .. })
-                || crate::liveness::successors(&insts[pc], pc, n)
+            let reaches = collective(&insts[pc])
+                || insts[pc]
+                    .successors(pc, n)
                     .into_iter()
                     .any(|next| next < n && reaches_collective[next]);
             if reaches && !reaches_collective[pc] {
@@ -308,7 +274,8 @@ fn atomic_before_collective(insts: &[Inst]) -> Option<usize> {
     }
     (0..n).find(|&pc| {
         global_atomic(&insts[pc])
-            && crate::liveness::successors(&insts[pc], pc, n)
+            && insts[pc]
+                .successors(pc, n)
                 .into_iter()
                 .any(|next| next < n && reaches_collective[next])
     })

@@ -24,8 +24,8 @@ mod shapes;
 use std::collections::BTreeMap;
 use std::mem::offset_of;
 
-use chevron_ptx::interp::inst::{Op, Src};
 use chevron_ptx::interp::program::FunctionCode;
+use chevron_ptx::lowered::{Op, Src};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
     types, Block, ConstantData, FuncRef, InstBuilder, MemFlagsData, Type, Value,

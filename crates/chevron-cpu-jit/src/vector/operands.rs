@@ -4,7 +4,7 @@
 
 use std::mem::offset_of;
 
-use chevron_ptx::interp::inst::{Special, Src};
+use chevron_ptx::lowered::{Special, Src};
 use cranelift_codegen::ir::condcodes::FloatCC;
 use cranelift_codegen::ir::{types, InstBuilder, Value};
 

@@ -4,8 +4,8 @@
 
 use std::mem::offset_of;
 
-use chevron_ptx::interp::inst::{AddrBase, FloatOp, IntBin, IntTer, Op, Space, Src, SINK};
 use chevron_ptx::ir::{Compare, Op as IrOp, ScalarType as T};
+use chevron_ptx::lowered::{AddrBase, FloatOp, IntBin, IntTer, Op, Space, Src, SINK};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, Block, Endianness, InstBuilder, MemFlagsData, Value};
 
@@ -65,7 +65,7 @@ impl VectorEmitter<'_, '_, '_> {
             }
             _ => {
                 self.widening_guard(pc);
-                let d = crate::liveness::registers_of(&self.t.code.insts[pc]).1[0];
+                let d = self.t.code.insts[pc].operands().writes[0];
                 let lane = match (self.def_shape(), self.width(d)) {
                     (Shape::Varying, Width::W64) => {
                         let v = std::array::from_fn(|i| self.eval(pc, Lane::One(i as u8)));
@@ -340,7 +340,7 @@ impl VectorEmitter<'_, '_, '_> {
                 };
                 let ity = if vector { types::I32X4 } else { types::I32 };
                 let bits = self.b.ins().bitcast(ity, lanes(), r);
-                let d = crate::liveness::registers_of(&self.t.code.insts[pc]).1[0];
+                let d = self.t.code.insts[pc].operands().writes[0];
                 if self.lazy.get(d as usize) == Some(&true) {
                     // Made canonical where it is read.
                     bits
@@ -466,7 +466,7 @@ impl VectorEmitter<'_, '_, '_> {
         &mut self,
         pc: usize,
         space: Space,
-        addr: &chevron_ptx::interp::inst::Addr,
+        addr: &chevron_ptx::lowered::Addr,
         shift: u32,
     ) -> (Value, bool) {
         let (first, shape) = match addr.base {
@@ -492,7 +492,7 @@ impl VectorEmitter<'_, '_, '_> {
         &mut self,
         pc: usize,
         space: Space,
-        addr: &chevron_ptx::interp::inst::Addr,
+        addr: &chevron_ptx::lowered::Addr,
         bits: u8,
         target: Access,
     ) {

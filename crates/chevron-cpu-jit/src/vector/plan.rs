@@ -3,13 +3,13 @@
 
 use std::collections::BTreeSet;
 
-use chevron_ptx::interp::inst::{
+use chevron_ptx::ir::{Compare, Op as IrOp, Rounding, ScalarType as T};
+use chevron_ptx::lowered::{
     AddrBase, BarrierKind, FloatOp, Inst, IntBin, IntTer, Op, Space, Special, Src, SINK,
 };
-use chevron_ptx::ir::{Compare, Op as IrOp, Rounding, ScalarType as T};
 
 use super::shapes::{widens, Shape, Shapes};
-use crate::liveness::{registers_of, Liveness};
+use crate::liveness::Liveness;
 
 /// How a register's four values are held.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -44,7 +44,7 @@ pub fn plan(insts: &[Inst], registers: u32, fma: bool) -> Result<Plan, String> {
     for (pc, inst) in insts.iter().enumerate() {
         let width = result_width(&inst.op, fma)
             .ok_or_else(|| format!("`{}` has no four-wide form", op_name(&inst.op)))?;
-        for d in registers_of(inst).1 {
+        for d in inst.operands().writes {
             let Some(slot) = written.get_mut(d as usize) else {
                 continue;
             };
@@ -164,10 +164,14 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
         64 => Some(Width::W64),
         _ => None,
     };
+    // Every source operand (the lowered form lists them) is one the four-wide code reads.
+    if !op.operands().reads.iter().all(src_ok) {
+        return None;
+    }
     let w = match op {
         Op::Nop => return Some(None),
-        Op::Mov { a, bits: b, .. } if src_ok(a) => bits(*b)?,
-        Op::IntBin { k, t, a, b, .. } if src_ok(a) && src_ok(b) => {
+        Op::Mov { bits: b, .. } => bits(*b)?,
+        Op::IntBin { k, t, b, .. } => {
             let w = int_width(*t)?;
             match k {
                 IntBin::Add
@@ -183,7 +187,7 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
                 _ => return None,
             }
         }
-        Op::IntTer { k, t, a, b, c, .. } if src_ok(a) && src_ok(b) && src_ok(c) => {
+        Op::IntTer { k, t, .. } => {
             let w = int_width(*t)?;
             match k {
                 IntTer::MadLo => w,
@@ -197,10 +201,8 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
             ftz,
             combine: None,
             set_ty: None,
-            a,
-            b,
             ..
-        } if src_ok(a) && src_ok(b) => {
+        } => {
             match ty {
                 T::F32 if !*ftz => {}
                 _ if matches!(cmp, Compare::Num | Compare::Nan) => return None,
@@ -210,38 +212,26 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
             }
             Width::W32
         }
-        Op::PredLogic { op, a, b, .. }
-            if src_ok(a) && src_ok(b) && matches!(op, IrOp::And | IrOp::Or | IrOp::Xor) =>
-        {
-            Width::W32
-        }
-        Op::Selp {
-            bits: b,
-            a,
-            b: y,
-            c,
+        Op::PredLogic {
+            op: IrOp::And | IrOp::Or | IrOp::Xor,
             ..
-        } if src_ok(a) && src_ok(y) && src_ok(c) => bits(*b)?,
-        Op::Float { op, m, a, b, c, .. }
+        } => Width::W32,
+        Op::Selp { bits: b, .. } => bits(*b)?,
+        Op::Float { op, m, .. }
             if m.ty == T::F32
                 && m.rnd == Rounding::Rn
                 && !m.ftz
                 && !m.sat
                 && !m.relu
-                && src_ok(a)
-                && src_ok(b)
-                && src_ok(c)
                 && (matches!(op, FloatOp::Add | FloatOp::Sub | FloatOp::Mul)
                     || (fma && *op == FloatOp::Fma)) =>
         {
             Width::W32
         }
         // min/max take no rounding; `.NaN` (a NaN operand gives NaN) is not in the form.
-        Op::Float { op, m, a, b, .. }
+        Op::Float { op, m, .. }
             if m.ty == T::F32
                 && !m.ftz
-                && src_ok(a)
-                && src_ok(b)
                 && matches!(
                     op,
                     FloatOp::Min { nan: false } | FloatOp::Max { nan: false }
@@ -250,12 +240,8 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
             Width::W32
         }
         Op::Cvt {
-            dst,
-            src,
-            options,
-            a,
-            ..
-        } if src_ok(a) && !options.sat && !options.ftz && !options.relu && !options.satfinite => {
+            dst, src, options, ..
+        } if !options.sat && !options.ftz && !options.relu && !options.satfinite => {
             if float_conversion(*dst, *src, options.rnd) {
                 return Some(Some(Width::W32));
             }
@@ -270,10 +256,9 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
         }
         Op::Cvta {
             space: Space::Global,
-            a,
             bits: 64,
             ..
-        } if src_ok(a) => Width::W64,
+        } => Width::W64,
         // A signed 32-bit load leaves its value sign-extended to 64 bits in the interpreter's
         // register, which a 32-bit register here would not.
         Op::Ld {
@@ -295,11 +280,7 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
             bits: 32 | 64,
             addr,
             srcs,
-        } if srcs.len() == 1
-            && src_ok(&srcs[0])
-            && address_ok(*space, addr.base)
-            && *space != Space::Param =>
-        {
+        } if srcs.len() == 1 && address_ok(*space, addr.base) && *space != Space::Param => {
             return Some(None)
         }
         Op::Bra { .. } | Op::Ret | Op::Exit => return Some(None),

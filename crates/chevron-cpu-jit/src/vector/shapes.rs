@@ -4,10 +4,10 @@
 //! value (`shl %r11, %r11, 2` after `mad %r11, ...`) keeps a shape at each point; a register
 //! whose live shapes meet at a join is [`Shape::Varying`] everywhere.
 
-use chevron_ptx::interp::inst::{AddrBase, Inst, IntBin, IntTer, Op, Special, Src};
 use chevron_ptx::ir::ScalarType as T;
+use chevron_ptx::lowered::{AddrBase, Inst, IntBin, IntTer, Op, Special, Src};
 
-use crate::liveness::{registers_of, successors, Liveness};
+use crate::liveness::Liveness;
 
 /// How a register's four values relate, in its width's arithmetic. A group runs in step, so
 /// this holds wherever the vector function runs; values restored from the threads' slots
@@ -149,7 +149,7 @@ fn flow(
             };
             let mut out = state.clone();
             let mut written = transfer(&inst.op, &read);
-            let targets = registers_of(inst).1;
+            let targets = inst.operands().writes;
             if targets
                 .iter()
                 .any(|&d| forced.get(d as usize) == Some(&true))
@@ -168,7 +168,7 @@ fn flow(
                     };
                 }
             }
-            for next in successors(inst, pc, count) {
+            for next in inst.successors(pc, count) {
                 let target = states[next].get_or_insert_with(|| vec![None; n]);
                 for r in 0..n {
                     if !live.is_live(next, r as u32) {
@@ -295,13 +295,13 @@ pub fn widens(op: &Op) -> Vec<&Src> {
 mod tests {
     use std::sync::Arc;
 
-    use chevron_ptx::interp::inst::Src;
     use chevron_ptx::interp::{DeviceMemory, Program};
+    use chevron_ptx::lowered::Src;
 
     use super::{Shape, Shapes};
 
     /// The shapes of `body` (a kernel with registers `%r<16>`, `%rd<8>`, `%p<4>`) and its code.
-    fn shapes_of(body: &str) -> (Shapes, Vec<chevron_ptx::interp::inst::Inst>) {
+    fn shapes_of(body: &str) -> (Shapes, Vec<chevron_ptx::lowered::Inst>) {
         let text = format!(
             ".version 7.0\n.target sm_70\n.address_size 64\n.visible .entry k(.param .u64 p)\n\
              {{ .reg .pred %p<4>; .reg .b32 %r<16>; .reg .b64 %rd<8>;\n{body}\nret; }}"
@@ -324,11 +324,11 @@ mod tests {
     /// The shape of the `n`-th operand register of the instruction at `pc`.
     fn operand(
         shapes: &Shapes,
-        insts: &[chevron_ptx::interp::inst::Inst],
+        insts: &[chevron_ptx::lowered::Inst],
         pc: usize,
         n: usize,
     ) -> Shape {
-        let (used, _) = crate::liveness::registers_of(&insts[pc]);
+        let used: Vec<u32> = insts[pc].operands().registers_read().collect();
         shapes.of(pc, &Src::Reg(used[n]))
     }
 

@@ -47,7 +47,11 @@ pub fn config(grid: u32, block: u32, threads: usize) -> LaunchConfig {
 /// `kernel` of `program` compiled; the test fails with the compiler's reason if it is not.
 pub fn compile(program: &Arc<Program>, kernel: &str, checks: bool) -> CompiledKernel {
     let handle = program.kernel(kernel).expect("the kernel exists");
-    CompiledKernel::compile(program, &handle, checks)
+    let options = chevron_cpu_jit::CompileOptions {
+        checks,
+        ..Default::default()
+    };
+    CompiledKernel::compile(program, &handle, &options)
         .unwrap_or_else(|why| panic!("{kernel} compiles: {why}"))
 }
 

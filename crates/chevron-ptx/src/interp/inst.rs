@@ -190,6 +190,9 @@ pub enum IntTer {
     Szext {
         wrap: bool,
     },
+    /// `cvt.pack.sat.{u16,s16,u8,s8}.s32.b32`: `a` and `b` saturated to the instruction type,
+    /// `a`'s bits above `b`'s, and (8-bit parts) `c` shifted in above both.
+    CvtPackSat,
 }
 
 /// Float operation kinds (binary and unary share one enum).

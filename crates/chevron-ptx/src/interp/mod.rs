@@ -51,10 +51,10 @@ pub mod device_runtime;
 mod exec;
 pub mod fault;
 pub mod grid;
-/// The decoded instruction form, for the CPU device's compiler (not a stable interface).
-#[doc(hidden)]
+/// The decoded instruction form, defined beside the interpreter that runs it; public as
+/// [`crate::lowered`], with what each instruction reads, writes and does.
 #[allow(missing_docs, private_interfaces)]
-pub mod inst;
+pub(crate) mod inst;
 mod launch_tree;
 pub mod memory;
 pub mod numeric;

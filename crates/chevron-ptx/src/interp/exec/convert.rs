@@ -6,7 +6,7 @@
 
 use super::{for_lanes, Flow, Launch};
 use crate::interp::fault::{ExecFault, LoadError};
-use crate::interp::inst::{Op, Space};
+use crate::interp::inst::{IntTer, Op, Space, Src};
 use crate::interp::memory::{Window, LOCAL_WINDOW, SHARED_WINDOW};
 use crate::interp::numeric::convert::{self as nv, CvtOptions};
 use crate::interp::program::{space_of, Decoder};
@@ -90,6 +90,9 @@ pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction, op: K) -> Result<O
                 satfinite: inst.has(Flag::Satfinite),
                 relu: inst.has(Flag::Relu),
             });
+            if !dst.is_float() && inst.modifiers.iter().any(|m| m.to_word() == "pack") {
+                return int_pack(d, inst, dst, &types);
+            }
             if inst.operands.len() >= 3 {
                 return Ok(Op::CvtPack {
                     dst,
@@ -134,6 +137,35 @@ fn cvta(space: Space, to: bool, a: u64) -> u64 {
     } else {
         a.wrapping_add(window)
     }
+}
+
+/// `cvt.pack.sat.{u16,s16,u8,s8}.s32.b32 d, a, b(, c)`: two saturated integers packed into
+/// one word (`c` for the 8-bit forms only).
+fn int_pack(d: &Decoder<'_>, inst: &ir::Instruction, dst: T, types: &[T]) -> Result<Op, LoadError> {
+    let eight = matches!(dst, T::U8 | T::S8);
+    let form = matches!(dst, T::U16 | T::S16 | T::U8 | T::S8)
+        && types.get(1..) == Some(&[T::S32, T::B32][..])
+        && inst.has(Flag::Sat)
+        && inst.operands.len() == if eight { 4 } else { 3 };
+    if !form {
+        return Err(d.error(
+            inst,
+            "`cvt.pack` takes .sat, a 16- or 8-bit type, .s32.b32 and three (16-bit) or four \
+             (8-bit) operands (the .u4/.s4/.u2/.s2 forms are not supported on the CPU device)",
+        ));
+    }
+    Ok(Op::IntTer {
+        k: IntTer::CvtPackSat,
+        t: dst,
+        d: d.dst_at(inst, 0)?,
+        a: d.src_at(inst, 1, T::S32)?,
+        b: d.src_at(inst, 2, T::S32)?,
+        c: if eight {
+            d.src_at(inst, 3, T::B32)?
+        } else {
+            Src::Imm(0)
+        },
+    })
 }
 
 pub(super) fn execute(op: &Op, w: &mut Warp, l: &Launch<'_>, mask: u32) -> Result<Flow, ExecFault> {

@@ -414,6 +414,13 @@ pub fn evaluate(op: &Op, x: u64, y: u64, z: u64) -> Option<u64> {
             IntTer::Szext { wrap } => {
                 u64::from(nb::szext(x as u32, y as u32, t.is_signed(), !wrap))
             }
+            IntTer::CvtPackSat => u64::from(ni::cvt_pack_sat(
+                t.size() * 8,
+                t.is_signed(),
+                x as u32,
+                y as u32,
+                z as u32,
+            )),
             IntTer::Madc { .. } => return None,
         },
         Op::Bfi { bits, .. } => {

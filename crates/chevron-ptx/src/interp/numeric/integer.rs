@@ -343,6 +343,26 @@ fn half(x: u32, i: u32, signed: bool) -> i32 {
     }
 }
 
+/// `cvt.pack.sat.{u16,s16,u8,s8}.s32.b32 d, a, b, c`: `a` and `b` (signed 32-bit) clamped to
+/// the range of a `bits`-bit integer, signed or not, then `d = c:a:b` from the top, `b` in the
+/// low `bits` bits and `a` above it; `c`'s low bits fill the word's remaining high bits (none
+/// for 16-bit parts, whose form has no `c`).
+#[inline]
+pub fn cvt_pack_sat(bits: u32, signed: bool, a: u32, b: u32, c: u32) -> u32 {
+    let (min, max) = if signed {
+        (-(1i64 << (bits - 1)), (1i64 << (bits - 1)) - 1)
+    } else {
+        (0, (1i64 << bits) - 1)
+    };
+    let part = |x: u32| ((i64::from(x as i32).clamp(min, max) as u64) & ((1 << bits) - 1)) as u32;
+    let packed = (part(a) << bits) | part(b);
+    if 2 * bits >= 32 {
+        packed
+    } else {
+        packed | (c << (2 * bits))
+    }
+}
+
 /// `dp4a.atype.btype`: `c` plus the four byte products of `a` and `b` (wrapping, 32 bits).
 #[inline]
 pub fn dp4a(a: u32, b: u32, c: u32, a_signed: bool, b_signed: bool) -> u32 {

@@ -161,3 +161,27 @@ fn saturating_lanes() {
     assert_eq!(sub_sat_int(U32, 1, 2), 0);
     assert_eq!(sub_sat_int(S64, 5, 7), (-2i64) as u64);
 }
+
+#[test]
+fn cvt_pack_saturates_each_part_and_shifts_c_in_above() {
+    // u8: 300 clamps to 255, -5 to 0; c's low 16 bits above them.
+    assert_eq!(
+        cvt_pack_sat(8, false, 300, -5i32 as u32, 0xabcd),
+        0xabcd_ff00
+    );
+    // s8: -200 to -128 (0x80), 100 stays; c shifted out past bit 31 is gone.
+    assert_eq!(
+        cvt_pack_sat(8, true, -200i32 as u32, 100, 0x1_0002),
+        0x0002_8064
+    );
+    // u16 and s16: no c.
+    assert_eq!(cvt_pack_sat(16, false, 70_000, 7, 0xffff_ffff), 0xffff_0007);
+    assert_eq!(
+        cvt_pack_sat(16, true, -40_000i32 as u32, 40_000, 0),
+        0x8000_7fff
+    );
+    assert_eq!(
+        cvt_pack_sat(16, true, -1i32 as u32, -2i32 as u32, 0),
+        0xffff_fffe
+    );
+}

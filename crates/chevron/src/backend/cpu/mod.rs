@@ -23,6 +23,7 @@
 //! | `worker.rs` | running one piece of a stream's work; fault handling and cancellation |
 //! | `pool.rs` | the device's persistent helper threads, shared by its streams |
 //! | `tier.rs` | interpreter or compiled code (`CHEVRON_CPU_EXEC`), per launch; runs it |
+//! | `compile_settings.rs` | `CHEVRON_CPU_EXEC`, `_CHECKS`, `_VECTOR`, `_CODE_CACHE`, `_CODE_DUMP`: the tier's policy and the compiler's options |
 //! | `child_grids.rs` | child grids of device-side launches run on their kernel's tier |
 //! | `tier_cost.rs` | a launch's interpreted work against its kernel's compile time |
 //! | `timeline.rs` | a stream's completion counter and sticky fault |
@@ -30,6 +31,7 @@
 //! | `event.rs` | `CpuEvent`: a recorded point on a timeline |
 
 mod child_grids;
+mod compile_settings;
 mod config;
 mod device;
 mod device_core;

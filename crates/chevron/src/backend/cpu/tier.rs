@@ -24,22 +24,19 @@
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, OnceLock};
 
-use chevron_cpu_jit::{checks_from_env, vectors_from_env, Assessment, CompiledKernel, ExecMode};
+use chevron_cpu_jit::{Assessment, CompileOptions, CompiledKernel};
 use chevron_ptx::interp::{Fault, KernelHandle, LaunchConfig, LaunchHooks, LaunchReport, Program};
 
+use super::compile_settings::{self, ExecMode};
 use super::tier_cost::{record_compile, Plan, Weighing};
 
 /// The compiled code of a kernel: unset until compiled, `None` if the compiler refused it.
 type Slot = Arc<OnceLock<Option<Arc<CompiledKernel>>>>;
 
-/// The process's policy and checks setting, or why the environment is invalid.
-fn policy() -> &'static Result<(ExecMode, bool), String> {
-    static POLICY: OnceLock<Result<(ExecMode, bool), String>> = OnceLock::new();
-    POLICY.get_or_init(|| {
-        // Read by the compiler itself; checked here so that a bad value fails the launch.
-        vectors_from_env()?;
-        Ok((ExecMode::from_env()?, checks_from_env()?))
-    })
+/// The process's policy and compile options, or why the environment is invalid.
+fn policy() -> &'static Result<(ExecMode, CompileOptions), String> {
+    static POLICY: OnceLock<Result<(ExecMode, CompileOptions), String>> = OnceLock::new();
+    POLICY.get_or_init(compile_settings::from_env)
 }
 
 fn logging() -> bool {
@@ -80,7 +77,7 @@ impl KernelTier {
     }
 
     /// Runs one launch of `kernel` where the policy says: the launch's report or its fault.
-    /// `Err`: why `CHEVRON_CPU_EXEC`, `CHEVRON_CPU_CHECKS` or `CHEVRON_CPU_VECTOR` is invalid.
+    /// `Err`: why a setting of `compile_settings.rs` (`CHEVRON_CPU_EXEC`, ...) is invalid.
     #[allow(clippy::result_large_err)]
     pub fn launch(
         &self,
@@ -89,7 +86,10 @@ impl KernelTier {
         params: &[u8],
         hooks: &LaunchHooks<'_>,
     ) -> Result<Result<LaunchReport, Fault>, String> {
-        let (mode, checks) = policy().clone()?;
+        let (mode, options) = match policy() {
+            Ok((mode, options)) => (*mode, options),
+            Err(why) => return Err(why.clone()),
+        };
         // A fault is the rare end of a launch; its size does not matter.
         #[allow(clippy::result_large_err)]
         let interpret = |range: std::ops::Range<u64>| {
@@ -97,14 +97,14 @@ impl KernelTier {
                 .program
                 .launch_blocks(kernel.handle, config, params, hooks, range)
         };
-        let compile_now = || self.compiled.get_or_init(|| self.compile(&kernel, checks));
+        let compile_now = || self.compiled.get_or_init(|| self.compile(&kernel, options));
         let result = match mode {
             ExecMode::Interp => interpret(0..u64::MAX),
             ExecMode::Compiled => match compile_now() {
                 Some(compiled) => compiled.launch(config, params, hooks),
                 None => interpret(0..u64::MAX),
             },
-            ExecMode::Auto => self.auto(&kernel, checks, config, params, hooks),
+            ExecMode::Auto => self.auto(&kernel, options, config, params, hooks),
         };
         Ok(result)
     }
@@ -114,7 +114,7 @@ impl KernelTier {
     fn auto(
         &self,
         kernel: &Launchable<'_>,
-        checks: bool,
+        options: &'static CompileOptions,
         config: &LaunchConfig,
         params: &[u8],
         hooks: &LaunchHooks<'_>,
@@ -170,7 +170,7 @@ impl KernelTier {
                             earlier + work
                         )
                     });
-                    self.compile_in_background(kernel, checks);
+                    self.compile_in_background(kernel, options);
                 } else {
                     self.say(Said::Small, || {
                         format!(
@@ -193,7 +193,7 @@ impl KernelTier {
                         }
                     )
                 });
-                match self.compiled.get_or_init(|| self.compile(kernel, checks)) {
+                match self.compiled.get_or_init(|| self.compile(kernel, options)) {
                     Some(compiled) => compiled.launch(config, params, hooks),
                     None => interpret(0..u64::MAX),
                 }
@@ -206,7 +206,7 @@ impl KernelTier {
                          blocks not yet started then run compiled"
                     )
                 });
-                self.compile_in_background(kernel, checks);
+                self.compile_in_background(kernel, options);
                 let chunk = weighing.chunk_blocks(blocks, config.threads);
                 self.tiered(config, params, hooks, blocks, chunk, &interpret)
             }
@@ -256,7 +256,7 @@ impl KernelTier {
         Ok(report)
     }
 
-    fn compile_in_background(&self, kernel: &Launchable<'_>, checks: bool) {
+    fn compile_in_background(&self, kernel: &Launchable<'_>, options: &'static CompileOptions) {
         if self.compiled.get().is_some() || self.compiling.swap(true, Ordering::Relaxed) {
             return;
         }
@@ -266,7 +266,7 @@ impl KernelTier {
         let started = std::thread::Builder::new()
             .name("chevron-cpu-compile".into())
             .spawn(move || {
-                slot.get_or_init(|| compile(&program, &handle, checks, instructions));
+                slot.get_or_init(|| compile(&program, &handle, options, instructions));
             });
         if started.is_err() {
             // No thread for the compiler: the kernel stays interpreted.
@@ -274,9 +274,13 @@ impl KernelTier {
         }
     }
 
-    fn compile(&self, kernel: &Launchable<'_>, checks: bool) -> Option<Arc<CompiledKernel>> {
+    fn compile(
+        &self,
+        kernel: &Launchable<'_>,
+        options: &CompileOptions,
+    ) -> Option<Arc<CompiledKernel>> {
         let instructions = self.assessment.get().map_or(0, |a| a.instructions);
-        compile(kernel.program, kernel.handle, checks, instructions)
+        compile(kernel.program, kernel.handle, options, instructions)
     }
 
     /// Prints `message` (`CHEVRON_CPU_COMPILE_LOG`) unless this kind was said for the kernel.
@@ -304,10 +308,10 @@ enum Said {
 fn compile(
     program: &Arc<Program>,
     handle: &KernelHandle,
-    checks: bool,
+    options: &CompileOptions,
     instructions: u64,
 ) -> Option<Arc<CompiledKernel>> {
-    let result = CompiledKernel::compile(program, handle, checks);
+    let result = CompiledKernel::compile(program, handle, options);
     if let Ok(compiled) = &result {
         // A compile served by the code cache says nothing of what compiling costs.
         if instructions > 0 && compiled.functions_from_cache().0 == 0 {
