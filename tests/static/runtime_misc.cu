@@ -118,7 +118,7 @@ int main() {
     ok = ok && bad == cudaErrorInvalidValue && cudaGetLastError() == cudaSuccess;
     printf("bad launch: %s, then %s\n", cudaGetErrorName(bad), cudaGetErrorName(cudaPeekAtLastError()));
 
-    hello<<<2, 32>>>(7);
+    hello<<<1, 32>>>(7);
     CHECK(cudaDeviceSynchronize());
 
     CHECK(cudaEventDestroy(start));

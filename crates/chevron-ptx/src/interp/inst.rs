@@ -5,6 +5,8 @@
 //! type, and modifiers digested into the fields each instruction family needs. Executing an
 //! instruction therefore never looks at a string or a hash map.
 
+/// Where a `wgmma`'s A comes from (registers or a shared-memory descriptor).
+pub(crate) use super::exec::wgmma::Source as WgmmaSource;
 pub use super::exec::{
     collective_offer, collective_result, evaluate_atomic, evaluate_compare, evaluate_float,
     evaluate_int, evaluate_int_unary, partners, shuffle_source,

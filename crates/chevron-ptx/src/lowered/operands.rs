@@ -365,6 +365,22 @@ macro_rules! describe {
                 $v.access(m.space, kind);
                 $v.meets(Meeting::Warp);
             }
+            Op::Wgmma(m) => {
+                // D is the accumulator: read, then written. A comes from registers or from
+                // shared memory through a descriptor; B always from shared memory.
+                m.d.$iter().for_each(|d| $v.read_write(d));
+                match mut_or_ref!($iter, m.a) {
+                    crate::interp::inst::WgmmaSource::Registers(regs) => {
+                        regs.$iter().for_each(|s| $v.read(s));
+                    }
+                    crate::interp::inst::WgmmaSource::Descriptor(desc) => $v.read(desc),
+                }
+                $v.read(mut_or_ref!($iter, m.b));
+                $v.read(mut_or_ref!($iter, m.scale_d));
+                $v.access(Space::Shared, AccessKind::Load);
+                // The four warps of a warpgroup take part together.
+                $v.meets(Meeting::Block);
+            }
             Op::Mbarrier(m) => {
                 $v.address(mut_or_ref!($iter, m.addr));
                 if let Some(b) = mut_or_ref!($iter, m.b) {
