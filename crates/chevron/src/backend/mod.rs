@@ -177,6 +177,13 @@ pub trait Device: Send + Sync + 'static {
         false
     }
 
+    /// Whether freeing memory is cheap and never waits (the CPU device): the release worker
+    /// then keeps only a short queue, and a thread that drops buffers faster than it frees them
+    /// frees the rest itself. `false` by default.
+    fn releases_are_cheap(&self) -> bool {
+        false
+    }
+
     /// Allocates `bytes` (> 0) of memory that the host and this device's kernels address at
     /// the same address, zero-copy, of `kind` (CUDA: `cuMemHostAlloc` or `cuMemAllocManaged`;
     /// the CPU device: host memory in its allocation table): `Ok(None)` where the backend has no

@@ -17,7 +17,8 @@
 //!
 //! The queue is bounded by what it holds back: device memory (at most an eighth of the
 //! device's, [`held_bytes_limit`]) and entries ([`MAX_QUEUED`], for the host memory of the
-//! queue). Past either bound the caller releases itself, as `cuMemFree` would (waiting for the
+//! queue; [`MAX_QUEUED_CHEAP`] where releases are cheap). Past either
+//! bound the caller releases itself, as `cuMemFree` would (waiting for the
 //! device), so that a loop freeing faster than the worker keeps memory bounded. The bound is
 //! not a count of small releases: while one kernel runs for seconds the worker cannot free
 //! anything (each `cuMemFree` waits for it), and a few hundred small buffers dropped meanwhile
@@ -41,6 +42,10 @@ const IDLE_POLL_MAX: Duration = Duration::from_millis(2);
 /// Releases waiting for the worker beyond which the caller releases itself (host memory of
 /// the queue: a few words each).
 const MAX_QUEUED: usize = 1 << 16;
+
+/// The same bound on a device whose releases are cheap (the CPU device): a thread dropping
+/// buffers faster than the worker frees them must not leave a long queue of memory behind.
+const MAX_QUEUED_CHEAP: usize = 256;
 
 /// Device memory that queued frees may hold back before the caller frees itself: an eighth
 /// of the device's memory.
@@ -83,6 +88,8 @@ pub(crate) struct ReleaseWorker {
     name: String,
     /// [`held_bytes_limit`] of the device.
     held_bytes_limit: u64,
+    /// [`MAX_QUEUED`] or [`MAX_QUEUED_CHEAP`].
+    max_queued: usize,
     shared: Arc<Shared>,
     /// The device's streams: where releases wait for the device, the worker waits for these.
     streams: Streams,
@@ -98,6 +105,11 @@ impl ReleaseWorker {
     ) -> ReleaseWorker {
         ReleaseWorker {
             held_bytes_limit: held_bytes_limit(&*backend),
+            max_queued: if backend.releases_are_cheap() {
+                MAX_QUEUED_CHEAP
+            } else {
+                MAX_QUEUED
+            },
             backend,
             name: format!("chevron release {label}"),
             shared: Arc::default(),
@@ -116,7 +128,8 @@ impl ReleaseWorker {
         let mut queue = lock(&self.shared.queue);
         let held = queue.held_bytes.saturating_add(bytes);
         // A free larger than the limit still goes to the worker when nothing else is held.
-        if queue.jobs.len() >= MAX_QUEUED || (held > self.held_bytes_limit && queue.held_bytes > 0)
+        if queue.jobs.len() >= self.max_queued
+            || (held > self.held_bytes_limit && queue.held_bytes > 0)
         {
             drop(queue);
             return release_now(&*self.backend, what);

@@ -107,6 +107,10 @@ impl Device for CpuDevice {
         self.core.memory.free(ptr)
     }
 
+    fn releases_are_cheap(&self) -> bool {
+        true
+    }
+
     fn alloc_host_visible(
         &self,
         bytes: u64,
