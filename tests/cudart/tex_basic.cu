@@ -1,7 +1,7 @@
 // Texture and surface objects on a 2D float array: point and linear sampling (clamp, border,
 // normalised wrap), tex1Dfetch on linear memory, and a surface 3x1 box blur (clamped reads)
 // copied back with cudaMemcpy2DFromArray. Each result is checked against a host model of the
-// hardware (linear weights in 1/256 steps, corner products rounded to 1/256) and printed in
+// hardware (linear weights in 1/256 steps, the upper corner's product rounded to 1/256) and printed in
 // full (hex floats), for comparison with a GPU.
 #include <cmath>
 #include <cstdio>
@@ -56,14 +56,12 @@ static float model(const float *img, float x, float y, bool linear, bool norm, i
         float v = texel(img, i + (k & 1), j + (k >> 1), mode, &border);
         t[k] = border ? 0.0f : v;
     }
-    // Each corner's weight is the product of the axes' 1/256 weights rounded to the nearest
-    // 1/256, halves to even (as an H200 does; scripts/gpu/probes/tex_weights.cu).
+    // As an H200 weighs the corners (scripts/gpu/probes/tex_weights.cu): the (x1, y1) corner
+    // is a·b/256 rounded to the nearest 1/256, halves up; the others what their axes leave.
+    int w11 = (a * b + 128) >> 8;
+    int w[4] = {256 + w11 - a - b, a - w11, b - w11, w11};
     float s = 0;
-    for (int k = 0; k < 4; k++) {
-        int wx = (k & 1) ? a : 256 - a, wy = (k >> 1) ? b : 256 - b;
-        int p = wx * wy, w = (p >> 8) + ((p & 255) > 128 || ((p & 255) == 128 && ((p >> 8) & 1)));
-        s += w / 256.0f * t[k];
-    }
+    for (int k = 0; k < 4; k++) s += w[k] / 256.0f * t[k];
     return s;
 }
 

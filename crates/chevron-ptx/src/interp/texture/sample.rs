@@ -4,10 +4,15 @@
 //! filtering reads the texel `floor(x)`. Linear filtering reads the two (1D), four (2D) or eight
 //! (3D) texels around `x - 0.5` and weighs them with the fraction of `x - 0.5` held in 9-bit
 //! fixed point with 8 fractional bits (the coordinate is rounded to the nearest 1/256 of a
-//! texel), as NVIDIA's texture units do. A corner's weight is the product of its axes' weights,
-//! itself rounded to the nearest 1/256 after each product (measured on an H200 with
-//! `scripts/gpu/probes/tex_weights.cu`: a bilinear corner weighs `round(wx·wy/256)/256`, not the
-//! exact `wx·wy/65536`); the weighted sum is taken in f32 in the guide's order.
+//! texel), as NVIDIA's texture units do. Bilinear corner weights (measured on an H200 with
+//! `scripts/gpu/probes/tex_weights.cu` and `tests/cudart/tex_filtering.cu`): the upper-upper
+//! corner weighs `wx·wy/256` rounded to the nearest 1/256, halves up, and the three others
+//! what is left of their axes' weights (`wx − w11`, `wy − w11`, `256 − wx − wy + w11`), so the
+//! four always sum to 1; a trilinear corner's weight is the product of its axes' weights,
+//! rounded to the nearest 1/256 after each product. The weighted sum is taken in f32 in the
+//! guide's order. A 1D array texture is a 2D one of height 1 to the hardware, sampled at row
+//! coordinate 0: its linear filter takes half of each texel from row −1, which only a border
+//! address mode on the second axis makes the border colour.
 //! Each texel index is then resolved by its dimension's address mode: wrap and mirror (which
 //! CUDA honours only with normalised coordinates; clamp otherwise), clamp, or border (the
 //! border colour outside the extent).
@@ -181,6 +186,14 @@ fn corner_weight(axis_weights: impl Iterator<Item = u32>) -> u32 {
     })
 }
 
+/// The four bilinear corner weights in 1/256 steps, in the guide's order ((x0, y0), (x1, y0),
+/// (x0, y1), (x1, y1)), for upper weights `wx` and `wy`: the (x1, y1) corner rounded to the
+/// nearest 1/256 (halves up), the others what their axes leave.
+fn bilinear_weights(wx: u32, wy: u32) -> [u32; 4] {
+    let w11 = (wx * wy + 128) >> 8;
+    [256 + w11 - wx - wy, wx - w11, wy - w11, w11]
+}
+
 /// `tex` with float coordinates: the element (point) or the filtered value (linear) at
 /// `coords` (unused dimensions ignored) of `layer`.
 pub fn sample<E>(
@@ -210,22 +223,43 @@ pub fn sample<E>(
         let x = if u[axis].is_nan() { 0.0 } else { u[axis] };
         (base[axis], alpha[axis]) = footprint(x);
     }
+    // A 1D array with a border on its second axis: the hardware's row -1 is the border.
+    let as_rows =
+        dims == 1 && d.resource == ResourceKind::Array && d.address[1] == AddressMode::Border;
+    let footprint_dims = if as_rows {
+        (base[1], alpha[1]) = footprint(0.0);
+        2
+    } else {
+        dims
+    };
     let mut sum = [0f32; 4];
     // Corners in the guide's order: x varies fastest, then y, then z.
-    for corner in 0..(1usize << dims) {
+    for corner in 0..(1usize << footprint_dims) {
         let mut i = base;
-        for (axis, index) in i.iter_mut().enumerate().take(dims) {
+        for (axis, index) in i.iter_mut().enumerate().take(footprint_dims) {
             *index += i64::from(corner >> axis & 1 == 1);
         }
-        let weight = corner_weight((0..dims).map(|axis| {
-            if corner >> axis & 1 == 1 {
-                alpha[axis]
-            } else {
-                256 - alpha[axis]
-            }
-        })) as f32
+        let weight = if footprint_dims == 2 {
+            bilinear_weights(alpha[0], alpha[1])[corner]
+        } else {
+            corner_weight((0..footprint_dims).map(|axis| {
+                if corner >> axis & 1 == 1 {
+                    alpha[axis]
+                } else {
+                    256 - alpha[axis]
+                }
+            }))
+        } as f32
             / 256.0;
-        let texel = element(d, resolve_all(d, i), layer, ty, read)?.map(f32::from_bits);
+        let at = if as_rows {
+            // Row -1 is the border; row 0 the array's one row.
+            (i[1] == 0)
+                .then(|| resolve(i[0], d.extent[0], mode(d, 0)).map(|x| [x, 0, 0]))
+                .flatten()
+        } else {
+            resolve_all(d, i)
+        };
+        let texel = element(d, at, layer, ty, read)?.map(f32::from_bits);
         for (s, t) in sum.iter_mut().zip(texel) {
             *s += weight * t;
         }
