@@ -233,6 +233,9 @@ pub fn sample<E>(
         dims
     };
     let mut sum = [0f32; 4];
+    // Unsigned normalised texels of up to 16 bits are filtered as 16-bit integers.
+    let unorm = unorm16_filtering(d);
+    let mut wide = [0u64; 4];
     // Corners in the guide's order: x varies fastest, then y, then z.
     for corner in 0..(1usize << footprint_dims) {
         let mut i = base;
@@ -249,8 +252,7 @@ pub fn sample<E>(
                     256 - alpha[axis]
                 }
             }))
-        } as f32
-            / 256.0;
+        };
         let at = if as_rows {
             // Row -1 is the border; row 0 the array's one row.
             (i[1] == 0)
@@ -259,12 +261,58 @@ pub fn sample<E>(
         } else {
             resolve_all(d, i)
         };
+        if unorm {
+            let texel = unorm16_element(d, at, layer, read)?;
+            for (w, t) in wide.iter_mut().zip(texel) {
+                *w += u64::from(weight) * u64::from(t);
+            }
+            continue;
+        }
+        let weight = weight as f32 / 256.0;
         let texel = element(d, at, layer, ty, read)?.map(f32::from_bits);
         for (s, t) in sum.iter_mut().zip(texel) {
             *s += weight * t;
         }
     }
+    if unorm {
+        // Rounded to the nearest 16-bit step (halves up), then converted to float.
+        let channels = usize::from(d.channels);
+        let mut out = [0, 0, 0, 1.0f32.to_bits()];
+        for c in 0..channels {
+            out[c] = (((wide[c] + 128) >> 8) as f32 / 65535.0).to_bits();
+        }
+        return Ok(out);
+    }
     Ok(sum.map(f32::to_bits))
+}
+
+/// Whether linear filtering runs on 16-bit integers: unsigned texels of up to 16 bits read as
+/// normalised floats. An H200 widens 8-bit texels to 16 bits (`v·257`), weighs them in 1/256
+/// steps, rounds the sum to the nearest 16-bit step and returns it over 65535 (measured:
+/// `tests/cudart/tex_filtering.cu`'s 48 filtered 8-bit samples, all equal so).
+fn unorm16_filtering(d: &Descriptor) -> bool {
+    d.normalized_read && d.channel_kind == ChannelKind::Unsigned && d.bits <= 16
+}
+
+/// The channels of the element at `at` (the border when `None`) as 16-bit unsigned
+/// normalised values.
+fn unorm16_element<E>(
+    d: &Descriptor,
+    at: Option<[u64; 3]>,
+    layer: u64,
+    read: &mut ReadFn<'_, E>,
+) -> Result<[u32; 4], E> {
+    let Some(at) = at else {
+        return Ok(d
+            .border
+            .map(|b| (b.clamp(0.0, 1.0) * 65535.0 + 0.5).floor() as u32));
+    };
+    let raw = raw_element(d, element_address(d, at, layer), read)?;
+    let widen = |v: u32| match d.bits {
+        8 => v * 257,
+        _ => v,
+    };
+    Ok(raw.map(widen))
 }
 
 /// `tex` with integer coordinates (`tex1Dfetch` on linear memory, or texel indices of an
