@@ -7,12 +7,13 @@
 //! again goes straight to the stream.
 
 use std::ffi::{c_uint, c_void};
+use std::sync::Arc;
 
 use chevron::LaunchConfig;
 use cudart::launch::Shape as Placement;
 use cudart::state;
 
-use crate::module::function;
+use crate::module::{function, FunctionEntry};
 use crate::prepared_launch;
 use crate::result::{
     entry, CUresult, DriverError, DriverResult, INVALID_CONTEXT, INVALID_VALUE, SUCCESS,
@@ -84,7 +85,7 @@ unsafe fn packed_buffer(extra: *mut *mut c_void) -> DriverResult<Option<(*mut u8
     }
 }
 
-/// Launches `func` with `shape` on `stream`.
+/// Launches `func` with `shape` on `stream`; returns the function it resolved.
 ///
 /// # Safety
 /// `params` holds one readable pointer per kernel parameter, or `extra` describes a packed
@@ -95,7 +96,7 @@ pub unsafe fn launch(
     stream: *mut c_void,
     params: *mut *mut c_void,
     extra: *mut *mut c_void,
-) -> DriverResult {
+) -> DriverResult<Arc<FunctionEntry>> {
     let function = function(func)?;
     state::set_current(function.ordinal)?;
     let kernel = &function.kernel;
@@ -168,7 +169,7 @@ pub unsafe fn launch(
             )
         };
         if let Some(captured) = captured {
-            return captured.map_err(Into::into);
+            return captured.map(|()| function).map_err(Into::into);
         }
     }
     // A capturing stream refuses other work here (a cluster launch is not captured).
@@ -190,8 +191,8 @@ pub unsafe fn launch(
     };
     // SAFETY: one readable pointer per parameter (the caller's guarantee, or the packed
     // buffer's, checked above).
-    unsafe { cudart::launch::submit_shaped(kernel, &stream, ordinal, config, placement, args) }
-        .map_err(Into::into)
+    unsafe { cudart::launch::submit_shaped(kernel, &stream, ordinal, config, placement, args) }?;
+    Ok(function)
 }
 
 /// Launches a function.
@@ -233,9 +234,9 @@ pub unsafe extern "C" fn cuLaunchKernel(
         Err(code) => code,
         Ok(false) => entry("cuLaunchKernel", || {
             // SAFETY: forwarded from the caller.
-            unsafe { launch(func, shape, stream, params, extra) }?;
+            let function = unsafe { launch(func, shape, stream, params, extra) }?;
             if !params.is_null() {
-                prepared_launch::prepare(func, &shape, stream, &function(func)?);
+                prepared_launch::prepare(func, &shape, stream, &function);
             }
             Ok(())
         }),
@@ -298,7 +299,7 @@ pub unsafe extern "C" fn cuLaunchCooperativeKernel(
     };
     entry("cuLaunchCooperativeKernel", || {
         // SAFETY: forwarded from the caller.
-        unsafe { launch(func, shape, stream, params, std::ptr::null_mut()) }
+        unsafe { launch(func, shape, stream, params, std::ptr::null_mut()) }.map(drop)
     })
 }
 
@@ -395,7 +396,7 @@ pub unsafe extern "C" fn cuLaunchKernelEx(
             cooperative,
         };
         // SAFETY: forwarded from the caller.
-        unsafe { launch(func, shape, config.stream, params, extra) }
+        unsafe { launch(func, shape, config.stream, params, extra) }.map(drop)
     })
 }
 
