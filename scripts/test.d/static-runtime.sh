@@ -43,10 +43,12 @@ build() {
     shift
     sources=("$@")
     local paths=("${sources[@]/#/$src/}")
-    if stale "$out/$name-static" "${paths[@]}" $src/*.h; then
+    # textures.cu includes tests/cudart/tex_basic.cu.
+    local deps=("${paths[@]}" $src/*.h tests/cudart/tex_basic.cu)
+    if stale "$out/$name-static" "${deps[@]}"; then
         nice "$bin/nvcc" "${flags[@]}" -o "$out/$name-static" "${paths[@]}"
     fi
-    if stale "$out/$name-shared" "${paths[@]}" $src/*.h; then
+    if stale "$out/$name-shared" "${deps[@]}"; then
         nice "$bin/nvcc" -cudart shared "${flags[@]}" -o "$out/$name-shared" "${paths[@]}"
     fi
 }
