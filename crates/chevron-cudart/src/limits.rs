@@ -2,7 +2,9 @@
 //! preferences, peer access, stream priorities, pitched allocations.
 //! Preferences chevron's devices have no use for are accepted and change nothing.
 
+use std::collections::BTreeMap;
 use std::ffi::{c_int, c_uint, c_void};
+use std::sync::Mutex;
 
 use crate::errors::{
     cudaError_t, guard, CudaError, INVALID_DEVICE, INVALID_VALUE, MEMORY_ALLOCATION,
@@ -57,11 +59,66 @@ pub extern "C" fn cudaDeviceGetLimit(value: *mut usize, limit: c_int) -> cudaErr
     })
 }
 
-/// Accepts a cache preference.
+/// The current device's cache preference (`cudaFuncCache`), by device ordinal: kept and read
+/// back, changing nothing else (chevron's devices size no L1 from it).
+static CACHE_CONFIG: Mutex<BTreeMap<usize, c_int>> = Mutex::new(BTreeMap::new());
+
+/// `cudaSharedMemBankSizeFourByte`: the bank size of every device since compute capability 5.
+const FOUR_BYTE_BANKS: c_int = 1;
+
+/// Keeps the current device's cache preference (`cudaFuncCachePreferNone` … `PreferEqual`).
 #[no_mangle]
 pub extern "C" fn cudaDeviceSetCacheConfig(config: c_int) -> cudaError_t {
-    let _ = config;
-    guard("cudaDeviceSetCacheConfig", || state::current().map(drop))
+    guard("cudaDeviceSetCacheConfig", || {
+        if !(0..=3).contains(&config) {
+            return Err(CudaError::new(
+                INVALID_VALUE,
+                format!("cudaFuncCache {config}"),
+            ));
+        }
+        let ordinal = state::current_ordinal();
+        state::current()?;
+        state::lock(&CACHE_CONFIG).insert(ordinal, config);
+        Ok(())
+    })
+}
+
+/// The current device's cache preference: `cudaFuncCachePreferNone` until one is set.
+#[no_mangle]
+pub extern "C" fn cudaDeviceGetCacheConfig(config: *mut c_int) -> cudaError_t {
+    guard("cudaDeviceGetCacheConfig", || {
+        let ordinal = state::current_ordinal();
+        state::current()?;
+        let value = state::lock(&CACHE_CONFIG)
+            .get(&ordinal)
+            .copied()
+            .unwrap_or(0);
+        store(config, value, "pCacheConfig")
+    })
+}
+
+/// The shared-memory bank size: four bytes on every device chevron runs.
+#[no_mangle]
+pub extern "C" fn cudaDeviceGetSharedMemConfig(config: *mut c_int) -> cudaError_t {
+    guard("cudaDeviceGetSharedMemConfig", || {
+        state::current()?;
+        store(config, FOUR_BYTE_BANKS, "pConfig")
+    })
+}
+
+/// Accepts a bank-size preference (`cudaSharedMemBankSizeDefault`, `FourByte`, `EightByte`),
+/// which changes nothing: devices since compute capability 5 have fixed four-byte banks.
+#[no_mangle]
+pub extern "C" fn cudaDeviceSetSharedMemConfig(config: c_int) -> cudaError_t {
+    guard("cudaDeviceSetSharedMemConfig", || {
+        if !(0..=2).contains(&config) {
+            return Err(CudaError::new(
+                INVALID_VALUE,
+                format!("cudaSharedMemConfig {config}"),
+            ));
+        }
+        state::current().map(drop)
+    })
 }
 
 /// Accepts a kernel's cache preference.

@@ -61,6 +61,7 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         device::cuDeviceGetAttribute,
         device::cuDeviceComputeCapability,
         device::cuDeviceGetPCIBusId,
+        device::cuDeviceGetByPCIBusId,
         function::cuFuncGetAttribute,
         function::cuFuncSetAttribute,
         function::cuFuncSetCacheConfig,

@@ -58,7 +58,7 @@ unsupported! {
     cuCtxSetCacheConfig, cuCtxSetFlags, cuCtxSetLimit, cuCtxSetSharedMemConfig,
     cuCtxSynchronize_v2, cuCtxWaitEvent, cuDestroyExternalMemory, cuDestroyExternalSemaphore,
     cuDevResourceGenerateDesc, cuDevSmResourceSplitByCount, cuDeviceCanAccessPeer,
-    cuDeviceGetByPCIBusId, cuDeviceGetDevResource,
+    cuDeviceGetDevResource,
     cuDeviceGetExecAffinitySupport, cuDeviceGetGraphMemAttribute,
     cuDeviceGetHostAtomicCapabilities, cuDeviceGetLuid, cuDeviceGetNvSciSyncAttributes, cuDeviceGetP2PAtomicCapabilities, cuDeviceGetP2PAttribute,
     cuDeviceGetProperties, cuDeviceGetTexture1DLinearMaxWidth, cuDeviceGraphMemTrim,

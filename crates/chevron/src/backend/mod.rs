@@ -117,6 +117,15 @@ impl BackendKind {
     }
 }
 
+/// A device's identity as its driver gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DriverIdentity {
+    /// The device's UUID.
+    pub uuid: [u8; 16],
+    /// Its PCI bus id as the driver writes it (`domain:bus:device.function`).
+    pub pci_bus_id: String,
+}
+
 /// What a device is and what it can run.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DeviceInfo {
@@ -376,6 +385,13 @@ pub trait Device: Send + Sync + 'static {
     /// `None` on devices without a driver (the CPU device), which answer from [`DeviceInfo`].
     fn driver_attribute(&self, attribute: i32) -> Option<Result<i32>> {
         let _ = attribute;
+        None
+    }
+
+    /// The driver's identity of the device (CUDA: `cuDeviceGetUuid_v2`, `cuDeviceGetPCIBusId`),
+    /// so runtime ABIs hand out a GPU's real UUID and bus id; `None` on devices without a
+    /// driver (the CPU device), whose identity [`crate::Device`] makes up.
+    fn driver_identity(&self) -> Option<Result<DriverIdentity>> {
         None
     }
 

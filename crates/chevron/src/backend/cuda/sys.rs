@@ -170,6 +170,10 @@ library_table! {
         cuDeviceGetName = "cuDeviceGetName"(*mut c_char, c_int, CUdevice) -> CUresult;
         /// `cuDeviceGetAttribute(&value, attribute, device)`.
         cuDeviceGetAttribute = "cuDeviceGetAttribute"(*mut c_int, c_int, CUdevice) -> CUresult;
+        /// `cuDeviceGetUuid(&uuid, device)`.
+        cuDeviceGetUuid = "cuDeviceGetUuid_v2"(*mut [u8; 16], CUdevice) -> CUresult;
+        /// `cuDeviceGetPCIBusId(id, length, device)`.
+        cuDeviceGetPCIBusId = "cuDeviceGetPCIBusId"(*mut c_char, c_int, CUdevice) -> CUresult;
         /// `cuDeviceTotalMem(&bytes, device)`.
         cuDeviceTotalMem = "cuDeviceTotalMem_v2"(*mut usize, CUdevice) -> CUresult;
         /// `cuDevicePrimaryCtxRetain(&context, device)`.
