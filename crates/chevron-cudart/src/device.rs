@@ -296,6 +296,9 @@ pub extern "C" fn cudaGetDeviceProperties(prop: *mut cudaDeviceProp, device: c_i
         p.memoryPoolsSupported = a(115)?;
         p.clusterLaunch = a(120)?;
         p.uuid.bytes = device.uuid()?.map(|b| b as c_char);
+        // Function pointers are one address space with the host's on every device chevron
+        // runs (NVIDIA's runtime reports 1 on GPUs; the CPU device calls them too).
+        p.unifiedFunctionPointers = 1;
         p.maxTexture1D = a(21)?;
         p.maxTexture1DMipmap = a(77)?;
         p.maxTexture2D = [a(22)?, a(23)?];
@@ -359,7 +362,11 @@ pub fn by_pci_bus_id(wanted: &str) -> CudaResult<usize> {
 /// # Safety
 /// `id` is NULL or holds `len` writable bytes.
 #[no_mangle]
-pub unsafe extern "C" fn cudaDeviceGetPCIBusId(id: *mut c_char, len: c_int, device: c_int) -> cudaError_t {
+pub unsafe extern "C" fn cudaDeviceGetPCIBusId(
+    id: *mut c_char,
+    len: c_int,
+    device: c_int,
+) -> cudaError_t {
     guard("cudaDeviceGetPCIBusId", || {
         if id.is_null() || len <= 0 {
             return Err(CudaError::new(
@@ -384,7 +391,10 @@ pub unsafe extern "C" fn cudaDeviceGetPCIBusId(id: *mut c_char, len: c_int, devi
 /// # Safety
 /// `id` is NULL or a NUL-terminated string; `device` NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn cudaDeviceGetByPCIBusId(device: *mut c_int, id: *const c_char) -> cudaError_t {
+pub unsafe extern "C" fn cudaDeviceGetByPCIBusId(
+    device: *mut c_int,
+    id: *const c_char,
+) -> cudaError_t {
     guard("cudaDeviceGetByPCIBusId", || {
         if id.is_null() {
             return Err(CudaError::new(INVALID_VALUE, "pciBusId is NULL"));

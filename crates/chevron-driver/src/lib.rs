@@ -22,6 +22,7 @@
 //! | [`stream`] | streams, events, `cuStreamAddCallback`, `cuLaunchHostFunc` |
 //! | [`graph`] | `cuGraphCreate`, kernel/copy/fill/host/empty nodes, `cuGraphInstantiate*`, `cuGraphLaunch`, stream capture (over the runtime's graphs); [`graph_nodes`]: child graph and event nodes, edges, node queries and parameters, clones, `cuGraphExecUpdate` |
 //! | [`user_object`] | `cuUserObjectCreate/Retain/Release`, `cuGraphRetain/ReleaseUserObject` |
+//! | [`context_limits`] | `cuCtxGetLimit`/`SetLimit`, cache and shared-memory preferences |
 //! | [`managed_hints`] | `cuMemAdvise`, `cuMemPrefetchAsync` (checked hints) |
 //! | [`mem_pool`] | `cuMemAllocAsync`, `cuMemFreeAsync`, `cuMemPool*`, the device's default and current pools (the runtime's pools) |
 //! | [`pointer`] | `cuPointerGetAttribute(s)` |
@@ -38,6 +39,7 @@ pub use cudart;
 pub mod forward;
 pub mod array;
 pub mod context;
+pub mod context_limits;
 pub mod device;
 pub mod export_table;
 pub mod fork;

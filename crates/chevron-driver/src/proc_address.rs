@@ -14,8 +14,8 @@ use std::sync::OnceLock;
 
 use crate::result::{describe, entry, store, CUresult, DriverError, INVALID_VALUE, NOT_FOUND};
 use crate::{
-    array, context, device, export_table, function, graph, graph_nodes, launch, link,
-    managed_hints, mem_pool, memcpy_2d, memory, memset_2d, module, pointer, profiler, stream,
+    array, context, context_limits, device, export_table, function, graph, graph_nodes, launch,
+    link, managed_hints, mem_pool, memcpy_2d, memory, memset_2d, module, pointer, profiler, stream,
     tensor_map, texture_object, unsupported, user_object, versions,
 };
 
@@ -181,6 +181,12 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         stream::cuStreamGetCtx_v2,
         stream::cuStreamGetDevice,
         graph::cuGraphCreate,
+        context_limits::cuCtxGetLimit,
+        context_limits::cuCtxSetLimit,
+        context_limits::cuCtxGetCacheConfig,
+        context_limits::cuCtxSetCacheConfig,
+        context_limits::cuCtxGetSharedMemConfig,
+        context_limits::cuCtxSetSharedMemConfig,
         managed_hints::cuMemAdvise_v2,
         managed_hints::cuMemPrefetchAsync_v2,
         managed_hints::cuMemPrefetchAsync_ptsz,

@@ -395,6 +395,21 @@ pub trait Device: Send + Sync + 'static {
         None
     }
 
+    /// The driver's value of a context limit (CUDA: `cuCtxGetLimit` with a `CUlimit`, whose
+    /// values are `cudaLimit`'s), so a GPU's stack, printf FIFO and heap sizes are its driver's;
+    /// `None` on devices without a driver (the CPU device), whose limits the runtime keeps.
+    fn driver_limit(&self, limit: i32) -> Option<Result<usize>> {
+        let _ = limit;
+        None
+    }
+
+    /// Sets a context limit through the driver (CUDA: `cuCtxSetLimit`): a kernel that needs a
+    /// deeper stack or a bigger device heap gets it; `None` on devices without a driver.
+    fn set_driver_limit(&self, limit: i32, value: usize) -> Option<Result<()>> {
+        let _ = (limit, value);
+        None
+    }
+
     /// Stream priorities as (least, greatest) (CUDA: `cuCtxGetStreamPriorityRange`, where
     /// numerically lower is greater). Backends whose streams all run alike keep this default:
     /// one level, `(0, 0)`.

@@ -128,6 +128,18 @@ impl Device {
         self.shared.core.backend.tensor_maps()
     }
 
+    /// The driver's value of a context limit (CUDA: `cuCtxGetLimit`); `None` on devices
+    /// without a driver (the CPU device).
+    pub fn driver_limit(&self, limit: i32) -> Option<Result<usize>> {
+        self.shared.core.backend.driver_limit(limit)
+    }
+
+    /// Sets a context limit through the driver (CUDA: `cuCtxSetLimit`); `None` on devices
+    /// without a driver.
+    pub fn set_driver_limit(&self, limit: i32, value: usize) -> Option<Result<()>> {
+        self.shared.core.backend.set_driver_limit(limit, value)
+    }
+
     /// The device's UUID: a GPU's driver's, else 16 bytes hashed from the device's label
     /// (the same in every run of every program).
     pub fn uuid(&self) -> Result<[u8; 16]> {

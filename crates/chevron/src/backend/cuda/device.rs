@@ -196,6 +196,29 @@ impl backend::Device for CudaDevice {
         Some(Ok(backend::DriverIdentity { uuid, pci_bus_id }))
     }
 
+    fn driver_limit(&self, limit: i32) -> Option<Result<usize>> {
+        let entered = match self.state.enter() {
+            Ok(entered) => entered,
+            Err(err) => return Some(Err(err)),
+        };
+        let mut value = 0usize;
+        // SAFETY: the device's context is current; `value` is a valid out-pointer.
+        let code = unsafe { (self.state.driver.cuCtxGetLimit)(&mut value, limit) };
+        drop(entered);
+        Some(self.state.check("cuCtxGetLimit", code).map(|()| value))
+    }
+
+    fn set_driver_limit(&self, limit: i32, value: usize) -> Option<Result<()>> {
+        let entered = match self.state.enter() {
+            Ok(entered) => entered,
+            Err(err) => return Some(Err(err)),
+        };
+        // SAFETY: the device's context is current; the driver checks the limit and value.
+        let code = unsafe { (self.state.driver.cuCtxSetLimit)(limit, value) };
+        drop(entered);
+        Some(self.state.check("cuCtxSetLimit", code))
+    }
+
     fn driver_attribute(&self, attribute: i32) -> Option<Result<i32>> {
         let mut value: c_int = 0;
         // SAFETY: `value` is a valid out-pointer and `device` a valid device handle.

@@ -170,6 +170,10 @@ library_table! {
         cuDeviceGetName = "cuDeviceGetName"(*mut c_char, c_int, CUdevice) -> CUresult;
         /// `cuDeviceGetAttribute(&value, attribute, device)`.
         cuDeviceGetAttribute = "cuDeviceGetAttribute"(*mut c_int, c_int, CUdevice) -> CUresult;
+        /// `cuCtxGetLimit(&value, limit)`.
+        cuCtxGetLimit = "cuCtxGetLimit"(*mut usize, c_int) -> CUresult;
+        /// `cuCtxSetLimit(limit, value)`.
+        cuCtxSetLimit = "cuCtxSetLimit"(c_int, usize) -> CUresult;
         /// `cuDeviceGetUuid(&uuid, device)`.
         cuDeviceGetUuid = "cuDeviceGetUuid_v2"(*mut [u8; 16], CUdevice) -> CUresult;
         /// `cuDeviceGetPCIBusId(id, length, device)`.
