@@ -23,19 +23,17 @@ fn dead(handle: *mut c_void) -> DriverError {
 
 fn create(desc: &CUDA_ARRAY3D_DESCRIPTOR, levels: c_uint) -> DriverResult<u64> {
     enter()?;
-    let full = array_desc(desc, 0)?.full_chain();
-    if levels == 0 || levels > full {
-        return Err(DriverError::new(
-            INVALID_VALUE,
-            format!("{levels} levels (this extent has 1 to {full})"),
-        ));
+    if levels == 0 {
+        return Err(DriverError::new(INVALID_VALUE, "numMipmapLevels is 0"));
     }
+    // More levels than the extent has are the full chain, as the runtime clamps them.
+    let levels = levels.min(array_desc(desc, 0)?.full_chain());
     let array = Array::new(&state::current()?.device, array_desc(desc, levels)?)?;
     Ok(mipmapped::keep_mipmapped(array))
 }
 
-/// `cuMipmappedArrayCreate`: a mipmapped array of `levels` levels whose level 0 `desc`
-/// describes.
+/// `cuMipmappedArrayCreate`: a mipmapped array of `levels` levels (at most the full chain)
+/// whose level 0 `desc` describes.
 ///
 /// # Safety
 /// `out` and `desc` are NULL or valid for the access CUDA's API documents.

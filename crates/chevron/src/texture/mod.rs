@@ -279,6 +279,35 @@ mod tests {
     }
 
     #[test]
+    fn levels_of_a_native_mipmapped_array_keep_it_alive() {
+        let scripted = Arc::new(ScriptedDevice::new(0));
+        let counters = Arc::clone(&scripted.counters);
+        let device = Device::from_backend(scripted);
+        let desc = ArrayDesc {
+            levels: 3,
+            ..float_array([8, 4, 0], true)
+        };
+        let mip = Array::new(&device, desc).unwrap();
+        let level = mip.level(2).unwrap();
+        assert_eq!((level.desc().extent, level.desc().levels), ([2, 1, 0], 0));
+        assert!(mip.level(3).is_err());
+        let err = SurfaceObject::new(&mip).unwrap_err().to_string();
+        assert!(err.contains("one level"), "{err}");
+        assert!(SurfaceObject::new(&level).is_ok());
+        assert_eq!(Counters::get(&counters.arrays), 2);
+        drop(mip);
+        assert_eq!(
+            Counters::get(&counters.arrays),
+            2,
+            "the level keeps its mipmapped array"
+        );
+        drop(level);
+        assert_eq!(Counters::get(&counters.arrays), 0);
+        let plain = Array::new(&device, float_array([8, 4, 0], false)).unwrap();
+        assert!(plain.level(0).is_err(), "an array without levels has none");
+    }
+
+    #[test]
     fn bad_descriptions_and_surfaces_without_the_flag_are_refused() {
         let device = Device::from_backend(Arc::new(ScriptedDevice::new(0)));
         assert!(Array::new(&device, float_array([0, 4, 0], false)).is_err());
