@@ -101,6 +101,13 @@ pub(crate) struct TextureOp {
     pub values: Box<[Src]>,
 }
 
+impl TextureOp {
+    /// Whether the instruction writes memory (`sust`); every other one only reads it.
+    pub(crate) fn stores(&self) -> bool {
+        matches!(self.kind, TextureKind::SurfaceStore { .. })
+    }
+}
+
 fn geometry(words: &[String]) -> Option<Geometry> {
     let has = |w: &str| words.iter().any(|x| x == w);
     let (dims, layered, cube) = match () {
