@@ -3,7 +3,9 @@
 // 100 l + 10 y + x), a texture object over CU_RESOURCE_TYPE_MIPMAPPED_ARRAY sampled at each
 // level (the tex_lod kernel of kernels.cu), cuArray3DCreate with CUDA_ARRAY3D_CUBEMAP filled
 // face by face and sampled along each axis (tex_cube), cuArray3DGetDescriptor's flags, the
-// errors of bad levels and handles, and cuMipmappedArrayDestroy. Prints every sample.
+// errors of a level the array lacks and of a cubemap of non-square faces, and
+// cuMipmappedArrayDestroy. Prints every sample. Only calls a real driver answers without
+// undefined behaviour, so scripts/gpu/driver.sh runs it under NVIDIA's driver too.
 #include <string.h>
 
 #include "check.h"
@@ -59,7 +61,6 @@ int main(int argc, char **argv) {
     d.Format = CU_AD_FORMAT_FLOAT;
     d.NumChannels = 1;
     CUmipmappedArray mip;
-    EXPECT(cuMipmappedArrayCreate(&mip, &d, 0) == CUDA_ERROR_INVALID_VALUE);
     CHECK(cuMipmappedArrayCreate(&mip, &d, 4));
     float host[6 * 8 * 8];
     for (unsigned l = 0; l < 4; l++) {
@@ -74,8 +75,6 @@ int main(int argc, char **argv) {
     }
     CUarray none;
     EXPECT(cuMipmappedArrayGetLevel(&none, mip, 4) == CUDA_ERROR_INVALID_VALUE);
-    EXPECT(cuMipmappedArrayGetLevel(&none, (CUmipmappedArray)(size_t)0x40, 0)
-           == CUDA_ERROR_INVALID_HANDLE);
 
     CUtexObject t = texture(CU_RESOURCE_TYPE_MIPMAPPED_ARRAY, mip);
     CUDA_RESOURCE_DESC back;
@@ -100,7 +99,6 @@ int main(int argc, char **argv) {
     }
     CHECK(cuTexObjectDestroy(t));
     CHECK(cuMipmappedArrayDestroy(mip));
-    EXPECT(cuMipmappedArrayDestroy(mip) == CUDA_ERROR_INVALID_HANDLE);
 
     // A cubemap: face f holds 1000 f + 10 y + x.
     d.Width = d.Height = 4;
