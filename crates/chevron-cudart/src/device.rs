@@ -359,7 +359,11 @@ pub fn by_pci_bus_id(wanted: &str) -> CudaResult<usize> {
 /// # Safety
 /// `id` is NULL or holds `len` writable bytes.
 #[no_mangle]
-pub unsafe extern "C" fn cudaDeviceGetPCIBusId(id: *mut c_char, len: c_int, device: c_int) -> cudaError_t {
+pub unsafe extern "C" fn cudaDeviceGetPCIBusId(
+    id: *mut c_char,
+    len: c_int,
+    device: c_int,
+) -> cudaError_t {
     guard("cudaDeviceGetPCIBusId", || {
         if id.is_null() || len <= 0 {
             return Err(CudaError::new(
@@ -384,7 +388,10 @@ pub unsafe extern "C" fn cudaDeviceGetPCIBusId(id: *mut c_char, len: c_int, devi
 /// # Safety
 /// `id` is NULL or a NUL-terminated string; `device` NULL or writable.
 #[no_mangle]
-pub unsafe extern "C" fn cudaDeviceGetByPCIBusId(device: *mut c_int, id: *const c_char) -> cudaError_t {
+pub unsafe extern "C" fn cudaDeviceGetByPCIBusId(
+    device: *mut c_int,
+    id: *const c_char,
+) -> cudaError_t {
     guard("cudaDeviceGetByPCIBusId", || {
         if id.is_null() {
             return Err(CudaError::new(INVALID_VALUE, "pciBusId is NULL"));
