@@ -18,6 +18,7 @@
 //! | [`launch`] | `cuLaunchKernel`, `cuLaunchKernelEx`, `cuLaunchCooperativeKernel` (and `_ptsz`); [`prepared_launch`]: a launch that passed, repeated without resolving and checking again |
 //! | [`memory`] | `cuMemAlloc*`, pinned/managed/registered memory, `cuMemcpy*`, `cuMemset*` ([`memset_2d`]: `cuMemsetD2D*`; [`memcpy_2d`]: `cuMemcpy2D*`, `cuMemcpy3D*`) |
 //! | [`array`] | `cuArrayCreate`, `cuArray3DCreate`, `cuArrayDestroy`, `cuArray(3D)GetDescriptor` (arrays shared with the runtime) |
+//! | [`mipmapped`] | `cuMipmappedArrayCreate`, `cuMipmappedArrayGetLevel`, `cuMipmappedArrayDestroy` |
 //! | [`texture_object`] | `cuTexObjectCreate/Destroy/GetResourceDesc`, `cuSurfObjectCreate/Destroy` |
 //! | [`stream`] | streams, events, `cuStreamAddCallback`, `cuLaunchHostFunc` |
 //! | [`graph`] | `cuGraphCreate`, kernel/copy/fill/host/empty nodes, `cuGraphInstantiate*`, `cuGraphLaunch`, stream capture (over the runtime's graphs); [`graph_nodes`]: child graph and event nodes, edges, node queries and parameters, clones, `cuGraphExecUpdate` |
@@ -55,6 +56,7 @@ pub mod mem_pool;
 pub mod memcpy_2d;
 pub mod memory;
 pub mod memset_2d;
+pub mod mipmapped;
 pub mod module;
 pub mod pointer;
 pub mod prepared_launch;

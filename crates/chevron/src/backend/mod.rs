@@ -51,7 +51,9 @@ pub mod texture;
 
 pub use graph::{ExecGraph, GraphStep};
 pub use tensor_map::{TiledTensorMap, MAX_TENSOR_MAP_RANK};
-pub use texture::{ArrayCopy, ArrayDesc, NativeArray, NativeObject, NativeResource, Sampler};
+pub use texture::{
+    ArrayCopy, ArrayDesc, MipmapFilter, NativeArray, NativeObject, NativeResource, Sampler,
+};
 
 use std::any::Any;
 use std::ffi::c_void;
@@ -351,6 +353,19 @@ pub trait Device: Send + Sync + 'static {
             self.info(),
             "create_array",
             "native CUDA arrays",
+        ))
+    }
+
+    /// Level `level` of the mipmapped array `array` (made by [`Device::create_array`] with
+    /// levels), as an array of its own that is destroyed with `array` (CUDA:
+    /// `cuMipmappedArrayGetLevel`); the caller keeps `array` alive while the level is used.
+    /// Backends without native textures keep this default error.
+    fn array_level(&self, array: &dyn NativeArray, level: u32) -> Result<Box<dyn NativeArray>> {
+        let _ = (array, level);
+        Err(unsupported(
+            self.info(),
+            "array_level",
+            "native mipmapped arrays",
         ))
     }
 

@@ -417,6 +417,11 @@ mod tests {
             normalized_coords: normalized,
             address: [mode; 3],
             border: [-1.0, 0.0, 0.0, 0.0],
+            levels: 1,
+            cubemap: false,
+            mipmap_linear: false,
+            lod_bias: 0.0,
+            lod_clamp: [0.0, 0.0],
         }
     }
 

@@ -281,6 +281,14 @@ impl backend::Device for CudaDevice {
         super::texture::create_array(self, desc)
     }
 
+    fn array_level(
+        &self,
+        array: &dyn backend::NativeArray,
+        level: u32,
+    ) -> Result<Box<dyn backend::NativeArray>> {
+        super::texture::array_level(self, array, level)
+    }
+
     fn create_texture_object(
         &self,
         resource: &backend::NativeResource<'_>,

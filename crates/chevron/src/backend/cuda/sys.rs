@@ -295,6 +295,15 @@ library_table! {
         cuArray3DCreate = "cuArray3DCreate_v2"(*mut CUarray, *const CUDA_ARRAY3D_DESCRIPTOR) -> CUresult;
         /// `cuArrayDestroy(array)`.
         cuArrayDestroy = "cuArrayDestroy"(CUarray) -> CUresult;
+        /// `cuMipmappedArrayCreate(&mipmap, &descriptor, levels)`.
+        cuMipmappedArrayCreate = "cuMipmappedArrayCreate"(
+            *mut CUarray, *const CUDA_ARRAY3D_DESCRIPTOR, c_uint) -> CUresult;
+        /// `cuMipmappedArrayGetLevel(&array, mipmap, level)`: a level, destroyed with its
+        /// mipmapped array.
+        cuMipmappedArrayGetLevel = "cuMipmappedArrayGetLevel"(
+            *mut CUarray, CUarray, c_uint) -> CUresult;
+        /// `cuMipmappedArrayDestroy(mipmap)`.
+        cuMipmappedArrayDestroy = "cuMipmappedArrayDestroy"(CUarray) -> CUresult;
         /// `cuMemcpy3DAsync(&copy, stream)`: pitched copies to, from and between arrays.
         cuMemcpy3DAsync = "cuMemcpy3DAsync_v2"(*const CUDA_MEMCPY3D, CUstream) -> CUresult;
         /// `cuTexObjectCreate(&object, &resource, &texture, view)`.
