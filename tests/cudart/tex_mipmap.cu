@@ -2,13 +2,13 @@
 // filled through cudaGetMipmappedArrayLevel with its own values (texel (x, y) of level l holds
 // 1000 l + 10 y + x) and one level read back; tex2DLod at integer and fractional levels under
 // point and linear mipmap filtering (with point and linear filtering within a level), a bias and
-// level clamps, tex2DGrad, and txq's level count and width (inline PTX). Every sample is printed
-// in full (hex float and %.9g) for comparison with a GPU, and checked against a host model: the
-// level of detail plus the bias, clamped to the level clamps and the levels; the nearest level
-// (point) or the two around it blended by the fraction in 1/256 steps (linear); within a level
-// the texel under clamp, or bilinear weights in 1/256 steps as tex_filtering checks them. The
-// level blend is the guide's rule at the texture unit's weight precision, not yet measured on a
-// GPU.
+// level clamps, and tex2DGrad. Every sample is printed in full (hex float and %.9g) for
+// comparison with a GPU, and checked against a host model: the level of detail plus the bias,
+// clamped to the level clamps and the levels; the nearest level (point) or the two around it
+// blended by the fraction truncated to 1/256 steps (linear; measured on an H200); within a level
+// the texel under clamp, or bilinear weights in 1/256 steps as tex_filtering checks them. On an
+// H200 the model misses 10 samples: trilinear blends (bilinear within levels, linear between)
+// and levels of detail from gradients, where the hardware rounds in ways not modelled yet.
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -52,14 +52,6 @@ __global__ void sampleGrad(cudaTextureObject_t t, const Grad *g, float *out, int
     }
 }
 
-__global__ void query(cudaTextureObject_t t, int *out) {
-    int levels, width;
-    asm("txq.num_mipmap_levels.b32 %0, [%1];" : "=r"(levels) : "l"(t));
-    asm("txq.width.b32 %0, [%1];" : "=r"(width) : "l"(t));
-    out[0] = levels;
-    out[1] = width;
-}
-
 static int levelW(int l) { return W >> l > 0 ? W >> l : 1; }
 static int levelH(int l) { return H >> l > 0 ? H >> l : 1; }
 static float texel(int l, int x, int y) {
@@ -97,7 +89,7 @@ static float model(const Filter &f, float x, float y, float lod) {
         return sampleLevel(n > LEVELS - 1 ? LEVELS - 1 : n, x, y, f.linear);
     }
     int low = (int)floorf(l);
-    unsigned up = (unsigned)floor((double)(l - low) * 256.0 + 0.5);
+    unsigned up = (unsigned)floor((double)(l - low) * 256.0);  // truncated, as an H200 does
     if (low == LEVELS - 1 || up == 0) return sampleLevel(low, x, y, f.linear);
     return (float)(256 - up) / 256.0f * sampleLevel(low, x, y, f.linear)
          + (float)up / 256.0f * sampleLevel(low + 1, x, y, f.linear);
@@ -201,11 +193,9 @@ int main() {
     Sample *dSamples;
     Grad *dGrads;
     float *dOut;
-    int *dQuery;
     CHECK(cudaMalloc(&dSamples, sizeof samples));
     CHECK(cudaMalloc(&dGrads, sizeof grads));
     CHECK(cudaMalloc(&dOut, 64 * sizeof(float)));
-    CHECK(cudaMalloc(&dQuery, 2 * sizeof(int)));
     CHECK(cudaMemcpy(dSamples, samples, sizeof samples, cudaMemcpyHostToDevice));
     CHECK(cudaMemcpy(dGrads, grads, sizeof grads, cudaMemcpyHostToDevice));
     float out[64];
@@ -247,11 +237,6 @@ int main() {
                 || tex.mipmapFilterMode != cudaFilterModeLinear || tex.mipmapLevelBias != 0.5f
                 || tex.minMipmapLevelClamp != 1.0f || tex.maxMipmapLevelClamp != 2.5f)
                 bad++;
-            query<<<1, 1>>>(t, dQuery);
-            int q[2];
-            CHECK(cudaMemcpy(q, dQuery, sizeof q, cudaMemcpyDeviceToHost));
-            printf("txq: %d levels, width %d\n", q[0], q[1]);
-            if (q[0] != LEVELS || q[1] != W) bad++;
         }
         CHECK(cudaDestroyTextureObject(t));
     }
@@ -259,7 +244,6 @@ int main() {
     CHECK(cudaFree(dSamples));
     CHECK(cudaFree(dGrads));
     CHECK(cudaFree(dOut));
-    CHECK(cudaFree(dQuery));
     printf(bad ? "tex_mipmap: FAILED (%d)\n" : "tex_mipmap: passed\n", bad);
     return bad ? 1 : 0;
 }

@@ -126,7 +126,8 @@ pub fn clamp_lod(d: &Descriptor, lod: f32) -> f32 {
 
 /// The levels a sample at (clamped) level of detail `lod` reads, with weights in 1/256 steps:
 /// the nearest level (point), or the level below and the one above weighed by the fraction
-/// (linear; the upper weight rounded to the nearest 1/256, halves up).
+/// (linear; the upper weight the fraction truncated to 1/256 steps, as an H200 weighs it:
+/// `tests/cudart/tex_mipmap.cu`'s levels 2.1, 0.3 and 1.6 read 25, 76 and 153 of 256).
 pub fn level_weights(d: &Descriptor, lod: f32) -> [(u32, u32); 2] {
     let top = d.levels.saturating_sub(1);
     if !d.mipmap_linear {
@@ -134,7 +135,7 @@ pub fn level_weights(d: &Descriptor, lod: f32) -> [(u32, u32); 2] {
         return [(nearest, 256), (nearest, 0)];
     }
     let low = (lod.floor() as u32).min(top);
-    let upper = ((f64::from(lod - low as f32) * 256.0 + 0.5).floor() as u32).min(256);
+    let upper = ((f64::from(lod - low as f32) * 256.0).floor() as u32).min(256);
     if low == top || upper == 0 {
         return [(low, 256), (low, 0)];
     }
@@ -318,8 +319,8 @@ mod tests {
         let linear = mipmapped([16, 16, 1], 2, 5, true);
         assert_eq!(level_weights(&linear, 1.25), [(1, 192), (2, 64)]);
         assert_eq!(level_weights(&linear, 2.0), [(2, 256), (2, 0)]);
-        // 0.1 of a level is 25.6/256: the upper weight is 26.
-        assert_eq!(level_weights(&linear, 0.1), [(0, 230), (1, 26)]);
+        // 0.1 of a level is 25.6/256: the upper weight is 25, truncated as on an H200.
+        assert_eq!(level_weights(&linear, 0.1), [(0, 231), (1, 25)]);
         assert_eq!(level_weights(&linear, 4.0), [(4, 256), (4, 0)]);
     }
 
