@@ -266,7 +266,11 @@ impl CompiledKernel {
         (next, blocks): (&AtomicU64, u64),
         (vectors, tally): (&VectorStats, &mut (u64, u64)),
     ) -> BlockEnd {
-        resume.fill(0);
+        // A kernel of one phase reads no resume state before its code writes it (the scalar
+        // function reads none; the vector function hands a group over with its states set).
+        if !self.single_phase {
+            resume.fill(0);
+        }
         shared.fill(0);
         local.fill(0);
         // The site entries stay from block to block of the worker: the allocations they

@@ -183,6 +183,20 @@ STORE:
     ret;
 }
 
+// Loads out[i] and stores it to out[i + 1]: the store's address is not the load's (its base
+// register was written between), so it is checked again; the array may end inside a group.
+.visible .entry load_then_store_next(.param .u64 out)
+{
+    .reg .b32 %r<3>; .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2;
+    ld.global.u32 %r2, [%rd3];
+    add.s64 %rd3, %rd3, 4;
+    st.global.u32 [%rd3], %r2;
+    ret;
+}
+
 // The same with 8-byte elements.
 .visible .entry store_all64(.param .u64 out)
 {
@@ -426,4 +440,13 @@ fn an_array_that_ends_inside_a_group_faults_at_the_interpreters_thread() {
     let [want, got] = both_faults("store_all64", &config(1, [32, 1, 1]), 512, 4);
     assert_eq!(want, got);
     assert!(want.to_lowercase().contains("align"), "{want}");
+}
+
+#[test]
+fn a_store_past_the_elements_a_group_loaded_is_checked_again() {
+    // 12 words: the group of threads 8..11 loads words 8..11 (in bounds) and stores to words
+    // 9..12, the last past the end: the same fault as the interpreter's, not a silent store.
+    let [want, got] = both_faults("load_then_store_next", &config(1, [12, 1, 1]), 48, 0);
+    assert_eq!(want, got);
+    assert!(want.contains("thread (11, 0, 0)"), "{want}");
 }

@@ -21,11 +21,11 @@ mod ops;
 pub mod plan;
 mod shapes;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::mem::offset_of;
 
 use chevron_ptx::interp::program::FunctionCode;
-use chevron_ptx::lowered::{Op, Src};
+use chevron_ptx::lowered::{Addr, AddrBase, Flow, Op, Space, Src};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
     types, Block, ConstantData, FuncRef, InstBuilder, MemFlagsData, Type, Value,
@@ -80,6 +80,19 @@ pub(super) enum Lane {
     Vector,
 }
 
+/// An access checked earlier on every path to the current instruction: the same address again
+/// (same base register, not written since, same offset and space, elements no wider) needs no
+/// second check (saxpy's store to the elements it loaded).
+struct Checked {
+    space: Space,
+    addr: Addr,
+    /// log2 of the bytes per thread checked.
+    shift: u32,
+    /// Whether the four threads' elements are consecutive (else one element).
+    consecutive: bool,
+    host: Value,
+}
+
 struct VectorEmitter<'a, 'b, 'c> {
     t: &'a VectorTranslation<'a>,
     b: &'b mut FunctionBuilder<'c>,
@@ -100,6 +113,13 @@ struct VectorEmitter<'a, 'b, 'c> {
     fuel: Variable,
     blocks: Vec<Block>,
     next_group: Block,
+    /// Instructions branches go to.
+    targets: BTreeSet<usize>,
+    /// Accesses checked earlier on every path to the current instruction.
+    checked: Vec<Checked>,
+    /// Whether the kernel runs in one phase ([`crate::codegen::single_phase`]): no group
+    /// dispatch on resume states.
+    single_phase: bool,
 }
 
 impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
@@ -131,6 +151,15 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         let fuel = b.declare_var(types::I64);
         let blocks = (0..t.code.insts.len()).map(|_| b.create_block()).collect();
         let next_group = b.create_block();
+        let targets = t
+            .code
+            .insts
+            .iter()
+            .filter_map(|inst| match inst.op {
+                Op::Bra { target } => Some(target as usize),
+                _ => None,
+            })
+            .collect();
         VectorEmitter {
             t,
             b,
@@ -145,6 +174,9 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             fuel,
             blocks,
             next_group,
+            targets,
+            checked: Vec::new(),
+            single_phase: crate::codegen::single_phase(t.code),
         }
     }
 
@@ -169,9 +201,18 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         let groups = self.b.ins().ushr_imm_u(threads, 2);
         let dispatch = crate::codegen::phase_loop_test(self.b, g, groups);
 
+        self.b.switch_to_block(dispatch);
+        if self.single_phase {
+            // No barrier: every group not yet run stands at the start (a group handed over
+            // has its resume states set where it leaves, and the scalar code finishes it), and
+            // the block ends with the phase, so no state is read or written here.
+            self.clear();
+            self.jump_to_pc(0);
+            self.next_group_and_body(head);
+            return;
+        }
         // The four threads must stand at the same point: the start, or a barrier's resume
         // point. Waiting or exited ones are skipped; anything else is the scalar code's.
-        self.b.switch_to_block(dispatch);
         let slot = self.resume_slot();
         let states = self.b.ins().load(types::I32X4, mem(), slot, 0);
         let s0 = self.b.ins().extractlane(states, 0);
@@ -228,7 +269,11 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             }
             self.jump_to_pc(pc);
         }
+        self.next_group_and_body(head);
+    }
 
+    /// The step to the next group, and the instructions.
+    fn next_group_and_body(&mut self, head: Block) {
         self.b.switch_to_block(self.next_group);
         let g = self.b.use_var(self.group);
         let g1 = self.b.ins().iadd_imm_u(g, 1);
@@ -442,7 +487,9 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
 
     /// The four threads have exited.
     fn exit_group(&mut self) {
-        self.set_states(EXITED);
+        if !self.single_phase {
+            self.set_states(EXITED);
+        }
         self.b.ins().jump(self.next_group, &[]);
     }
 
@@ -470,6 +517,25 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
 
     fn instruction(&mut self, pc: usize) {
         self.pc = pc;
+        let insts = &self.t.code.insts;
+        // Earlier checks hold here only when the previous instruction is this block's one way
+        // in: it falls through unconditionally and nothing else jumps here (a group's exits
+        // leave the function, so only a barrier's resume point is entered from elsewhere).
+        let falls_through = pc > 0 && {
+            let before = insts[pc - 1].operands();
+            !before.guarded && before.flow == Flow::Next && before.meets.is_none()
+        };
+        if !falls_through || self.targets.contains(&pc) {
+            self.checked.clear();
+        }
+        let written = insts[pc].operands().writes;
+        self.guarded_instruction(pc);
+        // A register an entry's address reads has a new value: the entry no longer applies.
+        self.checked
+            .retain(|c| !matches!(c.addr.base, AddrBase::Reg(r) if written.contains(&r)));
+    }
+
+    fn guarded_instruction(&mut self, pc: usize) {
         let inst = &self.t.code.insts[pc];
         let next = if pc + 1 < self.blocks.len() {
             self.blocks[pc + 1]

@@ -469,6 +469,17 @@ impl VectorEmitter<'_, '_, '_> {
         addr: &chevron_ptx::lowered::Addr,
         shift: u32,
     ) -> (Value, bool) {
+        let earlier = self.checked.iter().find(|c| {
+            c.space == space
+                && c.addr.base == addr.base
+                && c.addr.offset == addr.offset
+                && shift <= c.shift
+        });
+        if let Some(earlier) = earlier {
+            // Inside accesses checked before (same elements, no wider, so no stronger
+            // alignment): their host address.
+            return (earlier.host, earlier.consecutive);
+        }
         let (first, shape) = match addr.base {
             AddrBase::Reg(r) => (self.lane64(Src::Reg(r), 0), self.shape(Src::Reg(r))),
             _ => (self.b.ins().iconst(types::I64, 0), Shape::Uniform),
@@ -484,6 +495,16 @@ impl VectorEmitter<'_, '_, '_> {
             Space::Shared => self.shared_range(pc, first, last, shift),
             _ => self.global_range(pc, first, last, shift),
         };
+        if self.t.code.insts[pc].guard.is_none() {
+            // Checked on every path from here to the end of the instruction's straight line.
+            self.checked.push(super::Checked {
+                space,
+                addr: *addr,
+                shift,
+                consecutive,
+                host,
+            });
+        }
         (host, consecutive)
     }
 
