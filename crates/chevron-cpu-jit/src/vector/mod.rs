@@ -16,6 +16,7 @@
 //! to phase; a group saved by the vector function is marked [`VECTOR_SAVED`], any other is
 //! checked against its registers' shapes when it resumes here.
 
+mod hoist;
 mod operands;
 mod ops;
 pub mod plan;
@@ -117,6 +118,9 @@ struct VectorEmitter<'a, 'b, 'c> {
     targets: BTreeSet<usize>,
     /// Accesses checked earlier on every path to the current instruction.
     checked: Vec<Checked>,
+    /// Per hoisted loop's head (`hoist.rs`): the block its own branch comes back to, past the
+    /// entry check, and the loop's index in the plan.
+    loop_bodies: BTreeMap<usize, (Block, usize)>,
     /// Whether the kernel runs in one phase ([`crate::codegen::single_phase`]): no group
     /// dispatch on resume states.
     single_phase: bool,
@@ -160,6 +164,9 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
                 _ => None,
             })
             .collect();
+        let loop_bodies = (t.plan.loops.iter().enumerate())
+            .map(|(i, l)| (l.head, (b.create_block(), i)))
+            .collect();
         VectorEmitter {
             t,
             b,
@@ -177,6 +184,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             targets,
             checked: Vec::new(),
             single_phase: crate::codegen::single_phase(t.code),
+            loop_bodies,
         }
     }
 
@@ -329,7 +337,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         for (block, pc) in std::mem::take(&mut self.pending) {
             self.b.switch_to_block(block);
             if let Some(pc) = pc {
-                self.save(pc);
+                self.save(pc, true);
                 let id = self.t.resume_ids[&pc];
                 self.set_states(id);
             }
@@ -391,14 +399,34 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             .collect()
     }
 
-    /// Stores the registers live at `pc` to each thread's slots, as the scalar code keeps them.
-    fn save(&mut self, pc: usize) {
+    /// Stores the registers live at `pc` to each thread's slots, as the scalar code keeps them;
+    /// of a uniform or affine register only thread 0's when `all_lanes` is false (a group
+    /// saved at a barrier by this function resumes here, reading no more: see `restore`).
+    fn save(&mut self, pc: usize, all_lanes: bool) {
         let here = std::mem::replace(&mut self.pc, pc);
         let live = self.live_at(pc);
+        // A varying 32-bit register's four values (an accumulator's NaNs made canonical once
+        // for the four, not lane by lane).
+        let mut vectors = BTreeMap::new();
+        for &r in &live {
+            if self.shape(Src::Reg(r)) == Shape::Varying && self.width(r) == Width::W32 {
+                let v = self.vec32(Src::Reg(r));
+                vectors.insert(r, v);
+            }
+        }
         for lane in 0..4u8 {
             let base = self.lane_regs(i64::from(lane));
             for &r in &live {
-                let v = self.lane64(Src::Reg(r), lane);
+                if lane > 0 && !all_lanes && self.shape(Src::Reg(r)) != Shape::Varying {
+                    continue;
+                }
+                let v = match vectors.get(&r) {
+                    Some(&v) => {
+                        let x = self.b.ins().extractlane(v, lane);
+                        self.b.ins().uextend(types::I64, x)
+                    }
+                    None => self.lane64(Src::Reg(r), lane),
+                };
                 self.b.ins().store(mem(), v, base, 8 * r as i32);
             }
         }
@@ -495,7 +523,10 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
 
     /// A barrier: the group waits at `pc` (the instruction after it).
     fn barrier(&mut self, pc: usize) {
-        self.save(pc);
+        // Marked [`VECTOR_SAVED`]: the group's four states stay equal, so it resumes here,
+        // trusted (the scalar code takes a group only when its states differ or name no
+        // barrier of this function).
+        self.save(pc, false);
         let id = self.t.resume_ids[&pc];
         self.set_states(id | WAITING | VECTOR_SAVED);
         self.b.ins().jump(self.next_group, &[]);
@@ -529,6 +560,9 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             self.checked.clear();
         }
         let written = insts[pc].operands().writes;
+        if let Some(&(body, index)) = self.loop_bodies.get(&pc) {
+            self.loop_entry_check(index, body);
+        }
         self.guarded_instruction(pc);
         // A register an entry's address reads has a new value: the entry no longer applies.
         self.checked

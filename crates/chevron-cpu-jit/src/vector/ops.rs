@@ -455,7 +455,13 @@ impl VectorEmitter<'_, '_, '_> {
             self.b.ins().brif(left, go, &[], out, &[]);
             self.b.switch_to_block(go);
         }
-        self.jump_to_pc(target);
+        match self.loop_bodies.get(&target) {
+            // A hoisted loop's own branch: past its entry check.
+            Some(&(body, index)) if self.t.plan.loops[index].end == pc => {
+                self.b.ins().jump(body, &[]);
+            }
+            _ => self.jump_to_pc(target),
+        }
     }
 
     /// The host address of a global or shared access of `1 << shift` bytes per thread, and
@@ -469,6 +475,9 @@ impl VectorEmitter<'_, '_, '_> {
         addr: &chevron_ptx::lowered::Addr,
         shift: u32,
     ) -> (Value, bool) {
+        if let Some(hoisted) = self.hoisted_host(pc, addr) {
+            return hoisted;
+        }
         let earlier = self.checked.iter().find(|c| {
             c.space == space
                 && c.addr.base == addr.base
@@ -584,7 +593,13 @@ impl VectorEmitter<'_, '_, '_> {
 
     /// Whether accesses of `1 << shift` bytes at offsets `first` and `last` are aligned and
     /// below `limit` (the rotate-and-compare of the scalar code, twice).
-    fn within_both(&mut self, first: Value, last: Value, limit: Value, shift: u32) -> Value {
+    pub(super) fn within_both(
+        &mut self,
+        first: Value,
+        last: Value,
+        limit: Value,
+        shift: u32,
+    ) -> Value {
         let r0 = self.b.ins().rotr_imm_u(first, i64::from(shift));
         let r3 = self.b.ins().rotr_imm_u(last, i64::from(shift));
         let ok0 = self.b.ins().icmp(IntCC::UnsignedLessThan, r0, limit);
