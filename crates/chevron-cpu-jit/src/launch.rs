@@ -120,7 +120,7 @@ impl CompiledKernel {
             // start inside its region (`codegen/memory.rs`).
             let mut shared_memory = vec![0u8; shared as usize + SLACK];
             let mut local = vec![0u8; (self.frame_size * threads) as usize + SLACK];
-            let mut sites = vec![0u64; 3 * self.sites as usize];
+            let mut sites = vec![0u64; crate::context::SITE_WORDS * self.sites as usize];
             let mut exchange = vec![0u64; 2 * threads as usize];
             let mut offered = vec![0u32; threads as usize];
             let mut tally = (0, 0);

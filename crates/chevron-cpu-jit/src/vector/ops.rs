@@ -12,7 +12,7 @@ use cranelift_codegen::ir::{types, Block, Endianness, InstBuilder, MemFlagsData,
 use super::plan::Width;
 use super::shapes::Shape;
 use super::{mem, Lane, VectorEmitter};
-use crate::context::BlockContext;
+use crate::context::{BlockContext, SITE_WORDS};
 
 /// What a global or shared access does.
 #[derive(Clone, Copy)]
@@ -613,7 +613,7 @@ impl VectorEmitter<'_, '_, '_> {
     fn global_range(&mut self, pc: usize, first: Value, last: Value, shift: u32) -> Value {
         let site = self.t.sites[&pc];
         let sites = self.load_fixed(types::I64, offset_of!(BlockContext, sites));
-        let slot = self.b.ins().iadd_imm_u(sites, i64::from(site) * 24);
+        let slot = (self.b.ins()).iadd_imm_u(sites, i64::from(site) * 8 * SITE_WORDS as i64);
         let join = self.b.create_block();
         self.b.append_block_param(join, types::I64);
         let miss = self.b.create_block();
@@ -628,8 +628,8 @@ impl VectorEmitter<'_, '_, '_> {
         self.b.block_params(join)[0]
     }
 
-    /// Checks `first` and `last` against site entry `slot`: to `join` with the host address of
-    /// `first`, or to `bad`.
+    /// Checks `first` and `last` (the same value, or `first` plus three elements) against
+    /// site entry `slot`: to `join` with the host address of `first`, or to `bad`.
     fn check_site(
         &mut self,
         slot: Value,
@@ -643,11 +643,13 @@ impl VectorEmitter<'_, '_, '_> {
                 .load(types::I64, MemFlagsData::trusted(), slot, 8 * i)
         };
         let base = word(self, 0);
-        let limit = word(self, 1);
-        let delta = word(self, 2);
         let off0 = self.b.ins().isub(first, base);
-        let off3 = self.b.ins().isub(last, base);
-        let ok = self.within_both(off0, off3, limit, shift);
+        // Four consecutive elements: the first's against the entry's limit for four (one
+        // rotate and compare); one element: against the limit for one.
+        let limit = word(self, if first == last { 1 } else { 3 });
+        let rotated = self.b.ins().rotr_imm_u(off0, i64::from(shift));
+        let ok = self.b.ins().icmp(IntCC::UnsignedLessThan, rotated, limit);
+        let delta = word(self, 2);
         let host = self.b.ins().iadd(first, delta);
         self.b.ins().brif(ok, join, &[host.into()], bad, &[]);
     }
