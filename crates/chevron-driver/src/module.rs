@@ -26,7 +26,7 @@ use crate::kernel_resources::KernelResources;
 use crate::memory::CUdeviceptr;
 use crate::relocatable::linked_module;
 use crate::result::{
-    entry, store, CUresult, DriverError, DriverResult, FILE_NOT_FOUND, INVALID_HANDLE,
+    entry, require, store, CUresult, DriverError, DriverResult, FILE_NOT_FOUND, INVALID_HANDLE,
     INVALID_VALUE, NOT_FOUND, NO_BINARY_FOR_GPU,
 };
 
@@ -314,6 +314,7 @@ fn get_global(
 #[no_mangle]
 pub unsafe extern "C" fn cuModuleLoadData(out: *mut *mut c_void, image: *const c_void) -> CUresult {
     entry("cuModuleLoadData", || {
+        require(out, "module")?;
         // SAFETY: forwarded from the caller.
         store(
             out,
@@ -357,6 +358,7 @@ pub unsafe extern "C" fn cuModuleLoadFatBinary(
 #[no_mangle]
 pub extern "C" fn cuModuleLoad(out: *mut *mut c_void, path: *const c_char) -> CUresult {
     entry("cuModuleLoad", || {
+        require(out, "module")?;
         let path = name_of(path)?;
         let bytes = std::fs::read(path)
             .map_err(|error| DriverError::new(FILE_NOT_FOUND, format!("{path}: {error}")))?;
@@ -423,6 +425,7 @@ pub unsafe extern "C" fn cuLibraryLoadData(
     let _ = (jit_options, jit_values, jit_count);
     let _ = (library_options, library_values, library_count);
     entry("cuLibraryLoadData", || {
+        require(out, "library")?;
         // SAFETY: forwarded from the caller.
         store(
             out,
@@ -466,6 +469,7 @@ pub extern "C" fn cuLibraryGetKernel(
     name: *const c_char,
 ) -> CUresult {
     entry("cuLibraryGetKernel", || {
+        require(out, "pKernel")?;
         store(out, get_function(library, name)?, "pKernel")
     })
 }
