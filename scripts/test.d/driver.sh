@@ -4,9 +4,10 @@
 # kernels of tests/driver/ as PTX and as a fatbin with nvcc 13.0, the C programs with the C
 # compiler against the toolkit's cuda.h (linked as users link them: -lcuda against a stub
 # library, -lcudart against NVIDIA's), runs each under `chevron exec --device cpu` and checks
-# its final line. Also checks that the exported driver functions are the implemented list plus
-# the unsupported! list, that no NVIDIA library was loaded, and that dlopen("libcuda.so.1")
-# resolves to chevron's. Built files are cached under target/driver/.
+# its final line; hostile_driver calls every exported function with NULL, forged,
+# destroyed, huge and out-of-range arguments (docs/hostile-inputs.md). Also checks that the
+# exported driver functions are the implemented list plus the unsupported! list, that no
+# NVIDIA library was loaded, and that dlopen("libcuda.so.1") resolves to chevron's. Built files are cached under target/driver/.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -67,6 +68,16 @@ stale "$out/mixed" $src/mixed.c $src/check.h \
     && nice cc "${cflags[@]}" -o "$out/mixed" $src/mixed.c -L"$stub" -L"$nvlib" \
         -Wl,-rpath,"$toolkit/lib" -lcuda -lcudart
 
+# Every exported function called with hostile arguments (tests/driver/hostile_driver.c),
+# through the table scripts/driver_prototypes.py writes from the toolkit's cuda.h.
+echo "$stubs" >"$out/stubs.txt"
+stale "$out/hostile_table.c" scripts/driver_prototypes.py "$toolkit/include/cuda.h" \
+    && python3 scripts/driver_prototypes.py "$toolkit/include" "$out/hostile_table.c"
+stale "$out/hostile_driver" $src/hostile_driver.c $src/hostile_driver.h $src/hostile_driver_expect.h \
+    $src/check.h "$out/hostile_table.c" \
+    && nice cc "${cflags[@]}" -o "$out/hostile_driver" $src/hostile_driver.c "$out/hostile_table.c" \
+        -L"$stub" -lcuda -ldl
+
 # check NAME COMMAND...: runs COMMAND under chevron exec on the CPU device; its last line must
 # be "NAME: ok".
 check() {
@@ -92,6 +103,7 @@ check launch_bench "$out/launch_bench" 4 1
 check copies_2d_3d "$out/copies_2d_3d"
 check launch_config "$out/launch_config" "$ptx"
 check prepared_launch "$out/prepared_launch" "$ptx"
+check hostile_driver "$out/hostile_driver" "$ptx" "$out/stubs.txt"
 # The one misuse message an unsupported function prints, naming itself.
 grep -q "cuMipmappedArrayDestroy: not provided by chevron's CUDA driver library" "$out/modules.stderr" \
     || { cat "$out/modules.stderr" >&2; echo "driver: cuMipmappedArrayDestroy did not name itself" >&2; exit 1; }
