@@ -177,7 +177,7 @@ pub(crate) mod tests {
         assert_eq!(error.code, INVALID_IMAGE);
         assert!(error.message.contains("image byte 88"), "{}", error.message);
         // A fatbin whose size runs past the memory.
-        let mut fatbin = vec![0u8; 64];
+        let mut fatbin = [0u8; 64];
         fatbin[..4].copy_from_slice(&FATBIN_MAGIC.to_le_bytes());
         fatbin[6..8].copy_from_slice(&16u16.to_le_bytes());
         fatbin[8..16].copy_from_slice(&(u64::MAX - 8).to_le_bytes());

@@ -317,8 +317,9 @@ mod tests {
         assert_eq!(crate::context::cuInit(0), 0);
         let mut object = std::ptr::null_mut();
         // SAFETY: the destructor takes any pointer.
-        let created =
-            unsafe { cuUserObjectCreate(&mut object, 0 as *mut c_void, Some(count_destroy), 1, 1) };
+        let created = unsafe {
+            cuUserObjectCreate(&mut object, std::ptr::null_mut(), Some(count_destroy), 1, 1)
+        };
         assert_eq!(created, 0);
         assert_eq!(cuUserObjectRetain(object, 0), INVALID_VALUE);
         assert_eq!(cuUserObjectRetain(object, 0xC0DE_C0DE), INVALID_VALUE);
