@@ -455,6 +455,38 @@ int main(int argc, char **argv) {
         probe_all(function, symbol, is_stub(function->name));
         keep_live(function->name);
     }
+    // Cases a single hostile argument does not reach: rows of a 2D fill closer than their
+    // width with a height no memory holds (looped 2^40 times); the CUDA 10 forms of the
+    // per-thread capture and prefetch, which take fewer arguments than the _v2 forms.
+    CUresult (*capture_ptsz)(CUstream) = dlsym(library, "cuStreamBeginCapture_ptsz");
+    CUresult (*prefetch_ptsz)(CUdeviceptr, size_t, CUdevice, CUstream) =
+        dlsym(library, "cuMemPrefetchAsync_ptsz");
+    EXPECT(capture_ptsz && prefetch_ptsz);
+    CUdeviceptr managed;
+    CHECK(cuMemAllocManaged(&managed, 4096, CU_MEM_ATTACH_GLOBAL));
+    CUgraph captured;
+    struct {
+        const char *what;
+        CUresult got, expected;
+    } cases[] = {
+        {"cuMemsetD2D8(pitch 0, 2^40 rows)", cuMemsetD2D8(live.memory, 0, 1, 16, 1ull << 40),
+         CUDA_ERROR_INVALID_VALUE},
+        {"cuMemsetD2D32(rows past the address space)",
+         cuMemsetD2D32(live.memory, SIZE_MAX / 2, 1, 4, 4), CUDA_ERROR_INVALID_VALUE},
+        {"cuStreamBeginCapture_ptsz(stream)", capture_ptsz(live.stream), CUDA_SUCCESS},
+        {"cuStreamEndCapture", cuStreamEndCapture(live.stream, &captured), CUDA_SUCCESS},
+        {"cuMemPrefetchAsync_ptsz(CU_DEVICE_CPU)",
+         prefetch_ptsz(managed, 4096, CU_DEVICE_CPU, live.stream), CUDA_SUCCESS},
+        {"cuMemPrefetchAsync_ptsz(device 0)", prefetch_ptsz(managed, 4096, 0, live.stream),
+         CUDA_SUCCESS},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        calls++;
+        bool ok = cases[i].got == cases[i].expected;
+        if (!ok) failures++;
+        if (!ok || verbose)
+            printf("%s %s: %s\n", ok ? "ok" : "FAIL", cases[i].what, name_of(cases[i].got));
+    }
     printf("hostile_driver: %u functions, %u calls, %u broke the rules\n", present, calls,
            failures);
     if (failures) return 1;

@@ -50,15 +50,13 @@
 {"cuGraphNodeGetDependentNodes_v2", NULLED, 2, CUDA_SUCCESS},
 {"cuLaunchHostFunc", NULLED, 2, CUDA_SUCCESS},
 {"cuStreamAddCallback", NULLED, 2, CUDA_SUCCESS},
-{"cuLibraryLoadData", NULLED, ANY_POSITION, CUDA_SUCCESS},
+
 {"cuLinkCreate_v2", NULLED, ANY_POSITION, CUDA_SUCCESS},
 {"cuMemFree_v2", NULLED, 0, CUDA_SUCCESS},
 {"cuMemFreeHost", NULLED, 0, CUDA_SUCCESS},
 {"cuMemFreeAsync", NULLED, 0, CUDA_SUCCESS},
 {"cuMemGetAddressRange_v2", NULLED, 0, CUDA_SUCCESS},
 {"cuMemGetAddressRange_v2", NULLED, 1, CUDA_SUCCESS},
-{"cuModuleLoadDataEx", NULLED, 3, CUDA_SUCCESS},
-{"cuModuleLoadDataEx", NULLED, 4, CUDA_SUCCESS},
 {"cuOccupancyMaxPotentialBlockSize*", NULLED, 3, CUDA_SUCCESS},
 {"cuPointerGetAttributes", NULLED, ANY_POSITION, CUDA_SUCCESS},
 {"cuStreamGetCaptureInfo*", NULLED, ANY_POSITION, CUDA_SUCCESS},
@@ -81,8 +79,6 @@
 // threshold, versions and flags of a symbol look-up (the empty name is not found).
 {"cuMemset*", RANGE, ANY_POSITION, CUDA_SUCCESS},
 {"cuStreamCreateWithPriority", RANGE, 2, CUDA_SUCCESS},
-{"cuLibraryLoadData", RANGE, ANY_POSITION, CUDA_SUCCESS},
-{"cuModuleLoadDataEx", RANGE, 2, CUDA_SUCCESS},
 {"cuLinkCreate_v2", RANGE, 0, CUDA_SUCCESS},
 {"cuOccupancy*", RANGE, ANY_POSITION, CUDA_SUCCESS},
 {"cuOccupancy*", HUGE_SIZE, ANY_POSITION, CUDA_SUCCESS},
@@ -91,10 +87,15 @@
 {"cuGetProcAddress*", RANGE, ANY_POSITION, CUDA_ERROR_NOT_FOUND},
 {"cuDeviceGet", RANGE, 1, CUDA_ERROR_INVALID_DEVICE},
 
-// Refused for a plausible argument first: the empty path names no file; input type 0 is a
+// Refused for a plausible argument first: the zeroed scratch image is empty (the option
+// arrays and counts after it are not reached); the empty path names no file; input type 0 is a
 // cubin, which the PTX linker refuses; a zero parameter structure names no function,
 // array or copy; 16 elements of 2 or 4 bytes do not fit the 16-byte pitch; the live
 // allocation is not managed memory.
+{"cuLibraryLoadData", NULLED, ANY_POSITION, CUDA_ERROR_INVALID_IMAGE},
+{"cuLibraryLoadData", RANGE, ANY_POSITION, CUDA_ERROR_INVALID_IMAGE},
+{"cuModuleLoadDataEx", NULLED, ANY_POSITION, CUDA_ERROR_INVALID_IMAGE},
+{"cuModuleLoadDataEx", RANGE, ANY_POSITION, CUDA_ERROR_INVALID_IMAGE},
 {"cuLibraryLoadFromFile", NULLED, ANY_POSITION, CUDA_ERROR_FILE_NOT_FOUND},
 {"cuLibraryLoadFromFile", RANGE, ANY_POSITION, CUDA_ERROR_FILE_NOT_FOUND},
 {"cuLinkAddFile_v2", NULLED, 4, CUDA_ERROR_FILE_NOT_FOUND},
