@@ -1,7 +1,9 @@
 // A mutation loop over the driver library's code-object loaders: each round takes a seed
 // (PTX text, a cubin, a fatbin), mutates it (bit flips, bytes set to boundary values, huge
 // words written over header fields, truncation, appended garbage) and hands it to
-// cuModuleLoadData, cuModuleLoadFatBinary, cuLibraryLoadData and cuLinkAddData. The bytes
+// cuModuleLoadData, cuModuleLoadFatBinary, cuLibraryLoadData and cuLinkAddData, and, in a
+// fatbin wrapper, to the runtime's registration of a program's fatbin (__cudaRegisterFatBinary,
+// __cudaRegisterFunction, then cudaFuncGetAttributes, which loads it). The bytes
 // end right before an inaccessible page, so a read past them faults at once instead of
 // going unseen. An answer of CUDA_ERROR_UNKNOWN (a contained panic) is a failure; a crash
 // or a hang (10 s) ends the run; the input of the round is in OUTDIR/current.bin, and each
@@ -11,6 +13,7 @@
 //        fuzz_loaders --write OUTDIR SEED COUNT FILE...    (COUNT mutated files, for
 //                                                            `chevron inspect`)
 #define _GNU_SOURCE
+#include <dlfcn.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -120,6 +123,18 @@ static CUjitInputType input_type(const unsigned char *data, size_t size) {
     return CU_JIT_INPUT_PTX;
 }
 
+// The runtime's registration of a statically built program's device code (what nvcc's host
+// code calls at start-up), from the library serving libcudart.so.13.
+static void **(*register_fatbin)(void *wrapper);
+static void (*unregister_fatbin)(void **handle);
+static void (*register_function)(void **handle, const char *host, char *device, const char *name,
+                                 int limit, void *tid, void *bid, void *block, void *grid,
+                                 int *warp);
+static int (*function_attributes)(void *attributes, const void *host);
+// The kernels of the seeds, each registered under its own host address.
+static const char *const kernel_names[] = {"add_one", "scale", "saxpy", "count"};
+static const char host_stubs[4];
+
 static unsigned unknown_answers;
 
 static void expect_known(CUresult code, const char *call, const char *outdir,
@@ -161,6 +176,14 @@ int main(int argc, char **argv) {
     load_seeds(argc - 5, argv + 5);
     snprintf(current_path, sizeof current_path, "%s/current.bin", outdir);
 
+    void *runtime = dlopen("libcudart.so.13", RTLD_NOW);
+    EXPECT(runtime);
+    register_fatbin = (void **(*)(void *))dlsym(runtime, "__cudaRegisterFatBinary");
+    unregister_fatbin = (void (*)(void **))dlsym(runtime, "__cudaUnregisterFatBinary");
+    register_function = (void (*)(void **, const char *, char *, const char *, int, void *, void *,
+                                   void *, void *, int *))dlsym(runtime, "__cudaRegisterFunction");
+    function_attributes = (int (*)(void *, const void *))dlsym(runtime, "cudaFuncGetAttributes");
+    EXPECT(register_fatbin && unregister_fatbin && register_function && function_attributes);
     CHECK(cuInit(0));
     CUdevice device;
     CUcontext context;
@@ -216,6 +239,26 @@ int main(int argc, char **argv) {
         code = cuLibraryLoadData(&library, data, NULL, NULL, 0, NULL, NULL, 0);
         expect_known(code, phase, outdir, data, size);
         if (code == CUDA_SUCCESS) CHECK(cuLibraryUnload(library));
+
+        // A fatbin wrapper of version 1: { magic, version, data, NULL }.
+        struct {
+            int magic, version;
+            const void *data;
+            void *units;
+        } wrapper = {0x466243b1, 1, data, NULL};
+        phase = "__cudaRegisterFatBinary";
+        void **handle = register_fatbin(&wrapper);
+        if (handle) {
+            for (int k = 0; k < 4; k++) {
+                register_function(handle, &host_stubs[k], (char *)kernel_names[k], kernel_names[k],
+                                  -1, NULL, NULL, NULL, NULL, NULL);
+                unsigned char attributes[1024];
+                phase = "cudaFuncGetAttributes";
+                int status = function_attributes(attributes, &host_stubs[k]);
+                expect_known((CUresult)status, phase, outdir, data, size);
+            }
+            unregister_fatbin(handle);
+        }
 
         CUlinkState link;
         CHECK(cuLinkCreate(0, NULL, NULL, &link));
