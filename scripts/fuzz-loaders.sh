@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # A longer mutation loop over chevron's code-object loaders than CI runs (CI runs the same
-# program for two seconds in scripts/test.d/driver.sh; docs/hostile-inputs.md): mutated PTX,
+# program for 500 rounds in scripts/test.d/driver.sh; docs/hostile-inputs.md): mutated PTX,
 # cubins and fatbins (nvcc 13.0's, uncompressed and compressed, from fuzz/binary_seeds.sh and
-# tests/driver/kernels.cu) through cuModuleLoadData, cuModuleLoadFatBinary, cuLibraryLoadData
-# and cuLinkAddData (tests/driver/fuzz_loaders.c, under `chevron exec --device cpu`), then
-# through `chevron inspect`, each for SECONDS, below an address-space cap (8 GiB), so that an
+# tests/driver/kernels.cu) through cuModuleLoadData, cuModuleLoadFatBinary, cuLibraryLoadData,
+# cuLinkAddData and the runtime's registration of a static program's fatbin
+# (tests/driver/fuzz_loaders.c, under `chevron exec --device cpu`), then through
+# `chevron inspect`, each for SECONDS, below an address-space cap (8 GiB), so that an
 # unbounded allocation fails instead of passing unseen. A crash, a hang, a contained panic
 # (CUDA_ERROR_UNKNOWN) or a panic of the CLI is reported with the input that caused it,
 # kept under target/fuzz-loaders/. Replay one with
@@ -33,7 +34,7 @@ nm -D --defined-only "$library" | awk '$2 == "T" && $3 ~ /^cu[A-Z]/ { print "voi
     >"$out/stub.c"
 cc -shared -fPIC -Wl,-soname,libcuda.so.1 -o "$out/libcuda.so" "$out/stub.c"
 cc -O1 -Wall -Werror -I"$toolkit/include" -Itests/driver -o "$out/fuzz_loaders" \
-    tests/driver/fuzz_loaders.c -L"$out" -lcuda
+    tests/driver/fuzz_loaders.c -L"$out" -lcuda -ldl
 mapfile -t inputs < <(find "$out/seeds" -type f -size -4M | sort)
 cap_kib=$((8 * 1024 * 1024))
 

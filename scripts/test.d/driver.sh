@@ -82,7 +82,7 @@ stale "$out/hostile_driver" $src/hostile_driver.c $src/hostile_driver.h $src/hos
         -L"$stub" -lcuda -ldl
 # 500 rounds of the loaders' mutation loop (scripts/fuzz-loaders.sh runs it for minutes).
 stale "$out/fuzz_loaders" $src/fuzz_loaders.c $src/check.h \
-    && nice cc "${cflags[@]}" -o "$out/fuzz_loaders" $src/fuzz_loaders.c -L"$stub" -lcuda
+    && nice cc "${cflags[@]}" -o "$out/fuzz_loaders" $src/fuzz_loaders.c -L"$stub" -lcuda -ldl
 mkdir -p "$out/fuzz"
 
 # check NAME COMMAND...: runs COMMAND under chevron exec on the CPU device; its last line must
