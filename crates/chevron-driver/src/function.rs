@@ -76,8 +76,9 @@ pub extern "C" fn cuFuncSetAttribute(
     entry("cuFuncSetAttribute", || {
         let function = function(func)?;
         // The attributes CUDA lets a program set: the dynamic shared memory limit, the
-        // carveout and the cluster preferences; the others are read-only.
-        if !matches!(attribute, 8 | 9 | 11..=15) {
+        // carveout and the cluster ones (`cudaFuncAttribute`'s 8 to 15); the others are
+        // read-only.
+        if !(8..=15).contains(&attribute) {
             return Err(DriverError::new(
                 INVALID_VALUE,
                 format!("function attribute {attribute} is read-only or unknown"),
