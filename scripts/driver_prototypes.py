@@ -1,7 +1,10 @@
 #!/usr/bin/env python3
 """Writes the table tests/driver/hostile_driver.c calls every driver function through.
 
-Usage: driver_prototypes.py TOOLKIT_INCLUDE OUTPUT.c
+Usage: driver_prototypes.py TOOLKIT_INCLUDE OUTPUT.c [--runtime]
+
+With --runtime, the same for the runtime's `cuda*` functions of cuda_runtime_api.h (handles
+of the runtime's types; an `int` parameter named as a device is a device).
 
 Reads the toolkit's cuda.h (and cudaProfiler.h's two functions) as the C preprocessor sees them in three modes
 (the current ABI, per-thread default stream `_ptsz`/`_ptds`, and `__CUDA_API_VERSION_INTERNAL`,
@@ -30,11 +33,18 @@ HANDLES = {
 }
 # cudaProfiler.h's two functions (the toolkit's wheel ships without that header).
 PROFILER = "CUresult cuProfilerStart(void);\nCUresult cuProfilerStop(void);\n"
+RUNTIME_HANDLES = {
+    "cudaStream_t": "S", "cudaEvent_t": "E", "cudaGraph_t": "G", "cudaGraphExec_t": "X",
+    "cudaGraphNode_t": "N", "cudaArray_t": "A", "cudaArray_const_t": "A",
+    "cudaTextureObject_t": "T", "cudaSurfaceObject_t": "T", "cudaMemPool_t": "P",
+    "cudaUserObject_t": "U", "cudaKernel_t": "K", "cudaLibrary_t": "Y",
+}
+DEVICE_NAMES = {"device", "dev", "srcDevice", "dstDevice", "peerDevice"}
 MODES = ["", "-D__CUDA_API_PER_THREAD_DEFAULT_STREAM", "-D__CUDA_API_VERSION_INTERNAL"]
 
 
-def preprocess(include, mode):
-    source = "#include <cuda.h>\n" + PROFILER
+def preprocess(include, mode, runtime):
+    source = "#include <cuda_runtime_api.h>\n" if runtime else "#include <cuda.h>\n" + PROFILER
     command = ["cc", "-x", "c", "-E", "-P", "-I", include] + ([mode] if mode else []) + ["-"]
     return subprocess.run(command, input=source, capture_output=True, text=True,
                           check=True).stdout
@@ -58,8 +68,9 @@ def split_params(text):
     return params
 
 
-def kind(declaration, name, handles, callbacks, structs):
+def kind(declaration, name, handles, callbacks, structs, table=None):
     """The letter of one parameter (see the module's doc)."""
+    table = table or HANDLES
     base = declaration[: declaration.rfind(name)].strip() if name else declaration
     base = re.sub(r"\s+", " ", base)
     if "(" in declaration or base in callbacks:
@@ -67,8 +78,10 @@ def kind(declaration, name, handles, callbacks, structs):
     if base.endswith("*") or declaration.rstrip().endswith("]"):
         return "i" if base.startswith("const") else "o"
     base = base.replace("const ", "")
-    if base in HANDLES:
-        return HANDLES[base]
+    if base in table:
+        return table[base]
+    if table is RUNTIME_HANDLES and base == "int" and name in DEVICE_NAMES:
+        return "d"
     if base in handles:
         return "h"
     if base == "size_t":
@@ -80,16 +93,21 @@ def kind(declaration, name, handles, callbacks, structs):
 
 def main():
     include, output = sys.argv[1], sys.argv[2]
+    runtime = "--runtime" in sys.argv[3:]
+    returns = "cudaError_t" if runtime else "CUresult"
+    prefix = "cuda" if runtime else "cu"
+    table = RUNTIME_HANDLES if runtime else HANDLES
     prototypes = {}
     handles, callbacks, structs = set(), set(), set()
     for mode in MODES:
-        text = preprocess(include, mode)
+        text = preprocess(include, mode, runtime)
         handles |= set(re.findall(r"typedef struct \w+ \*(\w+);", text))
         callbacks |= set(re.findall(r"typedef [\w\s\*]+\(\s*\*\s*(\w+)\s*\)", text))
         structs |= set(re.findall(r"typedef (?:struct|union) \w*\s*\{[^}]*(?:\{[^}]*\}[^}]*)*\}"
                                   r"\s*(\w+)\s*;", text, re.S))
         structs |= set(re.findall(r"typedef struct \w+ (\w+);", text))
-        for match in re.finditer(r"\bCUresult\s+(cu[A-Z]\w*)\s*\(([^;{]*?)\)\s*;", text):
+        pattern = rf"\b{returns}\s+({prefix}[A-Z]\w*)\s*\(([^;{{]*?)\)\s*;"
+        for match in re.finditer(pattern, text):
             prototypes.setdefault(match.group(1), split_params(match.group(2)))
     rows, callers = [], []
     for index, (function, params) in enumerate(sorted(prototypes.items())):
@@ -97,7 +115,7 @@ def main():
         for position, declaration in enumerate(params):
             names = re.findall(r"[A-Za-z_]\w*", re.sub(r"\[.*?\]", "", declaration))
             name = names[-1] if len(names) > 1 else None
-            kinds += kind(declaration, name, handles, callbacks, structs)
+            kinds += kind(declaration, name, handles, callbacks, structs, table)
             alias = f"hostile_t{index}_{position}"
             if name is None:
                 typedef = f"{declaration} {alias}"
@@ -120,12 +138,12 @@ def main():
                   "// driver function, the kinds of its parameters and a caller with its exact\n"
                   "// signature (tests/driver/hostile_driver.h). Do not edit.\n")
         out.write("#define __CUDA_API_VERSION_INTERNAL\n#include \"hostile_driver.h\"\n"
-                  + PROFILER + "\n")
+                  + ("#include <cuda_runtime_api.h>\n" if runtime else PROFILER) + "\n")
         out.write("\n".join(callers))
-        out.write("\nconst struct hostile_function hostile_functions[] = {\n")
+        array = "hostile_runtime_functions" if runtime else "hostile_functions"
+        out.write(f"\nconst struct hostile_function {array}[] = {{\n")
         out.write("\n".join(rows) + "\n};\n")
-        out.write("const unsigned hostile_function_count = "
-                  "sizeof hostile_functions / sizeof hostile_functions[0];\n")
+        out.write(f"const unsigned {array[:-1]}_count = sizeof {array} / sizeof {array}[0];\n")
 
 
 if __name__ == "__main__":

@@ -4,12 +4,12 @@
 # kernels of tests/driver/ as PTX and as a fatbin with nvcc 13.0, the C programs with the C
 # compiler against the toolkit's cuda.h (linked as users link them: -lcuda against a stub
 # library, -lcudart against NVIDIA's), runs each under `chevron exec --device cpu` and checks
-# its final line; hostile_driver calls every exported function with NULL, forged,
-# destroyed, huge and out-of-range arguments, fuzz_loaders hands 500 mutated code objects
-# to the loaders (docs/hostile-inputs.md). Also checks that the exported driver functions
-# are the implemented list plus the unsupported! list, that no NVIDIA library was loaded,
-# and that dlopen("libcuda.so.1") resolves to chevron's. Built files are cached under
-# target/driver/.
+# its final line; hostile_driver calls every exported driver and runtime function with
+# NULL, forged, destroyed, huge and out-of-range arguments, fuzz_loaders hands 500 mutated
+# code objects to the loaders (docs/hostile-inputs.md). Also checks that the exported driver
+# functions are the implemented list plus the unsupported! list, that no NVIDIA library was
+# loaded, and that dlopen("libcuda.so.1") resolves to chevron's. Built files are cached
+# under target/driver/.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -71,15 +71,21 @@ stale "$out/mixed" $src/mixed.c $src/check.h \
     && nice cc "${cflags[@]}" -o "$out/mixed" $src/mixed.c -L"$stub" -L"$nvlib" \
         -Wl,-rpath,"$toolkit/lib" -lcuda -lcudart
 
-# Every exported function called with hostile arguments (tests/driver/hostile_driver.c),
-# through the table scripts/driver_prototypes.py writes from the toolkit's cuda.h.
-echo "$stubs" >"$out/stubs.txt"
+# Every exported driver and runtime function called with hostile arguments
+# (tests/driver/hostile_driver.c), through the tables scripts/driver_prototypes.py writes from
+# the toolkit's cuda.h and cuda_runtime_api.h; the unsupported ones of both must say so.
+runtime_stubs="$(sed -n '/^unsupported! {/,/^}/p' crates/chevron-cudart/src/unsupported.rs \
+    | grep -v 'unsupported!\|^}' | tr ',' '\n' | tr -d ' ' | grep . | sort)"
+printf '%s\n%s\n' "$stubs" "$runtime_stubs" >"$out/stubs.txt"
 stale "$out/hostile_table.c" scripts/driver_prototypes.py "$toolkit/include/cuda.h" \
     && python3 scripts/driver_prototypes.py "$toolkit/include" "$out/hostile_table.c"
+stale "$out/hostile_runtime_table.c" scripts/driver_prototypes.py \
+    "$toolkit/include/cuda_runtime_api.h" \
+    && python3 scripts/driver_prototypes.py "$toolkit/include" "$out/hostile_runtime_table.c" --runtime
 stale "$out/hostile_driver" $src/hostile_driver.c $src/hostile_driver.h $src/hostile_driver_expect.h \
-    $src/check.h "$out/hostile_table.c" \
+    $src/hostile_runtime_expect.h $src/check.h "$out/hostile_table.c" "$out/hostile_runtime_table.c" \
     && nice cc "${cflags[@]}" -o "$out/hostile_driver" $src/hostile_driver.c "$out/hostile_table.c" \
-        -L"$stub" -lcuda -ldl
+        "$out/hostile_runtime_table.c" -L"$stub" -lcuda -ldl
 # 500 rounds of the loaders' mutation loop (scripts/fuzz-loaders.sh runs it for minutes).
 stale "$out/fuzz_loaders" $src/fuzz_loaders.c $src/check.h \
     && nice cc "${cflags[@]}" -o "$out/fuzz_loaders" $src/fuzz_loaders.c -L"$stub" -lcuda -ldl

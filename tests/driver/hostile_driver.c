@@ -1,7 +1,9 @@
-// Every exported function of chevron's CUDA driver library, called with hostile arguments
-// through its exact signature (the table generated from cuda.h, hostile_driver.h), one
-// hostile argument per call and plausible values (live objects, scratch buffers, 16 bytes)
-// for the others:
+// Every exported function of chevron's CUDA driver library, then every runtime function of
+// cuda_runtime_api.h it serves as libcudart.so.13, called with hostile arguments through its
+// exact signature (the tables generated from the headers, hostile_driver.h), one hostile
+// argument per call and plausible values (live objects, scratch buffers, 16 bytes) for the
+// others (the runtime's probes: from zero on, with the runtime's codes, which share these
+// numbers):
 //   zero-before-init  every parameter 0/NULL before cuInit: CUDA_ERROR_NOT_INITIALIZED
 //   zero-no-context   every parameter 0/NULL after cuInit, no current context: an error
 //   zero              every parameter 0/NULL with a current context: an error
@@ -13,8 +15,9 @@
 //                     pointer 0): INVALID_VALUE
 //   huge              each size_t parameter 2^62: INVALID_VALUE or OUT_OF_MEMORY
 //   range             each other scalar (enums, flags, counts) 0xC0DEC0DE: INVALID_VALUE
-// Functions in the unsupported list (STUBS.txt) must answer CUDA_ERROR_NOT_SUPPORTED to
-// every call after cuInit. `expectations` lists where CUDA documents another answer. A call must never
+// Functions in the unsupported lists (STUBS.txt, both libraries') must answer
+// CUDA_ERROR_NOT_SUPPORTED to every call after cuInit. `expectations` lists where CUDA
+// documents another answer. A call must never
 // crash, hang (20 s) or return CUDA_ERROR_UNKNOWN (a contained panic). Prints one line per
 // call that broke these rules and ends with "hostile_driver: ok".
 // Usage: hostile_driver KERNELS.ptx STUBS.txt [FUNCTION]   (HOSTILE_VERBOSE=1: every call)
@@ -26,6 +29,8 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <unistd.h>
+
+#include <cuda_runtime_api.h>
 
 #include "check.h"
 #include "hostile_driver.h"
@@ -46,6 +51,7 @@ struct expectation {
 };
 static const struct expectation expectations[] = {
 #include "hostile_driver_expect.h"
+#include "hostile_runtime_expect.h"
 };
 
 // The objects a probe passes where a parameter is not the hostile one, and destroyed ones.
@@ -285,7 +291,12 @@ static void plausible(const char *kinds, hostile_slot *slots) {
     }
 }
 
+// While the runtime's functions are probed: their codes are cudaError_t, named by the runtime.
+static bool in_runtime;
+static const char *(*runtime_error_name)(int);
+
 static const char *name_of(CUresult code) {
+    if (in_runtime) return runtime_error_name(code);
     const char *name = NULL;
     if (cuGetErrorName(code, &name) != CUDA_SUCCESS || !name) return "(not a CUresult)";
     return name;
@@ -319,6 +330,8 @@ static bool allowed(const struct hostile_function *function, bool stub, enum pro
         // CUDA documents CUDA_ERROR_INVALID_VALUE for graphs, their nodes and executable
         // graphs, user objects and memory pools.
         if (strchr("GXNUP", kind) && code == CUDA_ERROR_INVALID_VALUE) return true;
+        // The runtime documents cudaErrorInvalidValue for arrays and texture objects.
+        if (in_runtime && strchr("AT", kind) && code == CUDA_ERROR_INVALID_VALUE) return true;
         return code == CUDA_ERROR_INVALID_HANDLE;
     case NULLED: return code == CUDA_ERROR_INVALID_VALUE;
     case HUGE_SIZE: return code == CUDA_ERROR_INVALID_VALUE || code == CUDA_ERROR_OUT_OF_MEMORY;
@@ -455,6 +468,27 @@ int main(int argc, char **argv) {
         probe_all(function, symbol, is_stub(function->name));
         keep_live(function->name);
     }
+    // The runtime's functions with the same objects (a CUstream is a cudaStream_t, …) and the
+    // same rules: its codes for these misuses have the driver's numbers.
+    void *runtime = dlopen("libcudart.so.13", RTLD_NOW);
+    EXPECT(runtime);
+    runtime_error_name = (const char *(*)(int))dlsym(runtime, "cudaGetErrorName");
+    EXPECT(runtime_error_name);
+    in_runtime = true;
+    unsigned runtime_present = 0;
+    for (unsigned f = 0; f < hostile_runtime_function_count; f++) {
+        const struct hostile_function *function = &hostile_runtime_functions[f];
+        void *symbol = dlsym(runtime, function->name);
+        if (!symbol) continue;
+        runtime_present++;
+        if (only && strcmp(function->name, only) != 0) continue;
+        probe_all(function, symbol, is_stub(function->name));
+        in_runtime = false;
+        keep_live(function->name);
+        in_runtime = true;
+    }
+    in_runtime = false;
+
     // Cases a single hostile argument does not reach: rows of a 2D fill closer than their
     // width with a height no memory holds (looped 2^40 times); the CUDA 10 forms of the
     // per-thread capture and prefetch, which take fewer arguments than the _v2 forms.
@@ -487,8 +521,8 @@ int main(int argc, char **argv) {
         if (!ok || verbose)
             printf("%s %s: %s\n", ok ? "ok" : "FAIL", cases[i].what, name_of(cases[i].got));
     }
-    printf("hostile_driver: %u functions, %u calls, %u broke the rules\n", present, calls,
-           failures);
+    printf("hostile_driver: %u driver and %u runtime functions, %u calls, %u broke the rules\n",
+           present, runtime_present, calls, failures);
     if (failures) return 1;
     printf("hostile_driver: ok\n");
     return 0;

@@ -42,8 +42,17 @@ pub extern "C" fn cudaGetDevice(device: *mut c_int) -> cudaError_t {
 /// Accepts device flags (scheduling and mapping flags change nothing on chevron's devices).
 #[no_mangle]
 pub extern "C" fn cudaSetDeviceFlags(flags: c_uint) -> cudaError_t {
-    let _ = flags;
-    guard("cudaSetDeviceFlags", || state::current().map(drop))
+    guard("cudaSetDeviceFlags", || {
+        // One scheduling policy (auto, spin, yield, blocking sync) and any of map-host,
+        // local-memory resize and sync-memops.
+        if flags & !0x9f != 0 || !matches!(flags & 0x7, 0 | 1 | 2 | 4) {
+            return Err(CudaError::new(
+                crate::errors::INVALID_VALUE,
+                format!("flags {flags:#x} are not cudaDeviceSchedule*/cudaDevice* flags"),
+            ));
+        }
+        state::current().map(drop)
+    })
 }
 
 /// Waits for all work on the current device and reports its faults.

@@ -5,7 +5,7 @@
 use std::ffi::{c_int, c_uint, c_void};
 
 use crate::errors::{
-    cudaError_t, guard, CudaError, INVALID_DEVICE, INVALID_VALUE, MEMORY_ALLOCATION,
+    cudaError_t, guard, CudaError, CudaResult, INVALID_DEVICE, INVALID_VALUE, MEMORY_ALLOCATION,
     PEER_ACCESS_NOT_ENABLED,
 };
 use crate::memory::store;
@@ -60,16 +60,30 @@ pub extern "C" fn cudaDeviceGetLimit(value: *mut usize, limit: c_int) -> cudaErr
 /// Accepts a cache preference.
 #[no_mangle]
 pub extern "C" fn cudaDeviceSetCacheConfig(config: c_int) -> cudaError_t {
-    let _ = config;
-    guard("cudaDeviceSetCacheConfig", || state::current().map(drop))
+    guard("cudaDeviceSetCacheConfig", || {
+        state::current()?;
+        check_cache_config(config)
+    })
+}
+
+/// Fails with `cudaErrorInvalidValue` unless `config` is a `cudaFuncCache` (0 to 3).
+fn check_cache_config(config: c_int) -> CudaResult {
+    if (0..=3).contains(&config) {
+        Ok(())
+    } else {
+        Err(CudaError::new(
+            INVALID_VALUE,
+            format!("cudaFuncCache {config} (0 to 3)"),
+        ))
+    }
 }
 
 /// Accepts a kernel's cache preference.
 #[no_mangle]
 pub extern "C" fn cudaFuncSetCacheConfig(func: *const c_void, config: c_int) -> cudaError_t {
-    let _ = config;
     guard("cudaFuncSetCacheConfig", || {
-        crate::registry::kernel_entry(func).map(drop)
+        crate::registry::kernel_entry(func)?;
+        check_cache_config(config)
     })
 }
 
