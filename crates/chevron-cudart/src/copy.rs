@@ -13,6 +13,7 @@
 use std::ffi::{c_int, c_void};
 
 use chevron::host_range::{check_host_range, Access};
+use chevron::texture::Side;
 use chevron::Stream;
 
 use crate::errors::{
@@ -294,12 +295,73 @@ impl Copy2d {
     /// Copies the rows on `stream`, after checking the shape.
     pub fn run(&self, stream: &Stream) -> CudaResult {
         self.check()?;
+        if self.width == 0 || self.height == 0 || self.run_whole(stream)? {
+            return Ok(());
+        }
         for row in 0..self.height as u64 {
             let d = self.dst + row * self.dst_pitch as u64;
             let s = self.src + row * self.src_pitch as u64;
             copy(stream, d, s, self.width)?;
         }
         Ok(())
+    }
+}
+
+impl Copy2d {
+    /// The copy as one pitched copy of the stream's device, where its backend copies pitched
+    /// windows itself (GPUs: one `cuMemcpy3DAsync`) and both sides are its memory or host
+    /// memory; `false` when the rows must be copied one by one. A pageable host side is
+    /// waited for before returning (the caller may reuse it at once, as CUDA allows).
+    fn run_whole(&self, stream: &Stream) -> CudaResult<bool> {
+        if stream.device().backend() != chevron::BackendKind::Cuda {
+            return Ok(false); // the CPU device copies rows as cheaply
+        }
+        let on = |place: Place| match place {
+            Place::Device(ordinal) => {
+                state::device(ordinal).is_ok_and(|owner| stream.device().same_device(&owner.device))
+            }
+            Place::Host => true,
+        };
+        let (dst_place, src_place) = (place_of(self.dst), place_of(self.src));
+        if !on(dst_place)
+            || !on(src_place)
+            || matches!((dst_place, src_place), (Place::Host, Place::Host))
+        {
+            return Ok(false);
+        }
+        mirror::pull_all()?;
+        let span = |pitch: usize| (self.height as u64 - 1) * pitch as u64 + self.width as u64;
+        let mut pageable = false;
+        let mut side =
+            |ptr: u64, pitch: usize, place: Place, access: Access| -> CudaResult<Side<'static>> {
+                let pitch_bytes = pitch as u64;
+                Ok(match place {
+                    Place::Device(_) => Side::Device {
+                        ptr,
+                        pitch: pitch_bytes,
+                        height: self.height as u64,
+                    },
+                    Place::Host => {
+                        check_host(ptr, span(pitch), access)?;
+                        pageable |= !mirror::allocated_here(ptr as usize, span(pitch) as usize);
+                        Side::Host {
+                            ptr: ptr as *mut u8,
+                            pitch: pitch_bytes,
+                            height: self.height as u64,
+                        }
+                    }
+                })
+            };
+        let dst = side(self.dst, self.dst_pitch, dst_place, Access::Write)?;
+        let src = side(self.src, self.src_pitch, src_place, Access::Read)?;
+        let extent = [self.width as u64, self.height as u64, 1];
+        // SAFETY: host sides were checked to be mapped memory of the window's span, readable
+        // or writable; a pageable one is waited for below, pinned ones live until freed.
+        let copied = unsafe { chevron::texture::copy_pitched(stream, &dst, &src, extent) }?;
+        if copied.is_some() && pageable {
+            stream.synchronize()?;
+        }
+        Ok(copied.is_some())
     }
 }
 

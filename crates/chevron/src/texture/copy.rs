@@ -149,3 +149,48 @@ pub unsafe fn copy_array(
     };
     Ok(stream.submitted_traced(started, || Submission::Copy { direction, bytes }))
 }
+
+/// Enqueues a pitched copy of `extent` between two sides of linear memory (device memory of
+/// the stream's device, or host memory) as one copy, where the backend copies pitched windows
+/// itself (CUDA: one `cuMemcpy3DAsync` for every row and slice, as `cudaMemcpy2D` is on
+/// NVIDIA's runtime, instead of a call per row); `Ok(None)` where it does not (the CPU device:
+/// the caller copies row by row, which costs it no more). A zero extent copies nothing.
+///
+/// # Safety
+/// As [`copy_array`]: a [`Side::Host`] spans its window until the copy completes.
+pub unsafe fn copy_pitched(
+    stream: &Stream,
+    dst: &Side<'_>,
+    src: &Side<'_>,
+    extent: [u64; 3],
+) -> Result<Option<Token>> {
+    if !stream.device().core().backend.native_textures() {
+        return Ok(None);
+    }
+    if matches!(dst, Side::Array { .. }) || matches!(src, Side::Array { .. }) {
+        return Err(invalid(
+            "copy_pitched copies linear memory; use copy_array".into(),
+        ));
+    }
+    let started = crate::trace::clock();
+    let copy = ArrayCopy {
+        dst: side(stream, dst, extent)?,
+        src: side(stream, src, extent)?,
+        extent,
+    };
+    if extent.contains(&0) {
+        return Ok(Some(stream.token()));
+    }
+    // SAFETY: host sides span their windows (the caller's guarantee); device sides were
+    // checked by the caller to lie in this device's memory.
+    unsafe { stream.backend_stream().copy_array(&copy) }?;
+    let bytes = extent.iter().product();
+    let direction = match (dst, src) {
+        (Side::Host { .. }, _) => "device to host",
+        (_, Side::Host { .. }) => "host to device",
+        _ => "device to device",
+    };
+    Ok(Some(stream.submitted_traced(started, || {
+        Submission::Copy { direction, bytes }
+    })))
+}

@@ -24,7 +24,7 @@ mod copy;
 mod object;
 
 pub use chevron_ptx::interp::texture::{AddressMode, ChannelKind, Descriptor, ResourceKind};
-pub use copy::{copy_array, Side};
+pub use copy::{copy_array, copy_pitched, Side};
 pub use object::{ArrayInfo, Resource, SurfaceObject, TextureObject};
 
 pub use crate::backend::texture::{ArrayDesc, ChannelFormat, MipmapFilter, Sampler};
