@@ -69,6 +69,53 @@ impl Emitter<'_, '_, '_> {
         }
     }
 
+    /// An integer atomic on the block's shared memory at `host`, as a plain load, operation
+    /// and store: a block's threads run one after another on one worker, whose shared memory
+    /// no other host thread touches, so no locked instruction is needed. The old value,
+    /// zero-extended.
+    pub(super) fn shared_atomic(
+        &mut self,
+        op: IrOp,
+        ty: T,
+        host: Value,
+        x: Value,
+        y: Value,
+    ) -> Value {
+        let wide = ty.size() == 8;
+        let int_ty = if wide { types::I64 } else { types::I32 };
+        let narrow = |e: &mut Self, v: Value| {
+            if wide {
+                v
+            } else {
+                e.b.ins().ireduce(types::I32, v)
+            }
+        };
+        let (xv, yv) = (narrow(self, x), narrow(self, y));
+        let flags = MemFlagsData::trusted();
+        let old = self.b.ins().load(int_ty, flags, host, 0);
+        let new = match op {
+            IrOp::Add => self.b.ins().iadd(old, xv),
+            IrOp::And => self.b.ins().band(old, xv),
+            IrOp::Or => self.b.ins().bor(old, xv),
+            IrOp::Xor => self.b.ins().bxor(old, xv),
+            IrOp::Exch => xv,
+            IrOp::Cas => {
+                let equal = self.b.ins().icmp(IntCC::Equal, old, xv);
+                self.b.ins().select(equal, yv, old)
+            }
+            IrOp::Min if ty.is_signed() => self.b.ins().smin(old, xv),
+            IrOp::Max if ty.is_signed() => self.b.ins().smax(old, xv),
+            IrOp::Min => self.b.ins().umin(old, xv),
+            _ => self.b.ins().umax(old, xv),
+        };
+        self.b.ins().store(flags, new, host, 0);
+        if wide {
+            old
+        } else {
+            self.b.ins().uextend(types::I64, old)
+        }
+    }
+
     /// The host address of an access of `len` bytes, branching to a fault when it is bad.
     pub(super) fn address(
         &mut self,

@@ -356,7 +356,9 @@ impl Emitter<'_, '_, '_> {
                             | IrOp::Exch
                             | IrOp::Cas
                     );
-                let v = if inline {
+                let v = if inline && *space == Space::Shared {
+                    self.shared_atomic(*op, *ty, host, x, y)
+                } else if inline {
                     self.atomic(*op, *ty, host, x, y)
                 } else {
                     // The interpreter's arithmetic in a compare-and-swap loop.
