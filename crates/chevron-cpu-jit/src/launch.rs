@@ -315,6 +315,7 @@ impl CompiledKernel {
             local: local.as_mut_ptr(),
             frame_size: self.frame_size,
             ops: self.ops,
+            barrier_waits: 0,
         };
         // Four threads at a time where the kernel has that form, the block's rows are whole
         // groups of four, and the launch's groups have not mostly gone on one by one.
@@ -351,6 +352,13 @@ impl CompiledKernel {
                 // One phase (no barrier, no shuffle): every thread, and every group of the
                 // vector function, ran to its end, so no resume state needs a pass.
                 _ if self.single_phase => return BlockEnd::Done,
+                // No collectives: the threads that did not exit wait at the barrier, with
+                // their plain resume states; no pass over them.
+                _ if !self.shuffles => {
+                    if std::mem::take(&mut context.barrier_waits) == 0 {
+                        return BlockEnd::Done;
+                    }
+                }
                 _ => match release(resume, self.shuffles) {
                     Release::Done => return BlockEnd::Done,
                     Release::Released => {}

@@ -417,6 +417,12 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         self.b.ins().store(mem(), r, slot, 0);
     }
 
+    /// Marks the phase as one some thread ends at a barrier (`BlockContext::barrier_waits`).
+    fn note_barrier_wait(&mut self) {
+        let one = self.b.ins().iconst(types::I64, 1);
+        self.store_ctx(one, offset_of!(BlockContext, barrier_waits));
+    }
+
     /// Whether this function runs a kernel of one phase without resume states.
     fn one_phase(&self) -> bool {
         single_phase(self.t.code) && self.t.extra_resumes.is_empty()

@@ -53,7 +53,14 @@ impl Emitter<'_, '_, '_> {
             }
             Op::Bar { .. } => {
                 let id = self.resume_ids[&(pc + 1)];
-                self.save_state(id | WAITING, pc + 1);
+                if self.shuffle_ids.is_empty() {
+                    // No collectives: the thread's plain resume point, and the phase noted as
+                    // one that ends at a barrier (`BlockContext::barrier_waits`).
+                    self.save_state(id, pc + 1);
+                    self.note_barrier_wait();
+                } else {
+                    self.save_state(id | WAITING, pc + 1);
+                }
                 self.b.ins().jump(self.next_thread, &[]);
                 return Ok(());
             }

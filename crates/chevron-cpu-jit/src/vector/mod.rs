@@ -33,7 +33,7 @@ use cranelift_codegen::ir::{
 use cranelift_frontend::{FunctionBuilder, Switch, Variable};
 
 use crate::codegen::mem;
-use crate::context::{BlockContext, EXITED, VECTOR_SAVED, WAITING};
+use crate::context::{BlockContext, EXITED, VECTOR_SAVED};
 use plan::{Plan, Width};
 use shapes::Shape;
 
@@ -348,11 +348,21 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
 
     /// Stores the registers live at `pc` to each thread's slots, as the scalar code keeps them.
     fn save(&mut self, pc: usize) {
+        self.save_lanes(pc, false);
+    }
+
+    /// [`save`](Self::save); with `for_vector`, a register uniform or affine at `pc` only to
+    /// thread 0's slot: for a group saved at a barrier ([`VECTOR_SAVED`]), which only this
+    /// function's trusted resume reads, and that reads thread 0's value of such a register.
+    fn save_lanes(&mut self, pc: usize, for_vector: bool) {
         let here = std::mem::replace(&mut self.pc, pc);
         let live = self.live_at(pc);
         for lane in 0..4u8 {
             let base = self.lane_regs(i64::from(lane));
             for &r in &live {
+                if for_vector && lane > 0 && self.shape(Src::Reg(r)) != Shape::Varying {
+                    continue;
+                }
                 let v = self.lane64(Src::Reg(r), lane);
                 self.b.ins().store(mem(), v, base, 8 * r as i32);
             }
@@ -446,11 +456,21 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         self.b.ins().jump(self.next_group, &[]);
     }
 
-    /// A barrier: the group waits at `pc` (the instruction after it).
+    /// A barrier: the group waits at `pc` (the instruction after it). A kernel of the vector
+    /// function has no warp collectives, so its waiting states carry no
+    /// [`WAITING`](crate::context::WAITING): the phase is marked in
+    /// [`BlockContext::barrier_waits`] instead.
     fn barrier(&mut self, pc: usize) {
         self.save(pc);
         let id = self.t.resume_ids[&pc];
-        self.set_states(id | WAITING | VECTOR_SAVED);
+        self.set_states(id | VECTOR_SAVED);
+        let one = self.b.ins().iconst(types::I64, 1);
+        self.b.ins().store(
+            MemFlagsData::trusted(),
+            one,
+            self.ctx,
+            offset_of!(BlockContext, barrier_waits) as i32,
+        );
         self.b.ins().jump(self.next_group, &[]);
     }
 
