@@ -461,7 +461,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
     /// [`WAITING`](crate::context::WAITING): the phase is marked in
     /// [`BlockContext::barrier_waits`] instead.
     fn barrier(&mut self, pc: usize) {
-        self.save(pc);
+        self.save_lanes(pc, true);
         let id = self.t.resume_ids[&pc];
         self.set_states(id | VECTOR_SAVED);
         let one = self.b.ins().iconst(types::I64, 1);
