@@ -459,24 +459,32 @@ impl VectorEmitter<'_, '_, '_> {
     }
 
     /// The host address of a global or shared access of `1 << shift` bytes per thread, and
-    /// whether the four threads access consecutive elements (else all the same one): checked
-    /// at the first and the last element. A check that fails sends the group to the scalar
-    /// code at `pc`, which faults (or, unchecked, clamps) exactly as for any thread.
+    /// the distance in bytes from one thread's element to the next (0: all four access the
+    /// same one; the element's size: consecutive elements; a larger multiple of it: a strided
+    /// gather or scatter, as a thread reading or writing every fourth element): checked at the
+    /// first and the last thread's element. Alignment holds for all four when it holds for
+    /// the first, and an allocation (or the shared memory) is one range, so the four elements
+    /// lie inside it when the first and the last do. A check that fails sends the group to
+    /// the scalar code at `pc`, which faults (or, unchecked, clamps) exactly as for any thread.
     fn checked_host(
         &mut self,
         pc: usize,
         space: Space,
         addr: &chevron_ptx::lowered::Addr,
         shift: u32,
-    ) -> (Value, bool) {
+    ) -> (Value, i64) {
         let (first, shape) = match addr.base {
             AddrBase::Reg(r) => (self.lane64(Src::Reg(r), 0), self.shape(Src::Reg(r))),
             _ => (self.b.ins().iconst(types::I64, 0), Shape::Uniform),
         };
         let first = self.b.ins().iadd_imm_u(first, addr.offset);
-        let consecutive = shape != Shape::Uniform;
-        let last = if consecutive {
-            self.b.ins().iadd_imm_u(first, 3 << shift)
+        // The plan admits uniform addresses and strides that are multiples of the element.
+        let stride = match shape {
+            Shape::Affine(k) => k,
+            _ => 0,
+        };
+        let last = if stride != 0 {
+            self.b.ins().iadd_imm_u(first, 3 * stride)
         } else {
             first
         };
@@ -484,7 +492,7 @@ impl VectorEmitter<'_, '_, '_> {
             Space::Shared => self.shared_range(pc, first, last, shift),
             _ => self.global_range(pc, first, last, shift),
         };
-        (host, consecutive)
+        (host, stride)
     }
 
     /// A load of `bits` (32 or 64) into `d`, or a store of `value`, through `checked_host`.
@@ -497,15 +505,11 @@ impl VectorEmitter<'_, '_, '_> {
         target: Access,
     ) {
         let shift = if bits == 64 { 3 } else { 2 };
-        let (host, consecutive) = self.checked_host(pc, space, addr, shift);
-        match (target, bits, consecutive) {
-            (Access::Load(d), 64, true) => {
-                let v = std::array::from_fn(|i| {
-                    self.b.ins().load(types::I64, mem(), host, 8 * i as i32)
-                });
-                self.set_lanes(d, v);
-            }
-            (Access::Load(d), 64, false) => {
+        let (host, stride) = self.checked_host(pc, space, addr, shift);
+        // Thread i's element, `stride` bytes apart (the plan keeps 3 × stride below 2^26).
+        let at = |i: u8| (i64::from(i) * stride) as i32;
+        match (target, bits, stride) {
+            (Access::Load(d), 64, 0) => {
                 let v = self.b.ins().load(types::I64, mem(), host, 0);
                 if self.def_shape() == Shape::Varying {
                     self.set_lanes(d, [v; 4]);
@@ -513,34 +517,53 @@ impl VectorEmitter<'_, '_, '_> {
                     self.set(d, v);
                 }
             }
-            (Access::Load(d), _, true) => {
-                let v = self.b.ins().load(types::I32X4, mem(), host, 0);
-                self.set(d, v);
+            (Access::Load(d), 64, _) => {
+                let v = std::array::from_fn(|i| {
+                    self.b.ins().load(types::I64, mem(), host, at(i as u8))
+                });
+                self.set_lanes(d, v);
             }
-            (Access::Load(d), _, false) => {
+            (Access::Load(d), _, 0) => {
                 let v = self.b.ins().load(types::I32, mem(), host, 0);
                 let v = self.widen_to(v);
                 self.set(d, v);
             }
+            (Access::Load(d), _, 4) => {
+                let v = self.b.ins().load(types::I32X4, mem(), host, 0);
+                self.set(d, v);
+            }
+            (Access::Load(d), _, _) => {
+                let lanes: Vec<Value> = (0..4)
+                    .map(|i| self.b.ins().load(types::I32, mem(), host, at(i)))
+                    .collect();
+                let v = self.gather(&lanes);
+                self.set(d, v);
+            }
             // Four threads storing to one address, one after another: the last one's value
             // stays.
-            (Access::Store(src), 64, true) => {
-                for i in 0..4u8 {
-                    let v = self.lane64(src, i);
-                    self.b.ins().store(mem(), v, host, 8 * i32::from(i));
-                }
-            }
-            (Access::Store(src), 64, false) => {
+            (Access::Store(src), 64, 0) => {
                 let v = self.lane64(src, 3);
                 self.b.ins().store(mem(), v, host, 0);
             }
-            (Access::Store(src), _, true) => {
+            (Access::Store(src), 64, _) => {
+                for i in 0..4u8 {
+                    let v = self.lane64(src, i);
+                    self.b.ins().store(mem(), v, host, at(i));
+                }
+            }
+            (Access::Store(src), _, 0) => {
+                let v = self.lane32(src, 3);
+                self.b.ins().store(mem(), v, host, 0);
+            }
+            (Access::Store(src), _, 4) => {
                 let v = self.vec32(src);
                 self.b.ins().store(mem(), v, host, 0);
             }
-            (Access::Store(src), _, false) => {
-                let v = self.lane32(src, 3);
-                self.b.ins().store(mem(), v, host, 0);
+            (Access::Store(src), _, _) => {
+                for i in 0..4u8 {
+                    let v = self.lane32(src, i);
+                    self.b.ins().store(mem(), v, host, at(i));
+                }
             }
         }
     }

@@ -80,10 +80,14 @@ pub fn plan(insts: &[Inst], registers: u32, fma: bool) -> Result<Plan, String> {
                     AddrBase::Reg(r) => shapes.of(pc, &Src::Reg(r)),
                     _ => Shape::Uniform,
                 };
+                // One element for all four, or elements a multiple of the element's size
+                // apart (consecutive ones, or a strided gather or scatter; the four never
+                // overlap, and the first one's alignment is every one's).
                 let element = i64::from(*bits / 8);
-                if shape != Shape::Affine(element) && shape != Shape::Uniform {
+                let strided = matches!(shape, Shape::Affine(k) if k % element == 0);
+                if !strided && shape != Shape::Uniform {
                     return Err(format!(
-                        "instruction {pc}: the four threads' addresses are not consecutive"
+                        "instruction {pc}: the four threads' addresses are not elements of one stride"
                     ));
                 }
                 true
