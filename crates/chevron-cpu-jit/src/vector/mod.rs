@@ -216,6 +216,8 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
                 switch.set_entry(u128::from(id), block);
                 resume_blocks.push((block, pc, trust));
             }
+            // Trusted, never taken: this function saves groups at barriers' resume points
+            // only (in a layout the scalar code does not read).
             let other = self.scalar_block();
             let state = self.b.ins().band_imm_u(s0, i64::from(!VECTOR_SAVED));
             switch.emit(self.b, state, other);
@@ -348,21 +350,11 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
 
     /// Stores the registers live at `pc` to each thread's slots, as the scalar code keeps them.
     fn save(&mut self, pc: usize) {
-        self.save_lanes(pc, false);
-    }
-
-    /// [`save`](Self::save); with `for_vector`, a register uniform or affine at `pc` only to
-    /// thread 0's slot: for a group saved at a barrier ([`VECTOR_SAVED`]), which only this
-    /// function's trusted resume reads, and that reads thread 0's value of such a register.
-    fn save_lanes(&mut self, pc: usize, for_vector: bool) {
         let here = std::mem::replace(&mut self.pc, pc);
         let live = self.live_at(pc);
         for lane in 0..4u8 {
             let base = self.lane_regs(i64::from(lane));
             for &r in &live {
-                if for_vector && lane > 0 && self.shape(Src::Reg(r)) != Shape::Varying {
-                    continue;
-                }
                 let v = self.lane64(Src::Reg(r), lane);
                 self.b.ins().store(mem(), v, base, 8 * r as i32);
             }
@@ -370,18 +362,87 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         self.pc = here;
     }
 
-    /// Loads the registers live at `pc` from each thread's slots, and hands the group to the
-    /// scalar code when a uniform or affine register's four values are not of its shape
-    /// (threads that ran one by one before the barrier may have parted).
+    /// Stores the registers live at `pc` for a group waiting at a barrier ([`VECTOR_SAVED`]),
+    /// which only this function's trusted resume ([`restore_group`](Self::restore_group))
+    /// reads: in the group's own layout over its four threads' slots (`32 × num_regs` bytes),
+    /// 32 bytes per register: an `i32x4` in one store, four `i64`, or the one scalar of a
+    /// uniform or affine register.
+    fn save_group(&mut self, pc: usize) {
+        let here = std::mem::replace(&mut self.pc, pc);
+        let live = self.live_at(pc);
+        let base = self.lane_regs(0);
+        for &r in &live {
+            let at = 32 * r as i32;
+            match self.vars_of(r) {
+                Vars::Vec32(_) => {
+                    let v = self.vec32(Src::Reg(r));
+                    self.b.ins().store(mem(), v, base, at);
+                }
+                Vars::Lanes64(_) => {
+                    for lane in 0..4u8 {
+                        let v = self.lane64(Src::Reg(r), lane);
+                        self.b.ins().store(mem(), v, base, at + 8 * i32::from(lane));
+                    }
+                }
+                Vars::Scalar(_) => {
+                    let v = match self.t.plan.widths[r as usize] {
+                        Width::W32 => self.lane0_32(Src::Reg(r)),
+                        Width::W64 => self.lane64(Src::Reg(r), 0),
+                    };
+                    self.b.ins().store(mem(), v, base, at);
+                }
+            }
+        }
+        self.pc = here;
+    }
+
+    /// Loads what [`save_group`](Self::save_group) stored at `pc`.
+    fn restore_group(&mut self, pc: usize) {
+        self.pc = pc;
+        let live = self.live_at(pc);
+        let base = self.lane_regs(0);
+        for &r in &live {
+            let at = 32 * r as i32;
+            match self.vars_of(r) {
+                Vars::Vec32(var) => {
+                    let v = self.b.ins().load(types::I32X4, mem(), base, at);
+                    self.b.def_var(var, v);
+                }
+                Vars::Lanes64(vars) => {
+                    for (lane, var) in vars.iter().enumerate() {
+                        let v = self
+                            .b
+                            .ins()
+                            .load(types::I64, mem(), base, at + 8 * lane as i32);
+                        self.b.def_var(*var, v);
+                    }
+                }
+                Vars::Scalar(var) => {
+                    let ty = match self.t.plan.widths[r as usize] {
+                        Width::W32 => types::I32,
+                        Width::W64 => types::I64,
+                    };
+                    let v = self.b.ins().load(ty, mem(), base, at);
+                    self.b.def_var(var, v);
+                }
+            }
+        }
+    }
+
+    /// Loads the registers live at `pc`: those of a group this function saved at a barrier
+    /// (`trusted`) from the group's layout; else from each thread's slots, handing the group
+    /// to the scalar code when a uniform or affine register's four values are not of its
+    /// shape (threads that ran one by one before the barrier may have parted).
     fn restore(&mut self, pc: usize, trusted: bool) {
+        if trusted {
+            return self.restore_group(pc);
+        }
         self.pc = pc;
         let live = self.live_at(pc);
         let bases: Vec<Value> = (0..4).map(|lane| self.lane_regs(lane)).collect();
         let mut ok: Option<Value> = None;
         for &r in &live {
-            let scalar = self.shape(Src::Reg(r)) != Shape::Varying;
-            let lanes = if scalar && trusted { 1 } else { 4 };
-            let loaded: Vec<Value> = bases[..lanes]
+            let loaded: Vec<Value> = bases
                 .iter()
                 .map(|&base| self.b.ins().load(types::I64, mem(), base, 8 * r as i32))
                 .collect();
@@ -461,7 +522,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
     /// [`WAITING`](crate::context::WAITING): the phase is marked in
     /// [`BlockContext::barrier_waits`] instead.
     fn barrier(&mut self, pc: usize) {
-        self.save_lanes(pc, true);
+        self.save_group(pc);
         let id = self.t.resume_ids[&pc];
         self.set_states(id | VECTOR_SAVED);
         let one = self.b.ins().iconst(types::I64, 1);
