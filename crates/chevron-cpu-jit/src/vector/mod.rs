@@ -19,6 +19,7 @@
 mod operands;
 mod ops;
 pub mod plan;
+mod scatter;
 mod shapes;
 
 use std::collections::BTreeMap;

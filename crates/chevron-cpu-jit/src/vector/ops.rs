@@ -16,7 +16,7 @@ use crate::context::BlockContext;
 
 /// What a global or shared access does.
 #[derive(Clone, Copy)]
-enum Access {
+pub(super) enum Access {
     /// Loads into the register.
     Load(u32),
     /// Stores the operand.
@@ -395,6 +395,11 @@ impl VectorEmitter<'_, '_, '_> {
             self.get32(a, lane)
         };
         let ity = if wide { types::I64 } else { types::I32 };
+        if matches!(k, IntBin::Shl | IntBin::Shr) && !matches!(b, Src::Imm(_)) {
+            // By a register the same in the four threads (the plan admits no other).
+            let n = self.get32(b, Lane::Zero);
+            return self.shift_by(k, t.is_signed(), x, n, bits, lane);
+        }
         match k {
             IntBin::Shl | IntBin::Shr if amount >= bits => {
                 if k == IntBin::Shr && t.is_signed() {
@@ -505,6 +510,12 @@ impl VectorEmitter<'_, '_, '_> {
         target: Access,
     ) {
         let shift = if bits == 64 { 3 } else { 2 };
+        if let AddrBase::Reg(r) = addr.base {
+            if self.shape(Src::Reg(r)) == Shape::Varying {
+                // Shared memory at four unrelated addresses (the plan admits no other).
+                return self.shared_lanes(pc, addr, shift, target);
+            }
+        }
         let (host, stride) = self.checked_host(pc, space, addr, shift);
         // Thread i's element, `stride` bytes apart (the plan keeps 3 × stride below 2^26).
         let at = |i: u8| (i64::from(i) * stride) as i32;

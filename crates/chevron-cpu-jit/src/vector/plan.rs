@@ -72,10 +72,25 @@ pub fn plan(insts: &[Inst], registers: u32, fma: bool) -> Result<Plan, String> {
         let affine_widening = widens(&inst.op)
             .iter()
             .any(|a| matches!(shapes.of(pc, a), Shape::Affine(_)));
+        if let Op::IntBin {
+            k: IntBin::Shl | IntBin::Shr,
+            b: b @ Src::Reg(_),
+            ..
+        } = &inst.op
+        {
+            if shapes.of(pc, b) != Shape::Uniform {
+                return Err(format!(
+                    "instruction {pc}: a shift by an amount that differs between the threads"
+                ));
+            }
+        }
         let memory = match &inst.op {
-            Op::Ld { addr, bits, .. } | Op::St { addr, bits, .. }
-                if addr.base != AddrBase::KernelParam =>
-            {
+            Op::Ld {
+                addr, bits, space, ..
+            }
+            | Op::St {
+                addr, bits, space, ..
+            } if addr.base != AddrBase::KernelParam => {
                 let shape = match addr.base {
                     AddrBase::Reg(r) => shapes.of(pc, &Src::Reg(r)),
                     _ => Shape::Uniform,
@@ -85,7 +100,9 @@ pub fn plan(insts: &[Inst], registers: u32, fma: bool) -> Result<Plan, String> {
                 // overlap, and the first one's alignment is every one's).
                 let element = i64::from(*bits / 8);
                 let strided = matches!(shape, Shape::Affine(k) if k % element == 0);
-                if !strided && shape != Shape::Uniform {
+                // Shared memory also at four unrelated addresses (`scatter.rs`).
+                let apart = shape == Shape::Varying && *space == Space::Shared;
+                if !strided && !apart && shape != Shape::Uniform {
                     return Err(format!(
                         "instruction {pc}: the four threads' addresses are not elements of one stride"
                     ));
@@ -175,7 +192,7 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
     let w = match op {
         Op::Nop => return Some(None),
         Op::Mov { bits: b, .. } => bits(*b)?,
-        Op::IntBin { k, t, b, .. } => {
+        Op::IntBin { k, t, .. } => {
             let w = int_width(*t)?;
             match k {
                 IntBin::Add
@@ -186,7 +203,8 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
                 | IntBin::Xor
                 | IntBin::Min
                 | IntBin::Max => w,
-                IntBin::Shl | IntBin::Shr if matches!(b, Src::Imm(_)) => w,
+                // By a register: the same in the four threads (checked with the shapes).
+                IntBin::Shl | IntBin::Shr => w,
                 IntBin::MulWide if w == Width::W32 => Width::W64,
                 _ => return None,
             }

@@ -1,0 +1,103 @@
+//! What four threads do apart in the vector function: shared-memory loads and stores at four
+//! unrelated addresses (a gather or a scatter, each thread's address checked), and shifts by
+//! an amount held in a register (the same in the four threads).
+
+use std::mem::offset_of;
+
+use chevron_ptx::lowered::{Addr, AddrBase, IntBin, Src};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, InstBuilder, Value};
+
+use super::ops::Access;
+use super::{mem, Lane, VectorEmitter};
+use crate::context::BlockContext;
+
+impl VectorEmitter<'_, '_, '_> {
+    /// A shared load into a register or a store of an operand, `1 << shift` bytes per thread,
+    /// at each thread's own address: the four are checked (bounds and alignment, the scalar
+    /// code's rotate and compare) before any is touched, and a group with one bad address
+    /// goes on in the scalar code at `pc`, which faults (or clamps) as for any thread. Stores
+    /// go in thread order, so of two threads writing one word the later one's value stays.
+    pub(super) fn shared_lanes(&mut self, pc: usize, addr: &Addr, shift: u32, target: Access) {
+        let AddrBase::Reg(r) = addr.base else {
+            unreachable!("a varying address is a register's");
+        };
+        let limits = offset_of!(BlockContext, shared_limits) + 8 * shift as usize;
+        let limit = self.load_fixed(types::I64, limits);
+        let shared = self.load_fixed(types::I64, offset_of!(BlockContext, shared));
+        let mut ok: Option<Value> = None;
+        let mut hosts = Vec::new();
+        for lane in 0..4u8 {
+            let a = self.lane64(Src::Reg(r), lane);
+            let a = self.b.ins().iadd_imm_u(a, addr.offset);
+            // Shared addresses are 32 bits, as in the scalar code.
+            let a = self.b.ins().band_imm_u(a, 0xffff_ffff);
+            let rotated = self.b.ins().rotr_imm_u(a, i64::from(shift));
+            let fits = self.b.ins().icmp(IntCC::UnsignedLessThan, rotated, limit);
+            ok = Some(match ok {
+                Some(o) => self.b.ins().band(o, fits),
+                None => fits,
+            });
+            hosts.push(self.b.ins().iadd(shared, a));
+        }
+        let go = self.b.create_block();
+        let parted = self.exit_block(pc);
+        let ok = ok.expect("four threads");
+        self.b.ins().brif(ok, go, &[], parted, &[]);
+        self.b.switch_to_block(go);
+        match target {
+            Access::Load(d) if shift == 3 => {
+                let v = std::array::from_fn(|i| self.b.ins().load(types::I64, mem(), hosts[i], 0));
+                self.set_lanes(d, v);
+            }
+            Access::Load(d) => {
+                let lanes: Vec<Value> = hosts
+                    .iter()
+                    .map(|&host| self.b.ins().load(types::I32, mem(), host, 0))
+                    .collect();
+                let v = self.gather(&lanes);
+                self.set(d, v);
+            }
+            Access::Store(src) => {
+                for (lane, &host) in hosts.iter().enumerate() {
+                    let v = if shift == 3 {
+                        self.lane64(src, lane as u8)
+                    } else {
+                        self.lane32(src, lane as u8)
+                    };
+                    self.b.ins().store(mem(), v, host, 0);
+                }
+            }
+        }
+    }
+
+    /// `x` (an `i32`, an `i32x4` or an `i64`, as `lane` and `bits` say) shifted by `n` (an
+    /// `i32`) as PTX shifts: an amount of at least `bits` gives 0, or the sign for `shr.s`.
+    pub(super) fn shift_by(
+        &mut self,
+        k: IntBin,
+        signed: bool,
+        x: Value,
+        n: Value,
+        bits: u64,
+        lane: Lane,
+    ) -> Value {
+        let top = self.b.ins().iconst(types::I32, (bits - 1) as i64);
+        let clamped = self.b.ins().umin(n, top);
+        let shifted = match (k, signed) {
+            (IntBin::Shl, _) => self.b.ins().ishl(x, clamped),
+            (_, true) => return self.b.ins().sshr(x, clamped),
+            _ => self.b.ins().ushr(x, clamped),
+        };
+        let over = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedGreaterThan, n, (bits - 1) as i64);
+        let zero = match (bits, lane) {
+            (64, _) => self.b.ins().iconst(types::I64, 0),
+            (_, Lane::Vector) => self.vconst([0; 4]),
+            _ => self.b.ins().iconst(types::I32, 0),
+        };
+        self.b.ins().select(over, zero, shifted)
+    }
+}
