@@ -23,7 +23,7 @@ use chevron_ptx::interp::{Fault, LaunchConfig, LaunchHooks, LaunchReport};
 
 use crate::context::{
     access_limit, BlockContext, Resolver, Verdict, Watch, EXITED, FAULTED, FUEL, PHASE_DONE,
-    STOPPED, WARP_WAITING,
+    STOPPED, VECTOR_SAVED, WARP_WAITING,
 };
 use crate::vector::SCALAR;
 use crate::{CompiledKernel, Entry};
@@ -482,19 +482,24 @@ fn release_pair(pair: u64) -> (u64, bool) {
     (low | exited, exited != TOP)
 }
 
-/// Releases whole warps waiting at the same shuffle, if any wait at one.
+/// Releases whole warps waiting at the same shuffle, if any wait at one: a warp whose lanes
+/// all hold its first lane's state (the vector function's [`VECTOR_SAVED`] mark aside, which
+/// stays), one of them waiting at a shuffle. One pass over each warp's states, without early
+/// exits (it runs after every phase of every block).
 fn release_warps(resume: &mut [u32]) -> Option<Release> {
     let mut released = false;
     let mut stuck = false;
     for warp in resume.chunks_mut(32) {
-        let first = warp
-            .iter()
-            .copied()
-            .find(|&s| s & WARP_WAITING != 0 && s != EXITED);
-        let Some(first) = first else {
+        let first = warp[0] & !VECTOR_SAVED;
+        let (mut same, mut waiting) = (true, false);
+        for &s in warp.iter() {
+            same &= s & !VECTOR_SAVED == first;
+            waiting |= (s & WARP_WAITING != 0) & (s != EXITED);
+        }
+        if !waiting {
             continue;
-        };
-        if warp.iter().all(|&s| s == first) {
+        }
+        if same {
             warp.iter_mut().for_each(|s| *s &= !WARP_WAITING);
             released = true;
         } else {
@@ -516,6 +521,41 @@ mod tests {
     fn release_one(state: u32) -> (u32, bool) {
         let live = state != EXITED;
         (if live { state & !WAITING } else { EXITED }, live)
+    }
+
+    #[test]
+    fn warps_at_one_shuffle_are_released_and_parted_ones_are_not() {
+        let at = |state: u32| vec![state; 32];
+        // Two warps at shuffle 5, some groups marked as the vector function's.
+        let mut resume = [at(WARP_WAITING | 5), at(WARP_WAITING | 5)].concat();
+        resume[4..8].iter_mut().for_each(|s| *s |= VECTOR_SAVED);
+        assert!(matches!(
+            release_warps(&mut resume),
+            Some(Release::Released)
+        ));
+        assert!(resume[..4].iter().all(|&s| s == 5));
+        assert!(resume[4..8].iter().all(|&s| s == 5 | VECTOR_SAVED));
+        // One warp released, the other parted: released now, the other stays waiting.
+        let mut resume = [at(WARP_WAITING | 5), at(WARP_WAITING | 5)].concat();
+        resume[40] = WARP_WAITING | 6;
+        assert!(matches!(
+            release_warps(&mut resume),
+            Some(Release::Released)
+        ));
+        assert_eq!(resume[40], WARP_WAITING | 6);
+        assert_eq!(resume[41], WARP_WAITING | 5);
+        // A lane exited (first, or later), or at another shuffle: parted.
+        for (lane, state) in [(0, EXITED), (31, EXITED), (7, WARP_WAITING | 6), (3, 5)] {
+            let mut resume = at(WARP_WAITING | 5);
+            resume[lane] = state;
+            assert!(
+                matches!(release_warps(&mut resume), Some(Release::Diverged)),
+                "lane {lane} {state:#x}"
+            );
+        }
+        // No warp at a shuffle: for the barrier pass.
+        let mut resume = [at(WAITING | 2), at(EXITED)].concat();
+        assert!(release_warps(&mut resume).is_none());
     }
 
     #[test]

@@ -87,6 +87,22 @@ pub(crate) fn resume_ids(insts: &[Inst], extra: &BTreeSet<usize>) -> BTreeMap<us
     ids
 }
 
+/// The resume points of a kernel's warp collectives (instruction → resume state), numbered
+/// after `resume_ids`: a thread waiting at one resumes there once its warp has offered.
+pub(crate) fn shuffle_ids(
+    insts: &[Inst],
+    resume_ids: &BTreeMap<usize, u32>,
+) -> BTreeMap<usize, u32> {
+    let mut ids = BTreeMap::new();
+    for (pc, inst) in insts.iter().enumerate() {
+        if matches!(inst.op, Op::Warp { .. }) {
+            let id = (resume_ids.len() + ids.len()) as u32 + 1;
+            ids.insert(pc, id);
+        }
+    }
+    ids
+}
+
 /// The global access sites of a kernel (instruction → index of its cache entry in
 /// [`BlockContext::sites`]).
 pub(crate) fn global_sites(insts: &[Inst]) -> BTreeMap<usize, u32> {
@@ -274,12 +290,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         // heads are no resume points: they are entered only from the code before the loop and
         // the loop's own branches.)
         self.resume_ids = resume_ids(insts, self.t.extra_resumes);
-        for (pc, inst) in insts.iter().enumerate() {
-            if matches!(inst.op, Op::Warp { .. }) {
-                let id = (self.resume_ids.len() + self.shuffle_ids.len()) as u32 + 1;
-                self.shuffle_ids.insert(pc, id);
-            }
-        }
+        self.shuffle_ids = shuffle_ids(insts, &self.resume_ids);
         if (self.resume_ids.len() + self.shuffle_ids.len()) as u32 >= AT_BRANCH - 1
             || insts.len() as u32 >= AT_BRANCH
         {

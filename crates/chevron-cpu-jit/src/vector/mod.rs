@@ -21,6 +21,7 @@ mod ops;
 pub mod plan;
 mod scatter;
 mod shapes;
+mod shuffle;
 
 use std::collections::BTreeMap;
 use std::mem::offset_of;
@@ -34,7 +35,7 @@ use cranelift_codegen::ir::{
 use cranelift_frontend::{FunctionBuilder, Switch, Variable};
 
 use crate::codegen::mem;
-use crate::context::{BlockContext, EXITED, VECTOR_SAVED};
+use crate::context::{BlockContext, EXITED, VECTOR_SAVED, WAITING, WARP_WAITING};
 use plan::{Plan, Width};
 use shapes::Shape;
 
@@ -101,6 +102,9 @@ struct VectorEmitter<'a, 'b, 'c> {
     fuel: Variable,
     blocks: Vec<Block>,
     next_group: Block,
+    /// The kernel's shuffles (instruction → the resume state that completes them), numbered
+    /// as the scalar function numbers them.
+    shuffle_ids: BTreeMap<usize, u32>,
 }
 
 impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
@@ -146,6 +150,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             fuel,
             blocks,
             next_group,
+            shuffle_ids: crate::codegen::shuffle_ids(&t.code.insts, t.resume_ids),
         }
     }
 
@@ -183,7 +188,11 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         let agreed = self.b.create_block();
         self.b.ins().brif(same, agreed, &[], mixed, &[]);
         self.b.switch_to_block(agreed);
-        let parked = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, s0, 0);
+        // Exited, or waiting at a barrier or a shuffle of a kernel with collectives.
+        let parked = self
+            .b
+            .ins()
+            .band_imm_u(s0, i64::from(WAITING | WARP_WAITING));
         let runnable = self.b.create_block();
         self.b
             .ins()
@@ -203,6 +212,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         let checked = self.b.create_block();
         self.b.ins().brif(saved, trusted, &[], checked, &[]);
         let mut resume_blocks = Vec::new();
+        let mut shuffle_blocks = Vec::new();
         for trust in [true, false] {
             self.b
                 .switch_to_block(if trust { trusted } else { checked });
@@ -217,6 +227,16 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
                 switch.set_entry(u128::from(id), block);
                 resume_blocks.push((block, pc, trust));
             }
+            if trust {
+                // A shuffle this function waited at, its warp released: the result.
+                let shuffles: Vec<(usize, u32)> =
+                    self.shuffle_ids.iter().map(|(&p, &i)| (p, i)).collect();
+                for (pc, id) in shuffles {
+                    let block = self.b.create_block();
+                    switch.set_entry(u128::from(id), block);
+                    shuffle_blocks.push((block, pc));
+                }
+            }
             // Trusted, never taken: this function saves groups at barriers' resume points
             // only (in a layout the scalar code does not read).
             let other = self.scalar_block();
@@ -230,6 +250,12 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
                 self.restore(pc, trust);
             }
             self.jump_to_pc(pc);
+        }
+        for (block, pc) in shuffle_blocks {
+            self.b.switch_to_block(block);
+            self.clear();
+            self.restore_group(pc);
+            self.finish_shuffle(pc);
         }
 
         self.b.switch_to_block(self.next_group);
@@ -518,13 +544,18 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         self.b.ins().jump(self.next_group, &[]);
     }
 
-    /// A barrier: the group waits at `pc` (the instruction after it). A kernel of the vector
-    /// function has no warp collectives, so its waiting states carry no
-    /// [`WAITING`](crate::context::WAITING): the phase is marked in
+    /// A barrier: the group waits at `pc` (the instruction after it). In a kernel without
+    /// warp collectives its waiting states carry no [`WAITING`]: the phase is marked in
     /// [`BlockContext::barrier_waits`] instead.
     fn barrier(&mut self, pc: usize) {
         self.save_group(pc);
         let id = self.t.resume_ids[&pc];
+        if !self.shuffle_ids.is_empty() {
+            // With collectives, the host releases warps and barriers from the states.
+            self.set_states(id | WAITING | VECTOR_SAVED);
+            self.b.ins().jump(self.next_group, &[]);
+            return;
+        }
         self.set_states(id | VECTOR_SAVED);
         let one = self.b.ins().iconst(types::I64, 1);
         self.b.ins().store(

@@ -45,6 +45,10 @@ impl VectorEmitter<'_, '_, '_> {
                 self.barrier(pc + 1);
                 return;
             }
+            Op::Warp { .. } => {
+                self.offer_shuffle(pc);
+                return;
+            }
             Op::Nop => {}
             Op::Ld {
                 space,
@@ -512,8 +516,8 @@ impl VectorEmitter<'_, '_, '_> {
         let shift = if bits == 64 { 3 } else { 2 };
         if let AddrBase::Reg(r) = addr.base {
             if self.shape(Src::Reg(r)) == Shape::Varying {
-                // Shared memory at four unrelated addresses (the plan admits no other).
-                return self.shared_lanes(pc, addr, shift, target);
+                // Four unrelated addresses.
+                return self.lanes_apart(pc, space, addr, shift, target);
             }
         }
         let (host, stride) = self.checked_host(pc, space, addr, shift);

@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use chevron_ptx::ir::{Compare, Op as IrOp, Rounding, ScalarType as T};
 use chevron_ptx::lowered::{
-    AddrBase, BarrierKind, FloatOp, Inst, IntBin, IntTer, Op, Space, Special, Src, SINK,
+    AddrBase, BarrierKind, Collective, FloatOp, Inst, IntBin, IntTer, Op, Space, Special, Src, SINK,
 };
 
 use super::shapes::{widens, Shape, Shapes};
@@ -84,6 +84,17 @@ pub fn plan(insts: &[Inst], registers: u32, fma: bool) -> Result<Plan, String> {
                 ));
             }
         }
+        if let Op::Warp {
+            c: Collective::Shfl { b, c, .. },
+            ..
+        } = &inst.op
+        {
+            if [b, c].iter().any(|s| shapes.of(pc, s) != Shape::Uniform) {
+                return Err(format!(
+                    "instruction {pc}: a shuffle whose lane operands differ between the threads"
+                ));
+            }
+        }
         let memory = match &inst.op {
             Op::Ld {
                 addr, bits, space, ..
@@ -100,8 +111,8 @@ pub fn plan(insts: &[Inst], registers: u32, fma: bool) -> Result<Plan, String> {
                 // overlap, and the first one's alignment is every one's).
                 let element = i64::from(*bits / 8);
                 let strided = matches!(shape, Shape::Affine(k) if k % element == 0);
-                // Shared memory also at four unrelated addresses (`scatter.rs`).
-                let apart = shape == Shape::Varying && *space == Space::Shared;
+                // Or four unrelated addresses (`scatter.rs`).
+                let apart = shape == Shape::Varying && *space != Space::Param;
                 if !strided && !apart && shape != Shape::Uniform {
                     return Err(format!(
                         "instruction {pc}: the four threads' addresses are not elements of one stride"
@@ -306,6 +317,12 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
             return Some(None)
         }
         Op::Bra { .. } | Op::Ret | Op::Exit => return Some(None),
+        // A `shfl` of the whole warp (the subset's rule) whose lane and clamp operands are
+        // the same in the four threads (checked with the shapes): `vector/shuffle.rs`.
+        Op::Warp {
+            c: Collective::Shfl { .. },
+            ..
+        } => Width::W32,
         Op::Bar {
             kind: BarrierKind::Sync,
             id: Src::Imm(0),

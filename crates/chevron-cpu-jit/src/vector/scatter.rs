@@ -1,44 +1,73 @@
-//! What four threads do apart in the vector function: shared-memory loads and stores at four
-//! unrelated addresses (a gather or a scatter, each thread's address checked), and shifts by
-//! an amount held in a register (the same in the four threads).
+//! What four threads do apart in the vector function: shared and global loads and stores at
+//! four unrelated addresses (a gather or a scatter, each thread's address checked), and
+//! shifts by an amount held in a register (the same in the four threads).
 
 use std::mem::offset_of;
 
-use chevron_ptx::lowered::{Addr, AddrBase, IntBin, Src};
+use chevron_ptx::lowered::{Addr, AddrBase, IntBin, Space, Src};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, InstBuilder, Value};
+use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
 
 use super::ops::Access;
 use super::{mem, Lane, VectorEmitter};
 use crate::context::BlockContext;
 
 impl VectorEmitter<'_, '_, '_> {
-    /// A shared load into a register or a store of an operand, `1 << shift` bytes per thread,
-    /// at each thread's own address: the four are checked (bounds and alignment, the scalar
-    /// code's rotate and compare) before any is touched, and a group with one bad address
-    /// goes on in the scalar code at `pc`, which faults (or clamps) as for any thread. Stores
-    /// go in thread order, so of two threads writing one word the later one's value stays.
-    pub(super) fn shared_lanes(&mut self, pc: usize, addr: &Addr, shift: u32, target: Access) {
+    /// A shared or global load into a register or a store of an operand, `1 << shift` bytes
+    /// per thread, at each thread's own address: the four are checked (bounds and alignment,
+    /// the scalar code's rotate and compare; a global address against the allocation its
+    /// access site used last) before any is touched, and a group with one address that fails
+    /// goes on in the scalar code at `pc`, which resolves, faults (or clamps) as for any
+    /// thread. Stores go in thread order, so of two threads writing one word the later one's
+    /// value stays.
+    pub(super) fn lanes_apart(
+        &mut self,
+        pc: usize,
+        space: Space,
+        addr: &Addr,
+        shift: u32,
+        target: Access,
+    ) {
         let AddrBase::Reg(r) = addr.base else {
             unreachable!("a varying address is a register's");
         };
-        let limits = offset_of!(BlockContext, shared_limits) + 8 * shift as usize;
-        let limit = self.load_fixed(types::I64, limits);
-        let shared = self.load_fixed(types::I64, offset_of!(BlockContext, shared));
+        // (start, limit, host minus start) of the memory: the block's shared memory, or the
+        // allocation of the site's cache entry.
+        let (start, limit, delta) = if space == Space::Shared {
+            let limits = offset_of!(BlockContext, shared_limits) + 8 * shift as usize;
+            let zero = self.b.ins().iconst(types::I64, 0);
+            (
+                zero,
+                self.load_fixed(types::I64, limits),
+                self.load_fixed(types::I64, offset_of!(BlockContext, shared)),
+            )
+        } else {
+            let site = self.t.sites[&pc];
+            let sites = self.load_fixed(types::I64, offset_of!(BlockContext, sites));
+            let slot = self.b.ins().iadd_imm_u(sites, i64::from(site) * 24);
+            let word = |e: &mut Self, i: i32| {
+                e.b.ins()
+                    .load(types::I64, MemFlagsData::trusted(), slot, 8 * i)
+            };
+            (word(self, 0), word(self, 1), word(self, 2))
+        };
         let mut ok: Option<Value> = None;
         let mut hosts = Vec::new();
         for lane in 0..4u8 {
             let a = self.lane64(Src::Reg(r), lane);
-            let a = self.b.ins().iadd_imm_u(a, addr.offset);
-            // Shared addresses are 32 bits, as in the scalar code.
-            let a = self.b.ins().band_imm_u(a, 0xffff_ffff);
-            let rotated = self.b.ins().rotr_imm_u(a, i64::from(shift));
+            let mut a = self.b.ins().iadd_imm_u(a, addr.offset);
+            if space == Space::Shared {
+                // Shared addresses are 32 bits, as in the scalar code.
+                a = self.b.ins().band_imm_u(a, 0xffff_ffff);
+            }
+            let off = self.b.ins().isub(a, start);
+            let rotated = self.b.ins().rotr_imm_u(off, i64::from(shift));
             let fits = self.b.ins().icmp(IntCC::UnsignedLessThan, rotated, limit);
             ok = Some(match ok {
                 Some(o) => self.b.ins().band(o, fits),
                 None => fits,
             });
-            hosts.push(self.b.ins().iadd(shared, a));
+            hosts.push(self.b.ins().iadd(a, delta));
         }
         let go = self.b.create_block();
         let parted = self.exit_block(pc);
