@@ -53,6 +53,23 @@ const KERNELS: &str = r#"
     ret;
 }
 
+// out[x[t]] = y[x[t] ^ 1] + t: a global gather and scatter through each thread's index.
+.visible .entry global_apart(.param .u64 x, .param .u64 y, .param .u64 out)
+{
+    .reg .b32 %r<6>; .reg .b64 %rd<12>;
+    ld.param.u64 %rd1, [x]; ld.param.u64 %rd2, [y]; ld.param.u64 %rd3, [out];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd4, %r1, 4; add.s64 %rd5, %rd1, %rd4;
+    ld.global.u32 %r2, [%rd5];
+    xor.b32 %r3, %r2, 1;
+    mul.wide.u32 %rd6, %r3, 4; add.s64 %rd7, %rd2, %rd6;
+    ld.global.u32 %r4, [%rd7];
+    add.s32 %r5, %r4, %r1;
+    mul.wide.u32 %rd8, %r2, 4; add.s64 %rd9, %rd3, %rd8;
+    st.global.u32 [%rd9], %r5;
+    ret;
+}
+
 // tile[x[t]] = t: a bad index faults.
 .visible .entry scatter(.param .u64 x)
 {
@@ -153,4 +170,55 @@ fn a_scatter_with_a_bad_address_faults_as_interpreted() {
     let want = run(false);
     assert!(want.contains("thread (6, 0, 0)"), "{want}");
     assert_eq!(run(true), want);
+}
+
+#[test]
+fn global_gathers_and_scatters_match_and_a_bad_index_faults_as_interpreted() {
+    let s = Setup::of(&format!("{HEADER}{KERNELS}"));
+    let kernel = compiled(&s, "global_apart");
+    let handle = s.program.kernel("global_apart").unwrap();
+    let as_bytes = |v: &[u32]| v.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
+    // A permutation of 32 indices (threads of one group far apart), then one past the end.
+    let good: Vec<u32> = (0..32u32).map(|t| (t * 13 + 5) % 32).collect();
+    let mut bad = good.clone();
+    bad[9] = 32;
+    let ys: Vec<u32> = (0..32u32).map(|i| i * 1000 + 7).collect();
+    for index in [good, bad] {
+        let run = |use_compiled: bool| {
+            let x = s.memory.alloc(128, 256).unwrap();
+            s.memory.write(x, &as_bytes(&index)).unwrap();
+            let y = s.memory.alloc(128, 256).unwrap();
+            s.memory.write(y, &as_bytes(&ys)).unwrap();
+            let out = s.memory.alloc(128, 256).unwrap();
+            s.memory.write(out, &[0xee; 128]).unwrap();
+            let p: Vec<u8> = [x, y, out].iter().flat_map(|v| v.to_le_bytes()).collect();
+            let result = if use_compiled {
+                kernel.launch(&config(1), &p, &LaunchHooks::default())
+            } else {
+                s.program.launch(&handle, &config(1), &p)
+            };
+            let mut bytes = vec![0u8; 128];
+            s.memory.read(out, &mut bytes).unwrap();
+            (
+                result.map(|_| ()).map_err(|f| {
+                    f.to_string()
+                        .split(' ')
+                        .map(|w| if w.contains("0x") { "ADDR" } else { w })
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                }),
+                words(&bytes),
+            )
+        };
+        let (want, got) = (run(false), run(true));
+        match &want.0 {
+            // The report only: the compiled run's stores before the fault stay (the
+            // interpreter runs the block again from its start).
+            Err(fault) => {
+                assert!(fault.contains("thread (9, 0, 0)"), "{fault}");
+                assert_eq!(got.0, want.0);
+            }
+            Ok(()) => assert_eq!(got, want),
+        }
+    }
 }
