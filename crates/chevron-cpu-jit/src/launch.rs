@@ -484,25 +484,31 @@ fn release_pair(pair: u64) -> (u64, bool) {
 
 /// Releases whole warps waiting at the same shuffle, if any wait at one: a warp whose lanes
 /// all hold its first lane's state (the vector function's [`VECTOR_SAVED`] mark aside, which
-/// stays), one of them waiting at a shuffle. One pass over each warp's states, without early
-/// exits (it runs after every phase of every block).
+/// stays), one of them waiting at a shuffle. It runs after every phase of every block: the
+/// states are compared two to a word, without early exits, and looked at one by one only in a
+/// warp whose lanes differ.
 fn release_warps(resume: &mut [u32]) -> Option<Release> {
+    const TWICE: u64 = 0x1_0000_0001;
+    const MARKS: u64 = VECTOR_SAVED as u64 * TWICE;
     let mut released = false;
     let mut stuck = false;
     for warp in resume.chunks_mut(32) {
         let first = warp[0] & !VECTOR_SAVED;
-        let (mut same, mut waiting) = (true, false);
-        for &s in warp.iter() {
-            same &= s & !VECTOR_SAVED == first;
-            waiting |= (s & WARP_WAITING != 0) & (s != EXITED);
+        let firsts = u64::from(first) * TWICE;
+        let mut diff = 0;
+        let mut pairs = warp.chunks_exact(2);
+        for pair in &mut pairs {
+            diff |= ((u64::from(pair[0]) | u64::from(pair[1]) << 32) & !MARKS) ^ firsts;
         }
-        if !waiting {
-            continue;
+        for &s in pairs.remainder() {
+            diff |= u64::from((s & !VECTOR_SAVED) ^ first);
         }
-        if same {
-            warp.iter_mut().for_each(|s| *s &= !WARP_WAITING);
-            released = true;
-        } else {
+        if diff == 0 {
+            if warp[0] & WARP_WAITING != 0 && warp[0] != EXITED {
+                warp.iter_mut().for_each(|s| *s &= !WARP_WAITING);
+                released = true;
+            }
+        } else if warp.iter().any(|&s| s & WARP_WAITING != 0 && s != EXITED) {
             stuck = true;
         }
     }
