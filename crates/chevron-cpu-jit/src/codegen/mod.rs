@@ -30,6 +30,7 @@ mod counted;
 mod memory;
 mod operation;
 pub use memory::access_limit;
+pub(crate) use memory::{atomic_result, inline_atomic, locked_atomic};
 mod registers;
 mod remat;
 pub(crate) mod subset;

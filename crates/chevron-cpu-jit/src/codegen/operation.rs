@@ -350,19 +350,7 @@ impl Emitter<'_, '_, '_> {
                 let bytes = u64::from(ty.size());
                 let host = self.address(pc, *space, addr, bytes)?;
                 let (x, y) = (self.src(*b), self.src(*c));
-                let inline = matches!(bytes, 4 | 8)
-                    && !ty.is_float()
-                    && matches!(
-                        op,
-                        IrOp::Add
-                            | IrOp::Min
-                            | IrOp::Max
-                            | IrOp::And
-                            | IrOp::Or
-                            | IrOp::Xor
-                            | IrOp::Exch
-                            | IrOp::Cas
-                    );
+                let inline = super::memory::inline_atomic(*op, *ty);
                 let v = if inline && *space == Space::Shared {
                     self.shared_atomic(*op, *ty, host, x, y)
                 } else if inline {

@@ -49,6 +49,7 @@ impl VectorEmitter<'_, '_, '_> {
                 self.offer_shuffle(pc);
                 return;
             }
+            Op::Atom { .. } => self.atomic_lanes(pc, op),
             Op::Nop => {}
             Op::Ld {
                 space,

@@ -120,6 +120,8 @@ pub fn plan(insts: &[Inst], registers: u32, fma: bool) -> Result<Plan, String> {
                 }
                 true
             }
+            // Its four addresses are checked (`scatter.rs`).
+            Op::Atom { .. } => true,
             _ => false,
         };
         if varying_guard || backward || memory || affine_widening {
@@ -317,6 +319,19 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
             return Some(None)
         }
         Op::Bra { .. } | Op::Ret | Op::Exit => return Some(None),
+        // Integer atomics on shared and global memory, one thread after another
+        // (`scatter.rs`).
+        Op::Atom {
+            space: Space::Shared | Space::Global,
+            op,
+            ty,
+            addr,
+            ..
+        } if crate::codegen::inline_atomic(*op, *ty)
+            && matches!(addr.base, AddrBase::Reg(_) | AddrBase::Abs) =>
+        {
+            int_width(*ty)?
+        }
         // A `shfl` of the whole warp (the subset's rule) whose lane and clamp operands are
         // the same in the four threads (checked with the shapes): `vector/shuffle.rs`.
         Op::Warp {
