@@ -237,8 +237,8 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
                     shuffle_blocks.push((block, pc));
                 }
             }
-            // Trusted, never taken: this function saves groups at barriers' resume points
-            // only (in a layout the scalar code does not read).
+            // Trusted, never taken: this function saves groups at barriers' and shuffles'
+            // resume points only (in a layout the scalar code does not read).
             let other = self.scalar_block();
             let state = self.b.ins().band_imm_u(s0, i64::from(!VECTOR_SAVED));
             switch.emit(self.b, state, other);
@@ -389,7 +389,8 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         self.pc = here;
     }
 
-    /// Stores the registers live at `pc` for a group waiting at a barrier ([`VECTOR_SAVED`]),
+    /// Stores the registers live at `pc` for a group waiting at a barrier or a shuffle
+    /// ([`VECTOR_SAVED`]),
     /// which only this function's trusted resume ([`restore_group`](Self::restore_group))
     /// reads: in the group's own layout over its four threads' slots (`32 × num_regs` bytes),
     /// 32 bytes per register: an `i32x4` in one store, four `i64`, or the one scalar of a
