@@ -15,7 +15,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 carry="$root/carry/hostile_cudart"
 cases=(copy-unmapped host-register pitch null-args null-outputs cooperative peer reset
-    freed-pointer capture properties textures)
+    freed-pointer capture properties textures flags)
 
 if [[ ${1:-} == --prepare ]]; then
     scripts/test.d/hostile-cudart.sh

@@ -4,9 +4,12 @@
 # kernels of tests/driver/ as PTX and as a fatbin with nvcc 13.0, the C programs with the C
 # compiler against the toolkit's cuda.h (linked as users link them: -lcuda against a stub
 # library, -lcudart against NVIDIA's), runs each under `chevron exec --device cpu` and checks
-# its final line. Also checks that the exported driver functions are the implemented list plus
-# the unsupported! list, that no NVIDIA library was loaded, and that dlopen("libcuda.so.1")
-# resolves to chevron's. Built files are cached under target/driver/.
+# its final line; hostile_driver calls every exported driver and runtime function with
+# NULL, forged, destroyed, huge and out-of-range arguments, fuzz_loaders hands 500 mutated
+# code objects to the loaders (docs/hostile-inputs.md). Also checks that the exported driver
+# functions are the implemented list plus the unsupported! list, that no NVIDIA library was
+# loaded, and that dlopen("libcuda.so.1") resolves to chevron's. Built files are cached
+# under target/driver/.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -42,6 +45,7 @@ stale() {
 nvcc() { nice "$bin/nvcc" -arch=sm_90 "$@"; }
 stale "$out/kernels.ptx" $src/kernels.cu && nvcc -ptx -o "$out/kernels.ptx" $src/kernels.cu
 stale "$out/kernels.fatbin" $src/kernels.cu && nvcc -fatbin -o "$out/kernels.fatbin" $src/kernels.cu
+stale "$out/kernels.cubin" $src/kernels.cu && nvcc -cubin -o "$out/kernels.cubin" $src/kernels.cu
 stale "$out/link_lib.ptx" $src/link_lib.cu && nvcc -rdc=true -ptx -o "$out/link_lib.ptx" $src/link_lib.cu
 stale "$out/link_main.ptx" $src/link_main.cu \
     && nvcc -rdc=true -ptx -o "$out/link_main.ptx" $src/link_main.cu
@@ -66,6 +70,26 @@ done
 stale "$out/mixed" $src/mixed.c $src/check.h \
     && nice cc "${cflags[@]}" -o "$out/mixed" $src/mixed.c -L"$stub" -L"$nvlib" \
         -Wl,-rpath,"$toolkit/lib" -lcuda -lcudart
+
+# Every exported driver and runtime function called with hostile arguments
+# (tests/driver/hostile_driver.c), through the tables scripts/driver_prototypes.py writes from
+# the toolkit's cuda.h and cuda_runtime_api.h; the unsupported ones of both must say so.
+runtime_stubs="$(sed -n '/^unsupported! {/,/^}/p' crates/chevron-cudart/src/unsupported.rs \
+    | grep -v 'unsupported!\|^}' | tr ',' '\n' | tr -d ' ' | grep . | sort)"
+printf '%s\n%s\n' "$stubs" "$runtime_stubs" >"$out/stubs.txt"
+stale "$out/hostile_table.c" scripts/driver_prototypes.py "$toolkit/include/cuda.h" \
+    && python3 scripts/driver_prototypes.py "$toolkit/include" "$out/hostile_table.c"
+stale "$out/hostile_runtime_table.c" scripts/driver_prototypes.py \
+    "$toolkit/include/cuda_runtime_api.h" \
+    && python3 scripts/driver_prototypes.py "$toolkit/include" "$out/hostile_runtime_table.c" --runtime
+stale "$out/hostile_driver" $src/hostile_driver.c $src/hostile_driver.h $src/hostile_driver_expect.h \
+    $src/hostile_runtime_expect.h $src/check.h "$out/hostile_table.c" "$out/hostile_runtime_table.c" \
+    && nice cc "${cflags[@]}" -o "$out/hostile_driver" $src/hostile_driver.c "$out/hostile_table.c" \
+        "$out/hostile_runtime_table.c" -L"$stub" -lcuda -ldl
+# 500 rounds of the loaders' mutation loop (scripts/fuzz-loaders.sh runs it for minutes).
+stale "$out/fuzz_loaders" $src/fuzz_loaders.c $src/check.h \
+    && nice cc "${cflags[@]}" -o "$out/fuzz_loaders" $src/fuzz_loaders.c -L"$stub" -lcuda -ldl
+mkdir -p "$out/fuzz"
 
 # check NAME COMMAND...: runs COMMAND under chevron exec on the CPU device; its last line must
 # be "NAME: ok".
@@ -93,6 +117,9 @@ check copies_2d_3d "$out/copies_2d_3d"
 check launch_config "$out/launch_config" "$ptx"
 check prepared_launch "$out/prepared_launch" "$ptx"
 check mipmap_cubemap "$out/mipmap_cubemap" "$ptx"
+check hostile_driver "$out/hostile_driver" "$ptx" "$out/stubs.txt"
+check fuzz_loaders "$out/fuzz_loaders" "$out/fuzz" 1 500 0 "$ptx" "$out/kernels.fatbin" \
+    "$out/kernels.cubin" "$out/link_lib.ptx"
 # The one misuse message an unsupported function prints, naming itself.
 grep -q "cuArrayGetPlane: not provided by chevron's CUDA driver library" "$out/modules.stderr" \
     || { cat "$out/modules.stderr" >&2; echo "driver: cuArrayGetPlane did not name itself" >&2; exit 1; }

@@ -7,8 +7,9 @@
 # copies, cudaHostRegister of NULL/empty/unmapped ranges, wrapping 2D pitches, NULL argument
 # pointers in launches and graph updates, NULL outputs, an oversized cooperative grid, copies
 # between two devices (CHEVRON_CPU_DEVICES=2), cudaDeviceReset after a fault, a freed pointer's
-# attributes, capture misuse, the properties programs branch on, and textures (bad channel
-# descriptors, array windows out of range, freed arrays and destroyed objects). Also builds
+# attributes, capture misuse, the properties programs branch on, textures (bad channel
+# descriptors, array windows out of range, freed arrays and destroyed objects) and unknown
+# flags, read-only attributes and NULL frees. Also builds
 # tests/cudart/thrust_default_arch.cu with nvcc's default architecture (sm_75 SASS + compute_75
 # PTX) and runs it: Thrust/CUB must pick kernels that exist. Programs are cached under
 # target/cudart/ and rebuilt only when their source is newer (Thrust takes about a minute).
@@ -81,6 +82,7 @@ run freed-pointer
 run capture cudaErrorIllegalState
 run properties cudaSuccess cudaErrorInvalidValue
 run textures cudaErrorInvalidChannelDescriptor cudaErrorInvalidValue cudaErrorNotSupported cudaSuccess
+run flags cudaErrorInvalidValue cudaErrorInvalidResourceHandle cudaErrorIllegalState cudaSuccess
 
 rc=0
 (ulimit -v "$cap_kib"; timeout 300 "$chevron" exec --device cpu "$out/thrust_default_arch") \

@@ -16,6 +16,8 @@
 //   properties      the profiler calls and the device properties programs branch on
 //   textures        bad channel descriptors and extents, array windows out of range, surfaces
 //                   over arrays without the flag, freed arrays and destroyed objects
+//   flags           unknown stream, event, wait, managed, register and instantiate flags,
+//                   read-only function attributes, a non-stream ending a capture, NULL frees
 #include <cooperative_groups.h>
 #include <cstdint>
 #include <cstdio>
@@ -498,6 +500,46 @@ static bool textures() {
 }
 #pragma GCC diagnostic pop
 
+// Flags, enumerators, counts and handles no CUDA call accepts, and NULL where CUDA's answer
+// differs by function.
+static bool flags() {
+    cudaStream_t stream;
+    cudaEvent_t event;
+    CHECK(cudaStreamCreate(&stream));
+    CHECK(cudaEventCreate(&event));
+    EXPECT(cudaStreamCreateWithFlags(&stream, 0x100), cudaErrorInvalidValue);
+    EXPECT(cudaStreamCreateWithPriority(&stream, 0x100, 0), cudaErrorInvalidValue);
+    EXPECT(cudaStreamCreateWithFlags(nullptr, cudaStreamNonBlocking), cudaErrorInvalidValue);
+    EXPECT(cudaEventCreateWithFlags(&event, 0x100), cudaErrorInvalidValue);
+    EXPECT(cudaStreamWaitEvent(stream, event, 0x100), cudaErrorInvalidValue);
+    int *managed = nullptr;
+    EXPECT(cudaMallocManaged(&managed, 64, 0x100), cudaErrorInvalidValue);
+    static char page[4096];
+    EXPECT(cudaHostRegister(page, sizeof page, 0x100), cudaErrorInvalidValue);
+    EXPECT(cudaHostUnregister(nullptr), cudaErrorInvalidValue);
+    EXPECT(cudaFreeHost(nullptr), cudaSuccess);
+    EXPECT(cudaFuncSetAttribute((const void *)add_one, (cudaFuncAttribute)0, 1),
+           cudaErrorInvalidValue);  // maxThreadsPerBlock is read-only
+    EXPECT(cudaFuncSetAttribute((const void *)add_one, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                101),
+           cudaErrorInvalidValue);
+    EXPECT(cudaFuncSetAttribute((const void *)add_one, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                50),
+           cudaSuccess);
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    CHECK(cudaGraphCreate(&graph, 0));
+    EXPECT(cudaGraphInstantiateWithFlags(&exec, graph, 0x100), cudaErrorInvalidValue);
+    // A stream handle that is no stream at all, ending a capture.
+    static char not_a_stream[64];
+    EXPECT(cudaStreamEndCapture((cudaStream_t)not_a_stream, &graph),
+           cudaErrorInvalidResourceHandle);
+    EXPECT(cudaStreamEndCapture(stream, &graph), cudaErrorIllegalState);
+    CHECK(cudaStreamDestroy(stream));
+    CHECK(cudaEventDestroy(event));
+    return true;
+}
+
 int main(int argc, char **argv) {
     struct Case {
         const char *name;
@@ -509,6 +551,7 @@ int main(int argc, char **argv) {
         {"peer", peer},                   {"reset", reset},
         {"freed-pointer", freed_pointer}, {"capture", capture},
         {"properties", properties},       {"textures", textures},
+        {"flags", flags},
     };
     if (argc != 2) {
         fprintf(stderr, "usage: %s CASE\n", argv[0]);

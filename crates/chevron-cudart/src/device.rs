@@ -42,8 +42,17 @@ pub extern "C" fn cudaGetDevice(device: *mut c_int) -> cudaError_t {
 /// Accepts device flags (scheduling and mapping flags change nothing on chevron's devices).
 #[no_mangle]
 pub extern "C" fn cudaSetDeviceFlags(flags: c_uint) -> cudaError_t {
-    let _ = flags;
-    guard("cudaSetDeviceFlags", || state::current().map(drop))
+    guard("cudaSetDeviceFlags", || {
+        // One scheduling policy (auto, spin, yield, blocking sync) and any of map-host,
+        // local-memory resize and sync-memops.
+        if flags & !0x9f != 0 || !matches!(flags & 0x7, 0 | 1 | 2 | 4) {
+            return Err(CudaError::new(
+                crate::errors::INVALID_VALUE,
+                format!("flags {flags:#x} are not cudaDeviceSchedule*/cudaDevice* flags"),
+            ));
+        }
+        state::current().map(drop)
+    })
 }
 
 /// Waits for all work on the current device and reports its faults.
@@ -368,13 +377,14 @@ pub unsafe extern "C" fn cudaDeviceGetPCIBusId(
     device: c_int,
 ) -> cudaError_t {
     guard("cudaDeviceGetPCIBusId", || {
+        let device = device_of(device)?;
         if id.is_null() || len <= 0 {
             return Err(CudaError::new(
                 INVALID_VALUE,
                 "pciBusId is NULL or len not positive",
             ));
         }
-        let bus_id = device_of(device)?.pci_bus_id()?;
+        let bus_id = device.pci_bus_id()?;
         let bytes = bus_id.as_bytes();
         let n = bytes.len().min(len as usize - 1);
         // SAFETY: `id` holds `len` writable bytes by the caller's contract; n + 1 <= len.
@@ -396,8 +406,8 @@ pub unsafe extern "C" fn cudaDeviceGetByPCIBusId(
     id: *const c_char,
 ) -> cudaError_t {
     guard("cudaDeviceGetByPCIBusId", || {
-        if id.is_null() {
-            return Err(CudaError::new(INVALID_VALUE, "pciBusId is NULL"));
+        if id.is_null() || device.is_null() {
+            return Err(CudaError::new(INVALID_VALUE, "device or pciBusId is NULL"));
         }
         // SAFETY: non-NULL, NUL-terminated by the API's contract.
         let wanted = unsafe { std::ffi::CStr::from_ptr(id) }.to_string_lossy();

@@ -439,6 +439,14 @@ pub extern "C" fn cudaFuncSetAttribute(
 ) -> cudaError_t {
     guard("cudaFuncSetAttribute", || {
         let entry = registry::kernel_entry(func)?;
+        // `cudaFuncAttribute`: the dynamic shared memory limit (8), the carveout (9, -1 or a
+        // percentage) and the cluster attributes (10 to 15); nothing else can be written.
+        if !(8..=15).contains(&attribute) || (attribute == 9 && !(-1..=100).contains(&value)) {
+            return Err(CudaError::new(
+                INVALID_VALUE,
+                format!("cudaFuncAttribute {attribute} cannot be set to {value}"),
+            ));
+        }
         if attribute != func_attributes::MAX_DYNAMIC_SHARED_MEMORY_SIZE {
             return Ok(());
         }

@@ -7,7 +7,7 @@ use std::ffi::{c_int, c_uint, c_void};
 use std::sync::Mutex;
 
 use crate::errors::{
-    cudaError_t, guard, CudaError, INVALID_DEVICE, INVALID_VALUE, MEMORY_ALLOCATION,
+    cudaError_t, guard, CudaError, CudaResult, INVALID_DEVICE, INVALID_VALUE, MEMORY_ALLOCATION,
     PEER_ACCESS_NOT_ENABLED,
 };
 use crate::memory::store;
@@ -90,12 +90,7 @@ const FOUR_BYTE_BANKS: c_int = 1;
 #[no_mangle]
 pub extern "C" fn cudaDeviceSetCacheConfig(config: c_int) -> cudaError_t {
     guard("cudaDeviceSetCacheConfig", || {
-        if !(0..=3).contains(&config) {
-            return Err(CudaError::new(
-                INVALID_VALUE,
-                format!("cudaFuncCache {config}"),
-            ));
-        }
+        check_cache_config(config)?;
         let ordinal = state::current_ordinal();
         state::current()?;
         state::lock(&CACHE_CONFIG).insert(ordinal, config);
@@ -141,12 +136,24 @@ pub extern "C" fn cudaDeviceSetSharedMemConfig(config: c_int) -> cudaError_t {
     })
 }
 
+/// Fails with `cudaErrorInvalidValue` unless `config` is a `cudaFuncCache` (0 to 3).
+fn check_cache_config(config: c_int) -> CudaResult {
+    if (0..=3).contains(&config) {
+        Ok(())
+    } else {
+        Err(CudaError::new(
+            INVALID_VALUE,
+            format!("cudaFuncCache {config} (0 to 3)"),
+        ))
+    }
+}
+
 /// Accepts a kernel's cache preference.
 #[no_mangle]
 pub extern "C" fn cudaFuncSetCacheConfig(func: *const c_void, config: c_int) -> cudaError_t {
-    let _ = config;
     guard("cudaFuncSetCacheConfig", || {
-        crate::registry::kernel_entry(func).map(drop)
+        crate::registry::kernel_entry(func)?;
+        check_cache_config(config)
     })
 }
 

@@ -230,16 +230,24 @@ pub extern "C" fn cudaMallocManaged(
     size: usize,
     flags: c_uint,
 ) -> cudaError_t {
-    let _ = flags;
     guard("cudaMallocManaged", || {
+        // cudaMemAttachGlobal (1) or cudaMemAttachHost (2); 0 is taken as the default.
+        if flags > 2 {
+            return Err(CudaError::new(
+                INVALID_VALUE,
+                format!("flags {flags:#x} (cudaMemAttachGlobal or cudaMemAttachHost)"),
+            ));
+        }
         alloc_mirrored(ptr, size, MirrorKind::Managed)
     })
 }
 
-/// Frees memory from [`cudaMallocHost`] or [`cudaHostAlloc`].
+/// Frees memory from [`cudaMallocHost`] or [`cudaHostAlloc`]; NULL is nothing to free (as
+/// `free(NULL)`, and as CUDA answers).
 #[no_mangle]
 pub extern "C" fn cudaFreeHost(ptr: *mut c_void) -> cudaError_t {
     guard("cudaFreeHost", || match mirror::find(ptr as usize) {
+        _ if ptr.is_null() => Ok(()),
         Some((start, MirrorKind::Pinned, _)) if start == ptr as usize => free_host(ptr),
         _ => Err(CudaError::new(
             INVALID_VALUE,
@@ -261,6 +269,13 @@ pub extern "C" fn cudaHostRegister(ptr: *mut c_void, size: usize, flags: c_uint)
             return Err(CudaError::new(
                 INVALID_VALUE,
                 format!("{size} bytes at {ptr:p}: a registered range is non-NULL and non-empty"),
+            ));
+        }
+        // Portable, mapped, I/O memory, read-only.
+        if flags & !(0x1 | 0x2 | 0x4 | HOST_REGISTER_READ_ONLY) != 0 {
+            return Err(CudaError::new(
+                INVALID_VALUE,
+                format!("flags {flags:#x} has unknown bits"),
             ));
         }
         let access = if flags & HOST_REGISTER_READ_ONLY != 0 {
@@ -286,6 +301,9 @@ pub extern "C" fn cudaHostRegister(ptr: *mut c_void, size: usize, flags: c_uint)
 #[no_mangle]
 pub extern "C" fn cudaHostUnregister(ptr: *mut c_void) -> cudaError_t {
     guard("cudaHostUnregister", || {
+        if ptr.is_null() {
+            return Err(CudaError::new(INVALID_VALUE, "ptr is NULL"));
+        }
         mirror::pull_all()?;
         let (_, _, mapped_on) = mirror::remove(ptr)?;
         if let Some(ordinal) = mapped_on {

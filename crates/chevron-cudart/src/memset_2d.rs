@@ -23,8 +23,20 @@ fn fill_rows(
     stream: *mut c_void,
     sync: bool,
 ) -> CudaResult {
+    // The stream first: a handle that is no stream is that, even for an empty fill.
+    state::ordinal_of(stream)?;
     if width == 0 || rows == 0 {
         return Ok(());
+    }
+    let span = (rows - 1)
+        .checked_mul(pitch)
+        .and_then(|offset| offset.checked_add(width))
+        .and_then(|span| base.checked_add(span as u64));
+    if span.is_none() {
+        return Err(CudaError::new(
+            INVALID_VALUE,
+            format!("{rows} rows of {width} bytes, {pitch} apart, from {base:#x} pass the end of the address space"),
+        ));
     }
     if rows > 1 && pitch < width {
         return Err(CudaError::new(
@@ -65,8 +77,24 @@ fn fill_3d(
     stream: *mut c_void,
     sync: bool,
 ) -> CudaResult {
+    state::ordinal_of(stream)?;
     if extent.width == 0 || extent.height == 0 || extent.depth == 0 {
         return Ok(());
+    }
+    // Every slice's offset, and the rows of all slices, fit the address space.
+    let slices = ptr
+        .pitch
+        .checked_mul(ptr.ysize)
+        .and_then(|slice| slice.checked_mul(extent.depth - 1))
+        .and_then(|offset| (ptr.ptr as usize).checked_add(offset));
+    if slices.is_none() || extent.height.checked_mul(extent.depth).is_none() {
+        return Err(CudaError::new(
+            INVALID_VALUE,
+            format!(
+                "{} slices of {} × {} bytes pass the end of the address space",
+                extent.depth, ptr.ysize, ptr.pitch
+            ),
+        ));
     }
     if extent.depth > 1 && ptr.ysize < extent.height {
         return Err(CudaError::new(

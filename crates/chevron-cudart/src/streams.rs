@@ -16,7 +16,7 @@ use std::sync::Mutex;
 use chevron::{TimingMark, Token};
 
 use crate::errors::{
-    cudaError_t, guard, CudaError, CudaResult, INVALID_RESOURCE_HANDLE, NOT_READY,
+    cudaError_t, guard, CudaError, CudaResult, INVALID_RESOURCE_HANDLE, INVALID_VALUE, NOT_READY,
 };
 use crate::memory::store;
 use crate::{mirror, state};
@@ -25,6 +25,21 @@ use crate::{mirror, state};
 const EVENT_DISABLE_TIMING: c_uint = 0x2;
 /// `cudaStreamNonBlocking`.
 const STREAM_NON_BLOCKING: c_uint = 0x1;
+/// Every `cudaEvent*` creation flag: blocking sync, disable timing, interprocess.
+const EVENT_FLAGS: c_uint = 0x1 | EVENT_DISABLE_TIMING | 0x4;
+/// `cudaEventWaitExternal`, the one `cudaStreamWaitEvent` flag.
+const EVENT_WAIT_EXTERNAL: c_uint = 0x1;
+
+/// Fails with `cudaErrorInvalidValue` when `flags` has a bit outside `known`.
+fn check_flags(flags: c_uint, known: c_uint, what: &str) -> CudaResult {
+    if flags & !known != 0 {
+        return Err(CudaError::new(
+            INVALID_VALUE,
+            format!("{what} {flags:#x} has unknown bits {:#x}", flags & !known),
+        ));
+    }
+    Ok(())
+}
 
 struct Event {
     token: Token,
@@ -62,6 +77,10 @@ pub(crate) fn set_event_token(event: usize, token: Token) -> CudaResult {
 }
 
 fn create_stream(out: *mut *mut c_void, flags: c_uint, priority: Option<c_int>) -> CudaResult {
+    if out.is_null() {
+        return Err(CudaError::new(INVALID_VALUE, "pStream is NULL"));
+    }
+    check_flags(flags, STREAM_NON_BLOCKING, "flags")?;
     let ordinal = state::current_ordinal();
     let device = &state::current()?.device;
     let (stream, priority) = match priority {
@@ -152,8 +171,8 @@ pub extern "C" fn cudaStreamWaitEvent(
     event: *mut c_void,
     flags: c_uint,
 ) -> cudaError_t {
-    let _ = flags;
     guard("cudaStreamWaitEvent", || {
+        check_flags(flags, EVENT_WAIT_EXTERNAL, "flags")?;
         if let Some(captured) = crate::capturing::event_wait(stream, event) {
             return captured;
         }
@@ -254,6 +273,7 @@ fn create_event(out: *mut *mut c_void, flags: c_uint) -> CudaResult {
             "event is NULL",
         ));
     }
+    check_flags(flags, EVENT_FLAGS, "flags")?;
     let event = Event {
         token: Token::ready(),
         timing: flags & EVENT_DISABLE_TIMING == 0,

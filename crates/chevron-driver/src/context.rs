@@ -46,9 +46,15 @@ thread_local! {
     static STACK: RefCell<Vec<usize>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Whether `cuInit` was called (or the runtime was used, which initialises the driver).
+#[inline]
+pub fn initialised() -> bool {
+    INITIALISED.load(Ordering::Acquire) || state::initialised()
+}
+
 /// Fails with `CUDA_ERROR_NOT_INITIALIZED` before `cuInit` (or the runtime's first use).
 pub fn check_initialised() -> DriverResult {
-    if INITIALISED.load(Ordering::Acquire) || state::initialised() {
+    if initialised() {
         Ok(())
     } else {
         Err(DriverError::new(
@@ -234,11 +240,25 @@ pub extern "C" fn cuDevicePrimaryCtxGetState(
     })
 }
 
+/// Fails with `CUDA_ERROR_INVALID_VALUE` unless `flags` are context flags: one scheduling
+/// policy (`CU_CTX_SCHED_AUTO`, `_SPIN`, `_YIELD`, `_BLOCKING_SYNC`) and any of the others
+/// within `CU_CTX_FLAGS_MASK`.
+fn check_flags(flags: c_uint) -> DriverResult {
+    if flags & !0xff != 0 || !matches!(flags & 0x7, 0 | 1 | 2 | 4) {
+        return Err(DriverError::new(
+            INVALID_VALUE,
+            format!("context flags {flags:#x} are not CU_CTX_* flags"),
+        ));
+    }
+    Ok(())
+}
+
 /// Sets the flags of `device`'s primary context (scheduling hints chevron records).
 #[no_mangle]
 pub extern "C" fn cuDevicePrimaryCtxSetFlags_v2(device: c_int, flags: c_uint) -> CUresult {
     entry("cuDevicePrimaryCtxSetFlags", || {
         let context = &primaries()?[checked_device(device)?];
+        check_flags(flags)?;
         context.flags.store(flags, Ordering::Release);
         Ok(())
     })
@@ -259,6 +279,7 @@ pub extern "C" fn cuCtxCreate_v4(
         if out.is_null() {
             return Err(DriverError::new(INVALID_VALUE, "pctx is NULL"));
         }
+        check_flags(flags)?;
         let context = Arc::new(Context {
             ordinal,
             primary: false,

@@ -136,8 +136,8 @@ pub extern "C" fn cuDeviceGetPCIBusId(id: *mut c_char, len: c_int, device: c_int
 #[no_mangle]
 pub unsafe extern "C" fn cuDeviceGetByPCIBusId(device: *mut c_int, id: *const c_char) -> CUresult {
     entry("cuDeviceGetByPCIBusId", || {
-        if id.is_null() {
-            return Err(DriverError::new(INVALID_VALUE, "pciBusId is NULL"));
+        if id.is_null() || device.is_null() {
+            return Err(DriverError::new(INVALID_VALUE, "dev or pciBusId is NULL"));
         }
         // SAFETY: non-NULL, NUL-terminated by the API's contract.
         let wanted = unsafe { std::ffi::CStr::from_ptr(id) }.to_string_lossy();

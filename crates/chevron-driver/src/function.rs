@@ -8,7 +8,7 @@ use std::sync::atomic::Ordering;
 use cudart::state;
 
 use crate::module::{function, FunctionEntry};
-use crate::result::{entry, store, CUresult, DriverError, DriverResult, INVALID_VALUE};
+use crate::result::{entry, store, CUresult, DriverError, DriverResult, INVALID_VALUE, SUCCESS};
 
 /// The registers per thread reported for a kernel whose PTX chevron does not see (a GPU
 /// binary); occupancy answers do not depend on it.
@@ -75,6 +75,21 @@ pub extern "C" fn cuFuncSetAttribute(
 ) -> CUresult {
     entry("cuFuncSetAttribute", || {
         let function = function(func)?;
+        // The attributes CUDA lets a program set: the dynamic shared memory limit, the
+        // carveout and the cluster ones (`cudaFuncAttribute`'s 8 to 15); the others are
+        // read-only.
+        if !(8..=15).contains(&attribute) {
+            return Err(DriverError::new(
+                INVALID_VALUE,
+                format!("function attribute {attribute} is read-only or unknown"),
+            ));
+        }
+        if attribute == 9 && !(-1..=100).contains(&value) {
+            return Err(DriverError::new(
+                INVALID_VALUE,
+                format!("a carveout of {value}% (-1 or 0..=100)"),
+            ));
+        }
         if attribute == 8 {
             let device = &state::device(function.ordinal)?.device;
             let room = device
@@ -93,18 +108,35 @@ pub extern "C" fn cuFuncSetAttribute(
     })
 }
 
-/// Accepts a cache preference (chevron's devices have one configuration).
-#[no_mangle]
-pub extern "C" fn cuFuncSetCacheConfig(func: *mut c_void, config: c_int) -> CUresult {
-    let _ = config;
-    entry("cuFuncSetCacheConfig", || function(func).map(drop))
+/// Fails with `CUDA_ERROR_INVALID_VALUE` unless `value` is one of an enumeration's `count`
+/// values, 0 to `count - 1`.
+fn check_enum(value: c_int, count: c_int, what: &str) -> DriverResult {
+    if (0..count).contains(&value) {
+        Ok(())
+    } else {
+        Err(DriverError::new(
+            INVALID_VALUE,
+            format!("{what} {value} is not one of CUDA's {count}"),
+        ))
+    }
 }
 
-/// Accepts a shared memory bank configuration.
+/// Accepts a cache preference (`CUfunc_cache`; chevron's devices have one configuration).
+#[no_mangle]
+pub extern "C" fn cuFuncSetCacheConfig(func: *mut c_void, config: c_int) -> CUresult {
+    entry("cuFuncSetCacheConfig", || {
+        function(func)?;
+        check_enum(config, 4, "cache configuration")
+    })
+}
+
+/// Accepts a shared memory bank configuration (`CUsharedconfig`).
 #[no_mangle]
 pub extern "C" fn cuFuncSetSharedMemConfig(func: *mut c_void, config: c_int) -> CUresult {
-    let _ = config;
-    entry("cuFuncSetSharedMemConfig", || function(func).map(drop))
+    entry("cuFuncSetSharedMemConfig", || {
+        function(func)?;
+        check_enum(config, 3, "shared memory configuration")
+    })
 }
 
 /// Blocks of `block` threads resident per multiprocessor.
@@ -242,8 +274,8 @@ pub extern "C" fn cuKernelGetAttribute(
     kernel: *mut c_void,
     device: c_int,
 ) -> CUresult {
-    let _ = device;
     entry("cuKernelGetAttribute", || {
+        crate::context::checked_device(device)?;
         let function = function(kernel)?;
         store(value, attribute_of(&function, attribute)?, "pi")
     })
@@ -257,8 +289,12 @@ pub extern "C" fn cuKernelSetAttribute(
     kernel: *mut c_void,
     device: c_int,
 ) -> CUresult {
-    let _ = device;
-    cuFuncSetAttribute(kernel, attribute, value)
+    match entry("cuKernelSetAttribute", || {
+        crate::context::checked_device(device).map(drop)
+    }) {
+        SUCCESS => cuFuncSetAttribute(kernel, attribute, value),
+        code => code,
+    }
 }
 
 /// [`cuFuncSetCacheConfig`] of a library kernel.
@@ -268,8 +304,12 @@ pub extern "C" fn cuKernelSetCacheConfig(
     config: c_int,
     device: c_int,
 ) -> CUresult {
-    let _ = device;
-    cuFuncSetCacheConfig(kernel, config)
+    match entry("cuKernelSetCacheConfig", || {
+        crate::context::checked_device(device).map(drop)
+    }) {
+        SUCCESS => cuFuncSetCacheConfig(kernel, config),
+        code => code,
+    }
 }
 
 /// The offset and size of parameter `index` of a function.

@@ -405,8 +405,15 @@ pub extern "C" fn cuStreamBeginCapture_v2(stream: *mut c_void, mode: c_int) -> C
 /// [`cuStreamBeginCapture_v2`], NULL meaning the per-thread default stream (which, as every
 /// default stream, is not captured).
 #[no_mangle]
-pub extern "C" fn cuStreamBeginCapture_ptsz(stream: *mut c_void, mode: c_int) -> CUresult {
+pub extern "C" fn cuStreamBeginCapture_v2_ptsz(stream: *mut c_void, mode: c_int) -> CUresult {
     cuStreamBeginCapture_v2(cudart::launch::per_thread_default(stream), mode)
+}
+
+/// The CUDA 10 form, as `cuda.h` declares it: no mode argument, a global capture
+/// (`CU_STREAM_CAPTURE_MODE_GLOBAL`), NULL meaning the per-thread default stream.
+#[no_mangle]
+pub extern "C" fn cuStreamBeginCapture_ptsz(stream: *mut c_void) -> CUresult {
+    cuStreamBeginCapture_v2_ptsz(stream, 0)
 }
 
 /// Ends a capture and hands back its graph.

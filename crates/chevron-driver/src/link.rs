@@ -210,6 +210,12 @@ pub unsafe extern "C" fn cuLinkAddData_v2(
         if data.is_null() || size == 0 {
             return Err(DriverError::new(INVALID_VALUE, "no data"));
         }
+        if !chevron::ffi::c_array_fits::<u8>(size) {
+            return Err(DriverError::new(
+                INVALID_VALUE,
+                format!("size {size} is more than memory holds"),
+            ));
+        }
         // SAFETY: `size` readable bytes, by contract.
         let bytes = unsafe { std::slice::from_raw_parts(data.cast::<u8>(), size) };
         with_linker(handle, |linker| add(linker, kind, bytes, &label(name)))
@@ -228,10 +234,16 @@ pub extern "C" fn cuLinkAddFile_v2(
 ) -> CUresult {
     let _ = (count, options, values);
     entry("cuLinkAddFile", || {
+        if path.is_null() {
+            return Err(DriverError::new(INVALID_VALUE, "path is NULL"));
+        }
         let name = label(path);
-        let bytes = std::fs::read(&name)
-            .map_err(|e| DriverError::new(FILE_NOT_FOUND, format!("{name}: {e}")))?;
-        with_linker(handle, |linker| add(linker, kind, &bytes, &name))
+        // The handle first: a dead link state is that, whatever the file.
+        with_linker(handle, |linker| {
+            let bytes = std::fs::read(&name)
+                .map_err(|e| DriverError::new(FILE_NOT_FOUND, format!("{name}: {e}")))?;
+            add(linker, kind, &bytes, &name)
+        })
     })
 }
 

@@ -1,5 +1,6 @@
 //! Hints about managed memory through the driver API: `cuMemAdvise` and `cuMemPrefetchAsync`
-//! (`_v2`, with a `CUmemLocation`, and the per-thread stream's form), the runtime's functions
+//! (`_v2`, with a `CUmemLocation`, the per-thread stream's forms of it and of the CUDA 11 form
+//! that names a `CUdevice`), the runtime's functions
 //! (`cudart::limits`): chevron's devices keep managed memory coherent without them, so each
 //! checks its range and otherwise changes nothing.
 
@@ -17,8 +18,32 @@ forward! {
     cuMemPrefetchAsync_v2 => prefetch,
         (ptr: CUdeviceptr, bytes: usize, location: MemLocation, flags: c_uint, stream: *mut c_void);
     /// [`cuMemPrefetchAsync_v2`] with the per-thread default stream for NULL.
-    cuMemPrefetchAsync_ptsz => prefetch_per_thread,
+    cuMemPrefetchAsync_v2_ptsz => prefetch_per_thread,
         (ptr: CUdeviceptr, bytes: usize, location: MemLocation, flags: c_uint, stream: *mut c_void);
+    /// The CUDA 11 form (a `CUdevice`, `CU_DEVICE_CPU` for the host) with the per-thread
+    /// default stream for NULL, as `cuda.h` declares it.
+    cuMemPrefetchAsync_ptsz => prefetch_to_device_per_thread,
+        (ptr: CUdeviceptr, bytes: usize, device: c_int, stream: *mut c_void);
+}
+
+/// `CU_DEVICE_CPU`: the host, where a `CUdevice` names a destination.
+const DEVICE_CPU: c_int = -1;
+
+fn prefetch_to_device_per_thread(
+    ptr: CUdeviceptr,
+    bytes: usize,
+    device: c_int,
+    stream: *mut c_void,
+) -> c_int {
+    // cudaMemLocationTypeHost (2) for CU_DEVICE_CPU, else cudaMemLocationTypeDevice (1).
+    let location = match device {
+        DEVICE_CPU => MemLocation { kind: 2, id: 0 },
+        ordinal => MemLocation {
+            kind: 1,
+            id: ordinal,
+        },
+    };
+    prefetch_per_thread(ptr, bytes, location, 0, stream)
 }
 
 fn advise(ptr: CUdeviceptr, bytes: usize, advice: c_int, location: MemLocation) -> c_int {

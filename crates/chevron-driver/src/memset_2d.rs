@@ -3,10 +3,13 @@
 
 use std::ffi::c_void;
 
-use crate::memory::{fill, CUdeviceptr};
-use crate::result::{entry, CUresult, DriverResult};
+use crate::memory::{enter, fill, CUdeviceptr};
+use crate::result::{entry, CUresult, DriverError, DriverResult, INVALID_VALUE};
 
-/// Fills `height` rows of `width` elements, `pitch` bytes apart, then waits if `sync`.
+/// Fills `height` rows of `width` elements, `pitch` bytes apart, then waits if `sync`. Rows
+/// closer than their width, or a span past the end of the address space, are
+/// `CUDA_ERROR_INVALID_VALUE` (so the rows are distinct and the loop ends at the first row
+/// outside the allocation).
 fn fill_rows(
     dst: CUdeviceptr,
     pitch: usize,
@@ -16,6 +19,28 @@ fn fill_rows(
     stream: *mut c_void,
     sync: bool,
 ) -> DriverResult {
+    enter()?;
+    if width == 0 || height == 0 {
+        return Ok(());
+    }
+    let invalid = |why: String| DriverError::new(INVALID_VALUE, why);
+    let row_bytes = width
+        .checked_mul(element_bytes as usize)
+        .ok_or_else(|| invalid(format!("{width} elements of {element_bytes} bytes")))?;
+    if height > 1 && pitch < row_bytes {
+        return Err(invalid(format!(
+            "pitch {pitch} is less than a row's {row_bytes} bytes"
+        )));
+    }
+    (height - 1)
+        .checked_mul(pitch)
+        .and_then(|offset| offset.checked_add(row_bytes))
+        .and_then(|span| dst.checked_add(span as u64))
+        .ok_or_else(|| {
+            invalid(format!(
+                "{height} rows of {row_bytes} bytes, {pitch} apart, from {dst:#x} pass the end of the address space"
+            ))
+        })?;
     for row in 0..height {
         let last = sync && row + 1 == height;
         fill(

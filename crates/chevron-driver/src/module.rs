@@ -26,7 +26,7 @@ use crate::kernel_resources::KernelResources;
 use crate::memory::CUdeviceptr;
 use crate::relocatable::linked_module;
 use crate::result::{
-    entry, store, CUresult, DriverError, DriverResult, FILE_NOT_FOUND, INVALID_HANDLE,
+    entry, require, store, CUresult, DriverError, DriverResult, FILE_NOT_FOUND, INVALID_HANDLE,
     INVALID_VALUE, NOT_FOUND, NO_BINARY_FOR_GPU,
 };
 
@@ -315,6 +315,7 @@ fn get_global(
 #[no_mangle]
 pub unsafe extern "C" fn cuModuleLoadData(out: *mut *mut c_void, image: *const c_void) -> CUresult {
     entry("cuModuleLoadData", || {
+        require(out, "module")?;
         // SAFETY: forwarded from the caller.
         store(
             out,
@@ -358,6 +359,7 @@ pub unsafe extern "C" fn cuModuleLoadFatBinary(
 #[no_mangle]
 pub extern "C" fn cuModuleLoad(out: *mut *mut c_void, path: *const c_char) -> CUresult {
     entry("cuModuleLoad", || {
+        require(out, "module")?;
         let path = name_of(path)?;
         let bytes = std::fs::read(path)
             .map_err(|error| DriverError::new(FILE_NOT_FOUND, format!("{path}: {error}")))?;
@@ -424,6 +426,7 @@ pub unsafe extern "C" fn cuLibraryLoadData(
     let _ = (jit_options, jit_values, jit_count);
     let _ = (library_options, library_values, library_count);
     entry("cuLibraryLoadData", || {
+        require(out, "library")?;
         // SAFETY: forwarded from the caller.
         store(
             out,
@@ -467,6 +470,7 @@ pub extern "C" fn cuLibraryGetKernel(
     name: *const c_char,
 ) -> CUresult {
     entry("cuLibraryGetKernel", || {
+        require(out, "pKernel")?;
         store(out, get_function(library, name)?, "pKernel")
     })
 }

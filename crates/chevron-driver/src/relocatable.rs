@@ -11,10 +11,12 @@
 
 use std::ffi::{c_int, c_void};
 
+use chevron::code_object::readable_from;
 use chevron::Module;
 use cudart::registry::register_fatbin;
 use cudart::state;
 
+use crate::image::read_le;
 use crate::result::DriverResult;
 
 /// `__fatBinC_Wrapper_t`'s magic number.
@@ -49,30 +51,23 @@ pub unsafe fn linked_module(
     Ok(Some((module, (ptx, binary))))
 }
 
-/// Whether `image` is a version-2 fatbin wrapper listing translation units.
+/// Whether `image` is a version-2 fatbin wrapper listing translation units (read within the
+/// memory holding it: a shorter image is not one).
 ///
 /// # Safety
-/// `image` is NULL or a whole code object: at least 16 readable bytes, or NUL-terminated text
-/// whose first bytes are not the wrapper's magic number.
+/// `image` is NULL or points into memory that stays mapped during the call.
 unsafe fn lists_units(image: *const c_void) -> bool {
     if image.is_null() {
         return false;
     }
-    let words = image.cast::<u32>();
-    // SAFETY: the first 8 bytes are readable (caller's guarantee); unaligned reads.
-    let (magic, version) = unsafe { (words.read_unaligned(), words.add(1).read_unaligned()) };
-    if magic != WRAPPER_MAGIC || version != LINKED_VERSION {
+    // SAFETY: the caller keeps the memory mapped.
+    let Some(mapped) = (unsafe { readable_from(image.cast()) }) else {
         return false;
-    }
-    // SAFETY: a wrapper is `{ int magic; int version; const void *data; void **units; }`.
-    let units = unsafe {
-        image
-            .cast::<u8>()
-            .add(16)
-            .cast::<*const c_void>()
-            .read_unaligned()
     };
-    !units.is_null()
+    // A wrapper is `{ int magic; int version; const void *data; void **units; }`.
+    read_le(mapped, 0, 4) == Some(u64::from(WRAPPER_MAGIC))
+        && read_le(mapped, 4, 4) == Some(u64::from(LINKED_VERSION))
+        && read_le(mapped, 16, 8).is_some_and(|units| units != 0)
 }
 
 #[cfg(test)]
@@ -100,6 +95,20 @@ mod tests {
             let text = [b".version 8.0\n".as_slice(), &[0; 3]].concat();
             assert!(!lists_units(text.as_ptr().cast()));
             assert!(!lists_units(std::ptr::null()));
+        }
+    }
+
+    #[test]
+    fn a_short_image_at_the_end_of_memory_is_not_read_past() {
+        let magic = WRAPPER_MAGIC.to_le_bytes();
+        for bytes in [
+            &magic[..],
+            &[magic.as_slice(), &[2, 0, 0, 0]].concat(),
+            b"\0\0\0\xff/ G",
+        ] {
+            let at = crate::image::tests::before_a_guard_page(bytes);
+            // SAFETY: the page stays mapped; reads are bounded before the guard page.
+            assert!(!unsafe { lists_units(at.cast()) });
         }
     }
 }

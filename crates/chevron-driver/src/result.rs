@@ -127,6 +127,9 @@ pub fn entry(function: &str, body: impl FnOnce() -> DriverResult) -> CUresult {
     if crate::fork::in_forked_child() && !function.starts_with("cuGetError") {
         return forked(function);
     }
+    if !crate::context::initialised() && !works_before_init(function) {
+        return uninitialised(function);
+    }
     // The driver's own use of the runtime's functions does not bind the primary context.
     let bound = cudart::state::bound_here();
     let outcome = chevron::ffi::entry(function, body);
@@ -135,6 +138,29 @@ pub fn entry(function: &str, body: impl FnOnce() -> DriverResult) -> CUresult {
         Ok(()) => SUCCESS,
         Err(code) => code,
     }
+}
+
+/// The functions CUDA answers before `cuInit`: initialisation itself, the version, the error
+/// texts and the entry-point look-ups.
+fn works_before_init(function: &str) -> bool {
+    matches!(
+        function,
+        "cuInit"
+            | "cuDriverGetVersion"
+            | "cuGetErrorName"
+            | "cuGetErrorString"
+            | "cuGetProcAddress"
+            | "cuGetProcAddress_v2"
+            | "cuGetExportTable"
+    )
+}
+
+/// Any other call before `cuInit` (or the runtime's first use):
+/// `CUDA_ERROR_NOT_INITIALIZED`, as NVIDIA's driver answers, whatever the arguments.
+#[cold]
+fn uninitialised(function: &str) -> CUresult {
+    eprintln!("chevron: {function}: cuInit has not been called (CUDA_ERROR_NOT_INITIALIZED)");
+    NOT_INITIALIZED
 }
 
 /// A call in a child forked after `cuInit`: `CUDA_ERROR_NOT_INITIALIZED`, said once.
@@ -151,6 +177,15 @@ fn forked(function: &str) -> CUresult {
 }
 
 /// Writes `value` through an out-pointer, refusing NULL.
+/// Fails with `CUDA_ERROR_INVALID_VALUE` when the out-pointer `out` is NULL: checked before a
+/// call makes what it would hand back, so that nothing is made and lost.
+pub(crate) fn require<T>(out: *mut T, what: &str) -> DriverResult {
+    if out.is_null() {
+        return Err(DriverError::new(INVALID_VALUE, format!("{what} is NULL")));
+    }
+    Ok(())
+}
+
 pub(crate) fn store<T>(out: *mut T, value: T, what: &str) -> DriverResult {
     if out.is_null() {
         return Err(DriverError::new(INVALID_VALUE, format!("{what} is NULL")));
@@ -213,6 +248,7 @@ mod tests {
 
     #[test]
     fn a_panic_is_an_unknown_error() {
+        assert_eq!(crate::context::cuInit(0), SUCCESS);
         assert_eq!(entry("test", || panic!("boom")), UNKNOWN);
         assert_eq!(entry("test", || Ok(())), SUCCESS);
     }

@@ -104,26 +104,19 @@ pub unsafe extern "C" fn cuLaunchHostFunc(
     })
 }
 
-/// A stream's priority: 0, the only one.
+/// A stream's priority (the runtime's: what it was created with, clamped).
 #[no_mangle]
 pub extern "C" fn cuStreamGetPriority(stream: *mut c_void, priority: *mut c_int) -> CUresult {
     entry("cuStreamGetPriority", || {
-        let _ = stream;
-        store(priority, 0, "priority")
+        in_context(|| rt::cudaStreamGetPriority(stream, priority))
     })
 }
 
-/// The stream priority range: [0, 0].
+/// The stream priority range of the current context's device (the runtime's).
 #[no_mangle]
 pub extern "C" fn cuCtxGetStreamPriorityRange(least: *mut c_int, greatest: *mut c_int) -> CUresult {
     entry("cuCtxGetStreamPriorityRange", || {
-        if !least.is_null() {
-            store(least, 0, "leastPriority")?;
-        }
-        if !greatest.is_null() {
-            store(greatest, 0, "greatestPriority")?;
-        }
-        Ok(())
+        in_context(|| cudart::limits::cudaDeviceGetStreamPriorityRange(least, greatest))
     })
 }
 

@@ -25,6 +25,12 @@ unsafe fn list<T: Copy>(values: *const T, count: usize, what: &str) -> Result<Ve
     if values.is_null() {
         return Err(DriverError::new(INVALID_VALUE, format!("{what} is NULL")));
     }
+    if !chevron::ffi::c_array_fits::<T>(count) {
+        return Err(DriverError::new(
+            INVALID_VALUE,
+            format!("{what}: {count} values is more than memory holds"),
+        ));
+    }
     // SAFETY: `count` readable values by contract.
     Ok(unsafe { std::slice::from_raw_parts(values, count) }.to_vec())
 }

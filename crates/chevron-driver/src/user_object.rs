@@ -148,10 +148,22 @@ pub unsafe extern "C" fn cuUserObjectCreate(
     })
 }
 
+/// `count` as a number of references: CUDA asks for one from 1 to `INT_MAX`.
+fn references(count: c_uint) -> DriverResult<u64> {
+    if count == 0 || count > i32::MAX as c_uint {
+        return Err(DriverError::new(
+            INVALID_VALUE,
+            format!("count {count} (1 to INT_MAX references)"),
+        ));
+    }
+    Ok(u64::from(count))
+}
+
 /// Adds `count` references held by the caller.
 #[no_mangle]
 pub extern "C" fn cuUserObjectRetain(object: *mut c_void, count: c_uint) -> CUresult {
     entry("cuUserObjectRetain", || {
+        let count = references(count)?;
         let mut objects = lock(&OBJECTS);
         let entry = objects
             .as_mut()
@@ -162,7 +174,7 @@ pub extern "C" fn cuUserObjectRetain(object: *mut c_void, count: c_uint) -> CUre
                     format!("{object:p} is not a live CUuserObject"),
                 )
             })?;
-        entry.references += u64::from(count.max(1));
+        entry.references += count;
         Ok(())
     })
 }
@@ -174,7 +186,7 @@ pub extern "C" fn cuUserObjectRelease(object: *mut c_void, count: c_uint) -> CUr
         let destructor = {
             let mut objects = lock(&OBJECTS);
             let objects = objects.get_or_insert_with(Objects::default);
-            release(objects, object as usize, u64::from(count.max(1)))?
+            release(objects, object as usize, references(count)?)?
         };
         run(destructor.into_iter().collect());
         Ok(())
@@ -196,7 +208,13 @@ pub extern "C" fn cuGraphRetainUserObject(
         let mut nodes = 0usize;
         // SAFETY: NULL asks for the count only, written to a local.
         runtime(unsafe { build::cudaGraphGetNodes(key, std::ptr::null_mut(), &mut nodes) })?;
-        let count = u64::from(count.max(1));
+        let count = references(count)?;
+        if flags & !MOVE != 0 {
+            return Err(DriverError::new(
+                INVALID_VALUE,
+                format!("flags {flags:#x} (0 or CU_GRAPH_USER_OBJECT_MOVE)"),
+            ));
+        }
         let mut objects = lock(&OBJECTS);
         let objects = objects.get_or_insert_with(Objects::default);
         let entry = objects
@@ -228,7 +246,7 @@ pub extern "C" fn cuGraphReleaseUserObject(
     count: c_uint,
 ) -> CUresult {
     entry("cuGraphReleaseUserObject", || {
-        let wanted = u64::from(count.max(1));
+        let wanted = references(count)?;
         let destructor = {
             let mut objects = lock(&OBJECTS);
             let objects = objects.get_or_insert_with(Objects::default);
@@ -268,6 +286,7 @@ mod tests {
 
     #[test]
     fn the_last_reference_runs_the_destructor_once() {
+        assert_eq!(crate::context::cuInit(0), 0);
         let mut object = std::ptr::null_mut();
         // SAFETY: the destructor takes any pointer.
         let created =
@@ -291,5 +310,20 @@ mod tests {
         // SAFETY: as above.
         let refused = unsafe { cuUserObjectCreate(&mut object, 7 as *mut c_void, None, 1, 1) };
         assert_ne!(refused, 0);
+    }
+
+    #[test]
+    fn a_count_of_no_references_or_more_than_int_max_is_invalid() {
+        assert_eq!(crate::context::cuInit(0), 0);
+        let mut object = std::ptr::null_mut();
+        // SAFETY: the destructor takes any pointer.
+        let created = unsafe {
+            cuUserObjectCreate(&mut object, std::ptr::null_mut(), Some(count_destroy), 1, 1)
+        };
+        assert_eq!(created, 0);
+        assert_eq!(cuUserObjectRetain(object, 0), INVALID_VALUE);
+        assert_eq!(cuUserObjectRetain(object, 0xC0DE_C0DE), INVALID_VALUE);
+        assert_eq!(cuUserObjectRelease(object, 0), INVALID_VALUE);
+        assert_eq!(cuUserObjectRelease(object, 1), 0);
     }
 }

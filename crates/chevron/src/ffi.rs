@@ -61,6 +61,15 @@ fn panicked<E: EntryError>(function: &str, payload: Box<dyn Any + Send>) -> E::C
     E::internal(panic_message(payload.as_ref())).record(function)
 }
 
+/// Whether `count` elements of `T` can be one C array: their byte length fits in `isize`, as
+/// `slice::from_raw_parts` requires (no allocation is larger). A C caller's count beyond that
+/// is an invalid value to report, never a slice to build.
+pub fn c_array_fits<T>(count: usize) -> bool {
+    count
+        .checked_mul(std::mem::size_of::<T>())
+        .is_some_and(|bytes| bytes <= isize::MAX as usize)
+}
+
 /// The message of a panic: its payload when that is a `&str` or a `String`.
 fn panic_message(payload: &(dyn Any + Send)) -> Option<&str> {
     payload

@@ -87,6 +87,11 @@ unsafe fn copy_args(args: *const chevron_arg, nargs: usize) -> CapiResult<Vec<By
             "`args` is NULL but `nargs` is {nargs}"
         )));
     }
+    if !chevron::ffi::c_array_fits::<chevron_arg>(nargs) {
+        return Err(CapiError::invalid(format!(
+            "`nargs` = {nargs} is not a count"
+        )));
+    }
     // SAFETY: `nargs` arguments by the caller's contract.
     let args = unsafe { std::slice::from_raw_parts(args, nargs) };
     // Sizes first: no launch takes more than the kernel parameter space, so a larger size is

@@ -30,6 +30,9 @@ pub unsafe extern "C" fn chevron_module_load(
         if data.is_null() {
             return Err(CapiError::invalid("`data` is NULL"));
         }
+        if !chevron::ffi::c_array_fits::<u8>(size) {
+            return Err(CapiError::invalid(format!("`size` = {size} is not a size")));
+        }
         let bytes: &[u8] = if size == 0 {
             // SAFETY: NUL-terminated when size is 0, by the caller's contract.
             unsafe { CStr::from_ptr(data as *const c_char) }.to_bytes()

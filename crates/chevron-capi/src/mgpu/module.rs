@@ -115,6 +115,9 @@ pub unsafe extern "C" fn mgpuModuleLoad(data: *mut c_void, size: usize) -> *mut 
                 "empty code object ({size} bytes at {data:?})"
             )));
         }
+        if !chevron::ffi::c_array_fits::<u8>(size) {
+            return Err(CapiError::invalid(format!("{size} bytes is not a size")));
+        }
         // SAFETY: `size` readable bytes by the caller's contract.
         let bytes = unsafe { std::slice::from_raw_parts(data as *const u8, size) };
         load(bytes.to_vec())

@@ -73,6 +73,12 @@ unsafe fn handles<'a>(
     if nodes.is_null() {
         return Err(CudaError::new(INVALID_VALUE, format!("{what} is NULL")));
     }
+    if !chevron::ffi::c_array_fits::<*mut c_void>(count) {
+        return Err(CudaError::new(
+            INVALID_VALUE,
+            format!("{count} {what} handles is more than memory holds"),
+        ));
+    }
     // SAFETY: `count` readable handles (caller).
     Ok(unsafe { std::slice::from_raw_parts(nodes, count) })
 }
@@ -84,6 +90,12 @@ unsafe fn handles<'a>(
 unsafe fn check_default_edges(edge_data: *const [u8; 8], count: usize) -> CudaResult {
     if edge_data.is_null() {
         return Ok(());
+    }
+    if !chevron::ffi::c_array_fits::<[u8; 8]>(count) {
+        return Err(CudaError::new(
+            INVALID_VALUE,
+            format!("{count} edges is more than memory holds"),
+        ));
     }
     // SAFETY: `count` readable entries (caller).
     let data = unsafe { std::slice::from_raw_parts(edge_data, count) };

@@ -403,6 +403,8 @@ pub unsafe extern "C" fn cudaStreamEndCapture(
         if graph.is_null() {
             return Err(CudaError::new(INVALID_VALUE, "pGraph is NULL"));
         }
+        // A handle that is no stream at all is that, not a stream that does not capture.
+        crate::state::ordinal_of(stream)?;
         let mut guard = lock(&CAPTURES);
         let captures = guard
             .as_mut()

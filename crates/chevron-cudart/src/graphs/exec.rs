@@ -203,6 +203,13 @@ fn instantiate(out: *mut *mut c_void, graph: *mut c_void, flags: u64) -> CudaRes
     if out.is_null() {
         return Err(CudaError::new(INVALID_VALUE, "pGraphExec is NULL"));
     }
+    // Auto-free on launch, upload, device launch, node priorities.
+    if flags & !0xf != 0 {
+        return Err(CudaError::new(
+            INVALID_VALUE,
+            format!("flags {flags:#x} has unknown bits"),
+        ));
+    }
     let model = lock(&*find_graph(graph)?).clone();
     let mut exec = instantiate_model(model, state::current_ordinal(), &HashSet::new())?;
     exec.flags = flags;

@@ -226,6 +226,12 @@ unsafe fn add(
     if count > 0 && deps.is_null() {
         return Err(CudaError::new(INVALID_VALUE, "pDependencies is NULL"));
     }
+    if !chevron::ffi::c_array_fits::<*mut c_void>(count) {
+        return Err(CudaError::new(
+            INVALID_VALUE,
+            format!("numDependencies {count} is more than memory holds"),
+        ));
+    }
     let handles = if count == 0 {
         &[][..]
     } else {

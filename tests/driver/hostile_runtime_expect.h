@@ -1,0 +1,96 @@
+// The runtime's (cuda*) part of hostile_driver.c's expectations, as hostile_driver_expect.h:
+// answers allowed besides the rule of a probe.
+#define RT(code) ((CUresult)(code))
+
+// All zeros is a valid call: free(NULL) semantics; copies and fills of 0 bytes; device 0;
+// the default stream; no flags; both priority outputs optional; the default cache and limits.
+{"cudaFree*", ZERO, ANY_POSITION, CUDA_SUCCESS},
+{"cudaMemcpy*", ZERO, ANY_POSITION, CUDA_SUCCESS},
+{"cudaMemset*", ZERO, ANY_POSITION, CUDA_SUCCESS},
+{"cudaSetDevice", ZERO, ANY_POSITION, CUDA_SUCCESS},
+{"cudaSetDeviceFlags", ZERO, ANY_POSITION, CUDA_SUCCESS},
+{"cudaStreamQuery*", ZERO, ANY_POSITION, CUDA_SUCCESS},
+{"cudaStreamSynchronize*", ZERO, ANY_POSITION, CUDA_SUCCESS},
+{"cudaDeviceGetStreamPriorityRange", ZERO, ANY_POSITION, CUDA_SUCCESS},
+{"cudaDeviceSetCacheConfig", ZERO, ANY_POSITION, CUDA_SUCCESS},
+{"cudaDeviceSetLimit", ZERO, ANY_POSITION, CUDA_SUCCESS},
+{"cudaDeviceSetSharedMemConfig", ZERO, ANY_POSITION, CUDA_SUCCESS},
+
+// Optional outputs and inputs ("may be NULL"); NULL frees nothing; a NULL pointer's
+// attributes are those of unregistered memory (CUDA 11 on).
+{"cudaArrayGetInfo", NULLED, ANY_POSITION, CUDA_SUCCESS},
+{"cudaDeviceGetStreamPriorityRange", NULLED, ANY_POSITION, CUDA_SUCCESS},
+{"cudaFree*", NULLED, 0, CUDA_SUCCESS},
+{"cudaGetDriverEntryPoint*", NULLED, ANY_POSITION, CUDA_SUCCESS},
+{"cudaGraphExecUpdate", NULLED, 2, CUDA_SUCCESS},
+{"cudaGraphGetEdges", NULLED, 3, CUDA_SUCCESS},
+{"cudaGraphGetNodes", NULLED, 1, CUDA_SUCCESS},
+{"cudaGraphGetRootNodes", NULLED, 1, CUDA_SUCCESS},
+{"cudaGraphNodeGetDependencies", NULLED, ANY_POSITION, CUDA_SUCCESS},
+{"cudaGraphNodeGetDependentNodes", NULLED, ANY_POSITION, CUDA_SUCCESS},
+{"cudaLaunchHostFunc*", NULLED, 2, CUDA_SUCCESS},
+{"cudaStreamAddCallback*", NULLED, 2, CUDA_SUCCESS},
+{"cudaPointerGetAttributes", NULLED, 1, CUDA_SUCCESS},
+{"cudaStreamGetCaptureInfo*", NULLED, ANY_POSITION, CUDA_SUCCESS},
+
+// Values any number is valid for: a version at least the current one, a priority (clamped),
+// a pool's trim threshold, a limit chevron records without allocating it; structures passed
+// by value whose other fields stay 0 (an empty extent); a memcpy direction or pitch out of
+// range has a code of its own.
+{"cudaGetDriverEntryPointByVersion*", RANGE, 2, CUDA_SUCCESS},
+{"cudaStreamCreateWithPriority", RANGE, 2, CUDA_SUCCESS},
+{"cudaMemPoolTrimTo", HUGE_SIZE, 1, CUDA_SUCCESS},
+{"cudaDeviceSetLimit", HUGE_SIZE, 1, CUDA_SUCCESS},
+// cudaFreeMipmappedArray documents cudaErrorInvalidValue for a bad handle; a zeroed channel
+// descriptor is refused before a hostile extent, level count or flag.
+{"cudaFreeMipmappedArray", FORGED, ANY_POSITION, RT(cudaErrorInvalidValue)},
+{"cudaFreeMipmappedArray", DESTROYED, ANY_POSITION, RT(cudaErrorInvalidValue)},
+{"cudaMallocMipmappedArray", RANGE, ANY_POSITION, RT(cudaErrorInvalidChannelDescriptor)},
+{"cudaMallocMipmappedArray", HUGE_SIZE, ANY_POSITION, RT(cudaErrorInvalidChannelDescriptor)},
+{"cudaMalloc3D", RANGE, 1, CUDA_SUCCESS},
+{"cudaMemset3D*", RANGE, ANY_POSITION, CUDA_SUCCESS},
+{"cudaMemcpy*", RANGE, ANY_POSITION, RT(cudaErrorInvalidMemcpyDirection)},
+{"cudaGraph*Memcpy*", RANGE, ANY_POSITION, RT(cudaErrorInvalidMemcpyDirection)},
+{"cudaMemcpy2D*", HUGE_SIZE, ANY_POSITION, RT(cudaErrorInvalidPitchValue)},
+
+// Refused for a plausible argument first: the scratch function is no kernel, the scratch
+// symbol no variable, the zeroed channel descriptor no format, the scratch memory neither
+// device nor managed memory.
+{"cudaLaunch*", NULLED, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
+{"cudaLaunch*", FORGED, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
+{"cudaLaunch*", DESTROYED, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
+{"cudaLaunch*", HUGE_SIZE, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
+{"cudaFunc*", NULLED, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
+{"cudaFunc*", RANGE, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
+{"cudaOccupancy*", NULLED, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
+{"cudaOccupancy*", RANGE, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
+{"cudaOccupancy*", HUGE_SIZE, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
+{"cudaGraphExecKernelNodeSetParams", FORGED, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
+{"cudaGraphExecKernelNodeSetParams", DESTROYED, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
+{"cudaMemcpyToSymbol*", NULLED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaMemcpyToSymbol*", FORGED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaMemcpyToSymbol*", DESTROYED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaMemcpyToSymbol*", HUGE_SIZE, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaMemcpyToSymbol*", RANGE, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaMemcpyFromSymbol*", NULLED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaMemcpyFromSymbol*", FORGED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaMemcpyFromSymbol*", DESTROYED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaMemcpyFromSymbol*", HUGE_SIZE, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaMemcpyFromSymbol*", RANGE, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGetSymbol*", NULLED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaMallocArray", HUGE_SIZE, ANY_POSITION, RT(cudaErrorInvalidChannelDescriptor)},
+{"cudaMallocArray", RANGE, ANY_POSITION, RT(cudaErrorInvalidChannelDescriptor)},
+{"cudaMalloc3DArray", NULLED, ANY_POSITION, RT(cudaErrorInvalidChannelDescriptor)},
+{"cudaMalloc3DArray", RANGE, ANY_POSITION, RT(cudaErrorInvalidChannelDescriptor)},
+{"cudaMemPrefetchAsync*", FORGED, ANY_POSITION, CUDA_ERROR_INVALID_VALUE},
+{"cudaMemPrefetchAsync*", DESTROYED, ANY_POSITION, CUDA_ERROR_INVALID_VALUE},
+{"cudaStreamAttachMemAsync*", FORGED, ANY_POSITION, CUDA_ERROR_INVALID_VALUE},
+{"cudaStreamAttachMemAsync*", DESTROYED, ANY_POSITION, CUDA_ERROR_INVALID_VALUE},
+{"cudaMemcpyPeer*", FORGED, ANY_POSITION, CUDA_ERROR_INVALID_VALUE},
+{"cudaMemcpyPeer*", DESTROYED, ANY_POSITION, CUDA_ERROR_INVALID_VALUE},
+// The plausible row offset 16 is past the live array's 16 rows.
+{"cudaMemcpyFromArrayAsync*", FORGED, ANY_POSITION, CUDA_ERROR_INVALID_VALUE},
+{"cudaMemcpyFromArrayAsync*", DESTROYED, ANY_POSITION, CUDA_ERROR_INVALID_VALUE},
+{"cudaMemcpyToArrayAsync*", FORGED, ANY_POSITION, CUDA_ERROR_INVALID_VALUE},
+{"cudaMemcpyToArrayAsync*", DESTROYED, ANY_POSITION, CUDA_ERROR_INVALID_VALUE},
+#undef RT
