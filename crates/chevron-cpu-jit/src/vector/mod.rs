@@ -7,14 +7,15 @@
 //!
 //! A group leaves the vector code wherever its four threads could part ([`plan::Plan::exits`]):
 //! at a guard that differs between them, an access the checks refuse, an affine 32-bit value
-//! that wraps when widened, a loop out of fuel. Its registers are saved there, as a barrier
-//! saves them, with a resume point of the scalar function at that instruction; the function
+//! that wraps when widened, a loop out of fuel. Its registers are saved there in the scalar
+//! function's layout, with a resume point of the scalar function at that instruction; the function
 //! returns [`SCALAR`] with the group in [`BlockContext::group`], the host runs those four
 //! threads in the scalar function (which checks, faults and spins exactly as for any thread),
 //! and calls the vector function again for the next group. Barriers and exits keep the scalar
 //! function's resume states, so a block's threads move between the two functions from phase
-//! to phase; a group saved by the vector function is marked [`VECTOR_SAVED`], any other is
-//! checked against its registers' shapes when it resumes here.
+//! to phase; a group saved by the vector function at a barrier or a shuffle is marked
+//! [`VECTOR_SAVED`] and kept in its own layout (`save_group`), any other is checked against
+//! its registers' shapes when it resumes here.
 
 mod hoist;
 mod operands;
