@@ -19,7 +19,8 @@ use chevron_ptx::lowered::{
 
 pub use crate::codegen::access_limit;
 
-/// Set on a thread's resume state while it waits at a barrier for the rest of the block.
+/// Set on a thread's resume state while it waits at a barrier for the rest of the block, in a
+/// kernel with warp collectives (see [`BlockContext::barrier_waits`] for the others).
 pub const WAITING: u32 = 1 << 31;
 /// Set on a thread's resume state while it waits at a `shfl` for the rest of its warp.
 pub const WARP_WAITING: u32 = 1 << 30;
@@ -114,6 +115,12 @@ pub struct BlockContext {
     /// `pc × size_of::<Inst>()` bytes further (what `evaluate`, `atomic` and `collective`
     /// read).
     pub ops: *const Op,
+    /// Set (non-zero) by each thread or group that waits at a barrier during a phase, in a
+    /// kernel without warp collectives: such a kernel's waiting threads keep their plain
+    /// resume state (no [`WAITING`]), since a phase visits each thread once, and the host
+    /// needs no pass over the states after the phase: none set means every thread has
+    /// exited, else all of them wait at the barrier and go on together.
+    pub barrier_waits: u64,
 }
 
 /// Finds global allocations for compiled code and keeps every one it handed out alive (a free

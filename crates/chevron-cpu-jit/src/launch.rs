@@ -23,7 +23,7 @@ use chevron_ptx::interp::{Fault, LaunchConfig, LaunchHooks, LaunchReport};
 
 use crate::context::{
     access_limit, BlockContext, Resolver, Verdict, Watch, EXITED, FAULTED, FUEL, PHASE_DONE,
-    STOPPED, WARP_WAITING,
+    STOPPED, VECTOR_SAVED, WARP_WAITING,
 };
 use crate::vector::SCALAR;
 use crate::{CompiledKernel, Entry};
@@ -327,6 +327,7 @@ impl CompiledKernel {
             local: local.as_mut_ptr(),
             frame_size: self.frame_size,
             ops: self.ops,
+            barrier_waits: 0,
         };
         // Four threads at a time where the kernel has that form, the block's rows are whole
         // groups of four, and the launch's groups have not mostly gone on one by one.
@@ -363,6 +364,13 @@ impl CompiledKernel {
                 // One phase (no barrier, no shuffle): every thread, and every group of the
                 // vector function, ran to its end, so no resume state needs a pass.
                 _ if self.single_phase => return BlockEnd::Done,
+                // No collectives: the threads that did not exit wait at the barrier, with
+                // their plain resume states; no pass over them.
+                _ if !self.shuffles => {
+                    if std::mem::take(&mut context.barrier_waits) == 0 {
+                        return BlockEnd::Done;
+                    }
+                }
                 _ => match release(resume, self.shuffles) {
                     Release::Done => return BlockEnd::Done,
                     Release::Released => {}
@@ -486,22 +494,33 @@ fn release_pair(pair: u64) -> (u64, bool) {
     (low | exited, exited != TOP)
 }
 
-/// Releases whole warps waiting at the same shuffle, if any wait at one.
+/// Releases whole warps waiting at the same shuffle, if any wait at one: a warp whose lanes
+/// all hold its first lane's state (the vector function's [`VECTOR_SAVED`] mark aside, which
+/// stays), one of them waiting at a shuffle. It runs after every phase of every block: the
+/// states are compared two to a word, without early exits, and looked at one by one only in a
+/// warp whose lanes differ.
 fn release_warps(resume: &mut [u32]) -> Option<Release> {
+    const TWICE: u64 = 0x1_0000_0001;
+    const MARKS: u64 = VECTOR_SAVED as u64 * TWICE;
     let mut released = false;
     let mut stuck = false;
     for warp in resume.chunks_mut(32) {
-        let first = warp
-            .iter()
-            .copied()
-            .find(|&s| s & WARP_WAITING != 0 && s != EXITED);
-        let Some(first) = first else {
-            continue;
-        };
-        if warp.iter().all(|&s| s == first) {
-            warp.iter_mut().for_each(|s| *s &= !WARP_WAITING);
-            released = true;
-        } else {
+        let first = warp[0] & !VECTOR_SAVED;
+        let firsts = u64::from(first) * TWICE;
+        let mut diff = 0;
+        let mut pairs = warp.chunks_exact(2);
+        for pair in &mut pairs {
+            diff |= ((u64::from(pair[0]) | u64::from(pair[1]) << 32) & !MARKS) ^ firsts;
+        }
+        for &s in pairs.remainder() {
+            diff |= u64::from((s & !VECTOR_SAVED) ^ first);
+        }
+        if diff == 0 {
+            if warp[0] & WARP_WAITING != 0 && warp[0] != EXITED {
+                warp.iter_mut().for_each(|s| *s &= !WARP_WAITING);
+                released = true;
+            }
+        } else if warp.iter().any(|&s| s & WARP_WAITING != 0 && s != EXITED) {
             stuck = true;
         }
     }
@@ -520,6 +539,41 @@ mod tests {
     fn release_one(state: u32) -> (u32, bool) {
         let live = state != EXITED;
         (if live { state & !WAITING } else { EXITED }, live)
+    }
+
+    #[test]
+    fn warps_at_one_shuffle_are_released_and_parted_ones_are_not() {
+        let at = |state: u32| vec![state; 32];
+        // Two warps at shuffle 5, some groups marked as the vector function's.
+        let mut resume = [at(WARP_WAITING | 5), at(WARP_WAITING | 5)].concat();
+        resume[4..8].iter_mut().for_each(|s| *s |= VECTOR_SAVED);
+        assert!(matches!(
+            release_warps(&mut resume),
+            Some(Release::Released)
+        ));
+        assert!(resume[..4].iter().all(|&s| s == 5));
+        assert!(resume[4..8].iter().all(|&s| s == 5 | VECTOR_SAVED));
+        // One warp released, the other parted: released now, the other stays waiting.
+        let mut resume = [at(WARP_WAITING | 5), at(WARP_WAITING | 5)].concat();
+        resume[40] = WARP_WAITING | 6;
+        assert!(matches!(
+            release_warps(&mut resume),
+            Some(Release::Released)
+        ));
+        assert_eq!(resume[40], WARP_WAITING | 6);
+        assert_eq!(resume[41], WARP_WAITING | 5);
+        // A lane exited (first, or later), or at another shuffle: parted.
+        for (lane, state) in [(0, EXITED), (31, EXITED), (7, WARP_WAITING | 6), (3, 5)] {
+            let mut resume = at(WARP_WAITING | 5);
+            resume[lane] = state;
+            assert!(
+                matches!(release_warps(&mut resume), Some(Release::Diverged)),
+                "lane {lane} {state:#x}"
+            );
+        }
+        // No warp at a shuffle: for the barrier pass.
+        let mut resume = [at(WAITING | 2), at(EXITED)].concat();
+        assert!(release_warps(&mut resume).is_none());
     }
 
     #[test]

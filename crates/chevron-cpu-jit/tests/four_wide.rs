@@ -225,6 +225,38 @@ LOOP:
     ret;
 }
 
+// Sums tile[12 tid + 4 ctaid + j] for j < 4 in a loop that ends by itself: the four threads'
+// words 12 apart (a strided access, checked once at the loop's entry over the last thread's
+// words too). Block 0 reads up to the tile's last word; block 1's thread 3 reads past it while
+// its thread 0 stays inside.
+.visible .entry rows_strided(.param .u64 x, .param .u64 out)
+{
+    .shared .align 4 .b32 tile[40];
+    .reg .pred %p<2>; .reg .b32 %r<12>; .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x;
+    mov.u32 %r6, tile; mad.lo.s32 %r3, %r1, 40, %r6; mad.lo.s32 %r5, %r1, 3, 1;
+    st.shared.u32 [%r3], %r5; st.shared.u32 [%r3+4], %r5; st.shared.u32 [%r3+8], %r5;
+    st.shared.u32 [%r3+12], %r5; st.shared.u32 [%r3+16], %r5; st.shared.u32 [%r3+20], %r5;
+    st.shared.u32 [%r3+24], %r5; st.shared.u32 [%r3+28], %r5; st.shared.u32 [%r3+32], %r5;
+    st.shared.u32 [%r3+36], %r5;
+    bar.sync 0;
+    mad.lo.s32 %r4, %r1, 48, %r6; shl.b32 %r7, %r2, 4; add.s32 %r4, %r4, %r7;
+    mov.u32 %r8, 0;
+    mov.u32 %r9, 0;
+LOOP:
+    ld.shared.u32 %r10, [%r4];
+    mad.lo.s32 %r9, %r9, 5, %r10;
+    add.s32 %r4, %r4, 4;
+    add.s32 %r8, %r8, 1;
+    setp.lt.u32 %p1, %r8, 4;
+    @%p1 bra LOOP;
+    mov.u32 %r11, %ntid.x; mad.lo.s32 %r11, %r2, %r11, %r1;
+    mul.wide.u32 %rd2, %r11, 4; add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r9;
+    ret;
+}
+
 // The same with 8-byte elements.
 .visible .entry store_all64(.param .u64 out)
 {
@@ -490,27 +522,45 @@ fn shared_loads_checked_at_a_loops_entry_match_and_fault_alike() {
     // Sixteen threads: the ranges of all groups but the first pass the tile's end (they go on
     // one thread at a time, and fault); the report is the interpreter's, whose warp reaches
     // the end first at thread 12 (pass 13).
-    let handle = s.program.kernel("rows_down").unwrap();
+    let [want, got] = loop_faults(&s, "rows_down", &config(1, [16, 1, 1]));
+    assert_eq!(want, got);
+    assert!(want.contains("thread (12, 0, 0)"), "{want}");
+}
+
+/// The interpreter's and the compiled code's fault reports for `kernel` (parameters `x` and
+/// `out`, both one fresh 64-byte allocation) on `cfg`.
+fn loop_faults(s: &Setup, kernel: &str, cfg: &LaunchConfig) -> [String; 2] {
+    let handle = s.program.kernel(kernel).unwrap();
     let compiled = CompiledKernel::compile(
         &s.program,
         &handle,
         &chevron_cpu_jit::CompileOptions::default(),
     )
     .expect("compiles");
-    let cfg = config(1, [16, 1, 1]);
     let run = |use_compiled: bool| {
         let out = s.memory.alloc(64, 256).unwrap();
         let p: Vec<u8> = [out, out].iter().flat_map(|v| v.to_le_bytes()).collect();
         let fault = if use_compiled {
             compiled
-                .launch(&cfg, &p, &LaunchHooks::default())
+                .launch(cfg, &p, &LaunchHooks::default())
                 .unwrap_err()
         } else {
-            s.program.launch(&handle, &cfg, &p).unwrap_err()
+            s.program.launch(&handle, cfg, &p).unwrap_err()
         };
         fault.to_string()
     };
-    let (want, got) = (run(false), run(true));
+    [run(false), run(true)]
+}
+
+#[test]
+fn strided_shared_loads_checked_at_a_loops_entry_match_and_fault_alike() {
+    let s = setup();
+    let [want, got] = both(&s, "rows_strided", &config(1, [4, 1, 1]), &[0], 4, &[]);
     assert_eq!(want, got);
-    assert!(want.contains("thread (12, 0, 0)"), "{want}");
+    assert!(want.iter().all(|&w| w != 0xeeee_eeee), "{want:?}");
+    // Block 1: the group's first thread reads inside the tile, its last past the end; the
+    // entry check covers the last thread's words, so the report is the interpreter's.
+    let [want, got] = loop_faults(&s, "rows_strided", &config(2, [4, 1, 1]));
+    assert_eq!(want, got);
+    assert!(want.contains("thread (3, 0, 0)"), "{want}");
 }

@@ -1,6 +1,7 @@
 //! Warp collectives inline: a lane's offer (its value into the block's exchange, by the parity
 //! of its offers so far) and, once the warp has offered, a `shfl`'s source lane and result,
-//! the interpreter's `shuffle_source` in a few integer operations. Other collectives call
+//! the interpreter's `shuffle_source` in a few integer operations ([`shuffle_source`]; the
+//! vector function's `shuffle.rs` has its four-lane form). Other collectives call
 //! [`collective`](crate::context::collective), which combines the 32 values.
 
 use std::mem::offset_of;
@@ -8,6 +9,7 @@ use std::mem::offset_of;
 use chevron_ptx::ir::ShuffleMode;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
+use cranelift_frontend::FunctionBuilder;
 
 use super::Emitter;
 use crate::context::BlockContext;
@@ -58,32 +60,7 @@ impl Emitter<'_, '_, '_> {
     ) -> (Value, Value) {
         let t = self.b.use_var(self.thread);
         let lane = self.b.ins().band_imm_u(t, 31);
-        let bval = self.b.ins().band_imm_u(b, 0x1f);
-        let clamp = self.b.ins().band_imm_u(c, 0x1f);
-        let seg = self.b.ins().ushr_imm_u(c, 8);
-        let seg = self.b.ins().band_imm_u(seg, 0x1f);
-        let min_lane = self.b.ins().band(lane, seg);
-        let outside = self.b.ins().band_not(clamp, seg);
-        let max_lane = self.b.ins().bor(min_lane, outside);
-        // Every value below is a lane number or a difference of two: signed compares.
-        let (j, ok) = match mode {
-            ShuffleMode::Up => {
-                let j = self.b.ins().isub(lane, bval);
-                (j, IntCC::SignedGreaterThanOrEqual)
-            }
-            ShuffleMode::Down => (self.b.ins().iadd(lane, bval), IntCC::SignedLessThanOrEqual),
-            ShuffleMode::Bfly => (self.b.ins().bxor(lane, bval), IntCC::SignedLessThanOrEqual),
-            ShuffleMode::Idx => {
-                let own = self.b.ins().band_not(bval, seg);
-                (
-                    self.b.ins().bor(min_lane, own),
-                    IntCC::SignedLessThanOrEqual,
-                )
-            }
-        };
-        // In range implies 0 <= j < 32 in every mode; out of range, a lane reads its own value.
-        let in_range = self.b.ins().icmp(ok, j, max_lane);
-        let source = self.b.ins().select(in_range, j, lane);
+        let (source, in_range) = shuffle_source(self.b, mode, lane, b, c);
         let slot = self.offered_slot(t);
         let count = self
             .b
@@ -102,4 +79,40 @@ impl Emitter<'_, '_, '_> {
         let value = self.b.ins().band_imm_u(value, 0xffff_ffff);
         (value, self.b.ins().uextend(types::I64, in_range))
     }
+}
+
+/// The source lane of `lane` (an `i64`) in a `shfl` of `mode` with lane operand `b` and clamp
+/// and segment operand `c` (`i64`s), and whether it is in range (an `i8`; out of range, the
+/// lane reads its own value, which the source is then).
+fn shuffle_source(
+    b: &mut FunctionBuilder<'_>,
+    mode: ShuffleMode,
+    lane: Value,
+    bv: Value,
+    c: Value,
+) -> (Value, Value) {
+    let bval = b.ins().band_imm_u(bv, 0x1f);
+    let clamp = b.ins().band_imm_u(c, 0x1f);
+    let seg = b.ins().ushr_imm_u(c, 8);
+    let seg = b.ins().band_imm_u(seg, 0x1f);
+    let min_lane = b.ins().band(lane, seg);
+    let outside = b.ins().band_not(clamp, seg);
+    let max_lane = b.ins().bor(min_lane, outside);
+    // Every value below is a lane number or a difference of two: signed compares.
+    let (j, ok) = match mode {
+        ShuffleMode::Up => {
+            let j = b.ins().isub(lane, bval);
+            (j, IntCC::SignedGreaterThanOrEqual)
+        }
+        ShuffleMode::Down => (b.ins().iadd(lane, bval), IntCC::SignedLessThanOrEqual),
+        ShuffleMode::Bfly => (b.ins().bxor(lane, bval), IntCC::SignedLessThanOrEqual),
+        ShuffleMode::Idx => {
+            let own = b.ins().band_not(bval, seg);
+            (b.ins().bor(min_lane, own), IntCC::SignedLessThanOrEqual)
+        }
+    };
+    // In range implies 0 <= j < 32 in every mode; out of range, a lane reads its own value.
+    let in_range = b.ins().icmp(ok, j, max_lane);
+    let source = b.ins().select(in_range, j, lane);
+    (source, in_range)
 }

@@ -9,6 +9,8 @@ use chevron_ptx::lowered::{Addr, AddrBase, Space};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, AtomicRmwOp, Block, InstBuilder, MemFlagsData, Value};
 
+use cranelift_frontend::FunctionBuilder;
+
 use super::{Emitter, Unsupported};
 
 /// Memory of the block that compiled code addresses by offset.
@@ -35,6 +37,35 @@ impl Emitter<'_, '_, '_> {
     /// An integer atomic at `host`; the old value, zero-extended.
     pub(super) fn atomic(&mut self, op: IrOp, ty: T, host: Value, x: Value, y: Value) -> Value {
         let wide = ty.size() == 8;
+        let narrow = |e: &mut Self, v: Value| {
+            if wide {
+                v
+            } else {
+                e.b.ins().ireduce(types::I32, v)
+            }
+        };
+        let (xv, yv) = (narrow(self, x), narrow(self, y));
+        let old = locked_atomic(self.b, op, ty.is_signed(), host, xv, yv);
+        if wide {
+            old
+        } else {
+            self.b.ins().uextend(types::I64, old)
+        }
+    }
+
+    /// An integer atomic on the block's shared memory at `host`, as a plain load, operation
+    /// and store: a block's threads run one after another on one worker, whose shared memory
+    /// no other host thread touches, so no locked instruction is needed. The old value,
+    /// zero-extended.
+    pub(super) fn shared_atomic(
+        &mut self,
+        op: IrOp,
+        ty: T,
+        host: Value,
+        x: Value,
+        y: Value,
+    ) -> Value {
+        let wide = ty.size() == 8;
         let int_ty = if wide { types::I64 } else { types::I32 };
         let narrow = |e: &mut Self, v: Value| {
             if wide {
@@ -45,23 +76,9 @@ impl Emitter<'_, '_, '_> {
         };
         let (xv, yv) = (narrow(self, x), narrow(self, y));
         let flags = MemFlagsData::trusted();
-        let old = match op {
-            IrOp::Cas => self.b.ins().atomic_cas(flags, host, xv, yv),
-            _ => {
-                let rmw = match op {
-                    IrOp::Add => AtomicRmwOp::Add,
-                    IrOp::And => AtomicRmwOp::And,
-                    IrOp::Or => AtomicRmwOp::Or,
-                    IrOp::Xor => AtomicRmwOp::Xor,
-                    IrOp::Exch => AtomicRmwOp::Xchg,
-                    IrOp::Min if ty.is_signed() => AtomicRmwOp::Smin,
-                    IrOp::Max if ty.is_signed() => AtomicRmwOp::Smax,
-                    IrOp::Min => AtomicRmwOp::Umin,
-                    _ => AtomicRmwOp::Umax,
-                };
-                self.b.ins().atomic_rmw(int_ty, flags, rmw, host, xv)
-            }
-        };
+        let old = self.b.ins().load(int_ty, flags, host, 0);
+        let new = atomic_result(self.b, op, ty.is_signed(), old, xv, yv);
+        self.b.ins().store(flags, new, host, 0);
         if wide {
             old
         } else {
@@ -271,6 +288,79 @@ impl Emitter<'_, '_, '_> {
             .ins()
             .brif(resolved, join, &[resolved.into()], bad, &[]);
     }
+}
+
+/// What an integer atomic `op` (of the inline set: add, and, or, xor, exch, cas, min, max)
+/// leaves in memory holding `old`, with operands `x` and `y` (cas: compare with `x`, swap in
+/// `y`) of `old`'s type.
+pub(crate) fn atomic_result(
+    b: &mut FunctionBuilder<'_>,
+    op: IrOp,
+    signed: bool,
+    old: Value,
+    x: Value,
+    y: Value,
+) -> Value {
+    match op {
+        IrOp::Add => b.ins().iadd(old, x),
+        IrOp::And => b.ins().band(old, x),
+        IrOp::Or => b.ins().bor(old, x),
+        IrOp::Xor => b.ins().bxor(old, x),
+        IrOp::Exch => x,
+        IrOp::Cas => {
+            let equal = b.ins().icmp(IntCC::Equal, old, x);
+            b.ins().select(equal, y, old)
+        }
+        IrOp::Min if signed => b.ins().smin(old, x),
+        IrOp::Max if signed => b.ins().smax(old, x),
+        IrOp::Min => b.ins().umin(old, x),
+        _ => b.ins().umax(old, x),
+    }
+}
+
+/// An integer atomic `op` (of the inline set) at `host` as one locked host instruction (or a
+/// compare-and-swap), with operands `x` and `y` of the memory's type; the old value.
+pub(crate) fn locked_atomic(
+    b: &mut FunctionBuilder<'_>,
+    op: IrOp,
+    signed: bool,
+    host: Value,
+    x: Value,
+    y: Value,
+) -> Value {
+    let flags = MemFlagsData::trusted();
+    let rmw = match op {
+        IrOp::Cas => return b.ins().atomic_cas(flags, host, x, y),
+        IrOp::Add => AtomicRmwOp::Add,
+        IrOp::And => AtomicRmwOp::And,
+        IrOp::Or => AtomicRmwOp::Or,
+        IrOp::Xor => AtomicRmwOp::Xor,
+        IrOp::Exch => AtomicRmwOp::Xchg,
+        IrOp::Min if signed => AtomicRmwOp::Smin,
+        IrOp::Max if signed => AtomicRmwOp::Smax,
+        IrOp::Min => AtomicRmwOp::Umin,
+        _ => AtomicRmwOp::Umax,
+    };
+    let ty = b.func.dfg.value_type(x);
+    b.ins().atomic_rmw(ty, flags, rmw, host, x)
+}
+
+/// Whether compiled code runs the integer atomic `op` of `ty` inline (else through the
+/// interpreter's arithmetic in a compare-and-swap loop).
+pub(crate) fn inline_atomic(op: IrOp, ty: T) -> bool {
+    matches!(ty.size(), 4 | 8)
+        && !ty.is_float()
+        && matches!(
+            op,
+            IrOp::Add
+                | IrOp::Min
+                | IrOp::Max
+                | IrOp::And
+                | IrOp::Or
+                | IrOp::Xor
+                | IrOp::Exch
+                | IrOp::Cas
+        )
 }
 
 /// log2 of the alignment an access of `len` bytes needs (its size rounded up to a power of

@@ -30,6 +30,7 @@ mod counted;
 mod memory;
 mod operation;
 pub use memory::access_limit;
+pub(crate) use memory::{atomic_result, inline_atomic, locked_atomic};
 mod registers;
 mod remat;
 pub(crate) mod subset;
@@ -83,6 +84,22 @@ pub(crate) fn resume_ids(insts: &[Inst], extra: &BTreeSet<usize>) -> BTreeMap<us
     for pc in barriers.chain(extra.iter().copied()) {
         let next = ids.len() as u32 + 1;
         ids.entry(pc).or_insert(next);
+    }
+    ids
+}
+
+/// The resume points of a kernel's warp collectives (instruction → resume state), numbered
+/// after `resume_ids`: a thread waiting at one resumes there once its warp has offered.
+pub(crate) fn shuffle_ids(
+    insts: &[Inst],
+    resume_ids: &BTreeMap<usize, u32>,
+) -> BTreeMap<usize, u32> {
+    let mut ids = BTreeMap::new();
+    for (pc, inst) in insts.iter().enumerate() {
+        if matches!(inst.op, Op::Warp { .. }) {
+            let id = (resume_ids.len() + ids.len()) as u32 + 1;
+            ids.insert(pc, id);
+        }
     }
     ids
 }
@@ -274,12 +291,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         // heads are no resume points: they are entered only from the code before the loop and
         // the loop's own branches.)
         self.resume_ids = resume_ids(insts, self.t.extra_resumes);
-        for (pc, inst) in insts.iter().enumerate() {
-            if matches!(inst.op, Op::Warp { .. }) {
-                let id = (self.resume_ids.len() + self.shuffle_ids.len()) as u32 + 1;
-                self.shuffle_ids.insert(pc, id);
-            }
-        }
+        self.shuffle_ids = shuffle_ids(insts, &self.resume_ids);
         if (self.resume_ids.len() + self.shuffle_ids.len()) as u32 >= AT_BRANCH - 1
             || insts.len() as u32 >= AT_BRANCH
         {
@@ -415,6 +427,12 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         let slot = self.resume_slot();
         let r = self.b.ins().iconst(types::I32, i64::from(resume as i32));
         self.b.ins().store(mem(), r, slot, 0);
+    }
+
+    /// Marks the phase as one some thread ends at a barrier (`BlockContext::barrier_waits`).
+    fn note_barrier_wait(&mut self) {
+        let one = self.b.ins().iconst(types::I64, 1);
+        self.store_ctx(one, offset_of!(BlockContext, barrier_waits));
     }
 
     /// Whether this function runs a kernel of one phase without resume states.

@@ -53,7 +53,14 @@ impl Emitter<'_, '_, '_> {
             }
             Op::Bar { .. } => {
                 let id = self.resume_ids[&(pc + 1)];
-                self.save_state(id | WAITING, pc + 1);
+                if self.shuffle_ids.is_empty() {
+                    // No collectives: the thread's plain resume point, and the phase noted as
+                    // one that ends at a barrier (`BlockContext::barrier_waits`).
+                    self.save_state(id, pc + 1);
+                    self.note_barrier_wait();
+                } else {
+                    self.save_state(id | WAITING, pc + 1);
+                }
                 self.b.ins().jump(self.next_thread, &[]);
                 return Ok(());
             }
@@ -343,20 +350,10 @@ impl Emitter<'_, '_, '_> {
                 let bytes = u64::from(ty.size());
                 let host = self.address(pc, *space, addr, bytes)?;
                 let (x, y) = (self.src(*b), self.src(*c));
-                let inline = matches!(bytes, 4 | 8)
-                    && !ty.is_float()
-                    && matches!(
-                        op,
-                        IrOp::Add
-                            | IrOp::Min
-                            | IrOp::Max
-                            | IrOp::And
-                            | IrOp::Or
-                            | IrOp::Xor
-                            | IrOp::Exch
-                            | IrOp::Cas
-                    );
-                let v = if inline {
+                let inline = super::memory::inline_atomic(*op, *ty);
+                let v = if inline && *space == Space::Shared {
+                    self.shared_atomic(*op, *ty, host, x, y)
+                } else if inline {
                     self.atomic(*op, *ty, host, x, y)
                 } else {
                     // The interpreter's arithmetic in a compare-and-swap loop.

@@ -38,8 +38,9 @@ pub struct HoistedAccess {
     pub offset: i64,
     /// log2 of the bytes per thread.
     pub shift: u32,
-    /// Whether the four threads access consecutive elements (else all the same one).
-    pub consecutive: bool,
+    /// Bytes from one thread's element to the next: 0 (all the same one), the element's size
+    /// (consecutive ones) or another multiple of it, negative too (strided).
+    pub stride: i64,
     pub step: u64,
     pub min_k: u64,
     pub max_k: u64,
@@ -151,7 +152,10 @@ fn access(
         reg,
         offset: addr.offset,
         shift: element.trailing_zeros(),
-        consecutive: shape != Shape::Uniform,
+        stride: match shape {
+            Shape::Affine(k) => k,
+            _ => 0,
+        },
         step,
         min_k,
         max_k,
@@ -172,11 +176,13 @@ impl super::VectorEmitter<'_, '_, '_> {
             .icmp_imm_u(IntCC::UnsignedLessThan, c0, bound as i64);
         for a in 0..self.t.plan.loops[index].accesses.len() {
             let a = &self.t.plan.loops[index].accesses[a];
-            let (reg, offset, shift, consecutive) = (a.reg, a.offset, a.shift, a.consecutive);
+            let (reg, offset, shift, stride) = (a.reg, a.offset, a.shift, a.stride);
             let (low, high) = (a.min_k * a.step, a.max_k * a.step);
             let r0 = self.lane64(Src::Reg(reg), 0);
-            let first = self.b.ins().iadd_imm_u(r0, offset + low as i64);
-            let span = (high - low) as i64 + if consecutive { 3 << shift } else { 0 };
+            // The lowest and the highest element over the passes and the four threads (the
+            // last thread's below the first's for a negative stride).
+            let first = (self.b.ins()).iadd_imm_u(r0, offset + low as i64 + (3 * stride).min(0));
+            let span = (high - low) as i64 + (3 * stride).abs();
             let last = self.b.ins().iadd_imm_u(first, span);
             let limits = offset_of!(BlockContext, shared_limits) + 8 * shift as usize;
             let limit = self.load_fixed(types::I64, limits);
@@ -188,27 +194,27 @@ impl super::VectorEmitter<'_, '_, '_> {
         self.b.switch_to_block(body);
     }
 
-    /// The host address of hoisted access `pc` (checked at its loop's entry), and whether the
-    /// four threads' elements are consecutive; `None` for any other access.
+    /// The host address of hoisted access `pc` (checked at its loop's entry), and the bytes
+    /// from one thread's element to the next; `None` for any other access.
     pub(super) fn hoisted_host(
         &mut self,
         pc: usize,
         addr: &chevron_ptx::lowered::Addr,
-    ) -> Option<(Value, bool)> {
-        let consecutive = self
+    ) -> Option<(Value, i64)> {
+        let stride = self
             .t
             .plan
             .loops
             .iter()
             .flat_map(|l| &l.accesses)
             .find(|a| a.pc == pc)?
-            .consecutive;
+            .stride;
         let AddrBase::Reg(r) = addr.base else {
             return None;
         };
         let r0 = self.lane64(Src::Reg(r), 0);
         let first = self.b.ins().iadd_imm_u(r0, addr.offset);
         let shared = self.load_fixed(types::I64, offset_of!(BlockContext, shared));
-        Some((self.b.ins().iadd(shared, first), consecutive))
+        Some((self.b.ins().iadd(shared, first), stride))
     }
 }

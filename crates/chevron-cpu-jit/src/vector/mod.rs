@@ -7,20 +7,23 @@
 //!
 //! A group leaves the vector code wherever its four threads could part ([`plan::Plan::exits`]):
 //! at a guard that differs between them, an access the checks refuse, an affine 32-bit value
-//! that wraps when widened, a loop out of fuel. Its registers are saved there, as a barrier
-//! saves them, with a resume point of the scalar function at that instruction; the function
+//! that wraps when widened, a loop out of fuel. Its registers are saved there in the scalar
+//! function's layout, with a resume point of the scalar function at that instruction; the function
 //! returns [`SCALAR`] with the group in [`BlockContext::group`], the host runs those four
 //! threads in the scalar function (which checks, faults and spins exactly as for any thread),
 //! and calls the vector function again for the next group. Barriers and exits keep the scalar
 //! function's resume states, so a block's threads move between the two functions from phase
-//! to phase; a group saved by the vector function is marked [`VECTOR_SAVED`], any other is
-//! checked against its registers' shapes when it resumes here.
+//! to phase; a group saved by the vector function at a barrier or a shuffle is marked
+//! [`VECTOR_SAVED`] and kept in its own layout (`save_group`), any other is checked against
+//! its registers' shapes when it resumes here.
 
 mod hoist;
 mod operands;
 mod ops;
 pub mod plan;
+mod scatter;
 mod shapes;
+mod shuffle;
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::mem::offset_of;
@@ -34,7 +37,7 @@ use cranelift_codegen::ir::{
 use cranelift_frontend::{FunctionBuilder, Switch, Variable};
 
 use crate::codegen::mem;
-use crate::context::{BlockContext, EXITED, VECTOR_SAVED, WAITING};
+use crate::context::{BlockContext, EXITED, VECTOR_SAVED, WAITING, WARP_WAITING};
 use plan::{Plan, Width};
 use shapes::Shape;
 
@@ -89,8 +92,8 @@ struct Checked {
     addr: Addr,
     /// log2 of the bytes per thread checked.
     shift: u32,
-    /// Whether the four threads' elements are consecutive (else one element).
-    consecutive: bool,
+    /// Bytes from one thread's element to the next (0: one element for the four).
+    stride: i64,
     host: Value,
 }
 
@@ -124,6 +127,9 @@ struct VectorEmitter<'a, 'b, 'c> {
     /// Whether the kernel runs in one phase ([`crate::codegen::single_phase`]): no group
     /// dispatch on resume states.
     single_phase: bool,
+    /// The kernel's shuffles (instruction → the resume state that completes them), numbered
+    /// as the scalar function numbers them.
+    shuffle_ids: BTreeMap<usize, u32>,
 }
 
 impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
@@ -185,6 +191,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             checked: Vec::new(),
             single_phase: crate::codegen::single_phase(t.code),
             loop_bodies,
+            shuffle_ids: crate::codegen::shuffle_ids(&t.code.insts, t.resume_ids),
         }
     }
 
@@ -231,7 +238,11 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         let agreed = self.b.create_block();
         self.b.ins().brif(same, agreed, &[], mixed, &[]);
         self.b.switch_to_block(agreed);
-        let parked = self.b.ins().icmp_imm_s(IntCC::SignedLessThan, s0, 0);
+        // Exited, or waiting at a barrier or a shuffle of a kernel with collectives.
+        let parked = self
+            .b
+            .ins()
+            .band_imm_u(s0, i64::from(WAITING | WARP_WAITING));
         let runnable = self.b.create_block();
         self.b
             .ins()
@@ -251,6 +262,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         let checked = self.b.create_block();
         self.b.ins().brif(saved, trusted, &[], checked, &[]);
         let mut resume_blocks = Vec::new();
+        let mut shuffle_blocks = Vec::new();
         for trust in [true, false] {
             self.b
                 .switch_to_block(if trust { trusted } else { checked });
@@ -265,6 +277,18 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
                 switch.set_entry(u128::from(id), block);
                 resume_blocks.push((block, pc, trust));
             }
+            if trust {
+                // A shuffle this function waited at, its warp released: the result.
+                let shuffles: Vec<(usize, u32)> =
+                    self.shuffle_ids.iter().map(|(&p, &i)| (p, i)).collect();
+                for (pc, id) in shuffles {
+                    let block = self.b.create_block();
+                    switch.set_entry(u128::from(id), block);
+                    shuffle_blocks.push((block, pc));
+                }
+            }
+            // Trusted, never taken: this function saves groups at barriers' and shuffles'
+            // resume points only (in a layout the scalar code does not read).
             let other = self.scalar_block();
             let state = self.b.ins().band_imm_u(s0, i64::from(!VECTOR_SAVED));
             switch.emit(self.b, state, other);
@@ -276,6 +300,12 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
                 self.restore(pc, trust);
             }
             self.jump_to_pc(pc);
+        }
+        for (block, pc) in shuffle_blocks {
+            self.b.switch_to_block(block);
+            self.clear();
+            self.restore_group(pc);
+            self.finish_shuffle(pc);
         }
         self.next_group_and_body(head);
     }
@@ -337,7 +367,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         for (block, pc) in std::mem::take(&mut self.pending) {
             self.b.switch_to_block(block);
             if let Some(pc) = pc {
-                self.save(pc, true);
+                self.save(pc);
                 let id = self.t.resume_ids[&pc];
                 self.set_states(id);
             }
@@ -399,10 +429,10 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             .collect()
     }
 
-    /// Stores the registers live at `pc` to each thread's slots, as the scalar code keeps them;
-    /// of a uniform or affine register only thread 0's when `all_lanes` is false (a group
-    /// saved at a barrier by this function resumes here, reading no more: see `restore`).
-    fn save(&mut self, pc: usize, all_lanes: bool) {
+    /// Stores the registers live at `pc` to each thread's slots, as the scalar code keeps them
+    /// (a group leaving for the scalar code; one waiting at a barrier or a shuffle is saved in
+    /// its own layout by [`save_group`](Self::save_group)).
+    fn save(&mut self, pc: usize) {
         let here = std::mem::replace(&mut self.pc, pc);
         let live = self.live_at(pc);
         // A varying 32-bit register's four values (an accumulator's NaNs made canonical once
@@ -417,9 +447,6 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         for lane in 0..4u8 {
             let base = self.lane_regs(i64::from(lane));
             for &r in &live {
-                if lane > 0 && !all_lanes && self.shape(Src::Reg(r)) != Shape::Varying {
-                    continue;
-                }
                 let v = match vectors.get(&r) {
                     Some(&v) => {
                         let x = self.b.ins().extractlane(v, lane);
@@ -433,18 +460,88 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         self.pc = here;
     }
 
-    /// Loads the registers live at `pc` from each thread's slots, and hands the group to the
-    /// scalar code when a uniform or affine register's four values are not of its shape
-    /// (threads that ran one by one before the barrier may have parted).
+    /// Stores the registers live at `pc` for a group waiting at a barrier or a shuffle
+    /// ([`VECTOR_SAVED`]),
+    /// which only this function's trusted resume ([`restore_group`](Self::restore_group))
+    /// reads: in the group's own layout over its four threads' slots (`32 × num_regs` bytes),
+    /// 32 bytes per register: an `i32x4` in one store, four `i64`, or the one scalar of a
+    /// uniform or affine register.
+    fn save_group(&mut self, pc: usize) {
+        let here = std::mem::replace(&mut self.pc, pc);
+        let live = self.live_at(pc);
+        let base = self.lane_regs(0);
+        for &r in &live {
+            let at = 32 * r as i32;
+            match self.vars_of(r) {
+                Vars::Vec32(_) => {
+                    let v = self.vec32(Src::Reg(r));
+                    self.b.ins().store(mem(), v, base, at);
+                }
+                Vars::Lanes64(_) => {
+                    for lane in 0..4u8 {
+                        let v = self.lane64(Src::Reg(r), lane);
+                        self.b.ins().store(mem(), v, base, at + 8 * i32::from(lane));
+                    }
+                }
+                Vars::Scalar(_) => {
+                    let v = match self.t.plan.widths[r as usize] {
+                        Width::W32 => self.lane0_32(Src::Reg(r)),
+                        Width::W64 => self.lane64(Src::Reg(r), 0),
+                    };
+                    self.b.ins().store(mem(), v, base, at);
+                }
+            }
+        }
+        self.pc = here;
+    }
+
+    /// Loads what [`save_group`](Self::save_group) stored at `pc`.
+    fn restore_group(&mut self, pc: usize) {
+        self.pc = pc;
+        let live = self.live_at(pc);
+        let base = self.lane_regs(0);
+        for &r in &live {
+            let at = 32 * r as i32;
+            match self.vars_of(r) {
+                Vars::Vec32(var) => {
+                    let v = self.b.ins().load(types::I32X4, mem(), base, at);
+                    self.b.def_var(var, v);
+                }
+                Vars::Lanes64(vars) => {
+                    for (lane, var) in vars.iter().enumerate() {
+                        let v = self
+                            .b
+                            .ins()
+                            .load(types::I64, mem(), base, at + 8 * lane as i32);
+                        self.b.def_var(*var, v);
+                    }
+                }
+                Vars::Scalar(var) => {
+                    let ty = match self.t.plan.widths[r as usize] {
+                        Width::W32 => types::I32,
+                        Width::W64 => types::I64,
+                    };
+                    let v = self.b.ins().load(ty, mem(), base, at);
+                    self.b.def_var(var, v);
+                }
+            }
+        }
+    }
+
+    /// Loads the registers live at `pc`: those of a group this function saved at a barrier
+    /// (`trusted`) from the group's layout; else from each thread's slots, handing the group
+    /// to the scalar code when a uniform or affine register's four values are not of its
+    /// shape (threads that ran one by one before the barrier may have parted).
     fn restore(&mut self, pc: usize, trusted: bool) {
+        if trusted {
+            return self.restore_group(pc);
+        }
         self.pc = pc;
         let live = self.live_at(pc);
         let bases: Vec<Value> = (0..4).map(|lane| self.lane_regs(lane)).collect();
         let mut ok: Option<Value> = None;
         for &r in &live {
-            let scalar = self.shape(Src::Reg(r)) != Shape::Varying;
-            let lanes = if scalar && trusted { 1 } else { 4 };
-            let loaded: Vec<Value> = bases[..lanes]
+            let loaded: Vec<Value> = bases
                 .iter()
                 .map(|&base| self.b.ins().load(types::I64, mem(), base, 8 * r as i32))
                 .collect();
@@ -521,14 +618,29 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         self.b.ins().jump(self.next_group, &[]);
     }
 
-    /// A barrier: the group waits at `pc` (the instruction after it).
+    /// A barrier: the group waits at `pc` (the instruction after it). In a kernel without
+    /// warp collectives its waiting states carry no [`WAITING`]: the phase is marked in
+    /// [`BlockContext::barrier_waits`] instead.
     fn barrier(&mut self, pc: usize) {
         // Marked [`VECTOR_SAVED`]: the group's four states stay equal, so it resumes here,
-        // trusted (the scalar code takes a group only when its states differ or name no
-        // barrier of this function).
-        self.save(pc, false);
+        // trusted, in its own layout (the scalar code takes a group only when its states
+        // differ or name no barrier of this function).
+        self.save_group(pc);
         let id = self.t.resume_ids[&pc];
-        self.set_states(id | WAITING | VECTOR_SAVED);
+        if !self.shuffle_ids.is_empty() {
+            // With collectives, the host releases warps and barriers from the states.
+            self.set_states(id | WAITING | VECTOR_SAVED);
+            self.b.ins().jump(self.next_group, &[]);
+            return;
+        }
+        self.set_states(id | VECTOR_SAVED);
+        let one = self.b.ins().iconst(types::I64, 1);
+        self.b.ins().store(
+            MemFlagsData::trusted(),
+            one,
+            self.ctx,
+            offset_of!(BlockContext, barrier_waits) as i32,
+        );
         self.b.ins().jump(self.next_group, &[]);
     }
 

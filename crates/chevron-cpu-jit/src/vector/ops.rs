@@ -16,7 +16,7 @@ use crate::context::{BlockContext, SITE_WORDS};
 
 /// What a global or shared access does.
 #[derive(Clone, Copy)]
-enum Access {
+pub(super) enum Access {
     /// Loads into the register.
     Load(u32),
     /// Stores the operand.
@@ -45,6 +45,11 @@ impl VectorEmitter<'_, '_, '_> {
                 self.barrier(pc + 1);
                 return;
             }
+            Op::Warp { .. } => {
+                self.offer_shuffle(pc);
+                return;
+            }
+            Op::Atom { .. } => self.atomic_lanes(pc, op),
             Op::Nop => {}
             Op::Ld {
                 space,
@@ -395,6 +400,11 @@ impl VectorEmitter<'_, '_, '_> {
             self.get32(a, lane)
         };
         let ity = if wide { types::I64 } else { types::I32 };
+        if matches!(k, IntBin::Shl | IntBin::Shr) && !matches!(b, Src::Imm(_)) {
+            // By a register the same in the four threads (the plan admits no other).
+            let n = self.get32(b, Lane::Zero);
+            return self.shift_by(k, t.is_signed(), x, n, bits, lane);
+        }
         match k {
             IntBin::Shl | IntBin::Shr if amount >= bits => {
                 if k == IntBin::Shr && t.is_signed() {
@@ -465,16 +475,20 @@ impl VectorEmitter<'_, '_, '_> {
     }
 
     /// The host address of a global or shared access of `1 << shift` bytes per thread, and
-    /// whether the four threads access consecutive elements (else all the same one): checked
-    /// at the first and the last element. A check that fails sends the group to the scalar
-    /// code at `pc`, which faults (or, unchecked, clamps) exactly as for any thread.
+    /// the distance in bytes from one thread's element to the next (0: all four access the
+    /// same one; the element's size: consecutive elements; a larger multiple of it: a strided
+    /// gather or scatter, as a thread reading or writing every fourth element): checked at the
+    /// first and the last thread's element. Alignment holds for all four when it holds for
+    /// the first, and an allocation (or the shared memory) is one range, so the four elements
+    /// lie inside it when the first and the last do. A check that fails sends the group to
+    /// the scalar code at `pc`, which faults (or, unchecked, clamps) exactly as for any thread.
     fn checked_host(
         &mut self,
         pc: usize,
         space: Space,
         addr: &chevron_ptx::lowered::Addr,
         shift: u32,
-    ) -> (Value, bool) {
+    ) -> (Value, i64) {
         if let Some(hoisted) = self.hoisted_host(pc, addr) {
             return hoisted;
         }
@@ -486,23 +500,27 @@ impl VectorEmitter<'_, '_, '_> {
         });
         if let Some(earlier) = earlier {
             // Inside accesses checked before (same elements, no wider, so no stronger
-            // alignment): their host address.
-            return (earlier.host, earlier.consecutive);
+            // alignment; the same register, so the same stride): their host address.
+            return (earlier.host, earlier.stride);
         }
         let (first, shape) = match addr.base {
             AddrBase::Reg(r) => (self.lane64(Src::Reg(r), 0), self.shape(Src::Reg(r))),
             _ => (self.b.ins().iconst(types::I64, 0), Shape::Uniform),
         };
         let first = self.b.ins().iadd_imm_u(first, addr.offset);
-        let consecutive = shape != Shape::Uniform;
-        let last = if consecutive {
-            self.b.ins().iadd_imm_u(first, 3 << shift)
+        // The plan admits uniform addresses and strides that are multiples of the element.
+        let stride = match shape {
+            Shape::Affine(k) => k,
+            _ => 0,
+        };
+        let last = if stride != 0 {
+            self.b.ins().iadd_imm_u(first, 3 * stride)
         } else {
             first
         };
         let host = match space {
             Space::Shared => self.shared_range(pc, first, last, shift),
-            _ => self.global_range(pc, first, last, shift),
+            _ => self.global_range(pc, (first, last, stride == 1 << shift), shift),
         };
         if self.t.code.insts[pc].guard.is_none() {
             // Checked on every path from here to the end of the instruction's straight line.
@@ -510,11 +528,11 @@ impl VectorEmitter<'_, '_, '_> {
                 space,
                 addr: *addr,
                 shift,
-                consecutive,
+                stride,
                 host,
             });
         }
-        (host, consecutive)
+        (host, stride)
     }
 
     /// A load of `bits` (32 or 64) into `d`, or a store of `value`, through `checked_host`.
@@ -527,15 +545,17 @@ impl VectorEmitter<'_, '_, '_> {
         target: Access,
     ) {
         let shift = if bits == 64 { 3 } else { 2 };
-        let (host, consecutive) = self.checked_host(pc, space, addr, shift);
-        match (target, bits, consecutive) {
-            (Access::Load(d), 64, true) => {
-                let v = std::array::from_fn(|i| {
-                    self.b.ins().load(types::I64, mem(), host, 8 * i as i32)
-                });
-                self.set_lanes(d, v);
+        if let AddrBase::Reg(r) = addr.base {
+            if self.shape(Src::Reg(r)) == Shape::Varying {
+                // Four unrelated addresses.
+                return self.lanes_apart(pc, space, addr, shift, target);
             }
-            (Access::Load(d), 64, false) => {
+        }
+        let (host, stride) = self.checked_host(pc, space, addr, shift);
+        // Thread i's element, `stride` bytes apart (the plan keeps 3 × stride below 2^26).
+        let at = |i: u8| (i64::from(i) * stride) as i32;
+        match (target, bits, stride) {
+            (Access::Load(d), 64, 0) => {
                 let v = self.b.ins().load(types::I64, mem(), host, 0);
                 if self.def_shape() == Shape::Varying {
                     self.set_lanes(d, [v; 4]);
@@ -543,34 +563,53 @@ impl VectorEmitter<'_, '_, '_> {
                     self.set(d, v);
                 }
             }
-            (Access::Load(d), _, true) => {
-                let v = self.b.ins().load(types::I32X4, mem(), host, 0);
-                self.set(d, v);
+            (Access::Load(d), 64, _) => {
+                let v = std::array::from_fn(|i| {
+                    self.b.ins().load(types::I64, mem(), host, at(i as u8))
+                });
+                self.set_lanes(d, v);
             }
-            (Access::Load(d), _, false) => {
+            (Access::Load(d), _, 0) => {
                 let v = self.b.ins().load(types::I32, mem(), host, 0);
                 let v = self.widen_to(v);
                 self.set(d, v);
             }
+            (Access::Load(d), _, 4) => {
+                let v = self.b.ins().load(types::I32X4, mem(), host, 0);
+                self.set(d, v);
+            }
+            (Access::Load(d), _, _) => {
+                let lanes: Vec<Value> = (0..4)
+                    .map(|i| self.b.ins().load(types::I32, mem(), host, at(i)))
+                    .collect();
+                let v = self.gather(&lanes);
+                self.set(d, v);
+            }
             // Four threads storing to one address, one after another: the last one's value
             // stays.
-            (Access::Store(src), 64, true) => {
-                for i in 0..4u8 {
-                    let v = self.lane64(src, i);
-                    self.b.ins().store(mem(), v, host, 8 * i32::from(i));
-                }
-            }
-            (Access::Store(src), 64, false) => {
+            (Access::Store(src), 64, 0) => {
                 let v = self.lane64(src, 3);
                 self.b.ins().store(mem(), v, host, 0);
             }
-            (Access::Store(src), _, true) => {
+            (Access::Store(src), 64, _) => {
+                for i in 0..4u8 {
+                    let v = self.lane64(src, i);
+                    self.b.ins().store(mem(), v, host, at(i));
+                }
+            }
+            (Access::Store(src), _, 0) => {
+                let v = self.lane32(src, 3);
+                self.b.ins().store(mem(), v, host, 0);
+            }
+            (Access::Store(src), _, 4) => {
                 let v = self.vec32(src);
                 self.b.ins().store(mem(), v, host, 0);
             }
-            (Access::Store(src), _, false) => {
-                let v = self.lane32(src, 3);
-                self.b.ins().store(mem(), v, host, 0);
+            (Access::Store(src), _, _) => {
+                for i in 0..4u8 {
+                    let v = self.lane32(src, i);
+                    self.b.ins().store(mem(), v, host, at(i));
+                }
             }
         }
     }
@@ -608,32 +647,38 @@ impl VectorEmitter<'_, '_, '_> {
     }
 
     /// The host address of global `first`, when accesses of `1 << shift` bytes at `first` and
-    /// `last` fall in the allocation the access site used last (after one refresh of that
-    /// entry from the allocation table on a miss).
-    fn global_range(&mut self, pc: usize, first: Value, last: Value, shift: u32) -> Value {
+    /// `last` (`consecutive`: three elements past `first`) fall in the allocation the access
+    /// site used last (after one refresh of that entry from the allocation table on a miss).
+    fn global_range(
+        &mut self,
+        pc: usize,
+        (first, last, consecutive): (Value, Value, bool),
+        shift: u32,
+    ) -> Value {
         let site = self.t.sites[&pc];
         let sites = self.load_fixed(types::I64, offset_of!(BlockContext, sites));
         let slot = (self.b.ins()).iadd_imm_u(sites, i64::from(site) * 8 * SITE_WORDS as i64);
         let join = self.b.create_block();
         self.b.append_block_param(join, types::I64);
         let miss = self.b.create_block();
-        self.check_site(slot, (first, last), shift, join, miss);
+        self.check_site(slot, (first, last, consecutive), shift, join, miss);
         self.b.set_cold_block(miss);
         self.b.switch_to_block(miss);
         let length = self.b.ins().iconst(types::I64, 1 << shift);
         crate::cold_call::call(self.b, self.t.resolve, &[self.ctx, slot, first, length]);
         let parted = self.exit_block(pc);
-        self.check_site(slot, (first, last), shift, join, parted);
+        self.check_site(slot, (first, last, consecutive), shift, join, parted);
         self.b.switch_to_block(join);
         self.b.block_params(join)[0]
     }
 
-    /// Checks `first` and `last` (the same value, or `first` plus three elements) against
-    /// site entry `slot`: to `join` with the host address of `first`, or to `bad`.
+    /// Checks `first` and `last` (the same value, `first` plus three elements when
+    /// `consecutive`, else the last of four strided elements) against site entry `slot`: to
+    /// `join` with the host address of `first`, or to `bad`.
     fn check_site(
         &mut self,
         slot: Value,
-        (first, last): (Value, Value),
+        (first, last, consecutive): (Value, Value, bool),
         shift: u32,
         join: Block,
         bad: Block,
@@ -644,11 +689,18 @@ impl VectorEmitter<'_, '_, '_> {
         };
         let base = word(self, 0);
         let off0 = self.b.ins().isub(first, base);
-        // Four consecutive elements: the first's against the entry's limit for four (one
-        // rotate and compare); one element: against the limit for one.
-        let limit = word(self, if first == last { 1 } else { 3 });
-        let rotated = self.b.ins().rotr_imm_u(off0, i64::from(shift));
-        let ok = self.b.ins().icmp(IntCC::UnsignedLessThan, rotated, limit);
+        let ok = if first == last || consecutive {
+            // Four consecutive elements: the first's against the entry's limit for four (one
+            // rotate and compare); one element: against the limit for one.
+            let limit = word(self, if first == last { 1 } else { 3 });
+            let rotated = self.b.ins().rotr_imm_u(off0, i64::from(shift));
+            self.b.ins().icmp(IntCC::UnsignedLessThan, rotated, limit)
+        } else {
+            // Strided (either way): the first and the last element against the limit for one.
+            let limit = word(self, 1);
+            let off3 = self.b.ins().isub(last, base);
+            self.within_both(off0, off3, limit, shift)
+        };
         let delta = word(self, 2);
         let host = self.b.ins().iadd(first, delta);
         self.b.ins().brif(ok, join, &[host.into()], bad, &[]);

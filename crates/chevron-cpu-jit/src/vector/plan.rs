@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 
 use chevron_ptx::ir::{Compare, Op as IrOp, Rounding, ScalarType as T};
 use chevron_ptx::lowered::{
-    AddrBase, BarrierKind, FloatOp, Inst, IntBin, IntTer, Op, Space, Special, Src, SINK,
+    AddrBase, BarrierKind, Collective, FloatOp, Inst, IntBin, IntTer, Op, Space, Special, Src, SINK,
 };
 
 use super::hoist::{hoisted_loops, HoistedLoop};
@@ -76,22 +76,56 @@ pub fn plan(insts: &[Inst], registers: u32, fma: bool) -> Result<Plan, String> {
         let affine_widening = widens(&inst.op)
             .iter()
             .any(|a| matches!(shapes.of(pc, a), Shape::Affine(_)));
+        if let Op::IntBin {
+            k: IntBin::Shl | IntBin::Shr,
+            b: b @ Src::Reg(_),
+            ..
+        } = &inst.op
+        {
+            if shapes.of(pc, b) != Shape::Uniform {
+                return Err(format!(
+                    "instruction {pc}: a shift by an amount that differs between the threads"
+                ));
+            }
+        }
+        if let Op::Warp {
+            c: Collective::Shfl { b, c, .. },
+            ..
+        } = &inst.op
+        {
+            if [b, c].iter().any(|s| shapes.of(pc, s) != Shape::Uniform) {
+                return Err(format!(
+                    "instruction {pc}: a shuffle whose lane operands differ between the threads"
+                ));
+            }
+        }
         let memory = match &inst.op {
-            Op::Ld { addr, bits, .. } | Op::St { addr, bits, .. }
-                if addr.base != AddrBase::KernelParam =>
-            {
+            Op::Ld {
+                addr, bits, space, ..
+            }
+            | Op::St {
+                addr, bits, space, ..
+            } if addr.base != AddrBase::KernelParam => {
                 let shape = match addr.base {
                     AddrBase::Reg(r) => shapes.of(pc, &Src::Reg(r)),
                     _ => Shape::Uniform,
                 };
+                // One element for all four, or elements a multiple of the element's size
+                // apart (consecutive ones, or a strided gather or scatter; the four never
+                // overlap, and the first one's alignment is every one's).
                 let element = i64::from(*bits / 8);
-                if shape != Shape::Affine(element) && shape != Shape::Uniform {
+                let strided = matches!(shape, Shape::Affine(k) if k % element == 0);
+                // Or four unrelated addresses (`scatter.rs`).
+                let apart = shape == Shape::Varying && *space != Space::Param;
+                if !strided && !apart && shape != Shape::Uniform {
                     return Err(format!(
-                        "instruction {pc}: the four threads' addresses are not consecutive"
+                        "instruction {pc}: the four threads' addresses are not elements of one stride"
                     ));
                 }
                 true
             }
+            // Its four addresses are checked (`scatter.rs`).
+            Op::Atom { .. } => true,
             _ => false,
         };
         if varying_guard || backward || memory || affine_widening {
@@ -187,7 +221,7 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
     let w = match op {
         Op::Nop => return Some(None),
         Op::Mov { bits: b, .. } => bits(*b)?,
-        Op::IntBin { k, t, b, .. } => {
+        Op::IntBin { k, t, .. } => {
             let w = int_width(*t)?;
             match k {
                 IntBin::Add
@@ -198,7 +232,8 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
                 | IntBin::Xor
                 | IntBin::Min
                 | IntBin::Max => w,
-                IntBin::Shl | IntBin::Shr if matches!(b, Src::Imm(_)) => w,
+                // By a register: the same in the four threads (checked with the shapes).
+                IntBin::Shl | IntBin::Shr => w,
                 IntBin::MulWide if w == Width::W32 => Width::W64,
                 _ => return None,
             }
@@ -300,6 +335,25 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
             return Some(None)
         }
         Op::Bra { .. } | Op::Ret | Op::Exit => return Some(None),
+        // Integer atomics on shared and global memory, one thread after another
+        // (`scatter.rs`).
+        Op::Atom {
+            space: Space::Shared | Space::Global,
+            op,
+            ty,
+            addr,
+            ..
+        } if crate::codegen::inline_atomic(*op, *ty)
+            && matches!(addr.base, AddrBase::Reg(_) | AddrBase::Abs) =>
+        {
+            int_width(*ty)?
+        }
+        // A `shfl` of the whole warp (the subset's rule) whose lane and clamp operands are
+        // the same in the four threads (checked with the shapes): `vector/shuffle.rs`.
+        Op::Warp {
+            c: Collective::Shfl { .. },
+            ..
+        } => Width::W32,
         Op::Bar {
             kind: BarrierKind::Sync,
             id: Src::Imm(0),

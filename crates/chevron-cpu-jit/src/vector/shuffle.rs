@@ -1,0 +1,174 @@
+//! `shfl` four threads at a time: a group offers its four values (into the block's exchange,
+//! where the scalar code's threads offer theirs: one 64-bit slot per thread, in the row of the
+//! thread's offer count's parity) and waits as a barrier waits, saved in its own layout; once
+//! the host has released its warp, the group reads each thread's source lane's value. The
+//! lane and clamp operands are the same in the four threads (the plan's rule), so the source
+//! lanes follow from the thread's lane alone.
+
+use std::mem::offset_of;
+
+use chevron_ptx::ir::ShuffleMode;
+use chevron_ptx::lowered::{Collective, Op};
+use cranelift_codegen::ir::condcodes::IntCC;
+use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
+
+use super::VectorEmitter;
+use crate::context::{BlockContext, VECTOR_SAVED, WARP_WAITING};
+
+impl VectorEmitter<'_, '_, '_> {
+    /// The address of thread `lane` of the group's offer count, and that count.
+    fn offer_count(&mut self, lane: u8) -> (Value, Value) {
+        let offered = self.load_fixed(types::I64, offset_of!(BlockContext, offered));
+        let g = self.b.use_var(self.group);
+        let t = self.b.ins().ishl_imm_u(g, 2);
+        let at = self.b.ins().ishl_imm_u(t, 2);
+        let slot = self.b.ins().iadd(offered, at);
+        let slot = self.b.ins().iadd_imm_u(slot, 4 * i64::from(lane));
+        let count = self
+            .b
+            .ins()
+            .load(types::I32, MemFlagsData::trusted(), slot, 0);
+        (slot, count)
+    }
+
+    /// The address of thread `index`'s slot in the exchange row of offer count `count`'s
+    /// parity.
+    fn exchange_slot(&mut self, count: Value, index: Value) -> Value {
+        let parity = self.b.ins().band_imm_u(count, 1);
+        let parity = self.b.ins().uextend(types::I64, parity);
+        let threads = self.load_fixed(types::I64, offset_of!(BlockContext, threads));
+        let row = self.b.ins().imul(parity, threads);
+        let at = self.b.ins().iadd(row, index);
+        let at = self.b.ins().ishl_imm_u(at, 3);
+        let exchange = self.load_fixed(types::I64, offset_of!(BlockContext, exchange));
+        self.b.ins().iadd(exchange, at)
+    }
+
+    /// The `shfl` at `pc`: each thread offers its value, the group waits for its warp. A
+    /// warp's lanes have offered equally often (a warp is released only when all its lanes
+    /// wait at one shuffle, else the block goes to the interpreter), so thread 0's count is
+    /// the group's.
+    pub(super) fn offer_shuffle(&mut self, pc: usize) {
+        let Op::Warp {
+            c: Collective::Shfl { a, .. },
+            ..
+        } = &self.t.code.insts[pc].op
+        else {
+            unreachable!("the plan admits shuffles only");
+        };
+        let a = *a;
+        let g = self.b.use_var(self.group);
+        let first = self.b.ins().ishl_imm_u(g, 2);
+        let (slot, count) = self.offer_count(0);
+        let at = self.exchange_slot(count, first);
+        let v = self.vec32(a);
+        let low = self.b.ins().uwiden_low(v);
+        let high = self.b.ins().uwiden_high(v);
+        self.b.ins().store(MemFlagsData::trusted(), low, at, 0);
+        self.b.ins().store(MemFlagsData::trusted(), high, at, 16);
+        let next = self.b.ins().iadd_imm_u(count, 1);
+        let next = self.b.ins().splat(types::I32X4, next);
+        self.b.ins().store(MemFlagsData::trusted(), next, slot, 0);
+        self.save_group(pc);
+        let id = self.shuffle_ids[&pc];
+        self.set_states(id | WARP_WAITING | VECTOR_SAVED);
+        self.b.ins().jump(self.next_group, &[]);
+    }
+
+    /// The result of the `shfl` at `pc` for the group, its warp having offered (its registers
+    /// restored): each thread's source lane's value and whether that lane is in range; then
+    /// the instruction after it.
+    pub(super) fn finish_shuffle(&mut self, pc: usize) {
+        let Op::Warp {
+            c: Collective::Shfl {
+                mode, d, p, b, c, ..
+            },
+            ..
+        } = &self.t.code.insts[pc].op
+        else {
+            unreachable!("the plan admits shuffles only");
+        };
+        let (mode, d, p, b, c) = (*mode, *d, *p, *b, *c);
+        self.pc = pc;
+        let bv = self.lane0_32(b);
+        let cv = self.lane0_32(c);
+        let g = self.b.use_var(self.group);
+        let first = self.b.ins().ishl_imm_u(g, 2);
+        let lane0 = self.b.ins().band_imm_u(first, 31);
+        let warp = self.b.ins().isub(first, lane0);
+        let lane0 = self.b.ins().ireduce(types::I32, lane0);
+        let lane0 = self.b.ins().splat(types::I32X4, lane0);
+        let steps = self.vconst([0, 1, 2, 3]);
+        let own = self.b.ins().iadd(lane0, steps);
+        let (source, in_range) = self.shuffle_source_x4(mode, own, bv, cv);
+        let (_, count) = self.offer_count(0);
+        let last = self.b.ins().iadd_imm_u(count, -1);
+        let row = self.exchange_slot(last, warp);
+        let values: Vec<Value> = (0..4u8)
+            .map(|i| {
+                let s = self.b.ins().extractlane(source, i);
+                let s = self.b.ins().uextend(types::I64, s);
+                let at = self.b.ins().ishl_imm_u(s, 3);
+                let at = self.b.ins().iadd(row, at);
+                self.b
+                    .ins()
+                    .load(types::I32, MemFlagsData::trusted(), at, 0)
+            })
+            .collect();
+        let v = self.gather(&values);
+        self.set(d, v);
+        // (No predicate: `p` is the sink, which `set` ignores.)
+        let one = self.vconst([1; 4]);
+        let r = self.b.ins().band(in_range, one);
+        self.set(p, r);
+        self.jump_to_pc(pc + 1);
+    }
+
+    /// The source lanes of a `shfl` of `mode` for the four lanes `own` (an `i32x4`) and
+    /// operands `b` and `c` the same in all four (`i32`), as the scalar code's
+    /// `shuffle_source` computes them for one, and a mask of those in range (out of range, a
+    /// lane reads its own value).
+    fn shuffle_source_x4(
+        &mut self,
+        mode: ShuffleMode,
+        own: Value,
+        b: Value,
+        c: Value,
+    ) -> (Value, Value) {
+        let bval = self.b.ins().band_imm_u(b, 0x1f);
+        let clamp = self.b.ins().band_imm_u(c, 0x1f);
+        let seg = self.b.ins().ushr_imm_u(c, 8);
+        let seg = self.b.ins().band_imm_u(seg, 0x1f);
+        let outside = self.b.ins().band_not(clamp, seg);
+        let splat = |e: &mut Self, v: Value| e.b.ins().splat(types::I32X4, v);
+        let seg_v = splat(self, seg);
+        let min_lane = self.b.ins().band(own, seg_v);
+        let outside = splat(self, outside);
+        let max_lane = self.b.ins().bor(min_lane, outside);
+        let (j, ok) = match mode {
+            ShuffleMode::Up => {
+                let bv = splat(self, bval);
+                (self.b.ins().isub(own, bv), IntCC::SignedGreaterThanOrEqual)
+            }
+            ShuffleMode::Down => {
+                let bv = splat(self, bval);
+                (self.b.ins().iadd(own, bv), IntCC::SignedLessThanOrEqual)
+            }
+            ShuffleMode::Bfly => {
+                let bv = splat(self, bval);
+                (self.b.ins().bxor(own, bv), IntCC::SignedLessThanOrEqual)
+            }
+            ShuffleMode::Idx => {
+                let idx = self.b.ins().band_not(bval, seg);
+                let idx = splat(self, idx);
+                (
+                    self.b.ins().bor(min_lane, idx),
+                    IntCC::SignedLessThanOrEqual,
+                )
+            }
+        };
+        let in_range = self.b.ins().icmp(ok, j, max_lane);
+        let source = self.b.ins().bitselect(in_range, j, own);
+        (source, in_range)
+    }
+}
