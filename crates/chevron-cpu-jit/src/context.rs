@@ -47,6 +47,10 @@ pub const PHASE_DONE: u32 = 0;
 pub const FAULTED: u32 = 1;
 /// [`fuel_out`] stopped the block: its [`Watch::verdict`] says why.
 pub const STOPPED: u32 = 2;
+/// A thread of a cooperative kernel went round a spin loop (`codegen/spin.rs`): it waits for
+/// another block, so the worker runs its next block before it calls the function again (the
+/// phase goes on where it stopped: threads that have not reached the barrier are runnable).
+pub const YIELDED: u32 = 3;
 
 /// The state of one block that compiled code reads and writes, `repr(C)` so generated code
 /// reaches its fields at [`std::mem::offset_of!`] offsets.
@@ -114,6 +118,9 @@ pub struct BlockContext {
     /// `pc × size_of::<Inst>()` bytes further (what `evaluate`, `atomic` and `collective`
     /// read).
     pub ops: *const Op,
+    /// The grid-synchronisation workspace's device address (`%envreg1`:`%envreg2`) of a
+    /// cooperative launch, else 0.
+    pub workspace: u64,
 }
 
 /// Finds global allocations for compiled code and keeps every one it handed out alive (a free

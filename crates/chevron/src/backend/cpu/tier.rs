@@ -16,7 +16,8 @@
 //! compiled, any other is interpreted, with the default compile cost in the weighing.
 //!
 //! Kernels outside the compiled subset (see `chevron_cpu_jit`) stay interpreted under every
-//! policy, and so do grid-synchronising ones. `CHEVRON_CPU_COMPILE_LOG=1` says on stderr, once
+//! policy. A grid-synchronising kernel's launch runs whole on one executor (its blocks all
+//! at once): a launch that pays for the compile waits for it. `CHEVRON_CPU_COMPILE_LOG=1` says on stderr, once
 //! per kernel and kind of decision, where its launches run and why, and each compile's time.
 //! `CHEVRON_CPU_CHECKS=off` lets compiled code skip its alignment and shared-memory bounds
 //! checks.
@@ -154,7 +155,11 @@ impl KernelTier {
         } else {
             self.interpreted_work.load(Ordering::Relaxed)
         };
-        let plan = weighing.plan(earlier, blocks, self.deterministic);
+        let mut plan = weighing.plan(earlier, blocks, self.deterministic);
+        if plan == Plan::Tiered && assessed.grid_sync {
+            // A grid synchronising itself runs whole on one executor: its blocks all at once.
+            plan = Plan::CompileAndWait;
+        }
         let (work, cost) = (weighing.launch_work, weighing.compile_ns as f64 / 1e6);
         match plan {
             Plan::Interpret | Plan::InterpretAndCompile => {
@@ -215,7 +220,7 @@ impl KernelTier {
 
     /// Runs the grid in chunks of `chunk` blocks in the interpreter until the compiled code is
     /// ready, then the rest compiled. Blocks are independent (the kernel synchronises no grid:
-    /// the compiler refuses that), so where a block runs changes nothing but its speed.
+    /// `auto` never tiers those), so where a block runs changes nothing but its speed.
     #[allow(clippy::result_large_err)]
     fn tiered(
         &self,
