@@ -45,6 +45,10 @@ fn logging() -> bool {
     *LOG.get_or_init(|| std::env::var_os("CHEVRON_CPU_COMPILE_LOG").is_some())
 }
 
+/// Runs blocks of a launch in the interpreter, with a launch shape (its threads may differ).
+type Interpreter<'a> =
+    dyn Fn(&LaunchConfig, std::ops::Range<u64>) -> Result<LaunchReport, Fault> + 'a;
+
 /// A kernel to launch: its program and the interpreter's handle.
 pub(crate) struct Launchable<'a> {
     pub program: &'a Arc<Program>,
@@ -212,25 +216,39 @@ impl KernelTier {
                     )
                 });
                 self.compile_in_background(kernel, options);
-                let chunk = weighing.chunk_blocks(blocks, config.threads);
-                self.tiered(config, params, hooks, blocks, chunk, &interpret)
+                #[allow(clippy::result_large_err)]
+                let interpret_on = |config: &LaunchConfig, range: std::ops::Range<u64>| {
+                    kernel
+                        .program
+                        .launch_blocks(kernel.handle, config, params, hooks, range)
+                };
+                self.tiered(config, params, hooks, &weighing, &interpret_on)
             }
         }
     }
 
-    /// Runs the grid in chunks of `chunk` blocks in the interpreter until the compiled code is
-    /// ready, then the rest compiled. Blocks are independent (the kernel synchronises no grid:
-    /// `auto` never tiers those), so where a block runs changes nothing but its speed.
+    /// Runs the grid in chunks in the interpreter (`interpret` with a launch shape) until the
+    /// compiled code is ready, then the rest compiled. The compile runs on a thread of its own,
+    /// so meanwhile the interpreter takes one thread fewer than the launch has (at least one):
+    /// on a host with as many cores as launch threads, the compile does not share a core with
+    /// the interpreter and is ready sooner; the compiled code then takes all of them. Blocks
+    /// are independent (the kernel synchronises no grid: `auto` never tiers those), so where a
+    /// block runs changes nothing but its speed.
     #[allow(clippy::result_large_err)]
     fn tiered(
         &self,
         config: &LaunchConfig,
         params: &[u8],
         hooks: &LaunchHooks<'_>,
-        blocks: u64,
-        chunk: u64,
-        interpret: &dyn Fn(std::ops::Range<u64>) -> Result<LaunchReport, Fault>,
+        weighing: &Weighing,
+        interpret: &Interpreter<'_>,
     ) -> Result<LaunchReport, Fault> {
+        let blocks: u64 = config.grid.iter().map(|&d| u64::from(d)).product();
+        let meanwhile = LaunchConfig {
+            threads: config.threads.saturating_sub(1).max(1),
+            ..config.clone()
+        };
+        let chunk = weighing.chunk_blocks(blocks, meanwhile.threads);
         let mut report = LaunchReport::default();
         let mut add = |part: LaunchReport| {
             report.lane_instructions += part.lane_instructions;
@@ -247,13 +265,13 @@ impl KernelTier {
                 Some(None) => {
                     let range = start..blocks;
                     start = blocks;
-                    interpret(range)?
+                    interpret(config, range)?
                 }
                 None => {
                     let end = start.saturating_add(chunk).min(blocks);
                     let range = start..end;
                     start = end;
-                    interpret(range)?
+                    interpret(&meanwhile, range)?
                 }
             };
             add(part);
