@@ -229,9 +229,9 @@ impl KernelTier {
 
     /// Runs the grid in chunks in the interpreter (`interpret` with a launch shape) until the
     /// compiled code is ready, then the rest compiled. The compile runs on a thread of its own,
-    /// so meanwhile the interpreter takes one thread fewer than the launch has (at least one):
-    /// on a host with as many cores as launch threads, the compile does not share a core with
-    /// the interpreter and is ready sooner; the compiled code then takes all of them. Blocks
+    /// so on a host with no more cores than the launch has threads, the interpreter meanwhile
+    /// takes one thread fewer (at least one): the compile does not share a core with it and is
+    /// ready sooner; the compiled code then takes all of them. Blocks
     /// are independent (the kernel synchronises no grid: `auto` never tiers those), so where a
     /// block runs changes nothing but its speed.
     #[allow(clippy::result_large_err)]
@@ -244,8 +244,13 @@ impl KernelTier {
         interpret: &Interpreter<'_>,
     ) -> Result<LaunchReport, Fault> {
         let blocks: u64 = config.grid.iter().map(|&d| u64::from(d)).product();
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
         let meanwhile = LaunchConfig {
-            threads: config.threads.saturating_sub(1).max(1),
+            threads: if config.threads >= cores {
+                config.threads.saturating_sub(1).max(1)
+            } else {
+                config.threads
+            },
             ..config.clone()
         };
         let chunk = weighing.chunk_blocks(blocks, meanwhile.threads);
