@@ -123,3 +123,35 @@ fn a_fault_after_the_grid_barrier_gives_the_interpreters_report() {
         );
     }
 }
+
+#[test]
+fn a_stop_request_stops_a_cooperative_grid_as_the_interpreter_does() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let Setup { memory, program } = Setup::of(PTX);
+    let compiled = common::compile(&program, "neighbour_rounds", true);
+    let values = buffer(&memory, 8, |i| i as u32);
+    let scratch = buffer(&memory, 8, |_| 0);
+    // Rounds enough to run for minutes: only the stop ends the launch.
+    let p = params(&[values, scratch, 1 << 30]);
+    let stop = AtomicBool::new(false);
+    let hooks = LaunchHooks {
+        stop: Some(&stop),
+        ..Default::default()
+    };
+    let started = std::time::Instant::now();
+    let fault = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            stop.store(true, Ordering::Relaxed);
+        });
+        compiled
+            .launch(&config(8, 64, 2), &p, &hooks)
+            .expect_err("stopped")
+    });
+    assert_eq!(
+        fault.kind,
+        chevron_ptx::interp::FaultKind::Stopped,
+        "{fault}"
+    );
+    assert!(started.elapsed().as_secs() < 30);
+}
