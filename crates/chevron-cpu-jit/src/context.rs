@@ -53,8 +53,9 @@ pub const FAULTED: u32 = 1;
 /// [`fuel_out`] stopped the block: its [`Watch::verdict`] says why.
 pub const STOPPED: u32 = 2;
 /// A thread of a cooperative kernel went round a spin loop (`codegen/spin.rs`): it waits for
-/// another block, so the worker runs its next block before it calls the function again (the
-/// phase goes on where it stopped: threads that have not reached the barrier are runnable).
+/// another block, so the worker runs its next block before it calls the function again;
+/// `fault_thread` says which thread (the threads after it have not run their part of the
+/// phase: `launch.rs`'s `run_phases` runs them once the yielded one is past its spin).
 pub const YIELDED: u32 = 3;
 
 /// The state of one block that compiled code reads and writes, `repr(C)` so generated code
@@ -87,7 +88,7 @@ pub struct BlockContext {
     /// Per global access site: the allocation it used last, as device base, [`access_limit`]
     /// for the site's access size, host address minus device base (all 0: none yet).
     pub sites: *mut u64,
-    /// Which thread faulted, at which instruction.
+    /// Which thread faulted (or yielded), at which instruction.
     pub fault_thread: u64,
     pub fault_pc: u64,
     /// Backward branches a thread takes before [`fuel_out`] is called.

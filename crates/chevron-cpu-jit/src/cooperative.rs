@@ -34,6 +34,8 @@ struct Resident<'w> {
     /// Boxed: the context points to it.
     _watch: Box<Watch<'w>>,
     context: BlockContext,
+    /// The threads after a yielded one, in the phase under way (see `run_phases`).
+    rest: Option<u64>,
     done: bool,
 }
 
@@ -108,6 +110,7 @@ impl CompiledKernel {
                         buffers,
                         _watch: watch,
                         context,
+                        rest: None,
                         done: false,
                     }
                 })
@@ -126,6 +129,7 @@ impl CompiledKernel {
                         &mut resident.buffers.resume,
                         None,
                         &mut tally,
+                        &mut resident.rest,
                     );
                     match end {
                         PhaseEnd::Yielded => {}

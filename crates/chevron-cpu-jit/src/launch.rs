@@ -355,7 +355,8 @@ impl CompiledKernel {
             _ => None,
         };
         loop {
-            match self.run_phases(&mut context, &mut buffers.resume, vector, tally) {
+            let mut rest = None;
+            match self.run_phases(&mut context, &mut buffers.resume, vector, tally, &mut rest) {
                 PhaseEnd::Done => return BlockEnd::Done,
                 // Only the spin loops of cooperative kernels yield, and those run elsewhere
                 // (`cooperative.rs`); a yield would only call again.
@@ -374,12 +375,20 @@ impl CompiledKernel {
 
     /// Runs the phases of the block `context` holds (`resume`: its resume states) until it
     /// ends, a thread yields, faults or is stopped, or its threads part.
+    ///
+    /// A thread that yields (`codegen/spin.rs`) ends the call at once, before the threads
+    /// after it have run their part of the phase; `rest` then holds the first of those. The
+    /// next call runs the yielded thread alone until it gets past its spin loop to the barrier
+    /// (or its end), then the threads from `rest` on, so that every thread runs its part of a
+    /// phase once and none passes the barrier before the others reach it, whatever marks the
+    /// resume states of threads at a barrier carry.
     pub(crate) fn run_phases(
         &self,
         context: &mut BlockContext,
         resume: &mut [u32],
         vector: Option<(Entry, Entry)>,
         tally: &mut (u64, u64),
+        rest: &mut Option<u64>,
     ) -> PhaseEnd {
         loop {
             // SAFETY: `context` points to buffers sized for this launch (registers for every
@@ -396,17 +405,35 @@ impl CompiledKernel {
             match status {
                 FAULTED => return PhaseEnd::Faulted,
                 STOPPED => return PhaseEnd::Stopped,
-                YIELDED => return PhaseEnd::Yielded,
+                YIELDED => {
+                    // `fault_thread`: the thread that yielded; it goes on alone next time.
+                    let thread = context.fault_thread;
+                    context.first_thread = thread;
+                    context.end_thread = thread + 1;
+                    *rest = Some(thread + 1);
+                    return PhaseEnd::Yielded;
+                }
+                // The yielded thread got past its spin: the threads after it run their part.
+                _ if rest.is_some() => {
+                    context.first_thread = rest.take().unwrap_or(0);
+                    context.end_thread = context.threads;
+                    continue;
+                }
                 // One phase (no barrier, no shuffle): every thread, and every group of the
                 // vector function, ran to its end, so no resume state needs a pass.
                 _ if self.single_phase => return PhaseEnd::Done,
-                _ => match release(resume, self.shuffles) {
-                    Release::Done => return PhaseEnd::Done,
-                    Release::Released => {}
-                    // Lanes of a warp at different shuffles, or a warp at a shuffle while the
-                    // rest waits at a barrier: the interpreter's warp scheduling decides.
-                    Release::Diverged => return PhaseEnd::Diverged,
-                },
+                _ => {
+                    // The next phase runs every thread (after a yield, the last call ran some).
+                    context.first_thread = 0;
+                    context.end_thread = context.threads;
+                    match release(resume, self.shuffles) {
+                        Release::Done => return PhaseEnd::Done,
+                        Release::Released => {}
+                        // Lanes of a warp at different shuffles, or a warp at a shuffle while
+                        // the rest waits at a barrier: the interpreter's warp scheduling decides.
+                        Release::Diverged => return PhaseEnd::Diverged,
+                    }
+                }
             }
         }
     }

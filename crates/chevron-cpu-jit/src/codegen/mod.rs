@@ -438,10 +438,13 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
     }
 
     /// The backward branch of a spin loop: the thread saves its registers, resumes at the
-    /// loop's head, and the function returns [`YIELDED`] so that another block runs.
+    /// loop's head, and the function returns [`YIELDED`] (the thread in `fault_thread`) so
+    /// that another block runs.
     fn yield_at(&mut self, head: usize) {
         let id = self.resume_ids[&head];
         self.save_state(id, head);
+        let t = self.b.use_var(self.thread);
+        self.store_ctx(t, offset_of!(BlockContext, fault_thread));
         let status = self.b.ins().iconst(types::I32, i64::from(YIELDED));
         self.b.ins().return_(&[status]);
     }
