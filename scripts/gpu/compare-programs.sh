@@ -8,8 +8,10 @@
 # libcudart.so (and libcuda.so.1 where built) next to it. A list line is
 #   NAME | SOURCES | ARGS | FLAGS
 # (sources relative to the repository; ARGS and FLAGS optional; an -arch= in FLAGS replaces the
-# sm_90 row's -arch=sm_90, e.g. -arch=sm_90a for wgmma). Wall times are of one run each;
-# a ratio above 1.1 is timed RETIME (default 4) more times and the medians shown. Lines of output
+# sm_90 row's -arch=sm_90, e.g. -arch=sm_90a for wgmma). Wall times are of one run each; a
+# ratio above 1.1 is timed RETIME (default 6) more times, alternating, and each side's fastest
+# run shown (the least disturbed by other work on the machine: a program's own cost does not
+# vary between runs, interference only adds), with the ratio of the medians beside it. Lines of output
 # that vary from run to run (timings) are dropped before comparing when they match
 # COMPARE_IGNORE (a regex).
 set -uo pipefail
@@ -25,6 +27,7 @@ nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/dev
 passed=0
 failed=0
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print v[int((NR + 1) / 2)] }'; }
+fastest() { printf '%s\n' "$@" | sort -g | head -1; }
 # Every build first, in parallel (nvcc is most of the time), then the runs one at a time.
 build_one() {
     local name=$1 sources=$2 flags=$3 arch=$4 archflag=""
@@ -65,11 +68,12 @@ while IFS='|' read -r name sources args flags; do
         end=$(date +%s.%N)
         read -r native ours ratio < <(awk -v s="$start" -v m="$mid" -v e="$end" \
             'BEGIN { printf "%.3f %.3f %.2f\n", m - s, e - m, (e - m) / (m - s) }')
-        # A ratio above 1.1 from one run is timed again, RETIME more alternating runs of each,
-        # and the medians taken (one run of a short program is mostly process start).
+        # A ratio above 1.1 from one run is timed again, RETIME more alternating runs of each
+        # (one run of a short program is mostly process start and the machine's noise).
+        retimed=""
         if awk -v r="$ratio" 'BEGIN { exit !(r > 1.1) }'; then
             natives=("$native") mine=("$ours")
-            for ((again = 0; again < ${RETIME:-4}; again++)); do
+            for ((again = 0; again < ${RETIME:-6}; again++)); do
                 start=$(date +%s.%N)
                 # shellcheck disable=SC2086
                 timeout 300 "$exe" $args >/dev/null 2>&1
@@ -80,17 +84,19 @@ while IFS='|' read -r name sources args flags; do
                 natives+=("$(awk -v s="$start" -v m="$mid" 'BEGIN { printf "%.3f", m - s }')")
                 mine+=("$(awk -v m="$mid" -v e="$end" 'BEGIN { printf "%.3f", e - m }')")
             done
-            native="$(median "${natives[@]}")"
-            ours="$(median "${mine[@]}")"
+            retimed="$(awk -v a="$(median "${mine[@]}")" -v b="$(median "${natives[@]}")" \
+                'BEGIN { printf ", re-timed x%d: median ratio %.2f", '"${#mine[@]}"', a / b }')"
+            native="$(fastest "${natives[@]}")"
+            ours="$(fastest "${mine[@]}")"
             ratio="$(awk -v a="$ours" -v b="$native" 'BEGIN { printf "%.2f", a / b }')"
         fi
         if [[ $native_status == "$chevron_status" ]] \
             && diff <(grep -Ev "$ignore" "$exe.nvidia.out") <(grep -Ev "$ignore" "$exe.chevron.out") \
                 >"$exe.diff"; then
-            result="same (status $native_status)"
+            result="same (status $native_status)$retimed"
             passed=$((passed + 1))
         else
-            result="DIFFERS (status $native_status vs $chevron_status, $exe.diff)"
+            result="DIFFERS (status $native_status vs $chevron_status, $exe.diff)$retimed"
             failed=$((failed + 1))
         fi
         printf "%-28s %-8s %10.3f %10.3f %7s  %s\n" "$name" "$arch" "$native" "$ours" "$ratio" "$result" \

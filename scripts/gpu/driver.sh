@@ -13,7 +13,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 carry="$root/carry/driver"
-programs=(modules streams_memory threads mixed copies_2d_3d launch_config)
+programs=(modules streams_memory threads mixed copies_2d_3d launch_config graphs prepared_launch
+    mipmap_cubemap)
 data=(kernels.ptx kernels.fatbin link_lib.ptx link_main.ptx)
 
 if [[ ${1:-} == --prepare ]]; then
@@ -36,7 +37,7 @@ OUT="${OUT:-$(mktemp -d)}"
 mkdir -p "$OUT"
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | tee "$OUT/device.txt"
 export CHEVRON_CUDART="$carry/libchevron_driver.so" CHEVRON_LIBCUDA="$carry/libcuda.so"
-nvidia() { LD_LIBRARY_PATH="$carry/nvidia${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$@"; }
+nvidia() { UNCHECKED_DRIVER=1 LD_LIBRARY_PATH="$carry/nvidia${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}" "$@"; }
 chevron() { "$carry/chevron" exec --device cuda "$@"; }
 status=0
 args_of() {

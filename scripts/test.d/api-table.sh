@@ -40,8 +40,8 @@ grep -qF '| `cudaChooseDevice` | not provided |' "$work/tree/docs/cuda-programs.
 echo "ok: the rewritten table says cudaChooseDevice is not provided"
 
 copy_tree
-sed -i 's/\bcuMipmappedArrayDestroy,//' "$work/tree/crates/chevron-driver/src/unsupported.rs"
-sed -i 's/^\(\s*\)context::cuInit,/&\n\1memory::cuMipmappedArrayDestroy,/' \
+sed -i 's/\bcuArrayGetPlane,//' "$work/tree/crates/chevron-driver/src/unsupported.rs"
+sed -i 's/^\(\s*\)context::cuInit,/&\n\1memory::cuArrayGetPlane,/' \
     "$work/tree/crates/chevron-driver/src/proc_address.rs"
 expect_stale "a driver function newly implemented" docs/driver.md
 

@@ -3,11 +3,12 @@
 // another; instantiation with parameters; user objects released with their graphs; the
 // errors for a bad handle and a capture of the default stream. Usage: graphs KERNELS.ptx
 #include <string.h>
+#include <time.h>
 
 #include "check.h"
 
 static int host_runs = 0;
-static int destroyed = 0;
+static volatile int destroyed = 0;
 
 static void CUDA_CB on_host(void *data) { host_runs += *(int *)data; }
 static void CUDA_CB on_destroy(void *data) { destroyed += *(int *)data; }
@@ -86,6 +87,13 @@ int main(int argc, char **argv) {
     for (int i = 0; i < N; i++) EXPECT(host[i] == 6);
     EXPECT(host_runs == 2);
     CHECK(cuGraphExecDestroy(exec));
+    // CUDA runs a user object's destructor asynchronously, once nothing holds the object: wait
+    // for it (up to two seconds), as a program must.
+    CHECK(cuCtxSynchronize());
+    for (int waited = 0; destroyed != 10 && waited < 2000; waited++) {
+        struct timespec ms = {0, 1000000};
+        nanosleep(&ms, NULL);
+    }
     EXPECT(destroyed == 10);
 
     // Captured: a fill and two launches on a capturing stream become a graph.

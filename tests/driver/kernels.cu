@@ -37,3 +37,17 @@ extern "C" __global__ void mixed_args(char c, double d, short s, long long *out)
     out[1] = (long long)d;
     out[2] = s;
 }
+
+// tex2DLod of a mipmapped texture at (x, y) for each level of detail of `lod`
+// (tests/driver/mipmap_cubemap.c).
+extern "C" __global__ void tex_lod(unsigned long long t, float x, float y, const float *lod,
+                                   float *out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = tex2DLod<float>(t, x, y, lod[i]);
+}
+
+// texCubemap of a cubemap texture along each direction of `dir` (xyz, w unused).
+extern "C" __global__ void tex_cube(unsigned long long t, const float4 *dir, float *out, int n) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < n) out[i] = texCubemap<float>(t, dir[i].x, dir[i].y, dir[i].z);
+}

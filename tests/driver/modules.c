@@ -159,7 +159,7 @@ int main(int argc, char **argv) {
     EXPECT(strcmp(name, "CUDA_ERROR_INVALID_HANDLE") == 0);
     EXPECT(cuGetErrorName((CUresult)12345, &name) == CUDA_ERROR_INVALID_VALUE);
     EXPECT(cuMemAlloc(NULL, 4) == CUDA_ERROR_INVALID_VALUE);
-    EXPECT(cuMipmappedArrayDestroy(NULL) != CUDA_SUCCESS);
+    EXPECT(cuArrayGetPlane(NULL, NULL, 0) != CUDA_SUCCESS);
     CHECK(cuDevicePrimaryCtxRelease(dev));
     printf("modules: ok\n");
     return 0;

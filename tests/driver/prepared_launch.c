@@ -2,6 +2,10 @@
 // checks saw changing must be seen again: a NULL argument, a destroyed stream, an unloaded
 // module, a lowered dynamic shared memory limit and a capture starting on the stream are each
 // answered as the first launch would answer them. Usage: prepared_launch KERNELS.ptx
+// A NULL argument pointer, a destroyed stream and an unloaded module's function are undefined
+// behaviour for CUDA's own driver (NVIDIA's crashes on the first): with UNCHECKED_DRIVER=1 in
+// the environment (scripts/gpu/driver.sh sets it for NVIDIA's run) those three cases are left
+// out and the rest runs the same.
 #include "check.h"
 
 static int n = 64;
@@ -33,15 +37,22 @@ int main(int argc, char **argv) {
     CHECK(cuStreamSynchronize(stream));
     expect_all(values, 3);
 
+    const char *unchecked = getenv("UNCHECKED_DRIVER");
+    int checked = !(unchecked && unchecked[0] == '1');
     // A NULL argument pointer in a launch prepared before.
-    void *null_params[] = {&values, NULL};
-    CUresult null_arg = cuLaunchKernel(add_one, 1, 1, 1, 64, 1, 1, 0, stream, null_params, NULL);
-    EXPECT(null_arg == CUDA_ERROR_INVALID_VALUE);
+    if (checked) {
+        void *null_params[] = {&values, NULL};
+        CUresult null_arg =
+            cuLaunchKernel(add_one, 1, 1, 1, 64, 1, 1, 0, stream, null_params, NULL);
+        EXPECT(null_arg == CUDA_ERROR_INVALID_VALUE);
+    }
 
     // The stream destroyed, another made (perhaps at the same address): the new one runs it.
     CHECK(cuStreamDestroy(stream));
-    CUresult destroyed = cuLaunchKernel(add_one, 1, 1, 1, 64, 1, 1, 0, stream, params, NULL);
-    EXPECT(destroyed == CUDA_ERROR_INVALID_HANDLE);
+    if (checked) {
+        CUresult destroyed = cuLaunchKernel(add_one, 1, 1, 1, 64, 1, 1, 0, stream, params, NULL);
+        EXPECT(destroyed == CUDA_ERROR_INVALID_HANDLE);
+    }
     CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
     launch_times(add_one, stream, params, 2);
     CHECK(cuStreamSynchronize(stream));
@@ -86,8 +97,10 @@ int main(int argc, char **argv) {
 
     // The module unloaded: its function is no longer a handle, prepared or not.
     CHECK(cuModuleUnload(module));
-    CUresult unloaded = cuLaunchKernel(add_one, 1, 1, 1, 64, 1, 1, 0, stream, params, NULL);
-    EXPECT(unloaded == CUDA_ERROR_INVALID_HANDLE);
+    if (checked) {
+        CUresult unloaded = cuLaunchKernel(add_one, 1, 1, 1, 64, 1, 1, 0, stream, params, NULL);
+        EXPECT(unloaded == CUDA_ERROR_INVALID_HANDLE);
+    }
 
     CHECK(cuStreamDestroy(stream));
     CHECK(cuMemFree(values));

@@ -8,7 +8,8 @@
 //! Each kernel of `examples/bench/kernels.ptx` runs on one thread interpreted (once: it is
 //! slow) and compiled with checks on and off (median of 5 launches); the outputs of the three
 //! must agree. Prints a table with every ratio, the compile time per kernel, and the 2-thread
-//! speed-up of compiled matmul 512. `BENCH_ONLY=saxpy,matmul256` runs only the cases named.
+//! speed-up of compiled matmul 512. `BENCH_ONLY=saxpy,matmul256` runs only the cases named;
+//! `CHEVRON_CPU_CODE_DUMP=DIR` writes the compiled functions' machine code there.
 
 use std::collections::HashMap;
 use std::sync::Arc;
@@ -207,6 +208,7 @@ fn main() -> Result<(), String> {
         for checks in [true, false] {
             let options = chevron_cpu_jit::CompileOptions {
                 checks,
+                code_dump: std::env::var_os("CHEVRON_CPU_CODE_DUMP").map(Into::into),
                 ..Default::default()
             };
             match CompiledKernel::compile(&program, &kernel, &options) {

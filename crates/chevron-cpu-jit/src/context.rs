@@ -85,8 +85,8 @@ pub struct BlockContext {
     /// Per access size `1 << k` (k = 0..=5): [`access_limit`] of the shared memory, what
     /// checked shared accesses compare their offsets against.
     pub shared_limits: [u64; 6],
-    /// Per global access site: the allocation it used last, as device base, [`access_limit`]
-    /// for the site's access size, host address minus device base (all 0: none yet).
+    /// Per global access site: the allocation it used last, as [`SITE_WORDS`] words (all 0:
+    /// none yet).
     pub sites: *mut u64,
     /// Which thread faulted (or yielded), at which instruction.
     pub fault_thread: u64,
@@ -139,10 +139,15 @@ pub struct Resolver {
     pub held: std::cell::RefCell<Vec<Arc<Allocation>>>,
 }
 
+/// The words of an access site's cache entry in [`BlockContext::sites`]: device base,
+/// [`access_limit`] for the site's access size, host address minus device base, and the limit
+/// for four consecutive elements (the first's offset, in elements, below it: `access_limit`
+/// minus 3, or 0), which the vector function checks a group's access against.
+pub const SITE_WORDS: usize = 4;
+
 /// Host address of `[addr, addr + len)` in a live global allocation, naturally aligned to `len`
 /// (a power of two); 0 when the access would fault. Refreshes the access site's cache entry
-/// `slot` (three words: device base, [`access_limit`] for `len`, host address minus device
-/// base) when the allocation's base is aligned to `len` (the generated check tests the offset
+/// `slot` ([`SITE_WORDS`] words) when the allocation's base is aligned to `len` (the generated check tests the offset
 /// from the base, whose alignment is then the address's).
 ///
 /// # Safety
@@ -158,9 +163,9 @@ pub unsafe extern "C" fn resolve_global(
     let context = unsafe { &*context };
     // SAFETY: the resolver outlives the block's run, which holds the context.
     let resolver = unsafe { &*context.resolver };
-    // SAFETY: compiled code passes the entry of the access site, three words inside the
-    // context's `sites` array, which nothing else touches during the call.
-    let slot = unsafe { std::slice::from_raw_parts_mut(slot, 3) };
+    // SAFETY: compiled code passes the entry of the access site, `SITE_WORDS` words inside
+    // the context's `sites` array, which nothing else touches during the call.
+    let slot = unsafe { std::slice::from_raw_parts_mut(slot, SITE_WORDS) };
     if len == 0 || !addr.is_multiple_of(len) {
         return 0;
     }
@@ -171,6 +176,7 @@ pub unsafe extern "C" fn resolve_global(
                 slot[0] = allocation.base;
                 slot[1] = access_limit(allocation.size, len.trailing_zeros());
                 slot[2] = host_base.wrapping_sub(allocation.base);
+                slot[3] = slot[1].saturating_sub(3);
             }
             let host = host_base + (addr - allocation.base);
             resolver.held.borrow_mut().push(allocation);

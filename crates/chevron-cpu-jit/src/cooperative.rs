@@ -92,7 +92,7 @@ impl CompiledKernel {
                 memory: std::sync::Arc::clone(memory),
                 held: std::cell::RefCell::new(Vec::new()),
             };
-            let mut sites = vec![0u64; 3 * self.sites as usize];
+            let mut sites = vec![0u64; crate::context::SITE_WORDS * self.sites as usize];
             let mut residents: Vec<Resident<'_>> = (worker as u64..blocks)
                 .step_by(workers)
                 .map(|index| {

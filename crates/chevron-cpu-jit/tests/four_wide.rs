@@ -183,6 +183,48 @@ STORE:
     ret;
 }
 
+// Loads out[i] and stores it to out[i + 1]: the store's address is not the load's (its base
+// register was written between), so it is checked again; the array may end inside a group.
+.visible .entry load_then_store_next(.param .u64 out)
+{
+    .reg .b32 %r<3>; .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2;
+    ld.global.u32 %r2, [%rd3];
+    add.s64 %rd3, %rd3, 4;
+    st.global.u32 [%rd3], %r2;
+    ret;
+}
+
+// Sums tile[tid + 4j] over the passes of a loop that ends by itself, its counter starting at
+// 8 * ctaid.x: 16 passes in block 0, 8 in block 1, one in block 2 (it starts past the bound).
+// The loop's shared loads are checked once at its entry; a block of more than four threads
+// reads past the tile's end.
+.visible .entry rows_down(.param .u64 x, .param .u64 out)
+{
+    .shared .align 4 .b32 tile[64];
+    .reg .pred %p<2>; .reg .b32 %r<10>; .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x;
+    shl.b32 %r3, %r1, 2; mov.u32 %r4, tile; add.s32 %r4, %r4, %r3;
+    mad.lo.s32 %r5, %r1, 3, 1; st.shared.u32 [%r4], %r5;
+    bar.sync 0;
+    shl.b32 %r6, %r2, 3;
+    mov.u32 %r7, 0;
+LOOP:
+    ld.shared.u32 %r8, [%r4];
+    mad.lo.s32 %r7, %r7, 5, %r8;
+    add.s32 %r4, %r4, 16;
+    add.s32 %r6, %r6, 1;
+    setp.lt.u32 %p1, %r6, 16;
+    @%p1 bra LOOP;
+    mov.u32 %r9, %ntid.x; mad.lo.s32 %r9, %r2, %r9, %r1;
+    mul.wide.u32 %rd2, %r9, 4; add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3], %r7;
+    ret;
+}
+
 // The same with 8-byte elements.
 .visible .entry store_all64(.param .u64 out)
 {
@@ -426,4 +468,49 @@ fn an_array_that_ends_inside_a_group_faults_at_the_interpreters_thread() {
     let [want, got] = both_faults("store_all64", &config(1, [32, 1, 1]), 512, 4);
     assert_eq!(want, got);
     assert!(want.to_lowercase().contains("align"), "{want}");
+}
+
+#[test]
+fn a_store_past_the_elements_a_group_loaded_is_checked_again() {
+    // 12 words: the group of threads 8..11 loads words 8..11 (in bounds) and stores to words
+    // 9..12, the last past the end: the same fault as the interpreter's, not a silent store.
+    let [want, got] = both_faults("load_then_store_next", &config(1, [12, 1, 1]), 48, 0);
+    assert_eq!(want, got);
+    assert!(want.contains("thread (11, 0, 0)"), "{want}");
+}
+
+#[test]
+fn shared_loads_checked_at_a_loops_entry_match_and_fault_alike() {
+    let s = setup();
+    // Four threads: block 0's 16 passes read up to the tile's last word; block 2's counter
+    // starts past its bound (the entry check sends the group to the scalar code).
+    let [want, got] = both(&s, "rows_down", &config(3, [4, 1, 1]), &[0], 12, &[]);
+    assert_eq!(want, got);
+    assert_ne!(want[0], 0xeeee_eeee, "{want:?}");
+    // Sixteen threads: the ranges of all groups but the first pass the tile's end (they go on
+    // one thread at a time, and fault); the report is the interpreter's, whose warp reaches
+    // the end first at thread 12 (pass 13).
+    let handle = s.program.kernel("rows_down").unwrap();
+    let compiled = CompiledKernel::compile(
+        &s.program,
+        &handle,
+        &chevron_cpu_jit::CompileOptions::default(),
+    )
+    .expect("compiles");
+    let cfg = config(1, [16, 1, 1]);
+    let run = |use_compiled: bool| {
+        let out = s.memory.alloc(64, 256).unwrap();
+        let p: Vec<u8> = [out, out].iter().flat_map(|v| v.to_le_bytes()).collect();
+        let fault = if use_compiled {
+            compiled
+                .launch(&cfg, &p, &LaunchHooks::default())
+                .unwrap_err()
+        } else {
+            s.program.launch(&handle, &cfg, &p).unwrap_err()
+        };
+        fault.to_string()
+    };
+    let (want, got) = (run(false), run(true));
+    assert_eq!(want, got);
+    assert!(want.contains("thread (12, 0, 0)"), "{want}");
 }

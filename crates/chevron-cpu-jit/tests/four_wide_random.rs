@@ -1,6 +1,6 @@
 //! Random kernels of the four-wide subset, compiled against interpreted: integer, 64-bit and
 //! f32 arithmetic, guarded instructions and forward branches on data (groups part), a counted
-//! loop, shared memory across a barrier; launched on blocks whose rows are groups of four and
+//! loop (with a shared load checked at its entry), shared memory across a barrier; launched on blocks whose rows are groups of four and
 //! on blocks whose rows are not. Every output bit must be the interpreter's.
 
 mod common;
@@ -138,11 +138,15 @@ fn instruction(rng: &mut Rng, text: &mut String) {
 /// thread, output-major), `n` threads in all.
 fn kernel(rng: &mut Rng, shared_words: u32) -> String {
     let mut text = String::new();
+    // In half the kernels `ro` is filled first (ro[i] = 3i + 1 by thread i of the block, of at
+    // most 64, then a barrier) and only read after, so its loads race with no store.
+    let ro = rng.below(2) == 0;
     writeln!(
         text,
         ".version 7.0\n.target sm_70\n.address_size 64\n\
          .visible .entry k(.param .u64 x, .param .u64 out, .param .u32 u, .param .u32 n)\n{{\n\
          .shared .align 4 .b32 sh[{shared_words}];\n\
+         .shared .align 4 .b32 ro[64];\n\
          .reg .pred %p<4>; .reg .b32 %r<20>; .reg .f32 %f<8>; .reg .b64 %rd<12>;\n\
          ld.param.u64 %rd0, [x]; ld.param.u64 %rd1, [out]; ld.param.u32 %r0, [u];\n\
          mov.u32 %r1, %tid.x; mov.u32 %r2, %tid.y; mov.u32 %r3, %ntid.x;\n\
@@ -162,6 +166,15 @@ fn kernel(rng: &mut Rng, shared_words: u32) -> String {
          mov.f32 %f7, 0fBF000000;"
     )
     .unwrap();
+    if ro {
+        writeln!(
+            text,
+            "    mad.lo.s32 %r15, %r16, 3, 1; shl.b32 %r14, %r16, 2;\n\
+             mov.u32 %r12, ro; add.s32 %r14, %r12, %r14; st.shared.u32 [%r14], %r15;\n\
+             bar.sync 0;"
+        )
+        .unwrap();
+    }
     for label in 0..3 {
         for _ in 0..6 + rng.below(6) {
             instruction(rng, &mut text);
@@ -181,8 +194,30 @@ fn kernel(rng: &mut Rng, shared_words: u32) -> String {
                 writeln!(text, "SKIP{label}:").unwrap();
             }
             1 => {
-                // A counted loop, uniform in every group.
+                // A counted loop, uniform in every group; where `ro` was filled, in half of
+                // them a shared load through a register the loop raises (checked once at the
+                // loop's entry).
+                let shared = ro && rng.below(2) == 0;
+                if shared {
+                    // ro[5..8) (one element for the four threads) or ro[tid.x..tid.x + 3)
+                    // (four consecutive ones).
+                    let start = if rng.below(2) == 0 { "5" } else { "%r1" };
+                    writeln!(
+                        text,
+                        "    mov.u32 %r14, ro; mov.u32 %r15, {start}; shl.b32 %r15, %r15, 2;\n\
+                         add.s32 %r15, %r14, %r15;"
+                    )
+                    .unwrap();
+                }
                 writeln!(text, "    mov.u32 %r12, 0;\nLOOP{label}:").unwrap();
+                if shared {
+                    let d = int_reg(rng);
+                    writeln!(
+                        text,
+                        "    ld.shared.u32 {d}, [%r15];\n    add.s32 %r15, %r15, 4;"
+                    )
+                    .unwrap();
+                }
                 for _ in 0..1 + rng.below(3) {
                     instruction(rng, &mut text);
                 }

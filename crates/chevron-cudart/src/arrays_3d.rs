@@ -1,7 +1,8 @@
 //! 3D and layered CUDA arrays: `cudaMalloc3DArray`, `cudaArrayGetInfo`, pitched 3D memory
 //! (`cudaMalloc3D`), and the copies of `cudaMemcpy3DParms` between arrays, device and host
-//! memory (`cudaMemcpy3D`, `cudaMemcpy3DAsync` and their per-thread forms). Mipmapped and
-//! cubemap arrays are not provided.
+//! memory (`cudaMemcpy3D`, `cudaMemcpy3DAsync` and their per-thread forms). Cubemap arrays
+//! (`cudaArrayCubemap`, layered or not) are layered 2D arrays of square faces to every copy;
+//! mipmapped arrays are `mipmapped.rs`.
 //!
 //! `extent` is in elements where an array takes part (bytes otherwise), positions on an array
 //! side in elements, on a pointer side in bytes (x) and rows (y, z), as CUDA defines them; the
@@ -36,8 +37,9 @@ pub struct Extent {
     pub depth: usize,
 }
 
-/// Allocates a 1D, 2D or 3D array, or a layered 1D or 2D one (`cudaArrayLayered`: `depth`
-/// counts the layers).
+/// Allocates a 1D, 2D or 3D array, a layered 1D or 2D one (`cudaArrayLayered`: `depth`
+/// counts the layers), or a cubemap (`cudaArrayCubemap`: square faces, `depth` 6, or a
+/// multiple of 6 layered).
 ///
 /// # Safety
 /// `array` is NULL or valid for a write; `desc` NULL or valid.
@@ -52,35 +54,45 @@ pub unsafe extern "C" fn cudaMalloc3DArray(
         // SAFETY: NULL or valid (caller).
         let desc = unsafe { desc.as_ref() }
             .ok_or_else(|| CudaError::new(INVALID_VALUE, "desc is NULL"))?;
-        let format = format(desc)?;
-        if flags & CUBEMAP != 0 {
-            return Err(CudaError::new(
-                crate::errors::NOT_SUPPORTED,
-                "cubemap arrays are not provided",
-            ));
-        }
-        if flags & !(LAYERED | SURFACE | GATHER) != 0 || extent.width == 0 {
-            return Err(CudaError::new(
-                INVALID_VALUE,
-                format!("flags {flags:#x} or a width of 0"),
-            ));
-        }
-        if flags & LAYERED != 0 && extent.depth == 0 {
-            return Err(CudaError::new(
-                INVALID_VALUE,
-                "a layered array needs a depth (its layer count)",
-            ));
-        }
-        let desc = ArrayDesc {
-            format,
-            extent: [extent.width, extent.height, extent.depth].map(|e| e as u64),
-            layered: flags & LAYERED != 0,
-            surface: flags & SURFACE != 0,
-            gather: flags & GATHER != 0,
-        };
+        let desc = array_desc(desc, extent, flags, 0)?;
         let created = Array::new(&state::current()?.device, desc)?;
         store(array, keep_array(created) as *mut c_void, "array")
     })
+}
+
+/// The description of an array of `desc`'s format, `extent` and `flags` (`cudaArrayLayered`,
+/// `…SurfaceLoadStore`, `…Cubemap`, `…TextureGather`), with `levels` mipmap levels (0: not
+/// mipmapped). `cudaErrorInvalidValue` for other flags or an extent the flags do not allow.
+pub(crate) fn array_desc(
+    desc: &ChannelFormatDesc,
+    extent: Extent,
+    flags: c_uint,
+    levels: u32,
+) -> CudaResult<ArrayDesc> {
+    let format = format(desc)?;
+    if flags & !(LAYERED | SURFACE | CUBEMAP | GATHER) != 0 || extent.width == 0 {
+        return Err(CudaError::new(
+            INVALID_VALUE,
+            format!("flags {flags:#x} or a width of 0"),
+        ));
+    }
+    if flags & LAYERED != 0 && extent.depth == 0 {
+        return Err(CudaError::new(
+            INVALID_VALUE,
+            "a layered array needs a depth (its layer count)",
+        ));
+    }
+    let desc = ArrayDesc {
+        format,
+        extent: [extent.width, extent.height, extent.depth].map(|e| e as u64),
+        layered: flags & LAYERED != 0,
+        surface: flags & SURFACE != 0,
+        gather: flags & GATHER != 0,
+        cubemap: flags & CUBEMAP != 0,
+        levels,
+    };
+    desc.check().map_err(|m| CudaError::new(INVALID_VALUE, m))?;
+    Ok(desc)
 }
 
 /// Allocates pitched device memory for `extent` (`width` in bytes): `height × depth` rows of
@@ -129,6 +141,7 @@ pub unsafe extern "C" fn cudaArrayGetInfo(
         let bits = [
             (d.layered, LAYERED),
             (d.surface, SURFACE),
+            (d.cubemap, CUBEMAP),
             (d.gather, GATHER),
         ]
         .iter()

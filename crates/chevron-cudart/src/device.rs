@@ -202,6 +202,32 @@ fn cpu_attribute(info: &DeviceInfo, attribute: c_int) -> c_int {
         78 => 0,
         81 | 97 => int(info.max_shared_per_block_optin),
         106 => 32,
+        // cudaDevAttrPciDeviceId: the `NN` of the device's bus id `0000:00:NN.0`.
+        34 => int(info.ordinal),
+        // Texture and surface limits: those of an H200, which the CPU device's arrays and
+        // objects follow (its own bound is memory).
+        other => cpu_texture_limit(other),
+    }
+}
+
+/// The CPU device's texture and surface limits (cudaDevAttr 21–74 and 77), an H200's values;
+/// 0 for any other attribute.
+fn cpu_texture_limit(attribute: c_int) -> c_int {
+    match attribute {
+        21 | 22 | 56 => 131072,
+        23 | 57 => 65536,
+        24..=26 | 58..=60 => 16384,
+        27 | 28 | 45 | 46 | 52 | 53 | 55 | 61 | 63 | 64 | 66 | 67 | 73 | 74 | 77 => 32768,
+        29 | 43 | 62 | 65 => 2048,
+        54 | 68 => 2046,
+        30 | 14 => 512,
+        47 | 48 => 8192,
+        49 => 32768,
+        51 => 32,
+        69 => 1 << 28,
+        70 => 131072,
+        71 => 65000,
+        72 => 2097120,
         _ => 0,
     }
 }
@@ -269,7 +295,114 @@ pub extern "C" fn cudaGetDeviceProperties(prop: *mut cudaDeviceProp, device: c_i
         p.hostRegisterSupported = a(99)?;
         p.memoryPoolsSupported = a(115)?;
         p.clusterLaunch = a(120)?;
+        p.uuid.bytes = device.uuid()?.map(|b| b as c_char);
+        // Function pointers are one address space with the host's on every device chevron
+        // runs (NVIDIA's runtime reports 1 on GPUs; the CPU device calls them too).
+        p.unifiedFunctionPointers = 1;
+        p.maxTexture1D = a(21)?;
+        p.maxTexture1DMipmap = a(77)?;
+        p.maxTexture2D = [a(22)?, a(23)?];
+        p.maxTexture2DMipmap = [a(73)?, a(74)?];
+        p.maxTexture2DLinear = [a(70)?, a(71)?, a(72)?];
+        p.maxTexture2DGather = [a(45)?, a(46)?];
+        p.maxTexture3D = [a(24)?, a(25)?, a(26)?];
+        p.maxTexture3DAlt = [a(47)?, a(48)?, a(49)?];
+        p.maxTextureCubemap = a(52)?;
+        p.maxTexture1DLayered = [a(42)?, a(43)?];
+        p.maxTexture2DLayered = [a(27)?, a(28)?, a(29)?];
+        p.maxTextureCubemapLayered = [a(53)?, a(54)?];
+        p.maxSurface1D = a(55)?;
+        p.maxSurface2D = [a(56)?, a(57)?];
+        p.maxSurface3D = [a(58)?, a(59)?, a(60)?];
+        p.maxSurface1DLayered = [a(61)?, a(62)?];
+        p.maxSurface2DLayered = [a(63)?, a(64)?, a(65)?];
+        p.maxSurfaceCubemap = a(66)?;
+        p.maxSurfaceCubemapLayered = [a(67)?, a(68)?];
+        p.surfaceAlignment = size(30)?;
+        p.sparseCudaArraySupported = a(112)?;
+        p.hostRegisterReadOnlySupported = a(113)?;
+        p.timelineSemaphoreInteropSupported = a(114)?;
+        p.gpuDirectRDMASupported = a(116)?;
+        p.gpuDirectRDMAFlushWritesOptions = a(117)? as c_uint;
+        p.gpuDirectRDMAWritesOrdering = a(118)?;
+        p.memoryPoolSupportedHandleTypes = a(119)? as c_uint;
+        p.deferredMappingCudaArraySupported = a(121)?;
+        p.ipcEventSupported = a(125)?;
+        p.deviceNumaConfig = a(130)?;
+        p.deviceNumaId = a(131)?;
+        p.mpsEnabled = a(133)?;
+        p.hostNumaId = a(134)?;
+        p.gpuPciDeviceID = a(139)? as c_uint;
+        p.gpuPciSubsystemID = a(140)? as c_uint;
+        p.hostNumaMultinodeIpcSupported = a(143)?;
         store(prop, p, "prop")
+    })
+}
+
+/// The device whose PCI bus id is `wanted`, compared without case (the driver writes upper-case
+/// hex); `cudaErrorInvalidDevice` when none is.
+pub fn by_pci_bus_id(wanted: &str) -> CudaResult<usize> {
+    for (ordinal, device) in state::devices()?.iter().enumerate() {
+        if device
+            .device
+            .pci_bus_id()?
+            .eq_ignore_ascii_case(wanted.trim())
+        {
+            return Ok(ordinal);
+        }
+    }
+    Err(CudaError::new(
+        errors::INVALID_DEVICE,
+        format!("no device has PCI bus id `{wanted}`"),
+    ))
+}
+
+/// Writes `device`'s PCI bus id (at most `len` bytes, NUL included).
+///
+/// # Safety
+/// `id` is NULL or holds `len` writable bytes.
+#[no_mangle]
+pub unsafe extern "C" fn cudaDeviceGetPCIBusId(
+    id: *mut c_char,
+    len: c_int,
+    device: c_int,
+) -> cudaError_t {
+    guard("cudaDeviceGetPCIBusId", || {
+        if id.is_null() || len <= 0 {
+            return Err(CudaError::new(
+                INVALID_VALUE,
+                "pciBusId is NULL or len not positive",
+            ));
+        }
+        let bus_id = device_of(device)?.pci_bus_id()?;
+        let bytes = bus_id.as_bytes();
+        let n = bytes.len().min(len as usize - 1);
+        // SAFETY: `id` holds `len` writable bytes by the caller's contract; n + 1 <= len.
+        unsafe {
+            std::ptr::copy_nonoverlapping(bytes.as_ptr(), id.cast::<u8>(), n);
+            *id.add(n) = 0;
+        }
+        Ok(())
+    })
+}
+
+/// The ordinal of the device with PCI bus id `id`.
+///
+/// # Safety
+/// `id` is NULL or a NUL-terminated string; `device` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn cudaDeviceGetByPCIBusId(
+    device: *mut c_int,
+    id: *const c_char,
+) -> cudaError_t {
+    guard("cudaDeviceGetByPCIBusId", || {
+        if id.is_null() {
+            return Err(CudaError::new(INVALID_VALUE, "pciBusId is NULL"));
+        }
+        // SAFETY: non-NULL, NUL-terminated by the API's contract.
+        let wanted = unsafe { std::ffi::CStr::from_ptr(id) }.to_string_lossy();
+        let ordinal = by_pci_bus_id(&wanted)?;
+        store(device, ordinal as c_int, "device")
     })
 }
 

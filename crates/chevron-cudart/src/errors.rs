@@ -172,6 +172,12 @@ pub fn clear_sticky() {
     STICKY.store(SUCCESS, Ordering::Relaxed);
 }
 
+/// Whether no sticky error was reported (one relaxed load, for launch fast paths).
+#[inline]
+pub fn no_sticky_error() -> bool {
+    STICKY.load(Ordering::Relaxed) == SUCCESS
+}
+
 /// Fails with the sticky error, if one was reported.
 pub fn check_sticky() -> CudaResult {
     match STICKY.load(Ordering::Relaxed) {

@@ -58,7 +58,7 @@ pub fn flush_before_cpu_launch(stream: &Stream) {
 /// `graphs::any_capturing`) may then repeat it with [`Kernel::launch_raw_unchecked`].
 #[inline]
 pub fn nothing_extra() -> bool {
-    crate::errors::check_sticky().is_ok() && !managed_vars::in_use() && !mirror::translating()
+    crate::errors::no_sticky_error() && !managed_vars::in_use() && !mirror::translating()
 }
 
 /// The configuration of a launch with `grid`, `block` and `shared` bytes of dynamic shared

@@ -16,6 +16,7 @@
 //! | [`streams`] | streams, host functions, events ([`state`]: devices, legacy and per-thread streams) |
 //! | [`per_thread`] | the `_ptsz`/`_ptds` entry points of `--default-stream per-thread` programs |
 //! | [`textures`] | channel descriptors, arrays, 2D copies to and from arrays, texture and surface objects (CPU device) |
+//! | [`arrays_3d`], [`mipmapped`] | 3D, layered and cubemap arrays and their copies; mipmapped arrays and their levels |
 //! | [`limits`] | limits, cache preferences, pitched allocations, managed-memory hints |
 //! | [`unsupported`] | every other export of `libcudart.so.13`: a one-line error naming it |
 //!
@@ -41,6 +42,7 @@ pub mod managed_vars;
 pub mod mem_pool;
 pub mod memory;
 pub mod memset_2d;
+pub mod mipmapped;
 pub mod mirror;
 pub mod per_thread;
 pub mod registry;

@@ -2,7 +2,9 @@
 //! preferences, peer access, stream priorities, pitched allocations.
 //! Preferences chevron's devices have no use for are accepted and change nothing.
 
+use std::collections::BTreeMap;
 use std::ffi::{c_int, c_uint, c_void};
+use std::sync::Mutex;
 
 use crate::errors::{
     cudaError_t, guard, CudaError, INVALID_DEVICE, INVALID_VALUE, MEMORY_ALLOCATION,
@@ -14,15 +16,16 @@ use crate::state;
 /// `cudaLimitDevRuntimePendingLaunchCount`.
 const LIMIT_PENDING_LAUNCH_COUNT: c_int = 4;
 
-/// `cudaLimitPrintfFifoSize`, `cudaLimitMallocHeapSize` and the stack size: what chevron
-/// reports for each `cudaLimit`, by value.
+/// `cudaLimitPrintfFifoSize`, `cudaLimitMallocHeapSize` and the stack size: what the CPU
+/// device reports for each `cudaLimit`, by value. `cudaLimitDevRuntimeSyncDepth` is absent:
+/// the device runtime of compute capability 9.0, which the CPU device implements, has no
+/// device-side synchronisation (an H200 answers `cudaErrorUnsupportedLimit` too).
 fn limit_value(limit: c_int) -> Option<usize> {
     use chevron_ptx::interp::device_runtime::pending_launch_limit;
     match limit {
         0 => Some(1024),    // cudaLimitStackSize
         1 => Some(1 << 20), // cudaLimitPrintfFifoSize
         2 => Some(8 << 20), // cudaLimitMallocHeapSize
-        3 => Some(2),       // device runtime sync depth
         LIMIT_PENDING_LAUNCH_COUNT => Some(pending_launch_limit() as usize),
         5 => Some(0), // max L2 fetch granularity
         6 => Some(0), // persisting L2 cache size
@@ -30,15 +33,31 @@ fn limit_value(limit: c_int) -> Option<usize> {
     }
 }
 
-/// Accepts a device limit (chevron's devices have no fixed FIFO, heap or stack to resize).
-/// The pending launch count of device-side launches is the CPU device's
-/// (`chevron_ptx::interp::device_runtime`), one for the process.
+/// The error for a limit the CPU device does not have: `cudaErrorUnsupportedLimit` for the
+/// sync depth, `cudaErrorInvalidValue` for a value that is no `cudaLimit`.
+fn unknown_limit(limit: c_int) -> CudaError {
+    const SYNC_DEPTH: c_int = 3;
+    const UNSUPPORTED_LIMIT: c_int = 215;
+    if limit == SYNC_DEPTH {
+        CudaError::new(UNSUPPORTED_LIMIT, "cudaLimitDevRuntimeSyncDepth")
+    } else {
+        CudaError::new(INVALID_VALUE, format!("cudaLimit {limit}"))
+    }
+}
+
+/// Sets a limit of the current device: on a GPU the driver's (`cuCtxSetLimit`: a deeper stack,
+/// a bigger printf FIFO or device heap take effect for its kernels); the CPU device accepts the
+/// limits it knows (it has no fixed FIFO, heap or stack to resize) and keeps the pending
+/// launch count of device-side launches (`chevron_ptx::interp::device_runtime`, one for the
+/// process).
 #[no_mangle]
 pub extern "C" fn cudaDeviceSetLimit(limit: c_int, value: usize) -> cudaError_t {
     guard("cudaDeviceSetLimit", || {
-        state::current()?;
-        limit_value(limit)
-            .ok_or_else(|| CudaError::new(INVALID_VALUE, format!("cudaLimit {limit}")))?;
+        let device = &state::current()?.device;
+        if let Some(set) = device.set_driver_limit(limit, value) {
+            return Ok(set?);
+        }
+        limit_value(limit).ok_or_else(|| unknown_limit(limit))?;
         if limit == LIMIT_PENDING_LAUNCH_COUNT {
             let count = u32::try_from(value).unwrap_or(u32::MAX);
             chevron_ptx::interp::device_runtime::set_pending_launch_limit(count);
@@ -47,21 +66,79 @@ pub extern "C" fn cudaDeviceSetLimit(limit: c_int, value: usize) -> cudaError_t 
     })
 }
 
-/// A device limit.
+/// A limit of the current device: a GPU's driver's (`cuCtxGetLimit`), the CPU device's own.
 #[no_mangle]
 pub extern "C" fn cudaDeviceGetLimit(value: *mut usize, limit: c_int) -> cudaError_t {
     guard("cudaDeviceGetLimit", || {
-        let answer = limit_value(limit)
-            .ok_or_else(|| CudaError::new(INVALID_VALUE, format!("cudaLimit {limit}")))?;
+        let device = &state::current()?.device;
+        let answer = match device.driver_limit(limit) {
+            Some(answer) => answer?,
+            None => limit_value(limit).ok_or_else(|| unknown_limit(limit))?,
+        };
         store(value, answer, "pValue")
     })
 }
 
-/// Accepts a cache preference.
+/// The current device's cache preference (`cudaFuncCache`), by device ordinal: kept and read
+/// back, changing nothing else (chevron's devices size no L1 from it).
+static CACHE_CONFIG: Mutex<BTreeMap<usize, c_int>> = Mutex::new(BTreeMap::new());
+
+/// `cudaSharedMemBankSizeFourByte`: the bank size of every device since compute capability 5.
+const FOUR_BYTE_BANKS: c_int = 1;
+
+/// Keeps the current device's cache preference (`cudaFuncCachePreferNone` … `PreferEqual`).
 #[no_mangle]
 pub extern "C" fn cudaDeviceSetCacheConfig(config: c_int) -> cudaError_t {
-    let _ = config;
-    guard("cudaDeviceSetCacheConfig", || state::current().map(drop))
+    guard("cudaDeviceSetCacheConfig", || {
+        if !(0..=3).contains(&config) {
+            return Err(CudaError::new(
+                INVALID_VALUE,
+                format!("cudaFuncCache {config}"),
+            ));
+        }
+        let ordinal = state::current_ordinal();
+        state::current()?;
+        state::lock(&CACHE_CONFIG).insert(ordinal, config);
+        Ok(())
+    })
+}
+
+/// The current device's cache preference: `cudaFuncCachePreferNone` until one is set.
+#[no_mangle]
+pub extern "C" fn cudaDeviceGetCacheConfig(config: *mut c_int) -> cudaError_t {
+    guard("cudaDeviceGetCacheConfig", || {
+        let ordinal = state::current_ordinal();
+        state::current()?;
+        let value = state::lock(&CACHE_CONFIG)
+            .get(&ordinal)
+            .copied()
+            .unwrap_or(0);
+        store(config, value, "pCacheConfig")
+    })
+}
+
+/// The shared-memory bank size: four bytes on every device chevron runs.
+#[no_mangle]
+pub extern "C" fn cudaDeviceGetSharedMemConfig(config: *mut c_int) -> cudaError_t {
+    guard("cudaDeviceGetSharedMemConfig", || {
+        state::current()?;
+        store(config, FOUR_BYTE_BANKS, "pConfig")
+    })
+}
+
+/// Accepts a bank-size preference (`cudaSharedMemBankSizeDefault`, `FourByte`, `EightByte`),
+/// which changes nothing: devices since compute capability 5 have fixed four-byte banks.
+#[no_mangle]
+pub extern "C" fn cudaDeviceSetSharedMemConfig(config: c_int) -> cudaError_t {
+    guard("cudaDeviceSetSharedMemConfig", || {
+        if !(0..=2).contains(&config) {
+            return Err(CudaError::new(
+                INVALID_VALUE,
+                format!("cudaSharedMemConfig {config}"),
+            ));
+        }
+        state::current().map(drop)
+    })
 }
 
 /// Accepts a kernel's cache preference.

@@ -108,6 +108,7 @@ pub fn push(ordinal: usize, stream: &Stream) -> CudaResult {
 }
 
 /// Whether any `__managed__` variable is registered.
+#[inline]
 pub fn in_use() -> bool {
     ANY.load(Ordering::Acquire)
 }

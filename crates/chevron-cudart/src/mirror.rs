@@ -285,6 +285,7 @@ pub(crate) fn add_coherent(coherent: Coherent) {
 
 /// Whether host memory is mirrored on a device: launch arguments are then translated
 /// ([`with_translated_args`]).
+#[inline]
 pub fn translating() -> bool {
     ANY.load(Ordering::Acquire)
 }

@@ -59,6 +59,7 @@ impl DeviceState {
 
     /// Whether blocking streams exist on the device (work on the legacy stream then waits for
     /// them first).
+    #[inline]
     pub fn has_blocking_streams(&self) -> bool {
         self.blocking_count.load(Ordering::Acquire) > 0
     }
@@ -98,6 +99,7 @@ pub fn reusable_stream(stream: *mut c_void) -> Option<ReusableStream> {
 /// Moves whenever a resolved stream may stop being the one its handle names (a stream
 /// destroyed, a device reset): what [`reusable_stream`] returned is valid while this is
 /// unchanged.
+#[inline]
 pub fn launch_epoch() -> u64 {
     UNREGISTERED
         .load(Ordering::Acquire)
@@ -195,6 +197,7 @@ pub fn current_ordinal() -> usize {
 
 /// Makes `ordinal`, a device known to exist, the calling thread's current device (what
 /// [`set_current`] does after its check, without marking the thread as bound).
+#[inline]
 pub fn set_current_known(ordinal: usize) {
     CURRENT.with(|c| c.set(ordinal));
 }

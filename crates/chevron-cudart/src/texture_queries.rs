@@ -1,11 +1,12 @@
 //! What arrays and objects were made of: `cudaGetChannelDesc`,
 //! `cudaGetTextureObjectResourceDesc`, `cudaGetTextureObjectTextureDesc` and
 //! `cudaGetSurfaceObjectResourceDesc`, answered from what chevron's nouns keep
-//! ([`chevron::texture::ResourceInfo`], [`chevron::texture::Sampler`]) on every device.
+//! ([`chevron::texture::Resource`] of [`chevron::texture::ArrayInfo`],
+//! [`chevron::texture::Sampler`]) on every device.
 
 use std::ffi::c_void;
 
-use chevron::texture::{ResourceInfo, Sampler};
+use chevron::texture::{ArrayInfo, Resource, Sampler};
 
 use crate::errors::{cudaError_t, guard, CudaError, INVALID_VALUE};
 use crate::memory::store;
@@ -14,8 +15,9 @@ use crate::textures::{
     TextureDesc,
 };
 
-/// The runtime's description of `info`.
-fn resource_desc(info: &ResourceInfo) -> ResourceDesc {
+/// The runtime's description of `info` (`cudaResourceTypeArray`, `…MipmappedArray`,
+/// `…Linear`, `…Pitch2D`).
+fn resource_desc(info: &Resource<ArrayInfo>) -> ResourceDesc {
     let mut d = ResourceDesc {
         res_type: 0,
         ptr: 0,
@@ -33,11 +35,13 @@ fn resource_desc(info: &ResourceInfo) -> ResourceDesc {
         flags: 0,
     };
     match *info {
-        ResourceInfo::Array { handle, .. } => d.ptr = handle,
-        ResourceInfo::Linear { ptr, format, bytes } => {
+        Resource::Array(ArrayInfo { handle, desc }) => {
+            (d.res_type, d.ptr) = (if desc.levels > 0 { 1 } else { 0 }, handle);
+        }
+        Resource::Linear { ptr, format, bytes } => {
             (d.res_type, d.ptr, d.desc, d.a) = (2, ptr, channel_desc(&format), bytes as usize);
         }
-        ResourceInfo::Pitch2D {
+        Resource::Pitch2D {
             ptr,
             format,
             extent,
@@ -59,7 +63,13 @@ fn texture_desc(sampler: &Sampler) -> TextureDesc {
         srgb: 0,
         border_color: sampler.border,
         normalized_coords: i32::from(sampler.normalized_coords),
-        rest: [0; 7],
+        max_anisotropy: sampler.mipmap.max_anisotropy,
+        mipmap_filter_mode: i32::from(sampler.mipmap.linear),
+        mipmap_level_bias: sampler.mipmap.bias,
+        min_mipmap_level_clamp: sampler.mipmap.clamp[0],
+        max_mipmap_level_clamp: sampler.mipmap.clamp[1],
+        disable_trilinear_optimization: 0,
+        seamless_cubemap: 0,
     }
 }
 
@@ -135,7 +145,7 @@ pub unsafe extern "C" fn cudaGetSurfaceObjectResourceDesc(
 
 #[cfg(test)]
 mod tests {
-    use chevron::texture::{AddressMode, ChannelFormat, ChannelKind};
+    use chevron::texture::{AddressMode, ChannelFormat, ChannelKind, MipmapFilter};
 
     use super::*;
 
@@ -145,7 +155,7 @@ mod tests {
             bits: [8, 8, 8, 8],
             kind: ChannelKind::Unsigned,
         };
-        let d = resource_desc(&ResourceInfo::Pitch2D {
+        let d = resource_desc(&Resource::Pitch2D {
             ptr: 0x1000,
             format,
             extent: [10, 4],
@@ -153,7 +163,7 @@ mod tests {
         });
         assert_eq!((d.res_type, d.ptr, d.a, d.b, d.c), (3, 0x1000, 10, 4, 64));
         assert_eq!((d.desc.x, d.desc.w, d.desc.f), (8, 8, 1));
-        let d = resource_desc(&ResourceInfo::Linear {
+        let d = resource_desc(&Resource::Linear {
             ptr: 0x2000,
             format,
             bytes: 256,
@@ -165,8 +175,16 @@ mod tests {
             normalized_read: true,
             normalized_coords: true,
             border: [0.5; 4],
+            mipmap: MipmapFilter {
+                linear: true,
+                bias: 0.25,
+                clamp: [0.0, 3.0],
+                max_anisotropy: 2,
+            },
         });
         assert_eq!(t.address_mode, [2, 3, 0]);
+        assert_eq!((t.mipmap_filter_mode, t.max_anisotropy), (1, 2));
+        assert_eq!((t.mipmap_level_bias, t.max_mipmap_level_clamp), (0.25, 3.0));
         assert_eq!((t.filter_mode, t.read_mode, t.normalized_coords), (1, 1, 1));
     }
 }

@@ -10,12 +10,13 @@ use std::ffi::{c_int, c_uint, c_void};
 use std::sync::Mutex;
 
 use chevron::texture::{
-    AddressMode, Array, ArrayDesc, ChannelFormat, ChannelKind, Resource, Sampler, SurfaceObject,
-    TextureObject,
+    AddressMode, Array, ArrayDesc, ChannelFormat, ChannelKind, MipmapFilter, Resource, Sampler,
+    SurfaceObject, TextureObject,
 };
 
 use crate::errors::{
     cudaError_t, guard, CudaError, CudaResult, INVALID_RESOURCE_HANDLE, INVALID_VALUE,
+    NOT_SUPPORTED,
 };
 use crate::memory::store;
 use crate::state::{self, lock};
@@ -62,10 +63,27 @@ pub struct TextureDesc {
     pub srgb: c_int,
     pub border_color: [f32; 4],
     pub normalized_coords: c_int,
-    pub rest: [c_int; 7],
+    pub max_anisotropy: c_uint,
+    pub mipmap_filter_mode: c_int,
+    pub mipmap_level_bias: f32,
+    pub min_mipmap_level_clamp: f32,
+    pub max_mipmap_level_clamp: f32,
+    pub disable_trilinear_optimization: c_int,
+    pub seamless_cubemap: c_int,
 }
 
 static ARRAYS: Mutex<Option<HashMap<u64, Array>>> = Mutex::new(None);
+/// Mipmapped arrays by handle (`cudaMipmappedArray_t`, `CUmipmappedArray`), apart from
+/// [`ARRAYS`]: on the CPU device a mipmapped array and its level 0 share an address.
+pub(crate) static MIPMAPS: Mutex<Option<HashMap<u64, Mipmapped>>> = Mutex::new(None);
+
+/// A mipmapped array and the handles of the levels handed out (freed with it).
+pub(crate) struct Mipmapped {
+    /// The array, with its levels.
+    pub array: Array,
+    /// Handles of its levels kept in [`ARRAYS`].
+    pub levels: Vec<u64>,
+}
 static TEXTURES: Mutex<Option<HashMap<u64, TextureObject>>> = Mutex::new(None);
 static SURFACES: Mutex<Option<HashMap<u64, SurfaceObject>>> = Mutex::new(None);
 
@@ -175,6 +193,8 @@ pub unsafe extern "C" fn cudaMallocArray(
             layered: false,
             surface: flags & 0x02 != 0,
             gather: flags & 0x08 != 0,
+            cubemap: false,
+            levels: 0,
         };
         let handle = keep_array(Array::new(&state.device, desc)?);
         store(array, handle as usize as *mut c_void, "array")
@@ -207,12 +227,24 @@ fn sampler(t: &TextureDesc) -> CudaResult<Sampler> {
         *slot = AddressMode::from_index(m as u64)
             .ok_or_else(|| CudaError::new(INVALID_VALUE, format!("address mode {m}")))?;
     }
+    if t.seamless_cubemap != 0 {
+        return Err(CudaError::new(
+            NOT_SUPPORTED,
+            "seamless cubemap filtering (seamlessCubemap) is not provided",
+        ));
+    }
     Ok(Sampler {
         address,
         linear_filter: t.filter_mode == 1,
         normalized_read: t.read_mode == 1,
         normalized_coords: t.normalized_coords != 0,
         border: t.border_color,
+        mipmap: MipmapFilter {
+            linear: t.mipmap_filter_mode == 1,
+            bias: t.mipmap_level_bias,
+            clamp: [t.min_mipmap_level_clamp, t.max_mipmap_level_clamp],
+            max_anisotropy: t.max_anisotropy,
+        },
     })
 }
 
@@ -239,10 +271,20 @@ pub unsafe extern "C" fn cudaCreateTextureObject(
         let sampler = sampler(tex)?;
         let state = state::current()?;
         let arrays = lock(&ARRAYS);
+        let mipmaps = lock(&MIPMAPS);
         let resource = match res.res_type {
             0 => Resource::Array(arrays.as_ref().and_then(|m| m.get(&res.ptr)).ok_or_else(
                 || CudaError::new(INVALID_VALUE, "the resource's array is not live"),
             )?),
+            1 => Resource::Array(
+                mipmaps
+                    .as_ref()
+                    .and_then(|m| m.get(&res.ptr))
+                    .map(|m| &m.array)
+                    .ok_or_else(|| {
+                        CudaError::new(INVALID_VALUE, "the resource's mipmapped array is not live")
+                    })?,
+            ),
             2 => Resource::Linear {
                 ptr: res.ptr,
                 format: format(&res.desc)?,
@@ -257,12 +299,12 @@ pub unsafe extern "C" fn cudaCreateTextureObject(
             t => {
                 return Err(CudaError::new(
                     INVALID_VALUE,
-                    format!("resource type {t} (mipmapped arrays) is not supported"),
+                    format!("resource type {t} is not a cudaResourceType"),
                 ))
             }
         };
         let object = TextureObject::new(&state.device, &resource, &sampler)?;
-        drop(arrays);
+        drop((arrays, mipmaps));
         let handle = object.handle();
         lock(&TEXTURES)
             .get_or_insert_with(HashMap::new)
@@ -417,6 +459,9 @@ mod tests {
         assert_eq!(size_of::<TextureDesc>(), 72);
         assert_eq!(offset_of!(TextureDesc, border_color), 24);
         assert_eq!(offset_of!(TextureDesc, normalized_coords), 40);
+        assert_eq!(offset_of!(TextureDesc, mipmap_filter_mode), 48);
+        assert_eq!(offset_of!(TextureDesc, max_mipmap_level_clamp), 60);
+        assert_eq!(offset_of!(TextureDesc, seamless_cubemap), 68);
     }
 
     #[test]

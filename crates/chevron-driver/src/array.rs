@@ -28,10 +28,10 @@ pub struct CUDA_ARRAY_DESCRIPTOR {
 pub use chevron::backend::cuda::texture_types::CUDA_ARRAY3D_DESCRIPTOR;
 use chevron::backend::cuda::texture_types::{format_code, FORMATS};
 
-/// `CUDA_ARRAY3D_LAYERED`, `_SURFACE_LDST`, `_TEXTURE_GATHER`: the flags chevron's arrays take.
-const LAYERED: c_uint = 0x01;
-const SURFACE_LDST: c_uint = 0x02;
-const TEXTURE_GATHER: c_uint = 0x08;
+use chevron::backend::cuda::texture_types::{
+    ARRAY3D_CUBEMAP as CUBEMAP, ARRAY3D_LAYERED as LAYERED, ARRAY3D_SURFACE_LDST as SURFACE_LDST,
+    ARRAY3D_TEXTURE_GATHER as TEXTURE_GATHER,
+};
 
 /// The element format `channels` channels of `CUarray_format` `format` describe.
 pub(crate) fn channel_format(format: c_uint, channels: c_uint) -> DriverResult<ChannelFormat> {
@@ -55,30 +55,38 @@ pub(crate) fn channel_format(format: c_uint, channels: c_uint) -> DriverResult<C
     Ok(ChannelFormat { bits: all, kind })
 }
 
-/// Creates an array of `desc` and returns its handle.
-fn create(desc: &CUDA_ARRAY3D_DESCRIPTOR) -> DriverResult<u64> {
-    enter()?;
-    if desc.Flags & !(LAYERED | SURFACE_LDST | TEXTURE_GATHER) != 0 {
+/// The description `desc` gives, with `levels` mipmap levels (0: not mipmapped).
+pub(crate) fn array_desc(desc: &CUDA_ARRAY3D_DESCRIPTOR, levels: u32) -> DriverResult<ArrayDesc> {
+    if desc.Flags & !(LAYERED | SURFACE_LDST | CUBEMAP | TEXTURE_GATHER) != 0 {
         return Err(DriverError::new(
             INVALID_VALUE,
             format!(
-                "array flags {:#x} (cubemaps, sparse and other arrays are not provided)",
+                "array flags {:#x} (sparse, deferred-mapping and other arrays are not provided)",
                 desc.Flags
             ),
         ));
     }
     let format = channel_format(desc.Format, desc.NumChannels)?;
+    let desc = ArrayDesc {
+        format,
+        extent: [desc.Width as u64, desc.Height as u64, desc.Depth as u64],
+        layered: desc.Flags & LAYERED != 0,
+        surface: desc.Flags & SURFACE_LDST != 0,
+        gather: desc.Flags & TEXTURE_GATHER != 0,
+        cubemap: desc.Flags & CUBEMAP != 0,
+        levels,
+    };
+    desc.check()
+        .map_err(|m| DriverError::new(INVALID_VALUE, m))?;
+    Ok(desc)
+}
+
+/// Creates an array of `desc` and returns its handle.
+fn create(desc: &CUDA_ARRAY3D_DESCRIPTOR) -> DriverResult<u64> {
+    enter()?;
+    let desc = array_desc(desc, 0)?;
     let state = state::current()?;
-    let array = Array::new(
-        &state.device,
-        ArrayDesc {
-            format,
-            extent: [desc.Width as u64, desc.Height as u64, desc.Depth as u64],
-            layered: desc.Flags & LAYERED != 0,
-            surface: desc.Flags & SURFACE_LDST != 0,
-            gather: desc.Flags & TEXTURE_GATHER != 0,
-        },
-    )?;
+    let array = Array::new(&state.device, desc)?;
     Ok(textures::keep_array(array))
 }
 
@@ -105,6 +113,7 @@ fn describe(array: *mut c_void) -> DriverResult<CUDA_ARRAY3D_DESCRIPTOR> {
             NumChannels: channels,
             Flags: flag(d.layered, LAYERED)
                 | flag(d.surface, SURFACE_LDST)
+                | flag(d.cubemap, CUBEMAP)
                 | flag(d.gather, TEXTURE_GATHER),
         }
     })

@@ -60,15 +60,7 @@ pub extern "C" fn cuDeviceGetName(name: *mut c_char, len: c_int, device: c_int) 
 pub extern "C" fn cuDeviceGetUuid_v2(uuid: *mut [u8; 16], device: c_int) -> CUresult {
     entry("cuDeviceGetUuid", || {
         let ordinal = checked_device(device)?;
-        let label = state::device(ordinal)?.device.label().to_owned();
-        let mut bytes = [0u8; 16];
-        let (mut a, mut b) = (0xcbf2_9ce4_8422_2325_u64, 0x8422_2325_cbf2_9ce4_u64);
-        for byte in label.bytes() {
-            a = (a ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3);
-            b = (b ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3 + 2);
-        }
-        bytes[..8].copy_from_slice(&a.to_le_bytes());
-        bytes[8..].copy_from_slice(&b.to_le_bytes());
+        let bytes = state::device(ordinal)?.device.uuid()?;
         store(uuid, bytes, "uuid")
     })
 }
@@ -125,11 +117,31 @@ pub extern "C" fn cuDeviceComputeCapability(
     })
 }
 
-/// A PCI bus id for the device (`0000:00:NN.0`, NN its ordinal: chevron's devices have none).
+/// The device's PCI bus id: a GPU's driver's, `0000:00:NN.0` for the CPU device (NN its
+/// ordinal).
 #[no_mangle]
 pub extern "C" fn cuDeviceGetPCIBusId(id: *mut c_char, len: c_int, device: c_int) -> CUresult {
     entry("cuDeviceGetPCIBusId", || {
         let ordinal = checked_device(device)?;
-        write_c_string(id, len, &format!("0000:00:{ordinal:02x}.0"))
+        let bus_id = state::device(ordinal)?.device.pci_bus_id()?;
+        write_c_string(id, len, &bus_id)
+    })
+}
+
+/// The device whose PCI bus id is `id` (compared without case, as the driver's upper-case
+/// hex and a user's lower-case both name it).
+///
+/// # Safety
+/// `id` is NULL or a NUL-terminated string; `device` NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn cuDeviceGetByPCIBusId(device: *mut c_int, id: *const c_char) -> CUresult {
+    entry("cuDeviceGetByPCIBusId", || {
+        if id.is_null() {
+            return Err(DriverError::new(INVALID_VALUE, "pciBusId is NULL"));
+        }
+        // SAFETY: non-NULL, NUL-terminated by the API's contract.
+        let wanted = unsafe { std::ffi::CStr::from_ptr(id) }.to_string_lossy();
+        let ordinal = cudart::device::by_pci_bus_id(&wanted)?;
+        store(device, ordinal as c_int, "device")
     })
 }

@@ -31,6 +31,7 @@ pub fn watch() {
 }
 
 /// Whether this process is a child forked after `cuInit`.
+#[inline]
 pub fn in_forked_child() -> bool {
     FORKED_CHILD.load(Ordering::Relaxed)
 }

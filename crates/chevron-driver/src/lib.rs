@@ -18,10 +18,12 @@
 //! | [`launch`] | `cuLaunchKernel`, `cuLaunchKernelEx`, `cuLaunchCooperativeKernel` (and `_ptsz`); [`prepared_launch`]: a launch that passed, repeated without resolving and checking again |
 //! | [`memory`] | `cuMemAlloc*`, pinned/managed/registered memory, `cuMemcpy*`, `cuMemset*` ([`memset_2d`]: `cuMemsetD2D*`; [`memcpy_2d`]: `cuMemcpy2D*`, `cuMemcpy3D*`) |
 //! | [`array`] | `cuArrayCreate`, `cuArray3DCreate`, `cuArrayDestroy`, `cuArray(3D)GetDescriptor` (arrays shared with the runtime) |
+//! | [`mipmapped`] | `cuMipmappedArrayCreate`, `cuMipmappedArrayGetLevel`, `cuMipmappedArrayDestroy` |
 //! | [`texture_object`] | `cuTexObjectCreate/Destroy/GetResourceDesc`, `cuSurfObjectCreate/Destroy` |
 //! | [`stream`] | streams, events, `cuStreamAddCallback`, `cuLaunchHostFunc` |
 //! | [`graph`] | `cuGraphCreate`, kernel/copy/fill/host/empty nodes, `cuGraphInstantiate*`, `cuGraphLaunch`, stream capture (over the runtime's graphs); [`graph_nodes`]: child graph and event nodes, edges, node queries and parameters, clones, `cuGraphExecUpdate` |
 //! | [`user_object`] | `cuUserObjectCreate/Retain/Release`, `cuGraphRetain/ReleaseUserObject` |
+//! | [`context_limits`] | `cuCtxGetLimit`/`SetLimit`, cache and shared-memory preferences |
 //! | [`managed_hints`] | `cuMemAdvise`, `cuMemPrefetchAsync` (checked hints) |
 //! | [`mem_pool`] | `cuMemAllocAsync`, `cuMemFreeAsync`, `cuMemPool*`, the device's default and current pools (the runtime's pools) |
 //! | [`pointer`] | `cuPointerGetAttribute(s)` |
@@ -38,6 +40,7 @@ pub use cudart;
 pub mod forward;
 pub mod array;
 pub mod context;
+pub mod context_limits;
 pub mod device;
 pub mod export_table;
 pub mod fork;
@@ -53,6 +56,7 @@ pub mod mem_pool;
 pub mod memcpy_2d;
 pub mod memory;
 pub mod memset_2d;
+pub mod mipmapped;
 pub mod module;
 pub mod pointer;
 pub mod prepared_launch;

@@ -75,6 +75,7 @@ thread_local! {
 
 /// Modules unloaded so far: what was resolved from a function handle stays valid while this
 /// has not moved.
+#[inline]
 pub fn unloads() -> u64 {
     UNLOADS.load(Ordering::Acquire)
 }

@@ -51,7 +51,6 @@ struct Prepared {
     cpu: bool,
 }
 
-#[derive(Default)]
 struct Slots {
     kept: Vec<Prepared>,
     /// The slot the next launch prepared replaces once all are taken.
@@ -59,7 +58,12 @@ struct Slots {
 }
 
 thread_local! {
-    static PREPARED: RefCell<Slots> = RefCell::new(Slots::default());
+    static PREPARED: RefCell<Slots> = const {
+        RefCell::new(Slots {
+            kept: Vec::new(),
+            next: 0,
+        })
+    };
 }
 
 /// Moves whenever a prepared launch's handles may name something else.

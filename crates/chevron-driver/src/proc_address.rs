@@ -14,9 +14,9 @@ use std::sync::OnceLock;
 
 use crate::result::{describe, entry, store, CUresult, DriverError, INVALID_VALUE, NOT_FOUND};
 use crate::{
-    array, context, device, export_table, function, graph, graph_nodes, launch, link,
-    managed_hints, mem_pool, memcpy_2d, memory, memset_2d, module, pointer, profiler, stream,
-    tensor_map, texture_object, unsupported, user_object, versions,
+    array, context, context_limits, device, export_table, function, graph, graph_nodes, launch,
+    link, managed_hints, mem_pool, memcpy_2d, memory, memset_2d, mipmapped, module, pointer,
+    profiler, stream, tensor_map, texture_object, unsupported, user_object, versions,
 };
 
 /// `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`.
@@ -61,6 +61,7 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         device::cuDeviceGetAttribute,
         device::cuDeviceComputeCapability,
         device::cuDeviceGetPCIBusId,
+        device::cuDeviceGetByPCIBusId,
         function::cuFuncGetAttribute,
         function::cuFuncSetAttribute,
         function::cuFuncSetCacheConfig,
@@ -135,6 +136,9 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         array::cuArrayDestroy,
         array::cuArrayGetDescriptor_v2,
         array::cuArray3DGetDescriptor_v2,
+        mipmapped::cuMipmappedArrayCreate,
+        mipmapped::cuMipmappedArrayGetLevel,
+        mipmapped::cuMipmappedArrayDestroy,
         texture_object::cuTexObjectCreate,
         tensor_map::cuTensorMapEncodeTiled,
         texture_object::cuTexObjectDestroy,
@@ -180,6 +184,12 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         stream::cuStreamGetCtx_v2,
         stream::cuStreamGetDevice,
         graph::cuGraphCreate,
+        context_limits::cuCtxGetLimit,
+        context_limits::cuCtxSetLimit,
+        context_limits::cuCtxGetCacheConfig,
+        context_limits::cuCtxSetCacheConfig,
+        context_limits::cuCtxGetSharedMemConfig,
+        context_limits::cuCtxSetSharedMemConfig,
         managed_hints::cuMemAdvise_v2,
         managed_hints::cuMemPrefetchAsync_v2,
         managed_hints::cuMemPrefetchAsync_ptsz,

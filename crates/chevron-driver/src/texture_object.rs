@@ -13,24 +13,28 @@ use std::sync::Mutex;
 pub use chevron::backend::cuda::texture_types::{
     ResourceUnion, CUDA_RESOURCE_DESC, CUDA_TEXTURE_DESC,
 };
-use chevron::texture::{AddressMode, ChannelKind, Resource, Sampler, SurfaceObject, TextureObject};
+use chevron::texture::{
+    AddressMode, Array, ChannelKind, MipmapFilter, Resource, Sampler, SurfaceObject, TextureObject,
+};
 use cudart::state::{self, lock};
 use cudart::textures;
 
 use crate::array::{channel_format, dead};
 use crate::memory::enter;
 use crate::result::{
-    entry, store, CUresult, DriverError, DriverResult, INVALID_HANDLE, INVALID_VALUE,
+    entry, store, CUresult, DriverError, DriverResult, INVALID_HANDLE, INVALID_VALUE, NOT_SUPPORTED,
 };
 
 /// `CUresourcetype`.
 const RESOURCE_ARRAY: c_uint = 0;
+const RESOURCE_MIPMAPPED_ARRAY: c_uint = 1;
 const RESOURCE_LINEAR: c_uint = 2;
 const RESOURCE_PITCH2D: c_uint = 3;
 
-/// `CU_TRSF_READ_AS_INTEGER`, `CU_TRSF_NORMALIZED_COORDINATES`.
+/// `CU_TRSF_READ_AS_INTEGER`, `CU_TRSF_NORMALIZED_COORDINATES`, `CU_TRSF_SEAMLESS_CUBEMAP`.
 const READ_AS_INTEGER: c_uint = 0x01;
 const NORMALIZED_COORDINATES: c_uint = 0x02;
+const SEAMLESS_CUBEMAP: c_uint = 0x40;
 
 /// The resource each live texture object was made from (for `cuTexObjectGetResourceDesc`).
 static RESOURCES: Mutex<Option<HashMap<u64, CUDA_RESOURCE_DESC>>> = Mutex::new(None);
@@ -42,12 +46,24 @@ fn sampler(tex: &CUDA_TEXTURE_DESC, kind: ChannelKind) -> DriverResult<Sampler> 
         *slot = AddressMode::from_index(u64::from(m))
             .ok_or_else(|| DriverError::new(INVALID_VALUE, format!("address mode {m}")))?;
     }
+    if tex.flags & SEAMLESS_CUBEMAP != 0 {
+        return Err(DriverError::new(
+            NOT_SUPPORTED,
+            "seamless cubemap filtering (CU_TRSF_SEAMLESS_CUBEMAP) is not provided",
+        ));
+    }
     Ok(Sampler {
         address,
         linear_filter: tex.filterMode == 1,
         normalized_read: tex.flags & READ_AS_INTEGER == 0 && kind != ChannelKind::Float,
         normalized_coords: tex.flags & NORMALIZED_COORDINATES != 0,
         border: tex.borderColor,
+        mipmap: MipmapFilter {
+            linear: tex.mipmapFilterMode == 1,
+            bias: tex.mipmapLevelBias,
+            clamp: [tex.minMipmapLevelClamp, tex.maxMipmapLevelClamp],
+            max_anisotropy: tex.maxAnisotropy,
+        },
     })
 }
 
@@ -57,17 +73,21 @@ fn create_texture(res: &CUDA_RESOURCE_DESC, tex: &CUDA_TEXTURE_DESC) -> DriverRe
     let state = state::current()?;
     let u = &res.res;
     let object = match res.resType {
-        RESOURCE_ARRAY => {
-            let array = u.handle as *mut c_void;
-            textures::with_live_array(u.handle, |a| {
+        RESOURCE_ARRAY | RESOURCE_MIPMAPPED_ARRAY => {
+            let make = |a: &Array| -> DriverResult<TextureObject> {
                 let sampler = sampler(tex, a.desc().format.kind)?;
-                Ok::<_, DriverError>(TextureObject::new(
+                Ok(TextureObject::new(
                     &state.device,
                     &Resource::Array(a),
                     &sampler,
                 )?)
-            })
-            .ok_or_else(|| dead(array))??
+            };
+            let made = if res.resType == RESOURCE_ARRAY {
+                textures::with_live_array(u.handle, make)
+            } else {
+                cudart::mipmapped::with_mipmapped(u.handle, make)
+            };
+            made.ok_or_else(|| dead(u.handle as *mut c_void))??
         }
         RESOURCE_LINEAR | RESOURCE_PITCH2D => {
             let format = channel_format(u.format, u.numChannels)?;

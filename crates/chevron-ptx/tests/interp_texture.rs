@@ -55,6 +55,11 @@ fn descriptor(kind: ObjectKind, base: u64, linear: bool) -> Descriptor {
         normalized_coords: false,
         address: [AddressMode::Clamp; 3],
         border: [0.0; 4],
+        levels: 1,
+        cubemap: false,
+        mipmap_linear: false,
+        lod_bias: 0.0,
+        lod_clamp: [0.0, 0.0],
     }
 }
 

@@ -63,6 +63,32 @@ pub(crate) fn ends_by_itself(insts: &[Inst], pc: usize, target: usize) -> bool {
     })
 }
 
+/// The counter of a loop that [ends by itself](ends_by_itself) (closed by the branch at `pc`
+/// to `target`): its register, its bound and its step. A pass entered with the counter below
+/// the bound is one of at most `ceil(bound / step)` passes.
+pub(crate) struct Counter {
+    pub reg: u32,
+    pub bound: u64,
+    pub step: u64,
+}
+
+/// [`Counter`] of the loop closed by the branch at `pc`, when it ends by itself.
+pub(crate) fn counter(insts: &[Inst], pc: usize, target: usize) -> Option<Counter> {
+    if !ends_by_itself(insts, pc, target) {
+        return None;
+    }
+    let Op::Setp {
+        a: Src::Reg(reg),
+        b: Src::Imm(bound),
+        ..
+    } = insts[pc - 1].op
+    else {
+        return None;
+    };
+    let (step, _) = insts[target..pc].iter().find_map(|inst| raise(inst, reg))?;
+    Some(Counter { reg, bound, step })
+}
+
 /// `setp.lt.u32 p, r, BOUND` (unsigned, bound small): the counter and the compare's width.
 fn bound_check(inst: &Inst, p: u32) -> Option<(u32, u32)> {
     let Op::Setp {
@@ -86,6 +112,11 @@ fn bound_check(inst: &Inst, p: u32) -> Option<(u32, u32)> {
 
 /// `add r, r, STEP` (1 <= STEP <= 2^16), unguarded, at least as wide as the compare.
 fn raises(inst: &Inst, r: u32, compare_bits: u32) -> bool {
+    raise(inst, r).is_some_and(|(_, bits)| bits >= compare_bits)
+}
+
+/// `add r, r, STEP` (1 <= STEP <= 2^16), unguarded: STEP and the add's width in bits.
+pub(crate) fn raise(inst: &Inst, r: u32) -> Option<(u64, u32)> {
     let Op::IntBin {
         k: IntBin::Add,
         t,
@@ -94,16 +125,14 @@ fn raises(inst: &Inst, r: u32, compare_bits: u32) -> bool {
         b,
     } = &inst.op
     else {
-        return false;
+        return None;
     };
     let step = match (a, b) {
         (Src::Reg(x), Src::Imm(step)) | (Src::Imm(step), Src::Reg(x)) if *x == r => *step,
-        _ => return false,
+        _ => return None,
     };
-    inst.guard.is_none()
-        && *d == r
-        && (1..=MAX_PASSES).contains(&step)
-        && t.size() * 8 >= compare_bits
+    (inst.guard.is_none() && *d == r && (1..=MAX_PASSES).contains(&step))
+        .then_some((step, t.size() * 8))
 }
 
 #[cfg(test)]

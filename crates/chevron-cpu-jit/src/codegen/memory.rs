@@ -29,7 +29,7 @@ pub(super) struct Checked {
     len: u64,
     host: Value,
 }
-use crate::context::BlockContext;
+use crate::context::{BlockContext, SITE_WORDS};
 
 impl Emitter<'_, '_, '_> {
     /// An integer atomic at `host`; the old value, zero-extended.
@@ -243,11 +243,11 @@ impl Emitter<'_, '_, '_> {
     /// A global (generic, non-shared) address; jumps to `join` with the host address.
     pub(super) fn global_access(&mut self, pc: usize, a: Value, len: u64, join: Block) {
         // This access's own cache entry, in memory: (device base, limit, host address minus
-        // device base) of the allocation it used last, so accesses to different arrays do not
+        // device base, `SITE_WORDS`) of the allocation it used last, so accesses to different arrays do not
         // evict each other. The limit is `access_limit` of the allocation; 0 (no entry) fails.
         let site = self.site_of[&pc];
         let sites = self.load_fixed(types::I64, offset_of!(BlockContext, sites));
-        let slot = self.b.ins().iadd_imm_u(sites, i64::from(site) * 24);
+        let slot = (self.b.ins()).iadd_imm_u(sites, i64::from(site) * 8 * SITE_WORDS as i64);
         let word = |e: &mut Self, i: i32| {
             e.b.ins()
                 .load(types::I64, MemFlagsData::trusted(), slot, 8 * i)

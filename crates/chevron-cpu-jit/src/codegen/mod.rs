@@ -64,7 +64,7 @@ pub struct Translation<'a> {
 }
 
 pub(crate) use arith::int_cc;
-pub(crate) use counted::ends_by_itself;
+pub(crate) use counted::{counter, ends_by_itself, raise};
 
 /// Per register: whether its NaNs are made canonical where it is read rather than where it is
 /// written (see `registers::kinds`).

@@ -16,16 +16,17 @@
 //! to phase; a group saved by the vector function is marked [`VECTOR_SAVED`], any other is
 //! checked against its registers' shapes when it resumes here.
 
+mod hoist;
 mod operands;
 mod ops;
 pub mod plan;
 mod shapes;
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::mem::offset_of;
 
 use chevron_ptx::interp::program::FunctionCode;
-use chevron_ptx::lowered::{Op, Src};
+use chevron_ptx::lowered::{Addr, AddrBase, Flow, Op, Space, Src};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{
     types, Block, ConstantData, FuncRef, InstBuilder, MemFlagsData, Type, Value,
@@ -80,6 +81,19 @@ pub(super) enum Lane {
     Vector,
 }
 
+/// An access checked earlier on every path to the current instruction: the same address again
+/// (same base register, not written since, same offset and space, elements no wider) needs no
+/// second check (saxpy's store to the elements it loaded).
+struct Checked {
+    space: Space,
+    addr: Addr,
+    /// log2 of the bytes per thread checked.
+    shift: u32,
+    /// Whether the four threads' elements are consecutive (else one element).
+    consecutive: bool,
+    host: Value,
+}
+
 struct VectorEmitter<'a, 'b, 'c> {
     t: &'a VectorTranslation<'a>,
     b: &'b mut FunctionBuilder<'c>,
@@ -100,6 +114,16 @@ struct VectorEmitter<'a, 'b, 'c> {
     fuel: Variable,
     blocks: Vec<Block>,
     next_group: Block,
+    /// Instructions branches go to.
+    targets: BTreeSet<usize>,
+    /// Accesses checked earlier on every path to the current instruction.
+    checked: Vec<Checked>,
+    /// Per hoisted loop's head (`hoist.rs`): the block its own branch comes back to, past the
+    /// entry check, and the loop's index in the plan.
+    loop_bodies: BTreeMap<usize, (Block, usize)>,
+    /// Whether the kernel runs in one phase ([`crate::codegen::single_phase`]): no group
+    /// dispatch on resume states.
+    single_phase: bool,
 }
 
 impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
@@ -131,6 +155,18 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         let fuel = b.declare_var(types::I64);
         let blocks = (0..t.code.insts.len()).map(|_| b.create_block()).collect();
         let next_group = b.create_block();
+        let targets = t
+            .code
+            .insts
+            .iter()
+            .filter_map(|inst| match inst.op {
+                Op::Bra { target } => Some(target as usize),
+                _ => None,
+            })
+            .collect();
+        let loop_bodies = (t.plan.loops.iter().enumerate())
+            .map(|(i, l)| (l.head, (b.create_block(), i)))
+            .collect();
         VectorEmitter {
             t,
             b,
@@ -145,6 +181,10 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             fuel,
             blocks,
             next_group,
+            targets,
+            checked: Vec::new(),
+            single_phase: crate::codegen::single_phase(t.code),
+            loop_bodies,
         }
     }
 
@@ -169,9 +209,18 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         let groups = self.b.ins().ushr_imm_u(threads, 2);
         let dispatch = crate::codegen::phase_loop_test(self.b, g, groups);
 
+        self.b.switch_to_block(dispatch);
+        if self.single_phase {
+            // No barrier: every group not yet run stands at the start (a group handed over
+            // has its resume states set where it leaves, and the scalar code finishes it), and
+            // the block ends with the phase, so no state is read or written here.
+            self.clear();
+            self.jump_to_pc(0);
+            self.next_group_and_body(head);
+            return;
+        }
         // The four threads must stand at the same point: the start, or a barrier's resume
         // point. Waiting or exited ones are skipped; anything else is the scalar code's.
-        self.b.switch_to_block(dispatch);
         let slot = self.resume_slot();
         let states = self.b.ins().load(types::I32X4, mem(), slot, 0);
         let s0 = self.b.ins().extractlane(states, 0);
@@ -228,7 +277,11 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             }
             self.jump_to_pc(pc);
         }
+        self.next_group_and_body(head);
+    }
 
+    /// The step to the next group, and the instructions.
+    fn next_group_and_body(&mut self, head: Block) {
         self.b.switch_to_block(self.next_group);
         let g = self.b.use_var(self.group);
         let g1 = self.b.ins().iadd_imm_u(g, 1);
@@ -284,7 +337,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         for (block, pc) in std::mem::take(&mut self.pending) {
             self.b.switch_to_block(block);
             if let Some(pc) = pc {
-                self.save(pc);
+                self.save(pc, true);
                 let id = self.t.resume_ids[&pc];
                 self.set_states(id);
             }
@@ -346,14 +399,34 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             .collect()
     }
 
-    /// Stores the registers live at `pc` to each thread's slots, as the scalar code keeps them.
-    fn save(&mut self, pc: usize) {
+    /// Stores the registers live at `pc` to each thread's slots, as the scalar code keeps them;
+    /// of a uniform or affine register only thread 0's when `all_lanes` is false (a group
+    /// saved at a barrier by this function resumes here, reading no more: see `restore`).
+    fn save(&mut self, pc: usize, all_lanes: bool) {
         let here = std::mem::replace(&mut self.pc, pc);
         let live = self.live_at(pc);
+        // A varying 32-bit register's four values (an accumulator's NaNs made canonical once
+        // for the four, not lane by lane).
+        let mut vectors = BTreeMap::new();
+        for &r in &live {
+            if self.shape(Src::Reg(r)) == Shape::Varying && self.width(r) == Width::W32 {
+                let v = self.vec32(Src::Reg(r));
+                vectors.insert(r, v);
+            }
+        }
         for lane in 0..4u8 {
             let base = self.lane_regs(i64::from(lane));
             for &r in &live {
-                let v = self.lane64(Src::Reg(r), lane);
+                if lane > 0 && !all_lanes && self.shape(Src::Reg(r)) != Shape::Varying {
+                    continue;
+                }
+                let v = match vectors.get(&r) {
+                    Some(&v) => {
+                        let x = self.b.ins().extractlane(v, lane);
+                        self.b.ins().uextend(types::I64, x)
+                    }
+                    None => self.lane64(Src::Reg(r), lane),
+                };
                 self.b.ins().store(mem(), v, base, 8 * r as i32);
             }
         }
@@ -442,13 +515,18 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
 
     /// The four threads have exited.
     fn exit_group(&mut self) {
-        self.set_states(EXITED);
+        if !self.single_phase {
+            self.set_states(EXITED);
+        }
         self.b.ins().jump(self.next_group, &[]);
     }
 
     /// A barrier: the group waits at `pc` (the instruction after it).
     fn barrier(&mut self, pc: usize) {
-        self.save(pc);
+        // Marked [`VECTOR_SAVED`]: the group's four states stay equal, so it resumes here,
+        // trusted (the scalar code takes a group only when its states differ or name no
+        // barrier of this function).
+        self.save(pc, false);
         let id = self.t.resume_ids[&pc];
         self.set_states(id | WAITING | VECTOR_SAVED);
         self.b.ins().jump(self.next_group, &[]);
@@ -470,6 +548,28 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
 
     fn instruction(&mut self, pc: usize) {
         self.pc = pc;
+        let insts = &self.t.code.insts;
+        // Earlier checks hold here only when the previous instruction is this block's one way
+        // in: it falls through unconditionally and nothing else jumps here (a group's exits
+        // leave the function, so only a barrier's resume point is entered from elsewhere).
+        let falls_through = pc > 0 && {
+            let before = insts[pc - 1].operands();
+            !before.guarded && before.flow == Flow::Next && before.meets.is_none()
+        };
+        if !falls_through || self.targets.contains(&pc) {
+            self.checked.clear();
+        }
+        let written = insts[pc].operands().writes;
+        if let Some(&(body, index)) = self.loop_bodies.get(&pc) {
+            self.loop_entry_check(index, body);
+        }
+        self.guarded_instruction(pc);
+        // A register an entry's address reads has a new value: the entry no longer applies.
+        self.checked
+            .retain(|c| !matches!(c.addr.base, AddrBase::Reg(r) if written.contains(&r)));
+    }
+
+    fn guarded_instruction(&mut self, pc: usize) {
         let inst = &self.t.code.insts[pc];
         let next = if pc + 1 < self.blocks.len() {
             self.blocks[pc + 1]

@@ -12,7 +12,7 @@ use cranelift_codegen::ir::{types, Block, Endianness, InstBuilder, MemFlagsData,
 use super::plan::Width;
 use super::shapes::Shape;
 use super::{mem, Lane, VectorEmitter};
-use crate::context::BlockContext;
+use crate::context::{BlockContext, SITE_WORDS};
 
 /// What a global or shared access does.
 #[derive(Clone, Copy)]
@@ -455,7 +455,13 @@ impl VectorEmitter<'_, '_, '_> {
             self.b.ins().brif(left, go, &[], out, &[]);
             self.b.switch_to_block(go);
         }
-        self.jump_to_pc(target);
+        match self.loop_bodies.get(&target) {
+            // A hoisted loop's own branch: past its entry check.
+            Some(&(body, index)) if self.t.plan.loops[index].end == pc => {
+                self.b.ins().jump(body, &[]);
+            }
+            _ => self.jump_to_pc(target),
+        }
     }
 
     /// The host address of a global or shared access of `1 << shift` bytes per thread, and
@@ -469,6 +475,20 @@ impl VectorEmitter<'_, '_, '_> {
         addr: &chevron_ptx::lowered::Addr,
         shift: u32,
     ) -> (Value, bool) {
+        if let Some(hoisted) = self.hoisted_host(pc, addr) {
+            return hoisted;
+        }
+        let earlier = self.checked.iter().find(|c| {
+            c.space == space
+                && c.addr.base == addr.base
+                && c.addr.offset == addr.offset
+                && shift <= c.shift
+        });
+        if let Some(earlier) = earlier {
+            // Inside accesses checked before (same elements, no wider, so no stronger
+            // alignment): their host address.
+            return (earlier.host, earlier.consecutive);
+        }
         let (first, shape) = match addr.base {
             AddrBase::Reg(r) => (self.lane64(Src::Reg(r), 0), self.shape(Src::Reg(r))),
             _ => (self.b.ins().iconst(types::I64, 0), Shape::Uniform),
@@ -484,6 +504,16 @@ impl VectorEmitter<'_, '_, '_> {
             Space::Shared => self.shared_range(pc, first, last, shift),
             _ => self.global_range(pc, first, last, shift),
         };
+        if self.t.code.insts[pc].guard.is_none() {
+            // Checked on every path from here to the end of the instruction's straight line.
+            self.checked.push(super::Checked {
+                space,
+                addr: *addr,
+                shift,
+                consecutive,
+                host,
+            });
+        }
         (host, consecutive)
     }
 
@@ -563,7 +593,13 @@ impl VectorEmitter<'_, '_, '_> {
 
     /// Whether accesses of `1 << shift` bytes at offsets `first` and `last` are aligned and
     /// below `limit` (the rotate-and-compare of the scalar code, twice).
-    fn within_both(&mut self, first: Value, last: Value, limit: Value, shift: u32) -> Value {
+    pub(super) fn within_both(
+        &mut self,
+        first: Value,
+        last: Value,
+        limit: Value,
+        shift: u32,
+    ) -> Value {
         let r0 = self.b.ins().rotr_imm_u(first, i64::from(shift));
         let r3 = self.b.ins().rotr_imm_u(last, i64::from(shift));
         let ok0 = self.b.ins().icmp(IntCC::UnsignedLessThan, r0, limit);
@@ -577,7 +613,7 @@ impl VectorEmitter<'_, '_, '_> {
     fn global_range(&mut self, pc: usize, first: Value, last: Value, shift: u32) -> Value {
         let site = self.t.sites[&pc];
         let sites = self.load_fixed(types::I64, offset_of!(BlockContext, sites));
-        let slot = self.b.ins().iadd_imm_u(sites, i64::from(site) * 24);
+        let slot = (self.b.ins()).iadd_imm_u(sites, i64::from(site) * 8 * SITE_WORDS as i64);
         let join = self.b.create_block();
         self.b.append_block_param(join, types::I64);
         let miss = self.b.create_block();
@@ -592,8 +628,8 @@ impl VectorEmitter<'_, '_, '_> {
         self.b.block_params(join)[0]
     }
 
-    /// Checks `first` and `last` against site entry `slot`: to `join` with the host address of
-    /// `first`, or to `bad`.
+    /// Checks `first` and `last` (the same value, or `first` plus three elements) against
+    /// site entry `slot`: to `join` with the host address of `first`, or to `bad`.
     fn check_site(
         &mut self,
         slot: Value,
@@ -607,11 +643,13 @@ impl VectorEmitter<'_, '_, '_> {
                 .load(types::I64, MemFlagsData::trusted(), slot, 8 * i)
         };
         let base = word(self, 0);
-        let limit = word(self, 1);
-        let delta = word(self, 2);
         let off0 = self.b.ins().isub(first, base);
-        let off3 = self.b.ins().isub(last, base);
-        let ok = self.within_both(off0, off3, limit, shift);
+        // Four consecutive elements: the first's against the entry's limit for four (one
+        // rotate and compare); one element: against the limit for one.
+        let limit = word(self, if first == last { 1 } else { 3 });
+        let rotated = self.b.ins().rotr_imm_u(off0, i64::from(shift));
+        let ok = self.b.ins().icmp(IntCC::UnsignedLessThan, rotated, limit);
+        let delta = word(self, 2);
         let host = self.b.ins().iadd(first, delta);
         self.b.ins().brif(ok, join, &[host.into()], bad, &[]);
     }

@@ -8,6 +8,7 @@ use chevron_ptx::lowered::{
     AddrBase, BarrierKind, FloatOp, Inst, IntBin, IntTer, Op, Space, Special, Src, SINK,
 };
 
+use super::hoist::{hoisted_loops, HoistedLoop};
 use super::shapes::{widens, Shape, Shapes};
 use crate::liveness::Liveness;
 
@@ -35,6 +36,9 @@ pub struct Plan {
     pub exits: BTreeSet<usize>,
     /// The registers live at each instruction (what an exit or a barrier saves).
     pub live: Liveness,
+    /// Loops whose shared accesses are checked at their entry (`hoist.rs`); their heads are
+    /// exits.
+    pub loops: Vec<HoistedLoop>,
 }
 
 /// The plan for `insts` (`registers` registers), or why the kernel stays one thread at a time.
@@ -96,10 +100,21 @@ pub fn plan(insts: &[Inst], registers: u32, fma: bool) -> Result<Plan, String> {
     }
     // Each exit stores the registers live there for four threads: past a budget the vector
     // function would take longer to compile than it is likely to save.
-    let stores: usize = exits
-        .iter()
-        .map(|&pc| (0..registers).filter(|&r| live.is_live(pc, r)).count())
-        .sum();
+    let saves = |exits: &BTreeSet<usize>| -> usize {
+        exits
+            .iter()
+            .map(|&pc| (0..registers).filter(|&r| live.is_live(pc, r)).count())
+            .sum()
+    };
+    let mut loops = hoisted_loops(insts, &shapes, &widths);
+    let mut with_heads = exits.clone();
+    with_heads.extend(loops.iter().map(|l| l.head));
+    if saves(&with_heads) <= SAVE_BUDGET {
+        exits = with_heads;
+    } else {
+        loops.clear();
+    }
+    let stores = saves(&exits);
     if stores > SAVE_BUDGET {
         return Err(format!(
             "{} places to leave the vector code, saving {stores} registers in all (more than {SAVE_BUDGET})",
@@ -111,6 +126,7 @@ pub fn plan(insts: &[Inst], registers: u32, fma: bool) -> Result<Plan, String> {
         shapes,
         exits,
         live,
+        loops,
     })
 }
 

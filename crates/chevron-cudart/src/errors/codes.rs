@@ -65,6 +65,7 @@ pub const CODES: &[ErrorCode] = codes! {
     201 - CUDA_ERROR_INVALID_CONTEXT "invalid device context";
     209 cudaErrorNoKernelImageForDevice CUDA_ERROR_NO_BINARY_FOR_GPU
         "no kernel image is available for execution on the device";
+    215 cudaErrorUnsupportedLimit CUDA_ERROR_UNSUPPORTED_LIMIT "unsupported limit";
     217 cudaErrorPeerAccessUnsupported - "peer access is not supported between these two devices";
     218 cudaErrorInvalidPtx CUDA_ERROR_INVALID_PTX "a PTX JIT compilation failed";
     301 - CUDA_ERROR_FILE_NOT_FOUND "file not found";

@@ -63,6 +63,7 @@ static CAPTURES: Mutex<Option<Captures>> = Mutex::new(None);
 static CAPTURING: AtomicUsize = AtomicUsize::new(0);
 
 /// Whether any stream captures.
+#[inline]
 pub fn any_capturing() -> bool {
     CAPTURING.load(Ordering::Acquire) != 0
 }

@@ -427,10 +427,10 @@ macro_rules! describe {
                 t.values.$iter().for_each(|s| $v.read(s));
                 t.d.$iter().for_each(|d| $v.write(d));
                 // Texels and surface elements live in global memory.
-                let kind = if t.values.is_empty() {
-                    AccessKind::Load
-                } else {
+                let kind = if t.stores() {
                     AccessKind::Store
+                } else {
+                    AccessKind::Load
                 };
                 $v.access(Space::Global, kind);
             }

@@ -51,7 +51,9 @@ pub mod texture;
 
 pub use graph::{ExecGraph, GraphStep};
 pub use tensor_map::{TiledTensorMap, MAX_TENSOR_MAP_RANK};
-pub use texture::{ArrayCopy, ArrayDesc, NativeArray, NativeObject, NativeResource, Sampler};
+pub use texture::{
+    ArrayCopy, ArrayDesc, MipmapFilter, NativeArray, NativeObject, NativeResource, Sampler,
+};
 
 use std::any::Any;
 use std::ffi::c_void;
@@ -115,6 +117,15 @@ impl BackendKind {
             BackendKind::Scripted => true,
         }
     }
+}
+
+/// A device's identity as its driver gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DriverIdentity {
+    /// The device's UUID.
+    pub uuid: [u8; 16],
+    /// Its PCI bus id as the driver writes it (`domain:bus:device.function`).
+    pub pci_bus_id: String,
 }
 
 /// What a device is and what it can run.
@@ -345,6 +356,19 @@ pub trait Device: Send + Sync + 'static {
         ))
     }
 
+    /// Level `level` of the mipmapped array `array` (made by [`Device::create_array`] with
+    /// levels), as an array of its own that is destroyed with `array` (CUDA:
+    /// `cuMipmappedArrayGetLevel`); the caller keeps `array` alive while the level is used.
+    /// Backends without native textures keep this default error.
+    fn array_level(&self, array: &dyn NativeArray, level: u32) -> Result<Box<dyn NativeArray>> {
+        let _ = (array, level);
+        Err(unsupported(
+            self.info(),
+            "array_level",
+            "native mipmapped arrays",
+        ))
+    }
+
     /// Creates a texture object reading `resource` (arrays of this device) with `sampler`.
     /// Backends without native textures keep this default error.
     fn create_texture_object(
@@ -376,6 +400,28 @@ pub trait Device: Send + Sync + 'static {
     /// `None` on devices without a driver (the CPU device), which answer from [`DeviceInfo`].
     fn driver_attribute(&self, attribute: i32) -> Option<Result<i32>> {
         let _ = attribute;
+        None
+    }
+
+    /// The driver's identity of the device (CUDA: `cuDeviceGetUuid_v2`, `cuDeviceGetPCIBusId`),
+    /// so runtime ABIs hand out a GPU's real UUID and bus id; `None` on devices without a
+    /// driver (the CPU device), whose identity [`crate::Device`] makes up.
+    fn driver_identity(&self) -> Option<Result<DriverIdentity>> {
+        None
+    }
+
+    /// The driver's value of a context limit (CUDA: `cuCtxGetLimit` with a `CUlimit`, whose
+    /// values are `cudaLimit`'s), so a GPU's stack, printf FIFO and heap sizes are its driver's;
+    /// `None` on devices without a driver (the CPU device), whose limits the runtime keeps.
+    fn driver_limit(&self, limit: i32) -> Option<Result<usize>> {
+        let _ = limit;
+        None
+    }
+
+    /// Sets a context limit through the driver (CUDA: `cuCtxSetLimit`): a kernel that needs a
+    /// deeper stack or a bigger device heap gets it; `None` on devices without a driver.
+    fn set_driver_limit(&self, limit: i32, value: usize) -> Option<Result<()>> {
+        let _ = (limit, value);
         None
     }
 

@@ -181,6 +181,17 @@ impl backend::Device for ScriptedDevice {
             Kind::Array,
         )))
     }
+    fn array_level(
+        &self,
+        _array: &dyn backend::NativeArray,
+        _level: u32,
+    ) -> Result<Box<dyn backend::NativeArray>> {
+        Ok(Box::new(ScriptedNative::new(
+            &self.counters,
+            &self.next,
+            Kind::Array,
+        )))
+    }
     fn create_texture_object(
         &self,
         _resource: &backend::NativeResource<'_>,

@@ -14,6 +14,7 @@
 
 use std::any::Any;
 
+use chevron_ptx::interp::texture::mipmap;
 pub use chevron_ptx::interp::texture::{AddressMode, ChannelKind};
 
 use super::DevicePtr;
@@ -69,6 +70,12 @@ pub struct ArrayDesc {
     pub surface: bool,
     /// `tld4` may read it (`cudaArrayTextureGather`).
     pub gather: bool,
+    /// A cubemap (`cudaArrayCubemap`): `extent[2]` faces of `width × width`, 6 (or, layered,
+    /// a multiple of 6: face `f` of cube `c` is layer `6c + f`).
+    pub cubemap: bool,
+    /// Mipmap levels of a mipmapped array (`cudaMallocMipmappedArray`); 0 for an array that
+    /// is not mipmapped. `extent` is level 0's.
+    pub levels: u32,
 }
 
 impl ArrayDesc {
@@ -77,17 +84,32 @@ impl ArrayDesc {
         match self.extent {
             [_, 0, _] => 1,
             [_, _, 0] => 2,
-            _ if self.layered => 2,
+            _ if self.layered || self.cubemap => 2,
             _ => 3,
         }
     }
 
-    /// Layers (0 if not layered).
+    /// Layers (0 if not layered); a cubemap's faces are layers.
     pub fn layers(&self) -> u64 {
-        if self.layered {
+        if self.layered || self.cubemap {
             self.extent[2]
         } else {
             0
+        }
+    }
+
+    /// The description of level `l` of a mipmapped array (each dimension `max(1, e >> l)`,
+    /// layers kept), an array of its own that is not mipmapped.
+    pub fn level(&self, l: u32) -> ArrayDesc {
+        let dims = usize::from(self.dims());
+        let mut extent = self.extent;
+        for e in extent.iter_mut().take(dims) {
+            *e = (e.checked_shr(l).unwrap_or(0)).max(1);
+        }
+        ArrayDesc {
+            extent,
+            levels: 0,
+            ..*self
         }
     }
 
@@ -97,22 +119,74 @@ impl ArrayDesc {
     }
 
     /// Checks the description: a valid format, a width, and a height wherever a depth is
-    /// given (unless layered); returns the bytes the array holds tightly pitched.
+    /// given (unless layered); a cubemap's square faces, 6 of them (a multiple of 6 if
+    /// layered); at most a full chain of levels. Returns the bytes the array holds tightly
+    /// pitched, all levels one after another.
     pub fn check(&self) -> std::result::Result<u64, String> {
         self.format.check()?;
         let [w, h, d] = self.extent;
         if w == 0 || (d != 0 && h == 0 && !self.layered) || (self.layered && d == 0) {
             return Err(format!("extent {:?} is not an array", self.extent));
         }
-        [w, h.max(1), d.max(1), self.format.element_bytes()]
+        if self.cubemap && (w != h || d == 0 || d % 6 != 0 || (!self.layered && d != 6)) {
+            return Err(format!(
+                "extent {:?} is not a cubemap (square faces, a depth of 6, or a multiple of 6 \
+                 if layered)",
+                self.extent
+            ));
+        }
+        let chain = self.full_chain();
+        if self.levels > chain {
+            return Err(format!(
+                "{} levels (an extent of {:?} has {chain})",
+                self.levels, self.extent
+            ));
+        }
+        let level0 = [w, h.max(1), d.max(1), self.format.element_bytes()]
             .iter()
             .try_fold(1u64, |acc, &x| acc.checked_mul(x))
             .filter(|&b| b <= 1 << 40)
-            .ok_or_else(|| format!("extent {:?} is too large", self.extent))
+            .ok_or_else(|| format!("extent {:?} is too large", self.extent))?;
+        if self.levels <= 1 {
+            return Ok(level0);
+        }
+        let (offset, last) = self.level_span(self.levels - 1);
+        Ok(offset + last)
+    }
+
+    /// The levels of a full mipmap chain of this extent: `1 + floor(log2(largest dimension))`
+    /// (layers are not a dimension).
+    pub fn full_chain(&self) -> u32 {
+        let [w, h, d] = self.extent;
+        mipmap::full_chain([w, h, if self.dims() == 3 { d } else { 1 }])
+    }
+
+    /// Byte offset of level `l` from level 0 and its bytes, levels tightly pitched one after
+    /// another (the CPU device's layout of a mipmapped array).
+    pub fn level_span(&self, l: u32) -> (u64, u64) {
+        let extent = self.extent.map(|e| e.max(1));
+        let element = self.format.element_bytes();
+        mipmap::level_span(extent, self.dims(), self.layers(), element, l)
     }
 }
 
-/// How a texture samples (CUDA's `cudaTextureDesc`, less mipmaps).
+/// How a texture reads the levels of a mipmapped array (the mipmap fields of CUDA's
+/// `cudaTextureDesc`); the default is the zeroed structure's: point filtering, no bias, every
+/// level clamped to 0.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct MipmapFilter {
+    /// Blend the two nearest levels (true) or read the nearest one.
+    pub linear: bool,
+    /// Added to every level of detail.
+    pub bias: f32,
+    /// The smallest and largest level of detail read.
+    pub clamp: [f32; 2],
+    /// The most anisotropy the hardware may use (kept for GPUs; the CPU device samples
+    /// isotropically).
+    pub max_anisotropy: u32,
+}
+
+/// How a texture samples (CUDA's `cudaTextureDesc`).
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Sampler {
     /// Address modes of x, y, z.
@@ -125,10 +199,14 @@ pub struct Sampler {
     pub normalized_coords: bool,
     /// The border colour.
     pub border: [f32; 4],
+    /// How levels of a mipmapped array are read.
+    pub mipmap: MipmapFilter,
 }
 
 /// An array the backend made ([`crate::backend::Device::create_array`]); dropping it destroys
-/// it (CUDA: `cuArrayDestroy`). The caller keeps it alive while work uses it.
+/// it (CUDA: `cuArrayDestroy`, `cuMipmappedArrayDestroy`; a level of a mipmapped array
+/// ([`crate::backend::Device::array_level`]) is destroyed with its array). The caller keeps it
+/// alive while work uses it, and a mipmapped array alive while its levels are used.
 pub trait NativeArray: Send + Sync + 'static {
     /// The backend's handle (CUDA: the `CUarray`).
     fn handle(&self) -> u64;
@@ -149,6 +227,8 @@ pub trait NativeObject: Send + Sync + 'static {
 pub enum NativeResource<'a> {
     /// An array of the same device.
     Array(&'a dyn NativeArray),
+    /// A mipmapped array of the same device.
+    Mipmapped(&'a dyn NativeArray),
     /// `bytes` bytes of linear device memory at `ptr` (`tex1Dfetch`).
     Linear {
         /// Device address.
@@ -227,7 +307,50 @@ mod tests {
             layered,
             surface: false,
             gather: false,
+            cubemap: false,
+            levels: 0,
         }
+    }
+
+    #[test]
+    fn cubemaps_and_mipmaps_are_checked_and_sized() {
+        let cube = ArrayDesc {
+            cubemap: true,
+            ..desc([4, 4, 6], false)
+        };
+        assert_eq!(cube.check(), Ok(4 * 4 * 6 * 8));
+        assert_eq!((cube.dims(), cube.layers()), (2, 6));
+        assert!(ArrayDesc {
+            extent: [4, 3, 6],
+            ..cube
+        }
+        .check()
+        .is_err());
+        assert!(ArrayDesc {
+            extent: [4, 4, 12],
+            ..cube
+        }
+        .check()
+        .is_err());
+        let layered = ArrayDesc {
+            extent: [4, 4, 12],
+            layered: true,
+            ..cube
+        };
+        assert_eq!(layered.check(), Ok(4 * 4 * 12 * 8));
+        // 8×4, 4×2, 2×1, 1×1 of 8-byte texels.
+        let mip = ArrayDesc {
+            levels: 4,
+            ..desc([8, 4, 0], false)
+        };
+        assert_eq!(mip.check(), Ok((32 + 8 + 2 + 1) * 8));
+        assert_eq!(mip.level_span(2), ((32 + 8) * 8, 2 * 8));
+        assert_eq!(mip.level(2).extent, [2, 1, 0]);
+        assert_eq!(mip.level(3).levels, 0);
+        assert!(ArrayDesc { levels: 5, ..mip }.check().is_err());
+        let mip_cube = ArrayDesc { levels: 3, ..cube };
+        assert_eq!(mip_cube.check(), Ok((16 + 4 + 1) * 6 * 8));
+        assert_eq!(mip_cube.level(1).extent, [2, 2, 6]);
     }
 
     #[test]

@@ -128,6 +128,44 @@ impl Device {
         self.shared.core.backend.tensor_maps()
     }
 
+    /// The driver's value of a context limit (CUDA: `cuCtxGetLimit`); `None` on devices
+    /// without a driver (the CPU device).
+    pub fn driver_limit(&self, limit: i32) -> Option<Result<usize>> {
+        self.shared.core.backend.driver_limit(limit)
+    }
+
+    /// Sets a context limit through the driver (CUDA: `cuCtxSetLimit`); `None` on devices
+    /// without a driver.
+    pub fn set_driver_limit(&self, limit: i32, value: usize) -> Option<Result<()>> {
+        self.shared.core.backend.set_driver_limit(limit, value)
+    }
+
+    /// The device's UUID: a GPU's driver's, else 16 bytes hashed from the device's label
+    /// (the same in every run of every program).
+    pub fn uuid(&self) -> Result<[u8; 16]> {
+        if let Some(identity) = self.shared.core.backend.driver_identity() {
+            return Ok(identity?.uuid);
+        }
+        let (mut a, mut b) = (0xcbf2_9ce4_8422_2325_u64, 0x8422_2325_cbf2_9ce4_u64);
+        for byte in self.label().bytes() {
+            a = (a ^ u64::from(byte)).wrapping_mul(0x100_0000_01b3);
+            b = (b ^ u64::from(byte)).wrapping_mul(0x0000_0100_0000_01b3 + 2);
+        }
+        let mut bytes = [0u8; 16];
+        bytes[..8].copy_from_slice(&a.to_le_bytes());
+        bytes[8..].copy_from_slice(&b.to_le_bytes());
+        Ok(bytes)
+    }
+
+    /// The device's PCI bus id (`domain:bus:device.function`): a GPU's driver's, else
+    /// `0000:00:NN.0` with NN the device's ordinal (devices without a driver are on no bus).
+    pub fn pci_bus_id(&self) -> Result<String> {
+        if let Some(identity) = self.shared.core.backend.driver_identity() {
+            return Ok(identity?.pci_bus_id);
+        }
+        Ok(format!("0000:00:{:02x}.0", self.info().ordinal))
+    }
+
     /// The driver's answer to a device attribute query (CUDA: `cuDeviceGetAttribute` with a
     /// `CUdevice_attribute` value); `None` on devices without a driver (the CPU device).
     pub fn driver_attribute(&self, attribute: i32) -> Option<Result<i32>> {

@@ -9,29 +9,43 @@
 //!   [`SurfaceObject`] is a small device allocation holding the interpreter's [`Descriptor`]:
 //!   its handle is that allocation's address, which kernels receive as a 64-bit argument and
 //!   the interpreter reads when `tex` or `suld` names it. Copies to and from an array are
-//!   copies of its memory ([`Array::memory`]).
-//! - **GPUs:** the driver makes them (`cuArray3DCreate`, `cuTexObjectCreate`,
-//!   `cuSurfObjectCreate`): an array's handle is its `CUarray`, an object's the driver's
-//!   64-bit handle, and copies go through [`copy_array`] (`cuMemcpy3DAsync`).
+//!   copies of its memory ([`Array::memory`]). A mipmapped array is one allocation holding
+//!   its levels one after another ([`ArrayDesc::level_span`]); a level ([`Array::level`]) is
+//!   an array over its part of that memory.
+//! - **GPUs:** the driver makes them (`cuArray3DCreate`, `cuMipmappedArrayCreate`,
+//!   `cuTexObjectCreate`, `cuSurfObjectCreate`): an array's handle is its `CUarray` (or
+//!   `CUmipmappedArray`), an object's the driver's 64-bit handle, and copies go through
+//!   [`copy_array`] (`cuMemcpy3DAsync`).
+//!
+//! A mipmapped array is an [`Array`] whose description has levels (`ArrayDesc::levels`); it
+//! is read by texture objects, and written and copied through its levels.
 
 mod copy;
 mod object;
 
 pub use chevron_ptx::interp::texture::{AddressMode, ChannelKind, Descriptor, ResourceKind};
 pub use copy::{copy_array, Side};
-pub use object::{Resource, ResourceInfo, SurfaceObject, TextureObject};
+pub use object::{ArrayInfo, Resource, SurfaceObject, TextureObject};
 
-pub use crate::backend::texture::{ArrayDesc, ChannelFormat, Sampler};
+pub use crate::backend::texture::{ArrayDesc, ChannelFormat, MipmapFilter, Sampler};
+use std::sync::Arc;
+
 use crate::backend::NativeArray;
 use crate::{Buffer, Device, Error, Result};
 
 /// Where an array's elements live.
 enum Storage {
     /// Plain device memory, tightly pitched (backends whose kernels read chevron's
-    /// descriptors).
-    Memory(Buffer<u8>),
-    /// An array the backend made (CUDA's `CUarray`).
-    Native(Box<dyn NativeArray>),
+    /// descriptors), from this byte offset (a level of a mipmapped array shares its array's
+    /// allocation).
+    Memory(Arc<Buffer<u8>>, u64),
+    /// An array the backend made (CUDA's `CUarray`), and for a level the mipmapped array it
+    /// belongs to, only kept alive while the level is (dropped after it: fields drop in
+    /// order).
+    Native(
+        Arc<dyn NativeArray>,
+        #[allow(dead_code)] Option<Arc<dyn NativeArray>>,
+    ),
 }
 
 /// A CUDA array on a device.
@@ -60,14 +74,45 @@ impl Array {
         })?;
         let backend = &device.core().backend;
         let storage = if backend.native_textures() {
-            Storage::Native(backend.create_array(&desc)?)
+            Storage::Native(Arc::from(backend.create_array(&desc)?), None)
         } else {
-            Storage::Memory(Buffer::<u8>::new(device, bytes as usize)?)
+            Storage::Memory(Arc::new(Buffer::<u8>::new(device, bytes as usize)?), 0)
         };
         Ok(Array {
             storage,
             desc,
             device: device.clone(),
+        })
+    }
+
+    /// Level `level` of this mipmapped array, as an array of its own (CUDA's
+    /// `cudaGetMipmappedArrayLevel`): it shares the mipmapped array's memory and keeps it
+    /// alive. `Error::InvalidValue` for an array that is not mipmapped or a level it lacks.
+    pub fn level(&self, level: u32) -> Result<Array> {
+        if level >= self.desc.levels {
+            return Err(Error::InvalidValue {
+                call: "Array::level",
+                message: format!(
+                    "level {level} of an array of {} mipmap levels",
+                    self.desc.levels
+                ),
+            });
+        }
+        let desc = self.desc.level(level);
+        let storage = match &self.storage {
+            Storage::Memory(buffer, offset) => {
+                let (at, _) = self.desc.level_span(level);
+                Storage::Memory(Arc::clone(buffer), *offset + at)
+            }
+            Storage::Native(array, _) => {
+                let level = self.device.core().backend.array_level(&**array, level)?;
+                Storage::Native(Arc::from(level), Some(Arc::clone(array)))
+            }
+        };
+        Ok(Array {
+            storage,
+            desc,
+            device: self.device.clone(),
         })
     }
 
@@ -80,8 +125,8 @@ impl Array {
     /// element (0, 0, 0) on the CPU device, the driver's `CUarray` on GPUs.
     pub fn handle(&self) -> u64 {
         match &self.storage {
-            Storage::Memory(buffer) => buffer.device_ptr(),
-            Storage::Native(array) => array.handle(),
+            Storage::Memory(buffer, offset) => buffer.device_ptr() + offset,
+            Storage::Native(array, _) => array.handle(),
         }
     }
 
@@ -90,16 +135,16 @@ impl Array {
     /// copied with [`copy_array`].
     pub fn memory(&self) -> Option<u64> {
         match &self.storage {
-            Storage::Memory(buffer) => Some(buffer.device_ptr()),
-            Storage::Native(_) => None,
+            Storage::Memory(buffer, offset) => Some(buffer.device_ptr() + offset),
+            Storage::Native(..) => None,
         }
     }
 
     /// The backend's array, for arrays the driver made.
     pub(crate) fn native(&self) -> Option<&dyn NativeArray> {
         match &self.storage {
-            Storage::Memory(_) => None,
-            Storage::Native(array) => Some(&**array),
+            Storage::Memory(..) => None,
+            Storage::Native(array, _) => Some(&**array),
         }
     }
 
@@ -126,7 +171,7 @@ impl Array {
 
 impl Drop for Array {
     fn drop(&mut self) {
-        if let Storage::Native(_) = self.storage {
+        if let Storage::Native(..) = self.storage {
             // Work queued on any stream may still read the array: the driver's destroy waits
             // for none of it, so the device finishes first (a fault stays for its stream).
             let _ = self.device.synchronize();
@@ -151,6 +196,8 @@ mod tests {
             layered: false,
             surface,
             gather: false,
+            cubemap: false,
+            levels: 0,
         }
     }
 
@@ -174,16 +221,17 @@ mod tests {
             normalized_read: false,
             normalized_coords: true,
             border: [0.0; 4],
+            mipmap: MipmapFilter::default(),
         };
         let texture = TextureObject::new(&device, &Resource::Array(&array), &sampler).unwrap();
         assert_ne!(texture.handle(), array.handle());
         assert!(texture.descriptor().is_none());
         assert_eq!(
             *texture.resource(),
-            ResourceInfo::Array {
+            Resource::Array(ArrayInfo {
                 handle: array.handle(),
                 desc: *array.desc()
-            }
+            })
         );
         assert_eq!(*texture.sampler(), sampler);
         let surface = SurfaceObject::new(&array).unwrap();
@@ -228,6 +276,35 @@ mod tests {
         assert_eq!(Counters::get(&counters.objects), 0);
         drop(array);
         assert_eq!(Counters::get(&counters.arrays), 0);
+    }
+
+    #[test]
+    fn levels_of_a_native_mipmapped_array_keep_it_alive() {
+        let scripted = Arc::new(ScriptedDevice::new(0));
+        let counters = Arc::clone(&scripted.counters);
+        let device = Device::from_backend(scripted);
+        let desc = ArrayDesc {
+            levels: 3,
+            ..float_array([8, 4, 0], true)
+        };
+        let mip = Array::new(&device, desc).unwrap();
+        let level = mip.level(2).unwrap();
+        assert_eq!((level.desc().extent, level.desc().levels), ([2, 1, 0], 0));
+        assert!(mip.level(3).is_err());
+        let err = SurfaceObject::new(&mip).unwrap_err().to_string();
+        assert!(err.contains("one level"), "{err}");
+        assert!(SurfaceObject::new(&level).is_ok());
+        assert_eq!(Counters::get(&counters.arrays), 2);
+        drop(mip);
+        assert_eq!(
+            Counters::get(&counters.arrays),
+            2,
+            "the level keeps its mipmapped array"
+        );
+        drop(level);
+        assert_eq!(Counters::get(&counters.arrays), 0);
+        let plain = Array::new(&device, float_array([8, 4, 0], false)).unwrap();
+        assert!(plain.level(0).is_err(), "an array without levels has none");
     }
 
     #[test]

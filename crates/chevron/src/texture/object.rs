@@ -5,15 +5,19 @@
 
 use chevron_ptx::interp::texture::ObjectKind;
 
-use super::{AddressMode, Array, ArrayDesc, ChannelFormat, Descriptor, ResourceKind, Sampler};
+use super::{
+    AddressMode, Array, ArrayDesc, ChannelFormat, Descriptor, MipmapFilter, ResourceKind, Sampler,
+};
 use crate::backend::{NativeObject, NativeResource};
 use crate::{Buffer, Device, Error, Result};
 
-/// The memory a texture reads.
-#[derive(Debug, Clone, Copy)]
-pub enum Resource<'a> {
-    /// An array.
-    Array(&'a Array),
+/// The memory a texture reads, the array named by `A`: a borrowed [`Array`] when an object is
+/// made ([`TextureObject::new`]), [`ArrayInfo`] as the object remembers it
+/// ([`TextureObject::resource`]). An array with mipmap levels is a mipmapped array.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Resource<A> {
+    /// An array (mipmapped or not).
+    Array(A),
     /// Linear memory of `bytes` bytes at `ptr` (`tex1Dfetch`).
     Linear {
         /// Device address.
@@ -36,52 +40,28 @@ pub enum Resource<'a> {
     },
 }
 
-/// What an object was made over, kept with it: a [`Resource`] with the array named by handle.
+/// An array as an object made over it remembers it: its handle ([`Array::handle`]) and what
+/// it holds.
 #[derive(Debug, Clone, Copy, PartialEq)]
-pub enum ResourceInfo {
-    /// The array of this handle ([`Array::handle`]) and description.
-    Array {
-        /// The array's handle.
-        handle: u64,
-        /// What it holds.
-        desc: ArrayDesc,
-    },
-    /// Linear memory.
-    Linear {
-        /// Device address.
-        ptr: u64,
-        /// Element format.
-        format: ChannelFormat,
-        /// Size in bytes.
-        bytes: u64,
-    },
-    /// Pitched 2D memory.
-    Pitch2D {
-        /// Device address.
-        ptr: u64,
-        /// Element format.
-        format: ChannelFormat,
-        /// Width and height in elements.
-        extent: [u64; 2],
-        /// Bytes from one row to the next.
-        pitch: u64,
-    },
+pub struct ArrayInfo {
+    /// The array's handle.
+    pub handle: u64,
+    /// What it holds.
+    pub desc: ArrayDesc,
 }
 
-impl Resource<'_> {
-    fn info(&self) -> ResourceInfo {
+impl<A> Resource<A> {
+    /// The same resource with its array named by `f(array)`.
+    pub fn map_array<B>(&self, f: impl FnOnce(&A) -> B) -> Resource<B> {
         match *self {
-            Resource::Array(a) => ResourceInfo::Array {
-                handle: a.handle(),
-                desc: *a.desc(),
-            },
-            Resource::Linear { ptr, format, bytes } => ResourceInfo::Linear { ptr, format, bytes },
+            Resource::Array(ref a) => Resource::Array(f(a)),
+            Resource::Linear { ptr, format, bytes } => Resource::Linear { ptr, format, bytes },
             Resource::Pitch2D {
                 ptr,
                 format,
                 extent,
                 pitch,
-            } => ResourceInfo::Pitch2D {
+            } => Resource::Pitch2D {
                 ptr,
                 format,
                 extent,
@@ -89,15 +69,29 @@ impl Resource<'_> {
             },
         }
     }
+}
+
+impl Resource<&Array> {
+    fn info(&self) -> Resource<ArrayInfo> {
+        self.map_array(|a| ArrayInfo {
+            handle: a.handle(),
+            desc: *a.desc(),
+        })
+    }
 
     /// The resource as the backend takes it (arrays the driver made).
     fn native(&self, call: &'static str) -> Result<NativeResource<'_>> {
         Ok(match *self {
             Resource::Array(a) => {
-                NativeResource::Array(a.native().ok_or_else(|| Error::InvalidValue {
+                let native = a.native().ok_or_else(|| Error::InvalidValue {
                     call,
                     message: "the array is not an array of this device's driver".into(),
-                })?)
+                })?;
+                if a.desc().levels > 0 {
+                    NativeResource::Mipmapped(native)
+                } else {
+                    NativeResource::Array(native)
+                }
             }
             Resource::Linear { ptr, format, bytes } => {
                 NativeResource::Linear { ptr, format, bytes }
@@ -119,7 +113,7 @@ impl Resource<'_> {
 
 /// Checks what both kinds of device refuse alike: a bad format, an empty resource, an array
 /// of another device.
-fn check(device: &Device, resource: &Resource<'_>) -> std::result::Result<(), String> {
+fn check(device: &Device, resource: &Resource<&Array>) -> std::result::Result<(), String> {
     let (format, width) = match *resource {
         Resource::Array(a) => {
             if !a.device().same_device(device) {
@@ -144,17 +138,25 @@ fn check(device: &Device, resource: &Resource<'_>) -> std::result::Result<(), St
 /// The interpreter's descriptor of `resource` read with `sampler`, as an object of `kind`
 /// (arrays of plain memory only).
 fn describe(
-    resource: &Resource<'_>,
+    resource: &Resource<&Array>,
     sampler: &Sampler,
     kind: ObjectKind,
 ) -> std::result::Result<Descriptor, String> {
+    let (levels, cubemap) = match resource {
+        Resource::Array(a) => (a.desc().levels.max(1), a.desc().cubemap),
+        _ => (1, false),
+    };
     let (base, format, extent, layers, row_pitch, slice_pitch, dims, res) = match *resource {
         Resource::Array(a) => {
             let d = a.desc();
             let extent = [
                 d.extent[0],
                 d.extent[1].max(1),
-                if d.layered { 1 } else { d.extent[2].max(1) },
+                if d.layers() > 0 {
+                    1
+                } else {
+                    d.extent[2].max(1)
+                },
             ];
             let base = a.memory().ok_or("the array is not plain device memory")?;
             let (row, slice) = (a.row_pitch(), a.slice_pitch());
@@ -197,6 +199,11 @@ fn describe(
         normalized_coords: sampler.normalized_coords,
         address: sampler.address,
         border: sampler.border,
+        levels,
+        cubemap,
+        mipmap_linear: sampler.mipmap.linear,
+        lod_bias: sampler.mipmap.bias,
+        lod_clamp: sampler.mipmap.clamp,
     })
 }
 
@@ -214,7 +221,7 @@ enum Object {
 impl Object {
     fn new(
         device: &Device,
-        resource: &Resource<'_>,
+        resource: &Resource<&Array>,
         sampler: &Sampler,
         kind: ObjectKind,
         call: &'static str,
@@ -267,13 +274,13 @@ impl std::fmt::Debug for Object {
 #[derive(Debug)]
 pub struct TextureObject {
     object: Object,
-    resource: ResourceInfo,
+    resource: Resource<ArrayInfo>,
     sampler: Sampler,
 }
 
 impl TextureObject {
     /// Creates a texture object reading `resource` with `sampler` on `device`.
-    pub fn new(device: &Device, resource: &Resource<'_>, sampler: &Sampler) -> Result<Self> {
+    pub fn new(device: &Device, resource: &Resource<&Array>, sampler: &Sampler) -> Result<Self> {
         let kind = ObjectKind::Texture;
         Ok(TextureObject {
             object: Object::new(device, resource, sampler, kind, "TextureObject::new")?,
@@ -288,7 +295,7 @@ impl TextureObject {
     }
 
     /// What the object reads.
-    pub fn resource(&self) -> &ResourceInfo {
+    pub fn resource(&self) -> &Resource<ArrayInfo> {
         &self.resource
     }
 
@@ -310,12 +317,18 @@ impl TextureObject {
 #[derive(Debug)]
 pub struct SurfaceObject {
     object: Object,
-    resource: ResourceInfo,
+    resource: Resource<ArrayInfo>,
 }
 
 impl SurfaceObject {
     /// Creates a surface object over `array` (which must allow surfaces).
     pub fn new(array: &Array) -> Result<Self> {
+        if array.desc().levels > 0 {
+            return Err(Error::InvalidValue {
+                call: "SurfaceObject::new",
+                message: "a surface is made over one level of a mipmapped array".into(),
+            });
+        }
         if !array.desc().surface {
             return Err(Error::InvalidValue {
                 call: "SurfaceObject::new",
@@ -329,6 +342,7 @@ impl SurfaceObject {
             normalized_read: false,
             normalized_coords: false,
             border: [0.0; 4],
+            mipmap: MipmapFilter::default(),
         };
         let resource = Resource::Array(array);
         let (kind, call) = (ObjectKind::Surface, "SurfaceObject::new");
@@ -344,7 +358,7 @@ impl SurfaceObject {
     }
 
     /// The array it reads and writes.
-    pub fn resource(&self) -> &ResourceInfo {
+    pub fn resource(&self) -> &Resource<ArrayInfo> {
         &self.resource
     }
 }

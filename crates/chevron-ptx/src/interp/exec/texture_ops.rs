@@ -1,9 +1,10 @@
-//! Texture and surface instructions on object handles: `tex` (1D, 2D, 3D, layered 1D and 2D;
-//! float or integer coordinates), `tld4`, `txq`, `suld.b`, `sust.b` (clamp, trap or zero
-//! out of range) and `suq`. A handle is the address of a descriptor in device memory
-//! ([`crate::interp::texture`]); sampling itself is [`crate::interp::texture::sample`].
-//! Mipmap levels (`.level`, `.grad`), cube maps, formatted surface access (`.p`) and texture
-//! references by name are refused when the kernel is loaded.
+//! Texture and surface instructions on object handles: `tex` (1D, 2D, 3D, layered 1D and 2D,
+//! cube and layered cube; float or integer coordinates; mipmap levels by `.level` or `.grad`),
+//! `tld4`, `txq`, `suld.b`, `sust.b` (clamp, trap or zero out of range) and `suq`. A handle
+//! is the address of a descriptor in device memory ([`crate::interp::texture`]); sampling
+//! itself is [`crate::interp::texture::sample`] and [`crate::interp::texture::mipmap`].
+//! Multisample textures, formatted surface access (`.p`) and texture references by name are
+//! refused when the kernel is loaded.
 
 use super::memory_ops::{load, store, Loc};
 use super::{for_lanes, Flow, Launch};
@@ -11,6 +12,7 @@ use crate::interp::block::Block;
 use crate::interp::fault::{ExecFault, FaultKind, LoadError};
 use crate::interp::inst::{Op, Src};
 use crate::interp::program::Decoder;
+use crate::interp::texture::mipmap::{self, Lod};
 use crate::interp::texture::sample::{self, element_address, ResultType};
 use crate::interp::texture::{Descriptor, ObjectKind};
 use crate::interp::warp::Warp;
@@ -23,6 +25,19 @@ pub(crate) struct Geometry {
     pub dims: usize,
     /// A layered access: the first coordinate is the layer.
     pub layered: bool,
+    /// A cube map: the three coordinates are a direction (`.cube`, `.acube`).
+    pub cube: bool,
+}
+
+/// Where a `tex` takes its level of detail from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum LodSource {
+    /// Plain `tex`: level 0.
+    Base,
+    /// `tex.level`: the operand after the coordinates.
+    Level,
+    /// `tex.grad`: two gradient vectors after the coordinates, of this many components.
+    Grad(usize),
 }
 
 /// What happens outside a surface.
@@ -41,6 +56,7 @@ pub(crate) enum TextureKind {
         geometry: Geometry,
         float_coords: bool,
         ty: ResultType,
+        lod: LodSource,
     },
     /// `tld4.comp.2d`.
     Gather { component: usize, ty: ResultType },
@@ -81,34 +97,33 @@ pub(crate) struct TextureOp {
     pub d: Box<[u32]>,
     pub handle: Src,
     pub coords: Box<[Src]>,
-    /// Values stored (`sust`).
+    /// Values stored (`sust`), or the level of detail or gradients of `tex.level`/`tex.grad`.
     pub values: Box<[Src]>,
+}
+
+impl TextureOp {
+    /// Whether the instruction writes memory (`sust`); every other one only reads it.
+    pub(crate) fn stores(&self) -> bool {
+        matches!(self.kind, TextureKind::SurfaceStore { .. })
+    }
 }
 
 fn geometry(words: &[String]) -> Option<Geometry> {
     let has = |w: &str| words.iter().any(|x| x == w);
-    Some(match () {
-        _ if has("1d") => Geometry {
-            dims: 1,
-            layered: false,
-        },
-        _ if has("2d") => Geometry {
-            dims: 2,
-            layered: false,
-        },
-        _ if has("3d") => Geometry {
-            dims: 3,
-            layered: false,
-        },
-        _ if has("a1d") => Geometry {
-            dims: 1,
-            layered: true,
-        },
-        _ if has("a2d") => Geometry {
-            dims: 2,
-            layered: true,
-        },
+    let (dims, layered, cube) = match () {
+        _ if has("1d") => (1, false, false),
+        _ if has("2d") => (2, false, false),
+        _ if has("3d") => (3, false, false),
+        _ if has("a1d") => (1, true, false),
+        _ if has("a2d") => (2, true, false),
+        _ if has("cube") => (3, false, true),
+        _ if has("acube") => (3, true, true),
         _ => return None,
+    };
+    Some(Geometry {
+        dims,
+        layered,
+        cube,
     })
 }
 
@@ -169,10 +184,8 @@ pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction, op: K) -> Result<O
         s
     };
     let refuse = |why: &str| Err(d.error(inst, format!("`{}`: {why}", name())));
-    if has("level") || has("grad") || has("cube") || has("acube") || has("2dms") || has("a2dms") {
-        return refuse(
-            "mipmap levels, cube maps and multisample textures are not supported on the CPU device",
-        );
+    if has("2dms") || has("a2dms") {
+        return refuse("multisample textures are not supported on the CPU device");
     }
     let operand = |i: usize| {
         inst.operands
@@ -209,24 +222,39 @@ pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction, op: K) -> Result<O
             };
             let (handle, coords) = handle_and_coords(d, inst, operand(1)?)?;
             let ty = result_type(&words);
+            let mut lod_srcs = Box::default();
             let kind = if op == K::Tld4 {
                 let component = ["r", "g", "b", "a"].iter().position(|c| has(c));
-                match (component, geometry) {
-                    (
-                        Some(component),
-                        Geometry {
-                            dims: 2,
-                            layered: false,
-                        },
-                    ) => TextureKind::Gather { component, ty },
+                let plain_2d = geometry.dims == 2 && !geometry.layered && !geometry.cube;
+                match component {
+                    Some(component) if plain_2d => TextureKind::Gather { component, ty },
                     _ => return refuse("only `tld4.{r,g,b,a}.2d` is supported on the CPU device"),
                 }
             } else {
                 let float_coords = words.last().is_some_and(|w| w == "f32");
+                let lod = if has("level") {
+                    lod_srcs = vec![d.src(inst, operand(2)?, T::F32)?].into_boxed_slice();
+                    LodSource::Level
+                } else if has("grad") {
+                    let dx = d.srcs(inst, operand(2)?, T::F32)?;
+                    let dy = d.srcs(inst, operand(3)?, T::F32)?;
+                    if dx.len() != dy.len() {
+                        return refuse("gradient vectors of different lengths");
+                    }
+                    let n = dx.len();
+                    lod_srcs = dx.iter().chain(dy.iter()).copied().collect();
+                    LodSource::Grad(n)
+                } else {
+                    LodSource::Base
+                };
+                if (lod != LodSource::Base || geometry.cube) && !float_coords {
+                    return refuse("mipmap levels and cube maps take float coordinates");
+                }
                 TextureKind::Tex {
                     geometry,
                     float_coords,
                     ty,
+                    lod,
                 }
             };
             (
@@ -234,7 +262,7 @@ pub(super) fn decode(d: &Decoder<'_>, inst: &ir::Instruction, op: K) -> Result<O
                 dests(operand(0)?)?,
                 handle,
                 coord_srcs(coords)?,
-                Box::default(),
+                lod_srcs,
             )
         }
         K::Suld | K::Sust => {
@@ -370,13 +398,20 @@ pub(super) fn execute(
                 geometry,
                 float_coords,
                 ty,
+                lod,
             } => {
                 let desc = descriptor(w, b, l, handle, ObjectKind::Texture, lane)?;
                 let (c, layer) = split_coords(w, &op.coords, *geometry, lane);
+                let lod = lod_of(w, &op.values, *lod, lane);
+                let plain = lod == Lod::Base && !geometry.cube && desc.levels == 1;
                 let out = {
                     let mut read = |a: u64, len: u64| load(w, b, l, Loc::Global(a), len, lane, a);
-                    if *float_coords {
+                    if *float_coords && plain {
                         sample::sample(&desc, c.map(f32::from_bits), layer, *ty, &mut read)?
+                    } else if *float_coords {
+                        let c = c.map(f32::from_bits);
+                        let cube = geometry.cube;
+                        mipmap::sample_at(&desc, c, layer, lod, cube, *ty, &mut read)?
                     } else {
                         sample::fetch(&desc, c.map(|v| v as i32), layer, *ty, &mut read)?
                     }
@@ -388,6 +423,7 @@ pub(super) fn execute(
                 let g = Geometry {
                     dims: 2,
                     layered: false,
+                    cube: false,
                 };
                 let (c, _) = split_coords(w, &op.coords, g, lane);
                 let xy = [f32::from_bits(c[0]), f32::from_bits(c[1])];
@@ -407,7 +443,7 @@ pub(super) fn execute(
                     Query::NormalizedCoords => u64::from(desc.normalized_coords),
                     Query::FilterMode => u64::from(desc.linear_filter),
                     Query::AddressMode(i) => desc.address[*i] as u64,
-                    Query::MipmapLevels => 1,
+                    Query::MipmapLevels => u64::from(desc.levels),
                 };
                 if let Some(&dst) = op.d.first() {
                     w.set(dst, lane, v);
@@ -457,6 +493,27 @@ pub(super) fn execute(
         }
     });
     Ok(Flow::Next)
+}
+
+/// The level of detail of lane `lane` from the registers `srcs` of a `tex` whose level
+/// comes from `source`.
+fn lod_of(w: &Warp, srcs: &[Src], source: LodSource, lane: usize) -> Lod {
+    let f = |i: usize| {
+        srcs.get(i)
+            .map_or(0.0, |&s| f32::from_bits(w.get(s, lane) as u32))
+    };
+    match source {
+        LodSource::Base => Lod::Base,
+        LodSource::Level => Lod::Level(f(0)),
+        LodSource::Grad(n) => {
+            let mut dx = [0f32; 3];
+            let mut dy = [0f32; 3];
+            for i in 0..n.min(3) {
+                (dx[i], dy[i]) = (f(i), f(n + i));
+            }
+            Lod::Grad(dx, dy)
+        }
+    }
 }
 
 /// The descriptor a query reads: a texture's or a surface's (the handle says which).

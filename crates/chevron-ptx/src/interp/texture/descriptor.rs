@@ -10,8 +10,14 @@
 //! | 5 | layers (0: not layered) |
 //! | 6, 7 | row pitch and slice (depth or layer) pitch in bytes |
 //! | 8 | channels (bits 0–7), bits per channel (8–15), [`ChannelKind`] (16–23), [`ResourceKind`] (24–31), dimensions (32–39) |
-//! | 9 | filter linear (bit 0), normalised-float read (bit 1), normalised coordinates (bit 2), [`AddressMode`]s of x, y, z (bits 8–15, 16–23, 24–31) |
+//! | 9 | filter linear (bit 0), normalised-float read (bit 1), normalised coordinates (bit 2), linear mipmap filter (bit 3), cubemap (bit 4), [`AddressMode`]s of x, y, z (bits 8–15, 16–23, 24–31) |
 //! | 10, 11 | border colour, four f32 |
+//! | 12 | mipmap levels (1: not mipmapped) |
+//! | 13 | level-of-detail bias (bits 0–31) and smallest level clamp (32–63), f32 |
+//! | 14 | largest level clamp, f32 |
+//!
+//! A mipmapped array's levels lie one after another from word 1's address, each tightly
+//! pitched ([`super::mipmap`]).
 
 /// Word 0 of a texture object.
 pub const TEXTURE_MAGIC: u64 = 0x4348_5654_4558_0001;
@@ -38,10 +44,11 @@ pub enum ChannelKind {
     Float = 2,
 }
 
-/// What memory the object reads (CUDA's `cudaResourceType`, less mipmaps).
+/// What memory the object reads (CUDA's `cudaResourceType`; a mipmapped array is an array
+/// of more than one level).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ResourceKind {
-    /// A CUDA array (1D, 2D, 3D or layered).
+    /// A CUDA array (1D, 2D, 3D, layered, cubemap; mipmapped or not).
     Array = 0,
     /// Linear memory (`tex1Dfetch`).
     Linear = 1,
@@ -110,6 +117,16 @@ pub struct Descriptor {
     pub address: [AddressMode; 3],
     /// Border colour (read outside the extent in border mode).
     pub border: [f32; 4],
+    /// Mipmap levels (1 for an array that is not mipmapped).
+    pub levels: u32,
+    /// A cubemap: layers are faces, six per cube (`tex.cube`, `tex.acube`).
+    pub cubemap: bool,
+    /// Blend the two nearest levels (true) or read the nearest one.
+    pub mipmap_linear: bool,
+    /// Added to every level of detail.
+    pub lod_bias: f32,
+    /// The smallest and largest level of detail read (after the bias).
+    pub lod_clamp: [f32; 2],
 }
 
 impl Descriptor {
@@ -141,12 +158,17 @@ impl Descriptor {
         w[9] = u64::from(self.linear_filter)
             | u64::from(self.normalized_read) << 1
             | u64::from(self.normalized_coords) << 2
+            | u64::from(self.mipmap_linear) << 3
+            | u64::from(self.cubemap) << 4
             | (self.address[0] as u64) << 8
             | (self.address[1] as u64) << 16
             | (self.address[2] as u64) << 24;
         let b = self.border.map(f32::to_bits);
         w[10] = u64::from(b[0]) | u64::from(b[1]) << 32;
         w[11] = u64::from(b[2]) | u64::from(b[3]) << 32;
+        w[12] = u64::from(self.levels);
+        w[13] = u64::from(self.lod_bias.to_bits()) | u64::from(self.lod_clamp[0].to_bits()) << 32;
+        w[14] = u64::from(self.lod_clamp[1].to_bits());
         w
     }
 
@@ -190,11 +212,17 @@ impl Descriptor {
             normalized_coords: w[9] & 4 != 0,
             address: [mode(8)?, mode(16)?, mode(24)?],
             border: [f(w[10], 0), f(w[10], 32), f(w[11], 0), f(w[11], 32)],
+            levels: u32::try_from(w[12]).ok()?,
+            cubemap: w[9] & 16 != 0,
+            mipmap_linear: w[9] & 8 != 0,
+            lod_bias: f(w[13], 0),
+            lod_clamp: [f(w[13], 32), f(w[14], 0)],
         };
         let valid = matches!(d.channels, 1 | 2 | 4)
             && matches!(d.bits, 8 | 16 | 32)
             && (1..=3).contains(&d.dims)
-            && d.extent.iter().all(|&e| e >= 1);
+            && d.extent.iter().all(|&e| e >= 1)
+            && (1..=super::mipmap::MAX_LEVELS).contains(&d.levels);
         valid.then_some(d)
     }
 }
@@ -222,6 +250,11 @@ mod tests {
             normalized_coords: false,
             address: [AddressMode::Wrap, AddressMode::Border, AddressMode::Mirror],
             border: [0.5, -1.0, 0.0, 2.0],
+            levels: 5,
+            cubemap: true,
+            mipmap_linear: true,
+            lod_bias: 0.25,
+            lod_clamp: [0.5, 3.0],
         };
         assert_eq!(Descriptor::from_words(&d.to_words()), Some(d));
         assert_eq!(Descriptor::from_words(&[0; Descriptor::WORDS]), None);

@@ -11,8 +11,11 @@
 //! - [`sample`]: addressing (wrap, clamp, mirror, border), point and linear filtering with
 //!   weights in 9-bit fixed point (8 fractional bits), as NVIDIA's hardware filters, and the
 //!   conversion of texels to the instruction's result type.
+//! - [`mipmap`]: mipmap levels (their layout, the level of detail, point and linear level
+//!   filtering) and cube-map faces.
 
 pub mod descriptor;
+pub mod mipmap;
 pub mod sample;
 
 pub use descriptor::{AddressMode, ChannelKind, Descriptor, ObjectKind, ResourceKind};

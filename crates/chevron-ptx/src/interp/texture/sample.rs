@@ -18,7 +18,8 @@
 //! border colour outside the extent).
 
 use super::descriptor::{AddressMode, ChannelKind, Descriptor, ResourceKind};
-use crate::interp::numeric::half::f16_to_f32;
+use crate::interp::numeric::half::{f16_to_f32, f64_to_f16};
+use crate::ir::Rounding;
 
 /// Reads `len` (1, 2, 4 or 8) bytes of device memory at an address.
 pub type ReadFn<'a, E> = dyn FnMut(u64, u64) -> Result<u64, E> + 'a;
@@ -233,9 +234,10 @@ pub fn sample<E>(
         dims
     };
     let mut sum = [0f32; 4];
-    // Unsigned normalised texels of up to 16 bits are filtered as 16-bit integers.
-    let unorm = unorm16_filtering(d);
-    let mut wide = [0u64; 4];
+    let mut exact = [0f64; 4];
+    // Normalised integer texels of up to 16 bits are filtered as integers.
+    let integer = integer_filtering(d);
+    let mut wide = [0i64; 4];
     // Corners in the guide's order: x varies fastest, then y, then z.
     for corner in 0..(1usize << footprint_dims) {
         let mut i = base;
@@ -261,58 +263,92 @@ pub fn sample<E>(
         } else {
             resolve_all(d, i)
         };
-        if unorm {
-            let texel = unorm16_element(d, at, layer, read)?;
+        if integer {
+            let texel = scaled_element(d, at, layer, read)?;
             for (w, t) in wide.iter_mut().zip(texel) {
-                *w += u64::from(weight) * u64::from(t);
+                *w += i64::from(weight) * t;
             }
             continue;
         }
-        let weight = weight as f32 / 256.0;
         let texel = element(d, at, layer, ty, read)?.map(f32::from_bits);
-        for (s, t) in sum.iter_mut().zip(texel) {
-            *s += weight * t;
+        for ((s, e), t) in sum.iter_mut().zip(exact.iter_mut()).zip(texel) {
+            *s += weight as f32 / 256.0 * t;
+            *e += f64::from(weight) / 256.0 * f64::from(t);
         }
     }
-    if unorm {
+    let channels = usize::from(d.channels);
+    if integer {
         // Rounded to the nearest 16-bit step (halves up), then converted to float.
-        let channels = usize::from(d.channels);
+        let (max, steps) = normalised_range(d);
         let mut out = [0, 0, 0, 1.0f32.to_bits()];
         for c in 0..channels {
-            out[c] = (((wide[c] + 128) >> 8) as f32 / 65535.0).to_bits();
+            let denominator = 2 * max * 256;
+            let steps_of_16 = (2 * wide[c] + max * 256).div_euclid(denominator);
+            out[c] = (steps_of_16 as f32 / steps as f32).max(-1.0).to_bits();
+        }
+        return Ok(out);
+    }
+    if d.channel_kind == ChannelKind::Float && d.bits == 16 {
+        // Half texels: the exact weighted sum rounded to half precision (an H200's every 1D
+        // sample of the probe; 257 of 289 2D ones, the rest one half-precision step apart).
+        let mut out = [0, 0, 0, 1.0f32.to_bits()];
+        for c in 0..channels {
+            out[c] = f16_to_f32(f64_to_f16(exact[c], Rounding::Rn, false)).to_bits();
         }
         return Ok(out);
     }
     Ok(sum.map(f32::to_bits))
 }
 
-/// Whether linear filtering runs on 16-bit integers: unsigned texels of up to 16 bits read as
-/// normalised floats. An H200 widens 8-bit texels to 16 bits (`v·257`), weighs them in 1/256
-/// steps, rounds the sum to the nearest 16-bit step and returns it over 65535 (measured:
-/// `tests/cudart/tex_filtering.cu`'s 48 filtered 8-bit samples, all equal so).
-fn unorm16_filtering(d: &Descriptor) -> bool {
-    d.normalized_read && d.channel_kind == ChannelKind::Unsigned && d.bits <= 16
+/// Whether linear filtering runs on integers: texels of up to 16 bits, unsigned or signed,
+/// read as normalised floats. An H200 weighs the integer texels in 1/256 steps, rounds the
+/// sum to the nearest step of a 16-bit normalised value (halves up: 1/65535 unsigned, 1/32767
+/// signed) and returns it as a float (signed ones clamped to −1, so −128 and −32768 filter as
+/// themselves first). Measured with `tests/cudart/tex_filtering.cu`'s 48 filtered 8-bit
+/// samples and `scripts/gpu/probes/tex_formats.cu` (257 1D and 289 2D samples per format):
+/// every unsigned 8- and 16-bit and signed 16-bit sample equal; signed 8-bit: every 1D sample
+/// and 283 of 289 2D ones (six differ by one 16-bit step: an intermediate rounding of the
+/// hardware's not found).
+fn integer_filtering(d: &Descriptor) -> bool {
+    d.normalized_read
+        && matches!(d.channel_kind, ChannelKind::Unsigned | ChannelKind::Signed)
+        && d.bits <= 16
 }
 
-/// The channels of the element at `at` (the border when `None`) as 16-bit unsigned
-/// normalised values.
-fn unorm16_element<E>(
+/// The largest texel value of an integer format (`M`) and the steps of its 16-bit normalised
+/// result (65535 unsigned, 32767 signed).
+fn normalised_range(d: &Descriptor) -> (i64, i64) {
+    let signed = d.channel_kind == ChannelKind::Signed;
+    let value_bits = u32::from(d.bits) - u32::from(signed);
+    ((1i64 << value_bits) - 1, if signed { 32767 } else { 65535 })
+}
+
+/// The channels of the element at `at` (the border when `None`) in units of `1/(M·S)` of the
+/// normalised range (`M`, `S` from [`normalised_range`]): a texel `t` is `t·S`, the border
+/// colour rounded to the nearest 16-bit step first, times `M`.
+fn scaled_element<E>(
     d: &Descriptor,
     at: Option<[u64; 3]>,
     layer: u64,
     read: &mut ReadFn<'_, E>,
-) -> Result<[u32; 4], E> {
+) -> Result<[i64; 4], E> {
+    let (max, steps) = normalised_range(d);
+    let signed = d.channel_kind == ChannelKind::Signed;
     let Some(at) = at else {
+        let low = if signed { -1.0 } else { 0.0 };
         return Ok(d
             .border
-            .map(|b| (b.clamp(0.0, 1.0) * 65535.0 + 0.5).floor() as u32));
+            .map(|b| (f64::from(b.clamp(low, 1.0)) * steps as f64 + 0.5).floor() as i64 * max));
     };
     let raw = raw_element(d, element_address(d, at, layer), read)?;
-    let widen = |v: u32| match d.bits {
-        8 => v * 257,
-        _ => v,
-    };
-    Ok(raw.map(widen))
+    Ok(raw.map(|v| {
+        let value = if signed {
+            i64::from(v as i32)
+        } else {
+            i64::from(v)
+        };
+        value * steps
+    }))
 }
 
 /// `tex` with integer coordinates (`tex1Dfetch` on linear memory, or texel indices of an
@@ -381,6 +417,11 @@ mod tests {
             normalized_coords: normalized,
             address: [mode; 3],
             border: [-1.0, 0.0, 0.0, 0.0],
+            levels: 1,
+            cubemap: false,
+            mipmap_linear: false,
+            lod_bias: 0.0,
+            lod_clamp: [0.0, 0.0],
         }
     }
 
@@ -403,6 +444,39 @@ mod tests {
         assert_eq!(run(&linear, &data, 2.0), 1.5);
         // 0.1 of a texel is 25.6/256: the weight is 26/256.
         assert_eq!(run(&linear, &data, 1.6), 1.0 + 26.0 / 256.0);
+    }
+
+    /// A linear sample at `x` of a 1D texture of two-byte texels `raw`, read as `kind`.
+    fn run_16_bit(kind: ChannelKind, normalized: bool, raw: [u16; 2], x: f32) -> f32 {
+        let mut d = texture(2, true, false, AddressMode::Clamp);
+        (d.bits, d.channel_kind, d.normalized_read, d.row_pitch) = (16, kind, normalized, 4);
+        let mut read =
+            |addr: u64, _len: u64| -> Result<u64, ()> { Ok(u64::from(raw[(addr / 2) as usize])) };
+        f32::from_bits(sample(&d, [x, 0.0, 0.0], 0, ResultType::Float, &mut read).unwrap()[0])
+    }
+
+    #[test]
+    fn signed_normalised_and_half_texels_filter_like_an_h200() {
+        // scripts/gpu/probes/tex_formats.cu on an H200: snorm16 {-32768, 32767} at x = 0.5 +
+        // 1/256 reads -32512/32767 (the sum rounded to a 16-bit step, -32768 not clamped
+        // first); half {-1.5, 1000.0} at 0.5 + 3/256 reads 10.234375 (the exact sum rounded to
+        // half precision), where an f32 sum gives 10.236328.
+        let snorm = run_16_bit(
+            ChannelKind::Signed,
+            true,
+            [(-32768i16) as u16, 32767],
+            0.5 + 1.0 / 256.0,
+        );
+        assert_eq!(snorm, -32512.0 / 32767.0);
+        let half = [0xbe00, 0x63d0]; // -1.5, 1000.0
+        assert_eq!(
+            run_16_bit(ChannelKind::Float, false, half, 0.5 + 3.0 / 256.0),
+            10.234375
+        );
+        assert_eq!(
+            run_16_bit(ChannelKind::Signed, true, [(-32768i16) as u16, 32767], 0.5),
+            -1.0
+        );
     }
 
     #[test]

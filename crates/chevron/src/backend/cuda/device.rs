@@ -169,6 +169,56 @@ impl backend::Device for CudaDevice {
                 .is_device_address(&self.state, self.info.ordinal, ptr)
     }
 
+    fn driver_identity(&self) -> Option<Result<backend::DriverIdentity>> {
+        let driver = &self.state.driver;
+        let mut uuid = [0u8; 16];
+        let mut bus_id: [c_char; 32] = [0; 32];
+        // SAFETY: `uuid` is a 16-byte out-buffer and `device` a valid device handle.
+        let code = unsafe { (driver.cuDeviceGetUuid)(&mut uuid, self.state.device) };
+        if let Err(err) = self.state.check("cuDeviceGetUuid", code) {
+            return Some(Err(err));
+        }
+        // SAFETY: `bus_id` holds 32 bytes, as its length says; the driver NUL-terminates it.
+        let code = unsafe {
+            (driver.cuDeviceGetPCIBusId)(
+                bus_id.as_mut_ptr(),
+                bus_id.len() as c_int,
+                self.state.device,
+            )
+        };
+        if let Err(err) = self.state.check("cuDeviceGetPCIBusId", code) {
+            return Some(Err(err));
+        }
+        // SAFETY: NUL-terminated by the driver within the buffer (its last byte stays 0).
+        let pci_bus_id = unsafe { CStr::from_ptr(bus_id.as_ptr()) }
+            .to_string_lossy()
+            .into_owned();
+        Some(Ok(backend::DriverIdentity { uuid, pci_bus_id }))
+    }
+
+    fn driver_limit(&self, limit: i32) -> Option<Result<usize>> {
+        let entered = match self.state.enter() {
+            Ok(entered) => entered,
+            Err(err) => return Some(Err(err)),
+        };
+        let mut value = 0usize;
+        // SAFETY: the device's context is current; `value` is a valid out-pointer.
+        let code = unsafe { (self.state.driver.cuCtxGetLimit)(&mut value, limit) };
+        drop(entered);
+        Some(self.state.check("cuCtxGetLimit", code).map(|()| value))
+    }
+
+    fn set_driver_limit(&self, limit: i32, value: usize) -> Option<Result<()>> {
+        let entered = match self.state.enter() {
+            Ok(entered) => entered,
+            Err(err) => return Some(Err(err)),
+        };
+        // SAFETY: the device's context is current; the driver checks the limit and value.
+        let code = unsafe { (self.state.driver.cuCtxSetLimit)(limit, value) };
+        drop(entered);
+        Some(self.state.check("cuCtxSetLimit", code))
+    }
+
     fn driver_attribute(&self, attribute: i32) -> Option<Result<i32>> {
         let mut value: c_int = 0;
         // SAFETY: `value` is a valid out-pointer and `device` a valid device handle.
@@ -229,6 +279,14 @@ impl backend::Device for CudaDevice {
 
     fn create_array(&self, desc: &backend::ArrayDesc) -> Result<Box<dyn backend::NativeArray>> {
         super::texture::create_array(self, desc)
+    }
+
+    fn array_level(
+        &self,
+        array: &dyn backend::NativeArray,
+        level: u32,
+    ) -> Result<Box<dyn backend::NativeArray>> {
+        super::texture::array_level(self, array, level)
     }
 
     fn create_texture_object(

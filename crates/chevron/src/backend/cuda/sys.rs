@@ -170,6 +170,14 @@ library_table! {
         cuDeviceGetName = "cuDeviceGetName"(*mut c_char, c_int, CUdevice) -> CUresult;
         /// `cuDeviceGetAttribute(&value, attribute, device)`.
         cuDeviceGetAttribute = "cuDeviceGetAttribute"(*mut c_int, c_int, CUdevice) -> CUresult;
+        /// `cuCtxGetLimit(&value, limit)`.
+        cuCtxGetLimit = "cuCtxGetLimit"(*mut usize, c_int) -> CUresult;
+        /// `cuCtxSetLimit(limit, value)`.
+        cuCtxSetLimit = "cuCtxSetLimit"(c_int, usize) -> CUresult;
+        /// `cuDeviceGetUuid(&uuid, device)`.
+        cuDeviceGetUuid = "cuDeviceGetUuid_v2"(*mut [u8; 16], CUdevice) -> CUresult;
+        /// `cuDeviceGetPCIBusId(id, length, device)`.
+        cuDeviceGetPCIBusId = "cuDeviceGetPCIBusId"(*mut c_char, c_int, CUdevice) -> CUresult;
         /// `cuDeviceTotalMem(&bytes, device)`.
         cuDeviceTotalMem = "cuDeviceTotalMem_v2"(*mut usize, CUdevice) -> CUresult;
         /// `cuDevicePrimaryCtxRetain(&context, device)`.
@@ -287,6 +295,15 @@ library_table! {
         cuArray3DCreate = "cuArray3DCreate_v2"(*mut CUarray, *const CUDA_ARRAY3D_DESCRIPTOR) -> CUresult;
         /// `cuArrayDestroy(array)`.
         cuArrayDestroy = "cuArrayDestroy"(CUarray) -> CUresult;
+        /// `cuMipmappedArrayCreate(&mipmap, &descriptor, levels)`.
+        cuMipmappedArrayCreate = "cuMipmappedArrayCreate"(
+            *mut CUarray, *const CUDA_ARRAY3D_DESCRIPTOR, c_uint) -> CUresult;
+        /// `cuMipmappedArrayGetLevel(&array, mipmap, level)`: a level, destroyed with its
+        /// mipmapped array.
+        cuMipmappedArrayGetLevel = "cuMipmappedArrayGetLevel"(
+            *mut CUarray, CUarray, c_uint) -> CUresult;
+        /// `cuMipmappedArrayDestroy(mipmap)`.
+        cuMipmappedArrayDestroy = "cuMipmappedArrayDestroy"(CUarray) -> CUresult;
         /// `cuMemcpy3DAsync(&copy, stream)`: pitched copies to, from and between arrays.
         cuMemcpy3DAsync = "cuMemcpy3DAsync_v2"(*const CUDA_MEMCPY3D, CUstream) -> CUresult;
         /// `cuTexObjectCreate(&object, &resource, &texture, view)`.

@@ -1,6 +1,7 @@
 //! Arrays, texture objects and surface objects through the driver: `cuArray3DCreate`,
-//! `cuTexObjectCreate`, `cuSurfObjectCreate` (and their destroys, on drop) and copies to and
-//! from arrays with `cuMemcpy3DAsync`: the contract's native textures (`backend/texture.rs`).
+//! `cuMipmappedArrayCreate` and `cuMipmappedArrayGetLevel`, `cuTexObjectCreate`,
+//! `cuSurfObjectCreate` (and their destroys, on drop) and copies to and from arrays with
+//! `cuMemcpy3DAsync`: the contract's native textures (`backend/texture.rs`).
 //! The structures are built in `texture_types.rs`. Every driver entry point here is optional
 //! in the table (`sys.rs`): a driver without one answers [`Error::Unavailable`] naming it.
 
@@ -25,11 +26,23 @@ fn entry<T: Copy>(entry: Option<T>, name: &str) -> Result<T> {
     })
 }
 
-/// A `CUarray` of one device, destroyed on drop.
+/// What a [`CudaArray`]'s handle is, which says how it is destroyed.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum ArrayKind {
+    /// A `CUarray` (`cuArrayDestroy`).
+    Plain,
+    /// A `CUmipmappedArray` (`cuMipmappedArrayDestroy`).
+    Mipmapped,
+    /// A level of a mipmapped array: the driver destroys it with its array.
+    Level,
+}
+
+/// A `CUarray` or `CUmipmappedArray` of one device, destroyed on drop.
 pub(crate) struct CudaArray {
     state: Arc<DeviceState>,
     array: CUarray,
     desc: ArrayDesc,
+    kind: ArrayKind,
 }
 
 // SAFETY: a CUarray is an opaque driver handle usable from any thread.
@@ -49,13 +62,19 @@ impl NativeArray for CudaArray {
 
 impl Drop for CudaArray {
     fn drop(&mut self) {
-        let Ok(destroy) = entry(self.state.driver.cuArrayDestroy, "cuArrayDestroy") else {
+        let driver = &self.state.driver;
+        let (destroy, name) = match self.kind {
+            ArrayKind::Plain => (driver.cuArrayDestroy, "cuArrayDestroy"),
+            ArrayKind::Mipmapped => (driver.cuMipmappedArrayDestroy, "cuMipmappedArrayDestroy"),
+            ArrayKind::Level => return,
+        };
+        let Ok(destroy) = entry(destroy, name) else {
             return;
         };
         if let Ok(_entered) = self.state.enter() {
-            // SAFETY: `array` is live and destroyed once.
+            // SAFETY: `array` is live, of the kind `destroy` takes, and destroyed once.
             let code = unsafe { destroy(self.array) };
-            report_drop("cuArrayDestroy", &self.state, code);
+            report_drop(name, &self.state, code);
         }
     }
 }
@@ -108,24 +127,76 @@ fn invalid(call: &'static str) -> impl Fn(String) -> Error {
     move |message| Error::InvalidValue { call, message }
 }
 
-/// `cuArray3DCreate` for `desc`.
+/// `cuArray3DCreate` for `desc`, or `cuMipmappedArrayCreate` when it has levels.
 pub(crate) fn create_array(device: &CudaDevice, desc: &ArrayDesc) -> Result<Box<dyn NativeArray>> {
-    const CALL: &str = "cuArray3DCreate";
     let state = &device.state;
-    let create = entry(state.driver.cuArray3DCreate, CALL)?;
-    entry(state.driver.cuArrayDestroy, "cuArrayDestroy")?;
-    let descriptor = array_descriptor(desc).map_err(invalid(CALL))?;
+    let descriptor = array_descriptor(desc).map_err(invalid("cuArray3DCreate"))?;
     let mut array: CUarray = std::ptr::null_mut();
-    let _entered = state.enter()?;
-    // SAFETY: the context is current; both pointers are valid for the call.
-    let code = unsafe { create(&mut array, &descriptor) };
+    let (call, kind, code) = if desc.levels > 0 {
+        const CALL: &str = "cuMipmappedArrayCreate";
+        let create = entry(state.driver.cuMipmappedArrayCreate, CALL)?;
+        entry(
+            state.driver.cuMipmappedArrayGetLevel,
+            "cuMipmappedArrayGetLevel",
+        )?;
+        entry(
+            state.driver.cuMipmappedArrayDestroy,
+            "cuMipmappedArrayDestroy",
+        )?;
+        let _entered = state.enter()?;
+        // SAFETY: the context is current; both pointers are valid for the call.
+        let code = unsafe { create(&mut array, &descriptor, desc.levels) };
+        (CALL, ArrayKind::Mipmapped, code)
+    } else {
+        const CALL: &str = "cuArray3DCreate";
+        let create = entry(state.driver.cuArray3DCreate, CALL)?;
+        entry(state.driver.cuArrayDestroy, "cuArrayDestroy")?;
+        let _entered = state.enter()?;
+        // SAFETY: the context is current; both pointers are valid for the call.
+        let code = unsafe { create(&mut array, &descriptor) };
+        (CALL, ArrayKind::Plain, code)
+    };
     if code != sys::CUDA_SUCCESS {
-        return Err(state.error(CALL, code, format!("{descriptor:?}")));
+        return Err(state.error(call, code, format!("{descriptor:?} {desc:?}")));
     }
     Ok(Box::new(CudaArray {
         state: Arc::clone(state),
         array,
         desc: *desc,
+        kind,
+    }))
+}
+
+/// `cuMipmappedArrayGetLevel`: level `level` of the mipmapped array `array`, destroyed with
+/// it (the caller keeps `array` alive while the level is used).
+pub(crate) fn array_level(
+    device: &CudaDevice,
+    array: &dyn NativeArray,
+    level: u32,
+) -> Result<Box<dyn NativeArray>> {
+    const CALL: &str = "cuMipmappedArrayGetLevel";
+    let state = &device.state;
+    let get = entry(state.driver.cuMipmappedArrayGetLevel, CALL)?;
+    let mipmap = cuda_array(array, CALL)?;
+    if mipmap.kind != ArrayKind::Mipmapped || level >= mipmap.desc.levels {
+        return Err(Error::InvalidValue {
+            call: CALL,
+            message: format!("level {level} of an array of {} levels", mipmap.desc.levels),
+        });
+    }
+    let mut out: CUarray = std::ptr::null_mut();
+    let _entered = state.enter()?;
+    // SAFETY: the context is current; `mipmap.array` is a live CUmipmappedArray and `out` is
+    // valid for the write.
+    let code = unsafe { get(&mut out, mipmap.array, level) };
+    if code != sys::CUDA_SUCCESS {
+        return Err(state.error(CALL, code, format!("level {level}")));
+    }
+    Ok(Box::new(CudaArray {
+        state: Arc::clone(state),
+        array: out,
+        desc: mipmap.desc.level(level),
+        kind: ArrayKind::Level,
     }))
 }
 
@@ -140,7 +211,9 @@ pub(crate) fn create_texture_object(
     let create = entry(state.driver.cuTexObjectCreate, CALL)?;
     let destroy = entry(state.driver.cuTexObjectDestroy, "cuTexObjectDestroy")?;
     let kind = match *resource {
-        NativeResource::Array(array) => cuda_array(array, CALL)?.desc.format.kind,
+        NativeResource::Array(array) | NativeResource::Mipmapped(array) => {
+            cuda_array(array, CALL)?.desc.format.kind
+        }
         NativeResource::Linear { format, .. } | NativeResource::Pitch2D { format, .. } => {
             format.kind
         }

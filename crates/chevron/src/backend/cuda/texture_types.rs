@@ -21,13 +21,18 @@ pub type CUarray = *mut std::ffi::c_void;
 const MEMORYTYPE_DEVICE: c_uint = 2;
 const MEMORYTYPE_ARRAY: c_uint = 3;
 
-/// `CUDA_ARRAY3D_LAYERED`, `CUDA_ARRAY3D_SURFACE_LDST`, `CUDA_ARRAY3D_TEXTURE_GATHER`.
-const ARRAY3D_LAYERED: c_uint = 0x01;
-const ARRAY3D_SURFACE_LDST: c_uint = 0x02;
-const ARRAY3D_TEXTURE_GATHER: c_uint = 0x08;
+/// `CUDA_ARRAY3D_LAYERED`.
+pub const ARRAY3D_LAYERED: c_uint = 0x01;
+/// `CUDA_ARRAY3D_SURFACE_LDST`.
+pub const ARRAY3D_SURFACE_LDST: c_uint = 0x02;
+/// `CUDA_ARRAY3D_CUBEMAP`.
+pub const ARRAY3D_CUBEMAP: c_uint = 0x04;
+/// `CUDA_ARRAY3D_TEXTURE_GATHER`.
+pub const ARRAY3D_TEXTURE_GATHER: c_uint = 0x08;
 
-/// `CU_RESOURCE_TYPE_ARRAY`, `_LINEAR`, `_PITCH2D`.
+/// `CU_RESOURCE_TYPE_ARRAY`, `_MIPMAPPED_ARRAY`, `_LINEAR`, `_PITCH2D`.
 const RESOURCE_TYPE_ARRAY: c_uint = 0x00;
+const RESOURCE_TYPE_MIPMAPPED_ARRAY: c_uint = 0x01;
 const RESOURCE_TYPE_LINEAR: c_uint = 0x02;
 const RESOURCE_TYPE_PITCH2D: c_uint = 0x03;
 
@@ -148,6 +153,7 @@ pub fn array_descriptor(desc: &ArrayDesc) -> Result<CUDA_ARRAY3D_DESCRIPTOR, Str
         NumChannels: channels,
         Flags: flag(desc.layered, ARRAY3D_LAYERED)
             | flag(desc.surface, ARRAY3D_SURFACE_LDST)
+            | flag(desc.cubemap, ARRAY3D_CUBEMAP)
             | flag(desc.gather, ARRAY3D_TEXTURE_GATHER),
     })
 }
@@ -173,6 +179,7 @@ fn resource(resType: c_uint, handle: u64) -> CUDA_RESOURCE_DESC {
 pub fn resource_desc(res: &NativeResource<'_>) -> Result<CUDA_RESOURCE_DESC, String> {
     Ok(match *res {
         NativeResource::Array(array) => resource(RESOURCE_TYPE_ARRAY, array.handle()),
+        NativeResource::Mipmapped(array) => resource(RESOURCE_TYPE_MIPMAPPED_ARRAY, array.handle()),
         NativeResource::Linear { ptr, format, bytes } => {
             let mut d = resource(RESOURCE_TYPE_LINEAR, ptr);
             (d.res.format, d.res.numChannels) = format_code(&format)?;
@@ -206,10 +213,16 @@ pub fn texture_desc(sampler: &Sampler, kind: ChannelKind) -> CUDA_TEXTURE_DESC {
     if sampler.normalized_coords {
         flags |= TRSF_NORMALIZED_COORDINATES;
     }
+    let mipmap = &sampler.mipmap;
     CUDA_TEXTURE_DESC {
         addressMode: sampler.address.map(|m| m as c_uint),
         filterMode: c_uint::from(sampler.linear_filter),
         flags,
+        maxAnisotropy: mipmap.max_anisotropy,
+        mipmapFilterMode: c_uint::from(mipmap.linear),
+        mipmapLevelBias: mipmap.bias,
+        minMipmapLevelClamp: mipmap.clamp[0],
+        maxMipmapLevelClamp: mipmap.clamp[1],
         borderColor: sampler.border,
         ..CUDA_TEXTURE_DESC::default()
     }
@@ -262,7 +275,7 @@ mod tests {
     use std::mem::{offset_of, size_of};
 
     use super::*;
-    use crate::backend::texture::{AddressMode, NativeArray};
+    use crate::backend::texture::{AddressMode, MipmapFilter, NativeArray};
 
     /// Offsets and sizes as CUDA 13.0's `cuda.h` lays the structures out on LP64.
     #[test]
@@ -320,6 +333,8 @@ mod tests {
             layered: true,
             surface: true,
             gather: false,
+            cubemap: false,
+            levels: 0,
         };
         let d = array_descriptor(&desc).unwrap();
         let want = CUDA_ARRAY3D_DESCRIPTOR {
@@ -347,6 +362,13 @@ mod tests {
             ..desc
         };
         assert!(array_descriptor(&bad).is_err());
+        let cube = ArrayDesc {
+            extent: [8, 8, 12],
+            cubemap: true,
+            levels: 4,
+            ..desc
+        };
+        assert_eq!(array_descriptor(&cube).unwrap().Flags, 0x07);
     }
 
     struct FakeArray;
@@ -364,6 +386,8 @@ mod tests {
         let array = FakeArray;
         let r = resource_desc(&NativeResource::Array(&array)).unwrap();
         assert_eq!((r.resType, r.res.handle, r.flags), (0, 0xabc0, 0));
+        let r = resource_desc(&NativeResource::Mipmapped(&array)).unwrap();
+        assert_eq!((r.resType, r.res.handle), (1, 0xabc0));
         let r = resource_desc(&NativeResource::Linear {
             ptr: 0x7000,
             format: float2(),
@@ -394,9 +418,24 @@ mod tests {
             normalized_read: false,
             normalized_coords: true,
             border: [1.0, 0.5, 0.25, 0.0],
+            mipmap: MipmapFilter {
+                linear: true,
+                bias: -0.5,
+                clamp: [1.0, 3.5],
+                max_anisotropy: 4,
+            },
         };
         let t = texture_desc(&sampler, ChannelKind::Signed);
         assert_eq!(t.addressMode, [0, 2, 3]);
+        assert_eq!((t.mipmapFilterMode, t.maxAnisotropy), (1, 4));
+        assert_eq!(
+            (
+                t.mipmapLevelBias,
+                t.minMipmapLevelClamp,
+                t.maxMipmapLevelClamp
+            ),
+            (-0.5, 1.0, 3.5)
+        );
         assert_eq!((t.filterMode, t.flags), (1, 0x03));
         assert_eq!(t.borderColor, [1.0, 0.5, 0.25, 0.0]);
         let t = texture_desc(
