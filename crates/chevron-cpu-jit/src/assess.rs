@@ -25,8 +25,9 @@ pub struct Assessment {
     /// Instructions one thread is assumed to execute: each instruction once, times
     /// [`LOOP_TRIPS`] for each loop around it (up to two levels).
     pub thread_work: u64,
-    /// Whether the kernel synchronises the whole grid (its blocks must run at once, on one
-    /// executor).
+    /// Whether the kernel synchronises the whole grid: its blocks must run at once, on one
+    /// executor (the compiled code runs them so, `cooperative.rs`), so a launch is never split
+    /// between the interpreter and the compiled code.
     pub grid_sync: bool,
 }
 
@@ -49,7 +50,6 @@ pub fn assess(program: &Program, kernel: &KernelHandle) -> Assessment {
         Ok(None) => (kernel_code, codegen::subset::refusal(kernel_code)),
         Err(why) => (kernel_code, Some(why.clone())),
     };
-    let refusal = refusal.or_else(|| grid_sync.then(|| "a grid-wide barrier".to_string()));
     Assessment {
         refusal,
         instructions: code.insts.len() as u64,

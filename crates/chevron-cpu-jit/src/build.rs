@@ -85,7 +85,10 @@ pub fn build(
         &none,
         "",
     )?;
-    let vector = if vectors {
+    let vector = if codegen::spin::cooperative(code) {
+        // Its blocks take turns at spin loops, which only the scalar function yields at.
+        Err("a cooperative kernel (grid-wide barrier)".into())
+    } else if vectors {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             define_vector(module, cache, &imports, (code, stack_tops), checks)
         }))

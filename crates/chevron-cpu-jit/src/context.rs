@@ -41,6 +41,11 @@ pub const VECTOR_SAVED: u32 = 1 << 28;
 pub const FUEL: u64 = 1 << 16;
 /// Repeated states remembered to spot a block that spins.
 const REMEMBERED: usize = 16;
+/// Calls of [`fuel_out`] per block before it starts hashing the block's state (the
+/// interpreter's spin watch waits likewise): a block whose threads loop a few hundred
+/// thousand times in all, the common case, is never hashed (hashing every register of a block
+/// of 256 threads at every call took a quarter of a grid-stride loop's time).
+const QUIET_CALLS: u32 = 8;
 
 /// What a compiled block function returns: every runnable thread ran to a barrier or its end.
 pub const PHASE_DONE: u32 = 0;
@@ -48,6 +53,11 @@ pub const PHASE_DONE: u32 = 0;
 pub const FAULTED: u32 = 1;
 /// [`fuel_out`] stopped the block: its [`Watch::verdict`] says why.
 pub const STOPPED: u32 = 2;
+/// A thread of a cooperative kernel went round a spin loop (`codegen/spin.rs`): it waits for
+/// another block, so the worker runs its next block before it calls the function again;
+/// `fault_thread` says which thread (the threads after it have not run their part of the
+/// phase: `launch.rs`'s `run_phases` runs them once the yielded one is past its spin).
+pub const YIELDED: u32 = 3;
 
 /// The state of one block that compiled code reads and writes, `repr(C)` so generated code
 /// reaches its fields at [`std::mem::offset_of!`] offsets.
@@ -79,7 +89,7 @@ pub struct BlockContext {
     /// Per global access site: the allocation it used last, as [`SITE_WORDS`] words (all 0:
     /// none yet).
     pub sites: *mut u64,
-    /// Which thread faulted, at which instruction.
+    /// Which thread faulted (or yielded), at which instruction.
     pub fault_thread: u64,
     pub fault_pc: u64,
     /// Backward branches a thread takes before [`fuel_out`] is called.
@@ -121,6 +131,9 @@ pub struct BlockContext {
     /// needs no pass over the states after the phase: none set means every thread has
     /// exited, else all of them wait at the barrier and go on together.
     pub barrier_waits: u64,
+    /// The grid-synchronisation workspace's device address (`%envreg1`:`%envreg2`) of a
+    /// cooperative launch, else 0.
+    pub workspace: u64,
 }
 
 /// Finds global allocations for compiled code and keeps every one it handed out alive (a free
@@ -329,6 +342,8 @@ pub struct Watch<'a> {
     pub stop: Option<&'a AtomicBool>,
     pub recent: RefCell<VecDeque<u64>>,
     pub verdict: Cell<Verdict>,
+    /// Calls of [`fuel_out`] so far.
+    pub calls: Cell<u32>,
 }
 
 impl<'a> Watch<'a> {
@@ -337,6 +352,7 @@ impl<'a> Watch<'a> {
             stop,
             recent: RefCell::new(VecDeque::new()),
             verdict: Cell::new(Verdict::Running),
+            calls: Cell::new(0),
         }
     }
 }
@@ -344,25 +360,19 @@ impl<'a> Watch<'a> {
 /// Called by a thread that has used up its fuel, with its live registers and its resume state
 /// ([`AT_BRANCH`]) saved: lets other host threads run, then 0 to go on, or 1 when the block
 /// must stop ([`Watch::verdict`]: the stop flag is set, or the block's whole state repeats one
-/// seen at an earlier call, so it spins). Also refills [`BlockContext::fuel`].
+/// seen at an earlier call, so it spins; states are hashed from the block's
+/// [`QUIET_CALLS`]th call on). Also refills [`BlockContext::fuel`].
 ///
 /// # Safety
 /// `context` is the block context of the calling compiled function, with a valid `watch` and
 /// `regs`, `resume` and `shared` of the sizes it states.
 pub unsafe extern "C" fn fuel_out(context: *mut BlockContext) -> u64 {
-    // SAFETY: compiled code passes its own context, which outlives the call; the watch and the
-    // buffers it points to outlive the block's run. The generated code waits for this call and
-    // does not touch them meanwhile.
-    let (context, watch, state) = unsafe {
+    // SAFETY: compiled code passes its own context, which outlives the call; the watch
+    // outlives the block's run.
+    let (context, watch) = unsafe {
         let context = &mut *context;
         let watch = &*context.watch;
-        let threads = context.threads as usize;
-        let regs = std::slice::from_raw_parts(context.regs, threads * context.num_regs as usize);
-        let resume = std::slice::from_raw_parts(context.resume, threads);
-        let shared = std::slice::from_raw_parts(context.shared, context.shared_size as usize);
-        let mut hasher = DefaultHasher::new();
-        (regs, resume, shared).hash(&mut hasher);
-        (context, watch, hasher.finish())
+        (context, watch)
     };
     context.fuel = FUEL;
     // Let a kernel on another stream that this block may wait for run.
@@ -371,6 +381,22 @@ pub unsafe extern "C" fn fuel_out(context: *mut BlockContext) -> u64 {
         watch.verdict.set(Verdict::Stop);
         return 1;
     }
+    let calls = watch.calls.get() + 1;
+    watch.calls.set(calls);
+    if calls < QUIET_CALLS {
+        return 0;
+    }
+    // SAFETY: the buffers the context points to outlive the block's run and have the sizes it
+    // states; the generated code waits for this call and does not touch them meanwhile.
+    let state = unsafe {
+        let threads = context.threads as usize;
+        let regs = std::slice::from_raw_parts(context.regs, threads * context.num_regs as usize);
+        let resume = std::slice::from_raw_parts(context.resume, threads);
+        let shared = std::slice::from_raw_parts(context.shared, context.shared_size as usize);
+        let mut hasher = DefaultHasher::new();
+        (regs, resume, shared).hash(&mut hasher);
+        hasher.finish()
+    };
     let mut recent = watch.recent.borrow_mut();
     if recent.contains(&state) {
         watch.verdict.set(Verdict::Spinning);

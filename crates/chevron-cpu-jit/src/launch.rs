@@ -23,7 +23,7 @@ use chevron_ptx::interp::{Fault, LaunchConfig, LaunchHooks, LaunchReport};
 
 use crate::context::{
     access_limit, BlockContext, Resolver, Verdict, Watch, EXITED, FAULTED, FUEL, PHASE_DONE,
-    STOPPED, VECTOR_SAVED, WARP_WAITING,
+    STOPPED, VECTOR_SAVED, WARP_WAITING, YIELDED,
 };
 use crate::vector::SCALAR;
 use crate::{CompiledKernel, Entry};
@@ -110,6 +110,21 @@ impl CompiledKernel {
                 ]
             })
             .collect();
+        let shape = Shape {
+            config,
+            params,
+            tids: &tids,
+            shared,
+            workspace: 0,
+        };
+        if self.cooperative {
+            // Every block of a cooperative grid runs at once: the whole grid or none of it.
+            return if first == 0 && range.end >= blocks {
+                self.launch_cooperative(&shape, hooks, blocks)
+            } else {
+                self.interpret(config, params, hooks, range)
+            };
+        }
         let workers = config.threads.max(1).min((blocks - first) as usize);
         let next = AtomicU64::new(first);
         let abort = AtomicBool::new(false);
@@ -118,15 +133,8 @@ impl CompiledKernel {
         let vectors = VectorStats::default();
         let graced = AtomicBool::new(false);
         let work = |_worker: usize| {
-            let mut regs = vec![0u64; threads as usize * self.num_regs.max(1) as usize];
-            let mut resume = vec![0u32; threads as usize];
-            // Room for the widest access past the end: an unchecked access is clamped to
-            // start inside its region (`codegen/memory.rs`).
-            let mut shared_memory = vec![0u8; shared as usize + SLACK];
-            let mut local = vec![0u8; (self.frame_size * threads) as usize + SLACK];
+            let mut buffers = self.block_buffers(threads, shared);
             let mut sites = vec![0u64; crate::context::SITE_WORDS * self.sites as usize];
-            let mut exchange = vec![0u64; 2 * threads as usize];
-            let mut offered = vec![0u32; threads as usize];
             let mut tally = (0, 0);
             let resolver = Resolver {
                 memory: std::sync::Arc::clone(self.program.memory()),
@@ -138,16 +146,11 @@ impl CompiledKernel {
                     break;
                 }
                 let end = self.run_block(
-                    config,
-                    params,
+                    &shape,
                     hooks,
                     index,
-                    &tids,
-                    &mut regs,
-                    &mut resume,
-                    (&mut shared_memory[..shared as usize], &mut local),
+                    &mut buffers,
                     &mut sites,
-                    (&mut exchange, &mut offered),
                     &resolver,
                     (&next, blocks),
                     (&vectors, &mut tally),
@@ -213,7 +216,7 @@ impl CompiledKernel {
 
     /// Runs `blocks` of the launch in the interpreter.
     #[allow(clippy::result_large_err)]
-    fn interpret(
+    pub(crate) fn interpret(
         &self,
         config: &LaunchConfig,
         params: &[u8],
@@ -227,7 +230,7 @@ impl CompiledKernel {
     /// Runs `blocks`, stopped in compiled code, in the interpreter with [`STOP_GRACE`] before
     /// it stops them, so that its report names where their threads had got to.
     #[allow(clippy::result_large_err)]
-    fn interpret_stopped(
+    pub(crate) fn interpret_stopped(
         &self,
         config: &LaunchConfig,
         params: &[u8],
@@ -256,35 +259,44 @@ impl CompiledKernel {
         })
     }
 
-    /// Runs block `index` to its end, phase by phase.
-    #[allow(clippy::too_many_arguments)]
-    fn run_block(
+    /// Buffers for one running block of `threads` threads and `shared` bytes of shared memory.
+    pub(crate) fn block_buffers(&self, threads: u64, shared: u64) -> BlockBuffers {
+        BlockBuffers {
+            regs: vec![0u64; threads as usize * self.num_regs.max(1) as usize],
+            resume: vec![0u32; threads as usize],
+            // Room for the widest access past the end: an unchecked access is clamped to
+            // start inside its region (`codegen/memory.rs`).
+            shared: vec![0u8; shared as usize + SLACK],
+            local: vec![0u8; (self.frame_size * threads) as usize + SLACK],
+            exchange: vec![0u64; 2 * threads as usize],
+            offered: vec![0u32; threads as usize],
+        }
+    }
+
+    /// Starts block `index` in `buffers` (zeroed, every thread at its start) and returns the
+    /// context its calls get, which points into `buffers`, `sites`, `resolver` and `watch`:
+    /// they must outlive every call made with it and stay where they are.
+    pub(crate) fn start_block(
         &self,
-        config: &LaunchConfig,
-        params: &[u8],
-        hooks: &LaunchHooks<'_>,
+        shape: &Shape<'_>,
         index: u64,
-        tids: &[u32],
-        regs: &mut [u64],
-        resume: &mut [u32],
-        (shared, local): (&mut [u8], &mut [u8]),
+        buffers: &mut BlockBuffers,
         sites: &mut [u64],
-        (exchange, offered): (&mut [u64], &mut [u32]),
         resolver: &Resolver,
-        (next, blocks): (&AtomicU64, u64),
-        (vectors, tally): (&VectorStats, &mut (u64, u64)),
-    ) -> BlockEnd {
+        watch: &Watch<'_>,
+    ) -> BlockContext {
+        let (config, params) = (shape.config, shape.params);
         // A kernel of one phase reads no resume state before its code writes it (the scalar
         // function reads none; the vector function hands a group over with its states set).
         if !self.single_phase {
-            resume.fill(0);
+            buffers.resume.fill(0);
         }
-        shared.fill(0);
-        local.fill(0);
+        buffers.shared.fill(0);
+        buffers.local.fill(0);
         // The site entries stay from block to block of the worker: the allocations they
         // point to are held until the launch ends.
         if self.shuffles {
-            offered.fill(0);
+            buffers.offered.fill(0);
         }
         let [gx, gy, gz] = config.grid;
         let (gx64, gy64) = (u64::from(gx), u64::from(gy));
@@ -294,12 +306,12 @@ impl CompiledKernel {
             (index / (gx64 * gy64)) as u32,
             0,
         ];
-        let watch = Watch::new(hooks.stop);
-        let mut context = BlockContext {
-            regs: regs.as_mut_ptr(),
-            resume: resume.as_mut_ptr(),
-            threads: resume.len() as u64,
-            tids: tids.as_ptr(),
+        let shared = &mut buffers.shared[..shape.shared as usize];
+        BlockContext {
+            regs: buffers.regs.as_mut_ptr(),
+            resume: buffers.resume.as_mut_ptr(),
+            threads: buffers.resume.len() as u64,
+            tids: shape.tids.as_ptr(),
             ntid: [config.block[0], config.block[1], config.block[2], 0],
             ctaid,
             nctaid: [gx, gy, gz, 0],
@@ -316,27 +328,81 @@ impl CompiledKernel {
             dynamic_smem: u64::from(config.dynamic_shared),
             total_smem: shared.len() as u64,
             resolver,
-            // The watch outlives every call that gets this context.
-            watch: (&watch as *const Watch<'_>).cast::<Watch<'static>>(),
+            // The caller keeps the watch alive while the context is used.
+            watch: (watch as *const Watch<'_>).cast::<Watch<'static>>(),
             num_regs: u64::from(self.num_regs),
-            exchange: exchange.as_mut_ptr(),
-            offered: offered.as_mut_ptr(),
+            exchange: buffers.exchange.as_mut_ptr(),
+            offered: buffers.offered.as_mut_ptr(),
             first_thread: 0,
-            end_thread: resume.len() as u64,
+            end_thread: buffers.resume.len() as u64,
             group: 0,
-            local: local.as_mut_ptr(),
+            local: buffers.local.as_mut_ptr(),
             frame_size: self.frame_size,
             ops: self.ops,
             barrier_waits: 0,
-        };
+            workspace: shape.workspace,
+        }
+    }
+
+    /// Runs block `index` to its end, phase by phase.
+    #[allow(clippy::too_many_arguments)]
+    fn run_block(
+        &self,
+        shape: &Shape<'_>,
+        hooks: &LaunchHooks<'_>,
+        index: u64,
+        buffers: &mut BlockBuffers,
+        sites: &mut [u64],
+        resolver: &Resolver,
+        (next, blocks): (&AtomicU64, u64),
+        (vectors, tally): (&VectorStats, &mut (u64, u64)),
+    ) -> BlockEnd {
+        let watch = Watch::new(hooks.stop);
+        let mut context = self.start_block(shape, index, buffers, sites, resolver, &watch);
         // Four threads at a time where the kernel has that form, the block's rows are whole
         // groups of four, and the launch's groups have not mostly gone on one by one.
         let vector = match self.vector {
-            Ok(entries) if config.block[0].is_multiple_of(4) && !vectors.given_up() => {
+            Ok(entries) if shape.config.block[0].is_multiple_of(4) && !vectors.given_up() => {
                 Some(entries)
             }
             _ => None,
         };
+        let mut rest = None;
+        loop {
+            match self.run_phases(&mut context, &mut buffers.resume, vector, tally, &mut rest) {
+                PhaseEnd::Done => return BlockEnd::Done,
+                // Only the spin loops of cooperative kernels yield, and those run elsewhere
+                // (`cooperative.rs`); a yield would only call again.
+                PhaseEnd::Yielded => std::thread::yield_now(),
+                PhaseEnd::Stopped if watch.verdict.get() == Verdict::Spinning => {
+                    // Spinning: the rest of the grid goes to the interpreter.
+                    next.store(blocks, Ordering::Relaxed);
+                    return BlockEnd::Interpret(index..blocks);
+                }
+                PhaseEnd::Faulted | PhaseEnd::Stopped | PhaseEnd::Diverged => {
+                    return BlockEnd::Interpret(index..index + 1)
+                }
+            }
+        }
+    }
+
+    /// Runs the phases of the block `context` holds (`resume`: its resume states) until it
+    /// ends, a thread yields, faults or is stopped, or its threads part.
+    ///
+    /// A thread that yields (`codegen/spin.rs`) ends the call at once, before the threads
+    /// after it have run their part of the phase; `rest` then holds the first of those. The
+    /// next call runs the yielded thread alone until it gets past its spin loop to the barrier
+    /// (or its end), then the threads from `rest` on, so that every thread runs its part of a
+    /// phase once and none passes the barrier before the others reach it, whatever marks the
+    /// resume states of threads at a barrier carry.
+    pub(crate) fn run_phases(
+        &self,
+        context: &mut BlockContext,
+        resume: &mut [u32],
+        vector: Option<(Entry, Entry)>,
+        tally: &mut (u64, u64),
+        rest: &mut Option<u64>,
+    ) -> PhaseEnd {
         loop {
             // SAFETY: `context` points to buffers sized for this launch (registers for every
             // thread, a resume state per thread, the block's shared memory, the parameter
@@ -345,42 +411,92 @@ impl CompiledKernel {
             let status = match vector {
                 // SAFETY: as above; the vector function and the scalar one it hands groups to
                 // take the same context.
-                Some((vector, scalar)) => unsafe {
-                    vector_phase(&mut context, vector, scalar, tally)
-                },
+                Some((vector, scalar)) => unsafe { vector_phase(context, vector, scalar, tally) },
                 // SAFETY: as above.
-                None => unsafe { (self.entry)(&mut context) },
+                None => unsafe { (self.entry)(context) },
             };
             match status {
-                FAULTED => return BlockEnd::Interpret(index..index + 1),
-                STOPPED => {
-                    if watch.verdict.get() == Verdict::Spinning {
-                        // Spinning: the rest of the grid goes to the interpreter.
-                        next.store(blocks, Ordering::Relaxed);
-                        return BlockEnd::Interpret(index..blocks);
-                    }
-                    return BlockEnd::Interpret(index..index + 1);
+                FAULTED => return PhaseEnd::Faulted,
+                STOPPED => return PhaseEnd::Stopped,
+                YIELDED => {
+                    // `fault_thread`: the thread that yielded; it goes on alone next time.
+                    let thread = context.fault_thread;
+                    context.first_thread = thread;
+                    context.end_thread = thread + 1;
+                    *rest = Some(thread + 1);
+                    return PhaseEnd::Yielded;
+                }
+                // The yielded thread got past its spin: the threads after it run their part.
+                _ if rest.is_some() => {
+                    context.first_thread = rest.take().unwrap_or(0);
+                    context.end_thread = context.threads;
+                    continue;
                 }
                 // One phase (no barrier, no shuffle): every thread, and every group of the
                 // vector function, ran to its end, so no resume state needs a pass.
-                _ if self.single_phase => return BlockEnd::Done,
-                // No collectives: the threads that did not exit wait at the barrier, with
-                // their plain resume states; no pass over them.
-                _ if !self.shuffles => {
-                    if std::mem::take(&mut context.barrier_waits) == 0 {
-                        return BlockEnd::Done;
+                _ if self.single_phase => return PhaseEnd::Done,
+                _ => {
+                    // The next phase runs every thread (after a yield, the last call ran some).
+                    context.first_thread = 0;
+                    context.end_thread = context.threads;
+                    // No collectives: the threads that did not exit wait at the barrier, with
+                    // their plain resume states; no pass over them. `barrier_waits` gathers the
+                    // marks of every call of the phase (after a yield, several).
+                    if !self.shuffles {
+                        if std::mem::take(&mut context.barrier_waits) == 0 {
+                            return PhaseEnd::Done;
+                        }
+                        continue;
+                    }
+                    match release(resume, self.shuffles) {
+                        Release::Done => return PhaseEnd::Done,
+                        Release::Released => {}
+                        // Lanes of a warp at different shuffles, or a warp at a shuffle while
+                        // the rest waits at a barrier: the interpreter's warp scheduling decides.
+                        Release::Diverged => return PhaseEnd::Diverged,
                     }
                 }
-                _ => match release(resume, self.shuffles) {
-                    Release::Done => return BlockEnd::Done,
-                    Release::Released => {}
-                    // Lanes of a warp at different shuffles, or a warp at a shuffle while the
-                    // rest waits at a barrier: the interpreter's warp scheduling decides.
-                    Release::Diverged => return BlockEnd::Interpret(index..index + 1),
-                },
             }
         }
     }
+}
+
+/// What the blocks of a launch share.
+pub(crate) struct Shape<'a> {
+    pub config: &'a LaunchConfig,
+    pub params: &'a [u8],
+    /// Per thread `tid.x, tid.y, tid.z, 0`.
+    pub tids: &'a [u32],
+    /// Bytes of shared memory per block.
+    pub shared: u64,
+    /// The grid-synchronisation workspace of a cooperative launch, else 0.
+    pub workspace: u64,
+}
+
+/// The buffers of one running block.
+pub(crate) struct BlockBuffers {
+    regs: Vec<u64>,
+    pub resume: Vec<u32>,
+    /// The block's shared memory, then [`SLACK`] bytes.
+    shared: Vec<u8>,
+    local: Vec<u8>,
+    exchange: Vec<u64>,
+    offered: Vec<u32>,
+}
+
+/// How a run of a block's phases ([`CompiledKernel::run_phases`]) ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum PhaseEnd {
+    /// Every thread has exited.
+    Done,
+    /// A thread waits at a spin loop for another block.
+    Yielded,
+    /// A thread faulted.
+    Faulted,
+    /// `fuel_out` stopped the block (its watch's verdict says why).
+    Stopped,
+    /// Threads wait at points that cannot all be passed.
+    Diverged,
 }
 
 /// How a launch's groups of four threads fare: when most of them go on one thread at a time

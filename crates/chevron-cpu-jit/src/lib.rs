@@ -23,6 +23,7 @@ mod code_cache;
 mod codegen;
 mod cold_call;
 mod context;
+mod cooperative;
 mod inline;
 mod launch;
 mod liveness;
@@ -63,6 +64,9 @@ pub struct CompiledKernel {
     sites: u32,
     /// Whether the kernel shuffles (its blocks must then be whole warps).
     shuffles: bool,
+    /// Whether the kernel synchronises the grid (`codegen/spin.rs`): its blocks all run at
+    /// once, taking turns at spin loops (`cooperative.rs`).
+    cooperative: bool,
     /// Whether a block runs in one phase ([`codegen::single_phase`]): the first
     /// [`PHASE_DONE`](context::PHASE_DONE) ends it.
     single_phase: bool,
@@ -193,6 +197,7 @@ impl CompiledKernel {
             code.param_size,
             code.frame_size,
         );
+        let cooperative = codegen::spin::cooperative(code);
         let shuffles = code
             .insts
             .iter()
@@ -208,6 +213,7 @@ impl CompiledKernel {
             sites,
             single_phase,
             shuffles,
+            cooperative,
             param_size,
             frame_size,
             compile_time: started.elapsed(),

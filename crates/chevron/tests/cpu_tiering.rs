@@ -187,3 +187,41 @@ fn a_fault_in_a_big_first_launch_is_the_interpreters_report() {
         );
     }
 }
+
+/// Cooperative grids synchronising with `grid.sync()`, as nvcc 13.0 compiles them
+/// (`chevron-cpu-jit/tests/data/grid_sync.cu`).
+const GRID_SYNC: &str = include_str!("../../chevron-cpu-jit/tests/data/grid_sync.ptx");
+
+#[test]
+fn a_big_first_launch_of_a_cooperative_grid_runs_on_one_executor() {
+    // Enough work to pay for a compile: under `auto` the launch must not start interpreted and
+    // go on compiled (no subset of a cooperative grid can pass its barrier alone: the
+    // interpreter's first chunk would wait forever), so it waits for the code; it finishes
+    // with the interpreter's values on any device. (With the kernel in the code cache, the
+    // compile may be ready before the first chunk, which hides that case.)
+    let (blocks, rounds) = (64u32, 3u32);
+    let mut want: Vec<u32> = (0..blocks).map(|i| 7 * i + 1).collect();
+    for r in 0..rounds {
+        let last = want.clone();
+        for (b, value) in want.iter_mut().enumerate() {
+            *value = last[b]
+                .wrapping_mul(3)
+                .wrapping_add(last[(b + 1) % blocks as usize])
+                .wrapping_add(r);
+        }
+    }
+    for device in [devices(1, 2).remove(0), deterministic_device()] {
+        let rounds_kernel = kernel(&device, GRID_SYNC, "neighbour_rounds");
+        let stream = device.create_stream().unwrap();
+        let values = device.alloc(u64::from(blocks) * 4).unwrap();
+        let scratch = device.alloc(u64::from(blocks) * 4).unwrap();
+        let initial: Vec<u32> = (0..blocks).map(|i| 7 * i + 1).collect();
+        stream
+            .copy_to_device(values, &bytes_of_u32(&initial))
+            .unwrap();
+        let args = [Arg::U64(values), Arg::U64(scratch), Arg::U32(rounds)];
+        launch(&stream, &rounds_kernel, blocks, 256, &args).unwrap();
+        let stream = finishes(300, move || stream.synchronize().map(|_| stream)).unwrap();
+        assert_eq!(read_u32(&stream, values, blocks as usize).unwrap(), want);
+    }
+}

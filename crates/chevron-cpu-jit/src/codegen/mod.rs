@@ -22,7 +22,7 @@ use cranelift_codegen::ir::{types, Block, FuncRef, InstBuilder, MemFlagsData, Ty
 use cranelift_frontend::{FunctionBuilder, Switch, Variable};
 
 use crate::context::{
-    BlockContext, AT_BRANCH, EXITED, FAULTED, FUEL, PHASE_DONE, STOPPED, VECTOR_SAVED,
+    BlockContext, AT_BRANCH, EXITED, FAULTED, FUEL, PHASE_DONE, STOPPED, VECTOR_SAVED, YIELDED,
 };
 mod arith;
 mod collective;
@@ -33,6 +33,7 @@ pub use memory::access_limit;
 pub(crate) use memory::{atomic_result, inline_atomic, locked_atomic};
 mod registers;
 mod remat;
+pub(crate) mod spin;
 pub(crate) mod subset;
 
 use crate::liveness::Liveness;
@@ -143,14 +144,16 @@ fn takes_param_addresses(insts: &[Inst]) -> bool {
     })
 }
 
-/// Whether a kernel runs in one phase: no barrier or shuffle, so each call runs every thread
-/// from its start to its end. Its function then keeps no resume states (it reads none and
-/// marks no thread exited) and returns [`PHASE_DONE`] when the block is done.
+/// Whether a kernel runs in one phase: no barrier, shuffle or spin loop that yields
+/// (`spin.rs`), so each call runs every thread from its start to its end. Its function then
+/// keeps no resume states (it reads none and marks no thread exited) and returns
+/// [`PHASE_DONE`] when the block is done.
 pub fn single_phase(code: &FunctionCode) -> bool {
     !code
         .insts
         .iter()
         .any(|inst| inst.operands().meets.is_some())
+        && spin::spin_heads(code).is_empty()
 }
 
 /// Why a kernel is not compiled: the first instruction outside the subset.
@@ -197,6 +200,10 @@ struct Emitter<'a, 'b, 'c> {
     blocks: Vec<Block>,
     /// Resume points: instruction index → resume id (1-based).
     resume_ids: BTreeMap<usize, u32>,
+    /// Heads of spin loops, whose backward branches yield (`spin.rs`).
+    spin_heads: BTreeSet<usize>,
+    /// Whether this function runs a kernel of one phase without resume states.
+    one_phase: bool,
     /// Shuffles: instruction index → the resume id that completes them.
     shuffle_ids: BTreeMap<usize, u32>,
     next_thread: Block,
@@ -242,6 +249,8 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             fuel,
             blocks,
             resume_ids: BTreeMap::new(),
+            spin_heads: spin::spin_heads(t.code),
+            one_phase: single_phase(t.code) && t.extra_resumes.is_empty(),
             shuffle_ids: BTreeMap::new(),
             next_thread,
             pending_faults: Vec::new(),
@@ -286,11 +295,17 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
 
     fn emit(&mut self) -> Result<(), Unsupported> {
         let insts = &self.t.code.insts;
-        // Resume points: after each barrier, and where the vector function hands groups
-        // over. (A thread out of fuel at a backward branch runs on after `fuel_out`, so loop
-        // heads are no resume points: they are entered only from the code before the loop and
-        // the loop's own branches.)
-        self.resume_ids = resume_ids(insts, self.t.extra_resumes);
+        // Resume points: after each barrier, where the vector function hands groups over, and
+        // at the heads of spin loops. (A thread out of fuel at another backward branch runs
+        // on after `fuel_out`, so other loop heads are no resume points: they are entered only
+        // from the code before the loop and the loop's own branches.)
+        let extra: BTreeSet<usize> = self
+            .t
+            .extra_resumes
+            .union(&self.spin_heads)
+            .copied()
+            .collect();
+        self.resume_ids = resume_ids(insts, &extra);
         self.shuffle_ids = shuffle_ids(insts, &self.resume_ids);
         if (self.resume_ids.len() + self.shuffle_ids.len()) as u32 >= AT_BRANCH - 1
             || insts.len() as u32 >= AT_BRANCH
@@ -437,7 +452,19 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
 
     /// Whether this function runs a kernel of one phase without resume states.
     fn one_phase(&self) -> bool {
-        single_phase(self.t.code) && self.t.extra_resumes.is_empty()
+        self.one_phase
+    }
+
+    /// The backward branch of a spin loop: the thread saves its registers, resumes at the
+    /// loop's head, and the function returns [`YIELDED`] (the thread in `fault_thread`) so
+    /// that another block runs.
+    fn yield_at(&mut self, head: usize) {
+        let id = self.resume_ids[&head];
+        self.save_state(id, head);
+        let t = self.b.use_var(self.thread);
+        self.store_ctx(t, offset_of!(BlockContext, fault_thread));
+        let status = self.b.ins().iconst(types::I32, i64::from(YIELDED));
+        self.b.ins().return_(&[status]);
     }
 
     fn exit_thread(&mut self) {
@@ -524,6 +551,14 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 self.load_fixed(types::I64, offset_of!(BlockContext, dynamic_smem))
             }
             Special::TotalSmem => self.load_fixed(types::I64, offset_of!(BlockContext, total_smem)),
+            Special::WorkspaceHi => {
+                let v = self.load_fixed(types::I64, offset_of!(BlockContext, workspace));
+                self.b.ins().ushr_imm_u(v, 32)
+            }
+            Special::WorkspaceLo => {
+                let v = self.load_fixed(types::I64, offset_of!(BlockContext, workspace));
+                mask_bits(self.b, v, 32)
+            }
             // Refused by `unsupported`.
             _ => self.b.ins().iconst(types::I64, 0),
         }
@@ -611,6 +646,10 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
     /// A branch to `target`; backward branches burn fuel, and when it runs out the thread saves
     /// its state and calls `fuel_out`, which may stop the block.
     fn branch(&mut self, pc: usize, target: usize) {
+        if target <= pc && self.spin_heads.contains(&target) {
+            self.yield_at(target);
+            return;
+        }
         if target > pc || counted::ends_by_itself(&self.t.code.insts, pc, target) {
             self.jump_to_pc(target);
             return;

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::ops::Range;
 
 use chevron_ptx::interp::program::FunctionCode;
-use chevron_ptx::ir::{Modifier, Op as IrOp, ScalarType as T, Semantics};
+use chevron_ptx::ir::{Op as IrOp, ScalarType as T};
 use chevron_ptx::lowered::{
     AccessKind, Addr, AddrBase, BarrierKind, Collective, Flow, Inst, IntBin, IntTer, Meeting, Op,
     Space, Special, Src, SINK,
@@ -31,6 +31,8 @@ pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
         })
         .collect();
     let set_once = set_once_before(&code.insts, code.num_regs);
+    // A cooperative kernel's blocks all run at once and yield at spin loops (`spin.rs`).
+    let cooperative = super::spin::cooperative(code);
     for (pc, inst) in code.insts.iter().enumerate() {
         let constant = |s: &Src| match s {
             Src::Imm(v) => Some(*v),
@@ -43,15 +45,10 @@ pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
         if let Some(why) = unsupported(&inst.op, code.param_size, &constant) {
             return Some(format!("{why} (line {})", code.line(pc)));
         }
-        let ordered = code.source.get(pc).is_some_and(|source| {
-            source
-                .modifiers
-                .iter()
-                .any(|m| matches!(m, Modifier::Semantics(s) if *s != Semantics::Weak))
-        });
-        if ordered {
+        if super::spin::ordered(code, pc) && !cooperative {
             // Volatile or ordered accesses talk to other threads or blocks (flags, spin
-            // waits), where the interpreter's scheduling and spin detection are the reference.
+            // waits), where the interpreter's scheduling and spin detection are the reference
+            // (but in a cooperative grid, whose blocks all take turns, a spin yields).
             return Some(format!(
                 "a volatile or memory-ordered access (line {})",
                 code.line(pc)
@@ -146,8 +143,6 @@ pub(super) fn unsupported(
                 | Special::GlobaltimerLo
                 | Special::GlobaltimerHi
                 | Special::Gridid
-                | Special::WorkspaceHi
-                | Special::WorkspaceLo
                 | Special::Smid
                 | Special::Cluster(_)
                 | Special::LanemaskEq

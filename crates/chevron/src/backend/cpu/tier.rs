@@ -16,7 +16,8 @@
 //! compiled, any other is interpreted, with the default compile cost in the weighing.
 //!
 //! Kernels outside the compiled subset (see `chevron_cpu_jit`) stay interpreted under every
-//! policy, and so do grid-synchronising ones. `CHEVRON_CPU_COMPILE_LOG=1` says on stderr, once
+//! policy. A grid-synchronising kernel's launch runs whole on one executor (its blocks all
+//! at once): a launch that pays for the compile waits for it. `CHEVRON_CPU_COMPILE_LOG=1` says on stderr, once
 //! per kernel and kind of decision, where its launches run and why, and each compile's time.
 //! `CHEVRON_CPU_CHECKS=off` lets compiled code skip its alignment and shared-memory bounds
 //! checks.
@@ -43,6 +44,10 @@ fn logging() -> bool {
     static LOG: OnceLock<bool> = OnceLock::new();
     *LOG.get_or_init(|| std::env::var_os("CHEVRON_CPU_COMPILE_LOG").is_some())
 }
+
+/// Runs blocks of a launch in the interpreter, with a launch shape (its threads may differ).
+type Interpreter<'a> =
+    dyn Fn(&LaunchConfig, std::ops::Range<u64>) -> Result<LaunchReport, Fault> + 'a;
 
 /// A kernel to launch: its program and the interpreter's handle.
 pub(crate) struct Launchable<'a> {
@@ -154,7 +159,11 @@ impl KernelTier {
         } else {
             self.interpreted_work.load(Ordering::Relaxed)
         };
-        let plan = weighing.plan(earlier, blocks, self.deterministic);
+        let mut plan = weighing.plan(earlier, blocks, self.deterministic);
+        if plan == Plan::Tiered && assessed.grid_sync {
+            // A grid synchronising itself runs whole on one executor: its blocks all at once.
+            plan = Plan::CompileAndWait;
+        }
         let (work, cost) = (weighing.launch_work, weighing.compile_ns as f64 / 1e6);
         match plan {
             Plan::Interpret | Plan::InterpretAndCompile => {
@@ -207,25 +216,44 @@ impl KernelTier {
                     )
                 });
                 self.compile_in_background(kernel, options);
-                let chunk = weighing.chunk_blocks(blocks, config.threads);
-                self.tiered(config, params, hooks, blocks, chunk, &interpret)
+                #[allow(clippy::result_large_err)]
+                let interpret_on = |config: &LaunchConfig, range: std::ops::Range<u64>| {
+                    kernel
+                        .program
+                        .launch_blocks(kernel.handle, config, params, hooks, range)
+                };
+                self.tiered(config, params, hooks, &weighing, &interpret_on)
             }
         }
     }
 
-    /// Runs the grid in chunks of `chunk` blocks in the interpreter until the compiled code is
-    /// ready, then the rest compiled. Blocks are independent (the kernel synchronises no grid:
-    /// the compiler refuses that), so where a block runs changes nothing but its speed.
+    /// Runs the grid in chunks in the interpreter (`interpret` with a launch shape) until the
+    /// compiled code is ready, then the rest compiled. The compile runs on a thread of its own,
+    /// so on a host with no more cores than the launch has threads, the interpreter meanwhile
+    /// takes one thread fewer (at least one): the compile does not share a core with it and is
+    /// ready sooner; the compiled code then takes all of them. Blocks
+    /// are independent (the kernel synchronises no grid: `auto` never tiers those), so where a
+    /// block runs changes nothing but its speed.
     #[allow(clippy::result_large_err)]
     fn tiered(
         &self,
         config: &LaunchConfig,
         params: &[u8],
         hooks: &LaunchHooks<'_>,
-        blocks: u64,
-        chunk: u64,
-        interpret: &dyn Fn(std::ops::Range<u64>) -> Result<LaunchReport, Fault>,
+        weighing: &Weighing,
+        interpret: &Interpreter<'_>,
     ) -> Result<LaunchReport, Fault> {
+        let blocks: u64 = config.grid.iter().map(|&d| u64::from(d)).product();
+        let cores = std::thread::available_parallelism().map_or(1, usize::from);
+        let meanwhile = LaunchConfig {
+            threads: if config.threads >= cores {
+                config.threads.saturating_sub(1).max(1)
+            } else {
+                config.threads
+            },
+            ..config.clone()
+        };
+        let chunk = weighing.chunk_blocks(blocks, meanwhile.threads);
         let mut report = LaunchReport::default();
         let mut add = |part: LaunchReport| {
             report.lane_instructions += part.lane_instructions;
@@ -242,13 +270,13 @@ impl KernelTier {
                 Some(None) => {
                     let range = start..blocks;
                     start = blocks;
-                    interpret(range)?
+                    interpret(config, range)?
                 }
                 None => {
                     let end = start.saturating_add(chunk).min(blocks);
                     let range = start..end;
                     start = end;
-                    interpret(range)?
+                    interpret(&meanwhile, range)?
                 }
             };
             add(part);

@@ -80,7 +80,8 @@ impl Weighing {
 
     /// Where the launch runs. `earlier_work`: lane-instructions of the kernel's earlier
     /// interpreted launches (0 when deterministic: the choice depends on this launch alone);
-    /// `blocks`: the launch's blocks (one block cannot change executor halfway).
+    /// `blocks`: the launch's blocks (one block cannot change executor halfway, so a launch
+    /// whose blocks each take the interpreter longer than the compile waits for the code).
     pub fn plan(&self, earlier_work: u64, blocks: u64, deterministic: bool) -> Plan {
         let pays = self.launch_ns >= self.compile_ns;
         if deterministic {
@@ -91,7 +92,11 @@ impl Weighing {
             };
         }
         if pays {
-            return if blocks >= 2 {
+            // A block that takes the interpreter longer than the compile: the code would be
+            // ready while the interpreter is still on its first blocks, which cannot change
+            // executor halfway (and, one thread fewer meanwhile, would leave a core idle).
+            let block_ns = self.launch_ns / blocks.max(1);
+            return if blocks >= 2 && block_ns < self.compile_ns {
                 Plan::Tiered
             } else {
                 Plan::CompileAndWait
@@ -151,6 +156,15 @@ mod tests {
         assert_eq!(weighing.plan(0, 65536, true), Plan::CompileAndWait);
         // One huge block cannot change executor halfway: it waits for the code.
         assert_eq!(weighing.plan(0, 1, false), Plan::CompileAndWait);
+        // Nor do blocks that each take the interpreter longer than the compile (tiled
+        // matmul 512³: 1024 blocks of 256 threads, each about 2,600 lane-instructions).
+        let matmul = kernel(51, 2600);
+        let weighing = Weighing::new(&matmul, 1024, 256, true);
+        assert!(
+            weighing.launch_ns / 1024 > weighing.compile_ns,
+            "{weighing:?}"
+        );
+        assert_eq!(weighing.plan(0, 1024, false), Plan::CompileAndWait);
     }
 
     #[test]

@@ -1,0 +1,64 @@
+//! Cooperative kernels (those that read the grid-synchronisation workspace, `%envreg1`/
+//! `%envreg2`, as CUDA's `grid.sync()` does) and their spin loops.
+//!
+//! A cooperative grid's blocks are all resident: a worker holds every block dealt to it and
+//! they take turns (`cooperative.rs`). A block waits for the others at a *spin loop*: a loop
+//! of a cooperative kernel that reads memory with a volatile or memory-ordered access (the
+//! `ld.acquire` of the grid barrier's spin). Its head is a resume point, and its backward
+//! branch *yields*: the thread saves its registers, resumes at the head, and the function
+//! returns [`YIELDED`](crate::context::YIELDED) so the worker's next block runs. So the
+//! grid barrier nvcc and CCCL write (a `barrier.sync`, one thread's `atom.add.release.gpu`
+//! on the workspace and its `ld.acquire.gpu` spin until the count's top bit flips, a
+//! `barrier.sync`) runs compiled without knowing its shape.
+
+use std::collections::BTreeSet;
+
+use chevron_ptx::interp::program::FunctionCode;
+use chevron_ptx::ir::{Modifier, Semantics};
+use chevron_ptx::lowered::{AccessKind, Op, Special, Src};
+
+/// Whether `code` reads the grid-synchronisation workspace: its blocks must run at once.
+pub(crate) fn cooperative(code: &FunctionCode) -> bool {
+    code.insts.iter().any(|inst| {
+        inst.operands()
+            .reads
+            .iter()
+            .any(|s| matches!(s, Src::Special(Special::WorkspaceHi | Special::WorkspaceLo)))
+    })
+}
+
+/// Whether instruction `pc` is a volatile or memory-ordered access (`.volatile`, `.relaxed`,
+/// `.acquire`, `.release`, ...).
+pub(crate) fn ordered(code: &FunctionCode, pc: usize) -> bool {
+    code.source.get(pc).is_some_and(|source| {
+        source
+            .modifiers
+            .iter()
+            .any(|m| matches!(m, Modifier::Semantics(s) if *s != Semantics::Weak))
+    })
+}
+
+/// The heads of `code`'s spin loops (see the module doc); none unless it is cooperative.
+pub(crate) fn spin_heads(code: &FunctionCode) -> BTreeSet<usize> {
+    let mut heads = BTreeSet::new();
+    if !cooperative(code) {
+        return heads;
+    }
+    let reads_ordered = |pc: usize| {
+        ordered(code, pc)
+            && code.insts[pc]
+                .operands()
+                .accesses
+                .iter()
+                .any(|access| matches!(access.kind, AccessKind::Load | AccessKind::Atomic))
+    };
+    for (pc, inst) in code.insts.iter().enumerate() {
+        if let Op::Bra { target } = inst.op {
+            let target = target as usize;
+            if target <= pc && (target..=pc).any(reads_ordered) {
+                heads.insert(target);
+            }
+        }
+    }
+    heads
+}

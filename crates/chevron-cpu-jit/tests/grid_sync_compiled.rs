@@ -1,0 +1,157 @@
+//! Cooperative grids compiled: kernels that synchronise the grid with cooperative_groups'
+//! `grid.sync()` (nvcc's barrier: `barrier.sync`, an `atom.add.release.gpu` on the workspace,
+//! an `ld.acquire.gpu` spin, `barrier.sync`) run compiled, every block resident and yielding
+//! at the spin, with the interpreter's results and fault reports, on one to three workers.
+
+mod common;
+
+use chevron_cpu_jit::CompiledKernel;
+use chevron_ptx::interp::{DeviceMemory, LaunchHooks};
+use common::{config, read_words, Setup};
+
+/// `data/grid_sync.cu` compiled by nvcc 13.0 (see its header).
+const PTX: &str = include_str!("data/grid_sync.ptx");
+
+fn params(values: &[u64]) -> Vec<u8> {
+    values.iter().flat_map(|v| v.to_le_bytes()).collect()
+}
+
+/// A buffer of `words` holding `init(i)` at word `i`.
+fn buffer(memory: &DeviceMemory, words: usize, init: impl Fn(usize) -> u32) -> u64 {
+    let addr = memory.alloc(4 * words as u64, 256).unwrap();
+    let bytes: Vec<u8> = (0..words).flat_map(|i| init(i).to_le_bytes()).collect();
+    memory.write(addr, &bytes).unwrap();
+    addr
+}
+
+/// `neighbour_rounds` on the host: each round, every block's value becomes three times its
+/// own plus its right neighbour's plus the round.
+fn model(blocks: usize, rounds: u32) -> Vec<u32> {
+    let mut values: Vec<u32> = (0..blocks).map(|i| 7 * i as u32 + 1).collect();
+    for r in 0..rounds {
+        values = (0..blocks)
+            .map(|b| {
+                values[b]
+                    .wrapping_mul(3)
+                    .wrapping_add(values[(b + 1) % blocks])
+                    .wrapping_add(r)
+            })
+            .collect();
+    }
+    values
+}
+
+#[test]
+fn grid_barriers_in_a_loop_give_the_interpreters_and_the_models_values() {
+    let Setup { memory, program } = Setup::of(PTX);
+    let handle = program.kernel("neighbour_rounds").unwrap();
+    let compiled = common::compile(&program, "neighbour_rounds", true);
+    let rounds = 5;
+    for (blocks, threads) in [(1, 32), (3, 96), (8, 64), (17, 33)] {
+        for workers in 1..=3 {
+            let cfg = config(blocks, threads, workers);
+            let mut results = Vec::new();
+            for run_compiled in [false, true] {
+                let values = buffer(&memory, blocks as usize, |i| 7 * i as u32 + 1);
+                let scratch = buffer(&memory, blocks as usize, |_| 0);
+                let p = params(&[values, scratch, rounds]);
+                if run_compiled {
+                    let report = compiled.launch(&cfg, &p, &LaunchHooks::default()).unwrap();
+                    // The interpreter counts what it runs: no block went back to it.
+                    assert_eq!(report.lane_instructions, 0);
+                } else {
+                    program.launch(&handle, &cfg, &p).unwrap();
+                }
+                results.push(read_words(&memory, values, blocks as usize));
+            }
+            let want = model(blocks as usize, rounds as u32);
+            assert_eq!(
+                results[0], want,
+                "interpreted, {blocks}×{threads}, {workers} workers"
+            );
+            assert_eq!(
+                results[1], want,
+                "compiled, {blocks}×{threads}, {workers} workers"
+            );
+        }
+    }
+}
+
+/// The compiled launch's fault report and the interpreter's, with addresses masked (the two
+/// launches' buffers differ).
+fn faults(compiled: &CompiledKernel, setup: &Setup, blocks: u32, workers: usize) -> [String; 2] {
+    let handle = setup.program.kernel("count_then_store").unwrap();
+    let cfg = config(blocks, 64, workers);
+    let mask = |text: String| {
+        text.split(' ')
+            .map(|w| if w.contains("0x") { "ADDR" } else { w })
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    [false, true].map(|run_compiled| {
+        let counts = buffer(&setup.memory, 4, |_| 0);
+        let p = params(&[counts, 4]);
+        let result = if run_compiled {
+            compiled.launch(&cfg, &p, &LaunchHooks::default())
+        } else {
+            setup.program.launch(&handle, &cfg, &p)
+        };
+        mask(result.expect_err("stores past the buffer").to_string())
+    })
+}
+
+#[test]
+fn a_fault_after_the_grid_barrier_gives_the_interpreters_report() {
+    let setup = Setup::of(PTX);
+    let compiled = common::compile(&setup.program, "count_then_store", true);
+    // In bounds first: every thread counted before the last block reads the count.
+    for workers in 1..=2 {
+        let counts = buffer(&setup.memory, 4, |_| 0);
+        let p = params(&[counts, 3]);
+        let report = compiled
+            .launch(&config(6, 64, workers), &p, &LaunchHooks::default())
+            .unwrap();
+        assert_eq!(report.lane_instructions, 0);
+        assert_eq!(read_words(&setup.memory, counts, 4), [384, 0, 0, 384]);
+    }
+    for (blocks, workers) in [(1, 1), (5, 1), (5, 2)] {
+        let [interpreted, compiled] = faults(&compiled, &setup, blocks, workers);
+        assert_eq!(interpreted, compiled, "{blocks} blocks, {workers} workers");
+        assert!(
+            compiled.contains(&format!("block ({}, 0, 0)", blocks - 1)),
+            "{compiled}"
+        );
+    }
+}
+
+#[test]
+fn a_stop_request_stops_a_cooperative_grid_as_the_interpreter_does() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    let Setup { memory, program } = Setup::of(PTX);
+    let compiled = common::compile(&program, "neighbour_rounds", true);
+    let values = buffer(&memory, 8, |i| i as u32);
+    let scratch = buffer(&memory, 8, |_| 0);
+    // Rounds enough to run for minutes: only the stop ends the launch.
+    let p = params(&[values, scratch, 1 << 30]);
+    let stop = AtomicBool::new(false);
+    let hooks = LaunchHooks {
+        stop: Some(&stop),
+        ..Default::default()
+    };
+    let started = std::time::Instant::now();
+    let fault = std::thread::scope(|scope| {
+        scope.spawn(|| {
+            std::thread::sleep(std::time::Duration::from_millis(100));
+            stop.store(true, Ordering::Relaxed);
+        });
+        compiled
+            .launch(&config(8, 64, 2), &p, &hooks)
+            .expect_err("stopped")
+    });
+    assert_eq!(
+        fault.kind,
+        chevron_ptx::interp::FaultKind::Stopped,
+        "{fault}"
+    );
+    assert!(started.elapsed().as_secs() < 30);
+}
