@@ -155,3 +155,41 @@ fn a_stop_request_stops_a_cooperative_grid_as_the_interpreter_does() {
     );
     assert!(started.elapsed().as_secs() < 30);
 }
+
+/// `data/grid_sync_shared.ptx`, written by hand.
+const SHARED_PTX: &str = include_str!("data/grid_sync_shared.ptx");
+
+/// A block barrier right after the grid barrier: the thread that yielded at the spin goes on
+/// alone only to the grid barrier's closing `barrier.sync`, where it waits until the threads
+/// after it have reached that barrier too, so every thread reads its neighbour's slot of
+/// this round.
+#[test]
+fn a_block_barrier_after_the_grid_barrier_waits_for_every_thread() {
+    let Setup { memory, program } = Setup::of(SHARED_PTX);
+    let handle = program.kernel("shared_after_grid_sync").unwrap();
+    let compiled = common::compile(&program, "shared_after_grid_sync", true);
+    for (blocks, threads) in [(1, 32), (3, 96), (5, 33)] {
+        for workers in 1..=2 {
+            let cfg = config(blocks, threads, workers);
+            let words = (blocks * threads) as usize;
+            let want: Vec<u32> = (0..words as u32)
+                .map(|i| 1000 * (i / threads) + (i % threads + 1) % threads + 1)
+                .collect();
+            for run_compiled in [false, true] {
+                let out = buffer(&memory, words, |_| 0);
+                let p = params(&[out]);
+                if run_compiled {
+                    let report = compiled.launch(&cfg, &p, &LaunchHooks::default()).unwrap();
+                    assert_eq!(report.lane_instructions, 0);
+                } else {
+                    program.launch(&handle, &cfg, &p).unwrap();
+                }
+                assert_eq!(
+                    read_words(&memory, out, words),
+                    want,
+                    "compiled {run_compiled}, {blocks}×{threads}, {workers} workers"
+                );
+            }
+        }
+    }
+}
