@@ -81,7 +81,7 @@ run reset cudaErrorIllegalAddress cudaSuccess
 run freed-pointer
 run capture cudaErrorIllegalState
 run properties cudaSuccess cudaErrorInvalidValue
-run textures cudaErrorInvalidChannelDescriptor cudaErrorInvalidValue cudaErrorNotSupported cudaSuccess
+run textures cudaErrorInvalidChannelDescriptor cudaErrorInvalidValue cudaSuccess
 run flags cudaErrorInvalidValue cudaErrorInvalidResourceHandle cudaErrorIllegalState cudaSuccess
 
 rc=0

@@ -461,8 +461,11 @@ static bool textures() {
     cudaArray_t array = nullptr, plain = nullptr, gone = nullptr;
     EXPECT(cudaMallocArray(&array, &mixed, 8, 8), cudaErrorInvalidChannelDescriptor);
     EXPECT(cudaMallocArray(&array, &f32, 0, 8), cudaErrorInvalidValue);
-    EXPECT(cudaMalloc3DArray(&array, &f32, make_cudaExtent(8, 8, 6), cudaArrayCubemap),
-           cudaErrorNotSupported);
+    // A cubemap's faces are square: 8 x 4 is refused; 8 x 8 x 6 is a valid cubemap.
+    EXPECT(cudaMalloc3DArray(&array, &f32, make_cudaExtent(8, 4, 6), cudaArrayCubemap),
+           cudaErrorInvalidValue);
+    CHECK(cudaMalloc3DArray(&array, &f32, make_cudaExtent(8, 8, 6), cudaArrayCubemap));
+    CHECK(cudaFreeArray(array));
     CHECK(cudaMallocArray(&array, &f32, 8, 4, cudaArraySurfaceLoadStore));
     CHECK(cudaMallocArray(&plain, &f32, 8, 4));
     float host[64] = {};
