@@ -7,7 +7,7 @@
 // clamped to the level clamps and the levels; the nearest level (point) or the two around it
 // blended by the fraction truncated to 1/256 steps (linear; measured on an H200); within a level
 // the texel under clamp, or bilinear weights in 1/256 steps as tex_filtering checks them. On an
-// H200 the model misses 10 samples: trilinear blends (bilinear within levels, linear between)
+// H200 the model misses 12 samples: 8 trilinear blends (bilinear within levels, linear between)
 // and levels of detail from gradients, where the hardware rounds in ways not modelled yet.
 #include <cmath>
 #include <cstdio>
