@@ -350,7 +350,7 @@ pub extern "C" fn cudaGetDeviceProperties(prop: *mut cudaDeviceProp, device: c_i
 
 /// The device whose PCI bus id is `wanted`, compared without case (the driver writes upper-case
 /// hex); `cudaErrorInvalidDevice` when none is.
-pub fn by_pci_bus_id(wanted: &str) -> CudaResult<usize> {
+fn by_pci_bus_id(wanted: &str) -> CudaResult<usize> {
     for (ordinal, device) in state::devices()?.iter().enumerate() {
         if device
             .device

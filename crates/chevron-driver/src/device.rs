@@ -128,20 +128,9 @@ pub extern "C" fn cuDeviceGetPCIBusId(id: *mut c_char, len: c_int, device: c_int
     })
 }
 
-/// The device whose PCI bus id is `id` (compared without case, as the driver's upper-case
-/// hex and a user's lower-case both name it).
-///
-/// # Safety
-/// `id` is NULL or a NUL-terminated string; `device` NULL or writable.
-#[no_mangle]
-pub unsafe extern "C" fn cuDeviceGetByPCIBusId(device: *mut c_int, id: *const c_char) -> CUresult {
-    entry("cuDeviceGetByPCIBusId", || {
-        if id.is_null() || device.is_null() {
-            return Err(DriverError::new(INVALID_VALUE, "dev or pciBusId is NULL"));
-        }
-        // SAFETY: non-NULL, NUL-terminated by the API's contract.
-        let wanted = unsafe { std::ffi::CStr::from_ptr(id) }.to_string_lossy();
-        let ordinal = cudart::device::by_pci_bus_id(&wanted)?;
-        store(device, ordinal as c_int, "device")
-    })
+forward! {
+    /// The device whose PCI bus id is `id` (compared without case, as the driver's upper-case
+    /// hex and a user's lower-case both name it): the runtime's `cudaDeviceGetByPCIBusId`.
+    cuDeviceGetByPCIBusId => cudart::device::cudaDeviceGetByPCIBusId,
+        (device: *mut c_int, id: *const c_char);
 }
