@@ -27,6 +27,7 @@ mod graph;
 mod graph_types;
 mod host_function;
 mod host_memory;
+mod ld_cache;
 mod memory;
 mod module;
 pub mod raw;

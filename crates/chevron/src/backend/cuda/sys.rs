@@ -457,7 +457,7 @@ fn load() -> Result<Driver, String> {
 }
 
 /// Every existing `libcuda.so.1`/`libcuda.so` in `LD_LIBRARY_PATH`, the loader's cache
-/// (`ldconfig -p`) and [`LIBRARY_DIRS`], in that order, without repeats.
+/// (`/etc/ld.so.cache`) and [`LIBRARY_DIRS`], in that order, without repeats.
 fn nvidia_candidates() -> Vec<std::path::PathBuf> {
     let in_dirs = |dirs: Vec<std::path::PathBuf>| {
         dirs.into_iter()
@@ -469,28 +469,33 @@ fn nvidia_candidates() -> Vec<std::path::PathBuf> {
             .map(|v| std::env::split_paths(&v).collect())
             .unwrap_or_default(),
     );
-    let cache = std::process::Command::new("/sbin/ldconfig")
-        .arg("-p")
-        .output();
-    let cache = cache.map(|out| String::from_utf8_lossy(&out.stdout).into_owned());
-    ordered.extend(
-        cache
-            .unwrap_or_default()
-            .lines()
-            .filter(|line| {
-                LIBRARY_NAMES
-                    .iter()
-                    .any(|n| line.trim_start().starts_with(n))
-            })
-            .filter_map(|line| line.split(" => ").nth(1))
-            .map(|path| std::path::PathBuf::from(path.trim())),
-    );
+    ordered.extend(super::ld_cache::paths_of(&LIBRARY_NAMES).unwrap_or_else(ldconfig_paths));
     ordered.extend(in_dirs(LIBRARY_DIRS.iter().map(Into::into).collect()));
     let mut seen = std::collections::HashSet::new();
     ordered
         .into_iter()
         .filter(|p| p.is_file())
         .filter(|p| seen.insert(std::fs::canonicalize(p).unwrap_or_else(|_| p.clone())))
+        .collect()
+}
+
+/// The loader cache's paths of [`LIBRARY_NAMES`] as `ldconfig -p` lists them: used only where
+/// the cache file cannot be read in place.
+fn ldconfig_paths() -> Vec<std::path::PathBuf> {
+    let cache = std::process::Command::new("/sbin/ldconfig")
+        .arg("-p")
+        .output();
+    let cache = cache.map(|out| String::from_utf8_lossy(&out.stdout).into_owned());
+    cache
+        .unwrap_or_default()
+        .lines()
+        .filter(|line| {
+            LIBRARY_NAMES
+                .iter()
+                .any(|n| line.trim_start().starts_with(&format!("{n} ")))
+        })
+        .filter_map(|line| line.split(" => ").nth(1))
+        .map(|path| std::path::PathBuf::from(path.trim()))
         .collect()
 }
 
