@@ -243,7 +243,6 @@ impl FatBinary {
         }
         let corrupted = |reason: String| CudaError::new(INVALID_KERNEL_IMAGE, reason);
         let image = self.image.clone().map_err(corrupted)?;
-        check_fatbin(image).map_err(|e| corrupted(e.to_string()))?;
         let device = &state::device(ordinal)?.device;
         let targets = device.code_targets();
         let ptx_only = targets.runs_ptx_only();
@@ -275,6 +274,9 @@ impl FatBinary {
         let code = self
             .code
             .get_or_init(|| CodeObject::read_as(CodeObjectKind::Fatbin, image, IN_MEMORY));
+        if let Some(reason) = code.corruption() {
+            return Err(corrupted(reason.to_string()));
+        }
         let module = Module::from_code_object(device, code).map_err(|error| {
             if ptx_only {
                 CudaError::new(

@@ -170,6 +170,16 @@ impl CodeObject {
         }
     }
 
+    /// Why a fatbin (or a host file's embedded fatbins) cannot be used at all: a damaged
+    /// container or entry, found when the object was read. `None` for a sound object and for
+    /// other kinds.
+    pub fn corruption(&self) -> Option<&str> {
+        match &self.inner.body {
+            Body::Entries { unreadable, .. } => unreadable.as_deref(),
+            _ => None,
+        }
+    }
+
     /// Why the symbol table cannot be read (`None` when it can).
     pub fn symbols_error(&self) -> Option<String> {
         if self.symbols().is_some() {
@@ -232,6 +242,13 @@ impl CodeObject {
                  (compile to PTX, or load a fatbin that embeds PTX)"
                     .into(),
             )),
+            (
+                Body::Entries {
+                    unreadable: Some(reason),
+                    ..
+                },
+                _,
+            ) => Err(self.error(reason.clone())),
             (Body::Entries { .. }, CodeObjectKind::Fatbin) if targets.whole_fatbins => {
                 Ok(self.clone())
             }
