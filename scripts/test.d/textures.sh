@@ -3,8 +3,8 @@
 # tests/cudart/tex_*.cu with nvcc 13.0 (-cudart shared, NVIDIA's libcudart.so.13 replaced at run
 # time), runs each under `chevron exec --device cpu` and checks its last line. Each program
 # checks its samples against a host model of the hardware (linear-filter weights in 1/256
-# steps). Built programs are cached under target/cudart/ and rebuilt only when their source is
-# newer.
+# steps). Built programs are cached under target/cudart/ and rebuilt only when their source (or
+# quiet_stderr.h, which two of them share) is newer.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -19,7 +19,7 @@ chevron="$root/target/debug/chevron"
 passed=0
 for src in tests/cudart/tex_*.cu; do
     name="$(basename "$src" .cu)"
-    if [[ ! -e $out/$name || $src -nt $out/$name ]]; then
+    if [[ ! -e $out/$name || $src -nt $out/$name || tests/cudart/quiet_stderr.h -nt $out/$name ]]; then
         nice "$bin/nvcc" -cudart shared -L"$out/nvidia-lib" -Xlinker -rpath -Xlinker "$toolkit/lib" \
             -o "$out/$name" "$src"
     fi

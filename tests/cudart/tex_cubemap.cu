@@ -12,28 +12,12 @@
 #include <cstdio>
 #include <cstring>
 #include <cuda_runtime.h>
-#include <fcntl.h>
-#include <unistd.h>
+#include "quiet_stderr.h"
 
 #define CHECK(x) do { cudaError_t e = (x); if (e != cudaSuccess) { \
     printf("%s:%d: %s\n", __FILE__, __LINE__, cudaGetErrorString(e)); return 1; } } while (0)
 
 const int N = 4;  // face width and height
-
-// Runs an expected failure with stderr silenced: chevron explains every failed call on stderr,
-// NVIDIA's runtime does not, and the GPU comparison (scripts/gpu/textures.sh) diffs both streams.
-static int silenceStderr() {
-    fflush(stderr);
-    int saved = dup(2), null = open("/dev/null", O_WRONLY);
-    dup2(null, 2);
-    close(null);
-    return saved;
-}
-static void restoreStderr(int saved) {
-    fflush(stderr);
-    dup2(saved, 2);
-    close(saved);
-}
 
 __global__ void sampleCube(cudaTextureObject_t t, const float4 *dir, float *out, int n) {
     int i = blockIdx.x * blockDim.x + threadIdx.x;

@@ -2,11 +2,13 @@
 //! front door that copies to or from arrays (`cudaMemcpy2DToArray`, `cudaMemcpyToArray`,
 //! `cudaMemcpy3D`, the driver's `cuMemcpy2D`/`cuMemcpy3D` with a `CU_MEMORYTYPE_ARRAY` side).
 //!
-//! An array of plain device memory (the CPU device) becomes its tightly pitched memory and the
-//! box is copied row by row through [`crate::copy::copy`]; an array the driver made (GPUs) is
-//! copied by [`chevron::texture::copy_array`] (`cuMemcpy3DAsync`), the other side classified
-//! by address as host or device memory. Either way the array window is checked to lie inside
-//! the array first (`cudaErrorInvalidValue`).
+//! An array of plain device memory (the CPU device) becomes its tightly pitched memory and a
+//! box between two such windows takes the path of every pitched copy,
+//! [`crate::copy::copy_pitched`] (one `cuMemcpy3DAsync` on GPUs, rows on the CPU device); an
+//! array the driver made (GPUs) is copied by [`chevron::texture::copy_array`]
+//! (`cuMemcpy3DAsync`), the other side classified by address as host or device memory
+//! ([`crate::copy::Pitched::side`], as a 2D copy's sides are). Either way the array window is
+//! checked to lie inside the array first (`cudaErrorInvalidValue`).
 
 use std::ffi::c_void;
 
@@ -14,9 +16,9 @@ use chevron::host_range::Access;
 use chevron::texture::{copy_array, Array, Side};
 use chevron::Stream;
 
-use crate::copy::{check_host, copy};
+use crate::copy::{copy_pitched, Pitched};
 use crate::errors::{CudaError, CudaResult, INVALID_VALUE};
-use crate::memory::{place_of, Place};
+use crate::memory::place_of;
 use crate::textures::with_arrays;
 
 /// One end of a box copy.
@@ -45,7 +47,7 @@ enum Resolved<'a> {
     /// An array the driver made.
     Native(&'a Array, [u64; 3]),
     /// Memory (an array of plain memory becomes this).
-    Memory(u64, u64, u64),
+    Memory(Pitched),
 }
 
 fn resolve<'a>(
@@ -55,7 +57,8 @@ fn resolve<'a>(
 ) -> CudaResult<Resolved<'a>> {
     let (array, at) = match end {
         End::Memory { ptr, pitch, height } => {
-            return Ok(Resolved::Memory(ptr, pitch as u64, height as u64))
+            let (pitch, height) = (pitch as u64, height as u64);
+            return Ok(Resolved::Memory(Pitched { ptr, pitch, height }));
         }
         End::Array { array, at } => (array, at),
     };
@@ -82,32 +85,22 @@ fn resolve<'a>(
     Ok(match a.memory() {
         Some(base) => {
             let start = base + at[2] * a.slice_pitch() + at[1] * a.row_pitch() + at[0];
-            Resolved::Memory(start, a.row_pitch(), size[1])
+            Resolved::Memory(Pitched {
+                ptr: start,
+                pitch: a.row_pitch(),
+                height: size[1],
+            })
         }
         None => Resolved::Native(a, at),
     })
 }
 
-/// The side of `end` for [`copy_array`]: memory is host or device memory by address; a host
-/// window is checked to be mapped (readable for a source, writable for a destination).
-fn side<'a>(end: &Resolved<'a>, extent: [usize; 3], access: Access) -> CudaResult<Side<'a>> {
+/// The side of `end` for [`copy_array`]: memory is classified by [`Pitched::side`], as a 2D
+/// copy's sides are.
+fn side<'a>(end: &Resolved<'a>, extent: [u64; 3], access: Access) -> CudaResult<Side<'a>> {
     Ok(match *end {
         Resolved::Native(array, at) => Side::Array { array, at },
-        Resolved::Memory(ptr, pitch, height) => {
-            let [width, rows, slices] = extent.map(|e| e as u64);
-            let span = (slices - 1) * height * pitch + (rows - 1) * pitch + width;
-            match place_of(ptr) {
-                Place::Device(_) => Side::Device { ptr, pitch, height },
-                Place::Host => {
-                    check_host(ptr, span, access)?;
-                    Side::Host {
-                        ptr: ptr as *mut u8,
-                        pitch,
-                        height,
-                    }
-                }
-            }
-        }
+        Resolved::Memory(memory) => memory.side(place_of(memory.ptr), extent, access)?.0,
     })
 }
 
@@ -121,23 +114,17 @@ pub fn copy_box(stream: &Stream, dst: End, src: End, extent: [usize; 3]) -> Cuda
     with_arrays(|arrays| {
         let dst = resolve(arrays, dst, extent)?;
         let src = resolve(arrays, src, extent)?;
+        let extent = extent.map(|e| e as u64);
         match (&dst, &src) {
-            (&Resolved::Memory(d, dp, dh), &Resolved::Memory(s, sp, sh)) => {
-                if (rows > 1 || slices > 1) && (width as u64 > dp || width as u64 > sp) {
+            (Resolved::Memory(d), Resolved::Memory(s)) => {
+                if (rows > 1 || slices > 1) && (width as u64 > d.pitch || width as u64 > s.pitch) {
                     return Err(CudaError::new(INVALID_VALUE, "width exceeds a pitch"));
                 }
-                for z in 0..slices as u64 {
-                    for y in 0..rows as u64 {
-                        let (to, from) = (d + z * dh * dp + y * dp, s + z * sh * sp + y * sp);
-                        copy(stream, to, from, width)?;
-                    }
-                }
-                Ok(())
+                copy_pitched(stream, d, s, extent)
             }
             _ => {
                 let dst = side(&dst, extent, Access::Write)?;
                 let src = side(&src, extent, Access::Read)?;
-                let extent = extent.map(|e| e as u64);
                 // SAFETY: host windows were checked to be mapped memory of the right access;
                 // the caller synchronizes before the host reads or reuses them.
                 unsafe { copy_array(stream, &dst, &src, extent) }?;

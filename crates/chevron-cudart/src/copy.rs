@@ -295,74 +295,113 @@ impl Copy2d {
     /// Copies the rows on `stream`, after checking the shape.
     pub fn run(&self, stream: &Stream) -> CudaResult {
         self.check()?;
-        if self.width == 0 || self.height == 0 || self.run_whole(stream)? {
-            return Ok(());
-        }
-        for row in 0..self.height as u64 {
-            let d = self.dst + row * self.dst_pitch as u64;
-            let s = self.src + row * self.src_pitch as u64;
-            copy(stream, d, s, self.width)?;
-        }
-        Ok(())
+        let side = |ptr: u64, pitch: usize| Pitched {
+            ptr,
+            pitch: pitch as u64,
+            height: self.height as u64,
+        };
+        let extent = [self.width as u64, self.height as u64, 1];
+        let (dst, src) = (
+            side(self.dst, self.dst_pitch),
+            side(self.src, self.src_pitch),
+        );
+        copy_pitched(stream, &dst, &src, extent)
     }
 }
 
-impl Copy2d {
-    /// The copy as one pitched copy of the stream's device, where its backend copies pitched
-    /// windows itself (GPUs: one `cuMemcpy3DAsync`) and both sides are its memory or host
-    /// memory; `false` when the rows must be copied one by one. A pageable host side is
-    /// waited for before returning (the caller may reuse it at once, as CUDA allows).
-    fn run_whole(&self, stream: &Stream) -> CudaResult<bool> {
-        if stream.device().backend() != chevron::BackendKind::Cuda {
-            return Ok(false); // the CPU device copies rows as cheaply
-        }
-        let on = |place: Place| match place {
-            Place::Device(ordinal) => {
-                state::device(ordinal).is_ok_and(|owner| stream.device().same_device(&owner.device))
-            }
-            Place::Host => true,
-        };
-        let (dst_place, src_place) = (place_of(self.dst), place_of(self.src));
-        if !on(dst_place)
-            || !on(src_place)
-            || matches!((dst_place, src_place), (Place::Host, Place::Host))
-        {
-            return Ok(false);
-        }
-        mirror::pull_all()?;
-        let span = |pitch: usize| (self.height as u64 - 1) * pitch as u64 + self.width as u64;
-        let mut pageable = false;
-        let mut side =
-            |ptr: u64, pitch: usize, place: Place, access: Access| -> CudaResult<Side<'static>> {
-                let pitch_bytes = pitch as u64;
-                Ok(match place {
-                    Place::Device(_) => Side::Device {
-                        ptr,
-                        pitch: pitch_bytes,
-                        height: self.height as u64,
-                    },
-                    Place::Host => {
-                        check_host(ptr, span(pitch), access)?;
-                        pageable |= !mirror::allocated_here(ptr as usize, span(pitch) as usize);
-                        Side::Host {
-                            ptr: ptr as *mut u8,
-                            pitch: pitch_bytes,
-                            height: self.height as u64,
-                        }
-                    }
-                })
-            };
-        let dst = side(self.dst, self.dst_pitch, dst_place, Access::Write)?;
-        let src = side(self.src, self.src_pitch, src_place, Access::Read)?;
-        let extent = [self.width as u64, self.height as u64, 1];
-        // SAFETY: host sides were checked to be mapped memory of the window's span, readable
-        // or writable; a pageable one is waited for below, pinned ones live until freed.
-        let copied = unsafe { chevron::texture::copy_pitched(stream, &dst, &src, extent) }?;
-        if copied.is_some() && pageable {
-            stream.synchronize()?;
-        }
-        Ok(copied.is_some())
+/// A window of pitched memory, host or device memory by address: the first byte, `pitch`
+/// bytes from one row to the next, `height` rows from one slice to the next.
+#[derive(Debug, Clone, Copy)]
+pub struct Pitched {
+    /// Address of the window's first byte.
+    pub ptr: u64,
+    /// Bytes from one row to the next.
+    pub pitch: u64,
+    /// Rows from one slice to the next.
+    pub height: u64,
+}
+
+impl Pitched {
+    /// Bytes from the window's first byte to the end of its last row of `extent`.
+    fn span(&self, [width, rows, slices]: [u64; 3]) -> u64 {
+        ((slices - 1) * self.height + rows - 1) * self.pitch + width
     }
+
+    /// Address of row `y` of slice `z`.
+    fn row(&self, y: u64, z: u64) -> u64 {
+        self.ptr + (z * self.height + y) * self.pitch
+    }
+
+    /// The window as a side of chevron's pitched copies (`chevron::texture`): device memory,
+    /// or host memory checked to be mapped for `access` over the window's span. The flag says
+    /// whether a host side is pageable (not pinned or managed memory of this runtime).
+    pub(crate) fn side(
+        &self,
+        place: Place,
+        extent: [u64; 3],
+        access: Access,
+    ) -> CudaResult<(Side<'static>, bool)> {
+        let (ptr, pitch, height) = (self.ptr, self.pitch, self.height);
+        Ok(match place {
+            Place::Device(_) => (Side::Device { ptr, pitch, height }, false),
+            Place::Host => {
+                let span = self.span(extent);
+                check_host(ptr, span, access)?;
+                let pageable = !mirror::allocated_here(ptr as usize, span as usize);
+                let ptr = ptr as *mut u8;
+                (Side::Host { ptr, pitch, height }, pageable)
+            }
+        })
+    }
+}
+
+/// Copies `extent` (bytes per row, rows, slices) between two windows of pitched memory on
+/// `stream`: the one path of 2D copies ([`Copy2d`]) and of memory-to-memory boxes
+/// (`array_copy::copy_box`). The caller checked the shape (rows within their pitches).
+pub fn copy_pitched(stream: &Stream, dst: &Pitched, src: &Pitched, extent: [u64; 3]) -> CudaResult {
+    if extent.contains(&0) || copy_whole(stream, dst, src, extent)? {
+        return Ok(());
+    }
+    let [width, rows, slices] = extent;
+    for z in 0..slices {
+        for y in 0..rows {
+            copy(stream, dst.row(y, z), src.row(y, z), width as usize)?;
+        }
+    }
+    Ok(())
+}
+
+/// The copy as one pitched copy of the stream's device, where its backend copies pitched
+/// windows itself (GPUs: one `cuMemcpy3DAsync`) and both sides are its memory or host memory;
+/// `false` when the rows must be copied one by one. A pageable host side is waited for before
+/// returning (the caller may reuse it at once, as CUDA allows).
+fn copy_whole(stream: &Stream, dst: &Pitched, src: &Pitched, extent: [u64; 3]) -> CudaResult<bool> {
+    if stream.device().backend() != chevron::BackendKind::Cuda {
+        return Ok(false); // the CPU device copies rows as cheaply
+    }
+    let on = |place: Place| match place {
+        Place::Device(ordinal) => {
+            state::device(ordinal).is_ok_and(|owner| stream.device().same_device(&owner.device))
+        }
+        Place::Host => true,
+    };
+    let (dst_place, src_place) = (place_of(dst.ptr), place_of(src.ptr));
+    if !on(dst_place)
+        || !on(src_place)
+        || matches!((dst_place, src_place), (Place::Host, Place::Host))
+    {
+        return Ok(false);
+    }
+    mirror::pull_all()?;
+    let (dst, dst_pageable) = dst.side(dst_place, extent, Access::Write)?;
+    let (src, src_pageable) = src.side(src_place, extent, Access::Read)?;
+    // SAFETY: host sides were checked to be mapped memory of the window's span, readable or
+    // writable; a pageable one is waited for below, pinned ones live until freed.
+    let copied = unsafe { chevron::texture::copy_pitched(stream, &dst, &src, extent) }?;
+    if copied.is_some() && (dst_pageable || src_pageable) {
+        stream.synchronize()?;
+    }
+    Ok(copied.is_some())
 }
 
 /// Copies `height` rows of `width` bytes between pitched buffers.
@@ -511,5 +550,18 @@ mod tests {
         );
         // Nothing to copy: any pitch.
         assert_eq!(code(shape(usize::MAX, 0, 0, 4)), 0);
+    }
+
+    #[test]
+    fn a_pitched_window_spans_its_slices_rows_and_last_row() {
+        let window = Pitched {
+            ptr: 0x1000,
+            pitch: 64,
+            height: 8,
+        };
+        // Slice 1 starts 8 rows of 64 bytes in; the last of 3 rows of slice 1 ends 12 bytes in.
+        assert_eq!(window.row(2, 1), 0x1000 + (8 + 2) * 64);
+        assert_eq!(window.span([12, 3, 2]), (8 + 2) * 64 + 12);
+        assert_eq!(window.span([12, 1, 1]), 12);
     }
 }

@@ -1,6 +1,7 @@
 //! `cuMemcpy2D`, `cuMemcpy2DUnaligned`, `cuMemcpy3D` and their `Async` forms: pitched copies
 //! described by `CUDA_MEMCPY2D` / `CUDA_MEMCPY3D` between host, device and unified memory,
-//! row by row through the runtime's checked copy ([`cudart::copy::Copy2d`]); synchronous ones
+//! a slice at a time through the runtime's checked 2D copy ([`cudart::copy::Copy2d`]: one
+//! `cuMemcpy3DAsync` on GPUs, rows on the CPU device); synchronous ones
 //! on the legacy default stream. A copy with a `CU_MEMORYTYPE_ARRAY` side goes through the
 //! runtime's [`copy_box`] (the array's memory on the CPU device, `cuMemcpy3DAsync` on GPUs),
 //! which checks that the array holds the copied box.

@@ -10,6 +10,7 @@
 //! |---|---|---|
 //! | [`cuda`] | `libcuda.so.1` opened at run time (never linked) | every CUDA GPU |
 //! | [`cpu`]  | built in | `CHEVRON_CPU_DEVICES` CPU devices (default 1) running PTX in the interpreter |
+//! | [`noop`] | built in, only when `CHEVRON_DEVICES` names it | one device: real memory, checked launches, no kernel run |
 //!
 //! # Promises every backend keeps
 //! - **No panics** for anything a caller or the driver can cause: errors are [`crate::Error`],
@@ -46,6 +47,8 @@ pub(crate) mod cluster;
 pub mod cpu;
 pub mod cuda;
 pub mod graph;
+pub(crate) mod kernel_limits;
+pub mod noop;
 pub mod tensor_map;
 pub mod texture;
 
@@ -91,27 +94,30 @@ pub enum BackendKind {
     Cuda,
     /// The CPU device: PTX run by chevron-ptx's interpreter.
     Cpu,
+    /// The no-op device (`noop/`): real memory, checked launches, no kernel run.
+    Noop,
     /// The scripted test backend (`scripted.rs`), in unit tests only.
     #[cfg(test)]
     Scripted,
 }
 
 impl BackendKind {
-    /// `cuda` or `cpu`, as in `CHEVRON_DEVICES`.
+    /// `cuda`, `cpu` or `noop`, as in `CHEVRON_DEVICES`.
     pub fn as_str(self) -> &'static str {
         match self {
             BackendKind::Cuda => "cuda",
             BackendKind::Cpu => "cpu",
+            BackendKind::Noop => "noop",
             #[cfg(test)]
             BackendKind::Scripted => "scripted",
         }
     }
 
     /// Whether the backend runs kernels in software (the CPU device): launches cost far more
-    /// than on a GPU, so benchmarks and long tests shorten.
+    /// than on a GPU, so benchmarks and long tests shorten. The no-op device runs none.
     pub fn runs_in_software(self) -> bool {
         match self {
-            BackendKind::Cuda => false,
+            BackendKind::Cuda | BackendKind::Noop => false,
             BackendKind::Cpu => true,
             #[cfg(test)]
             BackendKind::Scripted => true,

@@ -43,6 +43,12 @@ pub static BACKENDS: &[BackendEntry] = &[
         discover: backend::cpu::discover,
         by_default: true,
     },
+    BackendEntry {
+        kind: BackendKind::Noop,
+        names: &["noop"],
+        discover: backend::noop::discover,
+        by_default: false,
+    },
     #[cfg(test)]
     BackendEntry {
         kind: BackendKind::Scripted,

@@ -8,7 +8,7 @@ use chevron::{
     AutoGraphStats, BackendKind, Buffer, Device, Error, Kernel, LaunchConfig, Result, Stream,
 };
 
-use crate::harness::{basics, on_every_device_of_its_own};
+use crate::harness::{basics, on_every_device_of_its_own, on_every_device_of_its_own_and_noop};
 
 const N: u32 = 64;
 
@@ -66,7 +66,7 @@ fn same_as_eager<T: PartialEq + std::fmt::Debug>(
 
 #[test]
 fn a_repeated_sequence_replays_as_a_graph_with_updated_arguments() {
-    on_every_device_of_its_own(|device| {
+    on_every_device_of_its_own_and_noop(|device| {
         let k = kernels(device)?;
         let stats = same_as_eager(device, |stream| {
             let a = Buffer::<u32>::zeroed(device, N as usize)?;
@@ -91,7 +91,7 @@ fn a_repeated_sequence_replays_as_a_graph_with_updated_arguments() {
 
 #[test]
 fn a_sequence_that_diverges_mid_way_falls_back_to_eager_launches() {
-    on_every_device_of_its_own(|device| {
+    on_every_device_of_its_own_and_noop(|device| {
         let k = kernels(device)?;
         let stats = same_as_eager(device, |stream| {
             let a = Buffer::<u32>::zeroed(device, N as usize)?;
@@ -120,7 +120,7 @@ fn a_sequence_that_diverges_mid_way_falls_back_to_eager_launches() {
 
 #[test]
 fn buffers_freed_between_and_within_repetitions_stay_correct() {
-    on_every_device_of_its_own(|device| {
+    on_every_device_of_its_own_and_noop(|device| {
         let k = kernels(device)?;
         let stats = same_as_eager(device, |stream| {
             let out = Buffer::<u32>::zeroed(device, N as usize)?;
@@ -151,7 +151,7 @@ fn buffers_freed_between_and_within_repetitions_stay_correct() {
 
 #[test]
 fn host_waits_queries_and_other_streams_in_the_middle_see_held_launches_done() {
-    on_every_device_of_its_own(|device| {
+    on_every_device_of_its_own_and_noop(|device| {
         let k = kernels(device)?;
         let stats = same_as_eager(device, |stream| {
             let a = Buffer::<u32>::zeroed(device, N as usize)?;
@@ -276,7 +276,7 @@ fn device_bookkeeping_of_other_threads_does_not_end_a_match() {
 #[test]
 fn long_sequences_replay_segment_by_segment_and_diverge_anywhere() {
     const LEN: u32 = 300;
-    on_every_device_of_its_own(|device| {
+    on_every_device_of_its_own_and_noop(|device| {
         let k = kernels(device)?;
         let launches = std::cell::Cell::new(0u64);
         let stats = same_as_eager(device, |stream| {
@@ -350,7 +350,7 @@ fn three_launches(
 /// part of its sequence, replay that, and instantiate twice).
 #[test]
 fn another_threads_device_synchronization_costs_only_the_repetitions_it_interrupts() {
-    on_every_device_of_its_own(|device| {
+    on_every_device_of_its_own_and_noop(|device| {
         let k = kernels(device)?;
         let stats = same_as_eager(device, |stream| {
             let (a, b) = (
@@ -387,7 +387,7 @@ fn another_threads_device_synchronization_costs_only_the_repetitions_it_interrup
 /// the stream's own synchronization is (`cudaDeviceSynchronize` between repetitions).
 #[test]
 fn the_launching_threads_device_synchronization_is_a_boundary() {
-    on_every_device_of_its_own(|device| {
+    on_every_device_of_its_own_and_noop(|device| {
         let k = kernels(device)?;
         let stats = same_as_eager(device, |stream| {
             let (a, b) = (

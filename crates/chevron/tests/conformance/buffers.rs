@@ -2,11 +2,11 @@
 
 use chevron::{Buffer, Error};
 
-use crate::harness::on_every_device;
+use crate::harness::on_every_device_and_noop;
 
 #[test]
 fn data_round_trips_through_device_memory() {
-    on_every_device(|device| {
+    on_every_device_and_noop(|device| {
         let data: Vec<u32> = (0..100_000).map(|i| i * 7 + 3).collect();
         let buffer = Buffer::from_slice(device, &data)?;
         assert_eq!(buffer.len(), data.len());
@@ -24,7 +24,7 @@ fn data_round_trips_through_device_memory() {
 
 #[test]
 fn fills_write_every_element() {
-    on_every_device(|device| {
+    on_every_device_and_noop(|device| {
         let bytes = Buffer::<u8>::new(device, 1001)?;
         bytes.fill(0xab)?;
         assert!(bytes.to_vec()?.iter().all(|&b| b == 0xab));
@@ -44,7 +44,7 @@ fn fills_write_every_element() {
 
 #[test]
 fn a_fill_that_no_memset_can_express_is_an_error() {
-    on_every_device(|device| {
+    on_every_device_and_noop(|device| {
         let buffer = Buffer::<f64>::new(device, 4)?;
         match buffer.fill(1.0) {
             Err(Error::InvalidValue { call, .. }) => assert_eq!(call, "Stream::fill"),
@@ -56,7 +56,7 @@ fn a_fill_that_no_memset_can_express_is_an_error() {
 
 #[test]
 fn buffers_copy_on_the_device_in_stream_order() {
-    on_every_device(|device| {
+    on_every_device_and_noop(|device| {
         let stream = device.create_stream()?;
         let src = Buffer::<i32>::new(device, 64)?;
         let dst = Buffer::<i32>::zeroed(device, 64)?;
@@ -75,7 +75,7 @@ fn buffers_copy_on_the_device_in_stream_order() {
 
 #[test]
 fn length_mismatches_are_errors_naming_the_call() {
-    on_every_device(|device| {
+    on_every_device_and_noop(|device| {
         let buffer = Buffer::<u32>::new(device, 8)?;
         let err = buffer.copy_from_host(&[1, 2, 3]).unwrap_err();
         assert!(
@@ -95,7 +95,7 @@ fn length_mismatches_are_errors_naming_the_call() {
 
 #[test]
 fn empty_buffers_need_no_memory() {
-    on_every_device(|device| {
+    on_every_device_and_noop(|device| {
         let empty = Buffer::<f32>::new(device, 0)?;
         assert!(empty.is_empty());
         assert_eq!(empty.device_ptr(), 0);
@@ -108,7 +108,7 @@ fn empty_buffers_need_no_memory() {
 
 #[test]
 fn live_allocations_do_not_overlap() {
-    on_every_device(|device| {
+    on_every_device_and_noop(|device| {
         let buffers: Vec<Buffer<u8>> = (1..20)
             .map(|i| Buffer::new(device, i * 100))
             .collect::<chevron::Result<_>>()?;
@@ -125,7 +125,7 @@ fn live_allocations_do_not_overlap() {
 
 #[test]
 fn device_addresses_are_told_from_host_addresses() {
-    on_every_device(|device| {
+    on_every_device_and_noop(|device| {
         let buffer = Buffer::<u32>::new(device, 64)?;
         let base = buffer.device_ptr();
         assert!(device.is_device_address(base), "{base:#x}");

@@ -2,11 +2,11 @@
 
 use chevron::{Buffer, Error, LaunchConfig, Module};
 
-use crate::harness::{basics, data, on_every_device, on_every_device_but_cuda};
+use crate::harness::{basics, data, on_every_device_and_noop, on_every_device_but_cuda};
 
 #[test]
 fn wrong_argument_counts_and_sizes_name_the_kernel_and_parameter() {
-    on_every_device(|device| {
+    on_every_device_and_noop(|device| {
         let kernel = basics(device)?.kernel("copy_plus")?;
         let stream = device.create_stream()?;
         let a = Buffer::<u32>::new(device, 4)?;
@@ -57,7 +57,7 @@ fn wrong_argument_counts_and_sizes_name_the_kernel_and_parameter() {
 
 #[test]
 fn invalid_configurations_name_the_kernel_the_limit_and_the_device() {
-    on_every_device(|device| {
+    on_every_device_and_noop(|device| {
         let module = basics(device)?;
         let stream = device.create_stream()?;
         let out = Buffer::<u32>::new(device, 4)?;
@@ -106,7 +106,7 @@ fn invalid_configurations_name_the_kernel_the_limit_and_the_device() {
 
 #[test]
 fn unknown_kernels_list_close_candidates() {
-    on_every_device(|device| {
+    on_every_device_and_noop(|device| {
         let module = basics(device)?;
         match module.kernel("fill_indx") {
             Err(Error::NotFound {
@@ -128,7 +128,7 @@ fn unknown_kernels_list_close_candidates() {
 
 #[test]
 fn ptx_syntax_errors_give_file_line_and_column() {
-    on_every_device(|device| {
+    on_every_device_and_noop(|device| {
         let path = data("syntax_error.ptx");
         match Module::from_file(device, &path) {
             Err(Error::CodeObject {

@@ -25,6 +25,27 @@ pub fn on_every_device_of_its_own(body: impl Fn(&Device) -> Result<()>) {
     on_every_device_of(&own, body);
 }
 
+/// Like [`on_every_device`], then on the no-op device (`CHEVRON_DEVICES=noop`: real memory,
+/// checked launches, no kernel run), for tests whose claims hold without a kernel running:
+/// copies, fills, checks, errors, module loading, replay bookkeeping.
+pub fn on_every_device_and_noop(body: impl Fn(&Device) -> Result<()>) {
+    on_every_device(&body);
+    on_every_device_of(&noop_runtime(), body);
+}
+
+/// Like [`on_every_device_of_its_own`], then on a no-op device of its own (as
+/// [`on_every_device_and_noop`]).
+pub fn on_every_device_of_its_own_and_noop(body: impl Fn(&Device) -> Result<()>) {
+    on_every_device_of_its_own(&body);
+    on_every_device_of(&noop_runtime(), body);
+}
+
+fn noop_runtime() -> Runtime {
+    let runtime = Runtime::with_devices("noop").expect("a valid selection");
+    assert_eq!(runtime.devices().len(), 1, "{:?}", runtime.backends());
+    runtime
+}
+
 fn on_every_device_of(runtime: &Runtime, body: impl Fn(&Device) -> Result<()>) {
     let devices = runtime.devices();
     assert!(

@@ -4,7 +4,9 @@
 //! machine every CUDA device too (`CHEVRON_DEVICES` restricts and orders them). Each test runs
 //! its body on each device and names the device in its failure. Tests that need a CUDA GPU are
 //! marked `#[ignore = "needs a CUDA GPU"]`, so CI lists them as ignored rather than passing
-//! them vacuously; `scripts/gpu/conformance.sh` runs them with `--include-ignored`.
+//! them vacuously; `scripts/gpu/conformance.sh` runs them with `--include-ignored`. Tests whose
+//! claims hold without a kernel running (copies, fills, checks, errors, module loading, replay
+//! bookkeeping) run on the no-op device too (`harness::on_every_device_and_noop`).
 
 mod auto_graph;
 mod buffers;

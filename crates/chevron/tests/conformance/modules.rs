@@ -4,11 +4,11 @@
 use chevron::code_object::{detect, CodeObjectKind};
 use chevron::{Module, SymbolKind};
 
-use crate::harness::{basics, corpus, data, on_every_device};
+use crate::harness::{basics, corpus, data, on_every_device, on_every_device_and_noop};
 
 #[test]
 fn symbols_list_kernels_device_functions_and_globals() {
-    on_every_device(|device| {
+    on_every_device_and_noop(|device| {
         let module = basics(device)?;
         let symbols = module.symbols();
         let kernels: Vec<&str> = symbols.kernels().map(|s| s.name.as_str()).collect();
@@ -52,7 +52,7 @@ fn symbols_list_kernels_device_functions_and_globals() {
 
 #[test]
 fn compiler_output_lists_demangled_signatures() {
-    on_every_device(|device| {
+    on_every_device_and_noop(|device| {
         let module = Module::from_file(device, corpus("nvrtc/compute_80/reduce.ptx"))?;
         let signatures: Vec<&str> = module.kernels().map(|s| s.display_name()).collect();
         assert!(
@@ -65,7 +65,7 @@ fn compiler_output_lists_demangled_signatures() {
 
 #[test]
 fn modules_load_from_text_bytes_and_files_alike() {
-    on_every_device(|device| {
+    on_every_device_and_noop(|device| {
         let text = std::fs::read_to_string(data("basics.ptx")).expect("test data");
         assert_eq!(detect(text.as_bytes()), Some(CodeObjectKind::Ptx));
         let from_text = Module::from_ptx(device, &text)?;
@@ -82,7 +82,7 @@ fn modules_load_from_text_bytes_and_files_alike() {
 
 #[test]
 fn a_missing_file_is_an_io_error_naming_it() {
-    on_every_device(|device| {
+    on_every_device_and_noop(|device| {
         let err = Module::from_file(device, data("no_such_file.ptx")).unwrap_err();
         assert!(err.to_string().contains("no_such_file.ptx"), "{err}");
         Ok(())

@@ -3,7 +3,7 @@
 
 use chevron::{Buffer, LaunchConfig, Token};
 
-use crate::harness::{basics, on_every_device};
+use crate::harness::{basics, on_every_device, on_every_device_and_noop};
 
 const N: u32 = 4096;
 
@@ -107,7 +107,7 @@ fn tokens_stay_valid_after_their_stream_is_dropped() {
 
 #[test]
 fn is_done_becomes_true_without_waiting() {
-    on_every_device(|device| {
+    on_every_device_and_noop(|device| {
         let kernel = basics(device)?.kernel("add_one")?;
         let stream = device.create_stream()?;
         let data = Buffer::<u32>::zeroed(device, N as usize)?;

@@ -50,42 +50,14 @@ pub(super) unsafe fn prepare_launch(
 
 fn check_config(device: &DeviceCore, function: &CpuFunction, config: &LaunchConfig) -> Result<()> {
     let kernel = &function.kernel;
-    let invalid = |message: String| Error::LaunchConfig {
-        kernel: kernel.name.clone(),
-        device: device.label().to_string(),
-        message,
-    };
-    let info = device.info();
-    if config.grid.contains(&0) || config.block.contains(&0) {
-        return Err(invalid(format!(
-            "grid {:?} and block {:?} must not have a zero dimension",
-            config.grid, config.block
-        )));
-    }
-    if let Some(required) = kernel.required_block {
-        if config.block != required {
-            return Err(invalid(format!(
-                "block {:?}, the kernel requires {required:?} (.reqntid)",
-                config.block
-            )));
-        }
-    }
-    let threads = config.block.iter().fold(1u64, |acc, &d| acc * u64::from(d));
-    let limit = function.max_threads_per_block();
-    if threads > u64::from(limit) {
-        return Err(invalid(format!(
-            "block {:?} has {threads} threads, the kernel allows at most {limit}",
-            config.block
-        )));
-    }
-    let shared = u64::from(config.shared_bytes) + u64::from(function.static_shared_bytes());
-    if shared > u64::from(info.max_shared_per_block_optin) {
-        return Err(invalid(format!(
-            "{shared} bytes of shared memory per block, the device allows at most {}",
-            info.max_shared_per_block_optin
-        )));
-    }
-    Ok(())
+    kernel
+        .limits
+        .check(config, device.info())
+        .map_err(|message| Error::LaunchConfig {
+            kernel: kernel.name.clone(),
+            device: device.label().to_string(),
+            message,
+        })
 }
 
 /// Packs one value per parameter into `kernel`'s parameter buffer, checking the count.

@@ -12,6 +12,7 @@ use chevron_ptx::interp::{KernelHandle, Program};
 use chevron_ptx::ir::{self, FunctionKind, Item};
 use chevron_ptx::symbols::{self, ParamLayout};
 
+use crate::backend::kernel_limits::KernelLimits;
 use crate::backend::{DevicePtr, Function, Module};
 use crate::code_object::CodeObject;
 use crate::error::{Error, Result};
@@ -58,10 +59,8 @@ pub(crate) struct LoadedKernel {
     pub(crate) param_bytes: usize,
     /// The kernel's symbol name.
     pub(crate) name: String,
-    /// The block shape `.reqntid` demands, if declared.
-    pub(crate) required_block: Option<[u32; 3]>,
-    max_threads_per_block: u32,
-    static_shared_bytes: u32,
+    /// Its `.reqntid`, `.maxntid` and static shared memory.
+    pub(crate) limits: KernelLimits,
     /// Interpreted or compiled (see `tier.rs`).
     pub(crate) tier: KernelTier,
     /// The module's kernels by name, for the child grids this kernel launches from device
@@ -117,9 +116,11 @@ pub(crate) fn load(device: &Arc<DeviceCore>, code: &CodeObject) -> Result<Arc<Cp
             params,
             param_bytes,
             name: function.name.clone(),
-            required_block: required_block(function),
-            max_threads_per_block: max_threads(function, device.info().max_threads_per_block),
-            static_shared_bytes: shared.static_bytes(&function.name),
+            limits: KernelLimits::of(
+                function,
+                device.info().max_threads_per_block,
+                shared.static_bytes(&function.name),
+            ),
             tier: KernelTier::new(device.deterministic()),
             siblings: Arc::clone(&siblings),
         };
@@ -175,39 +176,6 @@ fn param_layout(
         .collect())
 }
 
-/// The block shape a kernel's `.reqntid x[, y[, z]]` demands (missing dimensions are 1).
-fn required_block(function: &ir::Function) -> Option<[u32; 3]> {
-    function
-        .directives
-        .iter()
-        .find_map(|directive| match directive {
-            ir::FunctionDirective::Performance { name, values }
-                if name == "reqntid" && (1..=3).contains(&values.len()) =>
-            {
-                let mut block = [1u32; 3];
-                block[..values.len()].copy_from_slice(values);
-                Some(block)
-            }
-            _ => None,
-        })
-}
-
-/// The block size limit of a kernel: the device's, lowered by `.maxntid`/`.reqntid`.
-fn max_threads(function: &ir::Function, device_limit: u32) -> u32 {
-    function
-        .directives
-        .iter()
-        .filter_map(|directive| match directive {
-            ir::FunctionDirective::Performance { name, values }
-                if (name == "maxntid" || name == "reqntid") && !values.is_empty() =>
-            {
-                Some(values.iter().fold(1u32, |acc, v| acc.saturating_mul(*v)))
-            }
-            _ => None,
-        })
-        .fold(device_limit, u32::min)
-}
-
 impl Module for CpuModule {
     fn function(&self, name: &str) -> Result<Arc<dyn Function>> {
         match self.kernels.get(name) {
@@ -252,11 +220,11 @@ impl Function for CpuFunction {
     }
 
     fn max_threads_per_block(&self) -> u32 {
-        self.kernel.max_threads_per_block
+        self.kernel.limits.max_threads
     }
 
     fn static_shared_bytes(&self) -> u32 {
-        self.kernel.static_shared_bytes
+        self.kernel.limits.static_shared
     }
 
     fn as_any(&self) -> &dyn Any {
