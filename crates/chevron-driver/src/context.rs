@@ -369,11 +369,13 @@ pub extern "C" fn cuCtxGetCurrent(out: *mut *mut c_void) -> CUresult {
     entry("cuCtxGetCurrent", || store(out, current_handle()?, "pctx"))
 }
 
-/// The current context's device.
+/// The current context's device. Without one it is `CUDA_ERROR_INVALID_CONTEXT` and nothing
+/// is printed: CUDA's runtime asks this to learn whether a context is bound (its
+/// `cudaGetDevice` on a fresh thread), so the answer is expected, not a mistake to explain.
 #[no_mangle]
 pub extern "C" fn cuCtxGetDevice(out: *mut c_int) -> CUresult {
     entry("cuCtxGetDevice", || {
-        let context = require_current()?;
+        let context = current()?.ok_or_else(|| DriverError::new(INVALID_CONTEXT, ""))?;
         store(out, context.ordinal as c_int, "device")
     })
 }
