@@ -76,6 +76,10 @@ fn release_while_spinning(device: &chevron::Device) -> Result<(), String> {
     let config = LaunchConfig::for_elements(N as usize, 256);
     let kept_data = Buffer::<u32>::zeroed(device, N as usize).unwrap();
     let data = Buffer::<u32>::zeroed(device, N as usize).unwrap();
+    // `kept` runs once before the spin: under CUDA's lazy loading a kernel's first launch loads
+    // its code, which "might require context synchronization" (CUDA's lazy-loading guide), i.e.
+    // wait for the spinning kernel; that is the driver's, not a release's, stall.
+    kept.launch(&working, config, (&kept_data, N)).unwrap();
     dropped.launch(&working, config, (&data, N)).unwrap();
     // Both releases wait for `working` (the only stream with work now).
     drop(data);
@@ -94,7 +98,7 @@ fn release_while_spinning(device: &chevron::Device) -> Result<(), String> {
     let spinning_still = !spun.is_done().unwrap();
     spinning.synchronize().unwrap();
     device.synchronize().unwrap();
-    assert_eq!(kept_data.to_vec().unwrap()[N as usize - 1], 1);
+    assert_eq!(kept_data.to_vec().unwrap()[N as usize - 1], 2);
     if spinning_still && launched < NO_STALL {
         Ok(())
     } else {
