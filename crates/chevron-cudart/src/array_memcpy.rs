@@ -3,7 +3,8 @@
 //! (`cudaMemcpyToArray`, `cudaMemcpyFromArray`, `cudaMemcpyArrayToArray`), their `Async` forms
 //! and per-thread-default-stream forms, all through [`copy_box`]. Positions on an array side
 //! are in bytes (x) and rows (y), as CUDA defines them. The linear forms copy `count` bytes in
-//! the array's row-major order from (x, y): a partial first row, whole rows, a partial last.
+//! the array's row-major order from (x, y): a partial first row, whole rows, a partial last
+//! (between two arrays, pieces ending where either side's row ends).
 
 use std::ffi::{c_int, c_void};
 
@@ -55,19 +56,7 @@ fn linear(
     to_array: bool,
     (stream, sync): (*mut c_void, bool),
 ) -> CudaResult {
-    let (row, size) = with_array(arr as *mut c_void, |a| {
-        Ok((a.row_pitch() as usize, a.size_bytes() as usize))
-    })?;
-    // The whole range is checked before any of it is copied.
-    let end = y
-        .checked_mul(row)
-        .and_then(|start| start.checked_add(x)?.checked_add(count));
-    if count > 0 && (x >= row || end.is_none_or(|end| end > size)) {
-        return Err(CudaError::new(
-            INVALID_VALUE,
-            format!("{count} bytes from column {x}, row {y} run outside the array ({size} bytes in rows of {row})"),
-        ));
-    }
+    let row = linear_row(arr, (x, y), count)?;
     let first = count.min(row - x);
     let rows = (count - first) / row;
     let last = count - first - rows * row;
@@ -91,6 +80,55 @@ fn linear(
         settle(stream)?;
     }
     Ok(())
+}
+
+/// The row length in bytes of `arr`, after checking that `count` bytes from (x, y) in its
+/// row-major order lie inside it (the whole range is checked before any of it is copied).
+fn linear_row(arr: *const c_void, (x, y): (usize, usize), count: usize) -> CudaResult<usize> {
+    let (row, size) = with_array(arr as *mut c_void, |a| {
+        Ok((a.row_pitch() as usize, a.size_bytes() as usize))
+    })?;
+    let end = y
+        .checked_mul(row)
+        .and_then(|start| start.checked_add(x)?.checked_add(count));
+    if count > 0 && (x >= row || end.is_none_or(|end| end > size)) {
+        return Err(CudaError::new(
+            INVALID_VALUE,
+            format!("{count} bytes from column {x}, row {y} run outside the array ({size} bytes in rows of {row})"),
+        ));
+    }
+    Ok(row)
+}
+
+/// A linear copy of `count` bytes between two arrays, each read or written in its row-major
+/// order from its own (x, y): pieces that end where either side's row ends, and one box for
+/// the whole rows when both sides start rows of the same length together.
+fn linear_between(
+    (dst, mut to): (*mut c_void, (usize, usize)),
+    (src, mut from): (*const c_void, (usize, usize)),
+    count: usize,
+) -> CudaResult {
+    let dst_row = linear_row(dst, to, count)?;
+    let src_row = linear_row(src, from, count)?;
+    let advance = |(x, y): &mut (usize, usize), bytes: usize, row: usize| {
+        *x += bytes;
+        *y += *x / row;
+        *x %= row;
+    };
+    let mut left = count;
+    while left > 0 {
+        let (width, height) = if to.0 == 0 && from.0 == 0 && dst_row == src_row && left >= dst_row {
+            (dst_row, left / dst_row)
+        } else {
+            (left.min(dst_row - to.0).min(src_row - from.0), 1)
+        };
+        let (d, s) = (array(dst, to.0, to.1), array(src, from.0, from.1));
+        run(LEGACY, d, s, [width, height, 1], false)?;
+        advance(&mut to, width * height, dst_row);
+        advance(&mut from, width * height, src_row);
+        left -= width * height;
+    }
+    settle(LEGACY)
 }
 
 macro_rules! to_array_2d {
@@ -198,7 +236,7 @@ pub extern "C" fn cudaMemcpy2DArrayToArray(
     })
 }
 
-/// `count` bytes from one array to another, within one row of each.
+/// `count` bytes from one array to another, each in row-major order from its (x, y).
 #[allow(clippy::too_many_arguments)]
 #[no_mangle]
 pub extern "C" fn cudaMemcpyArrayToArray(
@@ -212,7 +250,6 @@ pub extern "C" fn cudaMemcpyArrayToArray(
     _kind: c_int,
 ) -> cudaError_t {
     guard("cudaMemcpyArrayToArray", || {
-        let (d, s) = (array(dst, wd, hd), array(src, ws, hs));
-        run(LEGACY, d, s, [count, 1, 1], true)
+        linear_between((dst, (wd, hd)), (src, (ws, hs)), count)
     })
 }
