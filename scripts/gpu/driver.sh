@@ -13,7 +13,7 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 carry="$root/carry/driver"
-programs=(modules streams_memory threads mixed copies_2d_3d launch_config graphs prepared_launch
+programs=(modules streams_memory threads mixed copies_2d_3d linear_copies launch_config graphs prepared_launch
     mipmap_cubemap)
 data=(kernels.ptx kernels.fatbin link_lib.ptx link_main.ptx)
 

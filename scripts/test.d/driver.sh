@@ -62,7 +62,7 @@ nvlib="$out/nvidia-lib"
 mkdir -p "$nvlib"
 ln -sf "$toolkit/lib/libcudart.so.13" "$nvlib/libcudart.so"
 cflags=(-O1 -Wall -Werror -I"$toolkit/include" -I$src)
-for program in modules streams_memory threads launch_bench copies_2d_3d launch_config graphs \
+for program in modules streams_memory threads launch_bench copies_2d_3d linear_copies launch_config graphs \
     prepared_launch mipmap_cubemap; do
     stale "$out/$program" $src/$program.c $src/check.h \
         && nice cc "${cflags[@]}" -o "$out/$program" $src/$program.c -L"$stub" -lcuda -lpthread
@@ -114,6 +114,7 @@ check graphs "$out/graphs" "$ptx"
 check mixed "$out/mixed" "$ptx"
 check launch_bench "$out/launch_bench" 4 1
 check copies_2d_3d "$out/copies_2d_3d"
+check linear_copies "$out/linear_copies"
 check launch_config "$out/launch_config" "$ptx"
 check prepared_launch "$out/prepared_launch" "$ptx"
 check mipmap_cubemap "$out/mipmap_cubemap" "$ptx"

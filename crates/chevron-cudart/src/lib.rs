@@ -25,7 +25,7 @@
 
 pub mod abi;
 pub mod array_copy;
-mod array_memcpy;
+pub mod array_memcpy;
 pub mod arrays_3d;
 mod capturing;
 pub mod compiler;

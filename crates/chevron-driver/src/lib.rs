@@ -50,6 +50,7 @@ pub mod graph_nodes;
 pub mod image;
 pub mod kernel_resources;
 pub mod launch;
+pub mod linear_copies;
 pub mod link;
 pub mod managed_hints;
 pub mod mem_pool;

@@ -15,8 +15,8 @@ use std::sync::OnceLock;
 use crate::result::{describe, entry, store, CUresult, DriverError, INVALID_VALUE, NOT_FOUND};
 use crate::{
     array, context, context_limits, device, export_table, function, graph, graph_nodes, launch,
-    link, managed_hints, mem_pool, memcpy_2d, memory, memset_2d, mipmapped, module, pointer,
-    profiler, stream, tensor_map, texture_object, unsupported, user_object, versions,
+    linear_copies, link, managed_hints, mem_pool, memcpy_2d, memory, memset_2d, mipmapped, module,
+    pointer, profiler, stream, tensor_map, texture_object, unsupported, user_object, versions,
 };
 
 /// `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`.
@@ -115,6 +115,15 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         memory::cuMemcpyHtoDAsync_v2_ptsz,
         memory::cuMemcpyDtoHAsync_v2_ptsz,
         memory::cuMemcpyDtoDAsync_v2_ptsz,
+        linear_copies::cuMemcpyHtoA_v2,
+        linear_copies::cuMemcpyHtoAAsync_v2,
+        linear_copies::cuMemcpyAtoH_v2,
+        linear_copies::cuMemcpyAtoHAsync_v2,
+        linear_copies::cuMemcpyAtoD_v2,
+        linear_copies::cuMemcpyDtoA_v2,
+        linear_copies::cuMemcpyAtoA_v2,
+        linear_copies::cuMemcpyPeer,
+        linear_copies::cuMemcpyPeerAsync,
         memory::cuMemsetD8_v2,
         memory::cuMemsetD16_v2,
         memory::cuMemsetD32_v2,
