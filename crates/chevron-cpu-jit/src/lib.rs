@@ -142,6 +142,31 @@ impl CompiledKernel {
         kernel: &KernelHandle,
         options: &CompileOptions,
     ) -> Result<CompiledKernel, String> {
+        Self::compile_or_replay(program, kernel, options, false)
+            .and_then(|compiled| compiled.ok_or_else(|| "not compiled".to_string()))
+    }
+
+    /// The kernel as [`CompiledKernel::compile`] makes it, when the code cache holds its
+    /// whole record (`kernel_cache.rs`): defined without translating, in well under a
+    /// millisecond. `Ok(None)`: the cache does not have it (nothing was compiled).
+    pub fn from_cache(
+        program: &Arc<Program>,
+        kernel: &KernelHandle,
+        options: &CompileOptions,
+    ) -> Result<Option<CompiledKernel>, String> {
+        if options.code_cache.is_none() {
+            return Ok(None);
+        }
+        Self::compile_or_replay(program, kernel, options, true)
+    }
+
+    /// [`CompiledKernel::compile`], or with `replay_only` [`CompiledKernel::from_cache`].
+    fn compile_or_replay(
+        program: &Arc<Program>,
+        kernel: &KernelHandle,
+        options: &CompileOptions,
+        replay_only: bool,
+    ) -> Result<Option<CompiledKernel>, String> {
         let started = Instant::now();
         let (kernel_code, functions) = program
             .decoded(kernel)
@@ -173,6 +198,9 @@ impl CompiledKernel {
                 options.vectors,
             );
             cache.open_kernel(key);
+        }
+        if replay_only && cache.replay.is_none() {
+            return Ok(None);
         }
         // A panic in code generation is a compiler bug; the kernel is then interpreted.
         let build = |module: &mut JITModule, cache: &mut code_cache::CodeCache| {
@@ -224,7 +252,7 @@ impl CompiledKernel {
             .insts
             .iter()
             .any(|inst| matches!(inst.op, chevron_ptx::lowered::Op::Warp { .. }));
-        Ok(CompiledKernel {
+        Ok(Some(CompiledKernel {
             module: Some(module),
             entry,
             vector,
@@ -241,7 +269,7 @@ impl CompiledKernel {
             compile_time: started.elapsed(),
             ops,
             cached: (cache.hits, cache.hits + cache.misses),
-        })
+        }))
     }
 
     /// How long [`CompiledKernel::compile`] took.
