@@ -107,23 +107,33 @@ impl std::fmt::Debug for CompiledKernel {
     }
 }
 
+/// The code generator for this host, made once per process: finding the host's features
+/// (`cpuid`, which a virtual machine traps) took 0.1 ms of every compile.
+fn host_isa() -> Result<cranelift_codegen::isa::OwnedTargetIsa, String> {
+    static HOST: std::sync::OnceLock<Result<cranelift_codegen::isa::OwnedTargetIsa, String>> =
+        std::sync::OnceLock::new();
+    let made = HOST.get_or_init(|| {
+        let mut flags = settings::builder();
+        let set = |flags: &mut settings::Builder, name: &str, value: &str| {
+            flags
+                .set(name, value)
+                .map_err(|e| format!("Cranelift setting {name}: {e}"))
+        };
+        set(&mut flags, "opt_level", "speed")?;
+        set(&mut flags, "use_colocated_libcalls", "false")?;
+        set(&mut flags, "is_pic", "false")?;
+        cranelift_native::builder()
+            .map_err(|e| format!("no native code generator for this host: {e}"))?
+            .finish(settings::Flags::new(flags))
+            .map_err(|e| format!("Cranelift: {e}"))
+    });
+    made.clone()
+}
+
 /// A module for one kernel's functions, generating code for this host, which resolves the
 /// callbacks generated code makes.
 fn new_module() -> Result<JITModule, String> {
-    let mut flags = settings::builder();
-    let set = |flags: &mut settings::Builder, name: &str, value: &str| {
-        flags
-            .set(name, value)
-            .map_err(|e| format!("Cranelift setting {name}: {e}"))
-    };
-    set(&mut flags, "opt_level", "speed")?;
-    set(&mut flags, "use_colocated_libcalls", "false")?;
-    set(&mut flags, "is_pic", "false")?;
-    let isa = cranelift_native::builder()
-        .map_err(|e| format!("no native code generator for this host: {e}"))?
-        .finish(settings::Flags::new(flags))
-        .map_err(|e| format!("Cranelift: {e}"))?;
-    let mut builder = JITBuilder::with_isa(isa, default_libcall_names());
+    let mut builder = JITBuilder::with_isa(host_isa()?, default_libcall_names());
     builder.symbol(
         "chevron_resolve_global",
         context::resolve_global as *const u8,
