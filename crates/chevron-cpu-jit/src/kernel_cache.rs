@@ -21,10 +21,10 @@ use chevron_ptx::interp::program::FunctionCode;
 use cranelift_jit::JITModule;
 use cranelift_module::FuncId;
 
-use crate::code_cache::{fnv, settings, store, Entry, Reader};
+use crate::code_cache::{digest, settings, store, Entry, Reader};
 
 /// What every record starts with (its format's version).
-const MAGIC: &[u8] = b"chevron cpu kernel 1\n";
+const MAGIC: &[u8] = b"chevron cpu kernel 2\n";
 
 /// The compiler's identity (`build.rs`): changes whenever its sources or its dependencies do.
 const COMPILER: &str = env!("CHEVRON_CPU_JIT_SOURCES");
@@ -65,7 +65,7 @@ pub fn kernel_key(
 
 /// Where the record of `key` lives in `folder`.
 pub fn path(folder: &Path, key: &str) -> PathBuf {
-    folder.join(format!("{:016x}.kernel", fnv(key.as_bytes())))
+    folder.join(format!("{:016x}.kernel", digest(key.as_bytes())))
 }
 
 /// The record at `path`, if it is whole, passes its checksum and was stored under exactly
@@ -73,7 +73,7 @@ pub fn path(folder: &Path, key: &str) -> PathBuf {
 pub fn read(path: &Path, key: &str) -> Option<Record> {
     let bytes = std::fs::read(path).ok()?;
     let (body, checksum) = bytes.split_at_checked(bytes.len().checked_sub(8)?)?;
-    if fnv(body) != u64::from_le_bytes(checksum.try_into().ok()?) {
+    if digest(body) != u64::from_le_bytes(checksum.try_into().ok()?) {
         return None;
     }
     let mut r = Reader(body.strip_prefix(MAGIC)?);
@@ -137,7 +137,7 @@ pub fn write(
         put_bytes(&mut out, name.as_bytes());
         put_bytes(&mut out, &bytes);
     }
-    let checksum = fnv(&out);
+    let checksum = digest(&out);
     put(&mut out, checksum);
     store(folder, path, &out);
 }
