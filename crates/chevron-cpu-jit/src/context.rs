@@ -355,6 +355,13 @@ impl<'a> Watch<'a> {
             calls: Cell::new(0),
         }
     }
+
+    /// The watch as [`Watch::new`] makes it, for the next block of a worker.
+    pub fn reset(&self) {
+        self.recent.borrow_mut().clear();
+        self.verdict.set(Verdict::Running);
+        self.calls.set(0);
+    }
 }
 
 /// Called by a thread that has used up its fuel, with its live registers and its resume state
