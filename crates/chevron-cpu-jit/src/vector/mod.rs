@@ -316,7 +316,11 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         let g = self.b.use_var(self.group);
         let g1 = self.b.ins().iadd_imm_u(g, 1);
         self.b.def_var(self.group, g1);
-        self.b.ins().jump(head, &[]);
+        if self.shuffle_ids.is_empty() {
+            self.b.ins().jump(head, &[]);
+        } else {
+            self.release_warp(g1, head);
+        }
 
         for pc in 0..self.t.code.insts.len() {
             self.b.switch_to_block(self.blocks[pc]);

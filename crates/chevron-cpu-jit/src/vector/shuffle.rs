@@ -10,10 +10,11 @@ use std::mem::offset_of;
 use chevron_ptx::ir::ShuffleMode;
 use chevron_ptx::lowered::{Collective, Op};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{types, Block, InstBuilder, MemFlagsData, Value};
 
 use super::VectorEmitter;
-use crate::context::{BlockContext, VECTOR_SAVED, WARP_WAITING};
+use crate::codegen::mem;
+use crate::context::{BlockContext, EXITED, VECTOR_SAVED, WARP_WAITING};
 
 impl VectorEmitter<'_, '_, '_> {
     /// The address of thread `lane` of the group's offer count, and that count.
@@ -73,6 +74,70 @@ impl VectorEmitter<'_, '_, '_> {
         let id = self.shuffle_ids[&pc];
         self.set_states(id | WARP_WAITING | VECTOR_SAVED);
         self.b.ins().jump(self.next_group, &[]);
+    }
+
+    /// The step past group `next - 1` of a kernel with shuffles (`next` is in the group
+    /// variable): after a warp's last group, when the warp's 32 threads all wait at one
+    /// shuffle (their states the same but for [`VECTOR_SAVED`], with [`WARP_WAITING`], not
+    /// exited), the warp is released here, as the host's `release_warps` would release it
+    /// after the phase, and its first group runs again: a warp goes from shuffle to shuffle
+    /// within one call, its saved registers still in cache, and the host makes no pass over
+    /// the block's states per shuffle. Otherwise, the next group. Warps run one after another
+    /// between block barriers, an order the interpreter's warp scheduling may also take.
+    pub(super) fn release_warp(&mut self, next: Value, head: Block) {
+        let lane = self.b.ins().band_imm_u(next, 7);
+        let check = self.b.create_block();
+        self.b.ins().brif(lane, head, &[], check, &[]);
+        self.b.switch_to_block(check);
+        let base = self.load_fixed(types::I64, offset_of!(BlockContext, resume));
+        let at = self.b.ins().ishl_imm_u(next, 4);
+        let end = self.b.ins().iadd(base, at);
+        let keep = self
+            .b
+            .ins()
+            .iconst(types::I32, i64::from(!VECTOR_SAVED as i32));
+        let keep = self.b.ins().splat(types::I32X4, keep);
+        let states: Vec<Value> = (0..8)
+            .map(|k| {
+                let v = self.b.ins().load(types::I32X4, mem(), end, 16 * k - 128);
+                self.b.ins().band(v, keep)
+            })
+            .collect();
+        let first = self.b.ins().extractlane(states[0], 0);
+        let firsts = self.b.ins().splat(types::I32X4, first);
+        let mut diff = self.b.ins().bxor(states[0], firsts);
+        for &v in &states[1..] {
+            let d = self.b.ins().bxor(v, firsts);
+            diff = self.b.ins().bor(diff, d);
+        }
+        let parted = self.b.ins().vany_true(diff);
+        let waiting = self.b.ins().band_imm_u(first, i64::from(WARP_WAITING));
+        let exited = EXITED & !VECTOR_SAVED;
+        let live = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::NotEqual, first, i64::from(exited as i32));
+        let at_one = self.b.create_block();
+        let release = self.b.create_block();
+        self.b.ins().brif(parted, head, &[], at_one, &[]);
+        self.b.switch_to_block(at_one);
+        let go = self.b.ins().icmp_imm_u(IntCC::NotEqual, waiting, 0);
+        let go = self.b.ins().band(go, live);
+        self.b.ins().brif(go, release, &[], head, &[]);
+        self.b.switch_to_block(release);
+        let clear = self
+            .b
+            .ins()
+            .iconst(types::I32, i64::from(!WARP_WAITING as i32));
+        let clear = self.b.ins().splat(types::I32X4, clear);
+        for k in 0..8 {
+            let v = self.b.ins().load(types::I32X4, mem(), end, 16 * k - 128);
+            let v = self.b.ins().band(v, clear);
+            self.b.ins().store(mem(), v, end, 16 * k - 128);
+        }
+        let first_group = self.b.ins().iadd_imm_u(next, -8);
+        self.b.def_var(self.group, first_group);
+        self.b.ins().jump(head, &[]);
     }
 
     /// The result of the `shfl` at `pc` for the group, its warp having offered (its registers
