@@ -17,6 +17,7 @@
 //! [`VECTOR_SAVED`] and kept in its own layout (`save_group`), any other is checked against
 //! its registers' shapes when it resumes here.
 
+mod chain;
 mod hoist;
 mod operands;
 mod ops;
@@ -130,6 +131,10 @@ struct VectorEmitter<'a, 'b, 'c> {
     /// The kernel's shuffles (instruction → the resume state that completes them), numbered
     /// as the scalar function numbers them.
     shuffle_ids: BTreeMap<usize, u32>,
+    /// The trusted resumes (resume state → block) of barriers and shuffles (`chain.rs`).
+    entries: BTreeMap<u32, Block>,
+    /// Per wait point (resume state), the entries a group reaches it from (`chain.rs`).
+    reach: BTreeMap<u32, BTreeSet<u32>>,
 }
 
 impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
@@ -173,6 +178,8 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         let loop_bodies = (t.plan.loops.iter().enumerate())
             .map(|(i, l)| (l.head, (b.create_block(), i)))
             .collect();
+        let shuffle_ids = crate::codegen::shuffle_ids(&t.code.insts, t.resume_ids);
+        let reach = chain::reach(&t.code.insts, &barrier_resumes(t), &shuffle_ids);
         VectorEmitter {
             t,
             b,
@@ -191,7 +198,9 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             checked: Vec::new(),
             single_phase: crate::codegen::single_phase(t.code),
             loop_bodies,
-            shuffle_ids: crate::codegen::shuffle_ids(&t.code.insts, t.resume_ids),
+            shuffle_ids,
+            entries: BTreeMap::new(),
+            reach,
         }
     }
 
@@ -248,13 +257,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             .ins()
             .brif(parked, self.next_group, &[], runnable, &[]);
         self.b.switch_to_block(runnable);
-        let barrier_resumes: Vec<(usize, u32)> = self
-            .t
-            .resume_ids
-            .iter()
-            .filter(|(&pc, _)| pc > 0 && matches!(self.t.code.insts[pc - 1].op, Op::Bar { .. }))
-            .map(|(&pc, &id)| (pc, id))
-            .collect();
+        let barrier_resumes = barrier_resumes(self.t);
         // Saved by this function at a barrier: the registers have their shapes. Else (the
         // start, or saved by the scalar code) they are checked as they are loaded.
         let saved = self.b.ins().band_imm_u(s0, i64::from(VECTOR_SAVED));
@@ -272,10 +275,13 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
                 switch.set_entry(0, start);
                 resume_blocks.push((start, 0, trust));
             }
-            for &(pc, id) in &barrier_resumes {
+            for (&pc, &id) in &barrier_resumes {
                 let block = self.b.create_block();
                 switch.set_entry(u128::from(id), block);
                 resume_blocks.push((block, pc, trust));
+                if trust {
+                    self.entries.insert(id, block);
+                }
             }
             if trust {
                 // A shuffle this function waited at, its warp released: the result.
@@ -285,6 +291,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
                     let block = self.b.create_block();
                     switch.set_entry(u128::from(id), block);
                     shuffle_blocks.push((block, pc));
+                    self.entries.insert(id, block);
                 }
             }
             // Trusted, never taken: this function saves groups at barriers' and shuffles'
@@ -634,7 +641,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         if !self.shuffle_ids.is_empty() {
             // With collectives, the host releases warps and barriers from the states.
             self.set_states(id | WAITING | VECTOR_SAVED);
-            self.b.ins().jump(self.next_group, &[]);
+            self.chain(id);
             return;
         }
         self.set_states(id | VECTOR_SAVED);
@@ -645,7 +652,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             self.ctx,
             offset_of!(BlockContext, barrier_waits) as i32,
         );
-        self.b.ins().jump(self.next_group, &[]);
+        self.chain(id);
     }
 
     /// Whether all four lanes of a predicate (0 or 1 each) are set, none is, or they differ:
@@ -712,4 +719,13 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         }
         self.operation(pc, next);
     }
+}
+
+/// The resume points of the kernel's barriers (the instruction after each `bar`) and their
+/// resume states.
+fn barrier_resumes(t: &VectorTranslation<'_>) -> BTreeMap<usize, u32> {
+    (t.resume_ids.iter())
+        .filter(|(&pc, _)| pc > 0 && matches!(t.code.insts[pc - 1].op, Op::Bar { .. }))
+        .map(|(&pc, &id)| (pc, id))
+        .collect()
 }

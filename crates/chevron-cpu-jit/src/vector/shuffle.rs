@@ -73,7 +73,7 @@ impl VectorEmitter<'_, '_, '_> {
         self.save_group(pc);
         let id = self.shuffle_ids[&pc];
         self.set_states(id | WARP_WAITING | VECTOR_SAVED);
-        self.b.ins().jump(self.next_group, &[]);
+        self.chain(id);
     }
 
     /// The step past group `next - 1` of a kernel with shuffles (`next` is in the group
