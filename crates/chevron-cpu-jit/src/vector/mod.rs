@@ -133,8 +133,14 @@ struct VectorEmitter<'a, 'b, 'c> {
     shuffle_ids: BTreeMap<usize, u32>,
     /// The trusted resumes (resume state → block) of barriers and shuffles (`chain.rs`).
     entries: BTreeMap<u32, Block>,
-    /// Per wait point (resume state), the entries a group reaches it from (`chain.rs`).
-    reach: BTreeMap<u32, BTreeSet<u32>>,
+    /// The regions between wait points (`chain.rs`).
+    regions: chain::Regions,
+    /// Per entry (resume state), the registers that stay in the group's saved layout
+    /// through its region (`chain::untouched`).
+    untouched: BTreeMap<u32, BTreeSet<u32>>,
+    /// Per entry, the registers its region does not write: in the group's saved layout at
+    /// its waits already (`chain::untouched`, reads allowed).
+    unwritten: BTreeMap<u32, BTreeSet<u32>>,
 }
 
 impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
@@ -179,7 +185,13 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             .map(|(i, l)| (l.head, (b.create_block(), i)))
             .collect();
         let shuffle_ids = crate::codegen::shuffle_ids(&t.code.insts, t.resume_ids);
-        let reach = chain::reach(&t.code.insts, &barrier_resumes(t), &shuffle_ids);
+        let barriers = barrier_resumes(t);
+        let regions = chain::regions(&t.code.insts, &barriers, &shuffle_ids);
+        let at: BTreeMap<u32, usize> = (barriers.iter().chain(&shuffle_ids))
+            .map(|(&pc, &id)| (id, pc))
+            .collect();
+        let untouched = chain::untouched(&t.code.insts, t.plan, &regions, &at, true);
+        let unwritten = chain::untouched(&t.code.insts, t.plan, &regions, &at, false);
         VectorEmitter {
             t,
             b,
@@ -200,7 +212,9 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             loop_bodies,
             shuffle_ids,
             entries: BTreeMap::new(),
-            reach,
+            regions,
+            untouched,
+            unwritten,
         }
     }
 
@@ -273,12 +287,12 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             if !trust {
                 let start = self.b.create_block();
                 switch.set_entry(0, start);
-                resume_blocks.push((start, 0, trust));
+                resume_blocks.push((start, 0, trust, 0));
             }
             for (&pc, &id) in &barrier_resumes {
                 let block = self.b.create_block();
                 switch.set_entry(u128::from(id), block);
-                resume_blocks.push((block, pc, trust));
+                resume_blocks.push((block, pc, trust, id));
                 if trust {
                     self.entries.insert(id, block);
                 }
@@ -300,18 +314,29 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             let state = self.b.ins().band_imm_u(s0, i64::from(!VECTOR_SAVED));
             switch.emit(self.b, state, other);
         }
-        for (block, pc, trust) in resume_blocks {
+        for (block, pc, trust, id) in resume_blocks {
             self.b.switch_to_block(block);
             self.clear();
             if pc > 0 {
-                self.restore(pc, trust);
+                self.restore(pc, trust.then_some(id));
+            }
+            if !trust {
+                // From the scalar code's layout: the registers the region does not write go
+                // to the group's, where its exits and waits take them.
+                let untouched = self.unwritten.get(&id).cloned().unwrap_or_default();
+                let live: Vec<u32> = (self.live_at(pc).into_iter())
+                    .filter(|r| untouched.contains(r))
+                    .collect();
+                self.pc = pc;
+                self.store_group(&live);
             }
             self.jump_to_pc(pc);
         }
         for (block, pc) in shuffle_blocks {
             self.b.switch_to_block(block);
             self.clear();
-            self.restore_group(pc);
+            let id = self.shuffle_ids[&pc];
+            self.restore_group(pc, id);
             self.finish_shuffle(pc);
         }
         self.next_group_and_body(head);
@@ -378,6 +403,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         for (block, pc) in std::mem::take(&mut self.pending) {
             self.b.switch_to_block(block);
             if let Some(pc) = pc {
+                self.reload_untouched(pc);
                 self.save(pc);
                 let id = self.t.resume_ids[&pc];
                 self.set_states(id);
@@ -477,11 +503,24 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
     /// reads: in the group's own layout over its four threads' slots (`32 × num_regs` bytes),
     /// 32 bytes per register: an `i32x4` in one store, four `i64`, or the one scalar of a
     /// uniform or affine register.
-    fn save_group(&mut self, pc: usize) {
+    ///
+    /// A register no entry that reaches this wait point writes in its region
+    /// (`chain::untouched`) is in that layout already and is not stored again.
+    fn save_group(&mut self, pc: usize, wait: u32) {
         let here = std::mem::replace(&mut self.pc, pc);
-        let live = self.live_at(pc);
+        let kept = self.kept_at(wait);
+        let live: Vec<u32> = (self.live_at(pc).into_iter())
+            .filter(|r| !kept.contains(r))
+            .collect();
+        self.store_group(&live);
+        self.pc = here;
+    }
+
+    /// Stores registers `live` in the group's own layout (see
+    /// [`save_group`](Self::save_group)).
+    fn store_group(&mut self, live: &[u32]) {
         let base = self.lane_regs(0);
-        for &r in &live {
+        for &r in live {
             let at = 32 * r as i32;
             match self.vars_of(r) {
                 Vars::Vec32(_) => {
@@ -503,49 +542,109 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
                 }
             }
         }
-        self.pc = here;
     }
 
-    /// Loads what [`save_group`](Self::save_group) stored at `pc`.
-    fn restore_group(&mut self, pc: usize) {
+    /// Loads what [`save_group`](Self::save_group) stored at `pc`, for a group coming in by
+    /// the trusted entry `entry` (resume state): all but the registers its region leaves
+    /// untouched.
+    fn restore_group(&mut self, pc: usize, entry: u32) {
         self.pc = pc;
-        let live = self.live_at(pc);
+        let untouched = self.untouched.get(&entry).cloned().unwrap_or_default();
+        let live: Vec<u32> = (self.live_at(pc).into_iter())
+            .filter(|r| !untouched.contains(r))
+            .collect();
+        for (r, v) in self.load_group(&live) {
+            self.def_vars(r, &v);
+        }
+    }
+
+    /// Registers `regs` from the group's own layout, as each is held at the current
+    /// instruction (one value, or four for a varying 64-bit register).
+    fn load_group(&mut self, regs: &[u32]) -> Vec<(u32, Vec<Value>)> {
         let base = self.lane_regs(0);
-        for &r in &live {
+        let mut out = Vec::new();
+        for &r in regs {
             let at = 32 * r as i32;
-            match self.vars_of(r) {
-                Vars::Vec32(var) => {
-                    let v = self.b.ins().load(types::I32X4, mem(), base, at);
-                    self.b.def_var(var, v);
-                }
-                Vars::Lanes64(vars) => {
-                    for (lane, var) in vars.iter().enumerate() {
-                        let v = self
-                            .b
-                            .ins()
-                            .load(types::I64, mem(), base, at + 8 * lane as i32);
-                        self.b.def_var(*var, v);
-                    }
-                }
-                Vars::Scalar(var) => {
+            let values = match self.vars_of(r) {
+                Vars::Vec32(_) => vec![self.b.ins().load(types::I32X4, mem(), base, at)],
+                Vars::Lanes64(_) => (0..4)
+                    .map(|lane| self.b.ins().load(types::I64, mem(), base, at + 8 * lane))
+                    .collect(),
+                Vars::Scalar(_) => {
                     let ty = match self.t.plan.widths[r as usize] {
                         Width::W32 => types::I32,
                         Width::W64 => types::I64,
                     };
-                    let v = self.b.ins().load(ty, mem(), base, at);
-                    self.b.def_var(var, v);
+                    vec![self.b.ins().load(ty, mem(), base, at)]
+                }
+            };
+            out.push((r, values));
+        }
+        out
+    }
+
+    /// Defines register `r`'s variables at the current instruction as `values`.
+    fn def_vars(&mut self, r: u32, values: &[Value]) {
+        match self.vars_of(r) {
+            Vars::Vec32(var) | Vars::Scalar(var) => self.b.def_var(var, values[0]),
+            Vars::Lanes64(vars) => {
+                for (var, &v) in vars.iter().zip(values) {
+                    self.b.def_var(*var, v);
                 }
             }
         }
+    }
+
+    /// The registers a group need not store at wait point `wait`: those no entry that
+    /// reaches it writes (the start keeps none).
+    fn kept_at(&self, wait: u32) -> BTreeSet<u32> {
+        let mut entries = self.regions.reach.get(&wait).into_iter().flatten();
+        let Some(first) = entries.next() else {
+            return BTreeSet::new();
+        };
+        let mut kept = self.unwritten.get(first).cloned().unwrap_or_default();
+        for e in entries {
+            let theirs = self.unwritten.get(e).cloned().unwrap_or_default();
+            kept.retain(|r| theirs.contains(r));
+        }
+        kept
+    }
+
+    /// At an exit at `pc`: the registers live there that the regions holding `pc` leave
+    /// untouched are in the group's layout, not in variables: loaded from there, before
+    /// anything is stored over that layout.
+    fn reload_untouched(&mut self, pc: usize) {
+        let here = std::mem::replace(&mut self.pc, pc);
+        let mut regs: Option<BTreeSet<u32>> = None;
+        for (entry, region) in &self.regions.region {
+            if !region.contains(&pc) {
+                continue;
+            }
+            let theirs = self.untouched.get(entry).cloned().unwrap_or_default();
+            regs = Some(match regs {
+                Some(mut r) => {
+                    r.retain(|x| theirs.contains(x));
+                    r
+                }
+                None => theirs,
+            });
+        }
+        let regs: Vec<u32> = (regs.unwrap_or_default().into_iter())
+            .filter(|&r| self.t.plan.live.is_live(pc, r))
+            .collect();
+        for (r, values) in self.load_group(&regs) {
+            self.def_vars(r, &values);
+        }
+        self.pc = here;
     }
 
     /// Loads the registers live at `pc`: those of a group this function saved at a barrier
     /// (`trusted`) from the group's layout; else from each thread's slots, handing the group
     /// to the scalar code when a uniform or affine register's four values are not of its
     /// shape (threads that ran one by one before the barrier may have parted).
-    fn restore(&mut self, pc: usize, trusted: bool) {
-        if trusted {
-            return self.restore_group(pc);
+    fn restore(&mut self, pc: usize, trusted: Option<u32>) {
+        if let Some(entry) = trusted {
+            return self.restore_group(pc, entry);
         }
         self.pc = pc;
         let live = self.live_at(pc);
@@ -636,8 +735,8 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         // Marked [`VECTOR_SAVED`]: the group's four states stay equal, so it resumes here,
         // trusted, in its own layout (the scalar code takes a group only when its states
         // differ or name no barrier of this function).
-        self.save_group(pc);
         let id = self.t.resume_ids[&pc];
+        self.save_group(pc, id);
         if !self.shuffle_ids.is_empty() {
             // With collectives, the host releases warps and barriers from the states.
             self.set_states(id | WAITING | VECTOR_SAVED);

@@ -70,8 +70,8 @@ impl VectorEmitter<'_, '_, '_> {
         let next = self.b.ins().iadd_imm_u(count, 1);
         let next = self.b.ins().splat(types::I32X4, next);
         self.b.ins().store(MemFlagsData::trusted(), next, slot, 0);
-        self.save_group(pc);
         let id = self.shuffle_ids[&pc];
+        self.save_group(pc, id);
         self.set_states(id | WARP_WAITING | VECTOR_SAVED);
         self.chain(id);
     }
