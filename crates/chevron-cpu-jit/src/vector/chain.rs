@@ -1,4 +1,6 @@
-//! From one group to the next at a barrier or a shuffle without the group loop's dispatch.
+//! The regions between wait points (barriers and shuffles) of the vector function: from one
+//! group to the next without the group loop's dispatch, and the registers a region leaves in
+//! the group's saved layout.
 //!
 //! Between two barriers (or shuffles) every group of a block usually runs the same region:
 //! the groups stood at the same wait point when the phase began, and each reaches the same
@@ -10,6 +12,11 @@
 //! waiting, marked, agreed) and its jump table. Any other state takes the loop head, as
 //! before. In a kernel with shuffles a chain stays within a warp: after a warp's last group
 //! the loop head's step releases the warp (`shuffle.rs`).
+//!
+//! A value live across several barriers that a region does not touch (the tile scan's four
+//! prefix values, carried through its seventeen barriers) is not loaded at the region's
+//! resume nor stored at its wait ([`untouched`]): it stays where the group saved it, and
+//! only the region's exits to the scalar code load it from there.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::mem::offset_of;
@@ -136,8 +143,9 @@ pub(super) fn untouched(
         out.insert(entry, keep);
     }
     // Regions that meet agree on the registers live where they meet.
-    while reads {
-        let mut changed = false;
+    let mut changed = reads;
+    while changed {
+        changed = false;
         for (a, region_a) in &regions.region {
             for (b, region_b) in &regions.region {
                 if a == b {
@@ -155,9 +163,6 @@ pub(super) fn untouched(
                 });
                 changed |= ours.len() != before;
             }
-        }
-        if !changed {
-            break;
         }
     }
     out

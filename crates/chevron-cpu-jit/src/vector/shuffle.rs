@@ -1,7 +1,9 @@
 //! `shfl` four threads at a time: a group offers its four values (into the block's exchange,
 //! where the scalar code's threads offer theirs: one 64-bit slot per thread, in the row of the
 //! thread's offer count's parity) and waits as a barrier waits, saved in its own layout; once
-//! the host has released its warp, the group reads each thread's source lane's value. The
+//! its warp is released (by the vector function itself after the warp's last group, when all
+//! 32 threads wait there, else by the host after the phase), the group reads each thread's
+//! source lane's value. The
 //! lane and clamp operands are the same in the four threads (the plan's rule), so the source
 //! lanes follow from the thread's lane alone.
 
