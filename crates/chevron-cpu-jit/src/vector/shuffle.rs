@@ -12,7 +12,7 @@ use std::mem::offset_of;
 use chevron_ptx::ir::ShuffleMode;
 use chevron_ptx::lowered::{Collective, Op};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, Block, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{types, Block, ConstantData, InstBuilder, MemFlagsData, Value};
 
 use super::VectorEmitter;
 use crate::codegen::mem;
@@ -171,6 +171,44 @@ impl VectorEmitter<'_, '_, '_> {
         let (_, count) = self.offer_count(0);
         let last = self.b.ins().iadd_imm_u(count, -1);
         let row = self.exchange_slot(last, warp);
+        // Four consecutive source lanes (a `down` or `up` in range, a `bfly` or `idx` moving
+        // the group whole): their slots are 32 consecutive bytes, two loads and a shuffle of
+        // their low words. Else one load per lane.
+        let s0 = self.b.ins().extractlane(source, 0);
+        let first = self.b.ins().splat(types::I32X4, s0);
+        let steps = self.vconst([0, 1, 2, 3]);
+        let expected = self.b.ins().iadd(first, steps);
+        let same = self.b.ins().icmp(IntCC::Equal, source, expected);
+        let consecutive = self.b.ins().vall_true(same);
+        let whole = self.b.create_block();
+        let lanes = self.b.create_block();
+        let join = self.b.create_block();
+        let result = self.b.append_block_param(join, types::I32X4);
+        self.b.ins().brif(consecutive, whole, &[], lanes, &[]);
+        self.b.switch_to_block(whole);
+        let s = self.b.ins().uextend(types::I64, s0);
+        let at = self.b.ins().ishl_imm_u(s, 3);
+        let at = self.b.ins().iadd(row, at);
+        let low = self
+            .b
+            .ins()
+            .load(types::I8X16, MemFlagsData::trusted(), at, 0);
+        let high = self
+            .b
+            .ins()
+            .load(types::I8X16, MemFlagsData::trusted(), at, 16);
+        let mask: Vec<u8> = [0u8, 8, 16, 24]
+            .iter()
+            .flat_map(|&b| [b, b + 1, b + 2, b + 3])
+            .collect();
+        let mask = self.b.func.dfg.immediates.push(ConstantData::from(mask));
+        let picked = self.b.ins().shuffle(low, high, mask);
+        let v = self
+            .b
+            .ins()
+            .bitcast(types::I32X4, super::ops::lanes(), picked);
+        self.b.ins().jump(join, &[v.into()]);
+        self.b.switch_to_block(lanes);
         let values: Vec<Value> = (0..4u8)
             .map(|i| {
                 let s = self.b.ins().extractlane(source, i);
@@ -183,7 +221,9 @@ impl VectorEmitter<'_, '_, '_> {
             })
             .collect();
         let v = self.gather(&values);
-        self.set(d, v);
+        self.b.ins().jump(join, &[v.into()]);
+        self.b.switch_to_block(join);
+        self.set(d, result);
         // (No predicate: `p` is the sink, which `set` ignores.)
         let one = self.vconst([1; 4]);
         let r = self.b.ins().band(in_range, one);
