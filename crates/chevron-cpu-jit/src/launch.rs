@@ -340,6 +340,7 @@ impl CompiledKernel {
             frame_size: self.frame_size,
             ops: self.ops,
             barrier_waits: 0,
+            warp_reruns: 0,
             workspace: shape.workspace,
         }
     }
@@ -554,7 +555,7 @@ unsafe fn vector_phase(
         }
         context.group = group + 1;
     };
-    tally.0 += context.threads / 4;
+    tally.0 += context.threads / 4 + std::mem::take(&mut context.warp_reruns);
     tally.1 += handed_over;
     status
 }

@@ -137,6 +137,15 @@ impl VectorEmitter<'_, '_, '_> {
             let v = self.b.ins().band(v, clear);
             self.b.ins().store(mem(), v, end, 16 * k - 128);
         }
+        let at = offset_of!(BlockContext, warp_reruns) as i32;
+        let reruns = self
+            .b
+            .ins()
+            .load(types::I64, MemFlagsData::trusted(), self.ctx, at);
+        let reruns = self.b.ins().iadd_imm_u(reruns, 8);
+        self.b
+            .ins()
+            .store(MemFlagsData::trusted(), reruns, self.ctx, at);
         let first_group = self.b.ins().iadd_imm_u(next, -8);
         self.b.def_var(self.group, first_group);
         self.b.ins().jump(head, &[]);
