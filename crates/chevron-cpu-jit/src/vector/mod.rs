@@ -132,7 +132,8 @@ struct VectorEmitter<'a, 'b, 'c> {
     /// The kernel's shuffles (instruction → the resume state that completes them), numbered
     /// as the scalar function numbers them.
     shuffle_ids: BTreeMap<usize, u32>,
-    /// The trusted resumes (resume state → block) of barriers and shuffles (`chain.rs`).
+    /// The resumes (resume state → block) a group can chain to (`chain.rs`): the start and the
+    /// trusted resumes of barriers and shuffles.
     entries: BTreeMap<u32, Block>,
     /// The regions between wait points (`chain.rs`).
     regions: chain::Regions,
@@ -289,6 +290,8 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
                 let start = self.b.create_block();
                 switch.set_entry(0, start);
                 resume_blocks.push((start, 0, trust, 0));
+                // The start is an entry too (state 0): the first barrier chains to it.
+                self.entries.insert(0, start);
             }
             for (&pc, &id) in &barrier_resumes {
                 let block = self.b.create_block();
