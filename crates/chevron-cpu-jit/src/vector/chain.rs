@@ -201,9 +201,10 @@ impl VectorEmitter<'_, '_, '_> {
         let slot = self.b.ins().iadd(base, at);
         let states = self.b.ins().load(types::I32X4, mem(), slot, 0);
         for (id, block) in entries {
-            // A group at the start has state 0; one saved at a wait point, its mark.
-            let state = if id == 0 { 0 } else { id | VECTOR_SAVED };
-            let state = self.b.ins().iconst(types::I32, i64::from(state as i32));
+            let state = self
+                .b
+                .ins()
+                .iconst(types::I32, i64::from((id | VECTOR_SAVED) as i32));
             let state = self.b.ins().splat(types::I32X4, state);
             let same = self.b.ins().icmp(IntCC::Equal, states, state);
             let same = self.b.ins().vall_true(same);

@@ -132,8 +132,7 @@ struct VectorEmitter<'a, 'b, 'c> {
     /// The kernel's shuffles (instruction → the resume state that completes them), numbered
     /// as the scalar function numbers them.
     shuffle_ids: BTreeMap<usize, u32>,
-    /// The resumes (resume state → block) a group can chain to (`chain.rs`): the start and the
-    /// trusted resumes of barriers and shuffles.
+    /// The trusted resumes (resume state → block) of barriers and shuffles (`chain.rs`).
     entries: BTreeMap<u32, Block>,
     /// The regions between wait points (`chain.rs`).
     regions: chain::Regions,
@@ -290,8 +289,6 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
                 let start = self.b.create_block();
                 switch.set_entry(0, start);
                 resume_blocks.push((start, 0, trust, 0));
-                // The start is an entry too (state 0): the first barrier chains to it.
-                self.entries.insert(0, start);
             }
             for (&pc, &id) in &barrier_resumes {
                 let block = self.b.create_block();
