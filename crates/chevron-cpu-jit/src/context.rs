@@ -131,6 +131,10 @@ pub struct BlockContext {
     /// needs no pass over the states after the phase: none set means every thread has
     /// exited, else all of them wait at the barrier and go on together.
     pub barrier_waits: u64,
+    /// Groups the vector function ran again within one call after releasing their warp at a
+    /// shuffle (`vector/shuffle.rs`): counted with the call's groups in the launch's tally of
+    /// groups handed over to the scalar code.
+    pub warp_reruns: u64,
     /// The grid-synchronisation workspace's device address (`%envreg1`:`%envreg2`) of a
     /// cooperative launch, else 0.
     pub workspace: u64,

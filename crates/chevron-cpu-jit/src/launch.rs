@@ -335,6 +335,7 @@ impl CompiledKernel {
             frame_size: self.frame_size,
             ops: self.ops,
             barrier_waits: 0,
+            warp_reruns: 0,
             workspace: shape.workspace,
         }
     }
@@ -613,7 +614,7 @@ unsafe fn vector_phase(
         }
         context.group = group + 1;
     };
-    tally.0 += context.threads / 4;
+    tally.0 += context.threads / 4 + std::mem::take(&mut context.warp_reruns);
     tally.1 += handed_over;
     status
 }
@@ -631,6 +632,11 @@ enum Release {
 /// Lets threads go on after a phase: whole warps waiting at the same shuffle first (a kernel
 /// that `shuffles`); else, when every live thread waits at the barrier, all of them.
 fn release(resume: &mut [u32], shuffles: bool) -> Release {
+    // Every thread exited (the usual end of a block whose warps ran from shuffle to shuffle
+    // within the call): one pass without branches, before the warps' pass.
+    if resume.iter().fold(EXITED, |all, &s| all & s) == EXITED {
+        return Release::Done;
+    }
     if shuffles {
         if let Some(release) = release_warps(resume) {
             return release;
@@ -783,6 +789,17 @@ mod tests {
                     "{a:#x} {b:#x}"
                 );
                 assert_eq!(live, a_live || b_live, "{a:#x} {b:#x}");
+            }
+        }
+        // Every thread exited: done, with or without collectives; one live thread among
+        // them: released.
+        for len in [1usize, 2, 31, 64, 256] {
+            for shuffles in [false, true] {
+                let mut resume = vec![EXITED; len];
+                assert!(matches!(release(&mut resume, shuffles), Release::Done));
+                assert!(resume.iter().all(|&s| s == EXITED));
+                resume[len / 2] = WAITING | 2;
+                assert!(!matches!(release(&mut resume, shuffles), Release::Done));
             }
         }
         // Odd lengths: the last state alone.
