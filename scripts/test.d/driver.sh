@@ -34,6 +34,11 @@ implemented="$(grep -oE '(::|self::)cu[A-Za-z0-9_]+' crates/chevron-driver/src/p
 diff <(echo "$exported") <(sort -u <(echo "$implemented") <(echo "$stubs")) >&2 \
     || { echo "driver: exports differ from implemented() + unsupported!" >&2; exit 1; }
 echo "exports: ok ($(echo "$implemented" | wc -l) implemented, $(echo "$stubs" | wc -l) unsupported)"
+# Which per-thread-default-stream forms (_ptds/_ptsz) cuda.h declares and the library lacks.
+per_thread="$(scripts/driver_unsupported.sh --declared | grep -E '_pt(ds|sz)$')"
+missing="$(comm -23 <(echo "$per_thread") <(echo "$exported"))"
+[[ -z $missing ]] || { echo "driver: per-thread forms not exported:" $missing >&2; exit 1; }
+echo "per-thread forms: ok ($(echo "$per_thread" | wc -l) declared, all exported)"
 
 stale() {
     local target=$1
@@ -67,6 +72,10 @@ for program in modules streams_memory threads launch_bench copies_2d_3d launch_c
     stale "$out/$program" $src/$program.c $src/check.h \
         && nice cc "${cflags[@]}" -o "$out/$program" $src/$program.c -L"$stub" -lcuda -lpthread
 done
+# Built as `--default-stream per-thread` programs are: the calls link the _ptds/_ptsz forms.
+stale "$out/per_thread_stream" $src/per_thread_stream.c $src/check.h \
+    && nice cc "${cflags[@]}" -DCUDA_API_PER_THREAD_DEFAULT_STREAM=1 -o "$out/per_thread_stream" \
+        $src/per_thread_stream.c -L"$stub" -lcuda -lpthread
 stale "$out/mixed" $src/mixed.c $src/check.h \
     && nice cc "${cflags[@]}" -o "$out/mixed" $src/mixed.c -L"$stub" -L"$nvlib" \
         -Wl,-rpath,"$toolkit/lib" -lcuda -lcudart
@@ -117,6 +126,7 @@ check copies_2d_3d "$out/copies_2d_3d"
 check launch_config "$out/launch_config" "$ptx"
 check prepared_launch "$out/prepared_launch" "$ptx"
 check mipmap_cubemap "$out/mipmap_cubemap" "$ptx"
+check per_thread_stream "$out/per_thread_stream" "$ptx"
 check hostile_driver "$out/hostile_driver" "$ptx" "$out/stubs.txt"
 check fuzz_loaders "$out/fuzz_loaders" "$out/fuzz" 1 500 0 "$ptx" "$out/kernels.fatbin" \
     "$out/kernels.cubin" "$out/link_lib.ptx"

@@ -22,6 +22,7 @@
 //! | [`texture_object`] | `cuTexObjectCreate/Destroy/GetResourceDesc`, `cuSurfObjectCreate/Destroy` |
 //! | [`stream`] | streams, events, `cuStreamAddCallback`, `cuLaunchHostFunc` |
 //! | [`graph`] | `cuGraphCreate`, kernel/copy/fill/host/empty nodes, `cuGraphInstantiate*`, `cuGraphLaunch`, stream capture (over the runtime's graphs); [`graph_nodes`]: child graph and event nodes, edges, node queries and parameters, clones, `cuGraphExecUpdate` |
+//! | [`per_thread`] | the `_ptsz`/`_ptds` forms of the stream-ordered functions above (the calling thread's default stream for NULL; synchronous ones on it), each forwarded to its base |
 //! | [`user_object`] | `cuUserObjectCreate/Retain/Release`, `cuGraphRetain/ReleaseUserObject` |
 //! | [`context_limits`] | `cuCtxGetLimit`/`SetLimit`, cache and shared-memory preferences |
 //! | [`managed_hints`] | `cuMemAdvise`, `cuMemPrefetchAsync` (checked hints) |
@@ -58,6 +59,7 @@ pub mod memory;
 pub mod memset_2d;
 pub mod mipmapped;
 pub mod module;
+pub mod per_thread;
 pub mod pointer;
 pub mod prepared_launch;
 pub mod proc_address;
