@@ -4,10 +4,10 @@
 //!
 //! Each is its base function, written once in its area's file, reached through one of two
 //! forwarders:
-//! - [`ptsz!`]: a `_ptsz` form passes its arguments on with the stream mapped by
+//! - `ptsz!`: a `_ptsz` form passes its arguments on with the stream mapped by
 //!   [`per_thread_default`]: NULL (0) is the calling thread's default stream
 //!   (`CU_STREAM_PER_THREAD`), any other stream (`CU_STREAM_LEGACY` included) itself;
-//! - [`ptds!`]: a `_ptds` form is a synchronous call: its asynchronous form on the calling
+//! - `ptds!`: a `_ptds` form is a synchronous call: its asynchronous form on the calling
 //!   thread's default stream, then that stream waited for ([`synchronous`]), so it is ordered
 //!   after the work the thread queued there and complete when it returns, without waiting for
 //!   other threads' streams.
