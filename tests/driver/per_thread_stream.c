@@ -125,9 +125,11 @@ static void *worker(void *arg) {
     for (int i = 0; i < N; i++) host[i] = index * N + i;
     CHECK(cuMemcpyHtoD(buffer, host, N * sizeof(int)));
     CHECK(cuMemcpyDtoD(copy, buffer, N * sizeof(int)));
-    memset(host, 0, N * sizeof(int));
-    CHECK(cuMemcpy((CUdeviceptr)host, copy, N * sizeof(int)));
-    for (int i = 0; i < N; i++) EXPECT(host[i] == index * N + i);
+    int *pinned;
+    CHECK(cuMemAllocHost((void **)&pinned, N * sizeof(int)));
+    CHECK(cuMemcpy((CUdeviceptr)pinned, copy, N * sizeof(int)));  // unified addressing
+    for (int i = 0; i < N; i++) EXPECT(pinned[i] == index * N + i);
+    CHECK(cuMemFreeHost(pinned));
     CHECK(cuMemsetD32(buffer, 9, N));
     CHECK(cuMemsetD16(buffer, (unsigned short)(index + 1), 2));  // the first int's halves
     CHECK(cuMemsetD8(buffer + 4, 0, 4));

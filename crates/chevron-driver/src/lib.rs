@@ -15,7 +15,7 @@
 //! | [`relocatable`] | `-rdc=true` images from the device link (the units' PTX linked on devices that run PTX only) |
 //! | [`link`] | `cuLinkCreate/AddData/AddFile/Complete/Destroy` for PTX |
 //! | [`function`] | `cuFuncGet/SetAttribute`, `cuFuncSetCacheConfig`, occupancy ([`kernel_resources`]: local, constant and register figures from the PTX) |
-//! | [`launch`] | `cuLaunchKernel`, `cuLaunchKernelEx`, `cuLaunchCooperativeKernel` (and `_ptsz`); [`prepared_launch`]: a launch that passed, repeated without resolving and checking again |
+//! | [`launch`] | `cuLaunchKernel`, `cuLaunchKernelEx` (and `_ptsz`), `cuLaunchCooperativeKernel`; [`prepared_launch`]: a launch that passed, repeated without resolving and checking again |
 //! | [`memory`] | `cuMemAlloc*`, pinned/managed/registered memory, `cuMemcpy*`, `cuMemset*` ([`memset_2d`]: `cuMemsetD2D*`; [`memcpy_2d`]: `cuMemcpy2D*`, `cuMemcpy3D*`) |
 //! | [`array`] | `cuArrayCreate`, `cuArray3DCreate`, `cuArrayDestroy`, `cuArray(3D)GetDescriptor` (arrays shared with the runtime) |
 //! | [`mipmapped`] | `cuMipmappedArrayCreate`, `cuMipmappedArrayGetLevel`, `cuMipmappedArrayDestroy` |

@@ -12,9 +12,11 @@
 //!   after the work the thread queued there and complete when it returns, without waiting for
 //!   other threads' streams.
 //!
-//! The forms whose base chevron does not provide are in [`crate::unsupported`]; older
-//! per-thread forms that a file of its own serves (launches, copies, fills, captures,
-//! prefetches) stay beside their base.
+//! The forms whose base chevron does not provide are in [`crate::unsupported`]. Three kinds
+//! are made beside their base instead, where the base's own macro or a translation makes
+//! them: the 1D copies and fills (`crate::memory`'s `copies!`/`fills!`, on the per-thread
+//! stream), `cuLaunchKernelEx_ptsz` (the stream inside its configuration) and the prefetches
+//! (`crate::managed_hints`: the CUDA 11 form names a `CUdevice`).
 
 use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 
@@ -24,7 +26,7 @@ use crate::graph::InstantiateParams;
 use crate::memcpy_2d::{CUDA_MEMCPY2D, CUDA_MEMCPY3D};
 use crate::memory::CUdeviceptr;
 use crate::result::{CUresult, SUCCESS};
-use crate::{graph, mem_pool, memcpy_2d, memory, memset_2d, stream};
+use crate::{graph, launch, mem_pool, memcpy_2d, memory, memset_2d, stream};
 
 /// `CU_STREAM_PER_THREAD`.
 const PER_THREAD: *mut c_void = cudart::state::STREAM_PER_THREAD as *mut c_void;
@@ -87,6 +89,22 @@ type StreamCallback = Option<unsafe extern "C" fn(*mut c_void, c_int, *mut c_voi
 type HostFn = Option<unsafe extern "C" fn(*mut c_void)>;
 
 ptsz! {
+    cuLaunchKernel_ptsz => launch::cuLaunchKernel,
+        (f: *mut c_void, gx: c_uint, gy: c_uint, gz: c_uint, bx: c_uint, by: c_uint, bz: c_uint,
+         shared: c_uint, s: *mut c_void, params: *mut *mut c_void, extra: *mut *mut c_void)
+        as (f, gx, gy, gz, bx, by, bz, shared, pt(s), params, extra);
+    cuLaunchCooperativeKernel_ptsz => launch::cuLaunchCooperativeKernel,
+        (f: *mut c_void, gx: c_uint, gy: c_uint, gz: c_uint, bx: c_uint, by: c_uint, bz: c_uint,
+         shared: c_uint, s: *mut c_void, params: *mut *mut c_void)
+        as (f, gx, gy, gz, bx, by, bz, shared, pt(s), params);
+    cuGraphLaunch_ptsz => graph::cuGraphLaunch, (exec: *mut c_void, s: *mut c_void) as (exec, pt(s));
+    cuEventRecord_ptsz => stream::cuEventRecord,
+        (event: *mut c_void, s: *mut c_void) as (event, pt(s));
+    // chevron captures created streams only: NULL, the per-thread stream, is refused.
+    cuStreamBeginCapture_v2_ptsz => graph::cuStreamBeginCapture_v2,
+        (s: *mut c_void, mode: c_int) as (pt(s), mode);
+    // The CUDA 10 form cuda.h declares: no mode, a global capture (CU_STREAM_CAPTURE_MODE_GLOBAL).
+    cuStreamBeginCapture_ptsz => graph::cuStreamBeginCapture_v2, (s: *mut c_void) as (pt(s), 0);
     cuStreamSynchronize_ptsz => stream::cuStreamSynchronize, (s: *mut c_void) as (pt(s));
     cuStreamQuery_ptsz => stream::cuStreamQuery, (s: *mut c_void) as (pt(s));
     cuStreamWaitEvent_ptsz => stream::cuStreamWaitEvent,

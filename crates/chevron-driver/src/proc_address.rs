@@ -77,9 +77,7 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         function::cuFuncGetParamInfo,
         function::cuKernelGetParamInfo,
         launch::cuLaunchKernel,
-        launch::cuLaunchKernel_ptsz,
         launch::cuLaunchCooperativeKernel,
-        launch::cuLaunchCooperativeKernel_ptsz,
         launch::cuLaunchKernelEx,
         launch::cuLaunchKernelEx_ptsz,
         link::cuLinkCreate_v2,
@@ -242,12 +240,9 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         graph::cuGraphInstantiate_v2,
         graph::cuGraphInstantiateWithParams,
         graph::cuGraphLaunch,
-        graph::cuGraphLaunch_ptsz,
         graph::cuGraphUpload,
         graph::cuGraphExecDestroy,
         graph::cuStreamBeginCapture_v2,
-        graph::cuStreamBeginCapture_ptsz,
-        graph::cuStreamBeginCapture_v2_ptsz,
         graph::cuStreamEndCapture,
         graph::cuStreamGetCaptureInfo_v3,
         graph::cuStreamGetCaptureInfo_v2,
@@ -263,12 +258,17 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         stream::cuCtxGetStreamPriorityRange,
         stream::cuEventCreate,
         stream::cuEventRecord,
-        stream::cuEventRecord_ptsz,
         stream::cuEventSynchronize,
         stream::cuEventQuery,
         stream::cuEventDestroy_v2,
         stream::cuEventElapsedTime_v2,
         stream::cuEventElapsedTime,
+        per_thread::cuLaunchKernel_ptsz,
+        per_thread::cuLaunchCooperativeKernel_ptsz,
+        per_thread::cuGraphLaunch_ptsz,
+        per_thread::cuStreamBeginCapture_ptsz,
+        per_thread::cuStreamBeginCapture_v2_ptsz,
+        per_thread::cuEventRecord_ptsz,
         per_thread::cuStreamSynchronize_ptsz,
         per_thread::cuStreamQuery_ptsz,
         per_thread::cuStreamWaitEvent_ptsz,
@@ -440,7 +440,10 @@ mod tests {
         let alloc = resolve("cuMemAlloc", 0).unwrap();
         assert_eq!(alloc, memory::cuMemAlloc_v2 as *const c_void);
         let launch_ptsz = resolve("cuLaunchKernel", PER_THREAD_DEFAULT_STREAM).unwrap();
-        assert_eq!(launch_ptsz, launch::cuLaunchKernel_ptsz as *const c_void);
+        assert_eq!(
+            launch_ptsz,
+            per_thread::cuLaunchKernel_ptsz as *const c_void
+        );
         let sync = resolve("cuStreamSynchronize", PER_THREAD_DEFAULT_STREAM).unwrap();
         assert_eq!(sync, per_thread::cuStreamSynchronize_ptsz as *const c_void);
         let copy = resolve("cuMemcpy2D", PER_THREAD_DEFAULT_STREAM).unwrap();
