@@ -6,10 +6,12 @@
 # library, -lcudart against NVIDIA's), runs each under `chevron exec --device cpu` and checks
 # its final line; hostile_driver calls every exported driver and runtime function with
 # NULL, forged, destroyed, huge and out-of-range arguments, fuzz_loaders hands 500 mutated
-# code objects to the loaders (docs/hostile-inputs.md). Also checks that the exported driver
-# functions are the implemented list plus the unsupported! list, that no NVIDIA library was
-# loaded, and that dlopen("libcuda.so.1") resolves to chevron's. Built files are cached
-# under target/driver/.
+# code objects to the loaders (docs/hostile-inputs.md); per_thread_stream is built with
+# -DCUDA_API_PER_THREAD_DEFAULT_STREAM=1, so its calls link the _ptds/_ptsz forms. Also checks
+# that the exported driver functions are the implemented list plus the unsupported! list, that
+# every _ptds/_ptsz form cuda.h declares is among them, that no NVIDIA library was loaded, and
+# that dlopen("libcuda.so.1") resolves to chevron's. Built files are cached under
+# target/driver/.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
