@@ -218,6 +218,7 @@ fn instantiate(out: *mut *mut c_void, graph: *mut c_void, flags: u64) -> CudaRes
     lock(&EXECS)
         .get_or_insert_with(HashMap::new)
         .insert(key, exec);
+    super::user_objects::share_held(graph as usize, key);
     store(out, key as *mut c_void, "pGraphExec")
 }
 
@@ -288,7 +289,7 @@ fn run(exec: &Exec, stream: &Stream) -> CudaResult {
                 function,
                 user_data,
             } => host_in_order(stream, function, user_data)?,
-            Step::Record(event) => crate::streams::set_event_token(event, stream.token())?,
+            Step::Record(event) => crate::streams::record_event(event as *mut c_void, stream)?,
             Step::Wait(event) => {
                 stream.wait_for(&[&crate::streams::event_token(event as *mut c_void)?])?
             }
@@ -380,15 +381,17 @@ pub fn exec_set_kernel_node(
     }
 }
 
-/// Destroys an instantiated graph (replays already submitted complete).
+/// Destroys an instantiated graph, releasing its user objects (replays already submitted
+/// complete).
 #[no_mangle]
 pub extern "C" fn cudaGraphExecDestroy(exec: *mut c_void) -> cudaError_t {
     guard("cudaGraphExecDestroy", || {
         lock(&EXECS)
             .as_mut()
             .and_then(|e| e.remove(&(exec as usize)))
-            .map(drop)
-            .ok_or_else(|| bad_handle(exec, "cudaGraphExec_t"))
+            .ok_or_else(|| bad_handle(exec, "cudaGraphExec_t"))?;
+        super::user_objects::release_held(exec as usize);
+        Ok(())
     })
 }
 

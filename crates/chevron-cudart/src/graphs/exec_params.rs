@@ -36,15 +36,15 @@ fn with_node<T>(
 }
 
 /// Replaces node `node` of `exec` by `new` after `allowed(old, new)` agrees.
-fn set_node(
+pub(super) fn set_node(
     exec: *mut c_void,
     node: *mut c_void,
     new: CudaResult<NodeKind>,
     what: &str,
     allowed: impl FnOnce(&NodeKind, &NodeKind) -> CudaResult,
 ) -> CudaResult {
-    let new = new?;
     with_node(exec, node, |exec, index| {
+        let new = new?;
         let old = &exec.model.nodes[index].kind;
         if old.type_code() != new.type_code() {
             return Err(not_a(what));
@@ -123,6 +123,18 @@ pub unsafe extern "C" fn cudaGraphExecMemcpyNodeSetParams(
     })
 }
 
+/// Whether an instantiated copy may change to another of one row: CUDA changes only
+/// 1-dimensional copies there.
+pub(super) fn one_row(old: &NodeKind, _: &NodeKind) -> CudaResult {
+    match *old {
+        NodeKind::Memcpy { rows: 1, .. } => Ok(()),
+        _ => Err(CudaError::new(
+            INVALID_VALUE,
+            "the node's copy was instantiated with more than one row",
+        )),
+    }
+}
+
 /// Gives 1D memcpy node `node` of `exec` another copy of `bytes` bytes.
 #[no_mangle]
 pub extern "C" fn cudaGraphExecMemcpyNodeSetParams1D(
@@ -135,13 +147,7 @@ pub extern "C" fn cudaGraphExecMemcpyNodeSetParams1D(
 ) -> cudaError_t {
     guard("cudaGraphExecMemcpyNodeSetParams1D", || {
         let new = copy_1d(dst as u64, src as u64, bytes, kind);
-        set_node(exec, node, new, "memcpy", |old, _| match *old {
-            NodeKind::Memcpy { rows: 1, .. } => Ok(()),
-            _ => Err(CudaError::new(
-                INVALID_VALUE,
-                "the node's copy was instantiated with more than one row",
-            )),
-        })
+        set_node(exec, node, new, "memcpy", one_row)
     })
 }
 

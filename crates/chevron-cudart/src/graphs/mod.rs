@@ -15,12 +15,16 @@
 pub mod build;
 pub mod capture;
 mod capture_hook;
+pub mod event_nodes;
 pub mod exec;
 pub mod exec_params;
+pub mod kernel_attributes;
 pub(crate) mod model;
 pub mod nodes;
 pub mod params;
 pub mod per_thread;
+pub mod symbol_nodes;
+pub mod user_objects;
 
 use std::collections::HashMap;
 use std::ffi::c_void;

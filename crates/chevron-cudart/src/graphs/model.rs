@@ -133,6 +133,9 @@ pub struct Node {
     pub handle: usize,
     /// False once destroyed (`cudaGraphDestroyNode`): indices of the others stay.
     pub alive: bool,
+    /// A kernel node's launch attributes set by `cudaGraphKernelNodeSetAttribute`: id and
+    /// 64-byte value, each id at most once.
+    pub attributes: Vec<(i32, [u64; 8])>,
 }
 
 /// A graph: nodes in the order they were added.
@@ -149,6 +152,7 @@ impl Model {
             deps,
             handle,
             alive: true,
+            attributes: Vec::new(),
         });
         self.nodes.len() - 1
     }

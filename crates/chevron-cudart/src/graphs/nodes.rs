@@ -212,7 +212,7 @@ pub(crate) unsafe fn launch_of(params: *const cudaKernelNodeParams) -> CudaResul
 ///
 /// # Safety
 /// `deps` is NULL or valid for `count` reads.
-unsafe fn add(
+pub(super) unsafe fn add(
     out: *mut *mut c_void,
     graph: *mut c_void,
     deps: *const *mut c_void,

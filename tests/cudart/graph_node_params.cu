@@ -1,0 +1,330 @@
+// Graph node parameters beyond the basic ones, written as a CUDA sample is: copy nodes to and
+// from a __device__ variable (added, changed, changed in an instantiation), event record and
+// wait nodes' events read and changed (in the graph and in an instantiation), and kernel
+// nodes' launch attributes set, read back and copied; user objects held by graphs. Every result is checked against the
+// host, and misuse against CUDA's documented codes.
+#include <cstdio>
+#include <cstdlib>
+#include <atomic>
+#include <chrono>
+#include <cstring>
+#include <thread>
+#include <cuda_runtime.h>
+
+#define CHECK(call)                                                                       \
+    do {                                                                                  \
+        cudaError_t err_ = (call);                                                        \
+        if (err_ != cudaSuccess) {                                                        \
+            printf("%s:%d: %s: %s\n", __FILE__, __LINE__, #call, cudaGetErrorName(err_)); \
+            exit(1);                                                                      \
+        }                                                                                 \
+    } while (0)
+#define EXPECT(cond)                                                         \
+    do {                                                                     \
+        if (!(cond)) {                                                       \
+            printf("%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+            exit(1);                                                         \
+        }                                                                    \
+    } while (0)
+// A call that must fail with `code`; the error is cleared.
+#define REFUSED(call, code)                                                          \
+    do {                                                                             \
+        cudaError_t err_ = (call);                                                   \
+        if (err_ != (code)) {                                                        \
+            printf("%s:%d: %s: %s, expected %s\n", __FILE__, __LINE__, #call,        \
+                   cudaGetErrorName(err_), cudaGetErrorName(code));                  \
+            exit(1);                                                                 \
+        }                                                                            \
+        cudaGetLastError();                                                          \
+    } while (0)
+
+const int N = 64;
+__device__ int table[N];
+
+__global__ void bump(int amount) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < N) table[i] += amount;
+}
+
+static cudaKernelNodeParams bumpParams(void **args) {
+    cudaKernelNodeParams p = {};
+    p.func = (void *)bump;
+    p.gridDim = dim3(1);
+    p.blockDim = dim3(N);
+    p.kernelParams = args;
+    return p;
+}
+
+// A graph: host -> table, table += 1, table -> host.
+static void symbolNodes() {
+    int *in, *out, *other;
+    CHECK(cudaMallocHost(&in, N * sizeof(int)));
+    CHECK(cudaMallocHost(&out, N * sizeof(int)));
+    CHECK(cudaMallocHost(&other, N * sizeof(int)));
+    for (int i = 0; i < N; i++) in[i] = 3 * i;
+    memset(out, 0, N * sizeof(int));
+    memset(other, 0, N * sizeof(int));
+
+    cudaGraph_t graph;
+    CHECK(cudaGraphCreate(&graph, 0));
+    cudaGraphNode_t to, kernel, from;
+    CHECK(cudaGraphAddMemcpyNodeToSymbol(&to, graph, nullptr, 0, table, in, N * sizeof(int), 0,
+                                         cudaMemcpyHostToDevice));
+    int amount = 1;
+    void *args[] = {&amount};
+    cudaKernelNodeParams kp = bumpParams(args);
+    CHECK(cudaGraphAddKernelNode(&kernel, graph, &to, 1, &kp));
+    CHECK(cudaGraphAddMemcpyNodeFromSymbol(&from, graph, &kernel, 1, out, table, N * sizeof(int),
+                                           0, cudaMemcpyDefault));
+
+    // The node is a copy from the variable's address.
+    void *address;
+    CHECK(cudaGetSymbolAddress(&address, table));
+    cudaMemcpy3DParms p = {};
+    CHECK(cudaGraphMemcpyNodeGetParams(from, &p));
+    EXPECT(p.srcPtr.ptr == address && p.dstPtr.ptr == out);
+    EXPECT(p.extent.width == N * sizeof(int) && p.extent.height == 1 && p.extent.depth == 1);
+
+    cudaGraphExec_t exec;
+    CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    CHECK(cudaGraphLaunch(exec, 0));
+    CHECK(cudaStreamSynchronize(0));
+    for (int i = 0; i < N; i++) EXPECT(out[i] == 3 * i + 1);
+
+    // The first node writes only the upper half now, from `other`; the second reads all.
+    for (int i = 0; i < N; i++) other[i] = -i;
+    const int half = N / 2;
+    CHECK(cudaGraphMemcpyNodeSetParamsToSymbol(to, table, other, half * sizeof(int),
+                                               half * sizeof(int), cudaMemcpyHostToDevice));
+    CHECK(cudaGraphMemcpyNodeGetParams(to, &p));
+    EXPECT(p.dstPtr.ptr == (char *)address + half * sizeof(int) && p.srcPtr.ptr == other);
+    cudaGraphExec_t exec2;
+    CHECK(cudaGraphInstantiate(&exec2, graph, 0));
+    CHECK(cudaGraphLaunch(exec2, 0));
+    CHECK(cudaStreamSynchronize(0));
+    // Lower half: 3i + 1 from the first launch, bumped again; upper half: other's -(i - half), bumped.
+    for (int i = 0; i < N; i++) EXPECT(out[i] == (i < half ? 3 * i + 2 : half - i + 1));
+
+    // An instantiation's copy from the variable goes elsewhere; the graph keeps its own.
+    int *elsewhere;
+    CHECK(cudaMallocHost(&elsewhere, N * sizeof(int)));
+    memset(elsewhere, 0, N * sizeof(int));
+    CHECK(cudaGraphExecMemcpyNodeSetParamsFromSymbol(exec2, from, elsewhere, table,
+                                                     N * sizeof(int), 0, cudaMemcpyDeviceToHost));
+    CHECK(cudaGraphExecMemcpyNodeSetParamsToSymbol(exec2, to, table, in, N * sizeof(int), 0,
+                                                   cudaMemcpyDefault));
+    CHECK(cudaGraphLaunch(exec2, 0));
+    CHECK(cudaStreamSynchronize(0));
+    for (int i = 0; i < N; i++) EXPECT(elsewhere[i] == 3 * i + 1);
+    for (int i = 0; i < N; i++) EXPECT(out[i] == (i < half ? 3 * i + 2 : half - i + 1));
+    CHECK(cudaGraphMemcpyNodeGetParams(from, &p));
+    EXPECT(p.dstPtr.ptr == out);
+
+    // Misuse: a direction toward the host for a copy to the variable, a range past its end,
+    // a kernel node given a copy.
+    cudaGraphNode_t refused = nullptr;
+    REFUSED(cudaGraphAddMemcpyNodeToSymbol(&refused, graph, nullptr, 0, table, in, sizeof(int), 0,
+                                           cudaMemcpyDeviceToHost),
+            cudaErrorInvalidMemcpyDirection);
+    REFUSED(cudaGraphAddMemcpyNodeFromSymbol(&refused, graph, nullptr, 0, out, table, sizeof(int),
+                                             0, cudaMemcpyHostToDevice),
+            cudaErrorInvalidMemcpyDirection);
+    REFUSED(cudaGraphAddMemcpyNodeToSymbol(&refused, graph, nullptr, 0, table, in, N * sizeof(int),
+                                           sizeof(int), cudaMemcpyHostToDevice),
+            cudaErrorInvalidValue);
+    REFUSED(cudaGraphMemcpyNodeSetParamsToSymbol(kernel, table, in, sizeof(int), 0,
+                                                 cudaMemcpyHostToDevice),
+            cudaErrorInvalidValue);
+
+    CHECK(cudaGraphExecDestroy(exec2));
+    CHECK(cudaGraphExecDestroy(exec));
+    CHECK(cudaGraphDestroy(graph));
+    CHECK(cudaFreeHost(elsewhere));
+    CHECK(cudaFreeHost(other));
+    CHECK(cudaFreeHost(out));
+    CHECK(cudaFreeHost(in));
+}
+
+// Event nodes: which event each records or waits for, in the graph and in an instantiation.
+static void eventNodes() {
+    cudaEvent_t first, second, third, start;
+    CHECK(cudaEventCreate(&first));
+    CHECK(cudaEventCreate(&second));
+    CHECK(cudaEventCreate(&third));
+    CHECK(cudaEventCreate(&start));
+    cudaGraph_t graph;
+    CHECK(cudaGraphCreate(&graph, 0));
+    cudaGraphNode_t record, wait;
+    CHECK(cudaGraphAddEventRecordNode(&record, graph, nullptr, 0, first));
+    CHECK(cudaGraphAddEventWaitNode(&wait, graph, &record, 1, first));
+
+    cudaEvent_t seen = nullptr;
+    CHECK(cudaGraphEventRecordNodeGetEvent(record, &seen));
+    EXPECT(seen == first);
+    CHECK(cudaGraphEventWaitNodeGetEvent(wait, &seen));
+    EXPECT(seen == first);
+    CHECK(cudaGraphEventRecordNodeSetEvent(record, second));
+    CHECK(cudaGraphEventWaitNodeSetEvent(wait, second));
+    CHECK(cudaGraphEventRecordNodeGetEvent(record, &seen));
+    EXPECT(seen == second);
+    CHECK(cudaGraphEventWaitNodeGetEvent(wait, &seen));
+    EXPECT(seen == second);
+
+    // Misuse: the other kind of node, no place for the answer, a destroyed event.
+    REFUSED(cudaGraphEventWaitNodeGetEvent(record, &seen), cudaErrorInvalidValue);
+    REFUSED(cudaGraphEventRecordNodeSetEvent(wait, first), cudaErrorInvalidValue);
+    REFUSED(cudaGraphEventRecordNodeGetEvent(record, nullptr), cudaErrorInvalidValue);
+
+    // The instantiation records `third` instead; the graph still names `second`.
+    cudaGraphExec_t exec;
+    CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    CHECK(cudaGraphExecEventRecordNodeSetEvent(exec, record, third));
+    CHECK(cudaGraphExecEventWaitNodeSetEvent(exec, wait, third));
+    REFUSED(cudaGraphExecEventRecordNodeSetEvent(exec, wait, third), cudaErrorInvalidValue);
+    CHECK(cudaEventRecord(start, 0));
+    CHECK(cudaGraphLaunch(exec, 0));
+    CHECK(cudaStreamSynchronize(0));
+    float ms = -1;
+    CHECK(cudaEventElapsedTime(&ms, start, third));
+    EXPECT(ms >= 0);
+    CHECK(cudaGraphEventRecordNodeGetEvent(record, &seen));
+    EXPECT(seen == second);
+
+    CHECK(cudaGraphExecDestroy(exec));
+    CHECK(cudaGraphDestroy(graph));
+    for (cudaEvent_t e : {first, second, third, start}) CHECK(cudaEventDestroy(e));
+}
+
+// Kernel nodes' launch attributes: set, read back, copied to another node, kept across new
+// parameters, and the graph still runs.
+static void kernelAttributes() {
+    int least, greatest;
+    CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
+    cudaGraph_t graph;
+    CHECK(cudaGraphCreate(&graph, 0));
+    int amount = 5;
+    void *args[] = {&amount};
+    cudaKernelNodeParams kp = bumpParams(args);
+    cudaGraphNode_t a, b, empty;
+    CHECK(cudaGraphAddKernelNode(&a, graph, nullptr, 0, &kp));
+    CHECK(cudaGraphAddKernelNode(&b, graph, &a, 1, &kp));
+    CHECK(cudaGraphAddEmptyNode(&empty, graph, &b, 1));
+
+    void *window;
+    CHECK(cudaGetSymbolAddress(&window, table));
+    cudaKernelNodeAttrValue value = {};
+    value.accessPolicyWindow.base_ptr = window;
+    value.accessPolicyWindow.num_bytes = N * sizeof(int);
+    value.accessPolicyWindow.hitRatio = 0.5f;
+    value.accessPolicyWindow.hitProp = cudaAccessPropertyPersisting;
+    value.accessPolicyWindow.missProp = cudaAccessPropertyStreaming;
+    CHECK(cudaGraphKernelNodeSetAttribute(a, cudaKernelNodeAttributeAccessPolicyWindow, &value));
+    memset(&value, 0, sizeof value);
+    value.priority = greatest;
+    CHECK(cudaGraphKernelNodeSetAttribute(a, cudaKernelNodeAttributePriority, &value));
+
+    cudaKernelNodeAttrValue read = {};
+    CHECK(cudaGraphKernelNodeGetAttribute(a, cudaKernelNodeAttributePriority, &read));
+    EXPECT(read.priority == greatest);
+    CHECK(cudaGraphKernelNodeGetAttribute(a, cudaKernelNodeAttributeAccessPolicyWindow, &read));
+    EXPECT(read.accessPolicyWindow.base_ptr == window);
+    EXPECT(read.accessPolicyWindow.num_bytes == N * sizeof(int));
+    EXPECT(read.accessPolicyWindow.hitRatio == 0.5f);
+    EXPECT(read.accessPolicyWindow.hitProp == cudaAccessPropertyPersisting);
+    EXPECT(read.accessPolicyWindow.missProp == cudaAccessPropertyStreaming);
+
+    // New parameters keep the attributes; a copy gives them to the other node.
+    amount = 2;
+    CHECK(cudaGraphKernelNodeSetParams(a, &kp));
+    CHECK(cudaGraphKernelNodeCopyAttributes(b, a));
+    memset(&read, 0, sizeof read);
+    CHECK(cudaGraphKernelNodeGetAttribute(b, cudaKernelNodeAttributePriority, &read));
+    EXPECT(read.priority == greatest);
+    CHECK(cudaGraphKernelNodeGetAttribute(b, cudaKernelNodeAttributeAccessPolicyWindow, &read));
+    EXPECT(read.accessPolicyWindow.base_ptr == window && read.accessPolicyWindow.hitRatio == 0.5f);
+
+    // Misuse: a node that is not a kernel node, an attribute of streams only, no value.
+    REFUSED(cudaGraphKernelNodeGetAttribute(empty, cudaKernelNodeAttributePriority, &read),
+            cudaErrorInvalidValue);
+    REFUSED(cudaGraphKernelNodeCopyAttributes(empty, a), cudaErrorInvalidValue);
+    REFUSED(cudaGraphKernelNodeSetAttribute(a, cudaKernelNodeAttributePriority, nullptr),
+            cudaErrorInvalidValue);
+    REFUSED(cudaGraphKernelNodeGetAttribute(a, (cudaKernelNodeAttrID)1000, &read),
+            cudaErrorInvalidValue);
+
+    int start[N];
+    for (int i = 0; i < N; i++) start[i] = i;
+    CHECK(cudaMemcpyToSymbol(table, start, sizeof start));
+    cudaGraphExec_t exec;
+    CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    CHECK(cudaGraphLaunch(exec, 0));
+    CHECK(cudaStreamSynchronize(0));
+    int end[N];
+    CHECK(cudaMemcpyFromSymbol(end, table, sizeof end));
+    // Node a bumps by 2 (its new parameters), node b by 5 (its own).
+    for (int i = 0; i < N; i++) EXPECT(end[i] == i + 7);
+    CHECK(cudaGraphExecDestroy(exec));
+    CHECK(cudaGraphDestroy(graph));
+}
+
+// User objects: references held by the program, a graph and its instantiation; the destructor
+// runs once, after the last reference is gone (CUDA runs it asynchronously: the program waits).
+static std::atomic<int> destroyed{0};
+static void CUDART_CB onDestroy(void *weight) { destroyed += *(int *)weight; }
+
+static bool destroyedBecomes(int expected) {
+    for (int waited = 0; destroyed != expected && waited < 2000; waited++)
+        std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    return destroyed == expected;
+}
+
+static void userObjects() {
+    static int weight = 10;
+    cudaUserObject_t object;
+    CHECK(cudaUserObjectCreate(&object, &weight, onDestroy, 2, cudaUserObjectNoDestructorSync));
+    CHECK(cudaUserObjectRetain(object, 3));
+    CHECK(cudaUserObjectRelease(object, 4));  // one left, the program's
+
+    cudaGraph_t graph;
+    CHECK(cudaGraphCreate(&graph, 0));
+    cudaGraphNode_t empty;
+    CHECK(cudaGraphAddEmptyNode(&empty, graph, nullptr, 0));
+    // The graph takes two references of its own, then the program's moves to it.
+    CHECK(cudaGraphRetainUserObject(graph, object, 2, 0));
+    CHECK(cudaGraphReleaseUserObject(graph, object, 1));
+    CHECK(cudaGraphRetainUserObject(graph, object, 1, cudaGraphUserObjectMove));
+    cudaGraphExec_t exec;
+    CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    CHECK(cudaGraphDestroy(graph));
+    CHECK(cudaGraphLaunch(exec, 0));
+    CHECK(cudaStreamSynchronize(0));
+    EXPECT(destroyed == 0);  // the instantiation holds it
+    CHECK(cudaGraphExecDestroy(exec));
+    CHECK(cudaDeviceSynchronize());
+    EXPECT(destroyedBecomes(10));
+
+    // Misuse: no destructor, a flag missing, no references, a graph that is gone.
+    cudaUserObject_t other;
+    REFUSED(cudaUserObjectCreate(&other, &weight, nullptr, 1, cudaUserObjectNoDestructorSync),
+            cudaErrorInvalidValue);
+    REFUSED(cudaUserObjectCreate(&other, &weight, onDestroy, 1, 0), cudaErrorInvalidValue);
+    REFUSED(cudaUserObjectCreate(&other, &weight, onDestroy, 0, cudaUserObjectNoDestructorSync),
+            cudaErrorInvalidValue);
+    CHECK(cudaUserObjectCreate(&other, &weight, onDestroy, 1, cudaUserObjectNoDestructorSync));
+    REFUSED(cudaUserObjectRetain(other, 0), cudaErrorInvalidValue);
+    REFUSED(cudaUserObjectRelease(other, 0), cudaErrorInvalidValue);
+    CHECK(cudaGraphCreate(&graph, 0));
+    REFUSED(cudaGraphRetainUserObject(graph, other, 1, 2), cudaErrorInvalidValue);
+    CHECK(cudaGraphRetainUserObject(graph, other, 1, cudaGraphUserObjectMove));
+    CHECK(cudaGraphDestroy(graph));
+    EXPECT(destroyedBecomes(20));
+}
+
+int main() {
+    symbolNodes();
+    eventNodes();
+    kernelAttributes();
+    userObjects();
+    printf("graph_node_params: passed\n");
+    return 0;
+}
