@@ -1,8 +1,9 @@
 // Graph node parameters beyond the basic ones, written as a CUDA sample is: copy nodes to and
 // from a __device__ variable (added, changed, changed in an instantiation), event record and
 // wait nodes' events read and changed (in the graph and in an instantiation), and kernel
-// nodes' launch attributes set, read back and copied; user objects held by graphs. Every result is checked against the
-// host, and misuse against CUDA's documented codes.
+// nodes' launch attributes set, read back and copied; user objects held by graphs; stream
+// capture into an existing graph, its dependencies updated during the capture. Every result
+// is checked against the host, and misuse against CUDA's documented codes.
 #include <cstdio>
 #include <cstdlib>
 #include <atomic>
@@ -320,11 +321,97 @@ static void userObjects() {
     EXPECT(destroyedBecomes(20));
 }
 
+// Capture into an existing graph, the captured work's dependencies changed on the way:
+// root -> k1 (+1) -> x (+10); k1 -> y (+100); {y, x} -> z (+1000).
+static size_t dependencies(cudaGraphNode_t node) {
+    size_t count = 0;
+    CHECK(cudaGraphNodeGetDependencies(node, nullptr, nullptr, &count));
+    return count;
+}
+
+static void captureIntoGraph() {
+    cudaGraph_t graph;
+    CHECK(cudaGraphCreate(&graph, 0));
+    cudaGraphNode_t root, k1;
+    CHECK(cudaGraphAddEmptyNode(&root, graph, nullptr, 0));
+    int one = 1;
+    void *args[] = {&one};
+    cudaKernelNodeParams kp = bumpParams(args);
+    CHECK(cudaGraphAddKernelNode(&k1, graph, &root, 1, &kp));
+
+    cudaStream_t stream;
+    CHECK(cudaStreamCreate(&stream));
+    REFUSED(cudaStreamUpdateCaptureDependencies(stream, &k1, nullptr, 1, 0),
+            cudaErrorIllegalState);
+    CHECK(cudaStreamBeginCaptureToGraph(stream, graph, &k1, nullptr, 1,
+                                        cudaStreamCaptureModeGlobal));
+    cudaStreamCaptureStatus status;
+    cudaGraph_t capturing = nullptr;
+    const cudaGraphNode_t *last = nullptr;
+    size_t count = 0;
+    CHECK(cudaStreamGetCaptureInfo(stream, &status, nullptr, &capturing, &last, nullptr, &count));
+    EXPECT(status == cudaStreamCaptureStatusActive && capturing == graph);
+    EXPECT(count == 1 && last[0] == k1);
+
+    bump<<<1, N, 0, stream>>>(10);
+    CHECK(cudaStreamGetCaptureInfo(stream, &status, nullptr, nullptr, &last, nullptr, &count));
+    EXPECT(count == 1 && last[0] != k1);
+    cudaGraphNode_t x = last[0];
+    CHECK(cudaStreamUpdateCaptureDependencies(stream, &k1, nullptr, 1,
+                                              cudaStreamSetCaptureDependencies));
+    bump<<<1, N, 0, stream>>>(100);
+    CHECK(cudaStreamUpdateCaptureDependencies(stream, &x, nullptr, 1,
+                                              cudaStreamAddCaptureDependencies));
+    CHECK(cudaStreamGetCaptureInfo(stream, &status, nullptr, nullptr, &last, nullptr, &count));
+    EXPECT(count == 2);
+    REFUSED(cudaStreamUpdateCaptureDependencies(stream, &x, nullptr, 1, 2), cudaErrorInvalidValue);
+    bump<<<1, N, 0, stream>>>(1000);
+    cudaGraph_t ended = nullptr;
+    CHECK(cudaStreamEndCapture(stream, &ended));
+    EXPECT(ended == graph);
+
+    size_t nodes = 0;
+    CHECK(cudaGraphGetNodes(graph, nullptr, &nodes));
+    EXPECT(nodes == 5);
+    cudaGraphNode_t all[5];
+    CHECK(cudaGraphGetNodes(graph, all, &nodes));
+    // Besides root, k1 and x (in whatever order the runtime lists them): y after k1 alone,
+    // z after two nodes.
+    EXPECT(dependencies(root) == 0 && dependencies(k1) == 1 && dependencies(x) == 1);
+    int ys = 0, zs = 0;
+    for (cudaGraphNode_t node : all) {
+        if (node == root || node == k1 || node == x) continue;
+        size_t n = dependencies(node);
+        if (n == 2) zs++;
+        if (n == 1) {
+            cudaGraphNode_t dep;
+            CHECK(cudaGraphNodeGetDependencies(node, &dep, nullptr, &n));
+            EXPECT(dep == k1);
+            ys++;
+        }
+    }
+    EXPECT(ys == 1 && zs == 1);
+
+    int zeros[N] = {};
+    CHECK(cudaMemcpyToSymbol(table, zeros, sizeof zeros));
+    cudaGraphExec_t exec;
+    CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    CHECK(cudaGraphLaunch(exec, stream));
+    CHECK(cudaStreamSynchronize(stream));
+    int end[N];
+    CHECK(cudaMemcpyFromSymbol(end, table, sizeof end));
+    for (int i = 0; i < N; i++) EXPECT(end[i] == 1111);
+    CHECK(cudaGraphExecDestroy(exec));
+    CHECK(cudaGraphDestroy(graph));
+    CHECK(cudaStreamDestroy(stream));
+}
+
 int main() {
     symbolNodes();
     eventNodes();
     kernelAttributes();
     userObjects();
+    captureIntoGraph();
     printf("graph_node_params: passed\n");
     return 0;
 }

@@ -28,6 +28,8 @@
 {"cudaGraphGetRootNodes", NULLED, 1, CUDA_SUCCESS},
 {"cudaGraphNodeGetDependencies", NULLED, ANY_POSITION, CUDA_SUCCESS},
 {"cudaGraphNodeGetDependentNodes", NULLED, ANY_POSITION, CUDA_SUCCESS},
+// Edge data may be NULL (default edges): the probe's stream does not capture.
+{"cudaStreamUpdateCaptureDependencies*", NULLED, 2, RT(cudaErrorIllegalState)},
 {"cudaLaunchHostFunc*", NULLED, 2, CUDA_SUCCESS},
 {"cudaStreamAddCallback*", NULLED, 2, CUDA_SUCCESS},
 {"cudaPointerGetAttributes", NULLED, 1, CUDA_SUCCESS},

@@ -86,8 +86,7 @@ unsupported! {
     cudaMipmappedArrayGetSparseProperties, cudaOccupancyAvailableDynamicSMemPerBlock,
     cudaOccupancyMaxActiveClusters, cudaOccupancyMaxPotentialClusterSize, cudaSetValidDevices,
     cudaSignalExternalSemaphoresAsync, cudaSignalExternalSemaphoresAsync_ptsz,
-    cudaStreamBeginCaptureToGraph, cudaStreamBeginCaptureToGraph_ptsz, cudaStreamCopyAttributes, cudaStreamCopyAttributes_ptsz, cudaStreamGetAttribute, cudaStreamGetAttribute_ptsz, cudaStreamGetDevice, cudaStreamGetDevice_ptsz, cudaStreamGetFlags, cudaStreamGetFlags_ptsz, cudaStreamGetId, cudaStreamGetId_ptsz, cudaStreamSetAttribute, cudaStreamSetAttribute_ptsz,
-    cudaStreamUpdateCaptureDependencies, cudaStreamUpdateCaptureDependencies_ptsz,
+    cudaStreamCopyAttributes, cudaStreamCopyAttributes_ptsz, cudaStreamGetAttribute, cudaStreamGetAttribute_ptsz, cudaStreamGetDevice, cudaStreamGetDevice_ptsz, cudaStreamGetFlags, cudaStreamGetFlags_ptsz, cudaStreamGetId, cudaStreamGetId_ptsz, cudaStreamSetAttribute, cudaStreamSetAttribute_ptsz,
     cudaThreadExchangeStreamCaptureMode, cudaVDPAUGetDevice, cudaVDPAUSetVDPAUDevice,
     cudaWaitExternalSemaphoresAsync, cudaWaitExternalSemaphoresAsync_ptsz,
 }

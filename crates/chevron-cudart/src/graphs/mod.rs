@@ -122,7 +122,15 @@ pub(crate) fn find_node(node: *mut c_void) -> CudaResult<(SharedModel, usize)> {
         .as_ref()
         .and_then(|n| n.get(&(node as usize)).copied())
         .ok_or_else(|| bad_handle(node, "cudaGraphNode_t"))?;
-    Ok((find_graph(graph as *mut c_void)?, index))
+    let model = find_graph(graph as *mut c_void)?;
+    // A node captured into an existing graph joins it when the capture ends.
+    if index >= lock(&model).nodes.len() {
+        return Err(bad_handle(
+            node,
+            "node of a graph (its capture has not ended)",
+        ));
+    }
+    Ok((model, index))
 }
 
 /// `cudaErrorInvalidValue` naming a handle that is not live.

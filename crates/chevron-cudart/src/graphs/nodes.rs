@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use chevron::{Device, Kernel, LaunchConfig};
 
-use super::model::{KernelLaunch, NodeKind, Value};
+use super::model::{KernelLaunch, Model, NodeKind, Value};
 use super::{bad_handle, find_graph, find_node, next_handle, register_node};
 use crate::abi::{cudaKernelNodeParams, Dim3};
 use crate::errors::{cudaError_t, guard, CudaError, CudaResult, INVALID_VALUE};
@@ -208,6 +208,52 @@ pub(crate) unsafe fn launch_of(params: *const cudaKernelNodeParams) -> CudaResul
     }
 }
 
+/// Checks that `deps` can hold `count` node handles.
+pub(super) fn check_list(deps: *const *mut c_void, count: usize) -> CudaResult {
+    if count > 0 && deps.is_null() {
+        return Err(CudaError::new(INVALID_VALUE, "pDependencies is NULL"));
+    }
+    if !chevron::ffi::c_array_fits::<*mut c_void>(count) {
+        return Err(CudaError::new(
+            INVALID_VALUE,
+            format!("numDependencies {count} is more than memory holds"),
+        ));
+    }
+    Ok(())
+}
+
+/// The indices in `model` of the `count` node handles at `deps` (checked by [`check_list`]),
+/// each at most once.
+///
+/// # Safety
+/// `deps` is NULL or valid for `count` reads.
+pub(super) unsafe fn indices_of(
+    model: &Model,
+    deps: *const *mut c_void,
+    count: usize,
+) -> CudaResult<Vec<usize>> {
+    let handles = if count == 0 {
+        &[][..]
+    } else {
+        // SAFETY: `count` readable handles (caller).
+        unsafe { std::slice::from_raw_parts(deps, count) }
+    };
+    let mut indices = Vec::with_capacity(count);
+    for &handle in handles {
+        let index = model
+            .index_of(handle as usize)
+            .ok_or_else(|| bad_handle(handle, "node of this graph"))?;
+        if indices.contains(&index) {
+            return Err(CudaError::new(
+                INVALID_VALUE,
+                format!("dependency {handle:p} is given twice"),
+            ));
+        }
+        indices.push(index);
+    }
+    Ok(indices)
+}
+
 /// Adds a node of `kind` to `graph` after the `count` nodes at `deps`, writing its handle.
 ///
 /// # Safety
@@ -223,36 +269,11 @@ pub(super) unsafe fn add(
         return Err(CudaError::new(INVALID_VALUE, "pGraphNode is NULL"));
     }
     let model = find_graph(graph)?;
-    if count > 0 && deps.is_null() {
-        return Err(CudaError::new(INVALID_VALUE, "pDependencies is NULL"));
-    }
-    if !chevron::ffi::c_array_fits::<*mut c_void>(count) {
-        return Err(CudaError::new(
-            INVALID_VALUE,
-            format!("numDependencies {count} is more than memory holds"),
-        ));
-    }
-    let handles = if count == 0 {
-        &[][..]
-    } else {
-        // SAFETY: `count` readable handles (caller).
-        unsafe { std::slice::from_raw_parts(deps, count) }
-    };
+    check_list(deps, count)?;
     let kind = kind()?;
     let mut model = lock(&model);
-    let mut indices = Vec::with_capacity(count);
-    for &handle in handles {
-        let index = model
-            .index_of(handle as usize)
-            .ok_or_else(|| bad_handle(handle, "node of this graph"))?;
-        if indices.contains(&index) {
-            return Err(CudaError::new(
-                INVALID_VALUE,
-                format!("dependency {handle:p} is given twice"),
-            ));
-        }
-        indices.push(index);
-    }
+    // SAFETY: forwarded from the caller.
+    let indices = unsafe { indices_of(&model, deps, count) }?;
     let handle = next_handle();
     let index = model.add(kind, indices, handle);
     register_node(handle, graph as usize, index);
