@@ -2,7 +2,8 @@
 // from a __device__ variable (added, changed, changed in an instantiation), event record and
 // wait nodes' events read and changed (in the graph and in an instantiation), and kernel
 // nodes' launch attributes set, read back and copied; user objects held by graphs; stream
-// capture into an existing graph, its dependencies updated during the capture. Every result
+// capture into an existing graph, its dependencies updated during the capture; graph memory
+// nodes and the device's graph memory. Every result
 // is checked against the host, and misuse against CUDA's documented codes.
 #include <cstdio>
 #include <cstdlib>
@@ -54,6 +55,11 @@ static cudaKernelNodeParams bumpParams(void **args) {
     p.blockDim = dim3(N);
     p.kernelParams = args;
     return p;
+}
+
+__global__ void iota(int *out, int start) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i < N) out[i] = start + i;
 }
 
 // A graph: host -> table, table += 1, table -> host.
@@ -406,12 +412,114 @@ static void captureIntoGraph() {
     CHECK(cudaStreamDestroy(stream));
 }
 
+// Graph memory nodes: alloc -> fill -> copy to host -> free, launched twice; the device's graph
+// memory attributes and their misuse.
+static unsigned long long graphMem(cudaGraphMemAttributeType attribute) {
+    unsigned long long bytes = ~0ull;
+    CHECK(cudaDeviceGetGraphMemAttribute(0, attribute, &bytes));
+    return bytes;
+}
+
+static void memoryNodes() {
+    CHECK(cudaDeviceGraphMemTrim(0));
+    cudaGraph_t graph;
+    CHECK(cudaGraphCreate(&graph, 0));
+    cudaMemAllocNodeParams alloc = {};
+    alloc.poolProps.allocType = cudaMemAllocationTypePinned;
+    alloc.poolProps.location.type = cudaMemLocationTypeDevice;
+    alloc.poolProps.location.id = 0;
+    alloc.bytesize = N * sizeof(int);
+    cudaGraphNode_t allocNode, fill, copy, freeNode;
+    CHECK(cudaGraphAddMemAllocNode(&allocNode, graph, nullptr, 0, &alloc));
+    int *memory = (int *)alloc.dptr;
+    EXPECT(memory != nullptr);
+    int start = 40;
+    void *args[] = {&memory, &start};
+    cudaKernelNodeParams kp = {};
+    kp.func = (void *)iota;
+    kp.gridDim = dim3(1);
+    kp.blockDim = dim3(N);
+    kp.kernelParams = args;
+    CHECK(cudaGraphAddKernelNode(&fill, graph, &allocNode, 1, &kp));
+    int *host;
+    CHECK(cudaMallocHost(&host, N * sizeof(int)));
+    memset(host, 0, N * sizeof(int));
+    CHECK(cudaGraphAddMemcpyNode1D(&copy, graph, &fill, 1, host, memory, N * sizeof(int),
+                                   cudaMemcpyDeviceToHost));
+    CHECK(cudaGraphAddMemFreeNode(&freeNode, graph, &copy, 1, memory));
+
+    cudaMemAllocNodeParams read = {};
+    CHECK(cudaGraphMemAllocNodeGetParams(allocNode, &read));
+    EXPECT(read.dptr == memory && read.bytesize == N * sizeof(int));
+    EXPECT(read.poolProps.location.type == cudaMemLocationTypeDevice &&
+           read.poolProps.location.id == 0 && read.accessDescCount == 0);
+    void *freed = nullptr;
+    CHECK(cudaGraphMemFreeNodeGetParams(freeNode, &freed));
+    EXPECT(freed == memory);
+    cudaGraphNodeType type;
+    CHECK(cudaGraphNodeGetType(allocNode, &type));
+    EXPECT(type == cudaGraphNodeTypeMemAlloc);
+    CHECK(cudaGraphNodeGetType(freeNode, &type));
+    EXPECT(type == cudaGraphNodeTypeMemFree);
+
+    cudaGraphExec_t exec;
+    CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    for (int round = 0; round < 2; round++) {
+        CHECK(cudaGraphLaunch(exec, 0));
+        CHECK(cudaStreamSynchronize(0));
+        for (int i = 0; i < N; i++) EXPECT(host[i] == 40 + i);
+        start = 100;  // the node keeps its own copy of the arguments
+    }
+    EXPECT(graphMem(cudaGraphMemAttrUsedMemHigh) >= N * sizeof(int));
+    EXPECT(graphMem(cudaGraphMemAttrReservedMemHigh) >= N * sizeof(int));
+
+    // Misuse: memory no allocation node of the graph made, no parameters, no bytes, the
+    // parameters of another kind of node, attributes that are not, or cannot be set.
+    int *plain;
+    CHECK(cudaMalloc(&plain, sizeof(int)));
+    cudaGraphNode_t refused;
+    REFUSED(cudaGraphAddMemFreeNode(&refused, graph, nullptr, 0, plain), cudaErrorInvalidValue);
+    REFUSED(cudaGraphAddMemAllocNode(&refused, graph, nullptr, 0, nullptr), cudaErrorInvalidValue);
+    cudaMemAllocNodeParams empty = alloc;
+    empty.bytesize = 0;
+    REFUSED(cudaGraphAddMemAllocNode(&refused, graph, nullptr, 0, &empty), cudaErrorInvalidValue);
+    REFUSED(cudaGraphMemAllocNodeGetParams(fill, &read), cudaErrorInvalidValue);
+    REFUSED(cudaGraphMemFreeNodeGetParams(allocNode, &freed), cudaErrorInvalidValue);
+    unsigned long long value = 0;
+    REFUSED(cudaDeviceGetGraphMemAttribute(0, (cudaGraphMemAttributeType)7, &value),
+            cudaErrorInvalidValue);
+    REFUSED(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrUsedMemCurrent, &value),
+            cudaErrorInvalidValue);
+    value = 1;
+    REFUSED(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrUsedMemHigh, &value),
+            cudaErrorInvalidValue);
+    REFUSED(cudaDeviceGetGraphMemAttribute(9999, cudaGraphMemAttrUsedMemCurrent, &value),
+            cudaErrorInvalidDevice);
+    CHECK(cudaFree(plain));
+
+    // With the graph and its instantiation gone and the memory trimmed, none is left; the
+    // highs reset to that.
+    CHECK(cudaGraphExecDestroy(exec));
+    CHECK(cudaGraphDestroy(graph));
+    CHECK(cudaDeviceSynchronize());
+    CHECK(cudaDeviceGraphMemTrim(0));
+    EXPECT(graphMem(cudaGraphMemAttrUsedMemCurrent) == 0);
+    EXPECT(graphMem(cudaGraphMemAttrReservedMemCurrent) == 0);
+    value = 0;
+    CHECK(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrUsedMemHigh, &value));
+    CHECK(cudaDeviceSetGraphMemAttribute(0, cudaGraphMemAttrReservedMemHigh, &value));
+    EXPECT(graphMem(cudaGraphMemAttrUsedMemHigh) == 0);
+    EXPECT(graphMem(cudaGraphMemAttrReservedMemHigh) == 0);
+    CHECK(cudaFreeHost(host));
+}
+
 int main() {
     symbolNodes();
     eventNodes();
     kernelAttributes();
     userObjects();
     captureIntoGraph();
+    memoryNodes();
     printf("graph_node_params: passed\n");
     return 0;
 }

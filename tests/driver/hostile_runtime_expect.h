@@ -3,7 +3,8 @@
 #define RT(code) ((CUresult)(code))
 
 // All zeros is a valid call: free(NULL) semantics; copies and fills of 0 bytes; device 0;
-// the default stream; no flags; both priority outputs optional; the default cache and limits.
+// the default stream; no flags; both priority outputs optional; the default cache and limits;
+// device 0's graph memory trimmed.
 {"cudaFree*", ZERO, ANY_POSITION, CUDA_SUCCESS},
 {"cudaMemcpy*", ZERO, ANY_POSITION, CUDA_SUCCESS},
 {"cudaMemset*", ZERO, ANY_POSITION, CUDA_SUCCESS},
@@ -15,6 +16,7 @@
 {"cudaDeviceSetCacheConfig", ZERO, ANY_POSITION, CUDA_SUCCESS},
 {"cudaDeviceSetLimit", ZERO, ANY_POSITION, CUDA_SUCCESS},
 {"cudaDeviceSetSharedMemConfig", ZERO, ANY_POSITION, CUDA_SUCCESS},
+{"cudaDeviceGraphMemTrim", ZERO, ANY_POSITION, CUDA_SUCCESS},
 
 // Optional outputs and inputs ("may be NULL"); NULL frees nothing; a NULL pointer's
 // attributes are those of unregistered memory (CUDA 11 on).

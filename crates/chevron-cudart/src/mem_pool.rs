@@ -143,7 +143,7 @@ impl Pools {
     }
 }
 
-fn device_ordinal(device: c_int) -> CudaResult<usize> {
+pub(crate) fn device_ordinal(device: c_int) -> CudaResult<usize> {
     let count = state::devices()?.len();
     usize::try_from(device)
         .ok()

@@ -93,7 +93,8 @@ fn flatten<'a>(model: &'a Model, disabled: &HashSet<usize>, out: &mut Vec<&'a No
         match &node.kind {
             _ if node.handle != 0 && disabled.contains(&node.handle) => {}
             NodeKind::Child(child) => flatten(child, disabled, out)?,
-            NodeKind::Empty => {}
+            // Memory nodes' memory exists from the node's adding on (`memory_nodes`).
+            NodeKind::Empty | NodeKind::MemAlloc(_) | NodeKind::MemFree(_) => {}
             _ => out.push(node),
         }
     }
@@ -179,7 +180,9 @@ fn instantiate_model(model: Model, ordinal: usize, disabled: &HashSet<usize>) ->
             },
             NodeKind::EventRecord(event) => Step::Record(event),
             NodeKind::EventWait(event) => Step::Wait(event),
-            NodeKind::Empty | NodeKind::Child(_) => unreachable!("flattened"),
+            NodeKind::Empty | NodeKind::Child(_) | NodeKind::MemAlloc(_) | NodeKind::MemFree(_) => {
+                unreachable!("flattened")
+            }
         };
         if !run.is_empty() {
             steps.push(pack(&stream, &run, steps.len(), &mut kernels)?);

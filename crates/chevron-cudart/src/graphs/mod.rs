@@ -19,6 +19,7 @@ pub mod event_nodes;
 pub mod exec;
 pub mod exec_params;
 pub mod kernel_attributes;
+pub mod memory_nodes;
 pub(crate) mod model;
 pub mod nodes;
 pub mod params;

@@ -92,6 +92,10 @@ pub enum NodeKind {
     Child(Box<Model>),
     EventRecord(usize),
     EventWait(usize),
+    /// Memory allocated when the node was added, shared by every copy of the model.
+    MemAlloc(Arc<super::memory_nodes::GraphAllocation>),
+    /// The end of an allocation's use (its address).
+    MemFree(u64),
 }
 
 impl NodeKind {
@@ -119,6 +123,8 @@ impl NodeKind {
             NodeKind::Empty => 5,
             NodeKind::EventWait(_) => 6,
             NodeKind::EventRecord(_) => 7,
+            NodeKind::MemAlloc(_) => 10,
+            NodeKind::MemFree(_) => 11,
         }
     }
 }
