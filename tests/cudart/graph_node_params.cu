@@ -3,8 +3,9 @@
 // wait nodes' events read and changed (in the graph and in an instantiation), and kernel
 // nodes' launch attributes set, read back and copied; user objects held by graphs; stream
 // capture into an existing graph, its dependencies updated during the capture; graph memory
-// nodes and the device's graph memory. Every result
-// is checked against the host, and misuse against CUDA's documented codes.
+// nodes, made by hand and by capturing cudaMallocAsync/cudaFreeAsync, and the device's
+// graph memory. Every result is checked against the host, and misuse against CUDA's
+// documented codes.
 #include <cstdio>
 #include <cstdlib>
 #include <atomic>
@@ -513,6 +514,58 @@ static void memoryNodes() {
     CHECK(cudaFreeHost(host));
 }
 
+// Stream-ordered allocation in a capture: cudaMallocAsync and cudaFreeAsync become memory nodes.
+static void capturedAllocation() {
+    cudaStream_t stream;
+    CHECK(cudaStreamCreate(&stream));
+    int *host;
+    CHECK(cudaMallocHost(&host, N * sizeof(int)));
+    memset(host, 0, N * sizeof(int));
+    CHECK(cudaStreamBeginCapture(stream, cudaStreamCaptureModeGlobal));
+    int *memory = nullptr;
+    CHECK(cudaMallocAsync(&memory, N * sizeof(int), stream));
+    EXPECT(memory != nullptr);
+    iota<<<1, N, 0, stream>>>(memory, 7);
+    CHECK(cudaMemcpyAsync(host, memory, N * sizeof(int), cudaMemcpyDeviceToHost, stream));
+    CHECK(cudaFreeAsync(memory, stream));
+    cudaGraph_t graph;
+    CHECK(cudaStreamEndCapture(stream, &graph));
+
+    size_t count = 0;
+    CHECK(cudaGraphGetNodes(graph, nullptr, &count));
+    EXPECT(count == 4);
+    cudaGraphNode_t nodes[4];
+    CHECK(cudaGraphGetNodes(graph, nodes, &count));
+    int allocs = 0, frees = 0;
+    for (cudaGraphNode_t node : nodes) {
+        cudaGraphNodeType type;
+        CHECK(cudaGraphNodeGetType(node, &type));
+        if (type == cudaGraphNodeTypeMemAlloc) {
+            cudaMemAllocNodeParams params = {};
+            CHECK(cudaGraphMemAllocNodeGetParams(node, &params));
+            EXPECT(params.dptr == memory && params.bytesize == N * sizeof(int));
+            allocs++;
+        }
+        if (type == cudaGraphNodeTypeMemFree) {
+            void *freed = nullptr;
+            CHECK(cudaGraphMemFreeNodeGetParams(node, &freed));
+            EXPECT(freed == memory);
+            frees++;
+        }
+    }
+    EXPECT(allocs == 1 && frees == 1);
+
+    cudaGraphExec_t exec;
+    CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    CHECK(cudaGraphLaunch(exec, stream));
+    CHECK(cudaStreamSynchronize(stream));
+    for (int i = 0; i < N; i++) EXPECT(host[i] == 7 + i);
+    CHECK(cudaGraphExecDestroy(exec));
+    CHECK(cudaGraphDestroy(graph));
+    CHECK(cudaStreamDestroy(stream));
+    CHECK(cudaFreeHost(host));
+}
+
 int main() {
     symbolNodes();
     eventNodes();
@@ -520,6 +573,7 @@ int main() {
     userObjects();
     captureIntoGraph();
     memoryNodes();
+    capturedAllocation();
     printf("graph_node_params: passed\n");
     return 0;
 }

@@ -237,6 +237,33 @@ pub fn capture_host(
     })
 }
 
+/// Records `cudaMallocAsync` on a capturing stream as an allocation node of the capture's
+/// device (its memory made now, at the address returned); `None` when `stream` does not
+/// capture.
+pub fn capture_alloc(stream: *mut c_void, bytes: usize) -> Option<CudaResult<u64>> {
+    with_capture(stream, |capture, key| {
+        let allocation = super::memory_nodes::device_allocation(capture.ordinal, bytes)?;
+        let address = allocation.address;
+        capture.push(key, NodeKind::MemAlloc(allocation))?;
+        Ok(address)
+    })
+}
+
+/// Records `cudaFreeAsync` on a capturing stream as a free node: of memory an allocation node
+/// of the capture made and no free node frees yet (else the capture is invalidated);
+/// `None` when `stream` does not capture.
+pub fn capture_free(stream: *mut c_void, ptr: u64) -> Option<CudaResult> {
+    with_capture(stream, |capture, key| {
+        if !super::memory_nodes::freeable(&capture.model, ptr) {
+            let why = "cudaFreeAsync in a capture of memory the capture did not allocate (or \
+                       freed already)";
+            capture.invalidated.get_or_insert_with(|| why.to_string());
+            return Err(CudaError::new(CAPTURE_UNSUPPORTED, why));
+        }
+        capture.push(key, NodeKind::MemFree(ptr))
+    })
+}
+
 /// Records a `cudaGraphLaunch` on a capturing stream as a child graph node.
 pub(crate) fn capture_graph(stream: *mut c_void, model: &Model) -> Option<CudaResult> {
     with_capture(stream, |capture, key| {

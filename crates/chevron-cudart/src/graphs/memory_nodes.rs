@@ -15,7 +15,7 @@ use std::ffi::{c_int, c_void};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 
-use super::model::NodeKind;
+use super::model::{Model, NodeKind};
 use super::nodes::add;
 use super::params::{not_a, read_node};
 use super::{find_graph, find_node};
@@ -121,22 +121,59 @@ fn allocate(p: &cudaMemAllocNodeParams) -> CudaResult<Arc<GraphAllocation>> {
         // SAFETY: `accessDescCount` descriptors, a few at most (checked), readable (caller).
         unsafe { std::slice::from_raw_parts(p.accessDescs, p.accessDescCount) }.to_vec()
     };
+    make(ordinal, p.bytesize, *props, access)
+}
+
+/// Allocates `bytes` bytes on device `ordinal` for an allocation node made with `props`.
+fn make(
+    ordinal: usize,
+    bytes: usize,
+    props: cudaMemPoolProps,
+    access: Vec<MemAccessDesc>,
+) -> CudaResult<Arc<GraphAllocation>> {
     let _serial = lock(&ALLOCATING);
-    let buffer = chevron::Buffer::<u8>::new(&state::device(ordinal)?.device, p.bytesize)?;
-    let address = adopt(buffer, p.bytesize, "cudaGraphAddMemAllocNode");
+    let buffer = chevron::Buffer::<u8>::new(&state::device(ordinal)?.device, bytes)?;
+    let address = adopt(buffer, bytes, "cudaGraphAddMemAllocNode");
     let usage = &USAGE[ordinal];
-    let now = usage
-        .current
-        .fetch_add(p.bytesize as u64, Ordering::Relaxed)
-        + p.bytesize as u64;
+    let now = usage.current.fetch_add(bytes as u64, Ordering::Relaxed) + bytes as u64;
     usage.high.fetch_max(now, Ordering::Relaxed);
     Ok(Arc::new(GraphAllocation {
         address,
-        bytes: p.bytesize as u64,
+        bytes: bytes as u64,
         ordinal,
-        props: *props,
+        props,
         access,
     }))
+}
+
+/// The allocation of a captured `cudaMallocAsync`: `bytes` bytes of device `ordinal`.
+pub(super) fn device_allocation(ordinal: usize, bytes: usize) -> CudaResult<Arc<GraphAllocation>> {
+    if bytes == 0 {
+        return Err(CudaError::new(INVALID_VALUE, "size is 0"));
+    }
+    if ordinal >= USAGE.len() {
+        return Err(CudaError::new(INVALID_DEVICE, format!("device {ordinal}")));
+    }
+    let props = cudaMemPoolProps {
+        allocType: 1,
+        handleTypes: 0,
+        locationType: 1,
+        locationId: ordinal as c_int,
+        win32SecurityAttributes: std::ptr::null_mut(),
+        maxSize: 0,
+        usage: 0,
+        reserved: [0; 54],
+    };
+    make(ordinal, bytes, props, Vec::new())
+}
+
+/// Whether `address` is the memory of a live allocation node of `model` that no free node
+/// of it frees.
+pub(super) fn freeable(model: &Model, address: u64) -> bool {
+    let nodes = || model.live().map(|i| &model.nodes[i].kind);
+    let allocated =
+        nodes().any(|kind| matches!(kind, NodeKind::MemAlloc(a) if a.address == address));
+    allocated && !nodes().any(|kind| matches!(*kind, NodeKind::MemFree(a) if a == address))
 }
 
 /// Adds a node allocating `params.bytesize` bytes; writes the address to `params.dptr`.
@@ -187,22 +224,14 @@ pub unsafe extern "C" fn cudaGraphAddMemFreeNode(
 ) -> cudaError_t {
     guard("cudaGraphAddMemFreeNode", || {
         let address = dptr as u64;
-        {
-            let model = find_graph(graph)?;
-            let model = lock(&model);
-            let nodes = || model.live().map(|i| &model.nodes[i].kind);
-            let allocated =
-                nodes().any(|kind| matches!(kind, NodeKind::MemAlloc(a) if a.address == address));
-            let freed = nodes().any(|kind| matches!(*kind, NodeKind::MemFree(a) if a == address));
-            if !allocated || freed {
-                return Err(CudaError::new(
-                    INVALID_VALUE,
-                    format!(
-                        "{dptr:p} is not the memory of an allocation node of this graph that no \
-                         free node frees"
-                    ),
-                ));
-            }
+        if !freeable(&lock(&*find_graph(graph)?), address) {
+            return Err(CudaError::new(
+                INVALID_VALUE,
+                format!(
+                    "{dptr:p} is not the memory of an allocation node of this graph that no \
+                     free node frees"
+                ),
+            ));
         }
         // SAFETY: forwarded from the caller.
         unsafe { add(out, graph, deps, count, || Ok(NodeKind::MemFree(address))) }
