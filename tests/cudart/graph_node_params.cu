@@ -4,7 +4,8 @@
 // nodes' launch attributes set, read back and copied; user objects held by graphs; stream
 // capture into an existing graph, its dependencies updated during the capture; graph memory
 // nodes, made by hand and by capturing cudaMallocAsync/cudaFreeAsync, and the device's
-// graph memory. Every result is checked against the host, and misuse against CUDA's
+// graph memory; a child graph node's graph changed through its handle and replaced in an
+// instantiation. Every result is checked against the host, and misuse against CUDA's
 // documented codes.
 #include <cstdio>
 #include <cstdlib>
@@ -566,6 +567,86 @@ static void capturedAllocation() {
     CHECK(cudaFreeHost(host));
 }
 
+// A child graph node's own graph: changed through the handle cudaGraphChildGraphNodeGetGraph
+// gives, and replaced in an instantiation by a graph of the same shape.
+static cudaGraph_t chain(int first, int second) {
+    cudaGraph_t graph;
+    CHECK(cudaGraphCreate(&graph, 0));
+    int amounts[] = {first, second};
+    cudaGraphNode_t previous = nullptr;
+    for (int amount : amounts) {
+        if (amount == 0) continue;
+        void *args[] = {&amount};
+        cudaKernelNodeParams kp = bumpParams(args);
+        cudaGraphNode_t node;
+        CHECK(cudaGraphAddKernelNode(&node, graph, previous ? &previous : nullptr,
+                                     previous ? 1 : 0, &kp));
+        previous = node;
+    }
+    return graph;
+}
+
+static void tableShouldBe(int expected) {
+    int end[N];
+    CHECK(cudaMemcpyFromSymbol(end, table, sizeof end));
+    for (int i = 0; i < N; i++) EXPECT(end[i] == expected);
+}
+
+static void childGraphs() {
+    cudaGraph_t child = chain(1, 0);
+    cudaGraph_t parent;
+    CHECK(cudaGraphCreate(&parent, 0));
+    cudaGraphNode_t root, childNode;
+    CHECK(cudaGraphAddEmptyNode(&root, parent, nullptr, 0));
+    CHECK(cudaGraphAddChildGraphNode(&childNode, parent, &root, 1, child));
+    CHECK(cudaGraphDestroy(child));  // the node holds a copy
+
+    cudaGraph_t inner = nullptr;
+    CHECK(cudaGraphChildGraphNodeGetGraph(childNode, &inner));
+    cudaGraph_t again = nullptr;
+    CHECK(cudaGraphChildGraphNodeGetGraph(childNode, &again));
+    EXPECT(inner != nullptr && again == inner);
+    size_t count = 0;
+    CHECK(cudaGraphGetNodes(inner, nullptr, &count));
+    EXPECT(count == 1);
+    cudaGraphNode_t first;
+    CHECK(cudaGraphGetNodes(inner, &first, &count));
+    // Through the handle: the kernel bumps by 5 now, and a second kernel follows (+10).
+    int five = 5, ten = 10;
+    void *fiveArgs[] = {&five}, *tenArgs[] = {&ten};
+    cudaKernelNodeParams kp = bumpParams(fiveArgs);
+    CHECK(cudaGraphKernelNodeSetParams(first, &kp));
+    kp = bumpParams(tenArgs);
+    cudaGraphNode_t second;
+    CHECK(cudaGraphAddKernelNode(&second, inner, &first, 1, &kp));
+    REFUSED(cudaGraphChildGraphNodeGetGraph(root, &again), cudaErrorInvalidValue);
+
+    int zeros[N] = {};
+    CHECK(cudaMemcpyToSymbol(table, zeros, sizeof zeros));
+    cudaGraphExec_t exec;
+    CHECK(cudaGraphInstantiate(&exec, parent, 0));
+    CHECK(cudaGraphLaunch(exec, 0));
+    CHECK(cudaStreamSynchronize(0));
+    tableShouldBe(15);
+
+    // The instantiation's child graph replaced by one of the same shape, then refused one
+    // of another shape; the parent graph keeps its own.
+    cudaGraph_t same = chain(100, 1000), other = chain(7, 0);
+    CHECK(cudaGraphExecChildGraphNodeSetParams(exec, childNode, same));
+    REFUSED(cudaGraphExecChildGraphNodeSetParams(exec, childNode, other), cudaErrorInvalidValue);
+    REFUSED(cudaGraphExecChildGraphNodeSetParams(exec, root, same), cudaErrorInvalidValue);
+    CHECK(cudaGraphLaunch(exec, 0));
+    CHECK(cudaStreamSynchronize(0));
+    tableShouldBe(1115);
+    CHECK(cudaGraphGetNodes(inner, nullptr, &count));
+    EXPECT(count == 2);
+
+    CHECK(cudaGraphExecDestroy(exec));
+    CHECK(cudaGraphDestroy(same));
+    CHECK(cudaGraphDestroy(other));
+    CHECK(cudaGraphDestroy(parent));
+}
+
 int main() {
     symbolNodes();
     eventNodes();
@@ -574,6 +655,7 @@ int main() {
     captureIntoGraph();
     memoryNodes();
     capturedAllocation();
+    childGraphs();
     printf("graph_node_params: passed\n");
     return 0;
 }

@@ -227,6 +227,9 @@ pub extern "C" fn cudaGraphDestroyNode(node: *mut c_void) -> cudaError_t {
     guard("cudaGraphDestroyNode", || {
         let (model, index) = find_node(node)?;
         let mut model = lock(&model);
+        for child in super::child_handles(&model.nodes[index..=index]) {
+            drop(super::remove_graph(child as *mut c_void));
+        }
         model.nodes[index].alive = false;
         model.nodes[index].deps.clear();
         for other in &mut model.nodes {

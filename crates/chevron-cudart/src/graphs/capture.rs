@@ -19,7 +19,7 @@ use std::sync::Mutex;
 
 use chevron::Stream;
 
-use super::model::{Model, NodeKind};
+use super::model::{ChildGraph, Model, NodeKind};
 use super::nodes::{check_list, indices_of};
 use super::{
     next_handle, register_graph, register_node, CAPTURE_INVALIDATED, CAPTURE_ISOLATION,
@@ -267,7 +267,7 @@ pub fn capture_free(stream: *mut c_void, ptr: u64) -> Option<CudaResult> {
 /// Records a `cudaGraphLaunch` on a capturing stream as a child graph node.
 pub(crate) fn capture_graph(stream: *mut c_void, model: &Model) -> Option<CudaResult> {
     with_capture(stream, |capture, key| {
-        capture.push(key, NodeKind::Child(Box::new(model.detached())))
+        capture.push(key, NodeKind::Child(ChildGraph::new(model.detached())))
     })
 }
 

@@ -87,15 +87,15 @@ pub(super) fn find_exec(exec: *mut c_void) -> CudaResult<Arc<Mutex<Exec>>> {
 
 /// The nodes of `model` in running order, child graphs inlined, empty and `disabled` nodes
 /// left out.
-fn flatten<'a>(model: &'a Model, disabled: &HashSet<usize>, out: &mut Vec<&'a Node>) -> CudaResult {
+fn flatten(model: &Model, disabled: &HashSet<usize>, out: &mut Vec<Node>) -> CudaResult {
     for index in model.order()? {
         let node = &model.nodes[index];
         match &node.kind {
             _ if node.handle != 0 && disabled.contains(&node.handle) => {}
-            NodeKind::Child(child) => flatten(child, disabled, out)?,
+            NodeKind::Child(child) => flatten(&child.snapshot(), disabled, out)?,
             // Memory nodes' memory exists from the node's adding on (`memory_nodes`).
             NodeKind::Empty | NodeKind::MemAlloc(_) | NodeKind::MemFree(_) => {}
-            _ => out.push(node),
+            _ => out.push(node.clone()),
         }
     }
     Ok(())
@@ -149,7 +149,7 @@ fn instantiate_model(model: Model, ordinal: usize, disabled: &HashSet<usize>) ->
     let mut steps = Vec::new();
     let mut kernels = HashMap::new();
     let mut run: Vec<&Node> = Vec::new();
-    for node in nodes {
+    for node in &nodes {
         let step = match node.kind {
             NodeKind::Kernel(_) | NodeKind::Memset { .. } => {
                 run.push(node);
@@ -414,7 +414,7 @@ const UPDATE_TOPOLOGY_CHANGED: c_int = 2;
 const UPDATE_NODE_TYPE_CHANGED: c_int = 3;
 
 /// Why `new` cannot update an instantiation of `old`: the result and the node of `new`.
-fn mismatch(old: &Model, new: &Model) -> Option<(c_int, usize)> {
+pub(super) fn mismatch(old: &Model, new: &Model) -> Option<(c_int, usize)> {
     let old_live: Vec<usize> = old.live().collect();
     let new_live: Vec<usize> = new.live().collect();
     if old_live.len() != new_live.len() {
@@ -435,7 +435,7 @@ fn mismatch(old: &Model, new: &Model) -> Option<(c_int, usize)> {
             return Some((UPDATE_TOPOLOGY_CHANGED, b.handle));
         }
         if let (NodeKind::Child(x), NodeKind::Child(y)) = (&a.kind, &b.kind) {
-            if mismatch(x, y).is_some() {
+            if mismatch(&x.snapshot(), &y.snapshot()).is_some() {
                 return Some((UPDATE_TOPOLOGY_CHANGED, b.handle));
             }
         }

@@ -15,6 +15,7 @@
 pub mod build;
 pub mod capture;
 mod capture_hook;
+pub mod child_graphs;
 pub mod event_nodes;
 pub mod exec;
 pub mod exec_params;
@@ -75,9 +76,14 @@ pub(crate) fn next_handle() -> usize {
 
 /// Makes `model` the graph of handle `key`.
 pub(crate) fn register_graph(key: usize, model: model::Model) {
+    register_shared_graph(key, Arc::new(Mutex::new(model)));
+}
+
+/// Makes `model` (a child graph node's graph, say) the graph of handle `key`.
+pub(crate) fn register_shared_graph(key: usize, model: SharedModel) {
     lock(&GRAPHS)
         .get_or_insert_with(HashMap::new)
-        .insert(key, Arc::new(Mutex::new(model)));
+        .insert(key, model);
 }
 
 /// The graph of handle `graph`.
@@ -100,7 +106,24 @@ pub(crate) fn remove_graph(graph: *mut c_void) -> CudaResult<SharedModel> {
             nodes.remove(&handle);
         }
     }
+    // The graphs of its child graph nodes handed out go with it.
+    let children = child_handles(&lock(&removed).nodes);
+    for child in children {
+        drop(remove_graph(child as *mut c_void));
+    }
     Ok(removed)
+}
+
+/// The graph handles of the child graph nodes among `nodes` that `cudaGraphChildGraphNodeGetGraph`
+/// handed out.
+pub(crate) fn child_handles(nodes: &[model::Node]) -> Vec<usize> {
+    nodes
+        .iter()
+        .filter_map(|n| match &n.kind {
+            model::NodeKind::Child(child) if child.handle != 0 => Some(child.handle),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Records that node `index` of graph `graph` has handle `handle`.

@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use chevron::{Device, Kernel, LaunchConfig};
 
-use super::model::{KernelLaunch, Model, NodeKind, Value};
+use super::model::{ChildGraph, KernelLaunch, Model, NodeKind, Value};
 use super::{bad_handle, find_graph, find_node, next_handle, register_node};
 use crate::abi::{cudaKernelNodeParams, Dim3};
 use crate::errors::{cudaError_t, guard, CudaError, CudaResult, INVALID_VALUE};
@@ -520,7 +520,7 @@ pub unsafe extern "C" fn cudaGraphAddChildGraphNode(
         // SAFETY: forwarded from the caller.
         unsafe {
             add(out, graph, deps, count, || {
-                Ok(NodeKind::Child(Box::new(copy)))
+                Ok(NodeKind::Child(ChildGraph::new(copy)))
             })
         }
     })
