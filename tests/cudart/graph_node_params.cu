@@ -5,8 +5,8 @@
 // capture into an existing graph, its dependencies updated during the capture; graph memory
 // nodes, made by hand and by capturing cudaMallocAsync/cudaFreeAsync, and the device's
 // graph memory; a child graph node's graph changed through its handle and replaced in an
-// instantiation. Every result is checked against the host, and misuse against CUDA's
-// documented codes.
+// instantiation; the generic node API (cudaGraphAddNode and its SetParams). Every result is
+// checked against the host, and misuse against CUDA's documented codes.
 #include <cstdio>
 #include <cstdlib>
 #include <atomic>
@@ -647,6 +647,120 @@ static void childGraphs() {
     CHECK(cudaGraphDestroy(parent));
 }
 
+// The generic node API: nodes of each kind added from cudaGraphNodeParams, changed in the
+// graph and in an instantiation.
+static cudaGraphNodeParams iotaNode(int **out, int *start) {
+    static void *args[2];
+    args[0] = out;
+    args[1] = start;
+    cudaGraphNodeParams p = {};
+    p.type = cudaGraphNodeTypeKernel;
+    p.kernel.func = (void *)iota;
+    p.kernel.gridDim = dim3(1);
+    p.kernel.blockDim = dim3(N);
+    p.kernel.kernelParams = args;
+    return p;
+}
+
+static void genericNodes() {
+    int *device, *host;
+    CHECK(cudaMalloc(&device, N * sizeof(int)));
+    CHECK(cudaMallocHost(&host, N * sizeof(int)));
+    cudaEvent_t event;
+    CHECK(cudaEventCreate(&event));
+    cudaGraph_t graph;
+    CHECK(cudaGraphCreate(&graph, 0));
+
+    cudaGraphNodeParams fill = {};
+    fill.type = cudaGraphNodeTypeMemset;
+    fill.memset.dst = device;
+    fill.memset.value = 0;
+    fill.memset.elementSize = sizeof(int);
+    fill.memset.width = N;
+    fill.memset.height = 1;
+    cudaGraphNode_t a, b, c, d, e;
+    CHECK(cudaGraphAddNode(&a, graph, nullptr, nullptr, 0, &fill));
+    int start = 3;
+    cudaGraphNodeParams kernel = iotaNode(&device, &start);
+    CHECK(cudaGraphAddNode(&b, graph, &a, nullptr, 1, &kernel));
+    cudaGraphNodeParams copy = {};
+    copy.type = cudaGraphNodeTypeMemcpy;
+    copy.memcpy.copyParams.srcPtr = make_cudaPitchedPtr(device, N * sizeof(int), N * sizeof(int), 1);
+    copy.memcpy.copyParams.dstPtr = make_cudaPitchedPtr(host, N * sizeof(int), N * sizeof(int), 1);
+    copy.memcpy.copyParams.extent = make_cudaExtent(N * sizeof(int), 1, 1);
+    copy.memcpy.copyParams.kind = cudaMemcpyDeviceToHost;
+    CHECK(cudaGraphAddNode(&c, graph, &b, nullptr, 1, &copy));
+    cudaGraphNodeParams record = {};
+    record.type = cudaGraphNodeTypeEventRecord;
+    record.eventRecord.event = event;
+    CHECK(cudaGraphAddNode(&d, graph, &c, nullptr, 1, &record));
+    cudaGraphNodeParams empty = {};
+    empty.type = cudaGraphNodeTypeEmpty;
+    CHECK(cudaGraphAddNode(&e, graph, &d, nullptr, 1, &empty));
+    cudaGraphNodeType type;
+    CHECK(cudaGraphNodeGetType(b, &type));
+    EXPECT(type == cudaGraphNodeTypeKernel);
+    cudaEvent_t seen;
+    CHECK(cudaGraphEventRecordNodeGetEvent(d, &seen));
+    EXPECT(seen == event);
+
+    // An allocation and its free, from the generic parameters too.
+    cudaGraphNodeParams alloc = {};
+    alloc.type = cudaGraphNodeTypeMemAlloc;
+    alloc.alloc.poolProps.allocType = cudaMemAllocationTypePinned;
+    alloc.alloc.poolProps.location.type = cudaMemLocationTypeDevice;
+    alloc.alloc.poolProps.location.id = 0;
+    alloc.alloc.bytesize = 4096;
+    cudaGraphNode_t allocNode, freeNode;
+    CHECK(cudaGraphAddNode(&allocNode, graph, &e, nullptr, 1, &alloc));
+    EXPECT(alloc.alloc.dptr != nullptr);
+    cudaGraphNodeParams release = {};
+    release.type = cudaGraphNodeTypeMemFree;
+    release.free.dptr = alloc.alloc.dptr;
+    CHECK(cudaGraphAddNode(&freeNode, graph, &allocNode, nullptr, 1, &release));
+
+    cudaGraphExec_t exec;
+    CHECK(cudaGraphInstantiate(&exec, graph, 0));
+    CHECK(cudaGraphLaunch(exec, 0));
+    CHECK(cudaStreamSynchronize(0));
+    for (int i = 0; i < N; i++) EXPECT(host[i] == 3 + i);
+
+    // The instantiation's kernel starts at 9; then the graph's at 50, instantiated anew.
+    start = 9;
+    kernel = iotaNode(&device, &start);
+    CHECK(cudaGraphExecNodeSetParams(exec, b, &kernel));
+    CHECK(cudaGraphLaunch(exec, 0));
+    CHECK(cudaStreamSynchronize(0));
+    for (int i = 0; i < N; i++) EXPECT(host[i] == 9 + i);
+    start = 50;
+    kernel = iotaNode(&device, &start);
+    CHECK(cudaGraphNodeSetParams(b, &kernel));
+    cudaGraphExec_t exec2;
+    CHECK(cudaGraphExecDestroy(exec));
+    CHECK(cudaGraphInstantiate(&exec2, graph, 0));
+    CHECK(cudaGraphLaunch(exec2, 0));
+    CHECK(cudaStreamSynchronize(0));
+    for (int i = 0; i < N; i++) EXPECT(host[i] == 50 + i);
+
+    // Misuse: a type that is none, reserved fields set, parameters of another type.
+    cudaGraphNodeParams bad = empty;
+    bad.type = (cudaGraphNodeType)99;
+    cudaGraphNode_t refused;
+    REFUSED(cudaGraphAddNode(&refused, graph, nullptr, nullptr, 0, &bad), cudaErrorInvalidValue);
+    bad = empty;
+    bad.reserved0[1] = 1;
+    REFUSED(cudaGraphAddNode(&refused, graph, nullptr, nullptr, 0, &bad), cudaErrorInvalidValue);
+    REFUSED(cudaGraphNodeSetParams(b, &fill), cudaErrorInvalidValue);
+    REFUSED(cudaGraphAddNode(&refused, graph, nullptr, nullptr, 0, nullptr),
+            cudaErrorInvalidValue);
+
+    CHECK(cudaGraphExecDestroy(exec2));
+    CHECK(cudaGraphDestroy(graph));
+    CHECK(cudaEventDestroy(event));
+    CHECK(cudaFreeHost(host));
+    CHECK(cudaFree(device));
+}
+
 int main() {
     symbolNodes();
     eventNodes();
@@ -656,6 +770,7 @@ int main() {
     memoryNodes();
     capturedAllocation();
     childGraphs();
+    genericNodes();
     printf("graph_node_params: passed\n");
     return 0;
 }

@@ -32,6 +32,8 @@
 {"cudaGraphNodeGetDependentNodes", NULLED, ANY_POSITION, CUDA_SUCCESS},
 // Edge data may be NULL (default edges): the probe's stream does not capture.
 {"cudaStreamUpdateCaptureDependencies*", NULLED, 2, RT(cudaErrorIllegalState)},
+// Edge data may be NULL: the probe's zeroed parameters are a kernel node naming no kernel.
+{"cudaGraphAddNode", NULLED, 3, RT(cudaErrorInvalidDeviceFunction)},
 {"cudaLaunchHostFunc*", NULLED, 2, CUDA_SUCCESS},
 {"cudaStreamAddCallback*", NULLED, 2, CUDA_SUCCESS},
 {"cudaPointerGetAttributes", NULLED, 1, CUDA_SUCCESS},

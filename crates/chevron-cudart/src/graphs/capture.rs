@@ -393,16 +393,8 @@ unsafe fn node_indices(
     count: usize,
 ) -> CudaResult<Vec<usize>> {
     check_list(deps, count)?;
-    if count > 0 && !edge_data.is_null() {
-        // SAFETY: `count` readable edges (caller).
-        let edges = unsafe { std::slice::from_raw_parts(edge_data, count) };
-        if edges.iter().any(|edge| *edge != [0; 8]) {
-            return Err(CudaError::new(
-                crate::errors::NOT_SUPPORTED,
-                "only default edges are provided in captures",
-            ));
-        }
-    }
+    // SAFETY: forwarded from the caller.
+    unsafe { super::nodes::default_edges(edge_data, count) }?;
     // SAFETY: forwarded from the caller.
     unsafe { indices_of(model, deps, count) }
 }

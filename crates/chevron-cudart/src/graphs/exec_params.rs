@@ -21,7 +21,7 @@ use crate::memory::store;
 use crate::state::lock;
 
 /// Runs `change` on `exec` and the index of `node` in its graph.
-fn with_node<T>(
+pub(super) fn with_node<T>(
     exec: *mut c_void,
     node: *mut c_void,
     change: impl FnOnce(&mut Exec, usize) -> CudaResult<T>,
@@ -58,7 +58,7 @@ pub(super) fn set_node(
 
 /// Whether a fill of an instantiation may become `new`: a 2D fill keeps its shape, a 1D
 /// fill its height.
-fn fill_change_allowed(old: &NodeKind, new: &NodeKind) -> CudaResult {
+pub(super) fn fill_change_allowed(old: &NodeKind, new: &NodeKind) -> CudaResult {
     let shape = |kind: &NodeKind| match *kind {
         NodeKind::Memset {
             element_bytes,

@@ -97,7 +97,7 @@ impl Drop for GraphAllocation {
 static ALLOCATING: Mutex<()> = Mutex::new(());
 
 /// Allocates the memory `p` asks for.
-fn allocate(p: &cudaMemAllocNodeParams) -> CudaResult<Arc<GraphAllocation>> {
+pub(super) fn allocate(p: &cudaMemAllocNodeParams) -> CudaResult<Arc<GraphAllocation>> {
     let props = &p.poolProps;
     if props.allocType != 1 || props.handleTypes != 0 || props.locationType != 1 {
         return Err(CudaError::new(

@@ -19,6 +19,7 @@ pub mod child_graphs;
 pub mod event_nodes;
 pub mod exec;
 pub mod exec_params;
+pub mod generic_nodes;
 pub mod kernel_attributes;
 pub mod memory_nodes;
 pub(crate) mod model;

@@ -222,6 +222,25 @@ pub(super) fn check_list(deps: *const *mut c_void, count: usize) -> CudaResult {
     Ok(())
 }
 
+/// Checks that the `count` edges at `edge_data` (NULL: default ones) are default edges, the
+/// only kind chevron's graphs have.
+///
+/// # Safety
+/// `edge_data` is NULL or valid for `count` reads.
+pub(super) unsafe fn default_edges(edge_data: *const [u8; 8], count: usize) -> CudaResult {
+    if count > 0 && !edge_data.is_null() {
+        // SAFETY: `count` readable edges (caller).
+        let edges = unsafe { std::slice::from_raw_parts(edge_data, count) };
+        if edges.iter().any(|edge| *edge != [0; 8]) {
+            return Err(CudaError::new(
+                crate::errors::NOT_SUPPORTED,
+                "only default edges are provided",
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// The indices in `model` of the `count` node handles at `deps` (checked by [`check_list`]),
 /// each at most once.
 ///
