@@ -32,7 +32,8 @@ use crate::state::lock;
 pub struct cudaGraphNodeParams {
     pub r#type: c_int,
     pub reserved0: [c_int; 3],
-    pub body: [i64; 29],
+    /// The union of the types' parameters.
+    pub reserved1: [i64; 29],
     pub reserved2: i64,
 }
 
@@ -65,7 +66,7 @@ const MEM_FREE: c_int = 11;
 
 /// `p`'s body as a `T` (every parameter structure fits the union).
 fn body<T>(p: &cudaGraphNodeParams) -> *const T {
-    p.body.as_ptr().cast()
+    p.reserved1.as_ptr().cast()
 }
 
 /// The node `p` describes for graph `graph` (its handle; a free node must free memory of it).
@@ -136,7 +137,8 @@ unsafe fn node_of(p: &mut cudaGraphNodeParams, graph: Option<*mut c_void>) -> Cu
         }
         MEM_ALLOC => {
             // SAFETY: the body holds this type's parameters (see above).
-            let params = unsafe { &mut *(p.body.as_mut_ptr().cast::<cudaMemAllocNodeParams>()) };
+            let params =
+                unsafe { &mut *(p.reserved1.as_mut_ptr().cast::<cudaMemAllocNodeParams>()) };
             let allocation = allocate(params)?;
             params.dptr = allocation.address as *mut c_void;
             NodeKind::MemAlloc(allocation)

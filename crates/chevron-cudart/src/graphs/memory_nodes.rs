@@ -30,8 +30,8 @@ use crate::state::{self, lock};
 pub struct cudaMemPoolProps {
     pub allocType: c_int,
     pub handleTypes: c_int,
-    pub locationType: c_int,
-    pub locationId: c_int,
+    /// `cudaMemLocation`: type and id.
+    pub location: [c_int; 2],
     pub win32SecurityAttributes: *mut c_void,
     pub maxSize: usize,
     pub usage: u16,
@@ -99,13 +99,13 @@ static ALLOCATING: Mutex<()> = Mutex::new(());
 /// Allocates the memory `p` asks for.
 pub(super) fn allocate(p: &cudaMemAllocNodeParams) -> CudaResult<Arc<GraphAllocation>> {
     let props = &p.poolProps;
-    if props.allocType != 1 || props.handleTypes != 0 || props.locationType != 1 {
+    if props.allocType != 1 || props.handleTypes != 0 || props.location[0] != 1 {
         return Err(CudaError::new(
             INVALID_VALUE,
             "graph allocations are pinned device memory without export handles",
         ));
     }
-    let ordinal = usage(props.locationId)?.0;
+    let ordinal = usage(props.location[1])?.0;
     if p.bytesize == 0 {
         return Err(CudaError::new(INVALID_VALUE, "bytesize is 0"));
     }
@@ -157,8 +157,7 @@ pub(super) fn device_allocation(ordinal: usize, bytes: usize) -> CudaResult<Arc<
     let props = cudaMemPoolProps {
         allocType: 1,
         handleTypes: 0,
-        locationType: 1,
-        locationId: ordinal as c_int,
+        location: [1, ordinal as c_int],
         win32SecurityAttributes: std::ptr::null_mut(),
         maxSize: 0,
         usage: 0,
