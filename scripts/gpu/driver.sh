@@ -14,7 +14,7 @@ root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
 carry="$root/carry/driver"
 programs=(modules streams_memory threads mixed copies_2d_3d linear_copies launch_config graphs prepared_launch
-    mipmap_cubemap)
+    mipmap_cubemap per_thread_stream)
 data=(kernels.ptx kernels.fatbin link_lib.ptx link_main.ptx)
 
 if [[ ${1:-} == --prepare ]]; then

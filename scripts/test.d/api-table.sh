@@ -4,8 +4,9 @@
 # - `scripts/api-table --check` passes on this checkout;
 # - the check has teeth: a copy of the sources with a function taken off the runtime's
 #   `unsupported!` list (so no longer exported) and a copy with a driver function added to
-#   `implemented()` each fail it, and a copy with a new exporting macro the script cannot read
-#   is refused.
+#   `implemented()` each fail it, a copy without one per-thread form (`_ptsz`) is refused
+#   naming it, and a copy with a new exporting macro the script cannot read is refused;
+# - every per-thread form (`_ptds`/`_ptsz`) the headers declare is exported.
 # Takes under a second; no build (the headers come from scripts/deps/cuda_nvcc.sh).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -44,6 +45,16 @@ sed -i 's/\bcuArrayGetPlane,//' "$work/tree/crates/chevron-driver/src/unsupporte
 sed -i 's/^\(\s*\)context::cuInit,/&\n\1memory::cuArrayGetPlane,/' \
     "$work/tree/crates/chevron-driver/src/proc_address.rs"
 expect_stale "a driver function newly implemented" docs/driver.md
+
+copy_tree
+sed -i 's/^\(\s*\)per_thread::cuStreamQuery_ptsz,//' \
+    "$work/tree/crates/chevron-driver/src/proc_address.rs"
+if out="$(scripts/api-table --root "$work/tree" 2>&1)"; then
+    echo "FAIL: a per-thread form no longer exported passed"; exit 1
+fi
+grep -qF 'driver per-thread forms not exported: cuStreamQuery_ptsz' <<<"$out" \
+    || { echo "FAIL: $out"; exit 1; }
+echo "ok: a per-thread form no longer exported is named"
 
 copy_tree
 printf 'macro_rules! exports {\n    ($n:ident) => {\n        #[no_mangle]\n        pub extern "C" fn $n() {}\n    };\n}\n' \

@@ -6,10 +6,12 @@
 # library, -lcudart against NVIDIA's), runs each under `chevron exec --device cpu` and checks
 # its final line; hostile_driver calls every exported driver and runtime function with
 # NULL, forged, destroyed, huge and out-of-range arguments, fuzz_loaders hands 500 mutated
-# code objects to the loaders (docs/hostile-inputs.md). Also checks that the exported driver
-# functions are the implemented list plus the unsupported! list, that no NVIDIA library was
-# loaded, and that dlopen("libcuda.so.1") resolves to chevron's. Built files are cached
-# under target/driver/.
+# code objects to the loaders (docs/hostile-inputs.md); per_thread_stream is built with
+# -DCUDA_API_PER_THREAD_DEFAULT_STREAM=1, so its calls link the _ptds/_ptsz forms. Also checks
+# that the exported driver functions are the implemented list plus the unsupported! list, that
+# every _ptds/_ptsz form cuda.h declares is among them, that no NVIDIA library was loaded, and
+# that dlopen("libcuda.so.1") resolves to chevron's. Built files are cached under
+# target/driver/.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 cd "$root"
@@ -34,6 +36,11 @@ implemented="$(grep -oE '(::|self::)cu[A-Za-z0-9_]+' crates/chevron-driver/src/p
 diff <(echo "$exported") <(sort -u <(echo "$implemented") <(echo "$stubs")) >&2 \
     || { echo "driver: exports differ from implemented() + unsupported!" >&2; exit 1; }
 echo "exports: ok ($(echo "$implemented" | wc -l) implemented, $(echo "$stubs" | wc -l) unsupported)"
+# Which per-thread-default-stream forms (_ptds/_ptsz) cuda.h declares and the library lacks.
+per_thread="$(scripts/driver_unsupported.sh --declared | grep -E '_pt(ds|sz)$')"
+missing="$(comm -23 <(echo "$per_thread") <(echo "$exported"))"
+[[ -z $missing ]] || { echo "driver: per-thread forms not exported:" $missing >&2; exit 1; }
+echo "per-thread forms: ok ($(echo "$per_thread" | wc -l) declared, all exported)"
 
 stale() {
     local target=$1
@@ -67,6 +74,10 @@ for program in modules streams_memory threads launch_bench copies_2d_3d linear_c
     stale "$out/$program" $src/$program.c $src/check.h \
         && nice cc "${cflags[@]}" -o "$out/$program" $src/$program.c -L"$stub" -lcuda -lpthread
 done
+# Built as `--default-stream per-thread` programs are: the calls link the _ptds/_ptsz forms.
+stale "$out/per_thread_stream" $src/per_thread_stream.c $src/check.h \
+    && nice cc "${cflags[@]}" -DCUDA_API_PER_THREAD_DEFAULT_STREAM=1 -o "$out/per_thread_stream" \
+        $src/per_thread_stream.c -L"$stub" -lcuda -lpthread
 stale "$out/mixed" $src/mixed.c $src/check.h \
     && nice cc "${cflags[@]}" -o "$out/mixed" $src/mixed.c -L"$stub" -L"$nvlib" \
         -Wl,-rpath,"$toolkit/lib" -lcuda -lcudart
@@ -118,6 +129,7 @@ check linear_copies "$out/linear_copies"
 check launch_config "$out/launch_config" "$ptx"
 check prepared_launch "$out/prepared_launch" "$ptx"
 check mipmap_cubemap "$out/mipmap_cubemap" "$ptx"
+check per_thread_stream "$out/per_thread_stream" "$ptx"
 check hostile_driver "$out/hostile_driver" "$ptx" "$out/stubs.txt"
 check fuzz_loaders "$out/fuzz_loaders" "$out/fuzz" 1 500 0 "$ptx" "$out/kernels.fatbin" \
     "$out/kernels.cubin" "$out/link_lib.ptx"

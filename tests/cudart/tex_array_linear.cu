@@ -77,12 +77,12 @@ int main() {
         ++wrong;
     }
 
-    // Past the end of either array: refused, nothing copied.
+    // Past the end of an array: refused. (What is left in b differs: NVIDIA's runtime copies
+    // the 12 bytes that fit before answering, measured on an H200; chevron copies nothing.)
     cudaError_t past = cudaMemcpyArrayToArray(b, 0, 4, a, 0, 0, 20, cudaMemcpyDeviceToDevice);
     printf("20 bytes into b's last row of 12: %s\n", cudaGetErrorName(past));
     wrong += past != cudaErrorInvalidValue;
     cudaGetLastError();
-    dump("b unchanged", b, mb, 12, 5);
 
     CHECK(cudaFreeArray(a));
     CHECK(cudaFreeArray(b));

@@ -1,7 +1,8 @@
 // Answers allowed besides hostile_driver.c's rule for a probe: where CUDA documents another
 // answer, or where a probe's plausible arguments are refused before its hostile one (CUDA
 // fixes no order among several invalid arguments): {function (a trailing * matches a
-// prefix), probe, parameter or ANY_POSITION, the CUresult}.
+// prefix: a function and its per-thread forms, `_ptds`/`_ptsz`, which answer as it does),
+// probe, parameter or ANY_POSITION, the CUresult}.
 
 // Answered before cuInit: the version, the error texts, the entry points (NULL outputs).
 {"cuDriverGetVersion", BEFORE_INIT, ANY_POSITION, CUDA_ERROR_INVALID_VALUE},
@@ -38,12 +39,12 @@
 {"cuMipmappedArrayGetLevel", RANGE, ANY_POSITION, CUDA_ERROR_INVALID_HANDLE},
 {"cuCtxPopCurrent_v2", ZERO, ANY_POSITION, CUDA_SUCCESS},
 {"cuMemFree_v2", ZERO, ANY_POSITION, CUDA_SUCCESS},
-{"cuMemFreeAsync", ZERO, ANY_POSITION, CUDA_SUCCESS},
+{"cuMemFreeAsync*", ZERO, ANY_POSITION, CUDA_SUCCESS},
 {"cuMemcpy*", ZERO, ANY_POSITION, CUDA_SUCCESS},
 {"cuMemset*", ZERO, ANY_POSITION, CUDA_SUCCESS},
-{"cuStreamGetCtx_v2", ZERO, ANY_POSITION, CUDA_SUCCESS},
-{"cuStreamQuery", ZERO, ANY_POSITION, CUDA_SUCCESS},
-{"cuStreamSynchronize", ZERO, ANY_POSITION, CUDA_SUCCESS},
+{"cuStreamGetCtx_v2*", ZERO, ANY_POSITION, CUDA_SUCCESS},
+{"cuStreamQuery*", ZERO, ANY_POSITION, CUDA_SUCCESS},
+{"cuStreamSynchronize*", ZERO, ANY_POSITION, CUDA_SUCCESS},
 
 // Optional outputs and inputs CUDA documents as "may be NULL".
 {"cuCtxCreate_v4", NULLED, 1, CUDA_SUCCESS},
@@ -52,7 +53,7 @@
 {"cuGraphGetEdges_v2", NULLED, 3, CUDA_SUCCESS},
 {"cuGraphGetNodes", NULLED, 1, CUDA_SUCCESS},
 // Edge data may be NULL (default edges): the probe's stream does not capture.
-{"cuStreamUpdateCaptureDependencies_v2", NULLED, 2, CUDA_ERROR_ILLEGAL_STATE},
+{"cuStreamUpdateCaptureDependencies_v2*", NULLED, 2, CUDA_ERROR_ILLEGAL_STATE},
 {"cuGraphGetRootNodes", NULLED, 1, CUDA_SUCCESS},
 {"cuGraphInstantiate_v2", NULLED, 2, CUDA_SUCCESS},
 {"cuGraphInstantiate_v2", NULLED, 3, CUDA_SUCCESS},
@@ -60,19 +61,19 @@
 {"cuGraphNodeGetDependencies_v2", NULLED, 2, CUDA_SUCCESS},
 {"cuGraphNodeGetDependentNodes_v2", NULLED, 1, CUDA_SUCCESS},
 {"cuGraphNodeGetDependentNodes_v2", NULLED, 2, CUDA_SUCCESS},
-{"cuLaunchHostFunc", NULLED, 2, CUDA_SUCCESS},
-{"cuStreamAddCallback", NULLED, 2, CUDA_SUCCESS},
+{"cuLaunchHostFunc*", NULLED, 2, CUDA_SUCCESS},
+{"cuStreamAddCallback*", NULLED, 2, CUDA_SUCCESS},
 
 {"cuLinkCreate_v2", NULLED, ANY_POSITION, CUDA_SUCCESS},
 {"cuMemFree_v2", NULLED, 0, CUDA_SUCCESS},
 {"cuMemFreeHost", NULLED, 0, CUDA_SUCCESS},
-{"cuMemFreeAsync", NULLED, 0, CUDA_SUCCESS},
+{"cuMemFreeAsync*", NULLED, 0, CUDA_SUCCESS},
 {"cuMemGetAddressRange_v2", NULLED, 0, CUDA_SUCCESS},
 {"cuMemGetAddressRange_v2", NULLED, 1, CUDA_SUCCESS},
 {"cuOccupancyMaxPotentialBlockSize*", NULLED, 3, CUDA_SUCCESS},
 {"cuPointerGetAttributes", NULLED, ANY_POSITION, CUDA_SUCCESS},
 {"cuStreamGetCaptureInfo*", NULLED, ANY_POSITION, CUDA_SUCCESS},
-{"cuStreamGetCtx_v2", NULLED, ANY_POSITION, CUDA_SUCCESS},
+{"cuStreamGetCtx_v2*", NULLED, ANY_POSITION, CUDA_SUCCESS},
 {"cuPointerGetAttributes", FORGED, 3, CUDA_SUCCESS},
 {"cuPointerGetAttributes", DESTROYED, 3, CUDA_SUCCESS},
 // Both outputs are optional and the (empty) name names no global: CUDA_ERROR_NOT_FOUND.
@@ -125,13 +126,13 @@
 {"cuGraphAddMemsetNode", DESTROYED, 5, CUDA_ERROR_INVALID_VALUE},
 {"cuGraphExecMemsetNodeSetParams", FORGED, 3, CUDA_ERROR_INVALID_VALUE},
 {"cuGraphExecMemsetNodeSetParams", DESTROYED, 3, CUDA_ERROR_INVALID_VALUE},
-{"cuMemcpy2DAsync_v2", FORGED, 1, CUDA_ERROR_INVALID_VALUE},
-{"cuMemcpy2DAsync_v2", DESTROYED, 1, CUDA_ERROR_INVALID_VALUE},
-{"cuMemcpy3DAsync_v2", FORGED, 1, CUDA_ERROR_INVALID_VALUE},
-{"cuMemcpy3DAsync_v2", DESTROYED, 1, CUDA_ERROR_INVALID_VALUE},
-{"cuMemsetD2D16Async", FORGED, 5, CUDA_ERROR_INVALID_VALUE},
-{"cuMemsetD2D16Async", DESTROYED, 5, CUDA_ERROR_INVALID_VALUE},
-{"cuMemsetD2D32Async", FORGED, 5, CUDA_ERROR_INVALID_VALUE},
-{"cuMemsetD2D32Async", DESTROYED, 5, CUDA_ERROR_INVALID_VALUE},
+{"cuMemcpy2DAsync_v2*", FORGED, 1, CUDA_ERROR_INVALID_VALUE},
+{"cuMemcpy2DAsync_v2*", DESTROYED, 1, CUDA_ERROR_INVALID_VALUE},
+{"cuMemcpy3DAsync_v2*", FORGED, 1, CUDA_ERROR_INVALID_VALUE},
+{"cuMemcpy3DAsync_v2*", DESTROYED, 1, CUDA_ERROR_INVALID_VALUE},
+{"cuMemsetD2D16Async*", FORGED, 5, CUDA_ERROR_INVALID_VALUE},
+{"cuMemsetD2D16Async*", DESTROYED, 5, CUDA_ERROR_INVALID_VALUE},
+{"cuMemsetD2D32Async*", FORGED, 5, CUDA_ERROR_INVALID_VALUE},
+{"cuMemsetD2D32Async*", DESTROYED, 5, CUDA_ERROR_INVALID_VALUE},
 {"cuMemPrefetchAsync*", FORGED, ANY_POSITION, CUDA_ERROR_INVALID_VALUE},
 {"cuMemPrefetchAsync*", DESTROYED, ANY_POSITION, CUDA_ERROR_INVALID_VALUE},

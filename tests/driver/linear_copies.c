@@ -1,13 +1,13 @@
 // The driver's linear array copies (cuMemcpyHtoA/AtoH/AtoA/AtoD/DtoA and the asynchronous host
-// forms: an array named with a byte offset in its row-major order, a copy spanning rows) and
-// peer copies between two contexts' memory (cuMemcpyPeer/PeerAsync), each checked against a
-// host model; CUDA_ERROR_INVALID_VALUE for a range past an array's end and for a destroyed
-// array.
+// forms: a one-dimensional array named with a byte offset) and peer copies between two
+// contexts' memory (cuMemcpyPeer/PeerAsync), each checked against a host model;
+// CUDA_ERROR_INVALID_VALUE for a 2D array (as NVIDIA's driver answers) and for a range past an
+// array's end, an error for a destroyed array.
 #include <string.h>
 
 #include "check.h"
 
-enum { AW = 16, AH = 4, BW = 12, BH = 5 };
+enum { AW = 64, BW = 60 };
 
 static CUarray make_array(size_t width, size_t height) {
     CUDA_ARRAY_DESCRIPTOR desc;
@@ -32,20 +32,20 @@ int main(void) {
     CHECK(cuStreamCreate(&stream, CU_STREAM_NON_BLOCKING));
 
     // The model: each array's bytes in row-major order, where a linear copy is one memcpy.
-    unsigned char ma[AW * AH], mb[BW * BH], got[AW * AH];
-    for (int i = 0; i < AW * AH; i++) ma[i] = (unsigned char)(i * 7 + 3);
+    unsigned char ma[AW], mb[BW], got[AW];
+    for (int i = 0; i < AW; i++) ma[i] = (unsigned char)(i * 7 + 3);
     memset(mb, 0, sizeof mb);
-    CUarray a = make_array(AW, AH), b = make_array(BW, BH);
+    CUarray a = make_array(AW, 0), b = make_array(BW, 0);
     CHECK(cuMemcpyHtoA(a, 0, ma, sizeof ma));
     CHECK(cuMemcpyHtoA(b, 0, mb, sizeof mb));
 
-    // Array to array, 40 bytes from byte 19 of a to byte 5 of b (rows of 16 and of 12).
+    // Array to array, 40 bytes from byte 19 of a to byte 5 of b.
     CHECK(cuMemcpyAtoA(b, 5, a, 19, 40));
     memcpy(mb + 5, ma + 19, 40);
     CHECK(cuMemcpyAtoH(got, b, 0, sizeof mb));
     EXPECT(memcmp(got, mb, sizeof mb) == 0);
 
-    // Host to array asynchronously across rows, then back asynchronously from another offset.
+    // Host to array asynchronously, then back asynchronously from another offset.
     unsigned char line[30];
     for (int i = 0; i < 30; i++) line[i] = (unsigned char)(0xa0 + i);
     CHECK(cuMemcpyHtoAAsync(a, 26, line, sizeof line, stream));
@@ -93,9 +93,12 @@ int main(void) {
     CHECK(cuMemcpyDtoH(flat, linear, 4));
     for (int i = 0; i < 4; i++) EXPECT(flat[i] == 0x11);
 
-    // Errors: past the end of an array, a destroyed array; nothing is copied.
-    EXPECT(cuMemcpyAtoA(b, BW * (BH - 1), a, 0, 20) == CUDA_ERROR_INVALID_VALUE);
-    EXPECT(cuMemcpyHtoA(a, AW * AH - 4, line, 8) == CUDA_ERROR_INVALID_VALUE);
+    // Errors: a 2D array, past the end of an array, a destroyed array; nothing is copied.
+    CUarray flat2d = make_array(16, 4);
+    EXPECT(cuMemcpyHtoA(flat2d, 0, line, 8) == CUDA_ERROR_INVALID_VALUE);
+    CHECK(cuArrayDestroy(flat2d));
+    EXPECT(cuMemcpyAtoA(b, BW - 12, a, 0, 20) == CUDA_ERROR_INVALID_VALUE);
+    EXPECT(cuMemcpyHtoA(a, AW - 4, line, 8) == CUDA_ERROR_INVALID_VALUE);
     CHECK(cuMemcpyAtoH(got, b, 0, sizeof mb));
     EXPECT(memcmp(got, mb, sizeof mb) == 0);
     CUarray gone = make_array(4, 4);

@@ -8,7 +8,9 @@
 //! Each kernel of `examples/bench/kernels.ptx` runs on one thread interpreted (once: it is
 //! slow) and compiled with checks on and off (median of 5 launches); the outputs of the three
 //! must agree. Prints a table with every ratio, the compile time per kernel, and the 2-thread
-//! speed-up of compiled matmul 512. `BENCH_ONLY=saxpy,matmul256` runs only the cases named;
+//! speed-up of compiled matmul 512. `BENCH_ONLY=saxpy,matmul256` runs only the cases named,
+//! `BENCH_NO_INTERP=1` skips the interpreter (and the comparison of outputs), `BENCH_USER_PTX=PATH`
+//! (the PTX of `examples/bench/user_kernels.cu`) adds the tile scan;
 //! `CHEVRON_CPU_CODE_DUMP=DIR` writes the compiled functions' machine code there.
 
 use std::collections::HashMap;
@@ -29,6 +31,8 @@ struct Case {
     /// Reset before each launch: (address, bytes).
     inputs: Vec<(u64, Vec<u8>)>,
     output: (u64, usize),
+    /// The kernel is in `BENCH_USER_PTX`'s module, not `kernels.ptx`.
+    user: bool,
 }
 
 fn words(values: impl Iterator<Item = u32>) -> Vec<u8> {
@@ -64,6 +68,7 @@ fn cases(memory: &DeviceMemory) -> Vec<Case> {
             (y, words((0..n).map(|_| 1.0f32.to_bits()))),
         ],
         output: (y, 4 * n),
+        user: false,
     });
     for size in [256usize, 512] {
         let (a, b, c) = (
@@ -93,6 +98,7 @@ fn cases(memory: &DeviceMemory) -> Vec<Case> {
                 ),
             ],
             output: (c, 4 * size * size),
+            user: false,
         });
     }
     let m = 1usize << 23;
@@ -110,6 +116,7 @@ fn cases(memory: &DeviceMemory) -> Vec<Case> {
             params,
             inputs: vec![(input, data.clone())],
             output: (out, 4 * m / group),
+            user: false,
         });
     }
     let hist = alloc(4 * 256);
@@ -124,6 +131,22 @@ fn cases(memory: &DeviceMemory) -> Vec<Case> {
         params,
         inputs: vec![(input, data), (hist, vec![0u8; 4 * 256])],
         output: (hist, 4 * 256),
+        user: false,
+    });
+    // The tile scan of `user_kernels.cu` (its PTX from nvcc, `BENCH_USER_PTX`).
+    let n = 1usize << 22;
+    let (input, out) = (alloc(4 * n), alloc(4 * n));
+    let mut params = Vec::new();
+    params.extend(input.to_le_bytes());
+    params.extend(out.to_le_bytes());
+    cases.push(Case {
+        name: "tile_scan".into(),
+        kernel: "tile_scan",
+        config: grid([(n / 1024) as u32, 1, 1], [256, 1, 1], 1),
+        params,
+        inputs: vec![(input, words(0..n as u32))],
+        output: (out, 4 * n),
+        user: true,
     });
     cases
 }
@@ -170,6 +193,18 @@ fn main() -> Result<(), String> {
     let module = chevron_ptx::parse(PTX).map_err(|e| e.to_string())?;
     let memory = Arc::new(DeviceMemory::new(0));
     let program = Arc::new(Program::load(&module, &memory).map_err(|e| e.to_string())?);
+    // `BENCH_USER_PTX=PATH`: the PTX nvcc makes of `examples/bench/user_kernels.cu`, for the
+    // tile scan (left out without it).
+    let user = match std::env::var_os("BENCH_USER_PTX") {
+        Some(path) => {
+            let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+            let module = chevron_ptx::parse(&text).map_err(|e| e.to_string())?;
+            Some(Arc::new(
+                Program::load(&module, &memory).map_err(|e| e.to_string())?,
+            ))
+        }
+        None => None,
+    };
     println!(
         "{:<10} {:>9} {:>11} {:>11} {:>9} {:>8} {:>9} {:>9} {:>8}",
         "kernel",
@@ -192,13 +227,25 @@ fn main() -> Result<(), String> {
         {
             continue;
         }
+        let program = match (case.user, &user) {
+            (false, _) => &program,
+            (true, Some(user)) => user,
+            (true, None) => continue,
+        };
         let kernel = program.kernel(case.kernel).ok_or("kernel missing")?;
-        let (interp, reference) = measure(&memory, &case, 1, &|| {
-            program
-                .launch(&kernel, &case.config, &case.params)
-                .map(|_| ())
-                .map_err(|f| f.to_string())
-        })?;
+        // `BENCH_NO_INTERP=1` (for profiles of the compiled code): no interpreted run; the
+        // outputs are not compared.
+        let (interp, reference) = if std::env::var_os("BENCH_NO_INTERP").is_some() {
+            (Duration::ZERO, None)
+        } else {
+            let (time, out) = measure(&memory, &case, 1, &|| {
+                program
+                    .launch(&kernel, &case.config, &case.params)
+                    .map(|_| ())
+                    .map_err(|f| f.to_string())
+            })?;
+            (time, Some(out))
+        };
         let mut row = format!("{:<10} {:>9}", case.name, "");
         if let Some(native) = native.get(&case.name) {
             row = format!("{:<10} {:>9.2}", case.name, native);
@@ -211,7 +258,7 @@ fn main() -> Result<(), String> {
                 code_dump: std::env::var_os("CHEVRON_CPU_CODE_DUMP").map(Into::into),
                 ..Default::default()
             };
-            match CompiledKernel::compile(&program, &kernel, &options) {
+            match CompiledKernel::compile(program, &kernel, &options) {
                 Ok(compiled) => {
                     compile = compiled.compile_time();
                     if let (true, Err(why)) = (checks, compiled.vector()) {
@@ -223,7 +270,7 @@ fn main() -> Result<(), String> {
                             .map(|_| ())
                             .map_err(|f| f.to_string())
                     })?;
-                    if out != reference {
+                    if reference.as_ref().is_some_and(|r| out != *r) {
                         return Err(format!("{}: compiled output differs", case.name));
                     }
                     timings.push(Some(time));
@@ -255,7 +302,7 @@ fn main() -> Result<(), String> {
         );
         if case.name == "matmul512" {
             let compiled = CompiledKernel::compile(
-                &program,
+                program,
                 &kernel,
                 &chevron_cpu_jit::CompileOptions::default(),
             )?;
@@ -271,7 +318,7 @@ fn main() -> Result<(), String> {
                         .map(|_| ())
                         .map_err(|f| f.to_string())
                 })?;
-                if out != reference {
+                if reference.as_ref().is_some_and(|r| out != *r) {
                     return Err("matmul512 on 2 threads: output differs".into());
                 }
                 one_two.push(time);

@@ -69,11 +69,11 @@ pub fn build(
     // trampolines that keep every register: values the hot path holds stay in registers
     // across them instead of in stack slots.
     let imports = Imports {
-        resolve: cold_call::trampoline(module, resolve, 4, "chevron_resolve_keeping")?,
+        resolve: cold_call::trampoline(module, cache, resolve, 4, "chevron_resolve_keeping")?,
         evaluate,
         atomic,
         collective,
-        fuel_out: cold_call::trampoline(module, fuel_out, 1, "chevron_fuel_out_keeping")?,
+        fuel_out: cold_call::trampoline(module, cache, fuel_out, 1, "chevron_fuel_out_keeping")?,
     };
     let none = BTreeSet::new();
     let (scalar, sites) = define_scalar(
@@ -85,7 +85,13 @@ pub fn build(
         &none,
         "",
     )?;
-    let vector = if codegen::spin::cooperative(code) {
+    let vector = if let Some(record) = &cache.replay {
+        // Replayed from the kernel's record: what the compile that made it found.
+        match record.vector.clone() {
+            Ok(()) => define_vector(module, cache, &imports, (code, stack_tops), checks),
+            Err(why) => Err(why),
+        }
+    } else if codegen::spin::cooperative(code) {
         // Its blocks take turns at spin loops, which only the scalar function yields at.
         Err("a cooperative kernel (grid-wide barrier)".into())
     } else if vectors {
@@ -104,6 +110,7 @@ pub fn build(
         Err("four-wide code is off (CHEVRON_CPU_VECTOR=off)".into())
     };
     module.finalize_definitions().map_err(failed)?;
+    cache.finish(sites, vector.as_ref().map(|_| ()).map_err(String::as_str));
     Ok(Built {
         scalar,
         sites,
@@ -127,31 +134,40 @@ fn define_vector(
     (code, stack_tops): (&FunctionCode, &[u64]),
     checks: bool,
 ) -> Result<(FuncId, FuncId), String> {
-    let plan = vector::plan::plan(&code.insts, code.num_regs, has_fma(module))?;
-    let resume_ids = codegen::resume_ids(&code.insts, &plan.exits);
-    let mut context = new_context(module);
-    let mut builder_context = FunctionBuilderContext::new();
-    let frontend_config = module.target_config();
-    {
-        let mut b = FunctionBuilder::new(&mut context.func, &mut builder_context);
-        let translation = vector::VectorTranslation {
-            code,
-            plan: &plan,
-            resume_ids: &resume_ids,
-            sites: codegen::global_sites(&code.insts),
-            resolve: far(module, imports.resolve, b.func),
-        };
-        vector::translate(&translation, &mut b);
-        b.finalize(frontend_config);
-    }
-    let id = define(module, cache, &mut context, &code.name, ".x4", checks)?;
+    let name = format!("{}.x4", code.name);
+    let id = declare(module, &name)?;
+    let exits = if let Some(bytes) = cache.replay(module, id, &name, true)? {
+        dump(cache, &name, checks, &bytes);
+        // The resume points are the translation's only: the replayed code has them.
+        BTreeSet::new()
+    } else {
+        let plan = vector::plan::plan(&code.insts, code.num_regs, has_fma(module))?;
+        let resume_ids = codegen::resume_ids(&code.insts, &plan.exits);
+        let mut context = new_context(module);
+        let mut builder_context = FunctionBuilderContext::new();
+        let frontend_config = module.target_config();
+        {
+            let mut b = FunctionBuilder::new(&mut context.func, &mut builder_context);
+            let translation = vector::VectorTranslation {
+                code,
+                plan: &plan,
+                resume_ids: &resume_ids,
+                sites: codegen::global_sites(&code.insts),
+                resolve: far(module, imports.resolve, b.func),
+            };
+            vector::translate(&translation, &mut b);
+            b.finalize(frontend_config);
+        }
+        define(module, cache, &mut context, (id, &name), checks)?;
+        plan.exits
+    };
     let (scalar, _) = define_scalar(
         module,
         cache,
         imports,
         (code, stack_tops),
         checks,
-        &plan.exits,
+        &exits,
         ".resume",
     )?;
     Ok((id, scalar))
@@ -166,6 +182,13 @@ fn define_scalar(
     extra_resumes: &BTreeSet<usize>,
     suffix: &str,
 ) -> Result<(FuncId, u32), String> {
+    let name = format!("{}{suffix}", code.name);
+    let id = declare(module, &name)?;
+    if let Some(bytes) = cache.replay(module, id, &name, true)? {
+        dump(cache, &name, checks, &bytes);
+        let sites = cache.replay.as_ref().map_or(0, |record| record.sites);
+        return Ok((id, sites));
+    }
     let mut context = new_context(module);
     let mut builder_context = FunctionBuilderContext::new();
     let frontend_config = module.target_config();
@@ -187,7 +210,7 @@ fn define_scalar(
         sites = codegen::translate(&translation, &mut builder)?;
         builder.finalize(frontend_config);
     }
-    let id = define(module, cache, &mut context, &code.name, suffix, checks)?;
+    define(module, cache, &mut context, (id, &name), checks)?;
     Ok((id, sites))
 }
 
@@ -209,26 +232,34 @@ fn new_context(module: &JITModule) -> cranelift_codegen::Context {
     context
 }
 
-/// Declares and defines the function `context` holds as `KERNEL` + `suffix` (through the
-/// code cache); its machine code goes to the cache's dump folder when it has one.
+/// Declares the kernel function `name` (`fn(*mut BlockContext) -> u32`).
+fn declare(module: &mut JITModule, name: &str) -> Result<FuncId, String> {
+    let signature = new_context(module).func.signature.clone();
+    module
+        .declare_function(name, Linkage::Local, &signature)
+        .map_err(failed)
+}
+
+/// Defines function `id`, named `name`, from the function `context` holds (through the code
+/// cache); its machine code goes to the cache's dump folder when it has one.
 fn define(
     module: &mut JITModule,
     cache: &mut CodeCache,
     context: &mut cranelift_codegen::Context,
-    kernel: &str,
-    suffix: &str,
+    (id, name): (FuncId, &str),
     checks: bool,
-) -> Result<FuncId, String> {
-    let name = format!("{kernel}{suffix}");
-    let id = module
-        .declare_function(&name, Linkage::Local, &context.func.signature)
-        .map_err(failed)?;
-    let code = cache.define(module, id, context)?;
-    if let Some(dir) = &cache.dump {
-        dump_code(dir, &name, checks, &code);
-    }
+) -> Result<(), String> {
+    let code = cache.define(module, id, (name, true), context)?;
+    dump(cache, name, checks, &code);
     module.clear_context(context);
-    Ok(id)
+    Ok(())
+}
+
+/// `code` written to the cache's dump folder, when it has one.
+fn dump(cache: &CodeCache, name: &str, checks: bool, code: &[u8]) {
+    if let Some(dir) = &cache.dump {
+        dump_code(dir, name, checks, code);
+    }
 }
 
 /// Writes a function's machine code to `DIR/NAME.checked.bin` (or `.unchecked.bin`)

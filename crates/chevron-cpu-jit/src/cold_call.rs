@@ -15,16 +15,25 @@ use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::JITModule;
 use cranelift_module::{FuncId, Linkage, Module};
 
-/// Defines `name`, a `preserve_all` function of `arguments` 64-bit integers and a result
+use crate::code_cache::CodeCache;
+
+/// Defines `name` (through the code cache), a `preserve_all` function of `arguments` 64-bit integers and a result
 /// pointer that calls `callee` (System V, `arguments` 64-bit integers in, one out) and
 /// stores its result through the pointer.
 pub fn trampoline(
     module: &mut JITModule,
+    cache: &mut CodeCache,
     callee: FuncId,
     arguments: usize,
     name: &str,
 ) -> Result<FuncId, String> {
     let failed = |e: cranelift_module::ModuleError| format!("Cranelift: {e:?}");
+    let id = module
+        .declare_function(name, Linkage::Local, &signature(module, arguments))
+        .map_err(failed)?;
+    if cache.replay(module, id, name, false)?.is_some() {
+        return Ok(id);
+    }
     let mut context = module.make_context();
     context.func.signature = signature(module, arguments);
     context.func.name = UserFuncName::user(1, 0);
@@ -46,10 +55,7 @@ pub fn trampoline(
         b.ins().return_(&[]);
         b.finalize(frontend_config);
     }
-    let id = module
-        .declare_function(name, Linkage::Local, &context.func.signature)
-        .map_err(failed)?;
-    module.define_function(id, &mut context).map_err(failed)?;
+    cache.define(module, id, (name, false), &mut context)?;
     module.clear_context(&mut context);
     Ok(id)
 }

@@ -131,6 +131,10 @@ pub struct BlockContext {
     /// needs no pass over the states after the phase: none set means every thread has
     /// exited, else all of them wait at the barrier and go on together.
     pub barrier_waits: u64,
+    /// Groups the vector function ran again within one call after releasing their warp at a
+    /// shuffle (`vector/shuffle.rs`): counted with the call's groups in the launch's tally of
+    /// groups handed over to the scalar code.
+    pub warp_reruns: u64,
     /// The grid-synchronisation workspace's device address (`%envreg1`:`%envreg2`) of a
     /// cooperative launch, else 0.
     pub workspace: u64,
@@ -354,6 +358,13 @@ impl<'a> Watch<'a> {
             verdict: Cell::new(Verdict::Running),
             calls: Cell::new(0),
         }
+    }
+
+    /// The watch as [`Watch::new`] makes it, for the next block of a worker.
+    pub fn reset(&self) {
+        self.recent.borrow_mut().clear();
+        self.verdict.set(Verdict::Running);
+        self.calls.set(0);
     }
 }
 

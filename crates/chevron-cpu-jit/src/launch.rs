@@ -140,20 +140,32 @@ impl CompiledKernel {
                 memory: std::sync::Arc::clone(self.program.memory()),
                 held: std::cell::RefCell::new(Vec::new()),
             };
+            let watch = Watch::new(hooks.stop);
+            // The worker's block context, made at its first block and started again for each
+            // later one; it points into `buffers`, `sites`, `resolver` and `watch`.
+            let mut context = None;
             while !abort.load(Ordering::Relaxed) {
-                let index = next.fetch_add(1, Ordering::Relaxed);
+                let index = if workers == 1 {
+                    // No other worker takes blocks: no locked add (a third of the host's
+                    // time per block of saxpy's 65,536).
+                    let index = next.load(Ordering::Relaxed);
+                    next.store(index + 1, Ordering::Relaxed);
+                    index
+                } else {
+                    next.fetch_add(1, Ordering::Relaxed)
+                };
                 if index >= blocks {
                     break;
                 }
                 let end = self.run_block(
                     &shape,
-                    hooks,
                     index,
                     &mut buffers,
                     &mut sites,
-                    &resolver,
+                    (&resolver, &watch),
                     (&next, blocks),
                     (&vectors, &mut tally),
+                    &mut context,
                 );
                 // The groups run, and those handed over, added to the launch's: at once when
                 // some were handed over, else every few thousand groups (two shared counters
@@ -286,26 +298,9 @@ impl CompiledKernel {
         watch: &Watch<'_>,
     ) -> BlockContext {
         let (config, params) = (shape.config, shape.params);
-        // A kernel of one phase reads no resume state before its code writes it (the scalar
-        // function reads none; the vector function hands a group over with its states set).
-        if !self.single_phase {
-            buffers.resume.fill(0);
-        }
-        buffers.shared.fill(0);
-        buffers.local.fill(0);
-        // The site entries stay from block to block of the worker: the allocations they
-        // point to are held until the launch ends.
-        if self.shuffles {
-            buffers.offered.fill(0);
-        }
+        self.clear_buffers(buffers);
         let [gx, gy, gz] = config.grid;
-        let (gx64, gy64) = (u64::from(gx), u64::from(gy));
-        let ctaid = [
-            (index % gx64) as u32,
-            ((index / gx64) % gy64) as u32,
-            (index / (gx64 * gy64)) as u32,
-            0,
-        ];
+        let ctaid = ctaid(config, index);
         let shared = &mut buffers.shared[..shape.shared as usize];
         BlockContext {
             regs: buffers.regs.as_mut_ptr(),
@@ -340,25 +335,79 @@ impl CompiledKernel {
             frame_size: self.frame_size,
             ops: self.ops,
             barrier_waits: 0,
+            warp_reruns: 0,
             workspace: shape.workspace,
         }
     }
 
-    /// Runs block `index` to its end, phase by phase.
+    /// Starts block `index` in `context`, which [`start_block`](Self::start_block) made for
+    /// an earlier block of the same worker (the same launch, buffers, site entries, resolver
+    /// and watch): what a block changes is set as `start_block` sets it, and the buffers'
+    /// addresses are taken again after they are zeroed. A fifth of `start_block`'s work per
+    /// block (saxpy has 65,536 blocks).
+    pub(crate) fn restart_block(
+        &self,
+        shape: &Shape<'_>,
+        index: u64,
+        (buffers, sites): (&mut BlockBuffers, &mut [u64]),
+        context: &mut BlockContext,
+    ) {
+        self.clear_buffers(buffers);
+        context.sites = sites.as_mut_ptr();
+        context.regs = buffers.regs.as_mut_ptr();
+        context.resume = buffers.resume.as_mut_ptr();
+        context.shared = buffers.shared.as_mut_ptr();
+        context.local = buffers.local.as_mut_ptr();
+        context.exchange = buffers.exchange.as_mut_ptr();
+        context.offered = buffers.offered.as_mut_ptr();
+        context.ctaid = ctaid(shape.config, index);
+        context.fault_thread = 0;
+        context.fault_pc = 0;
+        context.fuel = FUEL;
+        context.first_thread = 0;
+        context.end_thread = context.threads;
+        context.group = 0;
+        context.barrier_waits = 0;
+    }
+
+    /// Zeroes what a block starts with zeroed: its threads' resume states, shared and local
+    /// memory and shuffle offers. The site entries stay from block to block of the worker:
+    /// the allocations they point to are held until the launch ends.
+    fn clear_buffers(&self, buffers: &mut BlockBuffers) {
+        // A kernel of one phase reads no resume state before its code writes it (the scalar
+        // function reads none; the vector function hands a group over with its states set).
+        if !self.single_phase {
+            buffers.resume.fill(0);
+        }
+        buffers.shared.fill(0);
+        buffers.local.fill(0);
+        if self.shuffles {
+            buffers.offered.fill(0);
+        }
+    }
+
+    /// Runs block `index` to its end, phase by phase, in `context` when it holds the worker's
+    /// previous block (else in a context made for it there).
     #[allow(clippy::too_many_arguments)]
     fn run_block(
         &self,
         shape: &Shape<'_>,
-        hooks: &LaunchHooks<'_>,
         index: u64,
         buffers: &mut BlockBuffers,
         sites: &mut [u64],
-        resolver: &Resolver,
+        (resolver, watch): (&Resolver, &Watch<'_>),
         (next, blocks): (&AtomicU64, u64),
         (vectors, tally): (&VectorStats, &mut (u64, u64)),
+        context: &mut Option<BlockContext>,
     ) -> BlockEnd {
-        let watch = Watch::new(hooks.stop);
-        let mut context = self.start_block(shape, index, buffers, sites, resolver, &watch);
+        watch.reset();
+        let context = match context {
+            Some(context) => {
+                self.restart_block(shape, index, (buffers, sites), context);
+                context
+            }
+            None => context.insert(self.start_block(shape, index, buffers, sites, resolver, watch)),
+        };
         // Four threads at a time where the kernel has that form, the block's rows are whole
         // groups of four, and the launch's groups have not mostly gone on one by one.
         let vector = match self.vector {
@@ -369,7 +418,7 @@ impl CompiledKernel {
         };
         let mut rest = None;
         loop {
-            match self.run_phases(&mut context, &mut buffers.resume, vector, tally, &mut rest) {
+            match self.run_phases(context, &mut buffers.resume, vector, tally, &mut rest) {
                 PhaseEnd::Done => return BlockEnd::Done,
                 // Only the spin loops of cooperative kernels yield, and those run elsewhere
                 // (`cooperative.rs`); a yield would only call again.
@@ -459,6 +508,17 @@ impl CompiledKernel {
             }
         }
     }
+}
+
+/// `%ctaid` of block `index` (linear, x fastest) of `config`'s grid.
+fn ctaid(config: &LaunchConfig, index: u64) -> [u32; 4] {
+    let [gx, gy, _] = config.grid.map(u64::from);
+    [
+        (index % gx) as u32,
+        ((index / gx) % gy) as u32,
+        (index / (gx * gy)) as u32,
+        0,
+    ]
 }
 
 /// What the blocks of a launch share.
@@ -554,7 +614,7 @@ unsafe fn vector_phase(
         }
         context.group = group + 1;
     };
-    tally.0 += context.threads / 4;
+    tally.0 += context.threads / 4 + std::mem::take(&mut context.warp_reruns);
     tally.1 += handed_over;
     status
 }
@@ -572,6 +632,11 @@ enum Release {
 /// Lets threads go on after a phase: whole warps waiting at the same shuffle first (a kernel
 /// that `shuffles`); else, when every live thread waits at the barrier, all of them.
 fn release(resume: &mut [u32], shuffles: bool) -> Release {
+    // Every thread exited (the usual end of a block whose warps ran from shuffle to shuffle
+    // within the call): one pass without branches, before the warps' pass.
+    if resume.iter().fold(EXITED, |all, &s| all & s) == EXITED {
+        return Release::Done;
+    }
     if shuffles {
         if let Some(release) = release_warps(resume) {
             return release;
@@ -724,6 +789,17 @@ mod tests {
                     "{a:#x} {b:#x}"
                 );
                 assert_eq!(live, a_live || b_live, "{a:#x} {b:#x}");
+            }
+        }
+        // Every thread exited: done, with or without collectives; one live thread among
+        // them: released.
+        for len in [1usize, 2, 31, 64, 256] {
+            for shuffles in [false, true] {
+                let mut resume = vec![EXITED; len];
+                assert!(matches!(release(&mut resume, shuffles), Release::Done));
+                assert!(resume.iter().all(|&s| s == EXITED));
+                resume[len / 2] = WAITING | 2;
+                assert!(!matches!(release(&mut resume, shuffles), Release::Done));
             }
         }
         // Odd lengths: the last state alone.

@@ -25,6 +25,7 @@ mod cold_call;
 mod context;
 mod cooperative;
 mod inline;
+mod kernel_cache;
 mod launch;
 mod liveness;
 mod options;
@@ -106,6 +107,44 @@ impl std::fmt::Debug for CompiledKernel {
     }
 }
 
+/// The code generator for this host, made once per process: finding the host's features
+/// (`cpuid`, which a virtual machine traps) took 0.1 ms of every compile.
+fn host_isa() -> Result<cranelift_codegen::isa::OwnedTargetIsa, String> {
+    static HOST: std::sync::OnceLock<Result<cranelift_codegen::isa::OwnedTargetIsa, String>> =
+        std::sync::OnceLock::new();
+    let made = HOST.get_or_init(|| {
+        let mut flags = settings::builder();
+        let set = |flags: &mut settings::Builder, name: &str, value: &str| {
+            flags
+                .set(name, value)
+                .map_err(|e| format!("Cranelift setting {name}: {e}"))
+        };
+        set(&mut flags, "opt_level", "speed")?;
+        set(&mut flags, "use_colocated_libcalls", "false")?;
+        set(&mut flags, "is_pic", "false")?;
+        cranelift_native::builder()
+            .map_err(|e| format!("no native code generator for this host: {e}"))?
+            .finish(settings::Flags::new(flags))
+            .map_err(|e| format!("Cranelift: {e}"))
+    });
+    made.clone()
+}
+
+/// A module for one kernel's functions, generating code for this host, which resolves the
+/// callbacks generated code makes.
+fn new_module() -> Result<JITModule, String> {
+    let mut builder = JITBuilder::with_isa(host_isa()?, default_libcall_names());
+    builder.symbol(
+        "chevron_resolve_global",
+        context::resolve_global as *const u8,
+    );
+    builder.symbol("chevron_evaluate", context::evaluate as *const u8);
+    builder.symbol("chevron_atomic", context::atomic as *const u8);
+    builder.symbol("chevron_collective", context::collective as *const u8);
+    builder.symbol("chevron_fuel_out", context::fuel_out as *const u8);
+    Ok(JITModule::new(builder))
+}
+
 impl CompiledKernel {
     /// Compiles `kernel` of `program` as `options` say; `Err` says why it stays interpreted.
     pub fn compile(
@@ -113,6 +152,31 @@ impl CompiledKernel {
         kernel: &KernelHandle,
         options: &CompileOptions,
     ) -> Result<CompiledKernel, String> {
+        Self::compile_or_replay(program, kernel, options, false)
+            .and_then(|compiled| compiled.ok_or_else(|| "not compiled".to_string()))
+    }
+
+    /// The kernel as [`CompiledKernel::compile`] makes it, when the code cache holds its
+    /// whole record (`kernel_cache.rs`): defined without translating, in well under a
+    /// millisecond. `Ok(None)`: the cache does not have it (nothing was compiled).
+    pub fn from_cache(
+        program: &Arc<Program>,
+        kernel: &KernelHandle,
+        options: &CompileOptions,
+    ) -> Result<Option<CompiledKernel>, String> {
+        if options.code_cache.is_none() {
+            return Ok(None);
+        }
+        Self::compile_or_replay(program, kernel, options, true)
+    }
+
+    /// [`CompiledKernel::compile`], or with `replay_only` [`CompiledKernel::from_cache`].
+    fn compile_or_replay(
+        program: &Arc<Program>,
+        kernel: &KernelHandle,
+        options: &CompileOptions,
+        replay_only: bool,
+    ) -> Result<Option<CompiledKernel>, String> {
         let started = Instant::now();
         let (kernel_code, functions) = program
             .decoded(kernel)
@@ -130,54 +194,50 @@ impl CompiledKernel {
                 (kernel_code, &kernel_tops)
             }
         };
-        let mut flags = settings::builder();
-        let set = |flags: &mut settings::Builder, name: &str, value: &str| {
-            flags
-                .set(name, value)
-                .map_err(|e| format!("Cranelift setting {name}: {e}"))
-        };
-        set(&mut flags, "opt_level", "speed")?;
-        set(&mut flags, "use_colocated_libcalls", "false")?;
-        set(&mut flags, "is_pic", "false")?;
-        let isa = cranelift_native::builder()
-            .map_err(|e| format!("no native code generator for this host: {e}"))?
-            .finish(settings::Flags::new(flags))
-            .map_err(|e| format!("Cranelift: {e}"))?;
-        let mut builder = JITBuilder::with_isa(isa, default_libcall_names());
-        builder.symbol(
-            "chevron_resolve_global",
-            context::resolve_global as *const u8,
-        );
-        builder.symbol("chevron_evaluate", context::evaluate as *const u8);
-        builder.symbol("chevron_atomic", context::atomic as *const u8);
-        builder.symbol("chevron_collective", context::collective as *const u8);
-        builder.symbol("chevron_fuel_out", context::fuel_out as *const u8);
-        let mut module = JITModule::new(builder);
+        let mut module = new_module()?;
         let mut cache = code_cache::CodeCache {
             folder: options.code_cache.clone(),
             dump: options.code_dump.clone(),
             ..Default::default()
         };
-        // A panic in code generation is a compiler bug; the kernel is then interpreted.
-        let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            build::build(
-                &mut module,
-                code,
-                stack_tops,
+        if cache.folder.is_some() {
+            let key = kernel_cache::kernel_key(
+                &module,
+                (code, stack_tops),
                 options.checks,
                 options.vectors,
-                &mut cache,
-            )
-        }))
-        .unwrap_or_else(|_| Err("the compiler failed on this kernel".into()));
-        let built = match result {
-            Ok(built) => built,
-            Err(why) => {
+            );
+            cache.open_kernel(key);
+        }
+        if replay_only && cache.replay.is_none() {
+            return Ok(None);
+        }
+        // A panic in code generation is a compiler bug; the kernel is then interpreted.
+        let build = |module: &mut JITModule, cache: &mut code_cache::CodeCache| {
+            let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                build::build(
+                    module,
+                    code,
+                    stack_tops,
+                    options.checks,
+                    options.vectors,
+                    cache,
+                )
+            }))
+            .unwrap_or_else(|_| Err("the compiler failed on this kernel".into()));
+            if result.is_err() {
                 // SAFETY: no code of this module was handed out.
-                unsafe { module.free_memory() };
-                return Err(why);
+                unsafe { std::mem::replace(module, new_module()?).free_memory() };
             }
+            result
         };
+        let mut result = build(&mut module, &mut cache);
+        if result.is_err() && cache.replay.is_some() {
+            // A kernel record that does not replay (damaged past its checksums): translated.
+            cache.without_replay();
+            result = build(&mut module, &mut cache);
+        }
+        let built = result?;
         let entry_of = |id| {
             let code_pointer = module.get_finalized_function(id);
             // SAFETY: every function of the module was defined with exactly this signature
@@ -202,7 +262,7 @@ impl CompiledKernel {
             .insts
             .iter()
             .any(|inst| matches!(inst.op, chevron_ptx::lowered::Op::Warp { .. }));
-        Ok(CompiledKernel {
+        Ok(Some(CompiledKernel {
             module: Some(module),
             entry,
             vector,
@@ -219,7 +279,7 @@ impl CompiledKernel {
             compile_time: started.elapsed(),
             ops,
             cached: (cache.hits, cache.hits + cache.misses),
-        })
+        }))
     }
 
     /// How long [`CompiledKernel::compile`] took.

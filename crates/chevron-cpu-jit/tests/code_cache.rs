@@ -1,7 +1,8 @@
 //! The code cache (`CompileOptions::code_cache`): a kernel compiled again in a new program
-//! comes from the cache and computes what the interpreter does; damaged or cut entries are
-//! ignored (compiled again, no crash) and written again; without a folder it is neither read
-//! nor written.
+//! comes from the cache (its kernel record, or without one its functions' entries) and
+//! computes what the interpreter does; damaged or cut entries and records are ignored
+//! (compiled again, no crash) and written again; without a folder it is neither read nor
+//! written.
 
 mod common;
 
@@ -33,6 +34,26 @@ const KERNEL: &str = r#"
     st.global.f32 [%rd5], %f4;
     ret;
 }
+
+.visible .entry halves(.param .u64 in, .param .u64 out)
+{
+    .reg .b32 %r<4>;
+    .reg .f32 %f<3>;
+    .reg .b64 %rd<6>;
+    ld.param.u64 %rd1, [in];
+    ld.param.u64 %rd2, [out];
+    mov.u32 %r1, %ctaid.x;
+    mov.u32 %r2, %ntid.x;
+    mov.u32 %r3, %tid.x;
+    mad.lo.s32 %r1, %r1, %r2, %r3;
+    mul.wide.u32 %rd3, %r1, 4;
+    add.s64 %rd4, %rd1, %rd3;
+    add.s64 %rd5, %rd2, %rd3;
+    ld.global.f32 %f1, [%rd4];
+    mul.f32 %f2, %f1, 0f3F000000;
+    st.global.f32 [%rd5], %f2;
+    ret;
+}
 "#;
 
 const N: u32 = 256;
@@ -40,8 +61,13 @@ const N: u32 = 256;
 /// Compiles `roots` in a new program, runs it compiled and interpreted, checks that both give
 /// the same words, and returns how many of its functions came from the cache, of how many.
 fn compile_and_run(folder: Option<&Path>) -> (u32, u32) {
+    compile_and_run_kernel(folder, "roots").0
+}
+
+/// [`compile_and_run`] for `kernel`; also whether it runs four threads at a time.
+fn compile_and_run_kernel(folder: Option<&Path>, kernel: &str) -> ((u32, u32), bool) {
     let setup = common::Setup::of(&format!("{}{KERNEL}", common::HEADER));
-    let handle = setup.program.kernel("roots").unwrap();
+    let handle = setup.program.kernel(kernel).unwrap();
     let options = chevron_cpu_jit::CompileOptions {
         code_cache: folder.map(Path::to_path_buf),
         ..Default::default()
@@ -71,17 +97,18 @@ fn compile_and_run(folder: Option<&Path>) -> (u32, u32) {
         common::read_words(&setup.memory, output, N as usize),
         interpreted
     );
-    compiled.functions_from_cache()
+    (compiled.functions_from_cache(), compiled.vector().is_ok())
 }
 
-/// The cache's entries.
-fn entries(folder: &Path) -> Vec<PathBuf> {
+/// The cache's files named `*.EXTENSION`: `code` (a function's entry) or `kernel` (a
+/// kernel's record).
+fn entries(folder: &Path, extension: &str) -> Vec<PathBuf> {
     let mut files: Vec<PathBuf> = std::fs::read_dir(folder)
         .into_iter()
         .flatten()
         .flatten()
         .map(|e| e.path())
-        .filter(|p| p.extension().is_some_and(|e| e == "code"))
+        .filter(|p| p.extension().is_some_and(|e| e == extension))
         .collect();
     files.sort();
     files
@@ -97,15 +124,34 @@ fn compiled_code_comes_back_from_the_cache_and_damage_is_ignored() {
     let (hits, all) = compile_and_run_cached();
     assert_eq!(hits, 0, "an empty cache");
     assert!(all >= 1);
-    let stored = entries(&folder);
-    assert_eq!(stored.len(), all as usize, "one entry per function");
+    // The kernel's functions and the trampolines of its cold calls, and the kernel's record.
+    assert!(entries(&folder, "code").len() > all as usize);
+    assert_eq!(entries(&folder, "kernel").len(), 1, "one record");
     assert_eq!(
         compile_and_run_cached(),
         (all, all),
         "every function from the cache"
     );
 
-    // One byte of each entry changed: each is refused, compiled again and written again.
+    // Without the record, the functions' entries serve, and the record is written again.
+    std::fs::remove_file(&entries(&folder, "kernel")[0]).unwrap();
+    assert_eq!(compile_and_run_cached(), (all, all), "from the entries");
+    assert_eq!(entries(&folder, "kernel").len(), 1, "the record again");
+    // Without the entries, the record serves alone.
+    for file in entries(&folder, "code") {
+        std::fs::remove_file(file).unwrap();
+    }
+    assert_eq!(compile_and_run_cached(), (all, all), "from the record");
+    // Compiled again, everything written again.
+    std::fs::remove_file(&entries(&folder, "kernel")[0]).unwrap();
+    assert_eq!(compile_and_run_cached(), (0, all));
+    let stored: Vec<PathBuf> = entries(&folder, "code")
+        .into_iter()
+        .chain(entries(&folder, "kernel"))
+        .collect();
+
+    // One byte of each entry and record changed: each is refused, compiled again and written
+    // again.
     for file in &stored {
         let mut bytes = std::fs::read(file).unwrap();
         let middle = bytes.len() / 2;
@@ -123,7 +169,7 @@ fn compiled_code_comes_back_from_the_cache_and_damage_is_ignored() {
         "and were written again"
     );
 
-    // Entries cut short, and one emptied.
+    // Entries and records cut short, and one emptied.
     for file in &stored {
         let bytes = std::fs::read(file).unwrap();
         std::fs::write(file, &bytes[..bytes.len() - 3]).unwrap();
@@ -139,6 +185,23 @@ fn compiled_code_comes_back_from_the_cache_and_damage_is_ignored() {
     // No folder: neither read nor written.
     std::fs::remove_dir_all(&folder).unwrap();
     assert_eq!(compile_and_run(None), (0, all));
-    assert!(entries(&folder).is_empty());
+    assert!(entries(&folder, "code").is_empty());
+    assert!(entries(&folder, "kernel").is_empty());
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn a_four_wide_kernel_comes_back_whole_from_its_record() {
+    let home = std::env::temp_dir().join(format!("chevron-kernel-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    let folder = home.join("cpu-code");
+    let run = || compile_and_run_kernel(Some(&folder), "halves");
+    assert_eq!(run(), ((0, 3), true), "scalar, vector and resume functions");
+    for file in entries(&folder, "code") {
+        std::fs::remove_file(file).unwrap();
+    }
+    assert_eq!(run(), ((3, 3), true), "from the record alone");
+    // Another kernel's record does not serve: `roots` compiles.
+    assert_eq!(compile_and_run(Some(&folder)).0, 0);
     let _ = std::fs::remove_dir_all(&home);
 }

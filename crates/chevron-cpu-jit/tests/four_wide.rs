@@ -128,6 +128,21 @@ LOOP:
     setp.lt.u64 %p1, %rd5, 17592186044416;
     selp.u32 %r4, 1, 0, %p1;
     st.global.u32 [%rd4+128], %r4;
+    // base + tid widened unsigned (above 2^32 - 1 only if widened as if it did not wrap),
+    // base - tid widened unsigned and signed.
+    mul.wide.u32 %rd6, %r3, 1;
+    setp.gt.u64 %p1, %rd6, 4294967295;
+    selp.u32 %r4, 1, 0, %p1;
+    st.global.u32 [%rd4+256], %r4;
+    sub.s32 %r5, %r1, %r2;
+    mul.wide.u32 %rd6, %r5, 1;
+    setp.gt.u64 %p1, %rd6, 4294967295;
+    selp.u32 %r4, 1, 0, %p1;
+    st.global.u32 [%rd4+384], %r4;
+    mul.wide.s32 %rd7, %r5, 1;
+    setp.lt.s64 %p1, %rd7, 0;
+    selp.u32 %r4, 1, 0, %p1;
+    st.global.u32 [%rd4+512], %r4;
     ret;
 }
 
@@ -416,17 +431,23 @@ fn float_arithmetic_and_nans_match() {
 #[test]
 fn indices_that_wrap_in_32_bits_inside_a_group_match() {
     let s = setup();
-    for base in [0x7fff_fffeu32, 0x7fff_fffc, 0xffff_fffe, 5] {
+    // Each a widening's last value that does not wrap, or the first that does, for a group
+    // of four rising (base + tid) or falling (base - tid), signed and unsigned.
+    let bases = [0x7fff_fffeu32, 0x7fff_fffc, 0xffff_fffe, 5];
+    let edges = [0xffff_fffc, 0xffff_fffd, 0x8000_0003, 0x8000_0002, 3, 2];
+    for base in bases.into_iter().chain(edges) {
         let [want, got] = both(
             &s,
             "wrapping",
             &config(1, [32, 1, 1]),
             &[],
-            64,
+            160,
             &base.to_le_bytes(),
         );
         assert_eq!(want, got, "base = {base:#x}");
-        assert_eq!(&got[32..], &[1; 32], "unsigned widening of a constant");
+        assert_eq!(&got[32..64], &[1; 32], "unsigned widening of a constant");
+        assert_eq!(&got[64..96], &[0; 32], "unsigned widening, rising");
+        assert_eq!(&got[96..128], &[0; 32], "unsigned widening, falling");
     }
 }
 

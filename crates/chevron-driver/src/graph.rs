@@ -356,12 +356,6 @@ pub extern "C" fn cuGraphLaunch(exec: *mut c_void, stream: *mut c_void) -> CUres
     })
 }
 
-/// [`cuGraphLaunch`], NULL meaning the per-thread default stream.
-#[no_mangle]
-pub extern "C" fn cuGraphLaunch_ptsz(exec: *mut c_void, stream: *mut c_void) -> CUresult {
-    cuGraphLaunch(exec, cudart::launch::per_thread_default(stream))
-}
-
 /// Uploads an instantiated graph (instantiation already did).
 #[no_mangle]
 pub extern "C" fn cuGraphUpload(exec: *mut c_void, stream: *mut c_void) -> CUresult {
@@ -384,20 +378,6 @@ pub extern "C" fn cuStreamBeginCapture_v2(stream: *mut c_void, mode: c_int) -> C
     entry("cuStreamBeginCapture", || {
         through(|| capture::cudaStreamBeginCapture(stream, mode))
     })
-}
-
-/// [`cuStreamBeginCapture_v2`], NULL meaning the per-thread default stream (which, as every
-/// default stream, is not captured).
-#[no_mangle]
-pub extern "C" fn cuStreamBeginCapture_v2_ptsz(stream: *mut c_void, mode: c_int) -> CUresult {
-    cuStreamBeginCapture_v2(cudart::launch::per_thread_default(stream), mode)
-}
-
-/// The CUDA 10 form, as `cuda.h` declares it: no mode argument, a global capture
-/// (`CU_STREAM_CAPTURE_MODE_GLOBAL`), NULL meaning the per-thread default stream.
-#[no_mangle]
-pub extern "C" fn cuStreamBeginCapture_ptsz(stream: *mut c_void) -> CUresult {
-    cuStreamBeginCapture_v2_ptsz(stream, 0)
 }
 
 /// Ends a capture and hands back its graph.

@@ -1,6 +1,6 @@
 //! Launches of module functions: `cuLaunchKernel` (arguments as a pointer array or as one
-//! packed buffer through `extra`), `cuLaunchKernelEx` (cluster dimensions), cooperative
-//! launches, and the `_ptsz` forms. The path is the runtime's: the stream resolved with CUDA's
+//! packed buffer through `extra`), `cuLaunchKernelEx` (cluster dimensions) and its `_ptsz`
+//! form, cooperative launches (the other `_ptsz` forms: [`crate::per_thread`]). The path is the runtime's: the stream resolved with CUDA's
 //! legacy-stream ordering, then the runtime's own end of a launch
 //! (`cudart::launch::submit_shaped`: host-mirrored pointers translated, `Kernel::launch_raw`).
 //! A `cuLaunchKernel` that passed that path is prepared ([`prepared_launch`]): the same launch
@@ -243,34 +243,6 @@ pub unsafe extern "C" fn cuLaunchKernel(
     }
 }
 
-/// [`cuLaunchKernel`], NULL meaning the per-thread default stream.
-///
-/// # Safety
-/// As [`launch`].
-#[no_mangle]
-#[allow(clippy::too_many_arguments)]
-pub unsafe extern "C" fn cuLaunchKernel_ptsz(
-    func: *mut c_void,
-    grid_x: c_uint,
-    grid_y: c_uint,
-    grid_z: c_uint,
-    block_x: c_uint,
-    block_y: c_uint,
-    block_z: c_uint,
-    shared: c_uint,
-    stream: *mut c_void,
-    params: *mut *mut c_void,
-    extra: *mut *mut c_void,
-) -> CUresult {
-    let stream = cudart::launch::per_thread_default(stream);
-    // SAFETY: forwarded from the caller.
-    unsafe {
-        cuLaunchKernel(
-            func, grid_x, grid_y, grid_z, block_x, block_y, block_z, shared, stream, params, extra,
-        )
-    }
-}
-
 /// A cooperative launch: every block resident at once, through the device's cooperative path
 /// (`cuLaunchCooperativeKernel` on GPUs, which refuses a grid that cannot be resident).
 ///
@@ -301,33 +273,6 @@ pub unsafe extern "C" fn cuLaunchCooperativeKernel(
         // SAFETY: forwarded from the caller.
         unsafe { launch(func, shape, stream, params, std::ptr::null_mut()) }.map(drop)
     })
-}
-
-/// [`cuLaunchCooperativeKernel`], NULL meaning the per-thread default stream.
-///
-/// # Safety
-/// As [`launch`].
-#[no_mangle]
-#[allow(clippy::too_many_arguments)]
-pub unsafe extern "C" fn cuLaunchCooperativeKernel_ptsz(
-    func: *mut c_void,
-    grid_x: c_uint,
-    grid_y: c_uint,
-    grid_z: c_uint,
-    block_x: c_uint,
-    block_y: c_uint,
-    block_z: c_uint,
-    shared: c_uint,
-    stream: *mut c_void,
-    params: *mut *mut c_void,
-) -> CUresult {
-    let stream = cudart::launch::per_thread_default(stream);
-    // SAFETY: forwarded from the caller.
-    unsafe {
-        cuLaunchCooperativeKernel(
-            func, grid_x, grid_y, grid_z, block_x, block_y, block_z, shared, stream, params,
-        )
-    }
 }
 
 /// `CUlaunchAttribute`: an id, padding, and a 64-byte value.

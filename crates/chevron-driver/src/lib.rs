@@ -15,13 +15,14 @@
 //! | [`relocatable`] | `-rdc=true` images from the device link (the units' PTX linked on devices that run PTX only) |
 //! | [`link`] | `cuLinkCreate/AddData/AddFile/Complete/Destroy` for PTX |
 //! | [`function`] | `cuFuncGet/SetAttribute`, `cuFuncSetCacheConfig`, occupancy ([`kernel_resources`]: local, constant and register figures from the PTX) |
-//! | [`launch`] | `cuLaunchKernel`, `cuLaunchKernelEx`, `cuLaunchCooperativeKernel` (and `_ptsz`); [`prepared_launch`]: a launch that passed, repeated without resolving and checking again |
+//! | [`launch`] | `cuLaunchKernel`, `cuLaunchKernelEx` (and `_ptsz`), `cuLaunchCooperativeKernel`; [`prepared_launch`]: a launch that passed, repeated without resolving and checking again |
 //! | [`memory`] | `cuMemAlloc*`, pinned/managed/registered memory, `cuMemcpy*`, `cuMemset*` ([`memset_2d`]: `cuMemsetD2D*`; [`memcpy_2d`]: `cuMemcpy2D*`, `cuMemcpy3D*`) |
 //! | [`array`] | `cuArrayCreate`, `cuArray3DCreate`, `cuArrayDestroy`, `cuArray(3D)GetDescriptor` (arrays shared with the runtime) |
 //! | [`mipmapped`] | `cuMipmappedArrayCreate`, `cuMipmappedArrayGetLevel`, `cuMipmappedArrayDestroy` |
 //! | [`texture_object`] | `cuTexObjectCreate/Destroy/GetResourceDesc`, `cuSurfObjectCreate/Destroy` |
 //! | [`stream`] | streams, events, `cuStreamAddCallback`, `cuLaunchHostFunc` |
 //! | [`graph`] | `cuGraphCreate`, kernel/copy/fill/host/empty nodes, `cuGraphInstantiate*`, `cuGraphLaunch`, stream capture (over the runtime's graphs); [`graph_nodes`]: child graph and event nodes, edges, node queries and parameters, clones, `cuGraphExecUpdate` |
+//! | [`per_thread`] | the `_ptsz`/`_ptds` forms of the stream-ordered functions above (the calling thread's default stream for NULL; synchronous ones on it), each forwarded to its base |
 //! | [`user_object`] | `cuUserObjectCreate/Retain/Release`, `cuGraphRetain/ReleaseUserObject` |
 //! | [`context_limits`] | `cuCtxGetLimit`/`SetLimit`, cache and shared-memory preferences |
 //! | [`managed_hints`] | `cuMemAdvise`, `cuMemPrefetchAsync` (checked hints) |
@@ -59,6 +60,7 @@ pub mod memory;
 pub mod memset_2d;
 pub mod mipmapped;
 pub mod module;
+pub mod per_thread;
 pub mod pointer;
 pub mod prepared_launch;
 pub mod proc_address;

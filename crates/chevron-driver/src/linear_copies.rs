@@ -1,8 +1,8 @@
 //! The driver's linear copies that name arrays by a byte offset or memory by its context:
 //! `cuMemcpyHtoA`, `cuMemcpyAtoH`, `cuMemcpyAtoA`, `cuMemcpyAtoD`, `cuMemcpyDtoA` (and the
 //! asynchronous host forms), and `cuMemcpyPeer`/`cuMemcpyPeerAsync`. Each is the runtime's
-//! function of the same meaning: an array's byte offset becomes the runtime's (byte column,
-//! row) in the array's row-major order, a context its device's ordinal.
+//! function of the same meaning: an array (one-dimensional, as the driver requires) and its
+//! byte offset become the runtime's array and byte column, a context its device's ordinal.
 
 use std::ffi::{c_int, c_void};
 
@@ -15,7 +15,7 @@ use cudart::copy::{cudaMemcpyPeer, cudaMemcpyPeerAsync};
 use crate::context::lookup;
 use crate::forward::through;
 use crate::memory::CUdeviceptr;
-use crate::result::{entry, CUresult, DriverError, DriverResult, INVALID_HANDLE};
+use crate::result::{entry, CUresult, DriverError, DriverResult, INVALID_HANDLE, INVALID_VALUE};
 
 /// `cudaMemcpyKind` values the runtime functions are given (they find each side's kind
 /// themselves; the value only has to be a valid one).
@@ -23,13 +23,39 @@ const HOST_TO_DEVICE: c_int = 1;
 const DEVICE_TO_HOST: c_int = 2;
 const DEVICE_TO_DEVICE: c_int = 3;
 
-/// The (byte column, row) of byte `offset` of array `array`, in its row-major order.
-fn position(array: *mut c_void, offset: usize) -> DriverResult<(usize, usize)> {
-    let row = cudart::textures::with_live_array(array as u64, |a| a.row_pitch() as usize)
-        .ok_or_else(|| {
-            DriverError::new(INVALID_HANDLE, format!("{array:p} is not a live CUarray"))
-        })?;
-    Ok((offset % row.max(1), offset / row.max(1)))
+/// The extent of the live array `array` (width, height, depth; 0 for an absent dimension).
+fn extent(array: *mut c_void) -> DriverResult<[u64; 3]> {
+    cudart::textures::with_live_array(array as u64, |a| a.desc().extent)
+        .ok_or_else(|| DriverError::new(INVALID_HANDLE, format!("{array:p} is not a live CUarray")))
+}
+
+/// The (byte column, row) of byte `offset` of array `array` of `extent`: (offset, 0), the
+/// driver's linear copies taking one-dimensional arrays only (NVIDIA's driver answers
+/// `CUDA_ERROR_INVALID_VALUE` for a 2D array, measured on an H200).
+fn position(array: *mut c_void, extent: [u64; 3], offset: usize) -> DriverResult<(usize, usize)> {
+    if extent[1] != 0 || extent[2] != 0 {
+        return Err(DriverError::new(
+            INVALID_VALUE,
+            format!(
+                "{array:p} is a {}x{}x{} array: the linear copies take one-dimensional arrays",
+                extent[0], extent[1], extent[2]
+            ),
+        ));
+    }
+    Ok((offset, 0))
+}
+
+/// [`position`] of a stream-ordered copy: every handle (the array, then `stream`) is checked
+/// before the array's shape, so a forged handle is `CUDA_ERROR_INVALID_HANDLE` whatever else
+/// is wrong.
+fn position_on(
+    array: *mut c_void,
+    offset: usize,
+    stream: *mut c_void,
+) -> DriverResult<(usize, usize)> {
+    let extent = extent(array)?;
+    cudart::state::submit_stream(stream)?;
+    position(array, extent, offset)
 }
 
 /// Host memory into an array from byte `offset`.
@@ -41,7 +67,7 @@ pub extern "C" fn cuMemcpyHtoA_v2(
     bytes: usize,
 ) -> CUresult {
     entry("cuMemcpyHtoA", || {
-        let (x, y) = position(array, offset)?;
+        let (x, y) = position(array, extent(array)?, offset)?;
         through(|| cudaMemcpyToArray(array, x, y, src, bytes, HOST_TO_DEVICE))
     })
 }
@@ -56,7 +82,7 @@ pub extern "C" fn cuMemcpyHtoAAsync_v2(
     stream: *mut c_void,
 ) -> CUresult {
     entry("cuMemcpyHtoAAsync", || {
-        let (x, y) = position(array, offset)?;
+        let (x, y) = position_on(array, offset, stream)?;
         through(|| cudaMemcpyToArrayAsync(array, x, y, src, bytes, HOST_TO_DEVICE, stream))
     })
 }
@@ -70,7 +96,7 @@ pub extern "C" fn cuMemcpyAtoH_v2(
     bytes: usize,
 ) -> CUresult {
     entry("cuMemcpyAtoH", || {
-        let (x, y) = position(array, offset)?;
+        let (x, y) = position(array, extent(array)?, offset)?;
         through(|| cudaMemcpyFromArray(dst, array, x, y, bytes, DEVICE_TO_HOST))
     })
 }
@@ -85,7 +111,7 @@ pub extern "C" fn cuMemcpyAtoHAsync_v2(
     stream: *mut c_void,
 ) -> CUresult {
     entry("cuMemcpyAtoHAsync", || {
-        let (x, y) = position(array, offset)?;
+        let (x, y) = position_on(array, offset, stream)?;
         through(|| cudaMemcpyFromArrayAsync(dst, array, x, y, bytes, DEVICE_TO_HOST, stream))
     })
 }
@@ -99,7 +125,7 @@ pub extern "C" fn cuMemcpyAtoD_v2(
     bytes: usize,
 ) -> CUresult {
     entry("cuMemcpyAtoD", || {
-        let (x, y) = position(array, offset)?;
+        let (x, y) = position(array, extent(array)?, offset)?;
         let dst = dst as *mut c_void;
         through(|| cudaMemcpyFromArray(dst, array, x, y, bytes, DEVICE_TO_DEVICE))
     })
@@ -114,7 +140,7 @@ pub extern "C" fn cuMemcpyDtoA_v2(
     bytes: usize,
 ) -> CUresult {
     entry("cuMemcpyDtoA", || {
-        let (x, y) = position(array, offset)?;
+        let (x, y) = position(array, extent(array)?, offset)?;
         let src = src as *const c_void;
         through(|| cudaMemcpyToArray(array, x, y, src, bytes, DEVICE_TO_DEVICE))
     })
@@ -130,8 +156,9 @@ pub extern "C" fn cuMemcpyAtoA_v2(
     bytes: usize,
 ) -> CUresult {
     entry("cuMemcpyAtoA", || {
-        let (xd, yd) = position(dst, dst_offset)?;
-        let (xs, ys) = position(src, src_offset)?;
+        let (dst_extent, src_extent) = (extent(dst)?, extent(src)?);
+        let (xd, yd) = position(dst, dst_extent, dst_offset)?;
+        let (xs, ys) = position(src, src_extent, src_offset)?;
         through(|| cudaMemcpyArrayToArray(dst, xd, yd, src, xs, ys, bytes, DEVICE_TO_DEVICE))
     })
 }

@@ -16,7 +16,8 @@ use crate::result::{describe, entry, store, CUresult, DriverError, INVALID_VALUE
 use crate::{
     array, context, context_limits, device, export_table, function, graph, graph_nodes, launch,
     linear_copies, link, managed_hints, mem_pool, memcpy_2d, memory, memset_2d, mipmapped, module,
-    pointer, profiler, stream, tensor_map, texture_object, unsupported, user_object, versions,
+    per_thread, pointer, profiler, stream, tensor_map, texture_object, unsupported, user_object,
+    versions,
 };
 
 /// `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`.
@@ -77,9 +78,7 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         function::cuFuncGetParamInfo,
         function::cuKernelGetParamInfo,
         launch::cuLaunchKernel,
-        launch::cuLaunchKernel_ptsz,
         launch::cuLaunchCooperativeKernel,
-        launch::cuLaunchCooperativeKernel_ptsz,
         launch::cuLaunchKernelEx,
         launch::cuLaunchKernelEx_ptsz,
         link::cuLinkCreate_v2,
@@ -271,12 +270,9 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         graph::cuGraphInstantiate_v2,
         graph::cuGraphInstantiateWithParams,
         graph::cuGraphLaunch,
-        graph::cuGraphLaunch_ptsz,
         graph::cuGraphUpload,
         graph::cuGraphExecDestroy,
         graph::cuStreamBeginCapture_v2,
-        graph::cuStreamBeginCapture_ptsz,
-        graph::cuStreamBeginCapture_v2_ptsz,
         graph::cuStreamEndCapture,
         graph::cuStreamGetCaptureInfo_v3,
         graph::cuStreamGetCaptureInfo_v2,
@@ -292,12 +288,58 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         stream::cuCtxGetStreamPriorityRange,
         stream::cuEventCreate,
         stream::cuEventRecord,
-        stream::cuEventRecord_ptsz,
         stream::cuEventSynchronize,
         stream::cuEventQuery,
         stream::cuEventDestroy_v2,
         stream::cuEventElapsedTime_v2,
         stream::cuEventElapsedTime,
+        per_thread::cuLaunchKernel_ptsz,
+        per_thread::cuLaunchCooperativeKernel_ptsz,
+        per_thread::cuGraphLaunch_ptsz,
+        per_thread::cuStreamBeginCaptureToGraph_ptsz,
+        per_thread::cuStreamUpdateCaptureDependencies_v2_ptsz,
+        per_thread::cuStreamUpdateCaptureDependencies_ptsz,
+        per_thread::cuStreamBeginCapture_ptsz,
+        per_thread::cuStreamBeginCapture_v2_ptsz,
+        per_thread::cuEventRecord_ptsz,
+        per_thread::cuStreamSynchronize_ptsz,
+        per_thread::cuStreamQuery_ptsz,
+        per_thread::cuStreamWaitEvent_ptsz,
+        per_thread::cuStreamAddCallback_ptsz,
+        per_thread::cuLaunchHostFunc_ptsz,
+        per_thread::cuStreamGetPriority_ptsz,
+        per_thread::cuStreamIsCapturing_ptsz,
+        per_thread::cuStreamGetCtx_ptsz,
+        per_thread::cuStreamGetCtx_v2_ptsz,
+        per_thread::cuStreamGetDevice_ptsz,
+        per_thread::cuStreamEndCapture_ptsz,
+        per_thread::cuStreamGetCaptureInfo_v3_ptsz,
+        per_thread::cuGraphUpload_ptsz,
+        per_thread::cuGraphInstantiateWithParams_ptsz,
+        per_thread::cuMemAllocAsync_ptsz,
+        per_thread::cuMemAllocFromPoolAsync_ptsz,
+        per_thread::cuMemFreeAsync_ptsz,
+        per_thread::cuMemcpy2DAsync_v2_ptsz,
+        per_thread::cuMemcpy3DAsync_v2_ptsz,
+        per_thread::cuMemsetD2D8Async_ptsz,
+        per_thread::cuMemsetD2D16Async_ptsz,
+        per_thread::cuMemsetD2D32Async_ptsz,
+        per_thread::cuMemcpy2D_v2_ptds,
+        per_thread::cuMemcpy2DUnaligned_v2_ptds,
+        per_thread::cuMemcpy3D_v2_ptds,
+        per_thread::cuMemsetD16_v2_ptds,
+        per_thread::cuMemsetD2D8_v2_ptds,
+        per_thread::cuMemsetD2D16_v2_ptds,
+        per_thread::cuMemsetD2D32_v2_ptds,
+        per_thread::cuMemcpyHtoAAsync_v2_ptsz,
+        per_thread::cuMemcpyAtoHAsync_v2_ptsz,
+        per_thread::cuMemcpyPeerAsync_ptsz,
+        per_thread::cuMemcpyAtoA_v2_ptds,
+        per_thread::cuMemcpyAtoD_v2_ptds,
+        per_thread::cuMemcpyDtoA_v2_ptds,
+        per_thread::cuMemcpyHtoA_v2_ptds,
+        per_thread::cuMemcpyAtoH_v2_ptds,
+        per_thread::cuMemcpyPeer_ptds,
         export_table::cuGetExportTable,
         self::cuGetProcAddress,
         self::cuGetProcAddress_v2,
@@ -440,10 +482,21 @@ mod tests {
         let alloc = resolve("cuMemAlloc", 0).unwrap();
         assert_eq!(alloc, memory::cuMemAlloc_v2 as *const c_void);
         let launch_ptsz = resolve("cuLaunchKernel", PER_THREAD_DEFAULT_STREAM).unwrap();
-        assert_eq!(launch_ptsz, launch::cuLaunchKernel_ptsz as *const c_void);
-        // No per-thread form of its own: the plain function.
+        assert_eq!(
+            launch_ptsz,
+            per_thread::cuLaunchKernel_ptsz as *const c_void
+        );
         let sync = resolve("cuStreamSynchronize", PER_THREAD_DEFAULT_STREAM).unwrap();
-        assert_eq!(sync, stream::cuStreamSynchronize as *const c_void);
+        assert_eq!(sync, per_thread::cuStreamSynchronize_ptsz as *const c_void);
+        let copy = resolve("cuMemcpy2D", PER_THREAD_DEFAULT_STREAM).unwrap();
+        assert_eq!(copy, per_thread::cuMemcpy2D_v2_ptds as *const c_void);
+        assert_eq!(
+            resolve("cuMemcpy2D", 0).unwrap(),
+            memcpy_2d::cuMemcpy2D_v2 as *const c_void
+        );
+        // No per-thread form in cuda.h: the plain function.
+        let create = resolve("cuStreamCreate", PER_THREAD_DEFAULT_STREAM).unwrap();
+        assert_eq!(create, stream::cuStreamCreate as *const c_void);
         // cuCtxSynchronize is not cuCtxSynchronize_v2 (a different signature).
         let ctx_sync = resolve("cuCtxSynchronize", 0).unwrap();
         assert_eq!(ctx_sync, context::cuCtxSynchronize as *const c_void);

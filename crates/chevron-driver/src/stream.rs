@@ -136,15 +136,6 @@ pub extern "C" fn cuEventRecord(event: *mut c_void, stream: *mut c_void) -> CUre
     })
 }
 
-/// Records an event on a stream, NULL meaning the per-thread default stream.
-#[no_mangle]
-pub extern "C" fn cuEventRecord_ptsz(event: *mut c_void, stream: *mut c_void) -> CUresult {
-    let stream = cudart::launch::per_thread_default(stream);
-    entry("cuEventRecord", || {
-        in_context(|| rt::cudaEventRecord(event, stream))
-    })
-}
-
 /// Waits for an event.
 #[no_mangle]
 pub extern "C" fn cuEventSynchronize(event: *mut c_void) -> CUresult {

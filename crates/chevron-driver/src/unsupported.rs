@@ -2,8 +2,9 @@
 //! and names itself on stderr (once per function), so a program that calls one stops with a
 //! clear report instead of crashing or silently succeeding.
 //!
-//! The list is `cuda.h`'s functions (13.0.88, under their current exported names) less those
-//! chevron implements, as `scripts/driver_unsupported.sh` prints them.
+//! The list is `cuda.h`'s functions (13.0.88, under their current exported names, and the
+//! `_ptds`/`_ptsz` forms it declares) less those chevron implements, as
+//! `scripts/driver_unsupported.sh` prints them.
 
 use std::collections::HashSet;
 use std::ffi::c_void;
@@ -57,7 +58,7 @@ unsupported! {
     cuDevResourceGenerateDesc, cuDevSmResourceSplitByCount, cuDeviceCanAccessPeer,
     cuDeviceGetDevResource,
     cuDeviceGetExecAffinitySupport, cuDeviceGetHostAtomicCapabilities, cuDeviceGetLuid, cuDeviceGetNvSciSyncAttributes, cuDeviceGetP2PAtomicCapabilities, cuDeviceGetP2PAttribute,
-    cuDeviceGetProperties, cuDeviceGetTexture1DLinearMaxWidth, cuDeviceRegisterAsyncNotification, cuDeviceUnregisterAsyncNotification, cuEventRecordWithFlags,
+    cuDeviceGetProperties, cuDeviceGetTexture1DLinearMaxWidth, cuDeviceRegisterAsyncNotification, cuDeviceUnregisterAsyncNotification, cuEventRecordWithFlags, cuEventRecordWithFlags_ptsz,
     cuExternalMemoryGetMappedBuffer, cuExternalMemoryGetMappedMipmappedArray,
     cuFlushGPUDirectRDMAWrites, cuFuncSetBlockShape, cuFuncSetSharedSize,
     cuGraphAddBatchMemOpNode, cuGraphAddExternalSemaphoresSignalNode, cuGraphAddExternalSemaphoresWaitNode,
@@ -68,9 +69,9 @@ unsupported! {
     cuGraphExternalSemaphoresSignalNodeGetParams,
     cuGraphExternalSemaphoresSignalNodeSetParams, cuGraphExternalSemaphoresWaitNodeGetParams,
     cuGraphExternalSemaphoresWaitNodeSetParams, cuGraphMemcpyNodeGetParams, cuGraphMemcpyNodeSetParams,
-    cuGraphNodeSetParams, cuGraphicsMapResources, cuGraphicsResourceGetMappedMipmappedArray,
+    cuGraphNodeSetParams, cuGraphicsMapResources, cuGraphicsMapResources_ptsz, cuGraphicsResourceGetMappedMipmappedArray,
     cuGraphicsResourceGetMappedPointer_v2, cuGraphicsResourceSetMapFlags_v2,
-    cuGraphicsSubResourceGetMappedArray, cuGraphicsUnmapResources,
+    cuGraphicsSubResourceGetMappedArray, cuGraphicsUnmapResources, cuGraphicsUnmapResources_ptsz,
     cuGraphicsUnregisterResource, cuGreenCtxCreate, cuGreenCtxDestroy,
     cuGreenCtxGetDevResource, cuGreenCtxGetId, cuGreenCtxRecordEvent, cuGreenCtxStreamCreate,
     cuGreenCtxWaitEvent, cuImportExternalMemory, cuImportExternalSemaphore,
@@ -79,32 +80,31 @@ unsupported! {
     cuLaunchGridAsync, cuLibraryEnumerateKernels, cuLibraryGetKernelCount, cuLibraryGetManaged,
     cuLibraryGetUnifiedFunction, cuLogsCurrent, cuLogsDumpToFile, cuLogsDumpToMemory,
     cuLogsRegisterCallback, cuLogsUnregisterCallback, cuMemAddressFree, cuMemAddressReserve,
-    cuMemBatchDecompressAsync,
-    cuMemCreate, cuMemDiscardAndPrefetchBatchAsync, cuMemDiscardBatchAsync,
+    cuMemBatchDecompressAsync, cuMemBatchDecompressAsync_ptsz,
+    cuMemCreate, cuMemDiscardAndPrefetchBatchAsync, cuMemDiscardAndPrefetchBatchAsync_ptsz, cuMemDiscardBatchAsync, cuMemDiscardBatchAsync_ptsz,
     cuMemExportToShareableHandle, cuMemGetAccess,
     cuMemGetAllocationGranularity, cuMemGetAllocationPropertiesFromHandle,
     cuMemGetDefaultMemPool, cuMemGetHandleForAddressRange, cuMemGetMemPool, cuMemHostGetFlags,
-    cuMemImportFromShareableHandle, cuMemMap, cuMemMapArrayAsync, cuMemPoolExportPointer, cuMemPoolExportToShareableHandle,
+    cuMemImportFromShareableHandle, cuMemMap, cuMemMapArrayAsync, cuMemMapArrayAsync_ptsz, cuMemPoolExportPointer, cuMemPoolExportToShareableHandle,
     cuMemPoolGetAccess, cuMemPoolImportFromShareableHandle,
-    cuMemPoolImportPointer, cuMemPoolSetAccess, cuMemPrefetchBatchAsync,
+    cuMemPoolImportPointer, cuMemPoolSetAccess, cuMemPrefetchBatchAsync, cuMemPrefetchBatchAsync_ptsz,
     cuMemRangeGetAttribute, cuMemRangeGetAttributes, cuMemRelease, cuMemRetainAllocationHandle,
     cuMemSetAccess, cuMemSetMemPool, cuMemUnmap, cuMemcpy3DBatchAsync_ptsz,
-    cuMemcpy3DBatchAsync_v2, cuMemcpy3DPeer, cuMemcpy3DPeerAsync,
-    cuMemcpyBatchAsync_ptsz, cuMemcpyBatchAsync_v2,
+    cuMemcpy3DBatchAsync_v2, cuMemcpy3DBatchAsync_v2_ptsz, cuMemcpy3DPeer, cuMemcpy3DPeer_ptds, cuMemcpy3DPeerAsync, cuMemcpy3DPeerAsync_ptsz, cuMemcpyBatchAsync_ptsz, cuMemcpyBatchAsync_v2, cuMemcpyBatchAsync_v2_ptsz,
     cuMipmappedArrayGetMemoryRequirements,
     cuMipmappedArrayGetSparseProperties, cuModuleEnumerateFunctions, cuModuleGetFunctionCount,
     cuModuleGetSurfRef, cuModuleGetTexRef, cuMulticastAddDevice,
     cuMulticastBindAddr, cuMulticastBindMem, cuMulticastCreate, cuMulticastGetGranularity,
     cuMulticastUnbind, cuOccupancyMaxActiveClusters, cuOccupancyMaxPotentialClusterSize,
     cuParamSetSize, cuParamSetTexRef, cuParamSetf, cuParamSeti, cuParamSetv,
-    cuPointerSetAttribute, cuSignalExternalSemaphoresAsync, cuStreamAttachMemAsync,
-    cuStreamBatchMemOp_ptsz, cuStreamBatchMemOp_v2, cuStreamCopyAttributes,
-    cuStreamGetAttribute, cuStreamGetCaptureInfo_ptsz,
-    cuStreamGetCaptureInfo_v2_ptsz, cuStreamGetFlags,
-    cuStreamGetGreenCtx, cuStreamGetId, cuStreamSetAttribute,
-    cuStreamUpdateCaptureDependencies_ptsz, cuStreamWaitValue32_ptsz, cuStreamWaitValue32_v2, cuStreamWaitValue64_ptsz,
-    cuStreamWaitValue64_v2, cuStreamWriteValue32_ptsz, cuStreamWriteValue32_v2,
-    cuStreamWriteValue64_ptsz, cuStreamWriteValue64_v2,
+    cuPointerSetAttribute, cuSignalExternalSemaphoresAsync, cuSignalExternalSemaphoresAsync_ptsz, cuStreamAttachMemAsync, cuStreamAttachMemAsync_ptsz,
+    cuStreamBatchMemOp_ptsz, cuStreamBatchMemOp_v2, cuStreamBatchMemOp_v2_ptsz, cuStreamCopyAttributes, cuStreamCopyAttributes_ptsz,
+    cuStreamGetAttribute, cuStreamGetAttribute_ptsz, cuStreamGetCaptureInfo_ptsz,
+    cuStreamGetCaptureInfo_v2_ptsz, cuStreamGetFlags, cuStreamGetFlags_ptsz,
+    cuStreamGetGreenCtx, cuStreamGetId, cuStreamGetId_ptsz, cuStreamSetAttribute, cuStreamSetAttribute_ptsz,
+    cuStreamWaitValue32_ptsz, cuStreamWaitValue32_v2, cuStreamWaitValue32_v2_ptsz, cuStreamWaitValue64_ptsz,
+    cuStreamWaitValue64_v2, cuStreamWaitValue64_v2_ptsz, cuStreamWriteValue32_ptsz, cuStreamWriteValue32_v2, cuStreamWriteValue32_v2_ptsz,
+    cuStreamWriteValue64_ptsz, cuStreamWriteValue64_v2, cuStreamWriteValue64_v2_ptsz,
     cuSurfObjectGetResourceDesc, cuSurfRefGetArray, cuSurfRefSetArray,
     cuTensorMapEncodeIm2col, cuTensorMapEncodeIm2colWide,
     cuTensorMapReplaceAddress,
@@ -117,5 +117,5 @@ unsupported! {
     cuTexRefSetAddress_v2, cuTexRefSetArray, cuTexRefSetBorderColor, cuTexRefSetFilterMode,
     cuTexRefSetFlags, cuTexRefSetFormat, cuTexRefSetMaxAnisotropy, cuTexRefSetMipmapFilterMode,
     cuTexRefSetMipmapLevelBias, cuTexRefSetMipmapLevelClamp, cuTexRefSetMipmappedArray,
-    cuThreadExchangeStreamCaptureMode, cuWaitExternalSemaphoresAsync,
+    cuThreadExchangeStreamCaptureMode, cuWaitExternalSemaphoresAsync, cuWaitExternalSemaphoresAsync_ptsz,
 }

@@ -17,10 +17,12 @@
 //! [`VECTOR_SAVED`] and kept in its own layout (`save_group`), any other is checked against
 //! its registers' shapes when it resumes here.
 
+mod chain;
 mod hoist;
 mod operands;
 mod ops;
 pub mod plan;
+mod saved;
 mod scatter;
 mod shapes;
 mod shuffle;
@@ -130,6 +132,16 @@ struct VectorEmitter<'a, 'b, 'c> {
     /// The kernel's shuffles (instruction → the resume state that completes them), numbered
     /// as the scalar function numbers them.
     shuffle_ids: BTreeMap<usize, u32>,
+    /// The trusted resumes (resume state → block) of barriers and shuffles (`chain.rs`).
+    entries: BTreeMap<u32, Block>,
+    /// The regions between wait points (`chain.rs`).
+    regions: chain::Regions,
+    /// Per entry (resume state), the registers that stay in the group's saved layout
+    /// through its region (`chain::untouched`).
+    untouched: BTreeMap<u32, BTreeSet<u32>>,
+    /// Per entry, the registers its region does not write: in the group's saved layout at
+    /// its waits already (`chain::untouched`, reads allowed).
+    unwritten: BTreeMap<u32, BTreeSet<u32>>,
 }
 
 impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
@@ -173,6 +185,14 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         let loop_bodies = (t.plan.loops.iter().enumerate())
             .map(|(i, l)| (l.head, (b.create_block(), i)))
             .collect();
+        let shuffle_ids = crate::codegen::shuffle_ids(&t.code.insts, t.resume_ids);
+        let barriers = barrier_resumes(t);
+        let regions = chain::regions(&t.code.insts, &barriers, &shuffle_ids);
+        let at: BTreeMap<u32, usize> = (barriers.iter().chain(&shuffle_ids))
+            .map(|(&pc, &id)| (id, pc))
+            .collect();
+        let untouched = chain::untouched(&t.code.insts, t.plan, &regions, &at, true);
+        let unwritten = chain::untouched(&t.code.insts, t.plan, &regions, &at, false);
         VectorEmitter {
             t,
             b,
@@ -191,7 +211,11 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             checked: Vec::new(),
             single_phase: crate::codegen::single_phase(t.code),
             loop_bodies,
-            shuffle_ids: crate::codegen::shuffle_ids(&t.code.insts, t.resume_ids),
+            shuffle_ids,
+            entries: BTreeMap::new(),
+            regions,
+            untouched,
+            unwritten,
         }
     }
 
@@ -248,13 +272,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             .ins()
             .brif(parked, self.next_group, &[], runnable, &[]);
         self.b.switch_to_block(runnable);
-        let barrier_resumes: Vec<(usize, u32)> = self
-            .t
-            .resume_ids
-            .iter()
-            .filter(|(&pc, _)| pc > 0 && matches!(self.t.code.insts[pc - 1].op, Op::Bar { .. }))
-            .map(|(&pc, &id)| (pc, id))
-            .collect();
+        let barrier_resumes = barrier_resumes(self.t);
         // Saved by this function at a barrier: the registers have their shapes. Else (the
         // start, or saved by the scalar code) they are checked as they are loaded.
         let saved = self.b.ins().band_imm_u(s0, i64::from(VECTOR_SAVED));
@@ -270,12 +288,15 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             if !trust {
                 let start = self.b.create_block();
                 switch.set_entry(0, start);
-                resume_blocks.push((start, 0, trust));
+                resume_blocks.push((start, 0, trust, 0));
             }
-            for &(pc, id) in &barrier_resumes {
+            for (&pc, &id) in &barrier_resumes {
                 let block = self.b.create_block();
                 switch.set_entry(u128::from(id), block);
-                resume_blocks.push((block, pc, trust));
+                resume_blocks.push((block, pc, trust, id));
+                if trust {
+                    self.entries.insert(id, block);
+                }
             }
             if trust {
                 // A shuffle this function waited at, its warp released: the result.
@@ -285,6 +306,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
                     let block = self.b.create_block();
                     switch.set_entry(u128::from(id), block);
                     shuffle_blocks.push((block, pc));
+                    self.entries.insert(id, block);
                 }
             }
             // Trusted, never taken: this function saves groups at barriers' and shuffles'
@@ -293,18 +315,29 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             let state = self.b.ins().band_imm_u(s0, i64::from(!VECTOR_SAVED));
             switch.emit(self.b, state, other);
         }
-        for (block, pc, trust) in resume_blocks {
+        for (block, pc, trust, id) in resume_blocks {
             self.b.switch_to_block(block);
             self.clear();
             if pc > 0 {
-                self.restore(pc, trust);
+                self.restore(pc, trust.then_some(id));
+            }
+            if !trust {
+                // From the scalar code's layout: the registers the region does not write go
+                // to the group's, where its exits and waits take them.
+                let untouched = self.unwritten.get(&id).cloned().unwrap_or_default();
+                let live: Vec<u32> = (self.live_at(pc).into_iter())
+                    .filter(|r| untouched.contains(r))
+                    .collect();
+                self.pc = pc;
+                self.store_group(&live);
             }
             self.jump_to_pc(pc);
         }
         for (block, pc) in shuffle_blocks {
             self.b.switch_to_block(block);
             self.clear();
-            self.restore_group(pc);
+            let id = self.shuffle_ids[&pc];
+            self.restore_group(pc, id);
             self.finish_shuffle(pc);
         }
         self.next_group_and_body(head);
@@ -316,7 +349,11 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         let g = self.b.use_var(self.group);
         let g1 = self.b.ins().iadd_imm_u(g, 1);
         self.b.def_var(self.group, g1);
-        self.b.ins().jump(head, &[]);
+        if self.shuffle_ids.is_empty() {
+            self.b.ins().jump(head, &[]);
+        } else {
+            self.release_warp(g1, head);
+        }
 
         for pc in 0..self.t.code.insts.len() {
             self.b.switch_to_block(self.blocks[pc]);
@@ -367,6 +404,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         for (block, pc) in std::mem::take(&mut self.pending) {
             self.b.switch_to_block(block);
             if let Some(pc) = pc {
+                self.reload_untouched(pc);
                 self.save(pc);
                 let id = self.t.resume_ids[&pc];
                 self.set_states(id);
@@ -410,182 +448,6 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         self.b.ins().store(mem(), v, slot, 0);
     }
 
-    /// Address of lane `lane`'s saved registers.
-    fn lane_regs(&mut self, lane: i64) -> Value {
-        let g = self.b.use_var(self.group);
-        let t = self.b.ins().ishl_imm_u(g, 2);
-        let t = self.b.ins().iadd_imm_u(t, lane);
-        let base = self.load_fixed(types::I64, offset_of!(BlockContext, regs));
-        let off = self
-            .b
-            .ins()
-            .imul_imm_u(t, i64::from(self.t.code.num_regs) * 8);
-        self.b.ins().iadd(base, off)
-    }
-
-    fn live_at(&self, pc: usize) -> Vec<u32> {
-        (0..self.scalars.len() as u32)
-            .filter(|&r| self.t.plan.live.is_live(pc, r))
-            .collect()
-    }
-
-    /// Stores the registers live at `pc` to each thread's slots, as the scalar code keeps them
-    /// (a group leaving for the scalar code; one waiting at a barrier or a shuffle is saved in
-    /// its own layout by [`save_group`](Self::save_group)).
-    fn save(&mut self, pc: usize) {
-        let here = std::mem::replace(&mut self.pc, pc);
-        let live = self.live_at(pc);
-        // A varying 32-bit register's four values (an accumulator's NaNs made canonical once
-        // for the four, not lane by lane).
-        let mut vectors = BTreeMap::new();
-        for &r in &live {
-            if self.shape(Src::Reg(r)) == Shape::Varying && self.width(r) == Width::W32 {
-                let v = self.vec32(Src::Reg(r));
-                vectors.insert(r, v);
-            }
-        }
-        for lane in 0..4u8 {
-            let base = self.lane_regs(i64::from(lane));
-            for &r in &live {
-                let v = match vectors.get(&r) {
-                    Some(&v) => {
-                        let x = self.b.ins().extractlane(v, lane);
-                        self.b.ins().uextend(types::I64, x)
-                    }
-                    None => self.lane64(Src::Reg(r), lane),
-                };
-                self.b.ins().store(mem(), v, base, 8 * r as i32);
-            }
-        }
-        self.pc = here;
-    }
-
-    /// Stores the registers live at `pc` for a group waiting at a barrier or a shuffle
-    /// ([`VECTOR_SAVED`]),
-    /// which only this function's trusted resume ([`restore_group`](Self::restore_group))
-    /// reads: in the group's own layout over its four threads' slots (`32 × num_regs` bytes),
-    /// 32 bytes per register: an `i32x4` in one store, four `i64`, or the one scalar of a
-    /// uniform or affine register.
-    fn save_group(&mut self, pc: usize) {
-        let here = std::mem::replace(&mut self.pc, pc);
-        let live = self.live_at(pc);
-        let base = self.lane_regs(0);
-        for &r in &live {
-            let at = 32 * r as i32;
-            match self.vars_of(r) {
-                Vars::Vec32(_) => {
-                    let v = self.vec32(Src::Reg(r));
-                    self.b.ins().store(mem(), v, base, at);
-                }
-                Vars::Lanes64(_) => {
-                    for lane in 0..4u8 {
-                        let v = self.lane64(Src::Reg(r), lane);
-                        self.b.ins().store(mem(), v, base, at + 8 * i32::from(lane));
-                    }
-                }
-                Vars::Scalar(_) => {
-                    let v = match self.t.plan.widths[r as usize] {
-                        Width::W32 => self.lane0_32(Src::Reg(r)),
-                        Width::W64 => self.lane64(Src::Reg(r), 0),
-                    };
-                    self.b.ins().store(mem(), v, base, at);
-                }
-            }
-        }
-        self.pc = here;
-    }
-
-    /// Loads what [`save_group`](Self::save_group) stored at `pc`.
-    fn restore_group(&mut self, pc: usize) {
-        self.pc = pc;
-        let live = self.live_at(pc);
-        let base = self.lane_regs(0);
-        for &r in &live {
-            let at = 32 * r as i32;
-            match self.vars_of(r) {
-                Vars::Vec32(var) => {
-                    let v = self.b.ins().load(types::I32X4, mem(), base, at);
-                    self.b.def_var(var, v);
-                }
-                Vars::Lanes64(vars) => {
-                    for (lane, var) in vars.iter().enumerate() {
-                        let v = self
-                            .b
-                            .ins()
-                            .load(types::I64, mem(), base, at + 8 * lane as i32);
-                        self.b.def_var(*var, v);
-                    }
-                }
-                Vars::Scalar(var) => {
-                    let ty = match self.t.plan.widths[r as usize] {
-                        Width::W32 => types::I32,
-                        Width::W64 => types::I64,
-                    };
-                    let v = self.b.ins().load(ty, mem(), base, at);
-                    self.b.def_var(var, v);
-                }
-            }
-        }
-    }
-
-    /// Loads the registers live at `pc`: those of a group this function saved at a barrier
-    /// (`trusted`) from the group's layout; else from each thread's slots, handing the group
-    /// to the scalar code when a uniform or affine register's four values are not of its
-    /// shape (threads that ran one by one before the barrier may have parted).
-    fn restore(&mut self, pc: usize, trusted: bool) {
-        if trusted {
-            return self.restore_group(pc);
-        }
-        self.pc = pc;
-        let live = self.live_at(pc);
-        let bases: Vec<Value> = (0..4).map(|lane| self.lane_regs(lane)).collect();
-        let mut ok: Option<Value> = None;
-        for &r in &live {
-            let loaded: Vec<Value> = bases
-                .iter()
-                .map(|&base| self.b.ins().load(types::I64, mem(), base, 8 * r as i32))
-                .collect();
-            let narrow = self.t.plan.widths[r as usize] == Width::W32;
-            match self.vars_of(r) {
-                Vars::Vec32(var) => {
-                    let lanes: Vec<Value> = loaded
-                        .iter()
-                        .map(|&x| self.b.ins().ireduce(types::I32, x))
-                        .collect();
-                    let v = self.gather(&lanes);
-                    self.b.def_var(var, v);
-                }
-                Vars::Lanes64(vars) => {
-                    for (var, x) in vars.iter().zip(&loaded) {
-                        self.b.def_var(*var, *x);
-                    }
-                }
-                Vars::Scalar(var) => {
-                    let v0 = if narrow {
-                        self.b.ins().ireduce(types::I32, loaded[0])
-                    } else {
-                        loaded[0]
-                    };
-                    self.b.def_var(var, v0);
-                    for (i, &x) in loaded.iter().enumerate().skip(1) {
-                        let expected = self.lane64(Src::Reg(r), i as u8);
-                        let same = self.b.ins().icmp(IntCC::Equal, x, expected);
-                        ok = Some(match ok {
-                            Some(o) => self.b.ins().band(o, same),
-                            None => same,
-                        });
-                    }
-                }
-            }
-        }
-        if let Some(ok) = ok {
-            let go = self.b.create_block();
-            let parted = self.scalar_block();
-            self.b.ins().brif(ok, go, &[], parted, &[]);
-            self.b.switch_to_block(go);
-        }
-    }
-
     /// An `i32x4` of four `i32` values.
     fn gather(&mut self, lanes: &[Value]) -> Value {
         let mut v = self.b.ins().scalar_to_vector(types::I32X4, lanes[0]);
@@ -625,12 +487,12 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         // Marked [`VECTOR_SAVED`]: the group's four states stay equal, so it resumes here,
         // trusted, in its own layout (the scalar code takes a group only when its states
         // differ or name no barrier of this function).
-        self.save_group(pc);
         let id = self.t.resume_ids[&pc];
+        self.save_group(pc, id);
         if !self.shuffle_ids.is_empty() {
             // With collectives, the host releases warps and barriers from the states.
             self.set_states(id | WAITING | VECTOR_SAVED);
-            self.b.ins().jump(self.next_group, &[]);
+            self.chain(id);
             return;
         }
         self.set_states(id | VECTOR_SAVED);
@@ -641,7 +503,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             self.ctx,
             offset_of!(BlockContext, barrier_waits) as i32,
         );
-        self.b.ins().jump(self.next_group, &[]);
+        self.chain(id);
     }
 
     /// Whether all four lanes of a predicate (0 or 1 each) are set, none is, or they differ:
@@ -708,4 +570,13 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         }
         self.operation(pc, next);
     }
+}
+
+/// The resume points of the kernel's barriers (the instruction after each `bar`) and their
+/// resume states.
+fn barrier_resumes(t: &VectorTranslation<'_>) -> BTreeMap<usize, u32> {
+    (t.resume_ids.iter())
+        .filter(|(&pc, _)| pc > 0 && matches!(t.code.insts[pc - 1].op, Op::Bar { .. }))
+        .map(|(&pc, &id)| (pc, id))
+        .collect()
 }

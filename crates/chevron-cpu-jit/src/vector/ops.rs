@@ -122,11 +122,25 @@ impl VectorEmitter<'_, '_, '_> {
             let Shape::Affine(k) = self.shape(*a) else {
                 continue;
             };
+            // Thread i holds v0 + i·k, wrapped to 32 bits: the four widen to an affine
+            // sequence exactly when v0 + 3k stays in the extension's range, one compare of v0
+            // with a bound (|3k| < 2^26, so the bound is a 32-bit value).
+            let span = 3 * k;
+            let (cc, bound) = match (signed, span > 0) {
+                (false, true) => (IntCC::UnsignedLessThanOrEqual, i64::from(u32::MAX) - span),
+                (false, false) => (IntCC::UnsignedGreaterThanOrEqual, -span),
+                (true, true) => (IntCC::SignedLessThanOrEqual, i64::from(i32::MAX) - span),
+                (true, false) => (IntCC::SignedGreaterThanOrEqual, i64::from(i32::MIN) - span),
+            };
+            if span == 0 {
+                continue;
+            }
             let v0 = self.lane32(*a, 0);
-            let v3 = self.lane32(*a, 3);
-            let (e0, e3) = (self.extend(v0, signed), self.extend(v3, signed));
-            let gap = self.b.ins().isub(e3, e0);
-            let ok = self.b.ins().icmp_imm_s(IntCC::Equal, gap, 3 * k);
+            let bound = self
+                .b
+                .ins()
+                .iconst(types::I32, i64::from(bound as u32 as i32));
+            let ok = self.b.ins().icmp(cc, v0, bound);
             let go = self.b.create_block();
             let parted = self.exit_block(pc);
             self.b.ins().brif(ok, go, &[], parted, &[]);

@@ -1,7 +1,9 @@
 //! `shfl` four threads at a time: a group offers its four values (into the block's exchange,
 //! where the scalar code's threads offer theirs: one 64-bit slot per thread, in the row of the
 //! thread's offer count's parity) and waits as a barrier waits, saved in its own layout; once
-//! the host has released its warp, the group reads each thread's source lane's value. The
+//! its warp is released (by the vector function itself after the warp's last group, when all
+//! 32 threads wait there, else by the host after the phase), the group reads each thread's
+//! source lane's value. The
 //! lane and clamp operands are the same in the four threads (the plan's rule), so the source
 //! lanes follow from the thread's lane alone.
 
@@ -10,10 +12,11 @@ use std::mem::offset_of;
 use chevron_ptx::ir::ShuffleMode;
 use chevron_ptx::lowered::{Collective, Op};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
+use cranelift_codegen::ir::{types, Block, ConstantData, InstBuilder, MemFlagsData, Value};
 
 use super::VectorEmitter;
-use crate::context::{BlockContext, VECTOR_SAVED, WARP_WAITING};
+use crate::codegen::mem;
+use crate::context::{BlockContext, EXITED, VECTOR_SAVED, WARP_WAITING};
 
 impl VectorEmitter<'_, '_, '_> {
     /// The address of thread `lane` of the group's offer count, and that count.
@@ -69,10 +72,83 @@ impl VectorEmitter<'_, '_, '_> {
         let next = self.b.ins().iadd_imm_u(count, 1);
         let next = self.b.ins().splat(types::I32X4, next);
         self.b.ins().store(MemFlagsData::trusted(), next, slot, 0);
-        self.save_group(pc);
         let id = self.shuffle_ids[&pc];
+        self.save_group(pc, id);
         self.set_states(id | WARP_WAITING | VECTOR_SAVED);
-        self.b.ins().jump(self.next_group, &[]);
+        self.chain(id);
+    }
+
+    /// The step past group `next - 1` of a kernel with shuffles (`next` is in the group
+    /// variable): after a warp's last group, when the warp's 32 threads all wait at one
+    /// shuffle (their states the same but for [`VECTOR_SAVED`], with [`WARP_WAITING`], not
+    /// exited), the warp is released here, as the host's `release_warps` would release it
+    /// after the phase, and its first group runs again: a warp goes from shuffle to shuffle
+    /// within one call, its saved registers still in cache, and the host makes no pass over
+    /// the block's states per shuffle. Otherwise, the next group. Warps run one after another
+    /// between block barriers, an order the interpreter's warp scheduling may also take.
+    pub(super) fn release_warp(&mut self, next: Value, head: Block) {
+        let lane = self.b.ins().band_imm_u(next, 7);
+        let check = self.b.create_block();
+        self.b.ins().brif(lane, head, &[], check, &[]);
+        self.b.switch_to_block(check);
+        let base = self.load_fixed(types::I64, offset_of!(BlockContext, resume));
+        let at = self.b.ins().ishl_imm_u(next, 4);
+        let end = self.b.ins().iadd(base, at);
+        let keep = self
+            .b
+            .ins()
+            .iconst(types::I32, i64::from(!VECTOR_SAVED as i32));
+        let keep = self.b.ins().splat(types::I32X4, keep);
+        let states: Vec<Value> = (0..8)
+            .map(|k| {
+                let v = self.b.ins().load(types::I32X4, mem(), end, 16 * k - 128);
+                self.b.ins().band(v, keep)
+            })
+            .collect();
+        let first = self.b.ins().extractlane(states[0], 0);
+        let firsts = self.b.ins().splat(types::I32X4, first);
+        let mut diff = self.b.ins().bxor(states[0], firsts);
+        for &v in &states[1..] {
+            let d = self.b.ins().bxor(v, firsts);
+            diff = self.b.ins().bor(diff, d);
+        }
+        let parted = self.b.ins().vany_true(diff);
+        let waiting = self.b.ins().band_imm_u(first, i64::from(WARP_WAITING));
+        let exited = EXITED & !VECTOR_SAVED;
+        let live = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::NotEqual, first, i64::from(exited as i32));
+        let at_one = self.b.create_block();
+        let release = self.b.create_block();
+        self.b.ins().brif(parted, head, &[], at_one, &[]);
+        self.b.switch_to_block(at_one);
+        let go = self.b.ins().icmp_imm_u(IntCC::NotEqual, waiting, 0);
+        let go = self.b.ins().band(go, live);
+        self.b.ins().brif(go, release, &[], head, &[]);
+        self.b.switch_to_block(release);
+        let clear = self
+            .b
+            .ins()
+            .iconst(types::I32, i64::from(!WARP_WAITING as i32));
+        let clear = self.b.ins().splat(types::I32X4, clear);
+        for k in 0..8 {
+            let v = self.b.ins().load(types::I32X4, mem(), end, 16 * k - 128);
+            let v = self.b.ins().band(v, clear);
+            self.b.ins().store(mem(), v, end, 16 * k - 128);
+        }
+        let at = offset_of!(BlockContext, warp_reruns) as i32;
+        let reruns = self
+            .b
+            .ins()
+            .load(types::I64, MemFlagsData::trusted(), self.ctx, at);
+        let reruns = self.b.ins().iadd_imm_u(reruns, 8);
+        self.b
+            .ins()
+            .store(MemFlagsData::trusted(), reruns, self.ctx, at);
+        let first_group = self.b.ins().iadd_imm_u(next, -8);
+        self.b.def_var(self.group, first_group);
+        self.b.ins().jump(head, &[]);
     }
 
     /// The result of the `shfl` at `pc` for the group, its warp having offered (its registers
@@ -104,6 +180,44 @@ impl VectorEmitter<'_, '_, '_> {
         let (_, count) = self.offer_count(0);
         let last = self.b.ins().iadd_imm_u(count, -1);
         let row = self.exchange_slot(last, warp);
+        // Four consecutive source lanes (a `down` or `up` in range, a `bfly` or `idx` moving
+        // the group whole): their slots are 32 consecutive bytes, two loads and a shuffle of
+        // their low words. Else one load per lane.
+        let s0 = self.b.ins().extractlane(source, 0);
+        let first = self.b.ins().splat(types::I32X4, s0);
+        let steps = self.vconst([0, 1, 2, 3]);
+        let expected = self.b.ins().iadd(first, steps);
+        let same = self.b.ins().icmp(IntCC::Equal, source, expected);
+        let consecutive = self.b.ins().vall_true(same);
+        let whole = self.b.create_block();
+        let lanes = self.b.create_block();
+        let join = self.b.create_block();
+        let result = self.b.append_block_param(join, types::I32X4);
+        self.b.ins().brif(consecutive, whole, &[], lanes, &[]);
+        self.b.switch_to_block(whole);
+        let s = self.b.ins().uextend(types::I64, s0);
+        let at = self.b.ins().ishl_imm_u(s, 3);
+        let at = self.b.ins().iadd(row, at);
+        let low = self
+            .b
+            .ins()
+            .load(types::I8X16, MemFlagsData::trusted(), at, 0);
+        let high = self
+            .b
+            .ins()
+            .load(types::I8X16, MemFlagsData::trusted(), at, 16);
+        let mask: Vec<u8> = [0u8, 8, 16, 24]
+            .iter()
+            .flat_map(|&b| [b, b + 1, b + 2, b + 3])
+            .collect();
+        let mask = self.b.func.dfg.immediates.push(ConstantData::from(mask));
+        let picked = self.b.ins().shuffle(low, high, mask);
+        let v = self
+            .b
+            .ins()
+            .bitcast(types::I32X4, super::ops::lanes(), picked);
+        self.b.ins().jump(join, &[v.into()]);
+        self.b.switch_to_block(lanes);
         let values: Vec<Value> = (0..4u8)
             .map(|i| {
                 let s = self.b.ins().extractlane(source, i);
@@ -116,7 +230,9 @@ impl VectorEmitter<'_, '_, '_> {
             })
             .collect();
         let v = self.gather(&values);
-        self.set(d, v);
+        self.b.ins().jump(join, &[v.into()]);
+        self.b.switch_to_block(join);
+        self.set(d, result);
         // (No predicate: `p` is the sink, which `set` ignores.)
         let one = self.vconst([1; 4]);
         let r = self.b.ins().band(in_range, one);

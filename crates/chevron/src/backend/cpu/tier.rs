@@ -63,6 +63,8 @@ pub(crate) struct KernelTier {
     /// Lane-instructions (estimated) of the kernel's launches interpreted so far.
     interpreted_work: AtomicU64,
     compiling: AtomicBool,
+    /// Whether the code cache was asked for the kernel's record ([`KernelTier::cached_code`]).
+    probed: AtomicBool,
     compiled: Slot,
     /// Kinds of decision already said by `CHEVRON_CPU_COMPILE_LOG` (one bit each).
     logged: AtomicU32,
@@ -76,6 +78,7 @@ impl KernelTier {
             assessment: OnceLock::new(),
             interpreted_work: AtomicU64::new(0),
             compiling: AtomicBool::new(false),
+            probed: AtomicBool::new(false),
             compiled: Arc::default(),
             logged: AtomicU32::new(0),
         }
@@ -163,6 +166,11 @@ impl KernelTier {
         if plan == Plan::Tiered && assessed.grid_sync {
             // A grid synchronising itself runs whole on one executor: its blocks all at once.
             plan = Plan::CompileAndWait;
+        }
+        if plan != Plan::Interpret && !self.deterministic {
+            if let Some(compiled) = self.cached_code(kernel, options) {
+                return compiled.launch(config, params, hooks);
+            }
         }
         let (work, cost) = (weighing.launch_work, weighing.compile_ns as f64 / 1e6);
         match plan {
@@ -302,6 +310,32 @@ impl KernelTier {
         }
     }
 
+    /// At the first launch that pays for a compile: the kernel from the code cache's record
+    /// of it, defined at once (well under a millisecond, against 1–5 ms compiling from the
+    /// cache's function entries and more from nothing), so that the launch runs compiled from
+    /// its first block instead of interpreting while it compiles. Asked once per kernel; not
+    /// under `CHEVRON_CPU_DETERMINISTIC` (whether the cache has it depends on earlier runs).
+    fn cached_code(
+        &self,
+        kernel: &Launchable<'_>,
+        options: &CompileOptions,
+    ) -> Option<Arc<CompiledKernel>> {
+        if self.compiled.get().is_some()
+            || self.compiling.load(Ordering::Relaxed)
+            || self.probed.swap(true, Ordering::Relaxed)
+        {
+            return None;
+        }
+        let found = CompiledKernel::from_cache(kernel.program, kernel.handle, options);
+        let Ok(Some(compiled)) = found else {
+            return None;
+        };
+        let compiled = Ok(compiled);
+        say_compiled(&kernel.handle.name, &compiled);
+        let _ = self.compiled.set(compiled.ok().map(Arc::new));
+        self.compiled.get().cloned().flatten()
+    }
+
     fn compile(
         &self,
         kernel: &Launchable<'_>,
@@ -346,11 +380,16 @@ fn compile(
             record_compile(compiled.compile_time(), instructions);
         }
     }
+    say_compiled(&handle.name, &result);
+    result.ok().map(Arc::new)
+}
+
+/// Says how the compile of kernel `name` went (`CHEVRON_CPU_COMPILE_LOG`).
+fn say_compiled(name: &str, result: &Result<CompiledKernel, String>) {
     if logging() {
-        match &result {
+        match result {
             Ok(compiled) => eprintln!(
-                "chevron: compiled `{}` in {:.1} ms{}, {}",
-                handle.name,
+                "chevron: compiled `{name}` in {:.1} ms{}, {}",
                 compiled.compile_time().as_secs_f64() * 1e3,
                 match compiled.functions_from_cache() {
                     (0, _) => String::new(),
@@ -361,8 +400,7 @@ fn compile(
                     Err(why) => format!("one thread at a time: {why}"),
                 }
             ),
-            Err(why) => eprintln!("chevron: `{}` stays interpreted: {why}", handle.name),
+            Err(why) => eprintln!("chevron: `{name}` stays interpreted: {why}"),
         }
     }
-    result.ok().map(Arc::new)
 }
