@@ -756,6 +756,24 @@ static void genericNodes() {
 
     CHECK(cudaGraphExecDestroy(exec2));
     CHECK(cudaGraphDestroy(graph));
+
+    // A child graph moved into its node: the holder runs it and destroys it.
+    cudaGraph_t moved = chain(1, 0), holder;
+    CHECK(cudaGraphCreate(&holder, 0));
+    cudaGraphNodeParams child = {};
+    child.type = cudaGraphNodeTypeGraph;
+    child.graph.graph = moved;
+    child.graph.ownership = cudaGraphChildGraphOwnershipMove;
+    cudaGraphNode_t childNode;
+    CHECK(cudaGraphAddNode(&childNode, holder, nullptr, nullptr, 0, &child));
+    int zeros[N] = {};
+    CHECK(cudaMemcpyToSymbol(table, zeros, sizeof zeros));
+    CHECK(cudaGraphInstantiate(&exec, holder, 0));
+    CHECK(cudaGraphLaunch(exec, 0));
+    CHECK(cudaStreamSynchronize(0));
+    tableShouldBe(1);
+    CHECK(cudaGraphExecDestroy(exec));
+    CHECK(cudaGraphDestroy(holder));
     CHECK(cudaEventDestroy(event));
     CHECK(cudaFreeHost(host));
     CHECK(cudaFree(device));

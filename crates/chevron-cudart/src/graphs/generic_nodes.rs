@@ -21,7 +21,7 @@ use super::nodes::{
     memset_of,
 };
 use super::params::replace_node;
-use super::{find_graph, find_node};
+use super::{find_graph, find_node, SharedModel};
 use crate::abi::cudaKernelNodeParams;
 use crate::errors::{cudaError_t, guard, CudaError, CudaResult, INVALID_VALUE, NOT_SUPPORTED};
 use crate::state::lock;
@@ -69,6 +69,15 @@ fn body<T>(p: &cudaGraphNodeParams) -> *const T {
     p.reserved1.as_ptr().cast()
 }
 
+/// Whether `graph` is `target` or holds it in a child graph node, at any depth.
+fn holds(graph: &SharedModel, target: &SharedModel) -> bool {
+    Arc::ptr_eq(graph, target)
+        || lock(graph).nodes.iter().any(|node| match &node.kind {
+            NodeKind::Child(child) => holds(&child.model, target),
+            _ => false,
+        })
+}
+
 /// The node `p` describes for graph `graph` (its handle; a free node must free memory of it).
 /// An allocation node's address is written to `p`'s `dptr`.
 ///
@@ -113,10 +122,20 @@ unsafe fn node_of(p: &mut cudaGraphNodeParams, graph: Option<*mut c_void>) -> Cu
             let child = find_graph(params.graph)?;
             match params.ownership {
                 0 => NodeKind::Child(ChildGraph::new(lock(&child).detached())),
-                1 => NodeKind::Child(ChildGraph {
-                    model: Arc::clone(&child),
-                    handle: params.graph as usize,
-                }),
+                1 => {
+                    // A graph moved into a node of a graph it holds would hold itself.
+                    let parent = graph.map(find_graph).transpose()?;
+                    if parent.is_some_and(|parent| holds(&child, &parent)) {
+                        return Err(CudaError::new(
+                            INVALID_VALUE,
+                            "the child graph holds the graph it would be moved into",
+                        ));
+                    }
+                    NodeKind::Child(ChildGraph {
+                        model: Arc::clone(&child),
+                        handle: params.graph as usize,
+                    })
+                }
                 other => {
                     return Err(CudaError::new(
                         INVALID_VALUE,
