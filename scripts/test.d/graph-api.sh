@@ -22,7 +22,7 @@ scripts/build-workspace -q   # libcudart.so and the CLI, sharing cargo test's bu
 chevron="$root/target/debug/chevron"
 
 passed=0
-for name in graph_api graph_manual graph_capture mem_pool mempool_pressure; do
+for name in graph_api graph_manual graph_capture graph_node_params mem_pool mempool_pressure; do
     src="tests/cudart/$name.cu"
     if [[ ! -e $out/$name || $src -nt $out/$name ]]; then
         nice "$bin/nvcc" -cudart shared -L"$out/nvidia-lib" -Xlinker -rpath -Xlinker "$toolkit/lib" \

@@ -1,7 +1,8 @@
 // Driver-API graphs: a graph built node by node (fill, copy, kernel, host function, empty join)
 // launched twice; a graph captured from a stream (cuLaunchKernel, cuMemsetD32Async) launched on
 // another; instantiation with parameters; user objects released with their graphs; the
-// errors for a bad handle and a capture of the default stream. Usage: graphs KERNELS.ptx
+// errors for a bad handle and a capture of the default stream; memory and event nodes, a
+// kernel node's attribute and the device's graph memory. Usage: graphs KERNELS.ptx
 #include <string.h>
 #include <time.h>
 
@@ -124,6 +125,61 @@ int main(int argc, char **argv) {
     for (int i = 0; i < N; i++) EXPECT(host[i] == 42);
     CHECK(cuGraphExecDestroy(exec));
     CHECK(cuGraphDestroy(captured));
+
+    // Memory and event nodes, node queries and attributes through the driver: an allocation
+    // node's memory filled with 9, one added, copied to y and freed; the event record node's
+    // event changed; a kernel node's priority; the device's graph memory.
+    CUgraph more;
+    CHECK(cuGraphCreate(&more, 0));
+    CUDA_MEM_ALLOC_NODE_PARAMS alloc = {0};
+    alloc.poolProps.allocType = CU_MEM_ALLOCATION_TYPE_PINNED;
+    alloc.poolProps.location.type = CU_MEM_LOCATION_TYPE_DEVICE;
+    alloc.poolProps.location.id = 0;
+    alloc.bytesize = N * sizeof(int);
+    CUgraphNode alloc_node, fill2, kernel2, copy2, free_node, record;
+    CHECK(cuGraphAddMemAllocNode(&alloc_node, more, NULL, 0, &alloc));
+    EXPECT(alloc.dptr != 0);
+    memset.dst = alloc.dptr;
+    memset.value = 9;
+    CHECK(cuGraphAddMemsetNode(&fill2, more, &alloc_node, 1, &memset, ctx));
+    void *args2[] = {&alloc.dptr, &n};
+    launch.kernelParams = args2;
+    CHECK(cuGraphAddKernelNode(&kernel2, more, &fill2, 1, &launch));
+    copy_params.srcDevice = alloc.dptr;
+    copy_params.dstDevice = y;
+    CHECK(cuGraphAddMemcpyNode(&copy2, more, &kernel2, 1, &copy_params, ctx));
+    CHECK(cuGraphAddMemFreeNode(&free_node, more, &copy2, 1, alloc.dptr));
+    CUdeviceptr freed = 0;
+    CHECK(cuGraphMemFreeNodeGetParams(free_node, &freed));
+    EXPECT(freed == alloc.dptr);
+    CUevent first, second, seen;
+    CHECK(cuEventCreate(&first, CU_EVENT_DEFAULT));
+    CHECK(cuEventCreate(&second, CU_EVENT_DEFAULT));
+    CHECK(cuGraphAddEventRecordNode(&record, more, &free_node, 1, first));
+    CHECK(cuGraphEventRecordNodeSetEvent(record, second));
+    CHECK(cuGraphEventRecordNodeGetEvent(record, &seen));
+    EXPECT(seen == second);
+    int least, greatest;
+    CHECK(cuCtxGetStreamPriorityRange(&least, &greatest));
+    CUkernelNodeAttrValue value = {0}, read = {0};
+    value.priority = greatest;
+    CHECK(cuGraphKernelNodeSetAttribute(kernel2, CU_KERNEL_NODE_ATTRIBUTE_PRIORITY, &value));
+    CHECK(cuGraphKernelNodeGetAttribute(kernel2, CU_KERNEL_NODE_ATTRIBUTE_PRIORITY, &read));
+    EXPECT(read.priority == greatest);
+    CHECK(cuGraphInstantiate(&exec, more, 0));
+    CHECK(cuGraphLaunch(exec, stream));
+    CHECK(cuStreamSynchronize(stream));
+    CHECK(cuMemcpyDtoH(host, y, sizeof host));
+    for (int i = 0; i < N; i++) EXPECT(host[i] == 10);
+    cuuint64_t high = 0;
+    CHECK(cuDeviceGetGraphMemAttribute(dev, CU_GRAPH_MEM_ATTR_USED_MEM_HIGH, &high));
+    EXPECT(high >= N * sizeof(int));
+    CHECK(cuGraphExecDestroy(exec));
+    CHECK(cuGraphDestroy(more));
+    CHECK(cuCtxSynchronize());
+    CHECK(cuDeviceGraphMemTrim(dev));
+    CHECK(cuEventDestroy(first));
+    CHECK(cuEventDestroy(second));
 
     // Errors: a stale handle, and capturing the legacy default stream.
     EXPECT(cuGraphLaunch(exec, stream) != CUDA_SUCCESS);

@@ -24,6 +24,8 @@
 {"cuMemFreeHost", ZERO, ANY_POSITION, CUDA_SUCCESS},
 {"cuPointerGetAttributes", NO_CONTEXT, ANY_POSITION, CUDA_SUCCESS},
 {"cuPointerGetAttributes", ZERO, ANY_POSITION, CUDA_SUCCESS},
+// Device 0's graph memory trimmed (nothing kept to give back).
+{"cuDeviceGraphMemTrim", ZERO, ANY_POSITION, CUDA_SUCCESS},
 // With a context: both priority outputs are optional; NULL asks for no popped handle; the
 // NULL stream is the default stream; copies and fills of 0 bytes do nothing.
 {"cuCtxGetStreamPriorityRange", ZERO, ANY_POSITION, CUDA_SUCCESS},
@@ -50,6 +52,8 @@
 {"cuGraphExecUpdate_v2", NULLED, 2, CUDA_SUCCESS},
 {"cuGraphGetEdges_v2", NULLED, 3, CUDA_SUCCESS},
 {"cuGraphGetNodes", NULLED, 1, CUDA_SUCCESS},
+// Edge data may be NULL (default edges): the probe's stream does not capture.
+{"cuStreamUpdateCaptureDependencies_v2*", NULLED, 2, CUDA_ERROR_ILLEGAL_STATE},
 {"cuGraphGetRootNodes", NULLED, 1, CUDA_SUCCESS},
 {"cuGraphInstantiate_v2", NULLED, 2, CUDA_SUCCESS},
 {"cuGraphInstantiate_v2", NULLED, 3, CUDA_SUCCESS},

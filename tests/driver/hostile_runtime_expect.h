@@ -3,7 +3,8 @@
 #define RT(code) ((CUresult)(code))
 
 // All zeros is a valid call: free(NULL) semantics; copies and fills of 0 bytes; device 0;
-// the default stream; no flags; both priority outputs optional; the default cache and limits.
+// the default stream; no flags; both priority outputs optional; the default cache and limits;
+// device 0's graph memory trimmed.
 {"cudaFree*", ZERO, ANY_POSITION, CUDA_SUCCESS},
 {"cudaMemcpy*", ZERO, ANY_POSITION, CUDA_SUCCESS},
 {"cudaMemset*", ZERO, ANY_POSITION, CUDA_SUCCESS},
@@ -15,6 +16,7 @@
 {"cudaDeviceSetCacheConfig", ZERO, ANY_POSITION, CUDA_SUCCESS},
 {"cudaDeviceSetLimit", ZERO, ANY_POSITION, CUDA_SUCCESS},
 {"cudaDeviceSetSharedMemConfig", ZERO, ANY_POSITION, CUDA_SUCCESS},
+{"cudaDeviceGraphMemTrim", ZERO, ANY_POSITION, CUDA_SUCCESS},
 
 // Optional outputs and inputs ("may be NULL"); NULL frees nothing; a NULL pointer's
 // attributes are those of unregistered memory (CUDA 11 on).
@@ -28,6 +30,10 @@
 {"cudaGraphGetRootNodes", NULLED, 1, CUDA_SUCCESS},
 {"cudaGraphNodeGetDependencies", NULLED, ANY_POSITION, CUDA_SUCCESS},
 {"cudaGraphNodeGetDependentNodes", NULLED, ANY_POSITION, CUDA_SUCCESS},
+// Edge data may be NULL (default edges): the probe's stream does not capture.
+{"cudaStreamUpdateCaptureDependencies*", NULLED, 2, RT(cudaErrorIllegalState)},
+// Edge data may be NULL: the probe's zeroed parameters are a kernel node naming no kernel.
+{"cudaGraphAddNode", NULLED, 3, RT(cudaErrorInvalidDeviceFunction)},
 {"cudaLaunchHostFunc*", NULLED, 2, CUDA_SUCCESS},
 {"cudaStreamAddCallback*", NULLED, 2, CUDA_SUCCESS},
 {"cudaPointerGetAttributes", NULLED, 1, CUDA_SUCCESS},
@@ -78,6 +84,37 @@
 {"cudaMemcpyFromSymbol*", HUGE_SIZE, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
 {"cudaMemcpyFromSymbol*", RANGE, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
 {"cudaGetSymbol*", NULLED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+// Graph copy nodes to and from a variable look the symbol up first, as cudaMemcpyToSymbol.
+{"cudaGraphAddMemcpyNodeToSymbol", NULLED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphAddMemcpyNodeToSymbol", FORGED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphAddMemcpyNodeToSymbol", DESTROYED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphAddMemcpyNodeToSymbol", HUGE_SIZE, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphAddMemcpyNodeToSymbol", RANGE, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphAddMemcpyNodeFromSymbol", NULLED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphAddMemcpyNodeFromSymbol", FORGED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphAddMemcpyNodeFromSymbol", DESTROYED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphAddMemcpyNodeFromSymbol", HUGE_SIZE, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphAddMemcpyNodeFromSymbol", RANGE, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphMemcpyNodeSetParamsToSymbol", NULLED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphMemcpyNodeSetParamsToSymbol", FORGED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphMemcpyNodeSetParamsToSymbol", DESTROYED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphMemcpyNodeSetParamsToSymbol", HUGE_SIZE, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphMemcpyNodeSetParamsToSymbol", RANGE, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphMemcpyNodeSetParamsFromSymbol", NULLED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphMemcpyNodeSetParamsFromSymbol", FORGED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphMemcpyNodeSetParamsFromSymbol", DESTROYED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphMemcpyNodeSetParamsFromSymbol", HUGE_SIZE, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphMemcpyNodeSetParamsFromSymbol", RANGE, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphExecMemcpyNodeSetParamsToSymbol", NULLED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphExecMemcpyNodeSetParamsToSymbol", FORGED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphExecMemcpyNodeSetParamsToSymbol", DESTROYED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphExecMemcpyNodeSetParamsToSymbol", HUGE_SIZE, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphExecMemcpyNodeSetParamsToSymbol", RANGE, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphExecMemcpyNodeSetParamsFromSymbol", NULLED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphExecMemcpyNodeSetParamsFromSymbol", FORGED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphExecMemcpyNodeSetParamsFromSymbol", DESTROYED, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphExecMemcpyNodeSetParamsFromSymbol", HUGE_SIZE, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
+{"cudaGraphExecMemcpyNodeSetParamsFromSymbol", RANGE, ANY_POSITION, RT(cudaErrorInvalidSymbol)},
 {"cudaMallocArray", HUGE_SIZE, ANY_POSITION, RT(cudaErrorInvalidChannelDescriptor)},
 {"cudaMallocArray", RANGE, ANY_POSITION, RT(cudaErrorInvalidChannelDescriptor)},
 {"cudaMalloc3DArray", NULLED, ANY_POSITION, RT(cudaErrorInvalidChannelDescriptor)},

@@ -1,5 +1,5 @@
 //! Stream capture as the layers below graphs see it: the work entry points (launches, copies,
-//! fills, host functions, event records and waits, stream lookups and destruction) ask
+//! fills, host functions, event records and waits, stream-ordered allocations and frees, stream lookups and destruction) ask
 //! [`StreamCapture`] first, and a capturing stream records instead of running. Graphs implement it
 //! and install it when the first capture begins ([`install`]); until then nothing captures, and
 //! each question costs one atomic load. The stream lookups of `state`, a layer below, get their
@@ -56,6 +56,12 @@ pub(crate) trait StreamCapture: Sync {
 
     /// Records `cudaStreamWaitEvent`.
     fn event_wait(&self, stream: *mut c_void, event: *mut c_void) -> Option<CudaResult>;
+
+    /// Records `cudaMallocAsync` (as an allocation node): the allocation's address.
+    fn alloc(&self, stream: *mut c_void, bytes: usize) -> Option<CudaResult<u64>>;
+
+    /// Records `cudaFreeAsync` (as a free node).
+    fn free(&self, stream: *mut c_void, ptr: u64) -> Option<CudaResult>;
 
     /// Drops the captures of destroyed or forgotten `streams`.
     fn forget(&self, streams: &[usize]);
@@ -125,6 +131,16 @@ pub(crate) fn event_record(event: *mut c_void, stream: *mut c_void) -> Option<Cu
 /// See [`StreamCapture::event_wait`].
 pub(crate) fn event_wait(stream: *mut c_void, event: *mut c_void) -> Option<CudaResult> {
     CAPTURE.get()?.event_wait(stream, event)
+}
+
+/// See [`StreamCapture::alloc`].
+pub(crate) fn alloc(stream: *mut c_void, bytes: usize) -> Option<CudaResult<u64>> {
+    CAPTURE.get()?.alloc(stream, bytes)
+}
+
+/// See [`StreamCapture::free`].
+pub(crate) fn free(stream: *mut c_void, ptr: u64) -> Option<CudaResult> {
+    CAPTURE.get()?.free(stream, ptr)
 }
 
 /// See [`StreamCapture::forget`].

@@ -18,6 +18,9 @@
 //! `cudaMemPoolReuseAllowOpportunistic`, a buffer whose free has completed. A stream that
 //! waited for an event after the free is not told apart (`…FollowEventDependencies` reuses
 //! through the internal dependency or once the free is done).
+//!
+//! On a capturing stream an allocation or free is recorded instead, as a graph memory node
+//! (`graphs::memory_nodes`), through `crate::capturing`.
 
 use std::collections::HashMap;
 use std::ffi::{c_int, c_void};
@@ -143,7 +146,7 @@ impl Pools {
     }
 }
 
-fn device_ordinal(device: c_int) -> CudaResult<usize> {
+pub(crate) fn device_ordinal(device: c_int) -> CudaResult<usize> {
     let count = state::devices()?.len();
     usize::try_from(device)
         .ok()
@@ -163,6 +166,9 @@ fn allocate(
     }
     if size == 0 {
         return Err(CudaError::new(INVALID_VALUE, "size is 0"));
+    }
+    if let Some(captured) = crate::capturing::alloc(stream, size) {
+        return store(out, captured? as *mut c_void, "devPtr");
     }
     let (ordinal, submit) = state::submit_stream(stream)?;
     let key = stream_key(stream);
@@ -230,6 +236,9 @@ pub extern "C" fn cudaFreeAsync(ptr: *mut c_void, stream: *mut c_void) -> cudaEr
     guard("cudaFreeAsync", || {
         if ptr.is_null() {
             return Ok(());
+        }
+        if let Some(captured) = crate::capturing::free(stream, ptr as u64) {
+            return captured;
         }
         let raw = stream;
         let (_, stream) = state::submit_stream(stream)?;

@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::ffi::{c_int, c_uint, c_void};
 use std::sync::Mutex;
 
-use chevron::{TimingMark, Token};
+use chevron::{Stream, TimingMark, Token};
 
 use crate::errors::{
     cudaError_t, guard, CudaError, CudaResult, INVALID_RESOURCE_HANDLE, INVALID_VALUE, NOT_READY,
@@ -67,11 +67,19 @@ pub(crate) fn event_token(event: *mut c_void) -> CudaResult<Token> {
     with_event(event, |e| Ok(e.token.clone()))
 }
 
-/// Records `event` at `token` (a graph's event record node; no timestamp).
-pub(crate) fn set_event_token(event: usize, token: Token) -> CudaResult {
-    with_event(event as *mut c_void, |e| {
+/// Records `event` at the current end of `stream` (with a timestamp for a timing event):
+/// `cudaEventRecord` and a graph's event record node.
+pub(crate) fn record_event(event: *mut c_void, stream: &Stream) -> CudaResult {
+    let timing = with_event(event, |e| Ok(e.timing))?;
+    let (token, mark) = if timing {
+        let mark = stream.record_timing()?;
+        (mark.token().clone(), Some(mark))
+    } else {
+        (stream.token(), None)
+    };
+    with_event(event, |e| {
         e.token = token;
-        e.mark = None;
+        e.mark = mark;
         Ok(())
     })
 }
@@ -327,18 +335,7 @@ pub extern "C" fn cudaEventRecord(event: *mut c_void, stream: *mut c_void) -> cu
             return captured;
         }
         let stream = state::submit_stream(stream)?.1;
-        let timing = with_event(event, |e| Ok(e.timing))?;
-        let (token, mark) = if timing {
-            let mark = stream.record_timing()?;
-            (mark.token().clone(), Some(mark))
-        } else {
-            (stream.token(), None)
-        };
-        with_event(event, |e| {
-            e.token = token;
-            e.mark = mark;
-            Ok(())
-        })
+        record_event(event, &stream)
     })
 }
 

@@ -16,7 +16,11 @@ use crate::registry;
 use crate::state;
 
 /// The device address of `symbol` on the current device, checked to hold `offset + bytes`.
-fn symbol_address(symbol: *const c_void, offset: usize, bytes: usize) -> CudaResult<u64> {
+pub(crate) fn symbol_address(
+    symbol: *const c_void,
+    offset: usize,
+    bytes: usize,
+) -> CudaResult<u64> {
     let entry = registry::var_entry(symbol)?;
     state::current()?;
     let global = entry.global(state::current_ordinal())?;

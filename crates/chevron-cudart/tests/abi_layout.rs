@@ -12,6 +12,8 @@ use cudart::abi::{
     cudaDeviceProp, cudaFuncAttributes, cudaKernelNodeParams, cudaLaunchAttribute,
     cudaLaunchConfig_t, cudaPointerAttributes, Dim3,
 };
+use cudart::graphs::generic_nodes::cudaGraphNodeParams;
+use cudart::graphs::memory_nodes::{cudaMemAllocNodeParams, cudaMemPoolProps};
 
 /// `(struct, field)` → offset, and `(struct, "sizeof")` → size, from Rust and C side by side.
 macro_rules! layout {
@@ -77,6 +79,13 @@ fn abi_structs_match_the_toolkit_headers() {
         "cudaKernelNodeParams" => cudaKernelNodeParams {
             func, gridDim, blockDim, sharedMemBytes, kernelParams, extra
         }
+        "cudaMemPoolProps" => cudaMemPoolProps {
+            allocType, handleTypes, location, win32SecurityAttributes, maxSize, usage, reserved
+        }
+        "cudaMemAllocNodeParams" => cudaMemAllocNodeParams {
+            poolProps, accessDescs, accessDescCount, bytesize, dptr
+        }
+        "cudaGraphNodeParams" => cudaGraphNodeParams { r#type, reserved0, reserved1, reserved2 }
     };
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../..");
     let include = root.join(".deps/cuda/nvidia/cu13/include");

@@ -20,14 +20,6 @@ use crate::memcpy_2d::CUDA_MEMCPY3D;
 use crate::memory::{enter, CUdeviceptr};
 use crate::module::{function, FunctionEntry};
 use crate::result::{entry, CUresult, DriverError, DriverResult, INVALID_VALUE};
-use crate::user_object;
-
-/// Gives the instantiated graph at `out` references to the user objects `graph` holds.
-fn share_with_exec(graph: *mut c_void, out: *mut *mut c_void) {
-    // SAFETY: written by the successful instantiation just before.
-    let exec = unsafe { *out };
-    user_object::share_held(graph as usize, exec as usize);
-}
 
 /// `CUDA_KERNEL_NODE_PARAMS` (`_v2`/`_v3`: the same leading fields).
 #[repr(C)]
@@ -94,9 +86,7 @@ pub extern "C" fn cuGraphCreate(out: *mut *mut c_void, flags: c_uint) -> CUresul
 #[no_mangle]
 pub extern "C" fn cuGraphDestroy(graph: *mut c_void) -> CUresult {
     entry("cuGraphDestroy", || {
-        through(|| build::cudaGraphDestroy(graph))?;
-        user_object::release_held(graph as usize);
-        Ok(())
+        through(|| build::cudaGraphDestroy(graph))
     })
 }
 
@@ -291,9 +281,7 @@ pub extern "C" fn cuGraphInstantiateWithFlags(
     flags: c_ulonglong,
 ) -> CUresult {
     entry("cuGraphInstantiate", || {
-        through(|| exec::cudaGraphInstantiateWithFlags(out, graph, flags))?;
-        share_with_exec(graph, out);
-        Ok(())
+        through(|| exec::cudaGraphInstantiateWithFlags(out, graph, flags))
     })
 }
 
@@ -356,9 +344,7 @@ pub unsafe extern "C" fn cuGraphInstantiate_v2(
             // SAFETY: at least one writable byte (caller).
             unsafe { *log = 0 };
         }
-        through(|| exec::cudaGraphInstantiate(out, graph, 0))?;
-        share_with_exec(graph, out);
-        Ok(())
+        through(|| exec::cudaGraphInstantiate(out, graph, 0))
     })
 }
 
@@ -382,9 +368,7 @@ pub extern "C" fn cuGraphUpload(exec: *mut c_void, stream: *mut c_void) -> CUres
 #[no_mangle]
 pub extern "C" fn cuGraphExecDestroy(exec: *mut c_void) -> CUresult {
     entry("cuGraphExecDestroy", || {
-        through(|| exec::cudaGraphExecDestroy(exec))?;
-        user_object::release_held(exec as usize);
-        Ok(())
+        through(|| exec::cudaGraphExecDestroy(exec))
     })
 }
 

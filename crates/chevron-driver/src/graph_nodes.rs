@@ -1,7 +1,8 @@
 //! The rest of the driver's graph API that a statically linked runtime reaches for: child
 //! graph and event nodes, dependencies and edges, node queries, cloning, kernel, host and fill
 //! node parameters (in a graph and in an instantiated one), enabling nodes and
-//! `cuGraphExecUpdate`. Each is the runtime's function of the same meaning
+//! `cuGraphExecUpdate`; event nodes' events, kernel node attributes, a child node's graph,
+//! memory nodes and graph memory, capture into a graph and its dependencies updated. Each is the runtime's function of the same meaning
 //! (`cudart::graphs`), whose structures and handles the driver's share; kernel nodes name a
 //! `CUfunction`, translated as [`crate::graph`] does.
 
@@ -9,7 +10,10 @@ use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 
 use cudart::graphs::exec::cudaGraphExecUpdateResultInfo;
 use cudart::graphs::nodes::{cudaHostNodeParams, cudaMemsetParams};
-use cudart::graphs::{build, exec, exec_params, nodes, params, KernelLaunch};
+use cudart::graphs::{
+    build, capture, child_graphs, event_nodes, exec, exec_params, kernel_attributes, memory_nodes,
+    nodes, params, KernelLaunch,
+};
 
 use crate::forward::through;
 use crate::graph::{kernel_node_target, CudaKernelNodeParams};
@@ -203,4 +207,70 @@ pub unsafe extern "C" fn cuGraphExecKernelNodeSetParams_v2(
         let launch = unsafe { launch_of(params) }?;
         exec::exec_set_kernel_node(exec, node, launch).map_err(Into::into)
     })
+}
+
+forward! {
+        /// The event an event record node records.
+        cuGraphEventRecordNodeGetEvent => event_nodes::cudaGraphEventRecordNodeGetEvent,
+            (node: *mut c_void, out: *mut *mut c_void);
+        /// Gives an event record node another event.
+        cuGraphEventRecordNodeSetEvent => event_nodes::cudaGraphEventRecordNodeSetEvent,
+            (node: *mut c_void, event: *mut c_void);
+        /// The event an event wait node waits for.
+        cuGraphEventWaitNodeGetEvent => event_nodes::cudaGraphEventWaitNodeGetEvent,
+            (node: *mut c_void, out: *mut *mut c_void);
+        /// Gives an event wait node another event.
+        cuGraphEventWaitNodeSetEvent => event_nodes::cudaGraphEventWaitNodeSetEvent,
+            (node: *mut c_void, event: *mut c_void);
+        /// Gives an instantiation's event record node another event.
+        cuGraphExecEventRecordNodeSetEvent => event_nodes::cudaGraphExecEventRecordNodeSetEvent,
+            (exec: *mut c_void, node: *mut c_void, event: *mut c_void);
+        /// Gives an instantiation's event wait node another event.
+        cuGraphExecEventWaitNodeSetEvent => event_nodes::cudaGraphExecEventWaitNodeSetEvent,
+            (exec: *mut c_void, node: *mut c_void, event: *mut c_void);
+        /// A kernel node's launch attribute (`CUkernelNodeAttrValue` is the runtime's union).
+        cuGraphKernelNodeGetAttribute => kernel_attributes::cudaGraphKernelNodeGetAttribute,
+            (node: *mut c_void, id: c_int, out: *mut [u64; 8]);
+        /// Sets a kernel node's launch attribute.
+        cuGraphKernelNodeSetAttribute => kernel_attributes::cudaGraphKernelNodeSetAttribute,
+            (node: *mut c_void, id: c_int, value: *const [u64; 8]);
+        /// Gives kernel node `dst` the attributes of `src`.
+        cuGraphKernelNodeCopyAttributes => kernel_attributes::cudaGraphKernelNodeCopyAttributes,
+            (dst: *mut c_void, src: *mut c_void);
+        /// A child graph node's own graph.
+        cuGraphChildGraphNodeGetGraph => child_graphs::cudaGraphChildGraphNodeGetGraph,
+            (node: *mut c_void, out: *mut *mut c_void);
+        /// Replaces an instantiation's child graph by one of the same topology.
+        cuGraphExecChildGraphNodeSetParams => child_graphs::cudaGraphExecChildGraphNodeSetParams,
+            (exec: *mut c_void, node: *mut c_void, graph: *mut c_void);
+        /// Adds a memory allocation node (`CUDA_MEM_ALLOC_NODE_PARAMS` is the runtime's).
+        cuGraphAddMemAllocNode => memory_nodes::cudaGraphAddMemAllocNode,
+            (out: *mut *mut c_void, graph: *mut c_void, deps: *const *mut c_void, count: usize,
+             params: *mut memory_nodes::cudaMemAllocNodeParams);
+        /// Adds a node freeing memory of an allocation node of the graph.
+        cuGraphAddMemFreeNode => memory_nodes::cudaGraphAddMemFreeNode,
+            (out: *mut *mut c_void, graph: *mut c_void, deps: *const *mut c_void, count: usize,
+             dptr: *mut c_void);
+        /// An allocation node's parameters.
+        cuGraphMemAllocNodeGetParams => memory_nodes::cudaGraphMemAllocNodeGetParams,
+            (node: *mut c_void, out: *mut memory_nodes::cudaMemAllocNodeParams);
+        /// The address a free node frees.
+        cuGraphMemFreeNodeGetParams => memory_nodes::cudaGraphMemFreeNodeGetParams,
+            (node: *mut c_void, out: *mut *mut c_void);
+        /// A graph memory attribute of a device (`CUdevice` is its ordinal).
+        cuDeviceGetGraphMemAttribute => memory_nodes::cudaDeviceGetGraphMemAttribute,
+            (device: c_int, attribute: c_int, value: *mut c_void);
+        /// Resets a high of a device's graph memory.
+        cuDeviceSetGraphMemAttribute => memory_nodes::cudaDeviceSetGraphMemAttribute,
+            (device: c_int, attribute: c_int, value: *mut c_void);
+        /// Gives back a device's unused graph memory.
+        cuDeviceGraphMemTrim => memory_nodes::cudaDeviceGraphMemTrim, (device: c_int);
+        /// Captures a stream's work into an existing graph.
+        cuStreamBeginCaptureToGraph => capture::cudaStreamBeginCaptureToGraph,
+            (stream: *mut c_void, graph: *mut c_void, deps: *const *mut c_void,
+             edge_data: *const [u8; 8], count: usize, mode: c_int);
+        /// Adds to or replaces a capturing stream's last nodes.
+        cuStreamUpdateCaptureDependencies_v2 => capture::cudaStreamUpdateCaptureDependencies,
+            (stream: *mut c_void, deps: *mut *mut c_void, edge_data: *const [u8; 8], count: usize,
+             flags: c_uint);
 }

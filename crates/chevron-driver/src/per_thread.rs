@@ -26,7 +26,9 @@ use crate::graph::InstantiateParams;
 use crate::memcpy_2d::{CUDA_MEMCPY2D, CUDA_MEMCPY3D};
 use crate::memory::CUdeviceptr;
 use crate::result::{CUresult, SUCCESS};
-use crate::{graph, launch, linear_copies, mem_pool, memcpy_2d, memory, memset_2d, stream};
+use crate::{
+    graph, graph_nodes, launch, linear_copies, mem_pool, memcpy_2d, memory, memset_2d, stream,
+};
 
 /// `CU_STREAM_PER_THREAD`.
 const PER_THREAD: *mut c_void = cudart::state::STREAM_PER_THREAD as *mut c_void;
@@ -105,6 +107,17 @@ ptsz! {
         (s: *mut c_void, mode: c_int) as (pt(s), mode);
     // The CUDA 10 form cuda.h declares: no mode, a global capture (CU_STREAM_CAPTURE_MODE_GLOBAL).
     cuStreamBeginCapture_ptsz => graph::cuStreamBeginCapture_v2, (s: *mut c_void) as (pt(s), 0);
+    cuStreamBeginCaptureToGraph_ptsz => graph_nodes::cuStreamBeginCaptureToGraph,
+        (s: *mut c_void, graph: *mut c_void, deps: *const *mut c_void, edges: *const [u8; 8],
+         count: usize, mode: c_int)
+        as (pt(s), graph, deps, edges, count, mode);
+    cuStreamUpdateCaptureDependencies_v2_ptsz => graph_nodes::cuStreamUpdateCaptureDependencies_v2,
+        (s: *mut c_void, deps: *mut *mut c_void, edges: *const [u8; 8], count: usize, flags: c_uint)
+        as (pt(s), deps, edges, count, flags);
+    // The CUDA 11.3 form: no edge data (default edges).
+    cuStreamUpdateCaptureDependencies_ptsz => graph_nodes::cuStreamUpdateCaptureDependencies_v2,
+        (s: *mut c_void, deps: *mut *mut c_void, count: usize, flags: c_uint)
+        as (pt(s), deps, std::ptr::null(), count, flags);
     cuStreamSynchronize_ptsz => stream::cuStreamSynchronize, (s: *mut c_void) as (pt(s));
     cuStreamQuery_ptsz => stream::cuStreamQuery, (s: *mut c_void) as (pt(s));
     cuStreamWaitEvent_ptsz => stream::cuStreamWaitEvent,

@@ -32,10 +32,15 @@ pub extern "C" fn cudaGraphCreate(out: *mut *mut c_void, flags: c_uint) -> cudaE
     })
 }
 
-/// Destroys a graph and its nodes (instantiated graphs of it stay valid).
+/// Destroys a graph and its nodes, releasing the user objects it holds (instantiated graphs
+/// of it stay valid, with their own references).
 #[no_mangle]
 pub extern "C" fn cudaGraphDestroy(graph: *mut c_void) -> cudaError_t {
-    guard("cudaGraphDestroy", || remove_graph(graph).map(drop))
+    guard("cudaGraphDestroy", || {
+        remove_graph(graph)?;
+        super::user_objects::release_held(graph as usize);
+        Ok(())
+    })
 }
 
 /// Copies a graph: the same nodes, parameters and edges, with node handles of its own.
@@ -222,6 +227,9 @@ pub extern "C" fn cudaGraphDestroyNode(node: *mut c_void) -> cudaError_t {
     guard("cudaGraphDestroyNode", || {
         let (model, index) = find_node(node)?;
         let mut model = lock(&model);
+        for child in super::child_handles(&model.nodes[index..=index]) {
+            drop(super::remove_graph(child as *mut c_void));
+        }
         model.nodes[index].alive = false;
         model.nodes[index].deps.clear();
         for other in &mut model.nodes {

@@ -1,5 +1,6 @@
-//! Stream capture: `cudaStreamBeginCapture`, `cudaStreamEndCapture`, `cudaStreamIsCapturing`,
-//! `cudaStreamGetCaptureInfo`, and the hooks through which kernel launches, copies, fills,
+//! Stream capture: `cudaStreamBeginCapture` (`…ToGraph`: into an existing graph),
+//! `cudaStreamEndCapture`, `cudaStreamIsCapturing`, `cudaStreamGetCaptureInfo`,
+//! `cudaStreamUpdateCaptureDependencies`, and the hooks through which kernel launches, copies, fills,
 //! host functions and event records and waits submitted to a capturing stream become nodes.
 //!
 //! A capture starts on one stream (its origin) and spreads to another stream when that stream
@@ -12,13 +13,14 @@
 //! `cudaErrorStreamCaptureInvalidated`: a capture never ends as a graph missing work.
 
 use std::collections::HashMap;
-use std::ffi::{c_int, c_ulonglong, c_void};
+use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
 
 use chevron::Stream;
 
-use super::model::{Model, NodeKind};
+use super::model::{ChildGraph, Model, NodeKind};
+use super::nodes::{check_list, indices_of};
 use super::{
     next_handle, register_graph, register_node, CAPTURE_INVALIDATED, CAPTURE_ISOLATION,
     CAPTURE_MERGE, CAPTURE_UNJOINED, CAPTURE_UNMATCHED, CAPTURE_UNSUPPORTED,
@@ -46,6 +48,9 @@ struct Capture {
     reported: HashMap<usize, Box<[usize]>>,
     /// Why the capture was invalidated, if it was.
     invalidated: Option<String>,
+    /// For a capture into an existing graph (`cudaStreamBeginCaptureToGraph`): how many nodes
+    /// the graph had; the capture's model starts as a copy of it and replaces it at the end.
+    into: Option<usize>,
 }
 
 #[derive(Default)]
@@ -232,10 +237,37 @@ pub fn capture_host(
     })
 }
 
+/// Records `cudaMallocAsync` on a capturing stream as an allocation node of the capture's
+/// device (its memory made now, at the address returned); `None` when `stream` does not
+/// capture.
+pub fn capture_alloc(stream: *mut c_void, bytes: usize) -> Option<CudaResult<u64>> {
+    with_capture(stream, |capture, key| {
+        let allocation = super::memory_nodes::device_allocation(capture.ordinal, bytes)?;
+        let address = allocation.address;
+        capture.push(key, NodeKind::MemAlloc(allocation))?;
+        Ok(address)
+    })
+}
+
+/// Records `cudaFreeAsync` on a capturing stream as a free node: of memory an allocation node
+/// of the capture made and no free node frees yet (else the capture is invalidated);
+/// `None` when `stream` does not capture.
+pub fn capture_free(stream: *mut c_void, ptr: u64) -> Option<CudaResult> {
+    with_capture(stream, |capture, key| {
+        if !super::memory_nodes::freeable(&capture.model, ptr) {
+            let why = "cudaFreeAsync in a capture of memory the capture did not allocate (or \
+                       freed already)";
+            capture.invalidated.get_or_insert_with(|| why.to_string());
+            return Err(CudaError::new(CAPTURE_UNSUPPORTED, why));
+        }
+        capture.push(key, NodeKind::MemFree(ptr))
+    })
+}
+
 /// Records a `cudaGraphLaunch` on a capturing stream as a child graph node.
 pub(crate) fn capture_graph(stream: *mut c_void, model: &Model) -> Option<CudaResult> {
     with_capture(stream, |capture, key| {
-        capture.push(key, NodeKind::Child(Box::new(model.detached())))
+        capture.push(key, NodeKind::Child(ChildGraph::new(model.detached())))
     })
 }
 
@@ -322,44 +354,141 @@ pub fn capture_event_wait(stream: *mut c_void, event: *mut c_void) -> Option<Cud
 /// never refuses another thread's calls during a capture.
 #[no_mangle]
 pub extern "C" fn cudaStreamBeginCapture(stream: *mut c_void, mode: c_int) -> cudaError_t {
-    guard("cudaStreamBeginCapture", || {
-        if !(0..=2).contains(&mode) {
+    guard("cudaStreamBeginCapture", || begin(stream, mode, None))
+}
+
+/// Starts capturing the work submitted to `stream` into the existing `graph`, the first
+/// captured node depending on the `count` nodes at `deps` (default edges only); the graph
+/// holds the captured nodes once `cudaStreamEndCapture` succeeds.
+///
+/// # Safety
+/// `deps` and `edge_data` are NULL or valid for `count` reads.
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamBeginCaptureToGraph(
+    stream: *mut c_void,
+    graph: *mut c_void,
+    deps: *const *mut c_void,
+    edge_data: *const [u8; 8],
+    count: usize,
+    mode: c_int,
+) -> cudaError_t {
+    guard("cudaStreamBeginCaptureToGraph", || {
+        state::ordinal_of(stream)?; // The stream first, as CUDA reports it.
+        let model = lock(&*super::find_graph(graph)?).clone();
+        // SAFETY: forwarded from the caller.
+        let nodes = unsafe { node_indices(&model, deps, edge_data, count) }?;
+        begin(stream, mode, Some((graph as usize, model, nodes)))
+    })
+}
+
+/// The indices in `model` of the `count` node handles at `deps`, each at most once, their
+/// edges default ones.
+///
+/// # Safety
+/// `deps` and `edge_data` are NULL or valid for `count` reads.
+unsafe fn node_indices(
+    model: &Model,
+    deps: *const *mut c_void,
+    edge_data: *const [u8; 8],
+    count: usize,
+) -> CudaResult<Vec<usize>> {
+    check_list(deps, count)?;
+    // SAFETY: forwarded from the caller.
+    unsafe { super::nodes::default_edges(edge_data, count) }?;
+    // SAFETY: forwarded from the caller.
+    unsafe { indices_of(model, deps, count) }
+}
+
+/// Begins a capture on `stream`: into a new graph, or into the graph `into` (its handle, a
+/// copy of its model, the first node's dependencies there).
+fn begin(stream: *mut c_void, mode: c_int, into: Option<(usize, Model, Vec<usize>)>) -> CudaResult {
+    if !(0..=2).contains(&mode) {
+        return Err(CudaError::new(
+            INVALID_VALUE,
+            format!("cudaStreamCaptureMode {mode}"),
+        ));
+    }
+    if matches!(stream as usize, 0 | STREAM_LEGACY | STREAM_PER_THREAD) {
+        return Err(CudaError::new(
+            CAPTURE_UNSUPPORTED,
+            "chevron captures streams made by cudaStreamCreate, not the default streams",
+        ));
+    }
+    let (ordinal, chevron_stream) = state::created_stream(stream)?;
+    super::capture_hook::install();
+    let mut captures = lock(&CAPTURES);
+    let captures = captures.get_or_insert_with(Captures::default);
+    if captures.streams.contains_key(&(stream as usize)) {
+        return Err(CudaError::new(
+            ILLEGAL_STATE,
+            "the stream is already capturing",
+        ));
+    }
+    let id = stream as usize;
+    let (graph, model, first, into) = match into {
+        Some((graph, model, first)) => {
+            let nodes = model.nodes.len();
+            (graph, model, first, Some(nodes))
+        }
+        None => (next_handle(), Model::default(), Vec::new(), None),
+    };
+    let capture = Capture {
+        origin: id,
+        ordinal,
+        stream: chevron_stream,
+        graph,
+        model,
+        frontier: HashMap::from([(id, first)]),
+        reported: HashMap::new(),
+        invalidated: None,
+        into,
+    };
+    captures.by_id.insert(id, capture);
+    captures.streams.insert(id, id);
+    publish(captures);
+    Ok(())
+}
+
+/// Adds to (`flags` `cudaStreamAddCaptureDependencies`, 0) or replaces
+/// (`cudaStreamSetCaptureDependencies`, 1) the nodes the next work captured on `stream`
+/// depends on: `count` nodes of the capture's graph at `deps` (default edges only).
+///
+/// # Safety
+/// `deps` and `edge_data` are NULL or valid for `count` reads.
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies(
+    stream: *mut c_void,
+    deps: *mut *mut c_void,
+    edge_data: *const [u8; 8],
+    count: usize,
+    flags: c_uint,
+) -> cudaError_t {
+    guard("cudaStreamUpdateCaptureDependencies", || {
+        if flags > 1 {
             return Err(CudaError::new(
                 INVALID_VALUE,
-                format!("cudaStreamCaptureMode {mode}"),
+                format!("flags {flags} (cudaStreamAddCaptureDependencies or Set)"),
             ));
         }
-        if matches!(stream as usize, 0 | STREAM_LEGACY | STREAM_PER_THREAD) {
-            return Err(CudaError::new(
-                CAPTURE_UNSUPPORTED,
-                "chevron captures streams made by cudaStreamCreate, not the default streams",
-            ));
-        }
-        let (ordinal, chevron_stream) = state::created_stream(stream)?;
-        super::capture_hook::install();
-        let mut captures = lock(&CAPTURES);
-        let captures = captures.get_or_insert_with(Captures::default);
-        if captures.streams.contains_key(&(stream as usize)) {
-            return Err(CudaError::new(
-                ILLEGAL_STATE,
-                "the stream is already capturing",
-            ));
-        }
-        let id = stream as usize;
-        let capture = Capture {
-            origin: id,
-            ordinal,
-            stream: chevron_stream,
-            graph: next_handle(),
-            model: Model::default(),
-            frontier: HashMap::from([(id, Vec::new())]),
-            reported: HashMap::new(),
-            invalidated: None,
-        };
-        captures.by_id.insert(id, capture);
-        captures.streams.insert(id, id);
-        publish(captures);
-        Ok(())
+        check_list(deps, count)?;
+        let updated = with_capture(stream, |capture, key| {
+            // SAFETY: forwarded from the caller.
+            let nodes = unsafe { node_indices(&capture.model, deps, edge_data, count) }?;
+            let frontier = capture.frontier.entry(key).or_default();
+            if flags == 1 {
+                frontier.clear();
+            }
+            for node in nodes {
+                if !frontier.contains(&node) {
+                    frontier.push(node);
+                }
+            }
+            Ok(())
+        });
+        updated.unwrap_or_else(|| {
+            state::ordinal_of(stream)?; // A live stream.
+            Err(CudaError::new(ILLEGAL_STATE, "the stream is not capturing"))
+        })
     })
 }
 
@@ -436,7 +565,8 @@ pub unsafe extern "C" fn cudaStreamEndCapture(
             (None, None) => None,
         };
         if let Some(error) = failure {
-            for node in &capture.model.nodes {
+            // The nodes captured (a graph captured into keeps its own).
+            for node in &capture.model.nodes[capture.into.unwrap_or(0)..] {
                 super::forget_node(node.handle);
             }
             if !graph.is_null() {
@@ -445,7 +575,13 @@ pub unsafe extern "C" fn cudaStreamEndCapture(
             }
             return Err(error);
         }
-        register_graph(capture.graph, capture.model);
+        match capture.into {
+            Some(_) => {
+                let into = capture.graph as *mut c_void;
+                *lock(&*super::find_graph(into)?) = capture.model;
+            }
+            None => register_graph(capture.graph, capture.model),
+        }
         store(graph, capture.graph as *mut c_void, "pGraph")
     })
 }

@@ -65,6 +65,14 @@ impl StreamCapture for GraphCapture {
         capture::capture_event_wait(stream, event)
     }
 
+    fn alloc(&self, stream: *mut c_void, bytes: usize) -> Option<CudaResult<u64>> {
+        capture::capture_alloc(stream, bytes)
+    }
+
+    fn free(&self, stream: *mut c_void, ptr: u64) -> Option<CudaResult> {
+        capture::capture_free(stream, ptr)
+    }
+
     fn forget(&self, streams: &[usize]) {
         capture::forget_captures(streams);
     }

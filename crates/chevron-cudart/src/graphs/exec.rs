@@ -87,14 +87,15 @@ pub(super) fn find_exec(exec: *mut c_void) -> CudaResult<Arc<Mutex<Exec>>> {
 
 /// The nodes of `model` in running order, child graphs inlined, empty and `disabled` nodes
 /// left out.
-fn flatten<'a>(model: &'a Model, disabled: &HashSet<usize>, out: &mut Vec<&'a Node>) -> CudaResult {
+fn flatten(model: &Model, disabled: &HashSet<usize>, out: &mut Vec<Node>) -> CudaResult {
     for index in model.order()? {
         let node = &model.nodes[index];
         match &node.kind {
             _ if node.handle != 0 && disabled.contains(&node.handle) => {}
-            NodeKind::Child(child) => flatten(child, disabled, out)?,
-            NodeKind::Empty => {}
-            _ => out.push(node),
+            NodeKind::Child(child) => flatten(&child.snapshot(), disabled, out)?,
+            // Memory nodes' memory exists from the node's adding on (`memory_nodes`).
+            NodeKind::Empty | NodeKind::MemAlloc(_) | NodeKind::MemFree(_) => {}
+            _ => out.push(node.clone()),
         }
     }
     Ok(())
@@ -148,7 +149,7 @@ fn instantiate_model(model: Model, ordinal: usize, disabled: &HashSet<usize>) ->
     let mut steps = Vec::new();
     let mut kernels = HashMap::new();
     let mut run: Vec<&Node> = Vec::new();
-    for node in nodes {
+    for node in &nodes {
         let step = match node.kind {
             NodeKind::Kernel(_) | NodeKind::Memset { .. } => {
                 run.push(node);
@@ -179,7 +180,9 @@ fn instantiate_model(model: Model, ordinal: usize, disabled: &HashSet<usize>) ->
             },
             NodeKind::EventRecord(event) => Step::Record(event),
             NodeKind::EventWait(event) => Step::Wait(event),
-            NodeKind::Empty | NodeKind::Child(_) => unreachable!("flattened"),
+            NodeKind::Empty | NodeKind::Child(_) | NodeKind::MemAlloc(_) | NodeKind::MemFree(_) => {
+                unreachable!("flattened")
+            }
         };
         if !run.is_empty() {
             steps.push(pack(&stream, &run, steps.len(), &mut kernels)?);
@@ -218,6 +221,7 @@ fn instantiate(out: *mut *mut c_void, graph: *mut c_void, flags: u64) -> CudaRes
     lock(&EXECS)
         .get_or_insert_with(HashMap::new)
         .insert(key, exec);
+    super::user_objects::share_held(graph as usize, key);
     store(out, key as *mut c_void, "pGraphExec")
 }
 
@@ -288,7 +292,7 @@ fn run(exec: &Exec, stream: &Stream) -> CudaResult {
                 function,
                 user_data,
             } => host_in_order(stream, function, user_data)?,
-            Step::Record(event) => crate::streams::set_event_token(event, stream.token())?,
+            Step::Record(event) => crate::streams::record_event(event as *mut c_void, stream)?,
             Step::Wait(event) => {
                 stream.wait_for(&[&crate::streams::event_token(event as *mut c_void)?])?
             }
@@ -380,15 +384,17 @@ pub fn exec_set_kernel_node(
     }
 }
 
-/// Destroys an instantiated graph (replays already submitted complete).
+/// Destroys an instantiated graph, releasing its user objects (replays already submitted
+/// complete).
 #[no_mangle]
 pub extern "C" fn cudaGraphExecDestroy(exec: *mut c_void) -> cudaError_t {
     guard("cudaGraphExecDestroy", || {
         lock(&EXECS)
             .as_mut()
             .and_then(|e| e.remove(&(exec as usize)))
-            .map(drop)
-            .ok_or_else(|| bad_handle(exec, "cudaGraphExec_t"))
+            .ok_or_else(|| bad_handle(exec, "cudaGraphExec_t"))?;
+        super::user_objects::release_held(exec as usize);
+        Ok(())
     })
 }
 
@@ -408,7 +414,7 @@ const UPDATE_TOPOLOGY_CHANGED: c_int = 2;
 const UPDATE_NODE_TYPE_CHANGED: c_int = 3;
 
 /// Why `new` cannot update an instantiation of `old`: the result and the node of `new`.
-fn mismatch(old: &Model, new: &Model) -> Option<(c_int, usize)> {
+pub(super) fn mismatch(old: &Model, new: &Model) -> Option<(c_int, usize)> {
     let old_live: Vec<usize> = old.live().collect();
     let new_live: Vec<usize> = new.live().collect();
     if old_live.len() != new_live.len() {
@@ -429,7 +435,7 @@ fn mismatch(old: &Model, new: &Model) -> Option<(c_int, usize)> {
             return Some((UPDATE_TOPOLOGY_CHANGED, b.handle));
         }
         if let (NodeKind::Child(x), NodeKind::Child(y)) = (&a.kind, &b.kind) {
-            if mismatch(x, y).is_some() {
+            if mismatch(&x.snapshot(), &y.snapshot()).is_some() {
                 return Some((UPDATE_TOPOLOGY_CHANGED, b.handle));
             }
         }

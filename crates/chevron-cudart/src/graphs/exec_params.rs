@@ -21,7 +21,7 @@ use crate::memory::store;
 use crate::state::lock;
 
 /// Runs `change` on `exec` and the index of `node` in its graph.
-fn with_node<T>(
+pub(super) fn with_node<T>(
     exec: *mut c_void,
     node: *mut c_void,
     change: impl FnOnce(&mut Exec, usize) -> CudaResult<T>,
@@ -36,15 +36,15 @@ fn with_node<T>(
 }
 
 /// Replaces node `node` of `exec` by `new` after `allowed(old, new)` agrees.
-fn set_node(
+pub(super) fn set_node(
     exec: *mut c_void,
     node: *mut c_void,
     new: CudaResult<NodeKind>,
     what: &str,
     allowed: impl FnOnce(&NodeKind, &NodeKind) -> CudaResult,
 ) -> CudaResult {
-    let new = new?;
     with_node(exec, node, |exec, index| {
+        let new = new?;
         let old = &exec.model.nodes[index].kind;
         if old.type_code() != new.type_code() {
             return Err(not_a(what));
@@ -58,7 +58,7 @@ fn set_node(
 
 /// Whether a fill of an instantiation may become `new`: a 2D fill keeps its shape, a 1D
 /// fill its height.
-fn fill_change_allowed(old: &NodeKind, new: &NodeKind) -> CudaResult {
+pub(super) fn fill_change_allowed(old: &NodeKind, new: &NodeKind) -> CudaResult {
     let shape = |kind: &NodeKind| match *kind {
         NodeKind::Memset {
             element_bytes,
@@ -123,6 +123,18 @@ pub unsafe extern "C" fn cudaGraphExecMemcpyNodeSetParams(
     })
 }
 
+/// Whether an instantiated copy may change to another of one row: CUDA changes only
+/// 1-dimensional copies there.
+pub(super) fn one_row(old: &NodeKind, _: &NodeKind) -> CudaResult {
+    match *old {
+        NodeKind::Memcpy { rows: 1, .. } => Ok(()),
+        _ => Err(CudaError::new(
+            INVALID_VALUE,
+            "the node's copy was instantiated with more than one row",
+        )),
+    }
+}
+
 /// Gives 1D memcpy node `node` of `exec` another copy of `bytes` bytes.
 #[no_mangle]
 pub extern "C" fn cudaGraphExecMemcpyNodeSetParams1D(
@@ -135,13 +147,7 @@ pub extern "C" fn cudaGraphExecMemcpyNodeSetParams1D(
 ) -> cudaError_t {
     guard("cudaGraphExecMemcpyNodeSetParams1D", || {
         let new = copy_1d(dst as u64, src as u64, bytes, kind);
-        set_node(exec, node, new, "memcpy", |old, _| match *old {
-            NodeKind::Memcpy { rows: 1, .. } => Ok(()),
-            _ => Err(CudaError::new(
-                INVALID_VALUE,
-                "the node's copy was instantiated with more than one row",
-            )),
-        })
+        set_node(exec, node, new, "memcpy", one_row)
     })
 }
 

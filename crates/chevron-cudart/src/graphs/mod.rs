@@ -15,12 +15,19 @@
 pub mod build;
 pub mod capture;
 mod capture_hook;
+pub mod child_graphs;
+pub mod event_nodes;
 pub mod exec;
 pub mod exec_params;
+pub mod generic_nodes;
+pub mod kernel_attributes;
+pub mod memory_nodes;
 pub(crate) mod model;
 pub mod nodes;
 pub mod params;
 pub mod per_thread;
+pub mod symbol_nodes;
+pub mod user_objects;
 
 use std::collections::HashMap;
 use std::ffi::c_void;
@@ -70,9 +77,14 @@ pub(crate) fn next_handle() -> usize {
 
 /// Makes `model` the graph of handle `key`.
 pub(crate) fn register_graph(key: usize, model: model::Model) {
+    register_shared_graph(key, Arc::new(Mutex::new(model)));
+}
+
+/// Makes `model` (a child graph node's graph, say) the graph of handle `key`.
+pub(crate) fn register_shared_graph(key: usize, model: SharedModel) {
     lock(&GRAPHS)
         .get_or_insert_with(HashMap::new)
-        .insert(key, Arc::new(Mutex::new(model)));
+        .insert(key, model);
 }
 
 /// The graph of handle `graph`.
@@ -95,7 +107,24 @@ pub(crate) fn remove_graph(graph: *mut c_void) -> CudaResult<SharedModel> {
             nodes.remove(&handle);
         }
     }
+    // The graphs of its child graph nodes handed out go with it.
+    let children = child_handles(&lock(&removed).nodes);
+    for child in children {
+        drop(remove_graph(child as *mut c_void));
+    }
     Ok(removed)
+}
+
+/// The graph handles of the child graph nodes among `nodes` that `cudaGraphChildGraphNodeGetGraph`
+/// handed out.
+pub(crate) fn child_handles(nodes: &[model::Node]) -> Vec<usize> {
+    nodes
+        .iter()
+        .filter_map(|n| match &n.kind {
+            model::NodeKind::Child(child) if child.handle != 0 => Some(child.handle),
+            _ => None,
+        })
+        .collect()
 }
 
 /// Records that node `index` of graph `graph` has handle `handle`.
@@ -118,7 +147,15 @@ pub(crate) fn find_node(node: *mut c_void) -> CudaResult<(SharedModel, usize)> {
         .as_ref()
         .and_then(|n| n.get(&(node as usize)).copied())
         .ok_or_else(|| bad_handle(node, "cudaGraphNode_t"))?;
-    Ok((find_graph(graph as *mut c_void)?, index))
+    let model = find_graph(graph as *mut c_void)?;
+    // A node captured into an existing graph joins it when the capture ends.
+    if index >= lock(&model).nodes.len() {
+        return Err(bad_handle(
+            node,
+            "node of a graph (its capture has not ended)",
+        ));
+    }
+    Ok((model, index))
 }
 
 /// `cudaErrorInvalidValue` naming a handle that is not live.

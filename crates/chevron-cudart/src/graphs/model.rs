@@ -2,12 +2,13 @@
 //! which an instantiation runs them.
 
 use std::ffi::c_void;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex};
 
 use chevron::{Kernel, KernelArg, LaunchConfig};
 
 use crate::errors::{CudaError, CudaResult, INVALID_VALUE};
 use crate::registry::FatBinary;
+use crate::state::lock;
 
 /// An argument value copied when the node was made (as CUDA does).
 #[derive(Clone)]
@@ -58,6 +59,36 @@ impl KernelLaunch {
     }
 }
 
+/// A child graph node's graph: a model of its own, which `cudaGraphChildGraphNodeGetGraph`
+/// hands out as a `cudaGraph_t` (`handle`, 0 until asked for), so that changes made through
+/// that handle reach the node. A copy of the node (a cloned graph, an instantiation) copies
+/// the graph, without handles.
+pub struct ChildGraph {
+    pub model: Arc<Mutex<Model>>,
+    pub handle: usize,
+}
+
+impl ChildGraph {
+    /// A node's graph holding `model`.
+    pub fn new(model: Model) -> ChildGraph {
+        ChildGraph {
+            model: Arc::new(Mutex::new(model)),
+            handle: 0,
+        }
+    }
+
+    /// The graph as it is now.
+    pub fn snapshot(&self) -> Model {
+        lock(&self.model).clone()
+    }
+}
+
+impl Clone for ChildGraph {
+    fn clone(&self) -> ChildGraph {
+        ChildGraph::new(self.snapshot().detached())
+    }
+}
+
 /// What a node does (`cudaGraphNodeType` in [`NodeKind::type_code`]).
 #[derive(Clone)]
 pub enum NodeKind {
@@ -89,9 +120,13 @@ pub enum NodeKind {
     },
     Empty,
     /// A copy of the child graph made when the node was added.
-    Child(Box<Model>),
+    Child(ChildGraph),
     EventRecord(usize),
     EventWait(usize),
+    /// Memory allocated when the node was added, shared by every copy of the model.
+    MemAlloc(Arc<super::memory_nodes::GraphAllocation>),
+    /// The end of an allocation's use (its address).
+    MemFree(u64),
 }
 
 impl NodeKind {
@@ -119,6 +154,8 @@ impl NodeKind {
             NodeKind::Empty => 5,
             NodeKind::EventWait(_) => 6,
             NodeKind::EventRecord(_) => 7,
+            NodeKind::MemAlloc(_) => 10,
+            NodeKind::MemFree(_) => 11,
         }
     }
 }
@@ -133,6 +170,9 @@ pub struct Node {
     pub handle: usize,
     /// False once destroyed (`cudaGraphDestroyNode`): indices of the others stay.
     pub alive: bool,
+    /// A kernel node's launch attributes set by `cudaGraphKernelNodeSetAttribute`: id and
+    /// 64-byte value, each id at most once.
+    pub attributes: Vec<(i32, [u64; 8])>,
 }
 
 /// A graph: nodes in the order they were added.
@@ -149,6 +189,7 @@ impl Model {
             deps,
             handle,
             alive: true,
+            attributes: Vec::new(),
         });
         self.nodes.len() - 1
     }

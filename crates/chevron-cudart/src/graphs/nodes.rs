@@ -10,7 +10,7 @@ use std::sync::Arc;
 
 use chevron::{Device, Kernel, LaunchConfig};
 
-use super::model::{KernelLaunch, NodeKind, Value};
+use super::model::{ChildGraph, KernelLaunch, Model, NodeKind, Value};
 use super::{bad_handle, find_graph, find_node, next_handle, register_node};
 use crate::abi::{cudaKernelNodeParams, Dim3};
 use crate::errors::{cudaError_t, guard, CudaError, CudaResult, INVALID_VALUE};
@@ -208,21 +208,8 @@ pub(crate) unsafe fn launch_of(params: *const cudaKernelNodeParams) -> CudaResul
     }
 }
 
-/// Adds a node of `kind` to `graph` after the `count` nodes at `deps`, writing its handle.
-///
-/// # Safety
-/// `deps` is NULL or valid for `count` reads.
-unsafe fn add(
-    out: *mut *mut c_void,
-    graph: *mut c_void,
-    deps: *const *mut c_void,
-    count: usize,
-    kind: impl FnOnce() -> CudaResult<NodeKind>,
-) -> CudaResult {
-    if out.is_null() {
-        return Err(CudaError::new(INVALID_VALUE, "pGraphNode is NULL"));
-    }
-    let model = find_graph(graph)?;
+/// Checks that `deps` can hold `count` node handles.
+pub(super) fn check_list(deps: *const *mut c_void, count: usize) -> CudaResult {
     if count > 0 && deps.is_null() {
         return Err(CudaError::new(INVALID_VALUE, "pDependencies is NULL"));
     }
@@ -232,14 +219,44 @@ unsafe fn add(
             format!("numDependencies {count} is more than memory holds"),
         ));
     }
+    Ok(())
+}
+
+/// Checks that the `count` edges at `edge_data` (NULL: default ones) are default edges, the
+/// only kind chevron's graphs have.
+///
+/// # Safety
+/// `edge_data` is NULL or valid for `count` reads.
+pub(super) unsafe fn default_edges(edge_data: *const [u8; 8], count: usize) -> CudaResult {
+    if count > 0 && !edge_data.is_null() {
+        // SAFETY: `count` readable edges (caller).
+        let edges = unsafe { std::slice::from_raw_parts(edge_data, count) };
+        if edges.iter().any(|edge| *edge != [0; 8]) {
+            return Err(CudaError::new(
+                crate::errors::NOT_SUPPORTED,
+                "only default edges are provided",
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The indices in `model` of the `count` node handles at `deps` (checked by [`check_list`]),
+/// each at most once.
+///
+/// # Safety
+/// `deps` is NULL or valid for `count` reads.
+pub(super) unsafe fn indices_of(
+    model: &Model,
+    deps: *const *mut c_void,
+    count: usize,
+) -> CudaResult<Vec<usize>> {
     let handles = if count == 0 {
         &[][..]
     } else {
         // SAFETY: `count` readable handles (caller).
         unsafe { std::slice::from_raw_parts(deps, count) }
     };
-    let kind = kind()?;
-    let mut model = lock(&model);
     let mut indices = Vec::with_capacity(count);
     for &handle in handles {
         let index = model
@@ -253,6 +270,29 @@ unsafe fn add(
         }
         indices.push(index);
     }
+    Ok(indices)
+}
+
+/// Adds a node of `kind` to `graph` after the `count` nodes at `deps`, writing its handle.
+///
+/// # Safety
+/// `deps` is NULL or valid for `count` reads.
+pub(super) unsafe fn add(
+    out: *mut *mut c_void,
+    graph: *mut c_void,
+    deps: *const *mut c_void,
+    count: usize,
+    kind: impl FnOnce() -> CudaResult<NodeKind>,
+) -> CudaResult {
+    if out.is_null() {
+        return Err(CudaError::new(INVALID_VALUE, "pGraphNode is NULL"));
+    }
+    let model = find_graph(graph)?;
+    check_list(deps, count)?;
+    let kind = kind()?;
+    let mut model = lock(&model);
+    // SAFETY: forwarded from the caller.
+    let indices = unsafe { indices_of(&model, deps, count) }?;
     let handle = next_handle();
     let index = model.add(kind, indices, handle);
     register_node(handle, graph as usize, index);
@@ -499,7 +539,7 @@ pub unsafe extern "C" fn cudaGraphAddChildGraphNode(
         // SAFETY: forwarded from the caller.
         unsafe {
             add(out, graph, deps, count, || {
-                Ok(NodeKind::Child(Box::new(copy)))
+                Ok(NodeKind::Child(ChildGraph::new(copy)))
             })
         }
     })

@@ -20,14 +20,17 @@ use crate::memory::store;
 use crate::state::lock;
 
 /// Runs `read` on the kind of node `node`.
-fn read_node<T>(node: *mut c_void, read: impl FnOnce(&NodeKind) -> CudaResult<T>) -> CudaResult<T> {
+pub(super) fn read_node<T>(
+    node: *mut c_void,
+    read: impl FnOnce(&NodeKind) -> CudaResult<T>,
+) -> CudaResult<T> {
     let (model, index) = find_node(node)?;
     let model = lock(&model);
     read(&model.nodes[index].kind)
 }
 
 /// Replaces the kind of node `node` by `new`, a node of the same type (a `what` node).
-fn replace_node(node: *mut c_void, new: CudaResult<NodeKind>, what: &str) -> CudaResult {
+pub(super) fn replace_node(node: *mut c_void, new: CudaResult<NodeKind>, what: &str) -> CudaResult {
     let (model, index) = find_node(node)?;
     let new = new?;
     let mut model = lock(&model);

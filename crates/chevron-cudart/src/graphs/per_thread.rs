@@ -1,10 +1,11 @@
 //! The graph entry points of programs built with `--default-stream per-thread` (`*_ptsz`: NULL
 //! names the calling thread's default stream), and `cudaGraphInstantiateWithParams`.
 
-use std::ffi::{c_int, c_ulonglong, c_void};
+use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 
 use super::capture::{
-    cudaStreamBeginCapture, cudaStreamEndCapture, cudaStreamGetCaptureInfo, cudaStreamIsCapturing,
+    cudaStreamBeginCapture, cudaStreamBeginCaptureToGraph, cudaStreamEndCapture,
+    cudaStreamGetCaptureInfo, cudaStreamIsCapturing, cudaStreamUpdateCaptureDependencies,
 };
 use super::exec::{cudaGraphInstantiateWithFlags, cudaGraphLaunch, cudaGraphUpload};
 use crate::errors::{cudaError_t, guard, CudaError, INVALID_VALUE};
@@ -26,6 +27,39 @@ pub extern "C" fn cudaGraphUpload_ptsz(exec: *mut c_void, stream: *mut c_void) -
 #[no_mangle]
 pub extern "C" fn cudaStreamBeginCapture_ptsz(stream: *mut c_void, mode: c_int) -> cudaError_t {
     cudaStreamBeginCapture(pt(stream), mode)
+}
+
+/// `cudaStreamBeginCaptureToGraph` of a per-thread-default-stream program.
+///
+/// # Safety
+/// As [`cudaStreamBeginCaptureToGraph`].
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamBeginCaptureToGraph_ptsz(
+    stream: *mut c_void,
+    graph: *mut c_void,
+    deps: *const *mut c_void,
+    edge_data: *const [u8; 8],
+    count: usize,
+    mode: c_int,
+) -> cudaError_t {
+    // SAFETY: forwarded from the caller.
+    unsafe { cudaStreamBeginCaptureToGraph(pt(stream), graph, deps, edge_data, count, mode) }
+}
+
+/// `cudaStreamUpdateCaptureDependencies` of a per-thread-default-stream program.
+///
+/// # Safety
+/// As [`cudaStreamUpdateCaptureDependencies`].
+#[no_mangle]
+pub unsafe extern "C" fn cudaStreamUpdateCaptureDependencies_ptsz(
+    stream: *mut c_void,
+    deps: *mut *mut c_void,
+    edge_data: *const [u8; 8],
+    count: usize,
+    flags: c_uint,
+) -> cudaError_t {
+    // SAFETY: forwarded from the caller.
+    unsafe { cudaStreamUpdateCaptureDependencies(pt(stream), deps, edge_data, count, flags) }
 }
 
 /// `cudaStreamEndCapture` of a per-thread-default-stream program.
