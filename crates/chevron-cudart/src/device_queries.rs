@@ -142,16 +142,16 @@ pub extern "C" fn cudaDeviceGetP2PAttribute(
             return Err(CudaError::new(INVALID_VALUE, "value is NULL"));
         }
         let (from, to) = (checked_device(src)?, checked_device(dst)?);
-        if from == to {
-            return Err(CudaError::new(
-                INVALID_DEVICE,
-                format!("srcDevice and dstDevice are both {src}"),
-            ));
-        }
         if !(1..=5).contains(&attr) {
             return Err(CudaError::new(
                 INVALID_VALUE,
                 format!("{attr} is not a cudaDeviceP2PAttr"),
+            ));
+        }
+        if from == to {
+            return Err(CudaError::new(
+                INVALID_DEVICE,
+                format!("srcDevice and dstDevice are both {src}"),
             ));
         }
         store(value, 0, "value")
@@ -176,9 +176,9 @@ pub unsafe extern "C" fn cudaDeviceGetTexture1DLinearMaxWidth(
                 "maxWidthInElements or fmtDesc is NULL",
             ));
         }
+        let ordinal = checked_device(device)?;
         // SAFETY: the caller's guarantee; read unaligned.
         crate::textures::format(&unsafe { desc.read_unaligned() })?;
-        let ordinal = checked_device(device)?;
         let device = &state::device(ordinal)?.device;
         let max = crate::device::attribute(device, MAX_TEXTURE_1D_LINEAR_WIDTH)?;
         store(

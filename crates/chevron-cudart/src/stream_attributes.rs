@@ -8,8 +8,9 @@
 //! domain and its map. A created stream keeps them in its handle ([`state::StreamHandle`]),
 //! the legacy stream per device, the per-thread stream per thread. Unset attributes read as
 //! CUDA's defaults: an empty window, `cudaSyncPolicyAuto`, the creation priority, domain 0.
-//! On the CPU device, whose caches are the host's, the window and the policies are kept but
-//! change nothing.
+//! On GPUs each attribute set is also handed to the driver (`cuStreamSetAttribute`), which
+//! applies it to the stream's later work; on the CPU device, whose caches are the host's, the
+//! window and the policies are kept but change nothing.
 
 use std::cell::RefCell;
 use std::collections::BTreeMap;
@@ -74,6 +75,19 @@ fn with_attributes<T>(
             let mut attributes = state::lock(&handle.attributes);
             f(&mut attributes, handle.device, handle.priority)
         }
+    }
+}
+
+/// Hands attribute `id` (checked) of `stream` to the driver on GPUs, which apply it to the
+/// stream's later work; nothing on the CPU device.
+fn forward(stream: *mut c_void, id: c_int, value: &Value) -> CudaResult {
+    let chevron_stream = match stream as usize {
+        0 | STREAM_LEGACY | STREAM_PER_THREAD => state::plain_stream(stream)?.1,
+        _ => state::stream_handle(stream)?.stream.clone(),
+    };
+    match chevron_stream.set_driver_attribute(id, value) {
+        Some(result) => Ok(result?),
+        None => Ok(()),
     }
 }
 
@@ -209,7 +223,9 @@ pub unsafe extern "C" fn cudaStreamSetAttribute(
         // SAFETY: the caller's guarantee; read unaligned as a byte array.
         let value = unsafe { value.read_unaligned() };
         with_attributes(stream, |attributes, ordinal, _| {
-            attributes.insert(attr, checked(attr, &value, ordinal)?);
+            let kept = checked(attr, &value, ordinal)?;
+            forward(stream, attr, &kept)?;
+            attributes.insert(attr, kept);
             Ok(())
         })
     })
@@ -256,6 +272,9 @@ pub extern "C" fn cudaStreamCopyAttributes(dst: *mut c_void, src: *mut c_void) -
             ] {
                 let value = value_of(&copied, id, src_priority)?;
                 values.insert(id, checked(id, &value, ordinal)?);
+            }
+            for (&id, value) in &values {
+                forward(dst, id, value)?;
             }
             *attributes = values;
             Ok(())
