@@ -23,6 +23,8 @@
 {"cuMemFreeHost", ZERO, ANY_POSITION, CUDA_SUCCESS},
 {"cuPointerGetAttributes", NO_CONTEXT, ANY_POSITION, CUDA_SUCCESS},
 {"cuPointerGetAttributes", ZERO, ANY_POSITION, CUDA_SUCCESS},
+// Copying the NULL stream's attributes to itself (the runtime's cudaStreamCopyAttributes).
+{"cuStreamCopyAttributes", ZERO, ANY_POSITION, CUDA_SUCCESS},
 // With a context: both priority outputs are optional; NULL asks for no popped handle; the
 // NULL stream is the default stream; copies and fills of 0 bytes do nothing.
 {"cuCtxGetStreamPriorityRange", ZERO, ANY_POSITION, CUDA_SUCCESS},
