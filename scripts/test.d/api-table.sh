@@ -32,13 +32,13 @@ expect_stale() { # NAME DOC
 }
 
 copy_tree
-sed -i 's/\bcudaChooseDevice, //' "$work/tree/crates/chevron-cudart/src/unsupported.rs"
+sed -i 's/\bcudaIpcGetMemHandle, //' "$work/tree/crates/chevron-cudart/src/unsupported.rs"
 expect_stale "a runtime function no longer exported" docs/cuda-programs.md
-grep -qF '| `cudaChooseDevice` | not provided |' "$work/tree/docs/cuda-programs.md" && exit 1
+grep -qF '| `cudaIpcGetMemHandle` | not provided |' "$work/tree/docs/cuda-programs.md" && exit 1
 scripts/api-table --root "$work/tree" >/dev/null
-grep -qF '| `cudaChooseDevice` | not provided |' "$work/tree/docs/cuda-programs.md" \
-    || { echo "FAIL: the rewritten table does not list cudaChooseDevice as not provided"; exit 1; }
-echo "ok: the rewritten table says cudaChooseDevice is not provided"
+grep -qF '| `cudaIpcGetMemHandle` | not provided |' "$work/tree/docs/cuda-programs.md" \
+    || { echo "FAIL: the rewritten table does not list cudaIpcGetMemHandle as not provided"; exit 1; }
+echo "ok: the rewritten table says cudaIpcGetMemHandle is not provided"
 
 copy_tree
 sed -i 's/\bcuArrayGetPlane,//' "$work/tree/crates/chevron-driver/src/unsupported.rs"

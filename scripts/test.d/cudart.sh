@@ -70,6 +70,8 @@ for program in dynpar_tree dynpar_streams; do
 done
 stale "$out/event_timing" $src/event_timing.cu \
     && nvcc "${link[@]}" -o "$out/event_timing" $src/event_timing.cu
+stale "$out/runtime_queries" $src/runtime_queries.cu $src/quiet_stderr.h \
+    && nvcc "${link[@]}" -o "$out/runtime_queries" $src/runtime_queries.cu
 # Tensor-core forms (mma.sync, ldmatrix/stmatrix, WMMA beyond f16) at sm_90 and at sm_80.
 for arch in 90 80; do
     for program in tensor_mma tensor_wmma; do
@@ -158,6 +160,7 @@ grep -q "\`_Z14check_positivePKii\` cannot run on cpu:0: .*holds no PTX.*-gencod
     "$out/faults-sass.stderr"
 echo "faults-sass: ok (refused, naming the kernel)"
 check event_timing "event_timing: ok" "$out/event_timing"
+check runtime_queries "runtime_queries: ok" "$out/runtime_queries"
 check launch_bench "launch_bench: ok" "$out/launch_bench" 3
 for arch in 90 80; do
     check tensor_mma-sm_$arch "tensor_mma: ok" "$out/tensor_mma-sm_$arch"

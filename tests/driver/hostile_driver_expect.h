@@ -26,6 +26,8 @@
 {"cuPointerGetAttributes", ZERO, ANY_POSITION, CUDA_SUCCESS},
 // Device 0's graph memory trimmed (nothing kept to give back).
 {"cuDeviceGraphMemTrim", ZERO, ANY_POSITION, CUDA_SUCCESS},
+// Copying the NULL stream's attributes to itself (the runtime's cudaStreamCopyAttributes).
+{"cuStreamCopyAttributes*", ZERO, ANY_POSITION, CUDA_SUCCESS},
 // With a context: both priority outputs are optional; NULL asks for no popped handle; the
 // NULL stream is the default stream; copies and fills of 0 bytes do nothing.
 {"cuCtxGetStreamPriorityRange", ZERO, ANY_POSITION, CUDA_SUCCESS},

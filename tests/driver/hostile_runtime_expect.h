@@ -17,6 +17,13 @@
 {"cudaDeviceSetLimit", ZERO, ANY_POSITION, CUDA_SUCCESS},
 {"cudaDeviceSetSharedMemConfig", ZERO, ANY_POSITION, CUDA_SUCCESS},
 {"cudaDeviceGraphMemTrim", ZERO, ANY_POSITION, CUDA_SUCCESS},
+{"cudaInitDevice", ZERO, ANY_POSITION, CUDA_SUCCESS},
+{"cudaStreamCopyAttributes*", ZERO, ANY_POSITION, CUDA_SUCCESS},
+// An empty list of valid devices (NULL with length 0) goes back to every device.
+{"cudaSetValidDevices", ZERO, ANY_POSITION, CUDA_SUCCESS},
+{"cudaSetValidDevices", NULLED, 0, CUDA_SUCCESS},
+// deviceFlags are read only with cudaInitDeviceFlagsAreValid in flags.
+{"cudaInitDevice", RANGE, 1, CUDA_SUCCESS},
 
 // Optional outputs and inputs ("may be NULL"); NULL frees nothing; a NULL pointer's
 // attributes are those of unregistered memory (CUDA 11 on).
@@ -68,6 +75,7 @@
 {"cudaLaunch*", HUGE_SIZE, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
 {"cudaFunc*", NULLED, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
 {"cudaFunc*", RANGE, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
+{"cudaFunc*", HUGE_SIZE, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
 {"cudaOccupancy*", NULLED, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
 {"cudaOccupancy*", RANGE, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
 {"cudaOccupancy*", HUGE_SIZE, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},

@@ -54,6 +54,9 @@ pub(crate) trait StreamCapture: Sync {
     /// Records `cudaEventRecord`.
     fn event_record(&self, event: *mut c_void, stream: *mut c_void) -> Option<CudaResult>;
 
+    /// Records `cudaEventRecordWithFlags(.., cudaEventRecordExternal)`: an event record node.
+    fn event_record_node(&self, event: *mut c_void, stream: *mut c_void) -> Option<CudaResult>;
+
     /// Records `cudaStreamWaitEvent`.
     fn event_wait(&self, stream: *mut c_void, event: *mut c_void) -> Option<CudaResult>;
 
@@ -126,6 +129,11 @@ pub(crate) fn host(
 /// See [`StreamCapture::event_record`].
 pub(crate) fn event_record(event: *mut c_void, stream: *mut c_void) -> Option<CudaResult> {
     CAPTURE.get()?.event_record(event, stream)
+}
+
+/// See [`StreamCapture::event_record_node`].
+pub(crate) fn event_record_node(event: *mut c_void, stream: *mut c_void) -> Option<CudaResult> {
+    CAPTURE.get()?.event_record_node(event, stream)
 }
 
 /// See [`StreamCapture::event_wait`].

@@ -31,6 +31,18 @@ pub extern "C" fn cudaSetDevice(device: c_int) -> cudaError_t {
     })
 }
 
+/// Fails with `cudaErrorInvalidValue` unless `flags` are one scheduling policy (auto, spin,
+/// yield, blocking sync) and any of map-host, local-memory resize and sync-memops.
+pub(crate) fn check_device_flags(flags: c_uint) -> CudaResult {
+    if flags & !0x9f != 0 || !matches!(flags & 0x7, 0 | 1 | 2 | 4) {
+        return Err(CudaError::new(
+            crate::errors::INVALID_VALUE,
+            format!("flags {flags:#x} are not cudaDeviceSchedule*/cudaDevice* flags"),
+        ));
+    }
+    Ok(())
+}
+
 /// The calling thread's current device.
 #[no_mangle]
 pub extern "C" fn cudaGetDevice(device: *mut c_int) -> cudaError_t {
@@ -43,14 +55,7 @@ pub extern "C" fn cudaGetDevice(device: *mut c_int) -> cudaError_t {
 #[no_mangle]
 pub extern "C" fn cudaSetDeviceFlags(flags: c_uint) -> cudaError_t {
     guard("cudaSetDeviceFlags", || {
-        // One scheduling policy (auto, spin, yield, blocking sync) and any of map-host,
-        // local-memory resize and sync-memops.
-        if flags & !0x9f != 0 || !matches!(flags & 0x7, 0 | 1 | 2 | 4) {
-            return Err(CudaError::new(
-                crate::errors::INVALID_VALUE,
-                format!("flags {flags:#x} are not cudaDeviceSchedule*/cudaDevice* flags"),
-            ));
-        }
+        check_device_flags(flags)?;
         state::current().map(drop)
     })
 }
@@ -165,7 +170,7 @@ const LAST_ATTRIBUTE: c_int = 150;
 
 /// One `cudaDeviceAttr` of `device`: on a GPU the driver's answer (`cuDeviceGetAttribute`:
 /// `CUdevice_attribute` has the same values), else the CPU device's ([`cpu_attribute`]).
-fn attribute(device: &chevron::Device, attribute: c_int) -> CudaResult<c_int> {
+pub(crate) fn attribute(device: &chevron::Device, attribute: c_int) -> CudaResult<c_int> {
     if !(1..=LAST_ATTRIBUTE).contains(&attribute) {
         return Err(CudaError::new(
             INVALID_VALUE,

@@ -475,7 +475,7 @@ pub extern "C" fn cudaFuncSetAttribute(
 /// Blocks of `block_size` threads resident per multiprocessor: the driver's answer on GPUs;
 /// on the CPU device, bounded by the kernel's and the device's thread limits and by shared
 /// memory.
-fn active_blocks_on(
+pub(crate) fn active_blocks_on(
     entry: &KernelEntry,
     ordinal: usize,
     block_size: c_int,

@@ -289,8 +289,33 @@ fn check_managed(ptr: *const c_void) -> crate::errors::CudaResult {
     }
 }
 
-/// A prefetch hint for managed memory: accepted (managed data move at launches and
-/// synchronizing calls).
+/// The end of the range `[ptr, ptr + bytes)`, cut at the end of its managed allocation.
+fn range_end(ptr: *const c_void, bytes: usize) -> usize {
+    let end = (ptr as usize).saturating_add(bytes);
+    crate::mirror::range_of(ptr as usize).map_or(end, |(base, len)| end.min(base + len))
+}
+
+/// A location as the hints keep it (`cudaCpuDeviceId` as the device id of the host), checked:
+/// a device location names a device.
+fn hinted_location(location: MemLocation) -> crate::errors::CudaResult<(c_int, c_int)> {
+    match location.kind {
+        // cudaMemLocationTypeDevice.
+        1 => {
+            state::device(usize::try_from(location.id).unwrap_or(usize::MAX))?;
+            Ok((1, location.id))
+        }
+        // cudaMemLocationTypeHost, HostNuma, HostNumaCurrent.
+        2 => Ok((2, -1)),
+        3 | 4 => Ok((location.kind, location.id)),
+        kind => Err(CudaError::new(
+            INVALID_VALUE,
+            format!("{kind} is not a cudaMemLocationType"),
+        )),
+    }
+}
+
+/// A prefetch hint for managed memory: kept as the range's last prefetch location
+/// (`cudaMemRangeGetAttribute`); the data move at launches and synchronizing calls.
 #[no_mangle]
 pub extern "C" fn cudaMemPrefetchAsync(
     ptr: *const c_void,
@@ -299,11 +324,18 @@ pub extern "C" fn cudaMemPrefetchAsync(
     flags: c_uint,
     stream: *mut c_void,
 ) -> cudaError_t {
-    let _ = (bytes, location, flags, stream);
-    guard("cudaMemPrefetchAsync", || check_managed(ptr))
+    let _ = (flags, stream);
+    guard("cudaMemPrefetchAsync", || {
+        check_managed(ptr)?;
+        let location = hinted_location(location)?;
+        let end = range_end(ptr, bytes);
+        crate::managed_hints::apply(ptr as usize, end, |h| h.last_prefetch = Some(location));
+        Ok(())
+    })
 }
 
-/// An advice for managed memory: accepted.
+/// An advice for managed memory: kept for `cudaMemRangeGetAttribute` (chevron's devices keep
+/// managed memory coherent without it).
 #[no_mangle]
 pub extern "C" fn cudaMemAdvise(
     ptr: *const c_void,
@@ -311,8 +343,37 @@ pub extern "C" fn cudaMemAdvise(
     advice: c_int,
     location: MemLocation,
 ) -> cudaError_t {
-    let _ = (bytes, advice, location);
-    guard("cudaMemAdvise", || check_managed(ptr))
+    guard("cudaMemAdvise", || {
+        check_managed(ptr)?;
+        if !(1..=6).contains(&advice) {
+            return Err(CudaError::new(
+                INVALID_VALUE,
+                format!("{advice} is not a cudaMemoryAdvise"),
+            ));
+        }
+        let end = range_end(ptr, bytes);
+        let apply = |change: &dyn Fn(&mut crate::managed_hints::Hints)| {
+            crate::managed_hints::apply(ptr as usize, end, change)
+        };
+        match advice {
+            1 => apply(&|h| h.read_mostly = true),
+            2 => apply(&|h| h.read_mostly = false),
+            4 => apply(&|h| h.preferred = None),
+            _ => {
+                let location = hinted_location(location)?;
+                match advice {
+                    3 => apply(&|h| h.preferred = Some(location)),
+                    5 => apply(&|h| {
+                        h.accessed_by.insert(location.1);
+                    }),
+                    _ => apply(&|h| {
+                        h.accessed_by.remove(&location.1);
+                    }),
+                }
+            }
+        }
+        Ok(())
+    })
 }
 
 /// Attaching managed memory to a stream: accepted.

@@ -176,6 +176,7 @@ fn alloc_host_memory(
     state::current()?;
     let write_combined = flags & HOST_ALLOC_WRITE_COMBINED != 0;
     if let Some(host) = mirror::alloc_zero_copy(size, kind, write_combined)? {
+        mirror::record_flags(host, flags);
         return store(ptr, host, "ptr");
     }
     let host = mirror::host_alloc(size)?;
@@ -184,6 +185,7 @@ fn alloc_host_memory(
         unsafe { mirror::host_free(host, size) }?;
         return Err(error);
     }
+    mirror::record_flags(host, flags);
     store(ptr, host, "ptr")
 }
 

@@ -15,7 +15,7 @@
 //! runs. Pointers stored inside device data structures are not rewritten.
 
 use std::collections::BTreeMap;
-use std::ffi::c_void;
+use std::ffi::{c_uint, c_void};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Mutex, OnceLock};
 
@@ -135,8 +135,24 @@ pub fn remove(host: *mut c_void) -> CudaResult<(usize, MirrorKind, Option<usize>
         )
     })?;
     ANY.store(!mirrors.is_empty(), Ordering::Release);
+    drop(mirrors);
+    lock(&FLAGS).remove(&(host as usize));
+    crate::managed_hints::forget(host as usize, host as usize + mirror.len);
     let zero_copy = mirror.buffer.is_none().then_some(mirror.device);
     Ok((mirror.len, mirror.kind, zero_copy))
+}
+
+/// The flags host allocations were made with (`cudaHostAlloc`), by start; see [`flags`].
+static FLAGS: Mutex<BTreeMap<usize, c_uint>> = Mutex::new(BTreeMap::new());
+
+/// Records the flags the host allocation at `start` was made with.
+pub fn record_flags(start: *mut c_void, flags: c_uint) {
+    lock(&FLAGS).insert(start as usize, flags);
+}
+
+/// The flags the host allocation at `start` was made with (0 when none were recorded).
+pub fn flags(start: usize) -> c_uint {
+    lock(&FLAGS).get(&start).copied().unwrap_or(0)
 }
 
 /// The mirrored range containing `ptr`: (start, kind, device ordinal).

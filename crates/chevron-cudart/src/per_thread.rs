@@ -8,7 +8,7 @@ use std::ffi::{c_int, c_uint, c_void};
 use crate::errors::cudaError_t;
 use crate::launch::per_thread_default as pt;
 use crate::streams::{HostFn, StreamCallback};
-use crate::{copy, launch, mem_pool, memory, streams, symbols};
+use crate::{copy, launch, mem_pool, memory, stream_attributes, streams, symbols};
 
 /// `cudaMemcpyAsync` with the per-thread default stream.
 #[no_mangle]
@@ -246,5 +246,5 @@ pub extern "C" fn cudaStreamGetPriority_ptsz(
     stream: *mut c_void,
     priority: *mut c_int,
 ) -> cudaError_t {
-    streams::cudaStreamGetPriority(pt(stream), priority)
+    stream_attributes::cudaStreamGetPriority(pt(stream), priority)
 }

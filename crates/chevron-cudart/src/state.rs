@@ -8,8 +8,8 @@
 //! CUDA's implicit ordering: work on it waits for the device's blocking streams and theirs for it.
 
 use std::cell::{Cell, RefCell};
-use std::collections::HashMap;
-use std::ffi::c_void;
+use std::collections::{BTreeMap, HashMap};
+use std::ffi::{c_int, c_void};
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, OnceLock, Weak};
 
@@ -34,6 +34,11 @@ pub struct StreamHandle {
     pub blocking: bool,
     /// The stream's priority (0, the default, unless made by `cudaStreamCreateWithPriority`).
     pub priority: i32,
+    /// The stream's id (`cudaStreamGetId`): unique for the program's life.
+    pub id: u64,
+    /// The values set by `cudaStreamSetAttribute`, by `cudaStreamAttrID` (the 64 bytes of a
+    /// `cudaStreamAttrValue`); see `stream_attributes`.
+    pub attributes: Mutex<BTreeMap<c_int, [u8; 64]>>,
     /// The legacy stream's submissions this stream has already waited for.
     legacy_seen: AtomicU64,
 }
@@ -115,8 +120,19 @@ static UNREGISTERED: AtomicU64 = AtomicU64::new(0);
 /// replaced on their next use.
 static GENERATION: AtomicU64 = AtomicU64::new(0);
 
+/// The id the next stream gets (`cudaStreamGetId`); ids below it are the legacy streams'.
+static NEXT_STREAM_ID: AtomicU64 = AtomicU64::new(FIRST_STREAM_ID);
+/// The first id of a created or per-thread stream; the legacy stream of device `d` has id `d`.
+pub const FIRST_STREAM_ID: u64 = 1 << 16;
+
+/// A new stream id, never handed out before.
+pub fn next_stream_id() -> u64 {
+    NEXT_STREAM_ID.fetch_add(1, Ordering::Relaxed)
+}
+
 thread_local! {
-    static CURRENT: Cell<usize> = const { Cell::new(0) };
+    /// The current device: at first the default device (`cudaSetValidDevices`' first).
+    static CURRENT: Cell<usize> = Cell::new(DEFAULT_DEVICE.load(Ordering::Relaxed));
     /// The per-thread default streams, by device, with the reset generation they belong to.
     static PER_THREAD: RefCell<HashMap<usize, (u64, Stream)>> = RefCell::new(HashMap::new());
     static BOUND: Cell<bool> = const { Cell::new(false) };
@@ -190,6 +206,15 @@ pub fn device(ordinal: usize) -> CudaResult<&'static DeviceState> {
     })
 }
 
+/// The device of threads that have not chosen one (`cudaSetValidDevices`).
+static DEFAULT_DEVICE: AtomicUsize = AtomicUsize::new(0);
+
+/// Makes `ordinal`, a device known to exist, the device of threads that have not used the
+/// runtime yet.
+pub fn set_default_device(ordinal: usize) {
+    DEFAULT_DEVICE.store(ordinal, Ordering::Relaxed);
+}
+
 /// The calling thread's current device ordinal.
 pub fn current_ordinal() -> usize {
     CURRENT.with(Cell::get)
@@ -224,6 +249,8 @@ pub fn add_stream(device: usize, stream: Stream, blocking: bool, priority: i32) 
         stream,
         blocking,
         priority,
+        id: next_stream_id(),
+        attributes: Mutex::new(BTreeMap::new()),
         legacy_seen: AtomicU64::new(0),
     });
     let key = Arc::as_ptr(&handle) as usize;
@@ -343,12 +370,9 @@ pub fn ordinal_of(stream: *mut c_void) -> CudaResult<usize> {
     }
 }
 
-/// The priority of `stream`: the default streams have the default priority, 0.
-pub fn stream_priority(stream: *mut c_void) -> CudaResult<i32> {
-    match stream as usize {
-        0 | STREAM_LEGACY | STREAM_PER_THREAD => Ok(0),
-        key => Ok(lookup(key)?.priority),
-    }
+/// The handle of a stream made by `cudaStreamCreate*`, without refusing a capturing one.
+pub fn stream_handle(stream: *mut c_void) -> CudaResult<Arc<StreamHandle>> {
+    lookup(stream as usize)
 }
 
 /// The chevron stream of a stream made by `cudaStreamCreate*`, without refusing a capturing

@@ -130,15 +130,6 @@ pub extern "C" fn cudaStreamCreateWithPriority(
     })
 }
 
-/// The priority `stream` was created with (clamped to the device's range); 0 for the default
-/// streams.
-#[no_mangle]
-pub extern "C" fn cudaStreamGetPriority(stream: *mut c_void, priority: *mut c_int) -> cudaError_t {
-    guard("cudaStreamGetPriority", || {
-        store(priority, state::stream_priority(stream)?, "priority")
-    })
-}
-
 /// Destroys a stream once its work is done (a capture in progress on it ends, unfinished).
 #[no_mangle]
 pub extern "C" fn cudaStreamDestroy(stream: *mut c_void) -> cudaError_t {

@@ -16,6 +16,8 @@ forward! {
     cuCtxGetCacheConfig => limits::cudaDeviceGetCacheConfig, (config: *mut c_int);
     /// Keeps the current context's cache preference.
     cuCtxSetCacheConfig => limits::cudaDeviceSetCacheConfig, (config: c_int);
+    /// Returns the current context's persisting L2 lines to normal.
+    cuCtxResetPersistingL2Cache => cudart::device_queries::cudaCtxResetPersistingL2Cache, ();
     /// The shared-memory bank size: four bytes.
     cuCtxGetSharedMemConfig => limits::cudaDeviceGetSharedMemConfig, (config: *mut c_int);
     /// Accepts a bank-size preference, which changes nothing.

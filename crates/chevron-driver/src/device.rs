@@ -133,4 +133,9 @@ forward! {
     /// hex and a user's lower-case both name it): the runtime's `cudaDeviceGetByPCIBusId`.
     cuDeviceGetByPCIBusId => cudart::device::cudaDeviceGetByPCIBusId,
         (device: *mut c_int, id: *const c_char);
+    /// An attribute of the link between two devices (`CUdevice_P2PAttribute` has
+    /// `cudaDeviceP2PAttr`'s values): 0 for each, as chevron's devices never address each
+    /// other's memory.
+    cuDeviceGetP2PAttribute => cudart::device_queries::cudaDeviceGetP2PAttribute,
+        (value: *mut c_int, attr: c_int, src: c_int, dst: c_int);
 }

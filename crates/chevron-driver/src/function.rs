@@ -322,20 +322,12 @@ pub extern "C" fn cuFuncGetParamInfo(
 ) -> CUresult {
     entry("cuFuncGetParamInfo", || {
         let function = function(func)?;
-        let params = function.kernel.params().unwrap_or(&[]);
-        let param = params.get(index).ok_or_else(|| {
-            DriverError::new(
-                INVALID_VALUE,
-                format!("parameter {index} of a kernel with {}", params.len()),
-            )
-        })?;
-        if !offset.is_null() {
-            store(offset, param.offset as usize, "paramOffset")?;
-        }
-        if !size.is_null() {
-            store(size, param.size as usize, "paramSize")?;
-        }
-        Ok(())
+        Ok(cudart::func_queries::param_info(
+            &function.kernel,
+            index,
+            offset,
+            size,
+        )?)
     })
 }
 

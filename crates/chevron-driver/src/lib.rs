@@ -20,7 +20,7 @@
 //! | [`array`] | `cuArrayCreate`, `cuArray3DCreate`, `cuArrayDestroy`, `cuArray(3D)GetDescriptor` (arrays shared with the runtime) |
 //! | [`mipmapped`] | `cuMipmappedArrayCreate`, `cuMipmappedArrayGetLevel`, `cuMipmappedArrayDestroy` |
 //! | [`texture_object`] | `cuTexObjectCreate/Destroy/GetResourceDesc`, `cuSurfObjectCreate/Destroy` |
-//! | [`stream`] | streams, events, `cuStreamAddCallback`, `cuLaunchHostFunc` |
+//! | [`stream`] | streams, events, `cuStreamAddCallback`, `cuLaunchHostFunc`; [`stream_queries`]: a stream's flags, id and attributes |
 //! | [`graph`] | `cuGraphCreate`, kernel/copy/fill/host/empty nodes, `cuGraphInstantiate*`, `cuGraphLaunch`, stream capture (over the runtime's graphs); [`graph_nodes`]: child graph and event nodes, edges, node queries and parameters, clones, `cuGraphExecUpdate` |
 //! | [`per_thread`] | the `_ptsz`/`_ptds` forms of the stream-ordered functions above (the calling thread's default stream for NULL; synchronous ones on it), each forwarded to its base |
 //! | [`user_object`] | `cuUserObjectCreate/Retain/Release`, `cuGraphRetain/ReleaseUserObject` |
@@ -68,6 +68,7 @@ pub mod profiler;
 pub mod relocatable;
 pub mod result;
 pub mod stream;
+pub mod stream_queries;
 pub mod tensor_map;
 pub mod texture_object;
 pub mod unsupported;

@@ -1,6 +1,7 @@
 //! Hints about managed memory through the driver API: `cuMemAdvise` and `cuMemPrefetchAsync`
 //! (`_v2`, with a `CUmemLocation`, the per-thread stream's forms of it and of the CUDA 11 form
-//! that names a `CUdevice`), the runtime's functions
+//! that names a `CUdevice`), and the queries of what they set (`cuMemRangeGetAttribute(s)`) and
+//! of pinned flags (`cuMemHostGetFlags`): the runtime's functions
 //! (`cudart::limits`): chevron's devices keep managed memory coherent without them, so each
 //! checks its range and otherwise changes nothing.
 
@@ -24,6 +25,59 @@ forward! {
     /// default stream for NULL, as `cuda.h` declares it.
     cuMemPrefetchAsync_ptsz => prefetch_to_device_per_thread,
         (ptr: CUdeviceptr, bytes: usize, device: c_int, stream: *mut c_void);
+    /// One attribute of a managed range: the hints every byte of it has.
+    cuMemRangeGetAttribute => range_attribute,
+        (data: *mut c_void, size: usize, attribute: c_int, ptr: CUdeviceptr, count: usize);
+    /// Several attributes of a managed range.
+    cuMemRangeGetAttributes => range_attributes, (data: *mut *mut c_void, sizes: *const usize,
+        attributes: *const c_int, count_attributes: usize, ptr: CUdeviceptr, count: usize);
+    /// The flags of a pinned allocation (`CU_MEMHOSTALLOC_*` are `cudaHostAlloc*`).
+    cuMemHostGetFlags => cudart::memory_queries::cudaHostGetFlags,
+        (flags: *mut c_uint, host: *mut c_void);
+}
+
+/// # Safety
+/// As `cudaMemRangeGetAttribute`.
+unsafe fn range_attribute(
+    data: *mut c_void,
+    size: usize,
+    attribute: c_int,
+    ptr: CUdeviceptr,
+    count: usize,
+) -> c_int {
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        cudart::memory_queries::cudaMemRangeGetAttribute(
+            data,
+            size,
+            attribute,
+            ptr as *const c_void,
+            count,
+        )
+    }
+}
+
+/// # Safety
+/// As `cudaMemRangeGetAttributes`.
+unsafe fn range_attributes(
+    data: *mut *mut c_void,
+    sizes: *const usize,
+    attributes: *const c_int,
+    count_attributes: usize,
+    ptr: CUdeviceptr,
+    count: usize,
+) -> c_int {
+    // SAFETY: forwarded from the caller.
+    unsafe {
+        cudart::memory_queries::cudaMemRangeGetAttributes(
+            data,
+            sizes,
+            attributes,
+            count_attributes,
+            ptr as *const c_void,
+            count,
+        )
+    }
 }
 
 /// `CU_DEVICE_CPU`: the host, where a `CUdevice` names a destination.

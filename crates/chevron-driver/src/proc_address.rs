@@ -16,8 +16,8 @@ use crate::result::{describe, entry, store, CUresult, DriverError, INVALID_VALUE
 use crate::{
     array, context, context_limits, device, export_table, function, graph, graph_nodes, launch,
     linear_copies, link, managed_hints, mem_pool, memcpy_2d, memory, memset_2d, mipmapped, module,
-    per_thread, pointer, profiler, stream, tensor_map, texture_object, unsupported, user_object,
-    versions,
+    per_thread, pointer, profiler, stream, stream_queries, tensor_map, texture_object, unsupported,
+    user_object, versions,
 };
 
 /// `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`.
@@ -202,6 +202,21 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         managed_hints::cuMemPrefetchAsync_v2,
         managed_hints::cuMemPrefetchAsync_ptsz,
         managed_hints::cuMemPrefetchAsync_v2_ptsz,
+        managed_hints::cuMemRangeGetAttribute,
+        managed_hints::cuMemRangeGetAttributes,
+        managed_hints::cuMemHostGetFlags,
+        context_limits::cuCtxResetPersistingL2Cache,
+        device::cuDeviceGetP2PAttribute,
+        stream_queries::cuStreamGetFlags,
+        stream_queries::cuStreamGetId,
+        stream_queries::cuStreamGetAttribute,
+        stream_queries::cuStreamSetAttribute,
+        stream_queries::cuStreamCopyAttributes,
+        stream_queries::cuStreamGetFlags_ptsz,
+        stream_queries::cuStreamGetId_ptsz,
+        stream_queries::cuStreamGetAttribute_ptsz,
+        stream_queries::cuStreamSetAttribute_ptsz,
+        stream_queries::cuStreamCopyAttributes_ptsz,
         mem_pool::cuMemAllocAsync,
         mem_pool::cuMemAllocFromPoolAsync,
         mem_pool::cuMemFreeAsync,

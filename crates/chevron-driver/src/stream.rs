@@ -108,7 +108,7 @@ pub unsafe extern "C" fn cuLaunchHostFunc(
 #[no_mangle]
 pub extern "C" fn cuStreamGetPriority(stream: *mut c_void, priority: *mut c_int) -> CUresult {
     entry("cuStreamGetPriority", || {
-        in_context(|| rt::cudaStreamGetPriority(stream, priority))
+        in_context(|| cudart::stream_attributes::cudaStreamGetPriority(stream, priority))
     })
 }
 

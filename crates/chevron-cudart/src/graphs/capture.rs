@@ -296,6 +296,14 @@ pub fn capture_event_record(event: *mut c_void, stream: *mut c_void) -> Option<C
     Some(Ok(()))
 }
 
+/// Records `cudaEventRecordWithFlags(.., cudaEventRecordExternal)` on a capturing stream: an
+/// event record node after the stream's last nodes. `None` when `stream` does not capture.
+pub fn capture_event_record_node(event: *mut c_void, stream: *mut c_void) -> Option<CudaResult> {
+    with_capture(stream, |capture, key| {
+        capture.push(key, NodeKind::EventRecord(event as usize))
+    })
+}
+
 /// Records `cudaStreamWaitEvent` for an event recorded in a capture, or on a capturing
 /// stream: a stream outside the capture joins it (a fork), a stream in it gains the event's
 /// nodes as dependencies (a join). `None` when neither the stream nor the event takes part in

@@ -61,6 +61,10 @@ impl StreamCapture for GraphCapture {
         capture::capture_event_record(event, stream)
     }
 
+    fn event_record_node(&self, event: *mut c_void, stream: *mut c_void) -> Option<CudaResult> {
+        capture::capture_event_record_node(event, stream)
+    }
+
     fn event_wait(&self, stream: *mut c_void, event: *mut c_void) -> Option<CudaResult> {
         capture::capture_event_wait(stream, event)
     }

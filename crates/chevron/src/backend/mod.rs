@@ -431,6 +431,13 @@ pub trait Device: Send + Sync + 'static {
         None
     }
 
+    /// Returns the L2 cache lines held as persisting (by streams' access-policy windows) to
+    /// normal through the driver (CUDA: `cuCtxResetPersistingL2Cache`); `None` on devices
+    /// without a driver (the CPU device), which hold no lines so.
+    fn reset_persisting_l2(&self) -> Option<Result<()>> {
+        None
+    }
+
     /// Stream priorities as (least, greatest) (CUDA: `cuCtxGetStreamPriorityRange`, where
     /// numerically lower is greater). Backends whose streams all run alike keep this default:
     /// one level, `(0, 0)`.
@@ -612,6 +619,16 @@ pub trait Stream: Send + Sync + 'static {
 
     /// Whether all work submitted so far is done (a fault reports as an error).
     fn query(&self) -> Result<bool>;
+
+    /// Sets a stream attribute through the driver (CUDA: `cuStreamSetAttribute` with a
+    /// `CUstreamAttrID` and the 64 bytes of a `CUstreamAttrValue`, checked by the caller), so a
+    /// GPU applies an access-policy window, synchronization policy or priority to the work
+    /// submitted after it; `None` on devices without a driver (the CPU device), where the
+    /// runtime keeps the attribute as a hint.
+    fn set_driver_attribute(&self, attribute: i32, value: &[u8; 64]) -> Option<Result<()>> {
+        let _ = (attribute, value);
+        None
+    }
 
     /// For a stream whose work runs in software and times itself (the CPU device): the
     /// identity under which its executor reports that work to traces, so a trace can put it

@@ -140,6 +140,12 @@ impl Device {
         self.shared.core.backend.set_driver_limit(limit, value)
     }
 
+    /// Returns the L2 lines held as persisting to normal through the driver (CUDA:
+    /// `cuCtxResetPersistingL2Cache`); `None` on devices without a driver.
+    pub fn reset_persisting_l2(&self) -> Option<Result<()>> {
+        self.shared.core.backend.reset_persisting_l2()
+    }
+
     /// The device's UUID: a GPU's driver's, else 16 bytes hashed from the device's label
     /// (the same in every run of every program).
     pub fn uuid(&self) -> Result<[u8; 16]> {

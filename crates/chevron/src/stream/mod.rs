@@ -261,6 +261,12 @@ impl Stream {
         &*self.shared.direct
     }
 
+    /// Sets a stream attribute through the driver for the work submitted after it (see
+    /// [`backend::Stream::set_driver_attribute`]): `None` on devices without a driver.
+    pub fn set_driver_attribute(&self, attribute: i32, value: &[u8; 64]) -> Option<Result<()>> {
+        self.direct_backend().set_driver_attribute(attribute, value)
+    }
+
     /// Whether automatic graph replay is on for this stream.
     pub(crate) fn auto_graph_on(&self) -> bool {
         self.shared.auto.enabled()

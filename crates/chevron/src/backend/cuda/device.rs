@@ -219,6 +219,18 @@ impl backend::Device for CudaDevice {
         Some(self.state.check("cuCtxSetLimit", code))
     }
 
+    fn reset_persisting_l2(&self) -> Option<Result<()>> {
+        let reset = self.state.driver.cuCtxResetPersistingL2Cache?;
+        let entered = match self.state.enter() {
+            Ok(entered) => entered,
+            Err(err) => return Some(Err(err)),
+        };
+        // SAFETY: the device's context is current; the call takes no arguments.
+        let code = unsafe { reset() };
+        drop(entered);
+        Some(self.state.check("cuCtxResetPersistingL2Cache", code))
+    }
+
     fn driver_attribute(&self, attribute: i32) -> Option<Result<i32>> {
         let mut value: c_int = 0;
         // SAFETY: `value` is a valid out-pointer and `device` a valid device handle.

@@ -258,6 +258,15 @@ impl backend::Stream for CudaStream {
         super::host_function::launch(self, function)
     }
 
+    fn set_driver_attribute(&self, attribute: i32, value: &[u8; 64]) -> Option<Result<()>> {
+        let set_attribute = self.state.driver.cuStreamSetAttribute?;
+        // SAFETY: the stream is live; `value` is the 64 bytes of a `CUstreamAttrValue`, which
+        // the driver only reads.
+        let call = || unsafe { set_attribute(self.stream, attribute, value.as_ptr().cast()) };
+        let code = self.state.anywhere(call);
+        Some(self.state.check("cuStreamSetAttribute", code))
+    }
+
     fn copy_to_device(&self, dst: DevicePtr, src: &[u8]) -> Result<()> {
         let _entered = self.state.enter()?;
         // SAFETY: `src` is readable for its length; for pageable memory the driver stages the

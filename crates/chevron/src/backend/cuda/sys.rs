@@ -283,6 +283,12 @@ library_table! {
         /// `cuStreamCreateWithPriority(&stream, flags, priority)`.
         cuStreamCreateWithPriority = "cuStreamCreateWithPriority"(
             *mut CUstream, c_uint, c_int) -> CUresult;
+        /// `cuCtxResetPersistingL2Cache()` (CUDA ≥ 11.0): persisting L2 lines back to normal.
+        cuCtxResetPersistingL2Cache = "cuCtxResetPersistingL2Cache"() -> CUresult;
+        /// `cuStreamSetAttribute(stream, attribute, &value)` (CUDA ≥ 11.0): an access-policy
+        /// window, synchronization policy or priority for the stream's later work.
+        cuStreamSetAttribute = "cuStreamSetAttribute"(
+            CUstream, c_int, *const c_void) -> CUresult;
         /// `cuLaunchKernelEx(&config, f, params, extra)` (CUDA ≥ 12.0): cluster launches.
         cuLaunchKernelEx = "cuLaunchKernelEx"(
             *const CUlaunchConfig, CUfunction, *mut *mut c_void, *mut *mut c_void) -> CUresult;
