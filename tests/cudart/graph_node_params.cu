@@ -114,20 +114,9 @@ static void symbolNodes() {
     // Lower half: 3i + 1 from the first launch, bumped again; upper half: other's -(i - half), bumped.
     for (int i = 0; i < N; i++) EXPECT(out[i] == (i < half ? 3 * i + 2 : half - i + 1));
 
-    // An instantiation's copy from the variable goes elsewhere; the graph keeps its own.
-    int *elsewhere;
-    CHECK(cudaMallocHost(&elsewhere, N * sizeof(int)));
-    memset(elsewhere, 0, N * sizeof(int));
-    CHECK(cudaGraphExecMemcpyNodeSetParamsFromSymbol(exec2, from, elsewhere, table,
-                                                     N * sizeof(int), 0, cudaMemcpyDeviceToHost));
-    CHECK(cudaGraphExecMemcpyNodeSetParamsToSymbol(exec2, to, table, in, N * sizeof(int), 0,
-                                                   cudaMemcpyDefault));
-    CHECK(cudaGraphLaunch(exec2, 0));
-    CHECK(cudaStreamSynchronize(0));
-    for (int i = 0; i < N; i++) EXPECT(elsewhere[i] == 3 * i + 1);
-    for (int i = 0; i < N; i++) EXPECT(out[i] == (i < half ? 3 * i + 2 : half - i + 1));
-    CHECK(cudaGraphMemcpyNodeGetParams(from, &p));
-    EXPECT(p.dstPtr.ptr == out);
+    // (An instantiation's copy from the variable sent elsewhere, cudaGraphExecMemcpyNodeSetParams-
+    // FromSymbol to other pinned memory, is not tried: NVIDIA's runtime answered
+    // cudaErrorInvalidValue on an H200 where chevron's copies it.)
 
     // Misuse: a direction toward the host for a copy to the variable, a range past its end,
     // a kernel node given a copy.
@@ -148,7 +137,6 @@ static void symbolNodes() {
     CHECK(cudaGraphExecDestroy(exec2));
     CHECK(cudaGraphExecDestroy(exec));
     CHECK(cudaGraphDestroy(graph));
-    CHECK(cudaFreeHost(elsewhere));
     CHECK(cudaFreeHost(other));
     CHECK(cudaFreeHost(out));
     CHECK(cudaFreeHost(in));

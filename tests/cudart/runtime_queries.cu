@@ -157,7 +157,8 @@ static void streams() {
     value.syncPolicy = cudaSyncPolicyAuto;
     CHECK(cudaStreamSetAttribute(0, cudaStreamAttributeSynchronizationPolicy, &value));
 
-    // Hostile arguments.
+    // Hostile arguments (NULL out-pointers are left to tests/cudart/hostile_cudart.cu: NVIDIA's
+    // runtime crashes on some, so this program, which runs under it too, passes none).
     memset(&value, 0, sizeof value);
     value.accessPolicyWindow.hitRatio = 1.5f;
     EXPECT_CODE(cudaErrorInvalidValue,
@@ -165,11 +166,6 @@ static void streams() {
     value.syncPolicy = (cudaSynchronizationPolicy)9;
     EXPECT_CODE(cudaErrorInvalidValue,
                 cudaStreamSetAttribute(other, cudaStreamAttributeSynchronizationPolicy, &value));
-    EXPECT_CODE(cudaErrorInvalidValue,
-                cudaStreamSetAttribute(other, cudaStreamAttributeAccessPolicyWindow, nullptr));
-    EXPECT_CODE(cudaErrorInvalidValue, cudaStreamGetFlags(other, nullptr));
-    EXPECT_CODE(cudaErrorInvalidValue, cudaStreamGetId(other, nullptr));
-    EXPECT_CODE(cudaErrorInvalidValue, cudaStreamGetDevice(other, nullptr));
 
     CHECK(cudaFree(window_data));
     CHECK(cudaStreamDestroy(blocking));
@@ -235,7 +231,6 @@ static void events() {
     EXPECT(mode == cudaStreamCaptureModeRelaxed);
     mode = (cudaStreamCaptureMode)7;
     EXPECT_CODE(cudaErrorInvalidValue, cudaThreadExchangeStreamCaptureMode(&mode));
-    EXPECT_CODE(cudaErrorInvalidValue, cudaThreadExchangeStreamCaptureMode(nullptr));
     printf("capture mode: exchanged\n");
 }
 
@@ -254,8 +249,6 @@ static void devices() {
     cudaDeviceProp chosen_prop;
     CHECK(cudaGetDeviceProperties(&chosen_prop, chosen));
     EXPECT(chosen_prop.major * 10 + chosen_prop.minor >= prop.major * 10 + prop.minor);
-    EXPECT_CODE(cudaErrorInvalidValue, cudaChooseDevice(nullptr, &wanted));
-    EXPECT_CODE(cudaErrorInvalidValue, cudaChooseDevice(&chosen, nullptr));
 
     CHECK(cudaInitDevice(0, 0, 0));
     CHECK(cudaInitDevice(0, cudaDeviceScheduleAuto, cudaInitDeviceFlagsAreValid));
@@ -267,7 +260,6 @@ static void devices() {
     CHECK(cudaSetValidDevices(nullptr, 0));
     int bad[1] = {count};
     EXPECT_CODE(cudaErrorInvalidDevice, cudaSetValidDevices(bad, 1));
-    EXPECT_CODE(cudaErrorInvalidValue, cudaSetValidDevices(nullptr, 1));
 
     EXPECT_CODE(cudaErrorInvalidDevice,
                 cudaDeviceGetP2PAttribute(&chosen, cudaDevP2PAttrAccessSupported, 0, 0));
@@ -287,7 +279,6 @@ static void devices() {
     CHECK(cudaDeviceGetAttribute(&attribute, cudaDevAttrMaxTexture1DLinearWidth, 0));
     EXPECT(width > 0);
     printf("1D linear texture: %zu float4 elements, attribute %d\n", width, attribute);
-    EXPECT_CODE(cudaErrorInvalidValue, cudaDeviceGetTexture1DLinearMaxWidth(&width, nullptr, 0));
     EXPECT_CODE(cudaErrorInvalidDevice,
                 cudaDeviceGetTexture1DLinearMaxWidth(&width, &float4_desc, count));
 
@@ -301,7 +292,6 @@ static void kernels() {
     printf("kernel name: %s\n", name);
     EXPECT(name && strstr(name, "params") != nullptr);
     EXPECT_CODE(cudaErrorInvalidDeviceFunction, cudaFuncGetName(&name, (const void *)&failures));
-    EXPECT_CODE(cudaErrorInvalidValue, cudaFuncGetName(nullptr, (const void *)params));
 
     size_t offsets[5], sizes[5];
     for (int i = 0; i < 5; i++) CHECK(cudaFuncGetParamInfo((const void *)params, i, &offsets[i], &sizes[i]));
@@ -347,7 +337,6 @@ static void memory() {
     printf("cudaHostAlloc(mapped | write-combined) flags: %#x\n", flags);
     int local = 0;
     EXPECT_CODE(cudaErrorInvalidValue, cudaHostGetFlags(&flags, &local));
-    EXPECT_CODE(cudaErrorInvalidValue, cudaHostGetFlags(nullptr, pinned));
     CHECK(cudaFreeHost(pinned));
     CHECK(cudaFreeHost(mapped));
 
@@ -407,8 +396,6 @@ static void memory() {
                 cudaMemRangeGetAttribute(&value, 4, (cudaMemRangeAttribute)42, managed, bytes));
     EXPECT_CODE(cudaErrorInvalidValue,
                 cudaMemRangeGetAttribute(&value, 4, cudaMemRangeAttributeReadMostly, &local, 4));
-    EXPECT_CODE(cudaErrorInvalidValue,
-                cudaMemRangeGetAttribute(nullptr, 4, cudaMemRangeAttributeReadMostly, managed, bytes));
     CHECK(cudaFree(managed));
 
     // A new allocation has no hints of a freed one.

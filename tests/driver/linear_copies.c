@@ -1,8 +1,8 @@
 // The driver's linear array copies (cuMemcpyHtoA/AtoH/AtoA/AtoD/DtoA and the asynchronous host
 // forms: a one-dimensional array named with a byte offset) and peer copies between two
 // contexts' memory (cuMemcpyPeer/PeerAsync), each checked against a host model;
-// CUDA_ERROR_INVALID_VALUE for a 2D array (as NVIDIA's driver answers) and for a range past an
-// array's end, an error for a destroyed array.
+// CUDA_ERROR_INVALID_VALUE for a range leaving a 2D array's first row (NVIDIA's driver
+// addresses it as one row) and for one past an array's end, an error for a destroyed array.
 #include <string.h>
 
 #include "check.h"
@@ -93,9 +93,11 @@ int main(void) {
     CHECK(cuMemcpyDtoH(flat, linear, 4));
     for (int i = 0; i < 4; i++) EXPECT(flat[i] == 0x11);
 
-    // Errors: a 2D array, past the end of an array, a destroyed array; nothing is copied.
+    // A 2D array: copies within its first row only. Errors: past the end of an array, a
+    // destroyed array; nothing is copied.
     CUarray flat2d = make_array(16, 4);
-    EXPECT(cuMemcpyHtoA(flat2d, 0, line, 8) == CUDA_ERROR_INVALID_VALUE);
+    CHECK(cuMemcpyHtoA(flat2d, 4, line, 12)); // within the first row
+    EXPECT(cuMemcpyHtoA(flat2d, 0, line, 20) == CUDA_ERROR_INVALID_VALUE);
     CHECK(cuArrayDestroy(flat2d));
     EXPECT(cuMemcpyAtoA(b, BW - 12, a, 0, 20) == CUDA_ERROR_INVALID_VALUE);
     EXPECT(cuMemcpyHtoA(a, AW - 4, line, 8) == CUDA_ERROR_INVALID_VALUE);

@@ -1,7 +1,7 @@
 //! The driver's linear copies that name arrays by a byte offset or memory by its context:
 //! `cuMemcpyHtoA`, `cuMemcpyAtoH`, `cuMemcpyAtoA`, `cuMemcpyAtoD`, `cuMemcpyDtoA` (and the
 //! asynchronous host forms), and `cuMemcpyPeer`/`cuMemcpyPeerAsync`. Each is the runtime's
-//! function of the same meaning: an array (one-dimensional, as the driver requires) and its
+//! function of the same meaning: an array, addressed as one row as the driver does, and its
 //! byte offset become the runtime's array and byte column, a context its device's ordinal.
 
 use std::ffi::{c_int, c_void};
@@ -23,21 +23,29 @@ const HOST_TO_DEVICE: c_int = 1;
 const DEVICE_TO_HOST: c_int = 2;
 const DEVICE_TO_DEVICE: c_int = 3;
 
-/// The extent of the live array `array` (width, height, depth; 0 for an absent dimension).
-fn extent(array: *mut c_void) -> DriverResult<[u64; 3]> {
-    cudart::textures::with_live_array(array as u64, |a| a.desc().extent)
+/// The extent and row length in bytes of the live array `array`.
+fn extent(array: *mut c_void) -> DriverResult<([u64; 3], u64)> {
+    cudart::textures::with_live_array(array as u64, |a| (a.desc().extent, a.row_pitch()))
         .ok_or_else(|| DriverError::new(INVALID_HANDLE, format!("{array:p} is not a live CUarray")))
 }
 
-/// The (byte column, row) of byte `offset` of array `array` of `extent`: (offset, 0), the
-/// driver's linear copies taking one-dimensional arrays only (NVIDIA's driver answers
-/// `CUDA_ERROR_INVALID_VALUE` for a 2D array, measured on an H200).
-fn position(array: *mut c_void, extent: [u64; 3], offset: usize) -> DriverResult<(usize, usize)> {
-    if extent[1] != 0 || extent[2] != 0 {
+/// The (byte column, row) of byte `offset` of array `array`: (offset, 0). The driver's linear
+/// copies address an array as one row: a 2D or 3D array's copy must lie within its first row
+/// (NVIDIA's driver, measured on an H200: 8 bytes into a 16x4 byte array are copied, 64 bytes
+/// from its start are `CUDA_ERROR_INVALID_VALUE`).
+fn position(
+    array: *mut c_void,
+    (extent, row): ([u64; 3], u64),
+    offset: usize,
+    bytes: usize,
+) -> DriverResult<(usize, usize)> {
+    let end = (offset as u64).checked_add(bytes as u64);
+    if (extent[1] != 0 || extent[2] != 0) && end.is_none_or(|end| end > row) {
         return Err(DriverError::new(
             INVALID_VALUE,
             format!(
-                "{array:p} is a {}x{}x{} array: the linear copies take one-dimensional arrays",
+                "{bytes} bytes from byte {offset} leave the first row ({row} bytes) of the \
+                 {}x{}x{} array {array:p}: linear copies address one row",
                 extent[0], extent[1], extent[2]
             ),
         ));
@@ -51,11 +59,12 @@ fn position(array: *mut c_void, extent: [u64; 3], offset: usize) -> DriverResult
 fn position_on(
     array: *mut c_void,
     offset: usize,
+    bytes: usize,
     stream: *mut c_void,
 ) -> DriverResult<(usize, usize)> {
     let extent = extent(array)?;
     cudart::state::submit_stream(stream)?;
-    position(array, extent, offset)
+    position(array, extent, offset, bytes)
 }
 
 /// Host memory into an array from byte `offset`.
@@ -67,7 +76,7 @@ pub extern "C" fn cuMemcpyHtoA_v2(
     bytes: usize,
 ) -> CUresult {
     entry("cuMemcpyHtoA", || {
-        let (x, y) = position(array, extent(array)?, offset)?;
+        let (x, y) = position(array, extent(array)?, offset, bytes)?;
         through(|| cudaMemcpyToArray(array, x, y, src, bytes, HOST_TO_DEVICE))
     })
 }
@@ -82,7 +91,7 @@ pub extern "C" fn cuMemcpyHtoAAsync_v2(
     stream: *mut c_void,
 ) -> CUresult {
     entry("cuMemcpyHtoAAsync", || {
-        let (x, y) = position_on(array, offset, stream)?;
+        let (x, y) = position_on(array, offset, bytes, stream)?;
         through(|| cudaMemcpyToArrayAsync(array, x, y, src, bytes, HOST_TO_DEVICE, stream))
     })
 }
@@ -96,7 +105,7 @@ pub extern "C" fn cuMemcpyAtoH_v2(
     bytes: usize,
 ) -> CUresult {
     entry("cuMemcpyAtoH", || {
-        let (x, y) = position(array, extent(array)?, offset)?;
+        let (x, y) = position(array, extent(array)?, offset, bytes)?;
         through(|| cudaMemcpyFromArray(dst, array, x, y, bytes, DEVICE_TO_HOST))
     })
 }
@@ -111,7 +120,7 @@ pub extern "C" fn cuMemcpyAtoHAsync_v2(
     stream: *mut c_void,
 ) -> CUresult {
     entry("cuMemcpyAtoHAsync", || {
-        let (x, y) = position_on(array, offset, stream)?;
+        let (x, y) = position_on(array, offset, bytes, stream)?;
         through(|| cudaMemcpyFromArrayAsync(dst, array, x, y, bytes, DEVICE_TO_HOST, stream))
     })
 }
@@ -125,7 +134,7 @@ pub extern "C" fn cuMemcpyAtoD_v2(
     bytes: usize,
 ) -> CUresult {
     entry("cuMemcpyAtoD", || {
-        let (x, y) = position(array, extent(array)?, offset)?;
+        let (x, y) = position(array, extent(array)?, offset, bytes)?;
         let dst = dst as *mut c_void;
         through(|| cudaMemcpyFromArray(dst, array, x, y, bytes, DEVICE_TO_DEVICE))
     })
@@ -140,7 +149,7 @@ pub extern "C" fn cuMemcpyDtoA_v2(
     bytes: usize,
 ) -> CUresult {
     entry("cuMemcpyDtoA", || {
-        let (x, y) = position(array, extent(array)?, offset)?;
+        let (x, y) = position(array, extent(array)?, offset, bytes)?;
         let src = src as *const c_void;
         through(|| cudaMemcpyToArray(array, x, y, src, bytes, DEVICE_TO_DEVICE))
     })
@@ -157,8 +166,8 @@ pub extern "C" fn cuMemcpyAtoA_v2(
 ) -> CUresult {
     entry("cuMemcpyAtoA", || {
         let (dst_extent, src_extent) = (extent(dst)?, extent(src)?);
-        let (xd, yd) = position(dst, dst_extent, dst_offset)?;
-        let (xs, ys) = position(src, src_extent, src_offset)?;
+        let (xd, yd) = position(dst, dst_extent, dst_offset, bytes)?;
+        let (xs, ys) = position(src, src_extent, src_offset, bytes)?;
         through(|| cudaMemcpyArrayToArray(dst, xd, yd, src, xs, ys, bytes, DEVICE_TO_DEVICE))
     })
 }
