@@ -29,6 +29,7 @@ mod kernel_cache;
 mod launch;
 mod liveness;
 mod options;
+mod phase_release;
 mod vector;
 
 use std::sync::Arc;
