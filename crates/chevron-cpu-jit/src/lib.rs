@@ -80,6 +80,9 @@ pub struct CompiledKernel {
     ops: *const Op,
     /// Of the kernel's functions, how many came from the code cache, and how many there are.
     cached: (u32, u32),
+    /// Groups of four threads its launches ran in the vector function, and of those how
+    /// many it handed to the scalar code ([`CompiledKernel::groups`]).
+    groups: launch::VectorStats,
 }
 
 // SAFETY: the module is only touched at construction and drop (it owns the code's memory);
@@ -280,6 +283,7 @@ impl CompiledKernel {
             compile_time: started.elapsed(),
             ops,
             cached: (cache.hits, cache.hits + cache.misses),
+            groups: launch::VectorStats::default(),
         }))
     }
 
@@ -302,5 +306,12 @@ impl CompiledKernel {
     /// Whether the kernel runs four threads at a time where it can, or why not.
     pub fn vector(&self) -> Result<(), &str> {
         self.vector.as_ref().map(|_| ()).map_err(String::as_str)
+    }
+
+    /// Of the groups of four threads (of one block's phase) the finished launches of this
+    /// kernel ran in its vector function, how many there were and how many of them went on
+    /// in the scalar code (a group that parted, or reached a spin loop).
+    pub fn groups(&self) -> (u64, u64) {
+        self.groups.totals()
     }
 }
