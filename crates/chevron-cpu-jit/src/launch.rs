@@ -276,8 +276,24 @@ impl CompiledKernel {
 
     /// Buffers for one running block of `threads` threads and `shared` bytes of shared memory.
     pub(crate) fn block_buffers(&self, threads: u64, shared: u64) -> BlockBuffers {
+        self.block_buffers_with(threads, shared, vec![0u64; self.register_words(threads)])
+    }
+
+    /// The words of a block's saved registers: `num_regs` per thread.
+    pub(crate) fn register_words(&self, threads: u64) -> usize {
+        threads as usize * self.num_regs.max(1) as usize
+    }
+
+    /// [`block_buffers`](Self::block_buffers) with `regs` for its saved registers (empty
+    /// when the caller points the block's context at registers of its own).
+    pub(crate) fn block_buffers_with(
+        &self,
+        threads: u64,
+        shared: u64,
+        regs: Vec<u64>,
+    ) -> BlockBuffers {
         BlockBuffers {
-            regs: vec![0u64; threads as usize * self.num_regs.max(1) as usize],
+            regs,
             resume: vec![0u32; threads as usize],
             // Room for the widest access past the end: an unchecked access is clamped to
             // start inside its region (`codegen/memory.rs`).

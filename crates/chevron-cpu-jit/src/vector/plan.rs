@@ -420,3 +420,54 @@ fn address_ok(space: Space, base: AddrBase) -> bool {
             )
     )
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use chevron_ptx::interp::{DeviceMemory, Program};
+    use chevron_ptx::lowered::{AddrBase, Op, Space, Src};
+
+    use super::{plan, Shape};
+
+    /// The benchmark's cooperative reduction (`grid_sum` of the tests' `grid_sync.cu`): its
+    /// grid-stride loop's 64-bit index is affine in the thread, so the loop's load reads four
+    /// consecutive words and no instruction of the loop leaves the vector code but its checked
+    /// load and its branches; the grid barrier's atomic and spin are the scalar code's.
+    #[test]
+    fn a_grid_stride_loop_with_a_64_bit_index_is_four_wide() {
+        let text = include_str!("../../tests/data/grid_sync.ptx");
+        let module = chevron_ptx::parse(text).expect("parses");
+        let memory = Arc::new(DeviceMemory::new(0));
+        let program = Program::load(&module, &memory).expect("loads");
+        let kernel = program.kernel("grid_sum").unwrap();
+        let (code, _) = program.decoded(&kernel).unwrap();
+        let only = crate::codegen::spin::scalar_only(code).expect("cooperative");
+        let plan = plan(&code.insts, code.num_regs, true, Some(&only)).expect("four-wide");
+        let global_load = |pc: usize| match &code.insts[pc].op {
+            Op::Ld {
+                space: Space::Global,
+                addr,
+                ..
+            } => Some(addr.base),
+            _ => None,
+        };
+        // The loop: the first backward branch.
+        let (end, head) = (code.insts.iter().enumerate())
+            .find_map(|(pc, inst)| match inst.op {
+                Op::Bra { target } if (target as usize) <= pc => Some((pc, target as usize)),
+                _ => None,
+            })
+            .unwrap();
+        let load = (head..end).find(|&pc| global_load(pc).is_some()).unwrap();
+        let Some(AddrBase::Reg(base)) = global_load(load) else {
+            panic!("a load through a register");
+        };
+        assert_eq!(plan.shapes.of(load, &Src::Reg(base)), Shape::Affine(4));
+        assert!((head..=end).all(|pc| !plan.handed.contains(&pc)));
+        // The spin loop and the release atomic are handed over.
+        let ordered = (0..code.insts.len()).filter(|&pc| crate::codegen::spin::ordered(code, pc));
+        assert!(ordered.clone().count() >= 2);
+        assert!(ordered.into_iter().all(|pc| plan.handed.contains(&pc)));
+    }
+}
