@@ -19,6 +19,7 @@
 
 mod assess;
 mod build;
+mod coalesce;
 mod code_cache;
 mod codegen;
 mod cold_call;
@@ -60,6 +61,9 @@ pub struct CompiledKernel {
     /// The kernel with its calls inlined, when it makes any: generated code points into its
     /// instructions (as into the program's otherwise), so it lives as long as the code.
     _flat: Option<inline::Flat>,
+    /// The kernel with its registers coalesced (`coalesce.rs`), when they were: generated code
+    /// points into its instructions too.
+    _coalesced: Option<chevron_ptx::interp::program::FunctionCode>,
     kernel: KernelHandle,
     num_regs: u32,
     /// Global access sites (each has a cache entry while a block runs).
@@ -198,6 +202,12 @@ impl CompiledKernel {
                 (kernel_code, &kernel_tops)
             }
         };
+        // A cooperative grid holds every block's registers at once: fewer of them
+        // (`coalesce.rs`).
+        let coalesced = codegen::spin::cooperative(code)
+            .then(|| coalesce::coalesced(code))
+            .flatten();
+        let code = coalesced.as_ref().unwrap_or(code);
         let mut module = new_module()?;
         let mut cache = code_cache::CodeCache {
             folder: options.code_cache.clone(),
@@ -272,6 +282,7 @@ impl CompiledKernel {
             vector,
             program: Arc::clone(program),
             _flat: flat,
+            _coalesced: coalesced,
             kernel: kernel.clone(),
             num_regs,
             sites,

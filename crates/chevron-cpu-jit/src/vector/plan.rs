@@ -238,6 +238,12 @@ fn src_ok(s: &Src) -> bool {
     }
 }
 
+/// The width of what `op` writes in its four-wide form (`Some(None)`: it writes no
+/// register; `None`: it has no such form), on a host with fused multiply-add.
+pub(crate) fn written_width(op: &Op) -> Option<Option<Width>> {
+    result_width(op, true)
+}
+
 /// The width of what `op` writes (`Some(None)`: it writes no register), if it has a four-wide
 /// form.
 fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
