@@ -100,11 +100,11 @@ impl CompiledKernel {
                 held: std::cell::RefCell::new(Vec::new()),
             };
             let mut sites = vec![0u64; crate::context::SITE_WORDS * self.sites as usize];
-            // The saved registers of all the worker's blocks in one allocation, in huge pages
-            // where the host gives them (`resident_registers`).
+            // The saved registers of all the worker's blocks in one allocation (a cooperative
+            // kernel's registers are coalesced, `coalesce.rs`: every block holds them at once).
             let words = self.register_words(threads);
             let mine = (worker as u64..blocks).step_by(workers).count();
-            let mut registers = resident_registers(words * mine);
+            let mut registers = vec![0u64; words * mine];
             let mut residents: Vec<Resident<'_>> = (worker as u64..blocks)
                 .step_by(workers)
                 .zip(registers.chunks_exact_mut(words))
@@ -193,32 +193,4 @@ impl CompiledKernel {
             Some(Handover::Stop) => self.interpret_stopped(config, params, hooks, whole),
         }
     }
-}
-
-/// Bytes of the huge pages (`MADV_HUGEPAGE`) a resident grid's registers are asked to live in.
-const HUGE_PAGE: usize = 2 << 20;
-
-/// `words` zeroed words for the saved registers of a worker's resident blocks. A grid of many
-/// blocks holds every block's registers at once (the benchmark's grid reduction: 64 blocks ×
-/// 256 threads × 180 registers, 23 MiB), and each 4 KiB page's first touch, in the launch, was
-/// a page fault that took longer than the kernel's own work; in 2 MiB pages they are a few
-/// dozen. The allocation is the allocator's zeroed one (fresh pages for a large size); the
-/// advice covers its whole huge pages, before anything touches them.
-fn resident_registers(words: usize) -> Vec<u64> {
-    let registers = vec![0u64; words];
-    let bytes = words * 8;
-    if bytes >= 2 * HUGE_PAGE {
-        let start = registers.as_ptr() as usize;
-        let first = start.next_multiple_of(HUGE_PAGE);
-        let end = (start + bytes) / HUGE_PAGE * HUGE_PAGE;
-        if end > first {
-            // SAFETY: `first..end` lies inside `registers`' allocation, which lives on past
-            // the call; the advice changes how the kernel backs the pages, not their contents
-            // (a failure leaves 4 KiB pages, which is only slower).
-            unsafe {
-                libc::madvise(first as *mut libc::c_void, end - first, libc::MADV_HUGEPAGE);
-            }
-        }
-    }
-    registers
 }
