@@ -210,19 +210,12 @@ fn interference(code: &FunctionCode) -> Graph {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
-    use chevron_ptx::interp::{DeviceMemory, Program};
-
     /// The benchmark's grid reduction (`grid_sum` of the tests' `grid_sync.cu`): nvcc's 160
     /// registers (most declared and never used) come down to the 35 its values need at once,
     /// and the renamed kernel still has its four-wide plan.
     #[test]
     fn the_grid_reductions_registers_coalesce() {
-        let text = include_str!("../tests/data/grid_sync.ptx");
-        let module = chevron_ptx::parse(text).expect("parses");
-        let memory = Arc::new(DeviceMemory::new(0));
-        let program = Program::load(&module, &memory).expect("loads");
+        let program = crate::test_kernels::grid_sync();
         let kernel = program.kernel("grid_sum").unwrap();
         let (code, _) = program.decoded(&kernel).unwrap();
         let renamed = super::coalesced(code).expect("fewer registers");

@@ -31,6 +31,8 @@ mod launch;
 mod liveness;
 mod options;
 mod phase_release;
+#[cfg(test)]
+mod test_kernels;
 mod vector;
 
 use std::sync::Arc;

@@ -429,9 +429,6 @@ fn address_ok(space: Space, base: AddrBase) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use std::sync::Arc;
-
-    use chevron_ptx::interp::{DeviceMemory, Program};
     use chevron_ptx::lowered::{AddrBase, Op, Space, Src};
 
     use super::{plan, Shape};
@@ -442,10 +439,7 @@ mod tests {
     /// load and its branches; the grid barrier's atomic and spin are the scalar code's.
     #[test]
     fn a_grid_stride_loop_with_a_64_bit_index_is_four_wide() {
-        let text = include_str!("../../tests/data/grid_sync.ptx");
-        let module = chevron_ptx::parse(text).expect("parses");
-        let memory = Arc::new(DeviceMemory::new(0));
-        let program = Program::load(&module, &memory).expect("loads");
+        let program = crate::test_kernels::grid_sync();
         let kernel = program.kernel("grid_sum").unwrap();
         let (code, _) = program.decoded(&kernel).unwrap();
         let only = crate::codegen::spin::scalar_only(code).expect("cooperative");
