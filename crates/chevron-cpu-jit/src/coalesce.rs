@@ -2,7 +2,7 @@
 //! share one number, so each thread's saved registers take fewer bytes.
 //!
 //! A cooperative grid keeps every block's registers at once (`cooperative.rs`): the
-//! benchmark's grid reduction, 64 blocks of 256 threads, named 179 registers (nvcc declares
+//! benchmark's grid reduction, 64 blocks of 256 threads, named 180 registers (nvcc declares
 //! them in ranges and numbers every value apart), 23 MiB whose first touches in a launch cost
 //! more than the kernel's loop. Its values live at once are far fewer. Registers no
 //! instruction names get no number. A greedy colouring of the interference graph
