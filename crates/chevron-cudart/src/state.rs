@@ -136,6 +136,9 @@ thread_local! {
     /// The per-thread default streams, by device, with the reset generation they belong to.
     static PER_THREAD: RefCell<HashMap<usize, (u64, Stream)>> = RefCell::new(HashMap::new());
     static BOUND: Cell<bool> = const { Cell::new(false) };
+    /// Whether the thread chose its device (`cudaSetDevice`, a driver context made current)
+    /// rather than being bound implicitly by its first runtime call.
+    static CHOSEN: Cell<bool> = const { Cell::new(false) };
     /// The stream this thread resolved last, with the unregistration count it was resolved at:
     /// a launch loop resolves its stream without the registry's lock or a map look-up.
     static LAST_STREAM: RefCell<Option<(usize, u64, Weak<StreamHandle>)>> =
@@ -153,6 +156,12 @@ pub fn bound_here() -> bool {
 /// the runtime's functions).
 pub fn set_bound_here(bound: bool) {
     BOUND.with(|b| b.set(bound));
+}
+
+/// Whether the calling thread chose its device ([`set_current`]) rather than having it bound
+/// by its first runtime call.
+pub fn chosen_here() -> bool {
+    CHOSEN.with(Cell::get)
 }
 
 fn discover() -> Result<Vec<DeviceState>, String> {
@@ -232,6 +241,7 @@ pub fn set_current(ordinal: usize) -> CudaResult {
     device(ordinal)?;
     CURRENT.with(|c| c.set(ordinal));
     set_bound_here(true);
+    CHOSEN.with(|c| c.set(true));
     Ok(())
 }
 
