@@ -6,6 +6,7 @@
 //! backend becomes one event wait (the event comes from the device's pool and is recorded only
 //! now, when it is needed), and a token of another backend is waited for on the host.
 
+mod allocation;
 pub(crate) mod device_time;
 mod host;
 #[cfg(test)]
