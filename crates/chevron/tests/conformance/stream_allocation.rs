@@ -49,7 +49,10 @@ fn allocate_while_held(device: &Device) -> Result<Duration> {
         let mut open = open.lock().unwrap();
         let until = Instant::now() + HOLD;
         while !*open && Instant::now() < until {
-            open = changed.wait_timeout(open, until - Instant::now()).unwrap().0;
+            open = changed
+                .wait_timeout(open, until - Instant::now())
+                .unwrap()
+                .0;
         }
     })?;
     let started = Instant::now();
