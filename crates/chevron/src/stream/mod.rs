@@ -290,6 +290,13 @@ impl Stream {
         self.shared.auto.stats()
     }
 
+    /// How many submissions this stream has had: the sequence number of [`Stream::token`],
+    /// read without making a token.
+    #[inline]
+    pub fn submissions(&self) -> u64 {
+        self.shared.progress.submitted()
+    }
+
     /// A token for everything submitted to this stream so far.
     pub fn token(&self) -> Token {
         Token::new(Arc::clone(&self.shared), self.shared.progress.submitted())
