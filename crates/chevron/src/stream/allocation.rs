@@ -26,6 +26,9 @@ impl<T: Pod> Buffer<T> {
                 .backend
                 .alloc_in_stream_order(bytes, stream.backend_stream())
             {
+                // The allocation is a piece of the stream's work: a token taken after it (a
+                // wait of another stream, a deferred free) covers it.
+                stream.note_submission();
                 crate::trace::alloc(started, device.label(), bytes);
                 return Ok(Buffer::adopt(device, ptr, len));
             }
