@@ -4,7 +4,7 @@
 //! Each change applies to the instantiation's own copy of the graph (the source graph keeps
 //! its parameters) and instantiates that copy again, with CUDA's limits: a 2D fill may change
 //! only its destination and value, a 1D fill not its height, a 1D copy only replaces a 1D
-//! copy whose memory keeps its mappings (see [`same_mappings`]), and only kernel, memset and
+//! copy whose memory keeps its mappings (see `same_mappings`), and only kernel, memset and
 //! memcpy nodes can be disabled (a disabled node runs as an empty node).
 
 use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
