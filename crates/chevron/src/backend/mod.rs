@@ -52,7 +52,7 @@ pub mod noop;
 pub mod tensor_map;
 pub mod texture;
 
-pub use graph::{ExecGraph, GraphStep};
+pub use graph::{ExecGraph, GraphStep, KernelNodeAttribute};
 pub use tensor_map::{TiledTensorMap, MAX_TENSOR_MAP_RANK};
 pub use texture::{
     ArrayCopy, ArrayDesc, MipmapFilter, NativeArray, NativeObject, NativeResource, Sampler,

@@ -358,6 +358,10 @@ library_table! {
         /// `cuGraphExecKernelNodeSetParams` under its CUDA 10/11 name.
         cuGraphExecKernelNodeSetParamsV1 = "cuGraphExecKernelNodeSetParams"(
             CUgraphExec, CUgraphNode, *const CUDA_KERNEL_NODE_PARAMS) -> CUresult;
+        /// `cuGraphKernelNodeSetAttribute(node, attribute, &value)` (CUDA ≥ 11.0): a kernel
+        /// node's launch attribute (`CUlaunchAttributeID`, a 64-byte `CUlaunchAttributeValue`).
+        cuGraphKernelNodeSetAttribute = "cuGraphKernelNodeSetAttribute"(
+            CUgraphNode, c_int, *const c_void) -> CUresult;
     }
 }
 
