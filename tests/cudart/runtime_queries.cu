@@ -336,6 +336,40 @@ static void kernels() {
     size_t bytes = 0;
     EXPECT_CODE(cudaErrorInvalidDeviceFunction,
                 cudaOccupancyAvailableDynamicSMemPerBlock(&bytes, (const void *)&failures, 1, 128));
+
+    // The kernel as a cudaFunction_t, which the driver API takes as a CUfunction: its
+    // attributes and a launch through cuLaunchKernel (found as CUDA's samples find driver
+    // functions).
+    cudaFunction_t function = nullptr;
+    CHECK(cudaGetFuncBySymbol(&function, (const void *)add_one));
+    EXPECT(function != nullptr);
+    typedef int (*GetAttribute)(int *, int, cudaFunction_t);
+    typedef int (*LaunchKernel)(cudaFunction_t, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                unsigned, unsigned, cudaStream_t, void **, void **);
+    void *entry = nullptr;
+    cudaDriverEntryPointQueryResult found;
+    CHECK(cudaGetDriverEntryPointByVersion("cuFuncGetAttribute", &entry, 12000, cudaEnableDefault,
+                                           &found));
+    EXPECT(found == cudaDriverEntryPointSuccess && entry);
+    int threads = 0;  // CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
+    EXPECT(((GetAttribute)entry)(&threads, 0, function) == 0);
+    cudaFuncAttributes attributes;
+    CHECK(cudaFuncGetAttributes(&attributes, (const void *)add_one));
+    EXPECT(threads == attributes.maxThreadsPerBlock);
+    CHECK(cudaGetDriverEntryPointByVersion("cuLaunchKernel", &entry, 12000, cudaEnableDefault,
+                                           &found));
+    EXPECT(found == cudaDriverEntryPointSuccess && entry);
+    int *counts;
+    CHECK(cudaMalloc(&counts, 32 * sizeof(int)));
+    CHECK(cudaMemset(counts, 0, 32 * sizeof(int)));
+    void *args[] = {&counts};
+    EXPECT(((LaunchKernel)entry)(function, 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr) == 0);
+    int counted[32];
+    CHECK(cudaMemcpy(counted, counts, sizeof counted, cudaMemcpyDeviceToHost));
+    EXPECT(counted[0] == 1 && counted[31] == 1);
+    CHECK(cudaFree(counts));
+    printf("kernel by symbol: %d threads a block at most, launched through the driver API\n",
+           threads);
     printf("kernels: name, parameters, shared memory\n");
 }
 
