@@ -261,6 +261,14 @@ int main(int argc, char **argv) {
     ordered(CU_STREAM_LEGACY, NULL, "legacy stream, then the per-thread stream");
     ordered(NULL, CU_STREAM_LEGACY, "per-thread stream, then the legacy stream");
 
+    // The threads' stream-ordered allocations must not tie their streams together: a pool
+    // may make an allocation wait for another stream's pending free (NVIDIA's default pool
+    // does, and thread 1's allocation then waited for thread 0's held stream on an H200).
+    CUmemoryPool pool;
+    CHECK(cuDeviceGetDefaultMemPool(&pool, 0));
+    int no = 0;
+    CHECK(cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES, &no));
+
     EXPECT(pthread_barrier_init(&start, NULL, THREADS) == 0);
     pthread_t threads[THREADS];
     for (int i = 0; i < THREADS; i++)
