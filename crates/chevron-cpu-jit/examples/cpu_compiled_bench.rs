@@ -35,6 +35,14 @@ struct Case {
     user: bool,
 }
 
+/// `BENCH_GROUP_THREADS` (4, 8, 16 or 32): the vector function's threads per group.
+fn group_threads() -> u32 {
+    std::env::var("BENCH_GROUP_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(4)
+}
+
 fn words(values: impl Iterator<Item = u32>) -> Vec<u8> {
     values.flat_map(|v| v.to_le_bytes()).collect()
 }
@@ -256,6 +264,7 @@ fn main() -> Result<(), String> {
             let options = chevron_cpu_jit::CompileOptions {
                 checks,
                 code_dump: std::env::var_os("CHEVRON_CPU_CODE_DUMP").map(Into::into),
+                group_threads: group_threads(),
                 ..Default::default()
             };
             match CompiledKernel::compile(program, &kernel, &options) {

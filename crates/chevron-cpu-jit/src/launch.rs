@@ -409,10 +409,14 @@ impl CompiledKernel {
             }
             None => context.insert(self.start_block(shape, index, buffers, sites, resolver, watch)),
         };
-        // Four threads at a time where the kernel has that form, the block's rows are whole
-        // groups of four, and the launch's groups have not mostly gone on one by one.
+        // Groups of threads where the kernel has that form, the block's rows are whole
+        // groups, and the launch's groups have not mostly gone on one by one.
+        let width = self.group_threads;
         let vector = match self.vector {
-            Ok(entries) if shape.config.block[0].is_multiple_of(4) && !vectors.given_up() => {
+            Ok(entries)
+                if u64::from(shape.config.block[0]).is_multiple_of(width)
+                    && !vectors.given_up() =>
+            {
                 Some(entries)
             }
             _ => None,
@@ -461,7 +465,9 @@ impl CompiledKernel {
             let status = match vector {
                 // SAFETY: as above; the vector function and the scalar one it hands groups to
                 // take the same context.
-                Some((vector, scalar)) => unsafe { vector_phase(context, vector, scalar, tally) },
+                Some((vector, scalar)) => unsafe {
+                    vector_phase(context, (vector, scalar, self.group_threads), tally)
+                },
                 // SAFETY: as above.
                 None => unsafe { (self.entry)(context) },
             };
@@ -590,8 +596,7 @@ impl VectorStats {
 /// As for a call of the kernel's scalar function with `context`.
 unsafe fn vector_phase(
     context: &mut BlockContext,
-    vector: Entry,
-    scalar: Entry,
+    (vector, scalar, width): (Entry, Entry, u64),
     tally: &mut (u64, u64),
 ) -> u32 {
     context.group = 0;
@@ -604,8 +609,8 @@ unsafe fn vector_phase(
         }
         handed_over += 1;
         let group = context.group;
-        context.first_thread = 4 * group;
-        context.end_thread = 4 * group + 4;
+        context.first_thread = width * group;
+        context.end_thread = width * group + width;
         // SAFETY: the caller's contract.
         let status = unsafe { scalar(context) };
         context.first_thread = 0;
@@ -615,7 +620,7 @@ unsafe fn vector_phase(
         }
         context.group = group + 1;
     };
-    tally.0 += context.threads / 4 + std::mem::take(&mut context.warp_reruns);
+    tally.0 += context.threads / width + std::mem::take(&mut context.warp_reruns);
     tally.1 += handed_over;
     status
 }

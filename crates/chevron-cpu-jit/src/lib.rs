@@ -56,6 +56,8 @@ pub struct CompiledKernel {
     /// The vector function (four threads at a time) and the scalar function it hands groups
     /// to; `Err`: why the kernel has none.
     vector: Result<(Entry, Entry), String>,
+    /// Threads per group of the vector function (4, 8, 16 or 32).
+    group_threads: u64,
     program: Arc<Program>,
     /// The kernel with its calls inlined, when it makes any: generated code points into its
     /// instructions (as into the program's otherwise), so it lives as long as the code.
@@ -206,7 +208,7 @@ impl CompiledKernel {
                 &module,
                 (code, stack_tops),
                 options.checks,
-                options.vectors,
+                (options.vectors, options.group_threads),
             );
             cache.open_kernel(key);
         }
@@ -221,7 +223,7 @@ impl CompiledKernel {
                     code,
                     stack_tops,
                     options.checks,
-                    options.vectors,
+                    (options.vectors, options.group_threads),
                     cache,
                 )
             }))
@@ -246,9 +248,10 @@ impl CompiledKernel {
             unsafe { std::mem::transmute::<*const u8, Entry>(code_pointer) }
         };
         let entry = entry_of(built.scalar);
+        let group_threads = built.vector.as_ref().map_or(4, |v| v.2);
         let vector = built
             .vector
-            .map(|(vector, scalar)| (entry_of(vector), entry_of(scalar)));
+            .map(|(vector, scalar, _)| (entry_of(vector), entry_of(scalar)));
         let sites = built.sites;
         // Into the instructions' heap buffer, which moving `flat` does not move.
         let ops: *const Op = code.insts.first().map_or(std::ptr::null(), |inst| &inst.op);
@@ -267,6 +270,7 @@ impl CompiledKernel {
             module: Some(module),
             entry,
             vector,
+            group_threads,
             program: Arc::clone(program),
             _flat: flat,
             kernel: kernel.clone(),
@@ -302,5 +306,11 @@ impl CompiledKernel {
     /// Whether the kernel runs four threads at a time where it can, or why not.
     pub fn vector(&self) -> Result<(), &str> {
         self.vector.as_ref().map(|_| ()).map_err(String::as_str)
+    }
+
+    /// Threads per group of the vector function
+    /// ([`CompileOptions::group_threads`], four for a kernel with warp collectives).
+    pub fn group_threads(&self) -> u64 {
+        self.group_threads
     }
 }

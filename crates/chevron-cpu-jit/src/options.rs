@@ -16,6 +16,11 @@ pub struct CompileOptions {
     /// Whether kernels that have a four-wide form run four threads at a time (`vector/`).
     /// Default: on.
     pub vectors: bool,
+    /// Threads per group of the vector function (4, 8, 16 or 32; other values are 4): a
+    /// varying 32-bit register is one `i32x4` per four threads of the group. A launch whose
+    /// rows (`ntid.x`) are not whole groups runs one thread at a time; a kernel with warp
+    /// collectives has groups of four. Default: 4.
+    pub group_threads: u32,
     /// The folder of the code cache (`code_cache.rs`): compiled functions are read from it and
     /// written to it. Default: none (every function compiled).
     pub code_cache: Option<PathBuf>,
@@ -29,6 +34,7 @@ impl Default for CompileOptions {
         CompileOptions {
             checks: true,
             vectors: true,
+            group_threads: 4,
             code_cache: None,
             code_dump: None,
         }

@@ -57,6 +57,9 @@ pub struct VectorTranslation<'a> {
     pub sites: BTreeMap<usize, u32>,
     /// `resolve_global`'s register-keeping trampoline.
     pub resolve: FuncRef,
+    /// Vectors of four threads per group (1, 2, 4 or 8): a group is `4 × vectors`
+    /// consecutive threads of a row.
+    pub vectors: u8,
 }
 
 /// Emits the vector function into `b` (signature `fn(*mut BlockContext) -> u32`).
@@ -69,10 +72,10 @@ pub fn translate(t: &VectorTranslation<'_>, b: &mut FunctionBuilder<'_>) {
 enum Vars {
     /// Uniform or affine: thread 0's value (`i32` or `i64`).
     Scalar(Variable),
-    /// Varying, 32 bits: an `i32x4`.
-    Vec32(Variable),
-    /// Varying, 64 bits: four `i64`.
-    Lanes64([Variable; 4]),
+    /// Varying, 32 bits: an `i32x4` per four threads of the group.
+    Vec32(Vec<Variable>),
+    /// Varying, 64 bits: an `i64` per thread of the group.
+    Lanes64(Vec<Variable>),
 }
 
 /// Which of a group's values an expression computes.
@@ -82,8 +85,8 @@ pub(super) enum Lane {
     Zero,
     /// Thread `i`'s.
     One(u8),
-    /// All four, as an `i32x4`.
-    Vector,
+    /// Four, as an `i32x4`: threads `4j .. 4j+3` of the group for `Vector(j)`.
+    Vector(u8),
 }
 
 /// An access checked earlier on every path to the current instruction: the same address again
@@ -103,6 +106,8 @@ struct VectorEmitter<'a, 'b, 'c> {
     t: &'a VectorTranslation<'a>,
     b: &'b mut FunctionBuilder<'c>,
     ctx: Value,
+    /// Vectors of four threads per group ([`VectorTranslation::vectors`]).
+    p: u8,
     /// Per register: the variable of its uniform or affine form (thread 0's value)...
     scalars: Vec<Variable>,
     /// ... and of its varying form.
@@ -165,8 +170,16 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             .widths
             .iter()
             .map(|w| match w {
-                Width::W32 => Vars::Vec32(b.declare_var(types::I32X4)),
-                Width::W64 => Vars::Lanes64(std::array::from_fn(|_| b.declare_var(types::I64))),
+                Width::W32 => Vars::Vec32(
+                    (0..t.vectors)
+                        .map(|_| b.declare_var(types::I32X4))
+                        .collect(),
+                ),
+                Width::W64 => Vars::Lanes64(
+                    (0..4 * t.vectors)
+                        .map(|_| b.declare_var(types::I64))
+                        .collect(),
+                ),
             })
             .collect();
         let group = b.declare_var(types::I64);
@@ -197,6 +210,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             t,
             b,
             ctx,
+            p: t.vectors,
             scalars,
             vectors,
             pc: 0,
@@ -237,7 +251,8 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         self.b.switch_to_block(head);
         let g = self.b.use_var(self.group);
         let threads = self.load_fixed(types::I64, offset_of!(BlockContext, threads));
-        let groups = self.b.ins().ushr_imm_u(threads, 2);
+        let shift = self.log_width();
+        let groups = self.b.ins().ushr_imm_u(threads, shift);
         let dispatch = crate::codegen::phase_loop_test(self.b, g, groups);
 
         self.b.switch_to_block(dispatch);
@@ -250,14 +265,13 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             self.next_group_and_body(head);
             return;
         }
-        // The four threads must stand at the same point: the start, or a barrier's resume
+        // The group's threads must stand at the same point: the start, or a barrier's resume
         // point. Waiting or exited ones are skipped; anything else is the scalar code's.
         let slot = self.resume_slot();
         let states = self.b.ins().load(types::I32X4, mem(), slot, 0);
         let s0 = self.b.ins().extractlane(states, 0);
         let first = self.b.ins().splat(types::I32X4, s0);
-        let same = self.b.ins().icmp(IntCC::Equal, states, first);
-        let same = self.b.ins().vall_true(same);
+        let same = self.all_equal(slot, states, first);
         let mixed = self.scalar_block();
         let agreed = self.b.create_block();
         self.b.ins().brif(same, agreed, &[], mixed, &[]);
@@ -372,6 +386,28 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         block
     }
 
+    /// Threads per group.
+    pub(super) fn group_width(&self) -> u8 {
+        4 * self.p
+    }
+
+    /// log2 of the threads per group.
+    pub(super) fn log_width(&self) -> i64 {
+        i64::from(self.group_width().trailing_zeros())
+    }
+
+    /// Whether the group's resume states at `slot` (the first four loaded: `first`) all
+    /// equal `state` (an `i32x4` splat).
+    pub(super) fn all_equal(&mut self, slot: Value, first: Value, state: Value) -> Value {
+        let mut all = self.b.ins().icmp(IntCC::Equal, first, state);
+        for j in 1..self.p {
+            let states = (self.b.ins()).load(types::I32X4, mem(), slot, 16 * i32::from(j));
+            let same = self.b.ins().icmp(IntCC::Equal, states, state);
+            all = self.b.ins().band(all, same);
+        }
+        self.b.ins().vall_true(all)
+    }
+
     /// Returns [`SCALAR`] for the current group.
     fn hand_over(&mut self) {
         let g = self.b.use_var(self.group);
@@ -420,7 +456,8 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         let zero64 = self.b.ins().iconst(types::I64, 0);
         for vars in &self.vectors {
             match vars {
-                Vars::Vec32(v) | Vars::Scalar(v) => self.b.def_var(*v, zero_v),
+                Vars::Scalar(v) => self.b.def_var(*v, zero_v),
+                Vars::Vec32(vs) => vs.iter().for_each(|v| self.b.def_var(*v, zero_v)),
                 Vars::Lanes64(vs) => vs.iter().for_each(|v| self.b.def_var(*v, zero64)),
             }
         }
@@ -433,11 +470,12 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         }
     }
 
-    /// Address of the group's four resume states.
+    /// Address of the group's resume states.
     fn resume_slot(&mut self) -> Value {
         let g = self.b.use_var(self.group);
         let base = self.load_fixed(types::I64, offset_of!(BlockContext, resume));
-        let off = self.b.ins().ishl_imm_u(g, 4);
+        let shift = self.log_width() + 2;
+        let off = self.b.ins().ishl_imm_u(g, shift);
         self.b.ins().iadd(base, off)
     }
 
@@ -445,7 +483,9 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         let slot = self.resume_slot();
         let s = self.b.ins().iconst(types::I32, i64::from(state as i32));
         let v = self.b.ins().splat(types::I32X4, s);
-        self.b.ins().store(mem(), v, slot, 0);
+        for j in 0..self.p {
+            self.b.ins().store(mem(), v, slot, 16 * i32::from(j));
+        }
     }
 
     /// An `i32x4` of four `i32` values.
@@ -506,12 +546,18 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         self.chain(id);
     }
 
-    /// Whether all four lanes of a predicate (0 or 1 each) are set, none is, or they differ:
-    /// branches to `all`, `none` or the exit at `pc`.
-    fn split(&mut self, pc: usize, pred: Value, all: Block, none: Block) {
+    /// Whether all lanes of a predicate (0 or 1 each, an `i32x4` per four threads) are set,
+    /// none is, or they differ: branches to `all`, `none` or the exit at `pc`.
+    fn split(&mut self, pc: usize, preds: &[Value], all: Block, none: Block) {
         let one = self.vconst([1; 4]);
-        let bits = self.b.ins().band(pred, one);
+        let (mut each, mut any) = (preds[0], preds[0]);
+        for &v in &preds[1..] {
+            each = self.b.ins().band(each, v);
+            any = self.b.ins().bor(any, v);
+        }
+        let bits = self.b.ins().band(each, one);
         let every = self.b.ins().vall_true(bits);
+        let bits = self.b.ins().band(any, one);
         let some = self.b.ins().vany_true(bits);
         let not_all = self.b.create_block();
         self.b.ins().brif(every, all, &[], not_all, &[]);
@@ -563,8 +609,8 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
                 let bit = self.b.ins().band_imm_u(p, 1);
                 self.b.ins().brif(bit, on, &[], off, &[]);
             } else {
-                let pred = self.vec32(Src::Reg(reg));
-                self.split(pc, pred, on, off);
+                let preds: Vec<Value> = (0..self.p).map(|j| self.vec32(Src::Reg(reg), j)).collect();
+                self.split(pc, &preds, on, off);
             }
             self.b.switch_to_block(run);
         }

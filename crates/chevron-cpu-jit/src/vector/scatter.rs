@@ -32,16 +32,17 @@ impl VectorEmitter<'_, '_, '_> {
         let hosts = self.lane_hosts(pc, space, addr, shift);
         match target {
             Access::Load(d) if shift == 3 => {
-                let v = std::array::from_fn(|i| self.b.ins().load(types::I64, mem(), hosts[i], 0));
-                self.set_lanes(d, v);
+                let v: Vec<Value> = (hosts.iter())
+                    .map(|&host| self.b.ins().load(types::I64, mem(), host, 0))
+                    .collect();
+                self.set_lanes(d, &v);
             }
             Access::Load(d) => {
                 let lanes: Vec<Value> = hosts
                     .iter()
                     .map(|&host| self.b.ins().load(types::I32, mem(), host, 0))
                     .collect();
-                let v = self.gather(&lanes);
-                self.set(d, v);
+                self.set_vectors(d, &lanes);
             }
             Access::Store(src) => {
                 for (lane, &host) in hosts.iter().enumerate() {
@@ -77,7 +78,7 @@ impl VectorEmitter<'_, '_, '_> {
         let wide = ty.size() == 8;
         let shift = if wide { 3 } else { 2 };
         let hosts = self.lane_hosts(pc, *space, addr, shift);
-        let olds: Vec<Value> = (0..4u8)
+        let olds: Vec<Value> = (0..self.group_width())
             .map(|lane| {
                 let (x, y, int_ty) = if wide {
                     (self.lane64(*b, lane), self.lane64(*c, lane), types::I64)
@@ -95,10 +96,17 @@ impl VectorEmitter<'_, '_, '_> {
             })
             .collect();
         if wide {
-            self.set_lanes(*d, [olds[0], olds[1], olds[2], olds[3]]);
+            self.set_lanes(*d, &olds);
         } else {
-            let v = self.gather(&olds);
-            self.set(*d, v);
+            self.set_vectors(*d, &olds);
+        }
+    }
+
+    /// Writes varying 32-bit register `d` from one `i32` per thread of the group.
+    fn set_vectors(&mut self, d: u32, lanes: &[Value]) {
+        for (j, four) in lanes.chunks(4).enumerate() {
+            let v = self.gather(four);
+            self.set(d, Lane::Vector(j as u8), v);
         }
     }
 
@@ -127,7 +135,7 @@ impl VectorEmitter<'_, '_, '_> {
         };
         let mut ok: Option<Value> = None;
         let mut hosts = Vec::new();
-        for lane in 0..4u8 {
+        for lane in 0..self.group_width() {
             let a = match addr.base {
                 AddrBase::Reg(r) => self.lane64(Src::Reg(r), lane),
                 _ => self.b.ins().iconst(types::I64, 0),
@@ -178,7 +186,7 @@ impl VectorEmitter<'_, '_, '_> {
             .icmp_imm_u(IntCC::UnsignedGreaterThan, n, (bits - 1) as i64);
         let zero = match (bits, lane) {
             (64, _) => self.b.ins().iconst(types::I64, 0),
-            (_, Lane::Vector) => self.vconst([0; 4]),
+            (_, Lane::Vector(_)) => self.vconst([0; 4]),
             _ => self.b.ins().iconst(types::I32, 0),
         };
         self.b.ins().select(over, zero, shifted)

@@ -40,6 +40,24 @@ fn policy() -> &'static Result<(ExecMode, CompileOptions), String> {
     POLICY.get_or_init(compile_settings::from_env)
 }
 
+/// The process's compile options for a launch whose rows are `row` threads: the vector
+/// function's groups the widest, up to the options' [`CompileOptions::group_threads`], that
+/// divide the rows (four when none does; such rows run one thread at a time).
+fn for_rows(options: &'static CompileOptions, row: u32) -> &'static CompileOptions {
+    static BY_WIDTH: OnceLock<[CompileOptions; 4]> = OnceLock::new();
+    let widths = BY_WIDTH.get_or_init(|| {
+        [4, 8, 16, 32].map(|group_threads| CompileOptions {
+            group_threads,
+            ..options.clone()
+        })
+    });
+    let widest = (0..4)
+        .rev()
+        .find(|&i| 4 << i <= options.group_threads && row.is_multiple_of(4 << i))
+        .unwrap_or(0);
+    &widths[widest]
+}
+
 fn logging() -> bool {
     static LOG: OnceLock<bool> = OnceLock::new();
     *LOG.get_or_init(|| std::env::var_os("CHEVRON_CPU_COMPILE_LOG").is_some())
@@ -95,7 +113,7 @@ impl KernelTier {
         hooks: &LaunchHooks<'_>,
     ) -> Result<Result<LaunchReport, Fault>, String> {
         let (mode, options) = match policy() {
-            Ok((mode, options)) => (*mode, options),
+            Ok((mode, options)) => (*mode, for_rows(options, config.block[0])),
             Err(why) => return Err(why.clone()),
         };
         // A fault is the rare end of a launch; its size does not matter.
@@ -396,7 +414,7 @@ fn say_compiled(name: &str, result: &Result<CompiledKernel, String>) {
                     (hits, all) => format!(" ({hits} of {all} functions from the code cache)"),
                 },
                 match compiled.vector() {
-                    Ok(()) => "four threads at a time".to_string(),
+                    Ok(()) => format!("{} threads at a time", compiled.group_threads()),
                     Err(why) => format!("one thread at a time: {why}"),
                 }
             ),
