@@ -133,13 +133,14 @@ pub fn build(
 }
 
 /// The vectors of four threads per group of the kernel's vector function for
-/// [`CompileOptions::group_threads`](crate::CompileOptions::group_threads) `group_threads`:
-/// one for a kernel with warp collectives (whose exchange the vector function does four
-/// threads at a time).
+/// [`CompileOptions::group_threads`](crate::CompileOptions::group_threads) `group_threads`: a
+/// kernel with warp collectives has groups of four or of a whole warp (whose shuffles are
+/// permutations of its own vectors, `vector/permute.rs`), not between.
 fn vectors_per_group(code: &FunctionCode, group_threads: u32) -> u8 {
     let collectives = (code.insts.iter()).any(|inst| matches!(inst.op, Op::Warp { .. }));
     match group_threads {
-        8 | 16 | 32 if !collectives => (group_threads / 4) as u8,
+        8 | 16 if !collectives => (group_threads / 4) as u8,
+        32 => 8,
         _ => 1,
     }
 }

@@ -410,12 +410,15 @@ impl CompiledKernel {
             None => context.insert(self.start_block(shape, index, buffers, sites, resolver, watch)),
         };
         // Groups of threads where the kernel has that form, the block's rows are whole
-        // groups, and the launch's groups have not mostly gone on one by one.
+        // groups, and the launch's groups have not mostly gone on one by one (but for groups
+        // of a whole warp in a kernel with shuffles: those spare the scalar code's exchange,
+        // whatever part of the kernel the warp runs one thread at a time after them).
         let width = self.group_threads;
+        let whole_warps = self.shuffles && width == 32;
         let vector = match self.vector {
             Ok(entries)
                 if u64::from(shape.config.block[0]).is_multiple_of(width)
-                    && !vectors.given_up() =>
+                    && (whole_warps || !vectors.given_up()) =>
             {
                 Some(entries)
             }

@@ -21,6 +21,7 @@ mod chain;
 mod hoist;
 mod operands;
 mod ops;
+mod permute;
 pub mod plan;
 mod saved;
 mod scatter;
@@ -134,9 +135,13 @@ struct VectorEmitter<'a, 'b, 'c> {
     /// Whether the kernel runs in one phase ([`crate::codegen::single_phase`]): no group
     /// dispatch on resume states.
     single_phase: bool,
-    /// The kernel's shuffles (instruction → the resume state that completes them), numbered
-    /// as the scalar function numbers them.
+    /// The kernel's shuffles this function waits at (instruction → the resume state that
+    /// completes them), numbered as the scalar function numbers them: none when a group is a
+    /// whole warp (`permute.rs`).
     shuffle_ids: BTreeMap<usize, u32>,
+    /// Whether the kernel has warp collectives: its waiting threads' states say so
+    /// ([`WAITING`]), for the host's pass after a phase.
+    collectives: bool,
     /// The trusted resumes (resume state → block) of barriers and shuffles (`chain.rs`).
     entries: BTreeMap<u32, Block>,
     /// The regions between wait points (`chain.rs`).
@@ -198,7 +203,11 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         let loop_bodies = (t.plan.loops.iter().enumerate())
             .map(|(i, l)| (l.head, (b.create_block(), i)))
             .collect();
-        let shuffle_ids = crate::codegen::shuffle_ids(&t.code.insts, t.resume_ids);
+        let mut shuffle_ids = crate::codegen::shuffle_ids(&t.code.insts, t.resume_ids);
+        let collectives = !shuffle_ids.is_empty();
+        if 4 * t.vectors == permute::WARP_GROUP {
+            shuffle_ids.clear();
+        }
         let barriers = barrier_resumes(t);
         let regions = chain::regions(&t.code.insts, &barriers, &shuffle_ids);
         let at: BTreeMap<u32, usize> = (barriers.iter().chain(&shuffle_ids))
@@ -226,6 +235,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             single_phase: crate::codegen::single_phase(t.code),
             loop_bodies,
             shuffle_ids,
+            collectives,
             entries: BTreeMap::new(),
             regions,
             untouched,
@@ -529,7 +539,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         // differ or name no barrier of this function).
         let id = self.t.resume_ids[&pc];
         self.save_group(pc, id);
-        if !self.shuffle_ids.is_empty() {
+        if self.collectives {
             // With collectives, the host releases warps and barriers from the states.
             self.set_states(id | WAITING | VECTOR_SAVED);
             self.chain(id);

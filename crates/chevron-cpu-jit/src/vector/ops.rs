@@ -45,6 +45,10 @@ impl VectorEmitter<'_, '_, '_> {
                 self.barrier(pc + 1);
                 return;
             }
+            Op::Warp { .. } if self.group_width() == super::permute::WARP_GROUP => {
+                self.shuffle_in_group(pc);
+                return;
+            }
             Op::Warp { .. } => {
                 self.offer_shuffle(pc);
                 return;

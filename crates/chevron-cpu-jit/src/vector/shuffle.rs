@@ -244,7 +244,7 @@ impl VectorEmitter<'_, '_, '_> {
     /// operands `b` and `c` the same in all four (`i32`), as the scalar code's
     /// `shuffle_source` computes them for one, and a mask of those in range (out of range, a
     /// lane reads its own value).
-    fn shuffle_source_x4(
+    pub(super) fn shuffle_source_x4(
         &mut self,
         mode: ShuffleMode,
         own: Value,

@@ -20,7 +20,7 @@ use std::path::{Path, PathBuf};
 use chevron_cpu_jit::CompileOptions;
 
 /// The widest group of threads of a vector function unless `CHEVRON_CPU_GROUP_THREADS` says.
-pub(crate) const GROUP_THREADS: u32 = 16;
+pub(crate) const GROUP_THREADS: u32 = 32;
 
 /// How the CPU device runs kernels (`CHEVRON_CPU_EXEC`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -41,9 +41,12 @@ fn policy() -> &'static Result<(ExecMode, CompileOptions), String> {
 }
 
 /// The process's compile options for a launch whose rows are `row` threads: the vector
-/// function's groups the widest, up to the options' [`CompileOptions::group_threads`], that
-/// divide the rows (four when none does; such rows run one thread at a time).
-fn for_rows(options: &'static CompileOptions, row: u32) -> &'static CompileOptions {
+/// function's groups a whole warp for a kernel with `shuffles` (its shuffles permutations of
+/// the group's registers), else the widest up to 16 threads that divides the rows (wider
+/// groups part more often, as at a reduction's last levels); never wider than the options'
+/// [`CompileOptions::group_threads`]; four when none fits (rows of no groups of four run one
+/// thread at a time).
+fn for_rows(options: &'static CompileOptions, row: u32, shuffles: bool) -> &'static CompileOptions {
     static BY_WIDTH: OnceLock<[CompileOptions; 4]> = OnceLock::new();
     let widths = BY_WIDTH.get_or_init(|| {
         [4, 8, 16, 32].map(|group_threads| CompileOptions {
@@ -51,10 +54,16 @@ fn for_rows(options: &'static CompileOptions, row: u32) -> &'static CompileOptio
             ..options.clone()
         })
     });
-    let widest = (0..4)
-        .rev()
-        .find(|&i| 4 << i <= options.group_threads && row.is_multiple_of(4 << i))
-        .unwrap_or(0);
+    let fits = |i: usize| 4 << i <= options.group_threads && row.is_multiple_of(4 << i);
+    let widest = if shuffles {
+        if fits(3) {
+            3
+        } else {
+            0
+        }
+    } else {
+        (0..3).rev().find(|&i| fits(i)).unwrap_or(0)
+    };
     &widths[widest]
 }
 
@@ -113,9 +122,14 @@ impl KernelTier {
         hooks: &LaunchHooks<'_>,
     ) -> Result<Result<LaunchReport, Fault>, String> {
         let (mode, options) = match policy() {
-            Ok((mode, options)) => (*mode, for_rows(options, config.block[0])),
+            Ok((mode, options)) => (*mode, options),
             Err(why) => return Err(why.clone()),
         };
+        let shuffles = mode != ExecMode::Interp
+            && (self.assessment)
+                .get_or_init(|| chevron_cpu_jit::assess(kernel.program, kernel.handle))
+                .shuffles;
+        let options = for_rows(options, config.block[0], shuffles);
         // A fault is the rare end of a launch; its size does not matter.
         #[allow(clippy::result_large_err)]
         let interpret = |range: std::ops::Range<u64>| {
