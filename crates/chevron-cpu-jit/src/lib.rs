@@ -43,7 +43,7 @@ use cranelift_module::default_libcall_names;
 
 pub use assess::{assess, Assessment, LOOP_TRIPS};
 use context::BlockContext;
-pub use options::CompileOptions;
+pub use options::{group_threads_for, CompileOptions};
 
 /// Signature of a compiled block function.
 pub(crate) type Entry = unsafe extern "C" fn(*mut BlockContext) -> u32;

@@ -40,13 +40,14 @@ fn policy() -> &'static Result<(ExecMode, CompileOptions), String> {
     POLICY.get_or_init(compile_settings::from_env)
 }
 
-/// The process's compile options for a launch whose rows are `row` threads: the vector
-/// function's groups a whole warp for a kernel with `shuffles` (its shuffles permutations of
-/// the group's registers), else the widest up to 16 threads that divides the rows (wider
-/// groups part more often, as at a reduction's last levels); never wider than the options'
-/// [`CompileOptions::group_threads`]; four when none fits (rows of no groups of four run one
-/// thread at a time).
-fn for_rows(options: &'static CompileOptions, row: u32, shuffles: bool) -> &'static CompileOptions {
+/// The process's compile options for a launch of kernel `assessed` whose rows are `row`
+/// threads: the group width [`chevron_cpu_jit::group_threads_for`] says, never wider than
+/// the options' [`CompileOptions::group_threads`].
+fn for_rows(
+    options: &'static CompileOptions,
+    row: u32,
+    assessed: Option<&Assessment>,
+) -> &'static CompileOptions {
     static BY_WIDTH: OnceLock<[CompileOptions; 4]> = OnceLock::new();
     let widths = BY_WIDTH.get_or_init(|| {
         [4, 8, 16, 32].map(|group_threads| CompileOptions {
@@ -54,17 +55,10 @@ fn for_rows(options: &'static CompileOptions, row: u32, shuffles: bool) -> &'sta
             ..options.clone()
         })
     });
-    let fits = |i: usize| 4 << i <= options.group_threads && row.is_multiple_of(4 << i);
-    let widest = if shuffles {
-        if fits(3) {
-            3
-        } else {
-            0
-        }
-    } else {
-        (0..3).rev().find(|&i| fits(i)).unwrap_or(0)
-    };
-    &widths[widest]
+    let width = assessed.map_or(4, |a| {
+        chevron_cpu_jit::group_threads_for(options.group_threads, row, a)
+    });
+    &widths[width.trailing_zeros() as usize - 2]
 }
 
 fn logging() -> bool {
@@ -125,11 +119,10 @@ impl KernelTier {
             Ok((mode, options)) => (*mode, options),
             Err(why) => return Err(why.clone()),
         };
-        let shuffles = mode != ExecMode::Interp
-            && (self.assessment)
-                .get_or_init(|| chevron_cpu_jit::assess(kernel.program, kernel.handle))
-                .shuffles;
-        let options = for_rows(options, config.block[0], shuffles);
+        let assessed = (mode != ExecMode::Interp).then(|| {
+            (self.assessment).get_or_init(|| chevron_cpu_jit::assess(kernel.program, kernel.handle))
+        });
+        let options = for_rows(options, config.block[0], assessed);
         // A fault is the rare end of a launch; its size does not matter.
         #[allow(clippy::result_large_err)]
         let interpret = |range: std::ops::Range<u64>| {
