@@ -1,15 +1,17 @@
-//! Four threads at a time: a second function per kernel that runs a block's threads in groups
-//! of four consecutive threads of one row (`%tid.x` = 4k .. 4k+3). A register the dataflow
-//! (`shapes.rs`) finds uniform or affine at an instruction is one scalar there (thread 0's
-//! value); a varying one is an `i32x4`, or four `i64` for 64 bits. f32 arithmetic runs four
-//! threads per instruction, four consecutive elements load and store as one vector after a
-//! check of the first and the last, and an element all four read is one scalar load.
+//! Groups of threads at a time: a second function per kernel that runs a block's threads in
+//! groups of W = 4, 8, 16 or 32 consecutive threads of one row (`%tid.x` = Wk .. Wk+W-1;
+//! [`VectorTranslation::vectors`] = W/4). A register the dataflow (`shapes.rs`) finds uniform
+//! or affine at an instruction is one scalar there (thread 0's value); a varying one is an
+//! `i32x4` per four threads, or an `i64` per thread for 64 bits. f32 arithmetic runs four
+//! threads per instruction and vector, W consecutive elements load and store as W/4 vectors
+//! after a check of the first and the last, and an element all W read is one scalar load. In
+//! a group of a whole warp a `shfl` permutes the group's own vectors (`permute.rs`).
 //!
-//! A group leaves the vector code wherever its four threads could part ([`plan::Plan::exits`]):
+//! A group leaves the vector code wherever its threads could part ([`plan::Plan::exits`]):
 //! at a guard that differs between them, an access the checks refuse, an affine 32-bit value
 //! that wraps when widened, a loop out of fuel. Its registers are saved there in the scalar
 //! function's layout, with a resume point of the scalar function at that instruction; the function
-//! returns [`SCALAR`] with the group in [`BlockContext::group`], the host runs those four
+//! returns [`SCALAR`] with the group in [`BlockContext::group`], the host runs those W
 //! threads in the scalar function (which checks, faults and spins exactly as for any thread),
 //! and calls the vector function again for the next group. Barriers and exits keep the scalar
 //! function's resume states, so a block's threads move between the two functions from phase

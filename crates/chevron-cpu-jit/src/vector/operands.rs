@@ -1,6 +1,6 @@
 //! Operands of the vector function: a register's value in the form an instruction needs it
-//! (thread 0's, thread `i`'s, or all four as an `i32x4`), from the variables that hold it in
-//! its shape at that instruction; and writes to registers.
+//! (thread 0's, thread `i`'s, or threads `4j .. 4j+3`'s as an `i32x4`), from the variables
+//! that hold it in its shape at that instruction; and writes to registers.
 
 use std::mem::offset_of;
 

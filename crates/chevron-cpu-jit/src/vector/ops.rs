@@ -1,4 +1,5 @@
-//! The four-wide form of each instruction the plan admits, with the interpreter's register
+//! The group form of each instruction the plan admits (once per `i32x4` of a varying 32-bit
+//! result, once per thread of a varying 64-bit one), with the interpreter's register
 //! conventions: 32-bit results are their low 32 bits (zero-extended when read as 64), f32
 //! results that are NaN are the GPU's canonical NaN.
 

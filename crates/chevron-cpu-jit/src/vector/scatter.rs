@@ -1,7 +1,7 @@
-//! What four threads do apart in the vector function: shared and global loads and stores at
-//! four unrelated addresses (a gather or a scatter, each thread's address checked), shared
+//! What a group's threads do apart in the vector function: shared and global loads and
+//! stores at unrelated addresses (a gather or a scatter, each thread's address checked),
 //! atomics one thread after another, and shifts by an amount held in a register (the same in
-//! the four threads).
+//! the group's threads).
 
 use std::mem::offset_of;
 
