@@ -21,6 +21,7 @@
 
 mod chain;
 mod hoist;
+mod masked;
 mod operands;
 mod ops;
 mod permute;
@@ -123,6 +124,12 @@ struct VectorEmitter<'a, 'b, 'c> {
     raw: bool,
     /// Cold blocks still to fill: hand the group over, after saving it at an instruction.
     pending: Vec<(Block, Option<usize>)>,
+    /// Blocks still to fill where a group parted at a branch over a region that stores
+    /// (`masked.rs`): the branch, its predicate's vectors, and whether the threads whose bit
+    /// is set run the region.
+    masked: Vec<(Block, usize, Vec<Value>, bool)>,
+    /// While a masked region is emitted: the branch every exit of the region leaves at.
+    exit_at: Option<usize>,
     group: Variable,
     fuel: Variable,
     blocks: Vec<Block>,
@@ -228,6 +235,8 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             lazy: crate::codegen::lazy_nans(&t.code.insts, t.code.num_regs),
             raw: false,
             pending: Vec::new(),
+            masked: Vec::new(),
+            exit_at: None,
             group,
             fuel,
             blocks,
@@ -385,6 +394,13 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             self.b.switch_to_block(self.blocks[pc]);
             self.instruction(pc);
         }
+        for (block, pc, preds, run_when) in std::mem::take(&mut self.masked) {
+            self.b.switch_to_block(block);
+            let Op::Bra { target } = self.t.code.insts[pc].op else {
+                unreachable!("a branch");
+            };
+            self.masked_region(pc, &preds, run_when, target as usize);
+        }
         self.fill_pending();
         self.b.seal_all_blocks();
     }
@@ -437,6 +453,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
     /// and its threads resume at `pc` in the scalar function (filled in at the end; one per
     /// instruction).
     fn exit_block(&mut self, pc: usize) -> Block {
+        let pc = self.exit_at.unwrap_or(pc);
         if let Some(&(block, _)) = self.pending.iter().find(|(_, at)| *at == Some(pc)) {
             return block;
         }
@@ -559,8 +576,8 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
     }
 
     /// Whether all lanes of a predicate (0 or 1 each, an `i32x4` per four threads) are set,
-    /// none is, or they differ: branches to `all`, `none` or the exit at `pc`.
-    fn split(&mut self, pc: usize, preds: &[Value], all: Block, none: Block) {
+    /// none is, or they differ: branches to `all`, `none` or `parted`.
+    fn split(&mut self, preds: &[Value], all: Block, none: Block, parted: Block) {
         let one = self.vconst([1; 4]);
         let (mut each, mut any) = (preds[0], preds[0]);
         for &v in &preds[1..] {
@@ -574,7 +591,6 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         let not_all = self.b.create_block();
         self.b.ins().brif(every, all, &[], not_all, &[]);
         self.b.switch_to_block(not_all);
-        let parted = self.exit_block(pc);
         self.b.ins().brif(some, parted, &[], none, &[]);
     }
 
@@ -622,7 +638,17 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
                 self.b.ins().brif(bit, on, &[], off, &[]);
             } else {
                 let preds: Vec<Value> = (0..self.p).map(|j| self.vec32(Src::Reg(reg), j)).collect();
-                self.split(pc, &preds, on, off);
+                let parted = match inst.op {
+                    // A branch over a region that stores: its threads run it apart.
+                    Op::Bra { target } if self.skips_a_store(pc, target as usize) => {
+                        let block = self.b.create_block();
+                        self.b.set_cold_block(block);
+                        self.masked.push((block, pc, preds.clone(), negated));
+                        block
+                    }
+                    _ => self.exit_block(pc),
+                };
+                self.split(&preds, on, off, parted);
             }
             self.b.switch_to_block(run);
         }
