@@ -8,18 +8,13 @@
 //! fails hands the group over at the branch itself, where the scalar code takes it thread by
 //! thread.
 
-use std::mem::offset_of;
-
 use chevron_ptx::lowered::{Addr, AddrBase, Flow, Op, Space, Src};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{
-    types, InstBuilder, MemFlagsData, StackSlotData, StackSlotKind, Value,
-};
+use cranelift_codegen::ir::{types, InstBuilder, StackSlotData, StackSlotKind, Value};
 
 use super::plan::Width;
 use super::shapes::Shape;
 use super::{mem, Lane, VectorEmitter};
-use crate::context::{BlockContext, SITE_WORDS};
 
 /// The most instructions a masked region holds.
 const REGION: usize = 8;
@@ -168,58 +163,11 @@ impl VectorEmitter<'_, '_, '_> {
         bits: u8,
         active: &[Value],
     ) -> Vec<Value> {
-        let shift = if bits == 64 { 3 } else { 2 };
-        let (start, limit, delta) = if space == Space::Shared {
-            let limits = offset_of!(BlockContext, shared_limits) + 8 * shift as usize;
-            let zero = self.b.ins().iconst(types::I64, 0);
-            (
-                zero,
-                self.load_fixed(types::I64, limits),
-                self.load_fixed(types::I64, offset_of!(BlockContext, shared)),
-            )
-        } else {
-            let site = self.t.sites[&i];
-            let sites = self.load_fixed(types::I64, offset_of!(BlockContext, sites));
-            let slot = (self.b.ins()).iadd_imm_u(sites, i64::from(site) * 8 * SITE_WORDS as i64);
-            let word = |e: &mut Self, w: i32| {
-                e.b.ins()
-                    .load(types::I64, MemFlagsData::trusted(), slot, 8 * w)
-            };
-            (word(self, 0), word(self, 1), word(self, 2))
-        };
         let scratch =
             (self.b).create_sized_stack_slot(StackSlotData::new(StackSlotKind::ExplicitSlot, 8, 3));
         let scratch = self.b.ins().stack_addr(types::I64, scratch, 0);
-        let mut ok: Option<Value> = None;
-        let mut hosts = Vec::new();
-        for (lane, &on) in active.iter().enumerate() {
-            let a = match addr.base {
-                AddrBase::Reg(r) => self.lane64(Src::Reg(r), lane as u8),
-                _ => self.b.ins().iconst(types::I64, 0),
-            };
-            let mut a = self.b.ins().iadd_imm_u(a, addr.offset);
-            if space == Space::Shared {
-                a = self.b.ins().band_imm_u(a, 0xffff_ffff);
-            }
-            let off = self.b.ins().isub(a, start);
-            let rotated = self.b.ins().rotr_imm_u(off, i64::from(shift));
-            let fits = self.b.ins().icmp(IntCC::UnsignedLessThan, rotated, limit);
-            let idle = self.b.ins().bxor_imm_u(on, 1);
-            let fine = self.b.ins().bor(fits, idle);
-            ok = Some(match ok {
-                Some(o) => self.b.ins().band(o, fine),
-                None => fine,
-            });
-            let host = self.b.ins().iadd(a, delta);
-            hosts.push(self.b.ins().select(on, host, scratch));
-        }
-        let go = self.b.create_block();
-        let parted = self.exit_block(i);
-        self.b
-            .ins()
-            .brif(ok.expect("a thread"), go, &[], parted, &[]);
-        self.b.switch_to_block(go);
-        hosts
+        let shift = if bits == 64 { 3 } else { 2 };
+        self.lane_hosts_of(i, space, addr, shift, Some((active, scratch)))
     }
 }
 

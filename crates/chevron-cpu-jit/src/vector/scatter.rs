@@ -110,9 +110,23 @@ impl VectorEmitter<'_, '_, '_> {
         }
     }
 
-    /// The host addresses of the four threads' accesses of `1 << shift` bytes at `addr`, all
-    /// checked (else the group goes on in the scalar code at `pc`).
+    /// The host addresses of the group's threads' accesses of `1 << shift` bytes at `addr`,
+    /// all checked (else the group goes on in the scalar code at `pc`).
     fn lane_hosts(&mut self, pc: usize, space: Space, addr: &Addr, shift: u32) -> Vec<Value> {
+        self.lane_hosts_of(pc, space, addr, shift, None)
+    }
+
+    /// [`lane_hosts`](Self::lane_hosts); with `active` (a flag per thread, and a host address
+    /// of the function's own), only the active threads' addresses are checked and the others
+    /// get that address.
+    pub(super) fn lane_hosts_of(
+        &mut self,
+        pc: usize,
+        space: Space,
+        addr: &Addr,
+        shift: u32,
+        active: Option<(&[Value], Value)>,
+    ) -> Vec<Value> {
         // (start, limit, host minus start) of the memory: the block's shared memory, or the
         // allocation of the site's cache entry.
         let (start, limit, delta) = if space == Space::Shared {
@@ -147,12 +161,19 @@ impl VectorEmitter<'_, '_, '_> {
             }
             let off = self.b.ins().isub(a, start);
             let rotated = self.b.ins().rotr_imm_u(off, i64::from(shift));
-            let fits = self.b.ins().icmp(IntCC::UnsignedLessThan, rotated, limit);
+            let mut fits = self.b.ins().icmp(IntCC::UnsignedLessThan, rotated, limit);
+            let mut host = self.b.ins().iadd(a, delta);
+            if let Some((flags, idle)) = active {
+                let on = flags[usize::from(lane)];
+                let off = self.b.ins().bxor_imm_u(on, 1);
+                fits = self.b.ins().bor(fits, off);
+                host = self.b.ins().select(on, host, idle);
+            }
             ok = Some(match ok {
                 Some(o) => self.b.ins().band(o, fits),
                 None => fits,
             });
-            hosts.push(self.b.ins().iadd(a, delta));
+            hosts.push(host);
         }
         let go = self.b.create_block();
         let parted = self.exit_block(pc);
