@@ -10,7 +10,8 @@
 //! must agree. Prints a table with every ratio, the compile time per kernel, and the 2-thread
 //! speed-up of compiled matmul 512. `BENCH_ONLY=saxpy,matmul256` runs only the cases named,
 //! `BENCH_NO_INTERP=1` skips the interpreter (and the comparison of outputs), `BENCH_USER_PTX=PATH`
-//! (the PTX of `examples/bench/user_kernels.cu`) adds the tile scan;
+//! (the PTX of `examples/bench/user_kernels.cu`) adds the tile scan; `BENCH_GROUP_THREADS=N`
+//! keeps the vector function's groups at most N threads wide (as `CHEVRON_CPU_GROUP_THREADS`);
 //! `CHEVRON_CPU_CODE_DUMP=DIR` writes the compiled functions' machine code there.
 
 use std::collections::HashMap;
@@ -33,6 +34,17 @@ struct Case {
     output: (u64, usize),
     /// The kernel is in `BENCH_USER_PTX`'s module, not `kernels.ptx`.
     user: bool,
+}
+
+/// The vector function's threads per group for `kernel` on rows of `row` threads: as the CPU
+/// device chooses them, at most `BENCH_GROUP_THREADS` (4, 8, 16 or 32; default 32).
+fn group_threads(program: &Program, kernel: &chevron_ptx::interp::KernelHandle, row: u32) -> u32 {
+    let widest = std::env::var("BENCH_GROUP_THREADS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(32);
+    let assessed = chevron_cpu_jit::assess(program, kernel);
+    chevron_cpu_jit::group_threads_for(widest, row, &assessed)
 }
 
 fn words(values: impl Iterator<Item = u32>) -> Vec<u8> {
@@ -256,6 +268,7 @@ fn main() -> Result<(), String> {
             let options = chevron_cpu_jit::CompileOptions {
                 checks,
                 code_dump: std::env::var_os("CHEVRON_CPU_CODE_DUMP").map(Into::into),
+                group_threads: group_threads(program, &kernel, case.config.block[0]),
                 ..Default::default()
             };
             match CompiledKernel::compile(program, &kernel, &options) {
@@ -301,11 +314,11 @@ fn main() -> Result<(), String> {
             )),
         );
         if case.name == "matmul512" {
-            let compiled = CompiledKernel::compile(
-                program,
-                &kernel,
-                &chevron_cpu_jit::CompileOptions::default(),
-            )?;
+            let options = chevron_cpu_jit::CompileOptions {
+                group_threads: group_threads(program, &kernel, case.config.block[0]),
+                ..Default::default()
+            };
+            let compiled = CompiledKernel::compile(program, &kernel, &options)?;
             let mut one_two = Vec::new();
             for threads in [1, 2] {
                 let config = LaunchConfig {

@@ -4,7 +4,7 @@
 
 use chevron_ptx::interp::program::FunctionCode;
 use chevron_ptx::interp::{KernelHandle, Program};
-use chevron_ptx::lowered::Op;
+use chevron_ptx::lowered::{Collective, Op};
 
 use crate::{codegen, inline};
 
@@ -29,6 +29,9 @@ pub struct Assessment {
     /// executor (the compiled code runs them so, `cooperative.rs`), so a launch is never split
     /// between the interpreter and the compiled code.
     pub grid_sync: bool,
+    /// Whether the kernel has warp shuffles (`shfl`): its vector function's groups pay most
+    /// as whole warps, whose shuffles are permutations of their own registers.
+    pub shuffles: bool,
 }
 
 /// Assesses `kernel` of `program`.
@@ -39,6 +42,7 @@ pub fn assess(program: &Program, kernel: &KernelHandle) -> Assessment {
             instructions: 0,
             thread_work: 0,
             grid_sync: false,
+            shuffles: false,
         };
     };
     let grid_sync = synchronises_grid(kernel_code, functions);
@@ -55,6 +59,15 @@ pub fn assess(program: &Program, kernel: &KernelHandle) -> Assessment {
         instructions: code.insts.len() as u64,
         thread_work: thread_work(code.insts.iter().map(|inst| &inst.op)),
         grid_sync,
+        shuffles: (code.insts.iter()).any(|inst| {
+            matches!(
+                inst.op,
+                Op::Warp {
+                    c: Collective::Shfl { .. },
+                    ..
+                }
+            )
+        }),
     }
 }
 

@@ -5,6 +5,7 @@
 use std::collections::BTreeSet;
 
 use chevron_ptx::interp::program::FunctionCode;
+use chevron_ptx::lowered::Op;
 use cranelift_codegen::ir::{types, AbiParam, FuncRef, UserFuncName};
 use cranelift_frontend::{FunctionBuilder, FunctionBuilderContext};
 use cranelift_jit::JITModule;
@@ -27,9 +28,9 @@ pub struct Built {
     pub scalar: FuncId,
     /// Global access sites (each has a cache entry while a block runs).
     pub sites: u32,
-    /// The vector function and the scalar function it hands groups to; `Err`: why there is
-    /// none.
-    pub vector: Result<(FuncId, FuncId), String>,
+    /// The vector function, the scalar function it hands groups to and the threads per
+    /// group; `Err`: why there is none.
+    pub vector: Result<(FuncId, FuncId, u64), String>,
 }
 
 fn failed(e: cranelift_module::ModuleError) -> String {
@@ -43,9 +44,10 @@ pub fn build(
     code: &FunctionCode,
     stack_tops: &[u64],
     checks: bool,
-    vectors: bool,
+    (vectors, group_threads): (bool, u32),
     cache: &mut CodeCache,
 ) -> Result<Built, String> {
+    let per_group = vectors_per_group(code, group_threads);
     if module.target_config().pointer_type() != types::I64 {
         return Err("the compiler needs a 64-bit host".into());
     }
@@ -88,12 +90,24 @@ pub fn build(
     let vector = if let Some(record) = &cache.replay {
         // Replayed from the kernel's record: what the compile that made it found.
         match record.vector.clone() {
-            Ok(()) => define_vector(module, cache, &imports, (code, stack_tops), checks),
+            Ok(()) => define_vector(
+                module,
+                cache,
+                &imports,
+                (code, stack_tops),
+                (checks, per_group),
+            ),
             Err(why) => Err(why),
         }
     } else if vectors {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-            define_vector(module, cache, &imports, (code, stack_tops), checks)
+            define_vector(
+                module,
+                cache,
+                &imports,
+                (code, stack_tops),
+                (checks, per_group),
+            )
         }))
         .unwrap_or_else(|panic| {
             let why = panic
@@ -111,8 +125,21 @@ pub fn build(
     Ok(Built {
         scalar,
         sites,
-        vector,
+        vector: vector.map(|(v, s)| (v, s, 4 * u64::from(per_group))),
     })
+}
+
+/// The vectors of four threads per group of the kernel's vector function for
+/// [`CompileOptions::group_threads`](crate::CompileOptions::group_threads) `group_threads`: a
+/// kernel with warp collectives has groups of four or of a whole warp (whose shuffles are
+/// permutations of its own vectors, `vector/permute.rs`), not between.
+fn vectors_per_group(code: &FunctionCode, group_threads: u32) -> u8 {
+    let collectives = (code.insts.iter()).any(|inst| matches!(inst.op, Op::Warp { .. }));
+    match group_threads {
+        8 | 16 if !collectives => (group_threads / 4) as u8,
+        32 => 8,
+        _ => 1,
+    }
 }
 
 /// The host's fused multiply-add, which the four-wide `fma` needs.
@@ -129,9 +156,9 @@ fn define_vector(
     cache: &mut CodeCache,
     imports: &Imports,
     (code, stack_tops): (&FunctionCode, &[u64]),
-    checks: bool,
+    (checks, per_group): (bool, u8),
 ) -> Result<(FuncId, FuncId), String> {
-    let name = format!("{}.x4", code.name);
+    let name = format!("{}.x{}", code.name, 4 * per_group);
     let id = declare(module, &name)?;
     let exits = if let Some(bytes) = cache.replay(module, id, &name, true)? {
         dump(cache, &name, checks, &bytes);
@@ -158,6 +185,7 @@ fn define_vector(
                 resume_ids: &resume_ids,
                 sites: codegen::global_sites(&code.insts),
                 resolve: far(module, imports.resolve, b.func),
+                vectors: per_group,
             };
             vector::translate(&translation, &mut b);
             b.finalize(frontend_config);

@@ -53,10 +53,11 @@ pub fn kernel_key(
     module: &JITModule,
     (code, stack_tops): (&FunctionCode, &[u64]),
     checks: bool,
-    vectors: bool,
+    (vectors, group_threads): (bool, u32),
 ) -> String {
     format!(
-        "compiler {COMPILER} debug {}\n{}checks {checks} vectors {vectors}\n{code:?}\n\
+        "compiler {COMPILER} debug {}\n{}checks {checks} vectors {vectors} group \
+         {group_threads}\n{code:?}\n\
          {stack_tops:?}",
         cfg!(debug_assertions),
         settings(module),

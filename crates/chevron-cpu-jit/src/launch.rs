@@ -427,10 +427,17 @@ impl CompiledKernel {
             }
             None => context.insert(self.start_block(shape, index, buffers, sites, resolver, watch)),
         };
-        // Four threads at a time where the kernel has that form, the block's rows are whole
-        // groups of four, and the launch's groups have not mostly gone on one by one.
+        // Groups of threads where the kernel has that form, the block's rows are whole
+        // groups, and the launch's groups have not mostly gone on one by one (but for groups
+        // of a whole warp in a kernel with shuffles: those spare the scalar code's exchange,
+        // whatever part of the kernel the warp runs one thread at a time after them).
+        let width = self.group_threads;
+        let whole_warps = self.shuffles && width == 32;
         let vector = match self.vector {
-            Ok(entries) if shape.config.block[0].is_multiple_of(4) && !vectors.given_up() => {
+            Ok(entries)
+                if u64::from(shape.config.block[0]).is_multiple_of(width)
+                    && (whole_warps || !vectors.given_up()) =>
+            {
                 Some(entries)
             }
             _ => None,
@@ -484,7 +491,12 @@ impl CompiledKernel {
                 // SAFETY: as above; the vector function and the scalar one it hands groups to
                 // take the same context.
                 (Some((vector, scalar)), false) => unsafe {
-                    vector_phase(context, (vector, scalar), tally, std::mem::take(&mut start))
+                    vector_phase(
+                        context,
+                        (vector, scalar, self.group_threads),
+                        tally,
+                        std::mem::take(&mut start),
+                    )
                 },
                 // SAFETY: as above; the threads of a group the vector function handed over
                 // go on in the scalar function it hands groups to.
@@ -502,7 +514,7 @@ impl CompiledKernel {
                     let thread = context.fault_thread;
                     let end = match (*rest, vector) {
                         (Some(rest), _) => rest.end,
-                        (None, Some(_)) => 4 * context.group + 4,
+                        (None, Some(_)) => self.group_threads * (context.group + 1),
                         (None, None) => context.threads,
                     };
                     context.first_thread = thread;
@@ -521,7 +533,7 @@ impl CompiledKernel {
                 }
                 // ... and they did: the vector function goes on with the next group.
                 _ if rest.is_some_and(|r| r.vector) => {
-                    start = rest.take().map_or(0, |r| r.end / 4);
+                    start = rest.take().map_or(0, |r| r.end / self.group_threads);
                     context.first_thread = 0;
                     context.end_thread = context.threads;
                     continue;
@@ -659,7 +671,7 @@ impl VectorStats {
 /// As for a call of the kernel's scalar function with `context`.
 unsafe fn vector_phase(
     context: &mut BlockContext,
-    (vector, scalar): (Entry, Entry),
+    (vector, scalar, width): (Entry, Entry, u64),
     tally: &mut (u64, u64),
     start: u64,
 ) -> u32 {
@@ -673,8 +685,8 @@ unsafe fn vector_phase(
         }
         handed_over += 1;
         let group = context.group;
-        context.first_thread = 4 * group;
-        context.end_thread = 4 * group + 4;
+        context.first_thread = width * group;
+        context.end_thread = width * group + width;
         // SAFETY: the caller's contract.
         let status = unsafe { scalar(context) };
         context.first_thread = 0;
@@ -685,7 +697,7 @@ unsafe fn vector_phase(
         context.group = group + 1;
     };
     tally.0 +=
-        (context.threads / 4).saturating_sub(start) + std::mem::take(&mut context.warp_reruns);
+        (context.threads / width).saturating_sub(start) + std::mem::take(&mut context.warp_reruns);
     tally.1 += handed_over;
     status
 }

@@ -46,7 +46,7 @@ use cranelift_module::default_libcall_names;
 
 pub use assess::{assess, Assessment, LOOP_TRIPS};
 use context::BlockContext;
-pub use options::CompileOptions;
+pub use options::{group_threads_for, CompileOptions};
 
 /// Signature of a compiled block function.
 pub(crate) type Entry = unsafe extern "C" fn(*mut BlockContext) -> u32;
@@ -59,6 +59,8 @@ pub struct CompiledKernel {
     /// The vector function (four threads at a time) and the scalar function it hands groups
     /// to; `Err`: why the kernel has none.
     vector: Result<(Entry, Entry), String>,
+    /// Threads per group of the vector function (4, 8, 16 or 32).
+    group_threads: u64,
     program: Arc<Program>,
     /// The kernel with its calls inlined, when it makes any: generated code points into its
     /// instructions (as into the program's otherwise), so it lives as long as the code.
@@ -221,7 +223,7 @@ impl CompiledKernel {
                 &module,
                 (code, stack_tops),
                 options.checks,
-                options.vectors,
+                (options.vectors, options.group_threads),
             );
             cache.open_kernel(key);
         }
@@ -236,7 +238,7 @@ impl CompiledKernel {
                     code,
                     stack_tops,
                     options.checks,
-                    options.vectors,
+                    (options.vectors, options.group_threads),
                     cache,
                 )
             }))
@@ -261,9 +263,10 @@ impl CompiledKernel {
             unsafe { std::mem::transmute::<*const u8, Entry>(code_pointer) }
         };
         let entry = entry_of(built.scalar);
+        let group_threads = built.vector.as_ref().map_or(4, |v| v.2);
         let vector = built
             .vector
-            .map(|(vector, scalar)| (entry_of(vector), entry_of(scalar)));
+            .map(|(vector, scalar, _)| (entry_of(vector), entry_of(scalar)));
         let sites = built.sites;
         // Into the instructions' heap buffer, which moving `flat` does not move.
         let ops: *const Op = code.insts.first().map_or(std::ptr::null(), |inst| &inst.op);
@@ -282,6 +285,7 @@ impl CompiledKernel {
             module: Some(module),
             entry,
             vector,
+            group_threads,
             program: Arc::clone(program),
             _flat: flat,
             _coalesced: coalesced,
@@ -321,10 +325,16 @@ impl CompiledKernel {
         self.vector.as_ref().map(|_| ()).map_err(String::as_str)
     }
 
-    /// Of the groups of four threads (of one block's phase) the finished launches of this
+    /// Of the groups of threads (of one block's phase) the finished launches of this
     /// kernel ran in its vector function, how many there were and how many of them went on
     /// in the scalar code (a group that parted, or reached a spin loop).
     pub fn groups(&self) -> (u64, u64) {
         self.groups.totals()
+    }
+
+    /// Threads per group of the vector function
+    /// ([`CompileOptions::group_threads`]).
+    pub fn group_threads(&self) -> u64 {
+        self.group_threads
     }
 }

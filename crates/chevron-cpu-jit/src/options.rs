@@ -16,6 +16,11 @@ pub struct CompileOptions {
     /// Whether kernels that have a four-wide form run four threads at a time (`vector/`).
     /// Default: on.
     pub vectors: bool,
+    /// Threads per group of the vector function (4, 8, 16 or 32; other values are 4): a
+    /// varying 32-bit register is one `i32x4` per four threads of the group. A launch whose
+    /// rows (`ntid.x`) are not whole groups runs one thread at a time; a kernel with warp
+    /// collectives has groups of four. Default: 4.
+    pub group_threads: u32,
     /// The folder of the code cache (`code_cache.rs`): compiled functions are read from it and
     /// written to it. Default: none (every function compiled).
     pub code_cache: Option<PathBuf>,
@@ -24,13 +29,73 @@ pub struct CompileOptions {
     pub code_dump: Option<PathBuf>,
 }
 
+/// The group width for kernel `assessed` launched on rows of `row` threads, at most `widest`
+/// ([`CompileOptions::group_threads`]): a whole warp for a kernel with shuffles (its
+/// shuffles permutations of the group's registers), else the widest that divides the rows
+/// and keeps the kernel's instructions times its vectors per group at most
+/// [`GROUP_BUDGET`]; four when none fits (rows of no groups of four run one thread at a
+/// time).
+pub fn group_threads_for(widest: u32, row: u32, assessed: &crate::Assessment) -> u32 {
+    let fits = |w: u32| w <= widest && row.is_multiple_of(w);
+    if assessed.shuffles {
+        return if fits(32) { 32 } else { 4 };
+    }
+    let small = |w: u32| assessed.instructions * u64::from(w / 4) <= GROUP_BUDGET;
+    [32, 16, 8, 4]
+        .into_iter()
+        .find(|&w| fits(w) && small(w))
+        .unwrap_or(4)
+}
+
+/// The most instructions times vectors per group a kernel without shuffles gets wider groups
+/// for: the vector function's code (its saves and restores at every barrier) grows with both,
+/// and a big one costs more than the wider groups save (the tile scan, 113 instructions and
+/// 17 barriers: 13 ms in groups of 8, 16 ms in groups of 16, compiled in 48 and 100 ms, dev;
+/// matmul, 59 instructions: 3.4 and 2.1 ms; the histogram, 32 instructions: 9.7-10.5 ms in
+/// groups of 16, 6.9-7.6 ms in groups of 32).
+pub const GROUP_BUDGET: u64 = 256;
+
 impl Default for CompileOptions {
     fn default() -> CompileOptions {
         CompileOptions {
             checks: true,
             vectors: true,
+            group_threads: 4,
             code_cache: None,
             code_dump: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn kernel(instructions: u64, shuffles: bool) -> crate::Assessment {
+        crate::Assessment {
+            refusal: None,
+            instructions,
+            thread_work: instructions,
+            grid_sync: false,
+            shuffles,
+        }
+    }
+
+    #[test]
+    fn groups_are_the_widest_that_divide_the_rows_and_fit_the_budget() {
+        let (small, big) = (kernel(53, false), kernel(109, false));
+        assert_eq!(group_threads_for(32, 16, &small), 16);
+        assert_eq!(group_threads_for(32, 256, &small), 16);
+        assert_eq!(group_threads_for(32, 24, &small), 8);
+        assert_eq!(group_threads_for(32, 12, &small), 4);
+        assert_eq!(group_threads_for(8, 256, &small), 8);
+        assert_eq!(group_threads_for(32, 256, &big), 8);
+        assert_eq!(group_threads_for(32, 256, &kernel(300, false)), 4);
+        assert_eq!(group_threads_for(32, 256, &kernel(32, false)), 32);
+        assert_eq!(group_threads_for(16, 256, &kernel(32, false)), 16);
+        // Shuffles: a whole warp, or four.
+        assert_eq!(group_threads_for(32, 64, &kernel(27, true)), 32);
+        assert_eq!(group_threads_for(32, 16, &kernel(27, true)), 4);
+        assert_eq!(group_threads_for(16, 64, &kernel(27, true)), 4);
     }
 }

@@ -61,15 +61,21 @@ const N: u32 = 256;
 /// Compiles `roots` in a new program, runs it compiled and interpreted, checks that both give
 /// the same words, and returns how many of its functions came from the cache, of how many.
 fn compile_and_run(folder: Option<&Path>) -> (u32, u32) {
-    compile_and_run_kernel(folder, "roots").0
+    compile_and_run_kernel(folder, "roots", 4).0
 }
 
-/// [`compile_and_run`] for `kernel`; also whether it runs four threads at a time.
-fn compile_and_run_kernel(folder: Option<&Path>, kernel: &str) -> ((u32, u32), bool) {
+/// [`compile_and_run`] for `kernel` in groups of `group_threads`; also whether it runs in
+/// groups.
+fn compile_and_run_kernel(
+    folder: Option<&Path>,
+    kernel: &str,
+    group_threads: u32,
+) -> ((u32, u32), bool) {
     let setup = common::Setup::of(&format!("{}{KERNEL}", common::HEADER));
     let handle = setup.program.kernel(kernel).unwrap();
     let options = chevron_cpu_jit::CompileOptions {
         code_cache: folder.map(Path::to_path_buf),
+        group_threads,
         ..Default::default()
     };
     let compiled = chevron_cpu_jit::CompiledKernel::compile(&setup.program, &handle, &options)
@@ -195,7 +201,7 @@ fn a_four_wide_kernel_comes_back_whole_from_its_record() {
     let home = std::env::temp_dir().join(format!("chevron-kernel-cache-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&home);
     let folder = home.join("cpu-code");
-    let run = || compile_and_run_kernel(Some(&folder), "halves");
+    let run = || compile_and_run_kernel(Some(&folder), "halves", 4);
     assert_eq!(run(), ((0, 3), true), "scalar, vector and resume functions");
     for file in entries(&folder, "code") {
         std::fs::remove_file(file).unwrap();
@@ -203,5 +209,26 @@ fn a_four_wide_kernel_comes_back_whole_from_its_record() {
     assert_eq!(run(), ((3, 3), true), "from the record alone");
     // Another kernel's record does not serve: `roots` compiles.
     assert_eq!(compile_and_run(Some(&folder)).0, 0);
+    let _ = std::fs::remove_dir_all(&home);
+}
+
+#[test]
+fn a_record_serves_only_its_group_width() {
+    let home = std::env::temp_dir().join(format!("chevron-group-cache-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&home);
+    let folder = home.join("cpu-code");
+    let run = |group_threads| compile_and_run_kernel(Some(&folder), "halves", group_threads);
+    assert_eq!(
+        run(16),
+        ((0, 3), true),
+        "scalar, vector and resume functions"
+    );
+    for file in entries(&folder, "code") {
+        std::fs::remove_file(file).unwrap();
+    }
+    assert_eq!(run(16), ((3, 3), true), "from the record alone");
+    // Groups of four: another vector function, which no record or entry holds.
+    let (from_cache, vector) = run(4);
+    assert!(from_cache.0 < 3 && vector, "{from_cache:?}");
     let _ = std::fs::remove_dir_all(&home);
 }

@@ -303,7 +303,8 @@ fn words(values: &[u32]) -> Vec<u8> {
 }
 
 /// Runs `kernel` interpreted and compiled (which must run four threads at a time) on fresh
-/// copies of `inputs`, with `out_words` words of output, and returns both outputs.
+/// copies of `inputs`, with `out_words` words of output, and returns both outputs; compiled
+/// with groups of 8, 16 and 32 threads too, each of whose outputs must be the interpreter's.
 /// `scalars`: parameters after the two pointers.
 fn both(
     s: &Setup,
@@ -314,17 +315,45 @@ fn both(
     scalars: &[u8],
 ) -> [Vec<u32>; 2] {
     let handle = s.program.kernel(kernel).unwrap();
-    let compiled = CompiledKernel::compile(
-        &s.program,
-        &handle,
-        &chevron_cpu_jit::CompileOptions::default(),
-    )
-    .expect("compiles");
-    assert_eq!(
-        compiled.vector(),
-        Ok(()),
-        "{kernel} runs four threads at a time"
-    );
+    let mut outputs: Vec<Vec<u32>> = Vec::new();
+    for group_threads in common::GROUPS {
+        let compiled = common::compile_grouped(&s.program, kernel, group_threads);
+        assert_eq!(
+            compiled.vector(),
+            Ok(()),
+            "{kernel} runs four threads at a time"
+        );
+        let run = |use_compiled: bool| {
+            one_run(
+                s,
+                (&handle, &compiled),
+                cfg,
+                input,
+                out_words,
+                scalars,
+                use_compiled,
+            )
+        };
+        if outputs.is_empty() {
+            outputs.push(run(false));
+        }
+        let got = run(true);
+        assert_eq!(outputs[0], got, "{kernel} in groups of {group_threads}");
+        outputs.push(got);
+    }
+    [outputs.swap_remove(0), outputs.swap_remove(0)]
+}
+
+/// One launch of `kernel` (interpreted, or `compiled`) for [`both`].
+fn one_run(
+    s: &Setup,
+    (handle, compiled): (&chevron_ptx::interp::KernelHandle, &CompiledKernel),
+    cfg: &LaunchConfig,
+    input: &[u32],
+    out_words: usize,
+    scalars: &[u8],
+    use_compiled: bool,
+) -> Vec<u32> {
     let run = |use_compiled: bool| {
         let x = s.memory.alloc(4 * input.len().max(1) as u64, 256).unwrap();
         s.memory.write(x, &words(input)).unwrap();
@@ -335,7 +364,7 @@ fn both(
         if use_compiled {
             compiled.launch(cfg, &p, &LaunchHooks::default()).unwrap();
         } else {
-            s.program.launch(&handle, cfg, &p).unwrap();
+            s.program.launch(handle, cfg, &p).unwrap();
         }
         let mut bytes = vec![0u8; 4 * out_words];
         s.memory.read(out, &mut bytes).unwrap();
@@ -344,7 +373,7 @@ fn both(
             .map(|c| u32::from_le_bytes([c[0], c[1], c[2], c[3]]))
             .collect::<Vec<u32>>()
     };
-    [run(false), run(true)]
+    run(use_compiled)
 }
 
 /// Pseudo-random words with edge values mixed in.
@@ -473,17 +502,42 @@ fn blocks_of_rows_not_made_of_groups_of_four_run_one_thread_at_a_time() {
 }
 
 /// The interpreter's and the compiled code's fault reports for `kernel` on `cfg`, with `out`
-/// pointing `offset` bytes into a fresh allocation of `bytes` bytes.
+/// pointing `offset` bytes into a fresh allocation of `bytes` bytes; compiled with groups of
+/// 8, 16 and 32 threads too, each of whose reports must be the interpreter's.
 fn both_faults(kernel: &str, cfg: &LaunchConfig, bytes: u64, offset: u64) -> [String; 2] {
     let s = setup();
+    every_group(&s, kernel, |compiled| {
+        assert_eq!(compiled.vector(), Ok(()));
+        faults_of(&s, kernel, compiled, cfg, (bytes, offset))
+    })
+}
+
+/// `reports` of `kernel` compiled with each group width (the interpreter's report and the
+/// compiled code's), which must be the same: those with groups of four.
+fn every_group(
+    s: &Setup,
+    kernel: &str,
+    reports: impl Fn(&CompiledKernel) -> [String; 2],
+) -> [String; 2] {
+    let mut all = Vec::new();
+    for group_threads in common::GROUPS {
+        let compiled = common::compile_grouped(&s.program, kernel, group_threads);
+        let [want, got] = reports(&compiled);
+        assert_eq!(want, got, "{kernel} in groups of {group_threads}");
+        all.push([want, got]);
+    }
+    all.swap_remove(0)
+}
+
+/// [`both_faults`] for one compile.
+fn faults_of(
+    s: &Setup,
+    kernel: &str,
+    compiled: &CompiledKernel,
+    cfg: &LaunchConfig,
+    (bytes, offset): (u64, u64),
+) -> [String; 2] {
     let handle = s.program.kernel(kernel).unwrap();
-    let compiled = CompiledKernel::compile(
-        &s.program,
-        &handle,
-        &chevron_cpu_jit::CompileOptions::default(),
-    )
-    .expect("compiles");
-    assert_eq!(compiled.vector(), Ok(()));
     let run = |use_compiled: bool| {
         let out = s.memory.alloc(bytes, 256).unwrap() + offset;
         let p = out.to_le_bytes();
@@ -549,15 +603,22 @@ fn shared_loads_checked_at_a_loops_entry_match_and_fault_alike() {
 }
 
 /// The interpreter's and the compiled code's fault reports for `kernel` (parameters `x` and
-/// `out`, both one fresh 64-byte allocation) on `cfg`.
+/// `out`, both one fresh 64-byte allocation) on `cfg`; compiled with groups of 8, 16 and 32
+/// threads too, each of whose reports must be the interpreter's.
 fn loop_faults(s: &Setup, kernel: &str, cfg: &LaunchConfig) -> [String; 2] {
+    every_group(s, kernel, |compiled| {
+        loop_faults_of(s, kernel, compiled, cfg)
+    })
+}
+
+/// [`loop_faults`] for one compile.
+fn loop_faults_of(
+    s: &Setup,
+    kernel: &str,
+    compiled: &CompiledKernel,
+    cfg: &LaunchConfig,
+) -> [String; 2] {
     let handle = s.program.kernel(kernel).unwrap();
-    let compiled = CompiledKernel::compile(
-        &s.program,
-        &handle,
-        &chevron_cpu_jit::CompileOptions::default(),
-    )
-    .expect("compiles");
     let run = |use_compiled: bool| {
         let out = s.memory.alloc(64, 256).unwrap();
         let p: Vec<u8> = [out, out].iter().flat_map(|v| v.to_le_bytes()).collect();

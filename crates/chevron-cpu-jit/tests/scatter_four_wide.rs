@@ -85,14 +85,9 @@ const KERNELS: &str = r#"
 }
 "#;
 
-fn compiled(s: &Setup, kernel: &str) -> CompiledKernel {
-    let handle = s.program.kernel(kernel).unwrap();
-    let compiled = CompiledKernel::compile(
-        &s.program,
-        &handle,
-        &chevron_cpu_jit::CompileOptions::default(),
-    )
-    .expect("compiles");
+/// `kernel` compiled with groups of `group_threads` threads (it must have a vector function).
+fn compiled(s: &Setup, kernel: &str, group_threads: u32) -> CompiledKernel {
+    let compiled = common::compile_grouped(&s.program, kernel, group_threads);
     assert_eq!(
         compiled.vector(),
         Ok(()),
@@ -113,112 +108,118 @@ fn config(grid: u32) -> LaunchConfig {
 #[test]
 fn scatters_gathers_and_shifts_by_a_register_match() {
     let s = Setup::of(&format!("{HEADER}{KERNELS}"));
-    let kernel = compiled(&s, "apart");
-    let handle = s.program.kernel("apart").unwrap();
-    let threads = 4 * 32;
-    let input: Vec<u8> = (0..threads as u32)
-        .flat_map(|i| (i.wrapping_mul(2_654_435_761) ^ (i << 28)).to_le_bytes())
-        .collect();
-    let out_bytes = 48 * threads as usize;
-    for amount in [0u32, 5, 31, 32, 40, 63, 64, 1000] {
-        let run = |use_compiled: bool| {
-            let x = s.memory.alloc(input.len() as u64, 256).unwrap();
-            s.memory.write(x, &input).unwrap();
-            let out = s.memory.alloc(out_bytes as u64, 256).unwrap();
-            s.memory.write(out, &vec![0xee; out_bytes]).unwrap();
-            let mut p: Vec<u8> = [x, out].iter().flat_map(|v| v.to_le_bytes()).collect();
-            p.extend(amount.to_le_bytes());
-            if use_compiled {
-                kernel
-                    .launch(&config(4), &p, &LaunchHooks::default())
-                    .unwrap();
-            } else {
-                s.program.launch(&handle, &config(4), &p).unwrap();
-            }
-            let mut bytes = vec![0u8; out_bytes];
-            s.memory.read(out, &mut bytes).unwrap();
-            words(&bytes)
-        };
-        let want = run(false);
-        assert!(!want.contains(&0xeeee_eeee), "every word written");
-        assert_eq!(run(true), want, "amount {amount}");
+    for group_threads in common::GROUPS {
+        let kernel = compiled(&s, "apart", group_threads);
+        let handle = s.program.kernel("apart").unwrap();
+        let threads = 4 * 32;
+        let input: Vec<u8> = (0..threads as u32)
+            .flat_map(|i| (i.wrapping_mul(2_654_435_761) ^ (i << 28)).to_le_bytes())
+            .collect();
+        let out_bytes = 48 * threads as usize;
+        for amount in [0u32, 5, 31, 32, 40, 63, 64, 1000] {
+            let run = |use_compiled: bool| {
+                let x = s.memory.alloc(input.len() as u64, 256).unwrap();
+                s.memory.write(x, &input).unwrap();
+                let out = s.memory.alloc(out_bytes as u64, 256).unwrap();
+                s.memory.write(out, &vec![0xee; out_bytes]).unwrap();
+                let mut p: Vec<u8> = [x, out].iter().flat_map(|v| v.to_le_bytes()).collect();
+                p.extend(amount.to_le_bytes());
+                if use_compiled {
+                    kernel
+                        .launch(&config(4), &p, &LaunchHooks::default())
+                        .unwrap();
+                } else {
+                    s.program.launch(&handle, &config(4), &p).unwrap();
+                }
+                let mut bytes = vec![0u8; out_bytes];
+                s.memory.read(out, &mut bytes).unwrap();
+                words(&bytes)
+            };
+            let want = run(false);
+            assert!(!want.contains(&0xeeee_eeee), "every word written");
+            assert_eq!(run(true), want, "amount {amount}");
+        }
     }
 }
 
 #[test]
 fn a_scatter_with_a_bad_address_faults_as_interpreted() {
     let s = Setup::of(&format!("{HEADER}{KERNELS}"));
-    let kernel = compiled(&s, "scatter");
-    let handle = s.program.kernel("scatter").unwrap();
-    // Thread 6 (the third of its group) indexes past the tile.
-    let mut index: Vec<u32> = (0..32).map(|t| 31 - t).collect();
-    index[6] = 32;
-    let input: Vec<u8> = index.iter().flat_map(|v| v.to_le_bytes()).collect();
-    let run = |use_compiled: bool| {
-        let x = s.memory.alloc(128, 256).unwrap();
-        s.memory.write(x, &input).unwrap();
-        let p = x.to_le_bytes();
-        let fault = if use_compiled {
-            kernel
-                .launch(&config(1), &p, &LaunchHooks::default())
-                .unwrap_err()
-        } else {
-            s.program.launch(&handle, &config(1), &p).unwrap_err()
+    for group_threads in common::GROUPS {
+        let kernel = compiled(&s, "scatter", group_threads);
+        let handle = s.program.kernel("scatter").unwrap();
+        // Thread 6 (the third of its group) indexes past the tile.
+        let mut index: Vec<u32> = (0..32).map(|t| 31 - t).collect();
+        index[6] = 32;
+        let input: Vec<u8> = index.iter().flat_map(|v| v.to_le_bytes()).collect();
+        let run = |use_compiled: bool| {
+            let x = s.memory.alloc(128, 256).unwrap();
+            s.memory.write(x, &input).unwrap();
+            let p = x.to_le_bytes();
+            let fault = if use_compiled {
+                kernel
+                    .launch(&config(1), &p, &LaunchHooks::default())
+                    .unwrap_err()
+            } else {
+                s.program.launch(&handle, &config(1), &p).unwrap_err()
+            };
+            fault.to_string()
         };
-        fault.to_string()
-    };
-    let want = run(false);
-    assert!(want.contains("thread (6, 0, 0)"), "{want}");
-    assert_eq!(run(true), want);
+        let want = run(false);
+        assert!(want.contains("thread (6, 0, 0)"), "{want}");
+        assert_eq!(run(true), want);
+    }
 }
 
 #[test]
 fn global_gathers_and_scatters_match_and_a_bad_index_faults_as_interpreted() {
     let s = Setup::of(&format!("{HEADER}{KERNELS}"));
-    let kernel = compiled(&s, "global_apart");
-    let handle = s.program.kernel("global_apart").unwrap();
-    let as_bytes = |v: &[u32]| v.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
-    // A permutation of 32 indices (threads of one group far apart), then one past the end.
-    let good: Vec<u32> = (0..32u32).map(|t| (t * 13 + 5) % 32).collect();
-    let mut bad = good.clone();
-    bad[9] = 32;
-    let ys: Vec<u32> = (0..32u32).map(|i| i * 1000 + 7).collect();
-    for index in [good, bad] {
-        let run = |use_compiled: bool| {
-            let x = s.memory.alloc(128, 256).unwrap();
-            s.memory.write(x, &as_bytes(&index)).unwrap();
-            let y = s.memory.alloc(128, 256).unwrap();
-            s.memory.write(y, &as_bytes(&ys)).unwrap();
-            let out = s.memory.alloc(128, 256).unwrap();
-            s.memory.write(out, &[0xee; 128]).unwrap();
-            let p: Vec<u8> = [x, y, out].iter().flat_map(|v| v.to_le_bytes()).collect();
-            let result = if use_compiled {
-                kernel.launch(&config(1), &p, &LaunchHooks::default())
-            } else {
-                s.program.launch(&handle, &config(1), &p)
+    for group_threads in common::GROUPS {
+        let kernel = compiled(&s, "global_apart", group_threads);
+        let handle = s.program.kernel("global_apart").unwrap();
+        let as_bytes = |v: &[u32]| v.iter().flat_map(|w| w.to_le_bytes()).collect::<Vec<u8>>();
+        // A permutation of 32 indices (threads of one group far apart), then one past the end.
+        let good: Vec<u32> = (0..32u32).map(|t| (t * 13 + 5) % 32).collect();
+        let mut bad = good.clone();
+        bad[9] = 32;
+        let ys: Vec<u32> = (0..32u32).map(|i| i * 1000 + 7).collect();
+        for index in [good, bad] {
+            let run = |use_compiled: bool| {
+                let x = s.memory.alloc(128, 256).unwrap();
+                s.memory.write(x, &as_bytes(&index)).unwrap();
+                let y = s.memory.alloc(128, 256).unwrap();
+                s.memory.write(y, &as_bytes(&ys)).unwrap();
+                let out = s.memory.alloc(128, 256).unwrap();
+                s.memory.write(out, &[0xee; 128]).unwrap();
+                let p: Vec<u8> = [x, y, out].iter().flat_map(|v| v.to_le_bytes()).collect();
+                let result = if use_compiled {
+                    kernel.launch(&config(1), &p, &LaunchHooks::default())
+                } else {
+                    s.program.launch(&handle, &config(1), &p)
+                };
+                let mut bytes = vec![0u8; 128];
+                s.memory.read(out, &mut bytes).unwrap();
+                (
+                    result.map(|_| ()).map_err(|f| {
+                        f.to_string()
+                            .split(' ')
+                            .map(|w| if w.contains("0x") { "ADDR" } else { w })
+                            .collect::<Vec<_>>()
+                            .join(" ")
+                    }),
+                    words(&bytes),
+                )
             };
-            let mut bytes = vec![0u8; 128];
-            s.memory.read(out, &mut bytes).unwrap();
-            (
-                result.map(|_| ()).map_err(|f| {
-                    f.to_string()
-                        .split(' ')
-                        .map(|w| if w.contains("0x") { "ADDR" } else { w })
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                }),
-                words(&bytes),
-            )
-        };
-        let (want, got) = (run(false), run(true));
-        match &want.0 {
-            // The report only: the compiled run's stores before the fault stay (the
-            // interpreter runs the block again from its start).
-            Err(fault) => {
-                assert!(fault.contains("thread (9, 0, 0)"), "{fault}");
-                assert_eq!(got.0, want.0);
+            let (want, got) = (run(false), run(true));
+            match &want.0 {
+                // The report only: the compiled run's stores before the fault stay (the
+                // interpreter runs the block again from its start).
+                Err(fault) => {
+                    assert!(fault.contains("thread (9, 0, 0)"), "{fault}");
+                    assert_eq!(got.0, want.0);
+                }
+                Ok(()) => assert_eq!(got, want),
             }
-            Ok(()) => assert_eq!(got, want),
         }
     }
 }

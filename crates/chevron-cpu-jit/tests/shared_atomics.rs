@@ -125,7 +125,7 @@ fn atomics_match(space: &str) {
     let (blocks, threads) = (3u32, 32u32);
     let old_words = (blocks * threads) as usize * 4 * OPS;
     let final_words = blocks as usize * 3 * OPS;
-    let run = |compiled: Option<bool>| {
+    let run = |compiled: Option<(bool, u32)>| {
         let olds = memory.alloc(4 * old_words as u64, 256).unwrap();
         let finals = memory.alloc(4 * final_words as u64, 256).unwrap();
         let scratch = memory.alloc(4 * final_words as u64, 256).unwrap();
@@ -135,9 +135,13 @@ fn atomics_match(space: &str) {
         params.extend(scratch.to_le_bytes());
         let cfg = config(blocks, threads, 2);
         match compiled {
-            Some(checks) => {
-                let kernel = compile(&program, &name, checks);
-                // Four threads at a time, each thread's atomic in turn (`vector/scatter.rs`).
+            Some((checks, group_threads)) => {
+                let kernel = if checks {
+                    common::compile_grouped(&program, &name, group_threads)
+                } else {
+                    compile(&program, &name, checks)
+                };
+                // In groups of threads, each thread's atomic in turn (`vector/scatter.rs`).
                 assert_eq!(kernel.vector(), Ok(()));
                 kernel
                     .launch(&cfg, &params, &LaunchHooks::default())
@@ -159,7 +163,14 @@ fn atomics_match(space: &str) {
     // The compare-and-swap chain: each even thread finds its half and bumps it.
     assert_eq!(reference.1[5], threads / 2);
     for checks in [true, false] {
-        assert!(run(Some(checks)) == reference, "{space}, checks {checks}");
+        assert!(
+            run(Some((checks, 4))) == reference,
+            "{space}, checks {checks}"
+        );
+    }
+    for group_threads in [8, 16, 32] {
+        let got = run(Some((true, group_threads)));
+        assert!(got == reference, "{space}, groups of {group_threads}");
     }
 }
 

@@ -6,7 +6,6 @@
 
 mod common;
 
-use chevron_cpu_jit::CompiledKernel;
 use chevron_ptx::interp::{LaunchConfig, LaunchHooks};
 use common::{words, Setup, HEADER};
 
@@ -54,14 +53,17 @@ DONE:
 
 #[test]
 fn shuffles_of_every_mode_match() {
+    for group_threads in [4, 32] {
+        shuffles_match(group_threads);
+    }
+}
+
+/// [`shuffles_of_every_mode_match`] with groups of `group_threads` threads (32: the whole
+/// warp, whose shuffles are permutations, `src/vector/permute.rs`).
+fn shuffles_match(group_threads: u32) {
     let s = Setup::of(&format!("{HEADER}{KERNELS}"));
     let handle = s.program.kernel("shuffles").unwrap();
-    let kernel = CompiledKernel::compile(
-        &s.program,
-        &handle,
-        &chevron_cpu_jit::CompileOptions::default(),
-    )
-    .expect("compiles");
+    let kernel = common::compile_grouped(&s.program, "shuffles", group_threads);
     assert_eq!(
         kernel.vector(),
         Ok(()),
@@ -113,7 +115,7 @@ fn shuffles_of_every_mode_match() {
             assert_eq!(
                 run(true),
                 want,
-                "block {block:?} b {b} c {c:#x} quit {quit}"
+                "groups of {group_threads}, block {block:?} b {b} c {c:#x} quit {quit}"
             );
         }
     }

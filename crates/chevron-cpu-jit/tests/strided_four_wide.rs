@@ -57,14 +57,9 @@ const KERNELS: &str = r#"
 }
 "#;
 
-fn compiled(s: &Setup, kernel: &str) -> CompiledKernel {
-    let handle = s.program.kernel(kernel).unwrap();
-    let compiled = CompiledKernel::compile(
-        &s.program,
-        &handle,
-        &chevron_cpu_jit::CompileOptions::default(),
-    )
-    .expect("compiles");
+/// `kernel` compiled with groups of `group_threads` threads (it must have a vector function).
+fn compiled(s: &Setup, kernel: &str, group_threads: u32) -> CompiledKernel {
+    let compiled = common::compile_grouped(&s.program, kernel, group_threads);
     assert_eq!(
         compiled.vector(),
         Ok(()),
@@ -85,61 +80,70 @@ fn config(grid: u32) -> LaunchConfig {
 #[test]
 fn strided_global_and_shared_accesses_match() {
     let s = Setup::of(&format!("{HEADER}{KERNELS}"));
-    let kernel = compiled(&s, "strided");
-    let handle = s.program.kernel("strided").unwrap();
-    let threads = 3 * 64;
-    let input: Vec<u8> = (0..6 * threads as u32)
-        .flat_map(|i| (i.wrapping_mul(2_654_435_761) ^ (i >> 2)).to_le_bytes())
-        .collect();
-    let run = |use_compiled: bool| {
-        let x = s.memory.alloc(input.len() as u64, 256).unwrap();
-        s.memory.write(x, &input).unwrap();
-        let out = s.memory.alloc(40 * threads, 256).unwrap();
-        s.memory
-            .write(out, &vec![0xee; 40 * threads as usize])
-            .unwrap();
-        let p: Vec<u8> = [x, out].iter().flat_map(|v| v.to_le_bytes()).collect();
-        if use_compiled {
-            kernel
-                .launch(&config(3), &p, &LaunchHooks::default())
+    for group_threads in common::GROUPS {
+        let kernel = compiled(&s, "strided", group_threads);
+        let handle = s.program.kernel("strided").unwrap();
+        let threads = 3 * 64;
+        let input: Vec<u8> = (0..6 * threads as u32)
+            .flat_map(|i| (i.wrapping_mul(2_654_435_761) ^ (i >> 2)).to_le_bytes())
+            .collect();
+        let run = |use_compiled: bool| {
+            let x = s.memory.alloc(input.len() as u64, 256).unwrap();
+            s.memory.write(x, &input).unwrap();
+            let out = s.memory.alloc(40 * threads, 256).unwrap();
+            s.memory
+                .write(out, &vec![0xee; 40 * threads as usize])
                 .unwrap();
-        } else {
-            s.program.launch(&handle, &config(3), &p).unwrap();
-        }
-        let mut bytes = vec![0u8; 40 * threads as usize];
-        s.memory.read(out, &mut bytes).unwrap();
-        words(&bytes)
-    };
-    let want = run(false);
-    // Thread 0's first word is thread 63's column sum; its third its own.
-    assert_ne!(want[0], 0xeeee_eeee);
-    assert_eq!(run(true), want);
+            let p: Vec<u8> = [x, out].iter().flat_map(|v| v.to_le_bytes()).collect();
+            if use_compiled {
+                kernel
+                    .launch(&config(3), &p, &LaunchHooks::default())
+                    .unwrap();
+            } else {
+                s.program.launch(&handle, &config(3), &p).unwrap();
+            }
+            let mut bytes = vec![0u8; 40 * threads as usize];
+            s.memory.read(out, &mut bytes).unwrap();
+            words(&bytes)
+        };
+        let want = run(false);
+        // Thread 0's first word is thread 63's column sum; its third its own.
+        assert_ne!(want[0], 0xeeee_eeee);
+        assert_eq!(run(true), want);
+    }
 }
 
 /// The interpreter's and the compiled code's fault reports for `every_fourth` with `out`
-/// pointing `offset` bytes into a fresh allocation of `bytes` bytes.
+/// pointing `offset` bytes into a fresh allocation of `bytes` bytes, compiled with groups of
+/// 4 threads (those of groups of 8, 16 and 32 must be the same).
 fn both_faults(bytes: u64, offset: u64) -> [String; 2] {
     let s = Setup::of(&format!("{HEADER}{KERNELS}"));
-    let kernel = compiled(&s, "every_fourth");
-    let handle = s.program.kernel("every_fourth").unwrap();
-    let run = |use_compiled: bool| {
-        let out = s.memory.alloc(bytes, 256).unwrap() + offset;
-        let p = out.to_le_bytes();
-        let fault = if use_compiled {
-            kernel
-                .launch(&config(1), &p, &LaunchHooks::default())
-                .unwrap_err()
-        } else {
-            s.program.launch(&handle, &config(1), &p).unwrap_err()
+    let mut reports = Vec::new();
+    for group_threads in common::GROUPS {
+        let kernel = compiled(&s, "every_fourth", group_threads);
+        let handle = s.program.kernel("every_fourth").unwrap();
+        let run = |use_compiled: bool| {
+            let out = s.memory.alloc(bytes, 256).unwrap() + offset;
+            let p = out.to_le_bytes();
+            let fault = if use_compiled {
+                kernel
+                    .launch(&config(1), &p, &LaunchHooks::default())
+                    .unwrap_err()
+            } else {
+                s.program.launch(&handle, &config(1), &p).unwrap_err()
+            };
+            fault
+                .to_string()
+                .split(' ')
+                .map(|w| if w.contains("0x") { "ADDR" } else { w })
+                .collect::<Vec<_>>()
+                .join(" ")
         };
-        fault
-            .to_string()
-            .split(' ')
-            .map(|w| if w.contains("0x") { "ADDR" } else { w })
-            .collect::<Vec<_>>()
-            .join(" ")
-    };
-    [run(false), run(true)]
+        let [want, got] = [run(false), run(true)];
+        assert_eq!(want, got, "groups of {group_threads}");
+        reports.push([want, got]);
+    }
+    reports.swap_remove(0)
 }
 
 #[test]

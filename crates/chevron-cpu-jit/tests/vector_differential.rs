@@ -5,7 +5,9 @@
 //! addresses, guarded stores, data-dependent forward branches, uniform and data-dependent
 //! loops, barriers — and, in about one kernel in six, one instruction it has none for (a
 //! division, a shift by a register, a signed or narrow load, a strided address, ...), so that
-//! the scalar function is fuzzed too. Most launches have rows that are groups of four.
+//! the scalar function is fuzzed too. Most launches have rows that are groups of four; the
+//! vector function's groups are 4, 8, 16 or 32 threads wide in turn (the widest, up to the
+//! case's, that divides the rows).
 //!
 //! Every output bit of the compiled code must be the interpreter's. The CI test runs 200
 //! kernels; `CHEVRON_VECTOR_FUZZ=N` runs N (the ignored test runs 2,000 by default), and both
@@ -439,6 +441,8 @@ struct Tally {
     /// Planned, and launched on rows that are groups of four: the launch ran the vector
     /// function.
     four_wide: usize,
+    /// Of those, launched in groups of 8, 16 or 32 threads.
+    wider: usize,
 }
 
 fn run(kernels: usize, seed: u64) -> Tally {
@@ -468,17 +472,27 @@ fn run(kernels: usize, seed: u64) -> Tally {
         let memory = Arc::new(DeviceMemory::new(0));
         let program = Arc::new(Program::load(&module, &memory).expect("loads"));
         let handle = program.kernel("k").unwrap();
-        let compiled = CompiledKernel::compile(
-            &program,
-            &handle,
-            &chevron_cpu_jit::CompileOptions::default(),
-        )
-        .unwrap_or_else(|e| panic!("case {case} does not compile: {e}\n{text}"));
+        // Groups of 4, 8, 16 or 32 threads: the widest, up to the case's, that divides the rows.
+        let widest = [4u32, 8, 16, 32][case % 4];
+        let group_threads = (0..4)
+            .map(|i| widest >> i)
+            .find(|&w| block[0].is_multiple_of(w))
+            .unwrap_or(4)
+            .max(4);
+        let options = chevron_cpu_jit::CompileOptions {
+            group_threads,
+            ..Default::default()
+        };
+        let compiled = CompiledKernel::compile(&program, &handle, &options)
+            .unwrap_or_else(|e| panic!("case {case} does not compile: {e}\n{text}"));
         tally.kernels += 1;
         if compiled.vector().is_ok() {
             tally.planned += 1;
             if block[0].is_multiple_of(4) {
                 tally.four_wide += 1;
+                if group_threads > 4 {
+                    tally.wider += 1;
+                }
             }
         } else {
             // A kernel of the subset may still leave the vector code at too many places for
@@ -535,11 +549,12 @@ fn run(kernels: usize, seed: u64) -> Tally {
     }
     println!(
         "{} random kernels, compiled bit for bit as interpreted: {} planned four-wide, {} ({:.1}%) \
-         launched four threads at a time",
+         launched four or more threads at a time ({} of them 8, 16 or 32)",
         tally.kernels,
         tally.planned,
         tally.four_wide,
-        100.0 * tally.four_wide as f64 / tally.kernels.max(1) as f64
+        100.0 * tally.four_wide as f64 / tally.kernels.max(1) as f64,
+        tally.wider,
     );
     tally
 }
@@ -554,6 +569,12 @@ fn most_random_kernels_run_four_wide_and_give_the_interpreters_bits() {
         tally.kernels
     );
     assert!(tally.planned < tally.kernels, "no kernel stayed scalar");
+    assert!(
+        4 * tally.wider > tally.kernels,
+        "only {} of {} kernels ran in groups of 8, 16 or 32",
+        tally.wider,
+        tally.kernels
+    );
 }
 
 /// The long run: `CHEVRON_VECTOR_FUZZ=N` kernels (2,000 by default), from a seed of

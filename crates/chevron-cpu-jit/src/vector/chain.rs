@@ -185,7 +185,8 @@ impl VectorEmitter<'_, '_, '_> {
         let next = self.b.ins().iadd_imm_u(g, 1);
         let more = if self.shuffle_ids.is_empty() {
             let threads = self.load_fixed(types::I64, offset_of!(BlockContext, threads));
-            let groups = self.b.ins().ushr_imm_u(threads, 2);
+            let shift = self.log_width();
+            let groups = self.b.ins().ushr_imm_u(threads, shift);
             self.b.ins().icmp(IntCC::UnsignedLessThan, next, groups)
         } else {
             // Within the warp (blocks of whole warps: its last group's next is a multiple of
@@ -197,7 +198,8 @@ impl VectorEmitter<'_, '_, '_> {
         self.b.ins().brif(more, compare, &[], self.next_group, &[]);
         self.b.switch_to_block(compare);
         let base = self.load_fixed(types::I64, offset_of!(BlockContext, resume));
-        let at = self.b.ins().ishl_imm_u(next, 4);
+        let shift = self.log_width() + 2;
+        let at = self.b.ins().ishl_imm_u(next, shift);
         let slot = self.b.ins().iadd(base, at);
         let states = self.b.ins().load(types::I32X4, mem(), slot, 0);
         for (id, block) in entries {
@@ -206,8 +208,7 @@ impl VectorEmitter<'_, '_, '_> {
                 .ins()
                 .iconst(types::I32, i64::from((id | VECTOR_SAVED) as i32));
             let state = self.b.ins().splat(types::I32X4, state);
-            let same = self.b.ins().icmp(IntCC::Equal, states, state);
-            let same = self.b.ins().vall_true(same);
+            let same = self.all_equal(slot, states, state);
             let go = self.b.create_block();
             let otherwise = self.b.create_block();
             self.b.ins().brif(same, go, &[], otherwise, &[]);

@@ -179,10 +179,11 @@ impl super::VectorEmitter<'_, '_, '_> {
             let (reg, offset, shift, stride) = (a.reg, a.offset, a.shift, a.stride);
             let (low, high) = (a.min_k * a.step, a.max_k * a.step);
             let r0 = self.lane64(Src::Reg(reg), 0);
-            // The lowest and the highest element over the passes and the four threads (the
+            // The lowest and the highest element over the passes and the group's threads (the
             // last thread's below the first's for a negative stride).
-            let first = (self.b.ins()).iadd_imm_u(r0, offset + low as i64 + (3 * stride).min(0));
-            let span = (high - low) as i64 + (3 * stride).abs();
+            let across = i64::from(self.group_width() - 1) * stride;
+            let first = (self.b.ins()).iadd_imm_u(r0, offset + low as i64 + across.min(0));
+            let span = (high - low) as i64 + across.abs();
             let last = self.b.ins().iadd_imm_u(first, span);
             let limits = offset_of!(BlockContext, shared_limits) + 8 * shift as usize;
             let limit = self.load_fixed(types::I64, limits);

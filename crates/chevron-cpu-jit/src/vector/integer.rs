@@ -35,7 +35,7 @@ impl VectorEmitter<'_, '_, '_> {
         let x = get(self, a);
         let konst = |em: &mut Self, v: u64| match (wide, lane) {
             (true, _) => em.b.ins().iconst(types::I64, v as i64),
-            (false, Lane::Vector) => em.vconst([v as u32 as i32; 4]),
+            (false, Lane::Vector(_)) => em.vconst([v as u32 as i32; 4]),
             (false, _) => em.b.ins().iconst(types::I32, i64::from(v as u32 as i32)),
         };
         let keep = konst(self, !(field << pos));

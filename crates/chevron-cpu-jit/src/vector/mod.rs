@@ -1,15 +1,17 @@
-//! Four threads at a time: a second function per kernel that runs a block's threads in groups
-//! of four consecutive threads of one row (`%tid.x` = 4k .. 4k+3). A register the dataflow
-//! (`shapes.rs`) finds uniform or affine at an instruction is one scalar there (thread 0's
-//! value); a varying one is an `i32x4`, or four `i64` for 64 bits. f32 arithmetic runs four
-//! threads per instruction, four consecutive elements load and store as one vector after a
-//! check of the first and the last, and an element all four read is one scalar load.
+//! Groups of threads at a time: a second function per kernel that runs a block's threads in
+//! groups of W = 4, 8, 16 or 32 consecutive threads of one row (`%tid.x` = Wk .. Wk+W-1;
+//! [`VectorTranslation::vectors`] = W/4). A register the dataflow (`shapes.rs`) finds uniform
+//! or affine at an instruction is one scalar there (thread 0's value); a varying one is an
+//! `i32x4` per four threads, or an `i64` per thread for 64 bits. f32 arithmetic runs four
+//! threads per instruction and vector, W consecutive elements load and store as W/4 vectors
+//! after a check of the first and the last, and an element all W read is one scalar load. In
+//! a group of a whole warp a `shfl` permutes the group's own vectors (`permute.rs`).
 //!
-//! A group leaves the vector code wherever its four threads could part ([`plan::Plan::exits`]):
+//! A group leaves the vector code wherever its threads could part ([`plan::Plan::exits`]):
 //! at a guard that differs between them, an access the checks refuse, an affine 32-bit value
 //! that wraps when widened, a loop out of fuel. Its registers are saved there in the scalar
 //! function's layout, with a resume point of the scalar function at that instruction; the function
-//! returns [`SCALAR`] with the group in [`BlockContext::group`], the host runs those four
+//! returns [`SCALAR`] with the group in [`BlockContext::group`], the host runs those W
 //! threads in the scalar function (which checks, faults and spins exactly as for any thread),
 //! and calls the vector function again for the next group. Barriers and exits keep the scalar
 //! function's resume states, so a block's threads move between the two functions from phase
@@ -20,8 +22,10 @@
 mod chain;
 mod hoist;
 mod integer;
+mod masked;
 mod operands;
 mod ops;
+mod permute;
 pub mod plan;
 mod saved;
 mod scatter;
@@ -58,6 +62,9 @@ pub struct VectorTranslation<'a> {
     pub sites: BTreeMap<usize, u32>,
     /// `resolve_global`'s register-keeping trampoline.
     pub resolve: FuncRef,
+    /// Vectors of four threads per group (1, 2, 4 or 8): a group is `4 × vectors`
+    /// consecutive threads of a row.
+    pub vectors: u8,
 }
 
 /// Emits the vector function into `b` (signature `fn(*mut BlockContext) -> u32`).
@@ -70,10 +77,10 @@ pub fn translate(t: &VectorTranslation<'_>, b: &mut FunctionBuilder<'_>) {
 enum Vars {
     /// Uniform or affine: thread 0's value (`i32` or `i64`).
     Scalar(Variable),
-    /// Varying, 32 bits: an `i32x4`.
-    Vec32(Variable),
-    /// Varying, 64 bits: four `i64`.
-    Lanes64([Variable; 4]),
+    /// Varying, 32 bits: an `i32x4` per four threads of the group.
+    Vec32(Vec<Variable>),
+    /// Varying, 64 bits: an `i64` per thread of the group.
+    Lanes64(Vec<Variable>),
 }
 
 /// Which of a group's values an expression computes.
@@ -83,8 +90,8 @@ pub(super) enum Lane {
     Zero,
     /// Thread `i`'s.
     One(u8),
-    /// All four, as an `i32x4`.
-    Vector,
+    /// Four, as an `i32x4`: threads `4j .. 4j+3` of the group for `Vector(j)`.
+    Vector(u8),
 }
 
 /// An access checked earlier on every path to the current instruction: the same address again
@@ -104,6 +111,8 @@ struct VectorEmitter<'a, 'b, 'c> {
     t: &'a VectorTranslation<'a>,
     b: &'b mut FunctionBuilder<'c>,
     ctx: Value,
+    /// Vectors of four threads per group ([`VectorTranslation::vectors`]).
+    p: u8,
     /// Per register: the variable of its uniform or affine form (thread 0's value)...
     scalars: Vec<Variable>,
     /// ... and of its varying form.
@@ -116,6 +125,12 @@ struct VectorEmitter<'a, 'b, 'c> {
     raw: bool,
     /// Cold blocks still to fill: hand the group over, after saving it at an instruction.
     pending: Vec<(Block, Option<usize>)>,
+    /// Blocks still to fill where a group parted at a branch over a region that stores
+    /// (`masked.rs`): the branch, its predicate's vectors, and whether the threads whose bit
+    /// is set run the region.
+    masked: Vec<(Block, usize, Vec<Value>, bool)>,
+    /// While a masked region is emitted: the branch every exit of the region leaves at.
+    exit_at: Option<usize>,
     group: Variable,
     fuel: Variable,
     blocks: Vec<Block>,
@@ -130,9 +145,13 @@ struct VectorEmitter<'a, 'b, 'c> {
     /// Whether the kernel runs in one phase ([`crate::codegen::single_phase`]): no group
     /// dispatch on resume states.
     single_phase: bool,
-    /// The kernel's shuffles (instruction → the resume state that completes them), numbered
-    /// as the scalar function numbers them.
+    /// The kernel's shuffles this function waits at (instruction → the resume state that
+    /// completes them), numbered as the scalar function numbers them: none when a group is a
+    /// whole warp (`permute.rs`).
     shuffle_ids: BTreeMap<usize, u32>,
+    /// Whether the kernel has warp collectives: its waiting threads' states say so
+    /// ([`WAITING`]), for the host's pass after a phase.
+    collectives: bool,
     /// The trusted resumes (resume state → block) of barriers and shuffles (`chain.rs`).
     entries: BTreeMap<u32, Block>,
     /// The regions between wait points (`chain.rs`).
@@ -166,8 +185,16 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             .widths
             .iter()
             .map(|w| match w {
-                Width::W32 => Vars::Vec32(b.declare_var(types::I32X4)),
-                Width::W64 => Vars::Lanes64(std::array::from_fn(|_| b.declare_var(types::I64))),
+                Width::W32 => Vars::Vec32(
+                    (0..t.vectors)
+                        .map(|_| b.declare_var(types::I32X4))
+                        .collect(),
+                ),
+                Width::W64 => Vars::Lanes64(
+                    (0..4 * t.vectors)
+                        .map(|_| b.declare_var(types::I64))
+                        .collect(),
+                ),
             })
             .collect();
         let group = b.declare_var(types::I64);
@@ -186,7 +213,11 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         let loop_bodies = (t.plan.loops.iter().enumerate())
             .map(|(i, l)| (l.head, (b.create_block(), i)))
             .collect();
-        let shuffle_ids = crate::codegen::shuffle_ids(&t.code.insts, t.resume_ids);
+        let mut shuffle_ids = crate::codegen::shuffle_ids(&t.code.insts, t.resume_ids);
+        let collectives = !shuffle_ids.is_empty();
+        if 4 * t.vectors == permute::WARP_GROUP {
+            shuffle_ids.clear();
+        }
         let barriers = barrier_resumes(t);
         let regions = chain::regions(&t.code.insts, &barriers, &shuffle_ids);
         let at: BTreeMap<u32, usize> = (barriers.iter().chain(&shuffle_ids))
@@ -198,12 +229,15 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             t,
             b,
             ctx,
+            p: t.vectors,
             scalars,
             vectors,
             pc: 0,
             lazy: crate::codegen::lazy_nans(&t.code.insts, t.code.num_regs),
             raw: false,
             pending: Vec::new(),
+            masked: Vec::new(),
+            exit_at: None,
             group,
             fuel,
             blocks,
@@ -213,6 +247,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             single_phase: crate::codegen::single_phase(t.code),
             loop_bodies,
             shuffle_ids,
+            collectives,
             entries: BTreeMap::new(),
             regions,
             untouched,
@@ -238,7 +273,8 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         self.b.switch_to_block(head);
         let g = self.b.use_var(self.group);
         let threads = self.load_fixed(types::I64, offset_of!(BlockContext, threads));
-        let groups = self.b.ins().ushr_imm_u(threads, 2);
+        let shift = self.log_width();
+        let groups = self.b.ins().ushr_imm_u(threads, shift);
         let dispatch = crate::codegen::phase_loop_test(self.b, g, groups);
 
         self.b.switch_to_block(dispatch);
@@ -251,14 +287,13 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             self.next_group_and_body(head);
             return;
         }
-        // The four threads must stand at the same point: the start, or a barrier's resume
+        // The group's threads must stand at the same point: the start, or a barrier's resume
         // point. Waiting or exited ones are skipped; anything else is the scalar code's.
         let slot = self.resume_slot();
         let states = self.b.ins().load(types::I32X4, mem(), slot, 0);
         let s0 = self.b.ins().extractlane(states, 0);
         let first = self.b.ins().splat(types::I32X4, s0);
-        let same = self.b.ins().icmp(IntCC::Equal, states, first);
-        let same = self.b.ins().vall_true(same);
+        let same = self.all_equal(slot, states, first);
         let mixed = self.scalar_block();
         let agreed = self.b.create_block();
         self.b.ins().brif(same, agreed, &[], mixed, &[]);
@@ -360,6 +395,13 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             self.b.switch_to_block(self.blocks[pc]);
             self.instruction(pc);
         }
+        for (block, pc, preds, run_when) in std::mem::take(&mut self.masked) {
+            self.b.switch_to_block(block);
+            let Op::Bra { target } = self.t.code.insts[pc].op else {
+                unreachable!("a branch");
+            };
+            self.masked_region(pc, &preds, run_when, target as usize);
+        }
         self.fill_pending();
         self.b.seal_all_blocks();
     }
@@ -371,6 +413,28 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         self.b.set_cold_block(block);
         self.pending.push((block, None));
         block
+    }
+
+    /// Threads per group.
+    pub(super) fn group_width(&self) -> u8 {
+        4 * self.p
+    }
+
+    /// log2 of the threads per group.
+    pub(super) fn log_width(&self) -> i64 {
+        i64::from(self.group_width().trailing_zeros())
+    }
+
+    /// Whether the group's resume states at `slot` (the first four loaded: `first`) all
+    /// equal `state` (an `i32x4` splat).
+    pub(super) fn all_equal(&mut self, slot: Value, first: Value, state: Value) -> Value {
+        let mut all = self.b.ins().icmp(IntCC::Equal, first, state);
+        for j in 1..self.p {
+            let states = (self.b.ins()).load(types::I32X4, mem(), slot, 16 * i32::from(j));
+            let same = self.b.ins().icmp(IntCC::Equal, states, state);
+            all = self.b.ins().band(all, same);
+        }
+        self.b.ins().vall_true(all)
     }
 
     /// Returns [`SCALAR`] for the current group.
@@ -390,6 +454,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
     /// and its threads resume at `pc` in the scalar function (filled in at the end; one per
     /// instruction).
     fn exit_block(&mut self, pc: usize) -> Block {
+        let pc = self.exit_at.unwrap_or(pc);
         if let Some(&(block, _)) = self.pending.iter().find(|(_, at)| *at == Some(pc)) {
             return block;
         }
@@ -421,7 +486,8 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         let zero64 = self.b.ins().iconst(types::I64, 0);
         for vars in &self.vectors {
             match vars {
-                Vars::Vec32(v) | Vars::Scalar(v) => self.b.def_var(*v, zero_v),
+                Vars::Scalar(v) => self.b.def_var(*v, zero_v),
+                Vars::Vec32(vs) => vs.iter().for_each(|v| self.b.def_var(*v, zero_v)),
                 Vars::Lanes64(vs) => vs.iter().for_each(|v| self.b.def_var(*v, zero64)),
             }
         }
@@ -434,11 +500,12 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         }
     }
 
-    /// Address of the group's four resume states.
+    /// Address of the group's resume states.
     fn resume_slot(&mut self) -> Value {
         let g = self.b.use_var(self.group);
         let base = self.load_fixed(types::I64, offset_of!(BlockContext, resume));
-        let off = self.b.ins().ishl_imm_u(g, 4);
+        let shift = self.log_width() + 2;
+        let off = self.b.ins().ishl_imm_u(g, shift);
         self.b.ins().iadd(base, off)
     }
 
@@ -446,7 +513,9 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         let slot = self.resume_slot();
         let s = self.b.ins().iconst(types::I32, i64::from(state as i32));
         let v = self.b.ins().splat(types::I32X4, s);
-        self.b.ins().store(mem(), v, slot, 0);
+        for j in 0..self.p {
+            self.b.ins().store(mem(), v, slot, 16 * i32::from(j));
+        }
     }
 
     /// An `i32x4` of four `i32` values.
@@ -490,7 +559,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         // differ or name no barrier of this function).
         let id = self.t.resume_ids[&pc];
         self.save_group(pc, id);
-        if !self.shuffle_ids.is_empty() {
+        if self.collectives {
             // With collectives, the host releases warps and barriers from the states.
             self.set_states(id | WAITING | VECTOR_SAVED);
             self.chain(id);
@@ -507,17 +576,22 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         self.chain(id);
     }
 
-    /// Whether all four lanes of a predicate (0 or 1 each) are set, none is, or they differ:
-    /// branches to `all`, `none` or the exit at `pc`.
-    fn split(&mut self, pc: usize, pred: Value, all: Block, none: Block) {
+    /// Whether all lanes of a predicate (0 or 1 each, an `i32x4` per four threads) are set,
+    /// none is, or they differ: branches to `all`, `none` or `parted`.
+    fn split(&mut self, preds: &[Value], all: Block, none: Block, parted: Block) {
         let one = self.vconst([1; 4]);
-        let bits = self.b.ins().band(pred, one);
+        let (mut each, mut any) = (preds[0], preds[0]);
+        for &v in &preds[1..] {
+            each = self.b.ins().band(each, v);
+            any = self.b.ins().bor(any, v);
+        }
+        let bits = self.b.ins().band(each, one);
         let every = self.b.ins().vall_true(bits);
+        let bits = self.b.ins().band(any, one);
         let some = self.b.ins().vany_true(bits);
         let not_all = self.b.create_block();
         self.b.ins().brif(every, all, &[], not_all, &[]);
         self.b.switch_to_block(not_all);
-        let parted = self.exit_block(pc);
         self.b.ins().brif(some, parted, &[], none, &[]);
     }
 
@@ -570,8 +644,18 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
                 let bit = self.b.ins().band_imm_u(p, 1);
                 self.b.ins().brif(bit, on, &[], off, &[]);
             } else {
-                let pred = self.vec32(Src::Reg(reg));
-                self.split(pc, pred, on, off);
+                let preds: Vec<Value> = (0..self.p).map(|j| self.vec32(Src::Reg(reg), j)).collect();
+                let parted = match inst.op {
+                    // A branch over a region that stores: its threads run it apart.
+                    Op::Bra { target } if self.skips_a_store(pc, target as usize) => {
+                        let block = self.b.create_block();
+                        self.b.set_cold_block(block);
+                        self.masked.push((block, pc, preds.clone(), negated));
+                        block
+                    }
+                    _ => self.exit_block(pc),
+                };
+                self.split(&preds, on, off, parted);
             }
             self.b.switch_to_block(run);
         }

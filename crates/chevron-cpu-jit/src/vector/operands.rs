@@ -1,6 +1,6 @@
 //! Operands of the vector function: a register's value in the form an instruction needs it
-//! (thread 0's, thread `i`'s, or all four as an `i32x4`), from the variables that hold it in
-//! its shape at that instruction; and writes to registers.
+//! (thread 0's, thread `i`'s, or threads `4j .. 4j+3`'s as an `i32x4`), from the variables
+//! that hold it in its shape at that instruction; and writes to registers.
 
 use std::mem::offset_of;
 
@@ -21,7 +21,8 @@ impl VectorEmitter<'_, '_, '_> {
             Special::Tid(d) => {
                 let g = self.b.use_var(self.group);
                 let base = self.load_fixed(types::I64, offset_of!(BlockContext, tids));
-                let off = self.b.ins().ishl_imm_u(g, 6);
+                let shift = self.log_width() + 4;
+                let off = self.b.ins().ishl_imm_u(g, shift);
                 let addr = self.b.ins().iadd(base, off);
                 self.b.ins().load(types::I32, mem(), addr, i32::from(d) * 4)
             }
@@ -84,8 +85,8 @@ impl VectorEmitter<'_, '_, '_> {
                         x
                     }
                 }
-                Vars::Vec32(v) => {
-                    let x = self.b.use_var(v);
+                Vars::Vec32(vs) => {
+                    let x = self.b.use_var(vs[0]);
                     self.b.ins().extractlane(x, 0)
                 }
                 Vars::Lanes64(vs) => {
@@ -103,9 +104,9 @@ impl VectorEmitter<'_, '_, '_> {
     fn lane32_raw(&mut self, s: Src, lane: u8) -> Value {
         if let Src::Reg(r) = s {
             match self.vars_of(r) {
-                Vars::Vec32(v) => {
-                    let x = self.b.use_var(v);
-                    return self.b.ins().extractlane(x, lane);
+                Vars::Vec32(vs) => {
+                    let x = self.b.use_var(vs[usize::from(lane / 4)]);
+                    return self.b.ins().extractlane(x, lane % 4);
                 }
                 Vars::Lanes64(vs) => {
                     let x = self.b.use_var(vs[usize::from(lane)]);
@@ -133,9 +134,9 @@ impl VectorEmitter<'_, '_, '_> {
         self.observed(s, v)
     }
 
-    /// All four values of an operand as an `i32x4`.
-    pub(super) fn vec32(&mut self, s: Src) -> Value {
-        let v = self.vec32_raw(s);
+    /// Threads `4j .. 4j+3`'s values of an operand as an `i32x4`.
+    pub(super) fn vec32(&mut self, s: Src, j: u8) -> Value {
+        let v = self.vec32_raw(s, j);
         self.observed(s, v)
     }
 
@@ -196,13 +197,13 @@ impl VectorEmitter<'_, '_, '_> {
         }
     }
 
-    /// All four values of an operand as an `i32x4`.
-    fn vec32_raw(&mut self, s: Src) -> Value {
+    /// Threads `4j .. 4j+3`'s values of an operand as an `i32x4`.
+    fn vec32_raw(&mut self, s: Src, j: u8) -> Value {
         if let Src::Reg(r) = s {
             match self.vars_of(r) {
-                Vars::Vec32(v) => return self.b.use_var(v),
+                Vars::Vec32(vs) => return self.b.use_var(vs[usize::from(j)]),
                 Vars::Lanes64(_) => {
-                    let lanes: Vec<Value> = (0..4).map(|i| self.lane32_raw(s, i)).collect();
+                    let lanes: Vec<Value> = (0..4).map(|i| self.lane32_raw(s, 4 * j + i)).collect();
                     return self.gather(&lanes);
                 }
                 Vars::Scalar(_) => {}
@@ -213,7 +214,8 @@ impl VectorEmitter<'_, '_, '_> {
         match self.shape(s) {
             Shape::Affine(k) => {
                 let k = k as i32;
-                let steps = self.vconst([0, k, 2 * k, 3 * k]);
+                let b = 4 * i32::from(j);
+                let steps = self.vconst([b * k, (b + 1) * k, (b + 2) * k, (b + 3) * k]);
                 self.b.ins().iadd(v, steps)
             }
             _ => v,
@@ -225,7 +227,7 @@ impl VectorEmitter<'_, '_, '_> {
         match lane {
             Lane::Zero => self.lane32(s, 0),
             Lane::One(i) => self.lane32(s, i),
-            Lane::Vector => self.vec32(s),
+            Lane::Vector(j) => self.vec32(s, j),
         }
     }
 
@@ -237,22 +239,38 @@ impl VectorEmitter<'_, '_, '_> {
         }
     }
 
-    /// Writes register `d`: `v` is thread 0's value (uniform or affine), an `i32x4`, or
-    /// (`lanes`) four `i64`.
-    pub(super) fn set(&mut self, d: u32, v: Value) {
+    /// Writes register `d` in `lane`'s form: `v` is thread 0's value (uniform or affine), or
+    /// for [`Lane::Vector`]`(j)` the `i32x4` of threads `4j .. 4j+3`; (`set_lanes`) an `i64`
+    /// per thread.
+    pub(super) fn set(&mut self, d: u32, lane: Lane, v: Value) {
         if d as usize >= self.scalars.len() {
             return;
         }
         if self.def_shape() != Shape::Varying {
             self.b.def_var(self.scalars[d as usize], v);
-        } else if let Vars::Vec32(var) = self.vectors[d as usize] {
-            self.b.def_var(var, v);
+        } else if let Vars::Vec32(vars) = &self.vectors[d as usize] {
+            let j = match lane {
+                Lane::Vector(j) => usize::from(j),
+                _ => 0,
+            };
+            self.b.def_var(vars[j], v);
         }
     }
 
-    pub(super) fn set_lanes(&mut self, d: u32, v: [Value; 4]) {
+    /// Writes register `d` with one 32-bit value for every thread (splat when it is varying).
+    pub(super) fn set_every(&mut self, d: u32, v: Value) {
+        if self.def_shape() != Shape::Varying {
+            return self.set(d, Lane::Zero, v);
+        }
+        let v = self.b.ins().splat(types::I32X4, v);
+        for j in 0..self.p {
+            self.set(d, Lane::Vector(j), v);
+        }
+    }
+
+    pub(super) fn set_lanes(&mut self, d: u32, v: &[Value]) {
         if let Some(Vars::Lanes64(vars)) = self.vectors.get(d as usize).cloned() {
-            for (var, x) in vars.iter().zip(v) {
+            for (var, &x) in vars.iter().zip(v) {
                 self.b.def_var(*var, x);
             }
         }

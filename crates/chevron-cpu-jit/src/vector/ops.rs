@@ -1,4 +1,5 @@
-//! The four-wide form of each instruction the plan admits, with the interpreter's register
+//! The group form of each instruction the plan admits (once per `i32x4` of a varying 32-bit
+//! result, once per thread of a varying 64-bit one), with the interpreter's register
 //! conventions: 32-bit results are their low 32 bits (zero-extended when read as 64), f32
 //! results that are NaN are the GPU's canonical NaN.
 
@@ -45,6 +46,10 @@ impl VectorEmitter<'_, '_, '_> {
                 self.barrier(pc + 1);
                 return;
             }
+            Op::Warp { .. } if self.group_width() == super::permute::WARP_GROUP => {
+                self.shuffle_in_group(pc);
+                return;
+            }
             Op::Warp { .. } => {
                 self.offer_shuffle(pc);
                 return;
@@ -71,38 +76,32 @@ impl VectorEmitter<'_, '_, '_> {
             _ => {
                 self.widening_guard(pc);
                 let d = self.t.code.insts[pc].operands().writes[0];
-                let lane = match (self.def_shape(), self.width(d)) {
+                let forms: Vec<Lane> = match (self.def_shape(), self.width(d)) {
                     (Shape::Varying, Width::W64) => {
-                        let v = std::array::from_fn(|i| self.eval(pc, Lane::One(i as u8)));
-                        self.set_lanes(d, v);
+                        let v: Vec<Value> = (0..self.group_width())
+                            .map(|i| self.eval(pc, Lane::One(i)))
+                            .collect();
+                        self.set_lanes(d, &v);
                         return self.jump(next);
                     }
-                    (Shape::Varying, Width::W32) => Lane::Vector,
-                    _ => Lane::Zero,
+                    (Shape::Varying, Width::W32) => (0..self.p).map(Lane::Vector).collect(),
+                    _ => vec![Lane::Zero],
                 };
-                let v = self.eval(pc, lane);
-                self.set(d, v);
-                if let Op::Setp { q, .. } = op {
-                    // `q` is `p`'s negation, of the same shape.
-                    if *q != SINK {
-                        let one = self.konst(lane, 1);
-                        let qv = self.b.ins().bxor(v, one);
-                        self.set(*q, qv);
+                for lane in forms {
+                    let v = self.eval(pc, lane);
+                    self.set(d, lane, v);
+                    if let Op::Setp { q, .. } = op {
+                        // `q` is `p`'s negation, of the same shape.
+                        if *q != SINK {
+                            let one = self.konst(lane, 1);
+                            let qv = self.b.ins().bxor(v, one);
+                            self.set(*q, lane, qv);
+                        }
                     }
                 }
             }
         }
         self.b.ins().jump(next, &[]);
-    }
-
-    /// A 32-bit value for the register written: splat when it holds four values and `v` is one.
-    fn widen_to(&mut self, v: Value) -> Value {
-        let scalar = self.b.func.dfg.value_type(v) == types::I32;
-        if scalar && self.def_shape() == Shape::Varying {
-            self.b.ins().splat(types::I32X4, v)
-        } else {
-            v
-        }
     }
 
     fn jump(&mut self, next: Block) {
@@ -122,10 +121,10 @@ impl VectorEmitter<'_, '_, '_> {
             let Shape::Affine(k) = self.shape(*a) else {
                 continue;
             };
-            // Thread i holds v0 + i·k, wrapped to 32 bits: the four widen to an affine
-            // sequence exactly when v0 + 3k stays in the extension's range, one compare of v0
-            // with a bound (|3k| < 2^26, so the bound is a 32-bit value).
-            let span = 3 * k;
+            // Thread i holds v0 + i·k, wrapped to 32 bits: the group's threads widen to an
+            // affine sequence exactly when v0 + (W-1)k stays in the extension's range, one
+            // compare of v0 with a bound (|31k| < 2^29, so the bound is a 32-bit value).
+            let span = i64::from(self.group_width() - 1) * k;
             let (cc, bound) = match (signed, span > 0) {
                 (false, true) => (IntCC::UnsignedLessThanOrEqual, i64::from(u32::MAX) - span),
                 (false, false) => (IntCC::UnsignedGreaterThanOrEqual, -span),
@@ -158,7 +157,7 @@ impl VectorEmitter<'_, '_, '_> {
 
     /// A 32-bit constant in `lane`'s form.
     pub(super) fn konst(&mut self, lane: Lane, v: i32) -> Value {
-        if lane == Lane::Vector {
+        if matches!(lane, Lane::Vector(_)) {
             self.vconst([v; 4])
         } else {
             self.b.ins().iconst(types::I32, i64::from(v))
@@ -169,7 +168,7 @@ impl VectorEmitter<'_, '_, '_> {
     /// results as `i32` or `i32x4`, 64-bit ones as `i64` (never [`Lane::Vector`]).
     fn eval(&mut self, pc: usize, lane: Lane) -> Value {
         let op = &self.t.code.insts[pc].op;
-        let vector = lane == Lane::Vector;
+        let vector = matches!(lane, Lane::Vector(_));
         match op {
             Op::Mov { a, bits, .. } => {
                 if *bits == 64 {
@@ -302,8 +301,8 @@ impl VectorEmitter<'_, '_, '_> {
                         e.b.ins().uextend(types::I32, r)
                     };
                     match lane {
-                        Lane::Vector => {
-                            let lanes: Vec<Value> = (0..4).map(|i| per(self, i)).collect();
+                        Lane::Vector(j) => {
+                            let lanes: Vec<Value> = (0..4).map(|i| per(self, 4 * j + i)).collect();
                             self.gather(&lanes)
                         }
                         Lane::One(i) => per(self, i),
@@ -324,10 +323,10 @@ impl VectorEmitter<'_, '_, '_> {
                 let cv = self.get32(*c, lane);
                 let one = self.konst(lane, 1);
                 let bit = self.b.ins().band(cv, one);
-                if vector {
+                if let Lane::Vector(j) = lane {
                     let zero = self.vconst([0; 4]);
                     let mask = self.b.ins().icmp(IntCC::NotEqual, bit, zero);
-                    let (x, y) = (self.vec32(*a), self.vec32(*b));
+                    let (x, y) = (self.vec32(*a, j), self.vec32(*b, j));
                     self.b.ins().bitselect(mask, x, y)
                 } else if *bits == 64 {
                     let (x, y) = (self.get64(*a, lane), self.get64(*b, lane));
@@ -533,13 +532,19 @@ impl VectorEmitter<'_, '_, '_> {
             _ => 0,
         };
         let last = if stride != 0 {
-            self.b.ins().iadd_imm_u(first, 3 * stride)
+            let span = i64::from(self.group_width() - 1) * stride;
+            self.b.ins().iadd_imm_u(first, span)
         } else {
             first
         };
         let host = match space {
             Space::Shared => self.shared_range(pc, first, last, shift),
-            _ => self.global_range(pc, (first, last, stride == 1 << shift), shift),
+            // The site entry's limit for consecutive elements is for four of them.
+            _ => self.global_range(
+                pc,
+                (first, last, stride == 1 << shift && self.p == 1),
+                shift,
+            ),
         };
         if self.t.code.insts[pc].guard.is_none() {
             // Checked on every path from here to the end of the instruction's straight line.
@@ -571,61 +576,67 @@ impl VectorEmitter<'_, '_, '_> {
             }
         }
         let (host, stride) = self.checked_host(pc, space, addr, shift);
-        // Thread i's element, `stride` bytes apart (the plan keeps 3 × stride below 2^26).
+        // Thread i's element, `stride` bytes apart (the plan keeps 31 × stride below 2^29).
         let at = |i: u8| (i64::from(i) * stride) as i32;
+        let (w, p) = (self.group_width(), self.p);
         match (target, bits, stride) {
             (Access::Load(d), 64, 0) => {
                 let v = self.b.ins().load(types::I64, mem(), host, 0);
                 if self.def_shape() == Shape::Varying {
-                    self.set_lanes(d, [v; 4]);
+                    self.set_lanes(d, &vec![v; usize::from(w)]);
                 } else {
-                    self.set(d, v);
+                    self.set(d, Lane::Zero, v);
                 }
             }
             (Access::Load(d), 64, _) => {
-                let v = std::array::from_fn(|i| {
-                    self.b.ins().load(types::I64, mem(), host, at(i as u8))
-                });
-                self.set_lanes(d, v);
+                let v: Vec<Value> = (0..w)
+                    .map(|i| self.b.ins().load(types::I64, mem(), host, at(i)))
+                    .collect();
+                self.set_lanes(d, &v);
             }
             (Access::Load(d), _, 0) => {
                 let v = self.b.ins().load(types::I32, mem(), host, 0);
-                let v = self.widen_to(v);
-                self.set(d, v);
+                self.set_every(d, v);
             }
             (Access::Load(d), _, 4) => {
-                let v = self.b.ins().load(types::I32X4, mem(), host, 0);
-                self.set(d, v);
+                for j in 0..p {
+                    let v = self.b.ins().load(types::I32X4, mem(), host, at(4 * j));
+                    self.set(d, Lane::Vector(j), v);
+                }
             }
             (Access::Load(d), _, _) => {
-                let lanes: Vec<Value> = (0..4)
-                    .map(|i| self.b.ins().load(types::I32, mem(), host, at(i)))
-                    .collect();
-                let v = self.gather(&lanes);
-                self.set(d, v);
+                for j in 0..p {
+                    let lanes: Vec<Value> = (0..4)
+                        .map(|i| self.b.ins().load(types::I32, mem(), host, at(4 * j + i)))
+                        .collect();
+                    let v = self.gather(&lanes);
+                    self.set(d, Lane::Vector(j), v);
+                }
             }
-            // Four threads storing to one address, one after another: the last one's value
-            // stays.
+            // The group's threads storing to one address, one after another: the last one's
+            // value stays.
             (Access::Store(src), 64, 0) => {
-                let v = self.lane64(src, 3);
+                let v = self.lane64(src, w - 1);
                 self.b.ins().store(mem(), v, host, 0);
             }
             (Access::Store(src), 64, _) => {
-                for i in 0..4u8 {
+                for i in 0..w {
                     let v = self.lane64(src, i);
                     self.b.ins().store(mem(), v, host, at(i));
                 }
             }
             (Access::Store(src), _, 0) => {
-                let v = self.lane32(src, 3);
+                let v = self.lane32(src, w - 1);
                 self.b.ins().store(mem(), v, host, 0);
             }
             (Access::Store(src), _, 4) => {
-                let v = self.vec32(src);
-                self.b.ins().store(mem(), v, host, 0);
+                for j in 0..p {
+                    let v = self.vec32(src, j);
+                    self.b.ins().store(mem(), v, host, at(4 * j));
+                }
             }
             (Access::Store(src), _, _) => {
-                for i in 0..4u8 {
+                for i in 0..w {
                     let v = self.lane32(src, i);
                     self.b.ins().store(mem(), v, host, at(i));
                 }

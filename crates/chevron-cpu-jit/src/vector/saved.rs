@@ -21,7 +21,8 @@ impl VectorEmitter<'_, '_, '_> {
     /// Address of lane `lane`'s saved registers.
     pub(super) fn lane_regs(&mut self, lane: i64) -> Value {
         let g = self.b.use_var(self.group);
-        let t = self.b.ins().ishl_imm_u(g, 2);
+        let shift = self.log_width();
+        let t = self.b.ins().ishl_imm_u(g, shift);
         let t = self.b.ins().iadd_imm_u(t, lane);
         let base = self.load_fixed(types::I64, offset_of!(BlockContext, regs));
         let off = self
@@ -43,21 +44,21 @@ impl VectorEmitter<'_, '_, '_> {
     pub(super) fn save(&mut self, pc: usize) {
         let here = std::mem::replace(&mut self.pc, pc);
         let live = self.live_at(pc);
-        // A varying 32-bit register's four values (an accumulator's NaNs made canonical once
-        // for the four, not lane by lane).
+        // A varying 32-bit register's vectors (an accumulator's NaNs made canonical once for
+        // four threads, not lane by lane).
         let mut vectors = BTreeMap::new();
         for &r in &live {
             if self.shape(Src::Reg(r)) == Shape::Varying && self.width(r) == Width::W32 {
-                let v = self.vec32(Src::Reg(r));
+                let v: Vec<Value> = (0..self.p).map(|j| self.vec32(Src::Reg(r), j)).collect();
                 vectors.insert(r, v);
             }
         }
-        for lane in 0..4u8 {
+        for lane in 0..self.group_width() {
             let base = self.lane_regs(i64::from(lane));
             for &r in &live {
                 let v = match vectors.get(&r) {
-                    Some(&v) => {
-                        let x = self.b.ins().extractlane(v, lane);
+                    Some(v) => {
+                        let x = self.b.ins().extractlane(v[usize::from(lane / 4)], lane % 4);
                         self.b.ins().uextend(types::I64, x)
                     }
                     None => self.lane64(Src::Reg(r), lane),
@@ -71,9 +72,9 @@ impl VectorEmitter<'_, '_, '_> {
     /// Stores the registers live at `pc` for a group waiting at a barrier or a shuffle
     /// ([`VECTOR_SAVED`]),
     /// which only this function's trusted resume ([`restore_group`](Self::restore_group))
-    /// reads: in the group's own layout over its four threads' slots (`32 × num_regs` bytes),
-    /// 32 bytes per register: an `i32x4` in one store, four `i64`, or the one scalar of a
-    /// uniform or affine register.
+    /// reads: in the group's own layout over its W threads' slots (`8W × num_regs` bytes),
+    /// 8W bytes per register: an `i32x4` per four threads in one store each, W `i64`, or the
+    /// one scalar of a uniform or affine register.
     ///
     /// A register no entry that reaches this wait point writes in its region
     /// (`chain::untouched`) is in that layout already and is not stored again.
@@ -91,15 +92,18 @@ impl VectorEmitter<'_, '_, '_> {
     /// [`save_group`](Self::save_group)).
     pub(super) fn store_group(&mut self, live: &[u32]) {
         let base = self.lane_regs(0);
+        let size = 8 * i32::from(self.group_width());
         for &r in live {
-            let at = 32 * r as i32;
+            let at = size * r as i32;
             match self.vars_of(r) {
                 Vars::Vec32(_) => {
-                    let v = self.vec32(Src::Reg(r));
-                    self.b.ins().store(mem(), v, base, at);
+                    for j in 0..self.p {
+                        let v = self.vec32(Src::Reg(r), j);
+                        self.b.ins().store(mem(), v, base, at + 16 * i32::from(j));
+                    }
                 }
                 Vars::Lanes64(_) => {
-                    for lane in 0..4u8 {
+                    for lane in 0..self.group_width() {
                         let v = self.lane64(Src::Reg(r), lane);
                         self.b.ins().store(mem(), v, base, at + 8 * i32::from(lane));
                     }
@@ -130,15 +134,19 @@ impl VectorEmitter<'_, '_, '_> {
     }
 
     /// Registers `regs` from the group's own layout, as each is held at the current
-    /// instruction (one value, or four for a varying 64-bit register).
+    /// instruction (one value, one per four threads for a varying 32-bit register, or one per
+    /// thread for a varying 64-bit register).
     pub(super) fn load_group(&mut self, regs: &[u32]) -> Vec<(u32, Vec<Value>)> {
         let base = self.lane_regs(0);
+        let size = 8 * i32::from(self.group_width());
         let mut out = Vec::new();
         for &r in regs {
-            let at = 32 * r as i32;
+            let at = size * r as i32;
             let values = match self.vars_of(r) {
-                Vars::Vec32(_) => vec![self.b.ins().load(types::I32X4, mem(), base, at)],
-                Vars::Lanes64(_) => (0..4)
+                Vars::Vec32(_) => (0..i32::from(self.p))
+                    .map(|j| self.b.ins().load(types::I32X4, mem(), base, at + 16 * j))
+                    .collect(),
+                Vars::Lanes64(_) => (0..i32::from(self.group_width()))
                     .map(|lane| self.b.ins().load(types::I64, mem(), base, at + 8 * lane))
                     .collect(),
                 Vars::Scalar(_) => {
@@ -157,8 +165,8 @@ impl VectorEmitter<'_, '_, '_> {
     /// Defines register `r`'s variables at the current instruction as `values`.
     pub(super) fn def_vars(&mut self, r: u32, values: &[Value]) {
         match self.vars_of(r) {
-            Vars::Vec32(var) | Vars::Scalar(var) => self.b.def_var(var, values[0]),
-            Vars::Lanes64(vars) => {
+            Vars::Scalar(var) => self.b.def_var(var, values[0]),
+            Vars::Vec32(vars) | Vars::Lanes64(vars) => {
                 for (var, &v) in vars.iter().zip(values) {
                     self.b.def_var(*var, v);
                 }
@@ -219,7 +227,9 @@ impl VectorEmitter<'_, '_, '_> {
         }
         self.pc = pc;
         let live = self.live_at(pc);
-        let bases: Vec<Value> = (0..4).map(|lane| self.lane_regs(lane)).collect();
+        let bases: Vec<Value> = (0..i64::from(self.group_width()))
+            .map(|lane| self.lane_regs(lane))
+            .collect();
         let mut ok: Option<Value> = None;
         for &r in &live {
             let loaded: Vec<Value> = bases
@@ -228,13 +238,15 @@ impl VectorEmitter<'_, '_, '_> {
                 .collect();
             let narrow = self.t.plan.widths[r as usize] == Width::W32;
             match self.vars_of(r) {
-                Vars::Vec32(var) => {
-                    let lanes: Vec<Value> = loaded
-                        .iter()
-                        .map(|&x| self.b.ins().ireduce(types::I32, x))
-                        .collect();
-                    let v = self.gather(&lanes);
-                    self.b.def_var(var, v);
+                Vars::Vec32(vars) => {
+                    for (j, var) in vars.iter().enumerate() {
+                        let lanes: Vec<Value> = loaded[4 * j..4 * j + 4]
+                            .iter()
+                            .map(|&x| self.b.ins().ireduce(types::I32, x))
+                            .collect();
+                        let v = self.gather(&lanes);
+                        self.b.def_var(*var, v);
+                    }
                 }
                 Vars::Lanes64(vars) => {
                     for (var, x) in vars.iter().zip(&loaded) {

@@ -1,7 +1,7 @@
-//! What four threads do apart in the vector function: shared and global loads and stores at
-//! four unrelated addresses (a gather or a scatter, each thread's address checked), shared
+//! What a group's threads do apart in the vector function: shared and global loads and
+//! stores at unrelated addresses (a gather or a scatter, each thread's address checked),
 //! atomics one thread after another, and shifts by an amount held in a register (the same in
-//! the four threads).
+//! the group's threads).
 
 use std::mem::offset_of;
 
@@ -32,16 +32,17 @@ impl VectorEmitter<'_, '_, '_> {
         let hosts = self.lane_hosts(pc, space, addr, shift);
         match target {
             Access::Load(d) if shift == 3 => {
-                let v = std::array::from_fn(|i| self.b.ins().load(types::I64, mem(), hosts[i], 0));
-                self.set_lanes(d, v);
+                let v: Vec<Value> = (hosts.iter())
+                    .map(|&host| self.b.ins().load(types::I64, mem(), host, 0))
+                    .collect();
+                self.set_lanes(d, &v);
             }
             Access::Load(d) => {
                 let lanes: Vec<Value> = hosts
                     .iter()
                     .map(|&host| self.b.ins().load(types::I32, mem(), host, 0))
                     .collect();
-                let v = self.gather(&lanes);
-                self.set(d, v);
+                self.set_vectors(d, &lanes);
             }
             Access::Store(src) => {
                 for (lane, &host) in hosts.iter().enumerate() {
@@ -77,7 +78,7 @@ impl VectorEmitter<'_, '_, '_> {
         let wide = ty.size() == 8;
         let shift = if wide { 3 } else { 2 };
         let hosts = self.lane_hosts(pc, *space, addr, shift);
-        let olds: Vec<Value> = (0..4u8)
+        let olds: Vec<Value> = (0..self.group_width())
             .map(|lane| {
                 let (x, y, int_ty) = if wide {
                     (self.lane64(*b, lane), self.lane64(*c, lane), types::I64)
@@ -95,16 +96,37 @@ impl VectorEmitter<'_, '_, '_> {
             })
             .collect();
         if wide {
-            self.set_lanes(*d, [olds[0], olds[1], olds[2], olds[3]]);
+            self.set_lanes(*d, &olds);
         } else {
-            let v = self.gather(&olds);
-            self.set(*d, v);
+            self.set_vectors(*d, &olds);
         }
     }
 
-    /// The host addresses of the four threads' accesses of `1 << shift` bytes at `addr`, all
-    /// checked (else the group goes on in the scalar code at `pc`).
+    /// Writes varying 32-bit register `d` from one `i32` per thread of the group.
+    fn set_vectors(&mut self, d: u32, lanes: &[Value]) {
+        for (j, four) in lanes.chunks(4).enumerate() {
+            let v = self.gather(four);
+            self.set(d, Lane::Vector(j as u8), v);
+        }
+    }
+
+    /// The host addresses of the group's threads' accesses of `1 << shift` bytes at `addr`,
+    /// all checked (else the group goes on in the scalar code at `pc`).
     fn lane_hosts(&mut self, pc: usize, space: Space, addr: &Addr, shift: u32) -> Vec<Value> {
+        self.lane_hosts_of(pc, space, addr, shift, None)
+    }
+
+    /// [`lane_hosts`](Self::lane_hosts); with `active` (a flag per thread, and a host address
+    /// of the function's own), only the active threads' addresses are checked and the others
+    /// get that address.
+    pub(super) fn lane_hosts_of(
+        &mut self,
+        pc: usize,
+        space: Space,
+        addr: &Addr,
+        shift: u32,
+        active: Option<(&[Value], Value)>,
+    ) -> Vec<Value> {
         // (start, limit, host minus start) of the memory: the block's shared memory, or the
         // allocation of the site's cache entry.
         let (start, limit, delta) = if space == Space::Shared {
@@ -127,7 +149,7 @@ impl VectorEmitter<'_, '_, '_> {
         };
         let mut ok: Option<Value> = None;
         let mut hosts = Vec::new();
-        for lane in 0..4u8 {
+        for lane in 0..self.group_width() {
             let a = match addr.base {
                 AddrBase::Reg(r) => self.lane64(Src::Reg(r), lane),
                 _ => self.b.ins().iconst(types::I64, 0),
@@ -139,12 +161,19 @@ impl VectorEmitter<'_, '_, '_> {
             }
             let off = self.b.ins().isub(a, start);
             let rotated = self.b.ins().rotr_imm_u(off, i64::from(shift));
-            let fits = self.b.ins().icmp(IntCC::UnsignedLessThan, rotated, limit);
+            let mut fits = self.b.ins().icmp(IntCC::UnsignedLessThan, rotated, limit);
+            let mut host = self.b.ins().iadd(a, delta);
+            if let Some((flags, idle)) = active {
+                let on = flags[usize::from(lane)];
+                let off = self.b.ins().bxor_imm_u(on, 1);
+                fits = self.b.ins().bor(fits, off);
+                host = self.b.ins().select(on, host, idle);
+            }
             ok = Some(match ok {
                 Some(o) => self.b.ins().band(o, fits),
                 None => fits,
             });
-            hosts.push(self.b.ins().iadd(a, delta));
+            hosts.push(host);
         }
         let go = self.b.create_block();
         let parted = self.exit_block(pc);
@@ -178,7 +207,7 @@ impl VectorEmitter<'_, '_, '_> {
             .icmp_imm_u(IntCC::UnsignedGreaterThan, n, (bits - 1) as i64);
         let zero = match (bits, lane) {
             (64, _) => self.b.ins().iconst(types::I64, 0),
-            (_, Lane::Vector) => self.vconst([0; 4]),
+            (_, Lane::Vector(_)) => self.vconst([0; 4]),
             _ => self.b.ins().iconst(types::I32, 0),
         };
         self.b.ins().select(over, zero, shifted)

@@ -14,7 +14,7 @@ use chevron_ptx::lowered::{Collective, Op};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Block, ConstantData, InstBuilder, MemFlagsData, Value};
 
-use super::VectorEmitter;
+use super::{Lane, VectorEmitter};
 use crate::codegen::mem;
 use crate::context::{BlockContext, EXITED, VECTOR_SAVED, WARP_WAITING};
 
@@ -64,7 +64,7 @@ impl VectorEmitter<'_, '_, '_> {
         let first = self.b.ins().ishl_imm_u(g, 2);
         let (slot, count) = self.offer_count(0);
         let at = self.exchange_slot(count, first);
-        let v = self.vec32(a);
+        let v = self.vec32(a, 0);
         let low = self.b.ins().uwiden_low(v);
         let high = self.b.ins().uwiden_high(v);
         self.b.ins().store(MemFlagsData::trusted(), low, at, 0);
@@ -232,11 +232,11 @@ impl VectorEmitter<'_, '_, '_> {
         let v = self.gather(&values);
         self.b.ins().jump(join, &[v.into()]);
         self.b.switch_to_block(join);
-        self.set(d, result);
+        self.set(d, Lane::Vector(0), result);
         // (No predicate: `p` is the sink, which `set` ignores.)
         let one = self.vconst([1; 4]);
         let r = self.b.ins().band(in_range, one);
-        self.set(p, r);
+        self.set(p, Lane::Vector(0), r);
         self.jump_to_pc(pc + 1);
     }
 
@@ -244,7 +244,7 @@ impl VectorEmitter<'_, '_, '_> {
     /// operands `b` and `c` the same in all four (`i32`), as the scalar code's
     /// `shuffle_source` computes them for one, and a mask of those in range (out of range, a
     /// lane reads its own value).
-    fn shuffle_source_x4(
+    pub(super) fn shuffle_source_x4(
         &mut self,
         mode: ShuffleMode,
         own: Value,

@@ -46,13 +46,34 @@ pub fn config(grid: u32, block: u32, threads: usize) -> LaunchConfig {
 
 /// `kernel` of `program` compiled; the test fails with the compiler's reason if it is not.
 pub fn compile(program: &Arc<Program>, kernel: &str, checks: bool) -> CompiledKernel {
-    let handle = program.kernel(kernel).expect("the kernel exists");
     let options = chevron_cpu_jit::CompileOptions {
         checks,
         ..Default::default()
     };
-    CompiledKernel::compile(program, &handle, &options)
+    compile_with(program, kernel, &options)
+}
+
+/// `kernel` of `program` compiled with `options`.
+fn compile_with(
+    program: &Arc<Program>,
+    kernel: &str,
+    options: &chevron_cpu_jit::CompileOptions,
+) -> CompiledKernel {
+    let handle = program.kernel(kernel).expect("the kernel exists");
+    CompiledKernel::compile(program, &handle, options)
         .unwrap_or_else(|why| panic!("{kernel} compiles: {why}"))
+}
+
+/// The vector function's group widths (`CompileOptions::group_threads`) tests run.
+pub const GROUPS: [u32; 4] = [4, 8, 16, 32];
+
+/// `kernel` of `program` compiled with groups of `group_threads` threads.
+pub fn compile_grouped(program: &Arc<Program>, kernel: &str, group_threads: u32) -> CompiledKernel {
+    let options = chevron_cpu_jit::CompileOptions {
+        group_threads,
+        ..Default::default()
+    };
+    compile_with(program, kernel, &options)
 }
 
 /// Little-endian 32-bit words of `bytes`.

@@ -7,7 +7,10 @@
 //! - `CHEVRON_CPU_CODE_CACHE` (`on` or `off`; unset: `on`): the code cache's folder,
 //!   `$XDG_CACHE_HOME/chevron/cpu-code` (else `$HOME/.cache/chevron/cpu-code`; none when
 //!   neither is set);
-//! - `CHEVRON_CPU_CODE_DUMP=DIR`: each compiled function's machine code written to `DIR`.
+//! - `CHEVRON_CPU_CODE_DUMP=DIR`: each compiled function's machine code written to `DIR`;
+//! - `CHEVRON_CPU_GROUP_THREADS` (4, 8, 16 or 32; unset: [`GROUP_THREADS`]): the widest group
+//!   of threads a vector function runs at once ([`CompileOptions::group_threads`]); a kernel
+//!   gets the widest up to it that divides its first compiled launch's rows (`tier.rs`).
 //!
 //! A malformed value is an error that fails the launch which reads it.
 
@@ -15,6 +18,9 @@ use std::ffi::OsString;
 use std::path::{Path, PathBuf};
 
 use chevron_cpu_jit::CompileOptions;
+
+/// The widest group of threads of a vector function unless `CHEVRON_CPU_GROUP_THREADS` says.
+pub(crate) const GROUP_THREADS: u32 = 32;
 
 /// How the CPU device runs kernels (`CHEVRON_CPU_EXEC`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,6 +70,15 @@ fn from_lookup(
         code_dump: lookup("CHEVRON_CPU_CODE_DUMP")
             .filter(|v| !v.is_empty())
             .map(PathBuf::from),
+        group_threads: match text("CHEVRON_CPU_GROUP_THREADS").as_deref() {
+            None | Some("") => GROUP_THREADS,
+            Some(n @ ("4" | "8" | "16" | "32")) => n.parse().unwrap_or(GROUP_THREADS),
+            Some(other) => {
+                return Err(format!(
+                    "CHEVRON_CPU_GROUP_THREADS={other}: expected 4, 8, 16 or 32"
+                ))
+            }
+        },
     };
     Ok((mode, options))
 }
@@ -105,6 +120,7 @@ mod tests {
             options,
             CompileOptions {
                 code_cache: Some(PathBuf::from("/h/.cache/chevron/cpu-code")),
+                group_threads: GROUP_THREADS,
                 ..CompileOptions::default()
             }
         );
@@ -117,12 +133,14 @@ mod tests {
             ("CHEVRON_CPU_CHECKS", "off"),
             ("CHEVRON_CPU_VECTOR", " off "),
             ("CHEVRON_CPU_CODE_DUMP", "/d"),
+            ("CHEVRON_CPU_GROUP_THREADS", "8"),
             ("XDG_CACHE_HOME", "/x"),
             ("HOME", "/h"),
         ])
         .unwrap();
         assert_eq!(mode, ExecMode::Compiled);
         assert!(!options.checks && !options.vectors);
+        assert_eq!(options.group_threads, 8);
         assert_eq!(options.code_dump, Some(PathBuf::from("/d")));
         assert_eq!(
             options.code_cache,
@@ -137,6 +155,7 @@ mod tests {
         );
         for (name, value) in [
             ("CHEVRON_CPU_EXEC", "fast"),
+            ("CHEVRON_CPU_GROUP_THREADS", "12"),
             ("CHEVRON_CPU_CHECKS", "maybe"),
             ("CHEVRON_CPU_VECTOR", "2"),
             ("CHEVRON_CPU_CODE_CACHE", "sometimes"),

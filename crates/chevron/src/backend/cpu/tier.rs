@@ -40,6 +40,27 @@ fn policy() -> &'static Result<(ExecMode, CompileOptions), String> {
     POLICY.get_or_init(compile_settings::from_env)
 }
 
+/// The process's compile options for a launch of kernel `assessed` whose rows are `row`
+/// threads: the group width [`chevron_cpu_jit::group_threads_for`] says, never wider than
+/// the options' [`CompileOptions::group_threads`].
+fn for_rows(
+    options: &'static CompileOptions,
+    row: u32,
+    assessed: Option<&Assessment>,
+) -> &'static CompileOptions {
+    static BY_WIDTH: OnceLock<[CompileOptions; 4]> = OnceLock::new();
+    let widths = BY_WIDTH.get_or_init(|| {
+        [4, 8, 16, 32].map(|group_threads| CompileOptions {
+            group_threads,
+            ..options.clone()
+        })
+    });
+    let width = assessed.map_or(4, |a| {
+        chevron_cpu_jit::group_threads_for(options.group_threads, row, a)
+    });
+    &widths[width.trailing_zeros() as usize - 2]
+}
+
 fn logging() -> bool {
     static LOG: OnceLock<bool> = OnceLock::new();
     *LOG.get_or_init(|| std::env::var_os("CHEVRON_CPU_COMPILE_LOG").is_some())
@@ -98,6 +119,10 @@ impl KernelTier {
             Ok((mode, options)) => (*mode, options),
             Err(why) => return Err(why.clone()),
         };
+        let assessed = (mode != ExecMode::Interp).then(|| {
+            (self.assessment).get_or_init(|| chevron_cpu_jit::assess(kernel.program, kernel.handle))
+        });
+        let options = for_rows(options, config.block[0], assessed);
         // A fault is the rare end of a launch; its size does not matter.
         #[allow(clippy::result_large_err)]
         let interpret = |range: std::ops::Range<u64>| {
@@ -396,7 +421,7 @@ fn say_compiled(name: &str, result: &Result<CompiledKernel, String>) {
                     (hits, all) => format!(" ({hits} of {all} functions from the code cache)"),
                 },
                 match compiled.vector() {
-                    Ok(()) => "four threads at a time".to_string(),
+                    Ok(()) => format!("{} threads at a time", compiled.group_threads()),
                     Err(why) => format!("one thread at a time: {why}"),
                 }
             ),

@@ -140,6 +140,7 @@ mod tests {
             instructions,
             thread_work,
             grid_sync: false,
+            shuffles: false,
         }
     }
 
