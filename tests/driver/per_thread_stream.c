@@ -261,6 +261,17 @@ int main(int argc, char **argv) {
     ordered(CU_STREAM_LEGACY, NULL, "legacy stream, then the per-thread stream");
     ordered(NULL, CU_STREAM_LEGACY, "per-thread stream, then the legacy stream");
 
+    // add_one launched once before the threads start: under lazy module loading a kernel's
+    // first launch synchronizes the context, which would wait for thread 0's held stream
+    // (NVIDIA's driver on an H200).
+    CUdeviceptr warm;
+    int warm_n = 256;
+    CHECK(cuMemAlloc(&warm, warm_n * sizeof(int)));
+    void *warm_params[] = {&warm, &warm_n};
+    CHECK(cuLaunchKernel(add_one, 1, 1, 1, 256, 1, 1, 0, NULL, warm_params, NULL));
+    CHECK(cuStreamSynchronize(NULL));
+    CHECK(cuMemFree(warm));
+
     // The threads' stream-ordered allocations must not tie their streams together: a pool
     // may make an allocation wait for another stream's pending free (NVIDIA's default pool
     // does, and thread 1's allocation then waited for thread 0's held stream on an H200).
