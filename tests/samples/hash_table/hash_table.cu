@@ -3,7 +3,7 @@
 // Inserts with duplicate keys (values combined by atomicAdd on the value half), lookups of
 // present and absent keys, deletes with tombstones (atomicExch), then a second round of
 // lookups; and a warp-cooperative probe (__ballot_sync over 32 consecutive slots). Checked
-// against std::unordered_map. Default: 2^21 operations on a table of 2^22 slots.
+// against std::unordered_map. Default: 2^20 operations on a table of 2^21 slots.
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
@@ -127,7 +127,7 @@ __global__ void lookupWarp(const Slot *__restrict__ table, uint32_t capacity,
 }
 
 int main(int argc, char **argv) {
-    const int n = argc > 1 ? atoi(argv[1]) : 1 << 21;
+    const int n = argc > 1 ? atoi(argv[1]) : 1 << 20;
     uint32_t capacity = 1;
     while (capacity < 2u * n) capacity <<= 1;
     std::vector<uint32_t> keys(n), values(n), probes(n), victims(n / 4);
