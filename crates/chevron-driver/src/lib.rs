@@ -60,6 +60,7 @@ pub mod memory;
 pub mod memset_2d;
 pub mod mipmapped;
 pub mod module;
+pub mod peer;
 pub mod per_thread;
 pub mod pointer;
 pub mod prepared_launch;
