@@ -138,3 +138,6 @@
 {"cuMemsetD2D32Async*", DESTROYED, 5, CUDA_ERROR_INVALID_VALUE},
 {"cuMemPrefetchAsync*", FORGED, ANY_POSITION, CUDA_ERROR_INVALID_VALUE},
 {"cuMemPrefetchAsync*", DESTROYED, ANY_POSITION, CUDA_ERROR_INVALID_VALUE},
+// Its plausible pointer is device memory, not managed memory: refused before the stream.
+{"cuStreamAttachMemAsync*", FORGED, ANY_POSITION, CUDA_ERROR_INVALID_VALUE},
+{"cuStreamAttachMemAsync*", DESTROYED, ANY_POSITION, CUDA_ERROR_INVALID_VALUE},
