@@ -47,6 +47,7 @@ pub mod export_table;
 pub mod fork;
 pub mod function;
 pub mod graph;
+pub mod graph_add_node;
 pub mod graph_nodes;
 pub mod image;
 pub mod kernel_resources;

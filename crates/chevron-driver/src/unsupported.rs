@@ -60,7 +60,6 @@ unsupported! {
     cuDeviceGetProperties, cuDeviceGetTexture1DLinearMaxWidth, cuDeviceRegisterAsyncNotification, cuDeviceUnregisterAsyncNotification, cuExternalMemoryGetMappedBuffer, cuExternalMemoryGetMappedMipmappedArray,
     cuFlushGPUDirectRDMAWrites, cuFuncSetBlockShape, cuFuncSetSharedSize,
     cuGraphAddBatchMemOpNode, cuGraphAddExternalSemaphoresSignalNode, cuGraphAddExternalSemaphoresWaitNode,
-    cuGraphAddNode_v2,
     cuGraphBatchMemOpNodeGetParams, cuGraphBatchMemOpNodeSetParams,
     cuGraphConditionalHandleCreate, cuGraphDebugDotPrint, cuGraphExecBatchMemOpNodeSetParams, cuGraphExecExternalSemaphoresSignalNodeSetParams,
     cuGraphExecExternalSemaphoresWaitNodeSetParams, cuGraphExecMemcpyNodeSetParams, cuGraphExecNodeSetParams,
