@@ -3,7 +3,8 @@
 //! the layout of the per-kind function's parameters (or begins with it), so each kind is that
 //! function: kernel, copy, fill, host function, child graph, event record and wait, memory
 //! allocation and free, empty. Conditional, batch memory operation and external semaphore
-//! nodes are not provided; edge data must describe default edges.
+//! nodes are not provided (`CUDA_ERROR_NOT_SUPPORTED`); edge data must describe default edges
+//! (`CUDA_ERROR_INVALID_VALUE`, as the runtime's `cudaGraphAddDependencies`).
 
 use std::ffi::{c_int, c_void};
 
@@ -77,11 +78,26 @@ pub unsafe extern "C" fn cuGraphAddNode_v2(
     count: usize,
     params: *mut CUgraphNodeParams,
 ) -> CUresult {
-    // SAFETY: NULL or valid for `count` reads (caller).
+    if out.is_null() {
+        return refuse(INVALID_VALUE, "phGraphNode is NULL");
+    }
+    if count > 0 && deps.is_null() {
+        return refuse(
+            INVALID_VALUE,
+            "dependencies is NULL with numDependencies > 0",
+        );
+    }
+    if !edges.is_null() && !chevron::ffi::c_array_fits::<[u8; 8]>(count) {
+        return refuse(
+            INVALID_VALUE,
+            &format!("{count} edges is more than memory holds"),
+        );
+    }
+    // SAFETY: NULL or valid for `count` reads (caller), `count` checked above.
     if !unsafe { default_edges(edges, count) } {
         return refuse(
-            NOT_SUPPORTED,
-            "edge data other than default edges is not provided",
+            INVALID_VALUE,
+            "only default edges (CUgraphEdgeData of zeros) are provided",
         );
     }
     // SAFETY: NULL or valid (caller).
