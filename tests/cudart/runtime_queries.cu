@@ -102,8 +102,14 @@ static void streams() {
     memset(&value, 0x5a, sizeof value);
     CHECK(cudaStreamGetAttribute(blocking, cudaStreamAttributeAccessPolicyWindow, &value));
     EXPECT(value.accessPolicyWindow.base_ptr == nullptr && value.accessPolicyWindow.num_bytes == 0);
+    // A policy never set reads as no cudaSynchronizationPolicy (-1 from NVIDIA's runtime on an
+    // H200); copying it to another stream leaves that one's unset too.
     CHECK(cudaStreamGetAttribute(blocking, cudaStreamAttributeSynchronizationPolicy, &value));
     printf("default synchronization policy: %d\n", (int)value.syncPolicy);
+    CHECK(cudaStreamCopyAttributes(other, blocking));
+    memset(&value, 0x5a, sizeof value);
+    CHECK(cudaStreamGetAttribute(other, cudaStreamAttributeSynchronizationPolicy, &value));
+    printf("copied unset synchronization policy: %d\n", (int)value.syncPolicy);
     int least = 0, greatest = 0;
     CHECK(cudaDeviceGetStreamPriorityRange(&least, &greatest));
     CHECK(cudaStreamGetAttribute(blocking, cudaStreamAttributePriority, &value));
@@ -229,8 +235,12 @@ static void events() {
     EXPECT(mode == cudaStreamCaptureModeGlobal);
     CHECK(cudaThreadExchangeStreamCaptureMode(&mode));
     EXPECT(mode == cudaStreamCaptureModeRelaxed);
+    // A value that is no cudaStreamCaptureMode is exchanged unchecked (NVIDIA's runtime on an
+    // H200 accepts it); the thread's mode is set back to global at once.
     mode = (cudaStreamCaptureMode)7;
-    EXPECT_CODE(cudaErrorInvalidValue, cudaThreadExchangeStreamCaptureMode(&mode));
+    CHECK(cudaThreadExchangeStreamCaptureMode(&mode));
+    mode = cudaStreamCaptureModeGlobal;
+    CHECK(cudaThreadExchangeStreamCaptureMode(&mode));
     printf("capture mode: exchanged\n");
 }
 
@@ -282,8 +292,13 @@ static void devices() {
     EXPECT_CODE(cudaErrorInvalidDevice,
                 cudaDeviceGetTexture1DLinearMaxWidth(&width, &float4_desc, count));
 
+    // cudaSetValidDevices left this thread, which never chose a device, without a context
+    // (the list is tried afresh): the context call finds none, as NVIDIA's runtime answers on
+    // an H200. cudaSetDevice binds the device's context again.
+    EXPECT_CODE(cudaErrorDeviceUninitialized, cudaCtxResetPersistingL2Cache());
+    CHECK(cudaSetDevice(0));
     CHECK(cudaCtxResetPersistingL2Cache());
-    printf("devices: chosen, initialised, valid list, peer attributes\n");
+    printf("devices: chosen, initialised, valid list, peer attributes, persisting L2 reset\n");
 }
 
 static void kernels() {
@@ -321,6 +336,40 @@ static void kernels() {
     size_t bytes = 0;
     EXPECT_CODE(cudaErrorInvalidDeviceFunction,
                 cudaOccupancyAvailableDynamicSMemPerBlock(&bytes, (const void *)&failures, 1, 128));
+
+    // The kernel as a cudaFunction_t, which the driver API takes as a CUfunction: its
+    // attributes and a launch through cuLaunchKernel (found as CUDA's samples find driver
+    // functions).
+    cudaFunction_t function = nullptr;
+    CHECK(cudaGetFuncBySymbol(&function, (const void *)add_one));
+    EXPECT(function != nullptr);
+    typedef int (*GetAttribute)(int *, int, cudaFunction_t);
+    typedef int (*LaunchKernel)(cudaFunction_t, unsigned, unsigned, unsigned, unsigned, unsigned,
+                                unsigned, unsigned, cudaStream_t, void **, void **);
+    void *entry = nullptr;
+    cudaDriverEntryPointQueryResult found;
+    CHECK(cudaGetDriverEntryPointByVersion("cuFuncGetAttribute", &entry, 12000, cudaEnableDefault,
+                                           &found));
+    EXPECT(found == cudaDriverEntryPointSuccess && entry);
+    int threads = 0;  // CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
+    EXPECT(((GetAttribute)entry)(&threads, 0, function) == 0);
+    cudaFuncAttributes attributes;
+    CHECK(cudaFuncGetAttributes(&attributes, (const void *)add_one));
+    EXPECT(threads == attributes.maxThreadsPerBlock);
+    CHECK(cudaGetDriverEntryPointByVersion("cuLaunchKernel", &entry, 12000, cudaEnableDefault,
+                                           &found));
+    EXPECT(found == cudaDriverEntryPointSuccess && entry);
+    int *counts;
+    CHECK(cudaMalloc(&counts, 32 * sizeof(int)));
+    CHECK(cudaMemset(counts, 0, 32 * sizeof(int)));
+    void *args[] = {&counts};
+    EXPECT(((LaunchKernel)entry)(function, 1, 1, 1, 32, 1, 1, 0, nullptr, args, nullptr) == 0);
+    int counted[32];
+    CHECK(cudaMemcpy(counted, counts, sizeof counted, cudaMemcpyDeviceToHost));
+    EXPECT(counted[0] == 1 && counted[31] == 1);
+    CHECK(cudaFree(counts));
+    printf("kernel by symbol: %d threads a block at most, launched through the driver API\n",
+           threads);
     printf("kernels: name, parameters, shared memory\n");
 }
 

@@ -74,6 +74,8 @@
 {"cudaLaunch*", DESTROYED, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
 {"cudaLaunch*", HUGE_SIZE, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
 {"cudaFunc*", NULLED, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
+// A NULL symbol is no kernel's host stub, as for cudaFuncGetAttributes.
+{"cudaGetFuncBySymbol", NULLED, 1, RT(cudaErrorInvalidDeviceFunction)},
 {"cudaFunc*", RANGE, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
 {"cudaFunc*", HUGE_SIZE, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
 {"cudaOccupancy*", NULLED, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},

@@ -5,6 +5,9 @@
 // graph and allocate stream-ordered on their own default stream at the same time, and check
 // their own results. The streams are independent: thread 0 blocks its default stream in a
 // host function until thread 1 has synchronised its own (a shared stream would time out).
+// A per-thread stream is ordered with the legacy stream (CU_STREAM_LEGACY) both ways, as
+// CUDA's per-thread default stream "will synchronize with the legacy default stream": a host
+// function on one that sleeps is seen done by a host function queued after it on the other.
 // Also: cuGetProcAddress with CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM finds the forms.
 // Usage: per_thread_stream KERNELS.ptx
 #include <pthread.h>
@@ -44,6 +47,32 @@ static void wait_for_other(void *data) {
 }
 
 static void mark(void *data) { *(int *)data += 1; }
+
+// Ordering with the legacy stream: `slow_mark` sleeps, then marks; `look` copies the mark.
+static int marked, looked;
+static void slow_mark(void *data) {
+    (void)data;
+    struct timespec pause = {0, 200 * 1000 * 1000};
+    nanosleep(&pause, NULL);
+    marked = 1;
+}
+static void look(void *data) {
+    (void)data;
+    looked = marked;
+}
+
+// Work on `first` then on `second`: the second host function must see the first one's mark.
+static void ordered(CUstream first, CUstream second, const char *what) {
+    marked = looked = 0;
+    CHECK(cuLaunchHostFunc(first, slow_mark, NULL));
+    CHECK(cuLaunchHostFunc(second, look, NULL));
+    CHECK(cuStreamSynchronize(second));
+    CHECK(cuStreamSynchronize(first));
+    if (!looked) {
+        fprintf(stderr, "FAIL: %s: the later host function ran before the earlier one\n", what);
+        exit(1);
+    }
+}
 
 static void check_ints(const int *values, int n, int expected, int index, const char *what) {
     for (int i = 0; i < n; i++)
@@ -228,6 +257,17 @@ int main(int argc, char **argv) {
     CHECK(cuMemcpyDtoH(bytes, p, sizeof bytes));
     for (int i = 0; i < 256; i++) EXPECT(bytes[i] == 3);
     CHECK(cuMemFree(p));
+
+    ordered(CU_STREAM_LEGACY, NULL, "legacy stream, then the per-thread stream");
+    ordered(NULL, CU_STREAM_LEGACY, "per-thread stream, then the legacy stream");
+
+    // The threads' stream-ordered allocations must not tie their streams together: a pool
+    // may make an allocation wait for another stream's pending free (NVIDIA's default pool
+    // does, and thread 1's allocation then waited for thread 0's held stream on an H200).
+    CUmemoryPool pool;
+    CHECK(cuDeviceGetDefaultMemPool(&pool, 0));
+    int no = 0;
+    CHECK(cuMemPoolSetAttribute(pool, CU_MEMPOOL_ATTR_REUSE_ALLOW_INTERNAL_DEPENDENCIES, &no));
 
     EXPECT(pthread_barrier_init(&start, NULL, THREADS) == 0);
     pthread_t threads[THREADS];

@@ -91,9 +91,6 @@ pub fn build(
             Ok(()) => define_vector(module, cache, &imports, (code, stack_tops), checks),
             Err(why) => Err(why),
         }
-    } else if codegen::spin::cooperative(code) {
-        // Its blocks take turns at spin loops, which only the scalar function yields at.
-        Err("a cooperative kernel (grid-wide barrier)".into())
     } else if vectors {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             define_vector(module, cache, &imports, (code, stack_tops), checks)
@@ -141,7 +138,14 @@ fn define_vector(
         // The resume points are the translation's only: the replayed code has them.
         BTreeSet::new()
     } else {
-        let plan = vector::plan::plan(&code.insts, code.num_regs, has_fma(module))?;
+        // A cooperative kernel's spin loops are the scalar code's: it yields there.
+        let scalar_only = codegen::spin::scalar_only(code);
+        let plan = vector::plan::plan(
+            &code.insts,
+            code.num_regs,
+            has_fma(module),
+            scalar_only.as_ref(),
+        )?;
         let resume_ids = codegen::resume_ids(&code.insts, &plan.exits);
         let mut context = new_context(module);
         let mut builder_context = FunctionBuilderContext::new();

@@ -21,7 +21,7 @@ use std::sync::Mutex;
 use chevron_ptx::interp::{Fault, LaunchHooks, LaunchReport};
 
 use crate::context::{BlockContext, Resolver, Verdict, Watch};
-use crate::launch::{BlockBuffers, PhaseEnd, Shape};
+use crate::launch::{BlockBuffers, PhaseEnd, Rest, Shape, VectorStats};
 use crate::CompiledKernel;
 
 /// Most bytes of block buffers a cooperative launch holds at once; a bigger grid runs in the
@@ -35,7 +35,7 @@ struct Resident<'w> {
     _watch: Box<Watch<'w>>,
     context: BlockContext,
     /// The threads after a yielded one, in the phase under way (see `run_phases`).
-    rest: Option<u64>,
+    rest: Option<Rest>,
     done: bool,
 }
 
@@ -77,6 +77,13 @@ impl CompiledKernel {
             ..*shape
         };
         let workers = config.threads.max(1).min(blocks as usize);
+        // Four threads at a time where the kernel has that form and the block's rows are
+        // whole groups of four; a group reaching a spin loop goes on in the scalar code.
+        let vector = match self.vector {
+            Ok(entries) if config.block[0].is_multiple_of(4) => Some(entries),
+            _ => None,
+        };
+        let vectors = VectorStats::default();
         let abort = AtomicBool::new(false);
         let handover: Mutex<Option<Handover>> = Mutex::new(None);
         let give_up = |why: Handover| {
@@ -93,12 +100,18 @@ impl CompiledKernel {
                 held: std::cell::RefCell::new(Vec::new()),
             };
             let mut sites = vec![0u64; crate::context::SITE_WORDS * self.sites as usize];
+            // The saved registers of all the worker's blocks in one allocation (a cooperative
+            // kernel's registers are coalesced, `coalesce.rs`: every block holds them at once).
+            let words = self.register_words(threads);
+            let mine = (worker as u64..blocks).step_by(workers).count();
+            let mut registers = vec![0u64; words * mine];
             let mut residents: Vec<Resident<'_>> = (worker as u64..blocks)
                 .step_by(workers)
-                .map(|index| {
-                    let mut buffers = self.block_buffers(threads, shape.shared);
+                .zip(registers.chunks_exact_mut(words))
+                .map(|(index, regs)| {
+                    let mut buffers = self.block_buffers_with(threads, shape.shared, Vec::new());
                     let watch = Box::new(Watch::new(hooks.stop));
-                    let context = self.start_block(
+                    let mut context = self.start_block(
                         &shape,
                         index,
                         &mut buffers,
@@ -106,6 +119,7 @@ impl CompiledKernel {
                         &resolver,
                         &watch,
                     );
+                    context.regs = regs.as_mut_ptr();
                     Resident {
                         buffers,
                         _watch: watch,
@@ -127,7 +141,7 @@ impl CompiledKernel {
                     let end = self.run_phases(
                         &mut resident.context,
                         &mut resident.buffers.resume,
-                        None,
+                        vector,
                         &mut tally,
                         &mut resident.rest,
                     );
@@ -156,6 +170,7 @@ impl CompiledKernel {
                     std::thread::yield_now();
                 }
             }
+            vectors.add(tally);
         };
         if workers <= 1 {
             work(0);
@@ -169,6 +184,7 @@ impl CompiledKernel {
                 }
             });
         }
+        vectors.add_to(&self.groups);
         // Allocated above; failing to free it only leaks 64 bytes.
         let _ = memory.free(workspace);
         match handover.into_inner().unwrap_or_else(|e| e.into_inner()) {

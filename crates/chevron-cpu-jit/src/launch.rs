@@ -207,6 +207,7 @@ impl CompiledKernel {
                     break;
                 }
             }
+            vectors.add(tally);
         };
         match (workers, hooks.workers) {
             (1, _) => work(0),
@@ -218,6 +219,7 @@ impl CompiledKernel {
                 }
             }),
         }
+        vectors.add_to(&self.groups);
         if let Some((_, fault)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
             return Err(fault);
         }
@@ -274,8 +276,24 @@ impl CompiledKernel {
 
     /// Buffers for one running block of `threads` threads and `shared` bytes of shared memory.
     pub(crate) fn block_buffers(&self, threads: u64, shared: u64) -> BlockBuffers {
+        self.block_buffers_with(threads, shared, vec![0u64; self.register_words(threads)])
+    }
+
+    /// The words of a block's saved registers: `num_regs` per thread.
+    pub(crate) fn register_words(&self, threads: u64) -> usize {
+        threads as usize * self.num_regs.max(1) as usize
+    }
+
+    /// [`block_buffers`](Self::block_buffers) with `regs` for its saved registers (empty
+    /// when the caller points the block's context at registers of its own).
+    pub(crate) fn block_buffers_with(
+        &self,
+        threads: u64,
+        shared: u64,
+        regs: Vec<u64>,
+    ) -> BlockBuffers {
         BlockBuffers {
-            regs: vec![0u64; threads as usize * self.num_regs.max(1) as usize],
+            regs,
             resume: vec![0u32; threads as usize],
             // Room for the widest access past the end: an unchecked access is clamped to
             // start inside its region (`codegen/memory.rs`).
@@ -440,10 +458,12 @@ impl CompiledKernel {
     /// ends, a thread yields, faults or is stopped, or its threads part.
     ///
     /// A thread that yields (`codegen/spin.rs`) ends the call at once, before the threads
-    /// after it have run their part of the phase; `rest` then holds the first of those. The
-    /// next call runs the yielded thread alone until it gets past its spin loop to the barrier
-    /// (or its end), then the threads from `rest` on, so that every thread runs its part of a
-    /// phase once and none passes the barrier before the others reach it, whatever marks the
+    /// after it have run their part of the phase; `rest` then says which those are: the
+    /// others of its group of four when the vector function handed the group over (the
+    /// vector function goes on with the next group after them), else all the block's. The
+    /// next call runs the yielded thread alone until it gets past its spin loop to the
+    /// barrier (or its end), then those threads, so that every thread runs its part of a phase
+    /// once and none passes the barrier before the others reach it, whatever marks the
     /// resume states of threads at a barrier carry.
     pub(crate) fn run_phases(
         &self,
@@ -451,34 +471,58 @@ impl CompiledKernel {
         resume: &mut [u32],
         vector: Option<(Entry, Entry)>,
         tally: &mut (u64, u64),
-        rest: &mut Option<u64>,
+        rest: &mut Option<Rest>,
     ) -> PhaseEnd {
+        // The group the vector function starts at (after a yielded group's threads: the next).
+        let mut start = 0;
         loop {
             // SAFETY: `context` points to buffers sized for this launch (registers for every
             // thread, a resume state per thread, the block's shared memory, the parameter
             // buffer the kernel's parameters fit in) that outlive the call; the resolver keeps
             // every allocation it hands out alive while the site entries point to it.
-            let status = match vector {
+            let status = match (vector, rest.is_some()) {
                 // SAFETY: as above; the vector function and the scalar one it hands groups to
                 // take the same context.
-                Some((vector, scalar)) => unsafe { vector_phase(context, vector, scalar, tally) },
+                (Some((vector, scalar)), false) => unsafe {
+                    vector_phase(context, (vector, scalar), tally, std::mem::take(&mut start))
+                },
+                // SAFETY: as above; the threads of a group the vector function handed over
+                // go on in the scalar function it hands groups to.
+                (Some((_, scalar)), true) => unsafe { scalar(context) },
                 // SAFETY: as above.
-                None => unsafe { (self.entry)(context) },
+                (None, _) => unsafe { (self.entry)(context) },
             };
             match status {
                 FAULTED => return PhaseEnd::Faulted,
                 STOPPED => return PhaseEnd::Stopped,
                 YIELDED => {
-                    // `fault_thread`: the thread that yielded; it goes on alone next time.
+                    // `fault_thread`: the thread that yielded; it goes on alone next time,
+                    // then the threads after it up to the end of its group (vector function)
+                    // or of the block.
                     let thread = context.fault_thread;
+                    let end = match (*rest, vector) {
+                        (Some(rest), _) => rest.end,
+                        (None, Some(_)) => 4 * context.group + 4,
+                        (None, None) => context.threads,
+                    };
                     context.first_thread = thread;
                     context.end_thread = thread + 1;
-                    *rest = Some(thread + 1);
+                    *rest = Some(Rest {
+                        end,
+                        vector: vector.is_some(),
+                    });
                     return PhaseEnd::Yielded;
                 }
                 // The yielded thread got past its spin: the threads after it run their part.
-                _ if rest.is_some() => {
-                    context.first_thread = rest.take().unwrap_or(0);
+                _ if rest.is_some_and(|r| context.end_thread < r.end) => {
+                    context.first_thread = context.end_thread;
+                    context.end_thread = rest.map_or(context.threads, |r| r.end);
+                    continue;
+                }
+                // ... and they did: the vector function goes on with the next group.
+                _ if rest.is_some_and(|r| r.vector) => {
+                    start = rest.take().map_or(0, |r| r.end / 4);
+                    context.first_thread = 0;
                     context.end_thread = context.threads;
                     continue;
                 }
@@ -486,6 +530,7 @@ impl CompiledKernel {
                 // vector function, ran to its end, so no resume state needs a pass.
                 _ if self.single_phase => return PhaseEnd::Done,
                 _ => {
+                    *rest = None;
                     // The next phase runs every thread (after a yield, the last call ran some).
                     context.first_thread = 0;
                     context.end_thread = context.threads;
@@ -509,6 +554,17 @@ impl CompiledKernel {
             }
         }
     }
+}
+
+/// Where a block's phase stands after one of its threads yielded at a spin loop
+/// ([`CompiledKernel::run_phases`]).
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Rest {
+    /// Once the yielded thread is past its spin, the threads after it up to this one run
+    /// their part of the phase in the scalar function.
+    end: u64,
+    /// Then the vector function goes on, from the group at `end`.
+    vector: bool,
 }
 
 /// `%ctaid` of block `index` (linear, x fastest) of `config`'s grid.
@@ -570,11 +626,22 @@ pub(crate) struct VectorStats {
 }
 
 impl VectorStats {
-    fn add(&self, (groups, handed_over): (u64, u64)) {
+    pub(crate) fn add(&self, (groups, handed_over): (u64, u64)) {
         if groups > 0 {
             self.groups.fetch_add(groups, Ordering::Relaxed);
             self.handed_over.fetch_add(handed_over, Ordering::Relaxed);
         }
+    }
+
+    pub(crate) fn add_to(&self, totals: &VectorStats) {
+        totals.add(self.totals());
+    }
+
+    pub(crate) fn totals(&self) -> (u64, u64) {
+        (
+            self.groups.load(Ordering::Relaxed),
+            self.handed_over.load(Ordering::Relaxed),
+        )
     }
 
     fn given_up(&self) -> bool {
@@ -583,18 +650,20 @@ impl VectorStats {
     }
 }
 
-/// Runs one phase of a block through the vector function, handing each group it returns
-/// ([`SCALAR`]) to the scalar function `scalar`, then going on with the next group.
+/// Runs one phase of a block through the vector function, from group `start` on, handing
+/// each group it returns ([`SCALAR`]) to the scalar function `scalar`, then going on with the
+/// next group. A status other than [`PHASE_DONE`] from `scalar` (a thread that yielded,
+/// faulted or was stopped) ends the call, with the group in [`BlockContext::group`].
 ///
 /// # Safety
 /// As for a call of the kernel's scalar function with `context`.
 unsafe fn vector_phase(
     context: &mut BlockContext,
-    vector: Entry,
-    scalar: Entry,
+    (vector, scalar): (Entry, Entry),
     tally: &mut (u64, u64),
+    start: u64,
 ) -> u32 {
-    context.group = 0;
+    context.group = start;
     let mut handed_over = 0;
     let status = loop {
         // SAFETY: the caller's contract.
@@ -615,7 +684,8 @@ unsafe fn vector_phase(
         }
         context.group = group + 1;
     };
-    tally.0 += context.threads / 4 + std::mem::take(&mut context.warp_reruns);
+    tally.0 +=
+        (context.threads / 4).saturating_sub(start) + std::mem::take(&mut context.warp_reruns);
     tally.1 += handed_over;
     status
 }

@@ -19,6 +19,7 @@
 
 mod assess;
 mod build;
+mod coalesce;
 mod code_cache;
 mod codegen;
 mod cold_call;
@@ -30,6 +31,8 @@ mod launch;
 mod liveness;
 mod options;
 mod phase_release;
+#[cfg(test)]
+mod test_kernels;
 mod vector;
 
 use std::sync::Arc;
@@ -60,6 +63,9 @@ pub struct CompiledKernel {
     /// The kernel with its calls inlined, when it makes any: generated code points into its
     /// instructions (as into the program's otherwise), so it lives as long as the code.
     _flat: Option<inline::Flat>,
+    /// The kernel with its registers coalesced (`coalesce.rs`), when they were: generated code
+    /// points into its instructions too.
+    _coalesced: Option<chevron_ptx::interp::program::FunctionCode>,
     kernel: KernelHandle,
     num_regs: u32,
     /// Global access sites (each has a cache entry while a block runs).
@@ -80,6 +86,9 @@ pub struct CompiledKernel {
     ops: *const Op,
     /// Of the kernel's functions, how many came from the code cache, and how many there are.
     cached: (u32, u32),
+    /// Groups of four threads its launches ran in the vector function, and of those how
+    /// many it handed to the scalar code ([`CompiledKernel::groups`]).
+    groups: launch::VectorStats,
 }
 
 // SAFETY: the module is only touched at construction and drop (it owns the code's memory);
@@ -195,6 +204,12 @@ impl CompiledKernel {
                 (kernel_code, &kernel_tops)
             }
         };
+        // A cooperative grid holds every block's registers at once: fewer of them
+        // (`coalesce.rs`).
+        let coalesced = codegen::spin::cooperative(code)
+            .then(|| coalesce::coalesced(code))
+            .flatten();
+        let code = coalesced.as_ref().unwrap_or(code);
         let mut module = new_module()?;
         let mut cache = code_cache::CodeCache {
             folder: options.code_cache.clone(),
@@ -269,6 +284,7 @@ impl CompiledKernel {
             vector,
             program: Arc::clone(program),
             _flat: flat,
+            _coalesced: coalesced,
             kernel: kernel.clone(),
             num_regs,
             sites,
@@ -280,6 +296,7 @@ impl CompiledKernel {
             compile_time: started.elapsed(),
             ops,
             cached: (cache.hits, cache.hits + cache.misses),
+            groups: launch::VectorStats::default(),
         }))
     }
 
@@ -302,5 +319,12 @@ impl CompiledKernel {
     /// Whether the kernel runs four threads at a time where it can, or why not.
     pub fn vector(&self) -> Result<(), &str> {
         self.vector.as_ref().map(|_| ()).map_err(String::as_str)
+    }
+
+    /// Of the groups of four threads (of one block's phase) the finished launches of this
+    /// kernel ran in its vector function, how many there were and how many of them went on
+    /// in the scalar code (a group that parted, or reached a spin loop).
+    pub fn groups(&self) -> (u64, u64) {
+        self.groups.totals()
     }
 }

@@ -294,16 +294,23 @@ impl Copy2d {
 
     /// Copies the rows on `stream`, after checking the shape.
     pub fn run(&self, stream: &Stream) -> CudaResult {
+        self.run_slices(stream, 1, [self.height, self.height])
+    }
+
+    /// Copies `slices` slices of this copy's shape as one pitched copy (one
+    /// `cuMemcpy3DAsync` on GPUs): slice `z` starts `z · heights[0]` rows past the first
+    /// destination row and `z · heights[1]` past the first source row.
+    pub fn run_slices(&self, stream: &Stream, slices: usize, heights: [usize; 2]) -> CudaResult {
         self.check()?;
-        let side = |ptr: u64, pitch: usize| Pitched {
+        let side = |ptr: u64, pitch: usize, height: usize| Pitched {
             ptr,
             pitch: pitch as u64,
-            height: self.height as u64,
+            height: height as u64,
         };
-        let extent = [self.width as u64, self.height as u64, 1];
+        let extent = [self.width as u64, self.height as u64, slices as u64];
         let (dst, src) = (
-            side(self.dst, self.dst_pitch),
-            side(self.src, self.src_pitch),
+            side(self.dst, self.dst_pitch, heights[0]),
+            side(self.src, self.src_pitch, heights[1]),
         );
         copy_pitched(stream, &dst, &src, extent)
     }

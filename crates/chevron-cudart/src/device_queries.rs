@@ -10,7 +10,9 @@
 use std::ffi::{c_int, c_uint};
 
 use crate::abi::cudaDeviceProp;
-use crate::errors::{cudaError_t, guard, CudaError, CudaResult, INVALID_DEVICE, INVALID_VALUE};
+use crate::errors::{
+    cudaError_t, guard, CudaError, CudaResult, DEVICE_UNINITIALIZED, INVALID_DEVICE, INVALID_VALUE,
+};
 use crate::memory::store;
 use crate::state;
 use crate::textures::ChannelFormatDesc;
@@ -121,8 +123,12 @@ pub unsafe extern "C" fn cudaSetValidDevices(device_arr: *const c_int, len: c_in
             first = checked_device(unsafe { device_arr.add(index).read_unaligned() })?;
         }
         state::set_default_device(first);
-        if !state::bound_here() {
+        // A thread that did not choose its device picks again from the new list: NVIDIA's
+        // runtime leaves it without a context until a call that needs one binds it again (a
+        // context call such as cudaCtxResetPersistingL2Cache then finds none).
+        if !state::chosen_here() {
             state::set_current_known(first);
+            state::set_bound_here(false);
         }
         Ok(())
     })
@@ -189,11 +195,25 @@ pub unsafe extern "C" fn cudaDeviceGetTexture1DLinearMaxWidth(
     })
 }
 
-/// Returns the L2 lines held as persisting to normal: none are on chevron's devices (the
-/// access-policy windows of `cudaStreamSetAttribute` are kept as hints), so nothing changes.
+/// Returns the L2 lines held as persisting to normal in the calling thread's context: the
+/// GPU's driver resets them (`cuCtxResetPersistingL2Cache`); the CPU device holds none. A
+/// context call: it binds no context itself, so a thread without one (no runtime call yet, or
+/// none since `cudaSetValidDevices` dropped its implicit one) gets
+/// `cudaErrorDeviceUninitialized`, as from NVIDIA's runtime on an H200.
 #[no_mangle]
 pub extern "C" fn cudaCtxResetPersistingL2Cache() -> cudaError_t {
     guard("cudaCtxResetPersistingL2Cache", || {
-        state::current().map(drop)
+        if !state::bound_here() {
+            return Err(CudaError::new(
+                DEVICE_UNINITIALIZED,
+                "no context is bound to the calling thread (cudaSetDevice or a runtime call \
+                 that needs the device binds one)",
+            ));
+        }
+        let state = state::current()?;
+        match state.device.reset_persisting_l2() {
+            Some(reset) => Ok(reset?),
+            None => Ok(()),
+        }
     })
 }

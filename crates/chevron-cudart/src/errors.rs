@@ -39,6 +39,7 @@ pub const INVALID_DEVICE_FUNCTION: cudaError_t = 98;
 pub const NO_DEVICE: cudaError_t = 100;
 pub const INVALID_DEVICE: cudaError_t = 101;
 pub const INVALID_KERNEL_IMAGE: cudaError_t = 200;
+pub const DEVICE_UNINITIALIZED: cudaError_t = 201;
 pub const NO_KERNEL_IMAGE_FOR_DEVICE: cudaError_t = 209;
 pub const INVALID_RESOURCE_HANDLE: cudaError_t = 400;
 pub const ILLEGAL_STATE: cudaError_t = 401;

@@ -1,5 +1,7 @@
 //! Queries about a kernel given by its host stub: `cudaFuncGetName`, `cudaFuncGetParamInfo`,
-//! `cudaOccupancyAvailableDynamicSMemPerBlock`, and `cudaFuncSetSharedMemConfig`.
+//! `cudaOccupancyAvailableDynamicSMemPerBlock`, `cudaFuncSetSharedMemConfig`, and
+//! `cudaGetFuncBySymbol` (the kernel as a `cudaFunction_t`, which the driver API beside this
+//! runtime takes as a `CUfunction`).
 //!
 //! The dynamic shared memory a block may use is the largest size at which the occupancy
 //! calculation (`cudaOccupancyMaxActiveBlocksPerMultiprocessor`: the driver's on GPUs) still
@@ -12,6 +14,34 @@ use std::sync::Mutex;
 use crate::errors::{cudaError_t, guard, CudaError, INVALID_VALUE};
 use crate::memory::store;
 use crate::{launch, registry, state};
+
+/// The device entry function of the kernel whose host stub is `symbol`, as a `cudaFunction_t`:
+/// the kernel's registered entry (the handle `__cudaGetKernel` gives), which chevron's driver
+/// API (`cuFuncGetAttribute`, `cuLaunchKernel`, ...) takes as the kernel on the calling
+/// thread's device. The kernel is loaded on that device now, so that a kernel the device
+/// cannot run is reported here. Not a registered kernel's stub: `cudaErrorInvalidDeviceFunction`.
+///
+/// # Safety
+/// `function` is NULL or writable.
+#[no_mangle]
+pub unsafe extern "C" fn cudaGetFuncBySymbol(
+    function: *mut *mut c_void,
+    symbol: *const c_void,
+) -> cudaError_t {
+    guard("cudaGetFuncBySymbol", || {
+        if function.is_null() {
+            return Err(CudaError::new(INVALID_VALUE, "functionPtr is NULL"));
+        }
+        let entry = registry::kernel_entry(symbol)?;
+        state::current()?;
+        entry.kernel(state::current_ordinal())?;
+        store(
+            function,
+            std::sync::Arc::as_ptr(&entry) as *mut c_void,
+            "functionPtr",
+        )
+    })
+}
 
 /// The names handed out by `cudaFuncGetName`, kept for the program's life.
 static NAMES: Mutex<Option<HashMap<String, CString>>> = Mutex::new(None);

@@ -3,8 +3,10 @@
 //! `cudaDeviceSetMemPool`, `cudaMemPoolCreate`, `cudaMemPoolDestroy`,
 //! `cudaMemPoolSetAttribute`, `cudaMemPoolGetAttribute` and `cudaMemPoolTrimTo`.
 //!
-//! A pool holds device buffers: those in use and those freed and kept for reuse. An
-//! allocation is made at the call, so it is usable by all work submitted after it; a free
+//! A pool holds device buffers: those in use and those freed and kept for reuse. A new
+//! buffer is allocated in the stream's order (`Buffer::new_in_stream_order`: on GPUs the
+//! driver's `cuMemAllocAsync`, which unlike `cuMemAlloc` holds no other stream's work back),
+//! usable by the stream's later work as CUDA promises; a free
 //! returns the buffer to the pool once the stream's earlier work is done (its token), and a
 //! later allocation reuses a kept buffer only after that. Kept buffers beyond the pool's
 //! release threshold (`cudaMemPoolAttrReleaseThreshold`, 0 by default) go back to the device at
@@ -188,6 +190,10 @@ fn allocate(
                 submit.wait_for(&[&kept.token])?;
                 kept.buffer
             }
+            // In the stream's order where the pool is the stream's device's: on a GPU a plain
+            // allocation would hold every other stream's later work behind their earlier work
+            // (CUDA's implicit synchronization), which cudaMallocAsync never does.
+            None if ordinal == pool.ordinal => Buffer::<u8>::new_in_stream_order(&submit, size)?,
             None => Buffer::<u8>::new(&state::device(pool.ordinal)?.device, size)?,
         };
         let address = adopt(buffer, size, "cudaMallocAsync");

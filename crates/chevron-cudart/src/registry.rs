@@ -207,6 +207,19 @@ pub fn stub_of(entry: &KernelEntry) -> usize {
         .unwrap_or(0)
 }
 
+/// The registered kernel whose entry is at `handle` (what [`cudaGetFuncBySymbol`] and
+/// `__cudaGetKernel` hand out), if one is.
+///
+/// [`cudaGetFuncBySymbol`]: crate::func_queries::cudaGetFuncBySymbol
+pub fn entry_at(handle: *const c_void) -> Option<Arc<KernelEntry>> {
+    read().as_ref().and_then(|r| {
+        r.stubs
+            .values()
+            .find(|e| std::ptr::eq(Arc::as_ptr(e).cast(), handle))
+            .cloned()
+    })
+}
+
 /// The kernel entry of host stub `stub`.
 pub fn kernel_entry(stub: *const c_void) -> CudaResult<Arc<KernelEntry>> {
     read()

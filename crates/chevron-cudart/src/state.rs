@@ -6,6 +6,9 @@
 //! NULL or `cudaStreamLegacy` (the device's legacy stream), `cudaStreamPerThread` (one stream
 //! per thread and device), or a handle made by `cudaStreamCreate`. The legacy stream keeps
 //! CUDA's implicit ordering: work on it waits for the device's blocking streams and theirs for it.
+//! A per-thread default stream is one of those blocking streams (CUDA: it "will synchronize
+//! with the legacy default stream"), registered while its thread lives; it is never ordered
+//! with another thread's per-thread stream.
 
 use std::cell::{Cell, RefCell};
 use std::collections::{BTreeMap, HashMap};
@@ -70,16 +73,51 @@ impl DeviceState {
     }
 }
 
+impl StreamHandle {
+    fn new(device: usize, stream: Stream, blocking: bool, priority: i32) -> StreamHandle {
+        StreamHandle {
+            device,
+            stream,
+            blocking,
+            priority,
+            id: next_stream_id(),
+            attributes: Mutex::new(BTreeMap::new()),
+            legacy_seen: AtomicU64::new(0),
+        }
+    }
+
+    /// Whether this blocking stream has been ordered after every submission of `legacy` (its
+    /// device's legacy stream) so far: work on it then needs no new wait.
+    #[inline]
+    pub fn follows(&self, legacy: &Stream) -> bool {
+        self.legacy_seen.load(Ordering::Relaxed) == legacy.submissions()
+    }
+
+    /// Orders this blocking stream's later work after the legacy stream's work so far (one
+    /// wait, made only when the legacy stream had work since the last one).
+    fn order_after_legacy(&self) -> CudaResult {
+        let legacy = device(self.device)?.legacy();
+        let submitted = legacy.submissions();
+        if self.legacy_seen.swap(submitted, Ordering::Relaxed) != submitted {
+            self.stream.wait_for(&[&legacy.token()])?;
+        }
+        Ok(())
+    }
+}
+
 /// A stream as [`submit_stream`] resolves it, for a caller that keeps it to submit to again
 /// without resolving (a front door's prepared launch): valid while [`launch_epoch`] has not
 /// moved.
 pub enum ReusableStream {
-    /// A non-blocking stream or a per-thread default stream: nothing is ordered before work
-    /// on it.
+    /// A non-blocking stream: nothing is ordered before work on it.
     Plain(Stream),
     /// The device's legacy stream: nothing is ordered before work on it while the device has
     /// no blocking stream.
     Legacy(&'static DeviceState, Stream),
+    /// The calling thread's per-thread default stream (its handle's stream) and its device's
+    /// legacy stream: nothing is ordered before work on it while the handle
+    /// [`follows`](StreamHandle::follows) the legacy stream.
+    PerThread(Arc<StreamHandle>, Stream),
 }
 
 /// `stream` (a `cudaStream_t`), resolved to submit to again, when submitting to it orders
@@ -91,9 +129,11 @@ pub fn reusable_stream(stream: *mut c_void) -> Option<ReusableStream> {
             let state = device(current_ordinal()).ok()?;
             Some(ReusableStream::Legacy(state, state.legacy()))
         }
-        STREAM_PER_THREAD => per_thread_stream(current_ordinal())
-            .ok()
-            .map(ReusableStream::Plain),
+        STREAM_PER_THREAD => {
+            let handle = per_thread_handle(current_ordinal()).ok()?;
+            let legacy = device(handle.device).ok()?.legacy();
+            Some(ReusableStream::PerThread(handle, legacy))
+        }
         key => {
             let handle = lookup(key).ok()?;
             (!handle.blocking).then(|| ReusableStream::Plain(handle.stream.clone()))
@@ -133,9 +173,12 @@ pub fn next_stream_id() -> u64 {
 thread_local! {
     /// The current device: at first the default device (`cudaSetValidDevices`' first).
     static CURRENT: Cell<usize> = Cell::new(DEFAULT_DEVICE.load(Ordering::Relaxed));
-    /// The per-thread default streams, by device, with the reset generation they belong to.
-    static PER_THREAD: RefCell<HashMap<usize, (u64, Stream)>> = RefCell::new(HashMap::new());
+    /// The per-thread default streams, by device.
+    static PER_THREAD: RefCell<HashMap<usize, PerThreadStream>> = RefCell::new(HashMap::new());
     static BOUND: Cell<bool> = const { Cell::new(false) };
+    /// Whether the thread chose its device (`cudaSetDevice`, a driver context made current)
+    /// rather than being bound implicitly by its first runtime call.
+    static CHOSEN: Cell<bool> = const { Cell::new(false) };
     /// The stream this thread resolved last, with the unregistration count it was resolved at:
     /// a launch loop resolves its stream without the registry's lock or a map look-up.
     static LAST_STREAM: RefCell<Option<(usize, u64, Weak<StreamHandle>)>> =
@@ -153,6 +196,12 @@ pub fn bound_here() -> bool {
 /// the runtime's functions).
 pub fn set_bound_here(bound: bool) {
     BOUND.with(|b| b.set(bound));
+}
+
+/// Whether the calling thread chose its device ([`set_current`]) rather than having it bound
+/// by its first runtime call.
+pub fn chosen_here() -> bool {
+    CHOSEN.with(Cell::get)
 }
 
 fn discover() -> Result<Vec<DeviceState>, String> {
@@ -232,6 +281,7 @@ pub fn set_current(ordinal: usize) -> CudaResult {
     device(ordinal)?;
     CURRENT.with(|c| c.set(ordinal));
     set_bound_here(true);
+    CHOSEN.with(|c| c.set(true));
     Ok(())
 }
 
@@ -244,24 +294,10 @@ pub fn current() -> CudaResult<&'static DeviceState> {
 
 /// Registers a stream made by `cudaStreamCreate*` and returns its `cudaStream_t`.
 pub fn add_stream(device: usize, stream: Stream, blocking: bool, priority: i32) -> *mut c_void {
-    let handle = Arc::new(StreamHandle {
-        device,
-        stream,
-        blocking,
-        priority,
-        id: next_stream_id(),
-        attributes: Mutex::new(BTreeMap::new()),
-        legacy_seen: AtomicU64::new(0),
-    });
+    let handle = Arc::new(StreamHandle::new(device, stream, blocking, priority));
     let key = Arc::as_ptr(&handle) as usize;
     if blocking {
-        if let Ok(state) = self::device(device) {
-            let mut blocking = lock(&state.blocking);
-            blocking.push(Arc::clone(&handle));
-            state
-                .blocking_count
-                .store(blocking.len(), Ordering::Release);
-        }
+        register_blocking(&handle);
     }
     lock(&HANDLES)
         .get_or_insert_with(HashMap::new)
@@ -277,14 +313,30 @@ pub fn remove_stream(stream: *mut c_void) -> CudaResult<Arc<StreamHandle>> {
         .and_then(|h| h.remove(&key))
         .ok_or_else(|| bad_stream(key))?;
     UNREGISTERED.fetch_add(1, Ordering::AcqRel);
+    unregister_blocking(&handle);
+    Ok(handle)
+}
+
+/// Adds `handle` to its device's blocking streams (the legacy stream's work waits for them).
+fn register_blocking(handle: &Arc<StreamHandle>) {
     if let Ok(state) = device(handle.device) {
         let mut blocking = lock(&state.blocking);
-        blocking.retain(|h| !Arc::ptr_eq(h, &handle));
+        blocking.push(Arc::clone(handle));
         state
             .blocking_count
             .store(blocking.len(), Ordering::Release);
     }
-    Ok(handle)
+}
+
+/// Takes `handle` out of its device's blocking streams.
+fn unregister_blocking(handle: &Arc<StreamHandle>) {
+    if let Ok(state) = device(handle.device) {
+        let mut blocking = lock(&state.blocking);
+        blocking.retain(|h| !Arc::ptr_eq(h, handle));
+        state
+            .blocking_count
+            .store(blocking.len(), Ordering::Release);
+    }
 }
 
 /// Refuses work on a capturing stream: stream capture (a layer above, see `capturing`) installs
@@ -325,17 +377,15 @@ pub fn submit_stream(stream: *mut c_void) -> CudaResult<(usize, Stream)> {
         }
         STREAM_PER_THREAD => {
             let ordinal = current_ordinal();
-            Ok((ordinal, per_thread_stream(ordinal)?))
+            let handle = per_thread_handle(ordinal)?;
+            handle.order_after_legacy()?;
+            Ok((ordinal, handle.stream.clone()))
         }
         key => {
             refuse_if_capturing(key)?;
             let handle = lookup(key)?;
             if handle.blocking {
-                let legacy = device(handle.device)?.legacy();
-                let submitted = legacy.token().sequence();
-                if handle.legacy_seen.swap(submitted, Ordering::Relaxed) != submitted {
-                    handle.stream.wait_for(&[&legacy.token()])?;
-                }
+                handle.order_after_legacy()?;
             }
             Ok((handle.device, handle.stream.clone()))
         }
@@ -401,17 +451,47 @@ fn lookup(key: usize) -> CudaResult<Arc<StreamHandle>> {
     Ok(handle)
 }
 
+/// A thread's per-thread default stream of one device, with the reset generation it belongs
+/// to: a blocking stream of the device while the thread lives (or until a reset replaces it).
+struct PerThreadStream {
+    generation: u64,
+    handle: Arc<StreamHandle>,
+}
+
+impl Drop for PerThreadStream {
+    fn drop(&mut self) {
+        unregister_blocking(&self.handle);
+    }
+}
+
 fn per_thread_stream(ordinal: usize) -> CudaResult<Stream> {
+    Ok(per_thread_handle(ordinal)?.stream.clone())
+}
+
+/// The calling thread's per-thread default stream of device `ordinal`, made (and registered as
+/// a blocking stream) on first use and again after a reset.
+fn per_thread_handle(ordinal: usize) -> CudaResult<Arc<StreamHandle>> {
     let generation = GENERATION.load(Ordering::Acquire);
-    let known = PER_THREAD.with(|s| s.borrow().get(&ordinal).cloned());
-    if let Some((made_in, stream)) = known {
-        if made_in == generation {
-            return Ok(stream);
-        }
+    let known = PER_THREAD.with(|s| {
+        s.borrow()
+            .get(&ordinal)
+            .filter(|known| known.generation == generation)
+            .map(|known| Arc::clone(&known.handle))
+    });
+    if let Some(handle) = known {
+        return Ok(handle);
     }
     let stream = device(ordinal)?.device.create_stream()?;
-    PER_THREAD.with(|s| s.borrow_mut().insert(ordinal, (generation, stream.clone())));
-    Ok(stream)
+    let handle = Arc::new(StreamHandle::new(ordinal, stream, true, 0));
+    register_blocking(&handle);
+    let made = PerThreadStream {
+        generation,
+        handle: Arc::clone(&handle),
+    };
+    // The entry replaced (of an earlier generation) leaves the blocking streams as it drops.
+    let replaced = PER_THREAD.with(|s| s.borrow_mut().insert(ordinal, made));
+    drop(replaced);
+    Ok(handle)
 }
 
 /// Restores device `ordinal` for `cudaDeviceReset`: waits for its work (a fault is dropped),

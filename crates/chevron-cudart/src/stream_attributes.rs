@@ -7,7 +7,9 @@
 //! device's range; `cudaStreamGetPriority` reports it too) and the memory synchronization
 //! domain and its map. A created stream keeps them in its handle ([`state::StreamHandle`]),
 //! the legacy stream per device, the per-thread stream per thread. Unset attributes read as
-//! CUDA's defaults: an empty window, `cudaSyncPolicyAuto`, the creation priority, domain 0.
+//! CUDA's defaults: an empty window, the creation priority, domain 0, and -1 for the
+//! synchronization policy (no `cudaSynchronizationPolicy`: NVIDIA's runtime on an H200 reads a
+//! policy never set so; copying it leaves the destination's unset too).
 //! On GPUs each attribute set is also handed to the driver (`cuStreamSetAttribute`), which
 //! applies it to the stream's later work; on the CPU device, whose caches are the host's, the
 //! window and the policies are kept but change nothing.
@@ -37,8 +39,8 @@ const PRIORITY: c_int = 8;
 const MEM_SYNC_DOMAIN_MAP: c_int = 9;
 /// `cudaLaunchAttributeMemSyncDomain`.
 const MEM_SYNC_DOMAIN: c_int = 10;
-/// `cudaSyncPolicyAuto`, the default synchronization policy.
-const SYNC_POLICY_AUTO: c_int = 1;
+/// What a synchronization policy never set reads as.
+const SYNC_POLICY_UNSET: c_int = -1;
 /// `cudaDevAttrMaxAccessPolicyWindowSize`.
 const MAX_WINDOW_ATTRIBUTE: c_int = 109;
 /// `cudaDevAttrMemSyncDomainCount`.
@@ -184,7 +186,7 @@ fn value_of(attributes: &Attributes, id: c_int, priority: i32) -> CudaResult<Val
     }
     match id {
         ACCESS_POLICY_WINDOW | MEM_SYNC_DOMAIN_MAP | MEM_SYNC_DOMAIN => Ok([0u8; 64]),
-        SYNCHRONIZATION_POLICY => Ok(int_value(SYNC_POLICY_AUTO)),
+        SYNCHRONIZATION_POLICY => Ok(int_value(SYNC_POLICY_UNSET)),
         PRIORITY => Ok(int_value(priority)),
         other => Err(invalid(format!("{other} is not a stream attribute"))),
     }
@@ -270,6 +272,10 @@ pub extern "C" fn cudaStreamCopyAttributes(dst: *mut c_void, src: *mut c_void) -
                 MEM_SYNC_DOMAIN_MAP,
                 MEM_SYNC_DOMAIN,
             ] {
+                // An unset policy has no value to check or hand on: it stays unset.
+                if id == SYNCHRONIZATION_POLICY && !copied.contains_key(&id) {
+                    continue;
+                }
                 let value = value_of(&copied, id, src_priority)?;
                 values.insert(id, checked(id, &value, ordinal)?);
             }

@@ -145,12 +145,7 @@ pub unsafe extern "C" fn cudaThreadExchangeStreamCaptureMode(mode: *mut c_int) -
         }
         // SAFETY: the caller's guarantee.
         let wanted = unsafe { mode.read_unaligned() };
-        if !(0..=2).contains(&wanted) {
-            return Err(CudaError::new(
-                INVALID_VALUE,
-                format!("{wanted} is not a cudaStreamCaptureMode"),
-            ));
-        }
+        // Any value is exchanged unchecked, as NVIDIA's runtime does (an H200 accepted 7).
         let previous = CAPTURE_MODE.with(|current| current.replace(wanted));
         store(mode, previous, "mode")
     })

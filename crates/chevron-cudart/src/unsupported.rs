@@ -48,7 +48,7 @@ unsupported! {
     cudaGLGetDevices, cudaGLMapBufferObject, cudaGLMapBufferObjectAsync, cudaGLRegisterBufferObject,
     cudaGLSetBufferObjectMapFlags, cudaGLSetGLDevice, cudaGLUnmapBufferObject,
     cudaGLUnmapBufferObjectAsync, cudaGLUnregisterBufferObject, cudaGetExportTable,
-    cudaGetFuncBySymbol, cudaGetKernel, cudaGetTextureObjectResourceViewDesc, cudaGraphAddExternalSemaphoresSignalNode, cudaGraphAddExternalSemaphoresWaitNode,
+    cudaGetKernel, cudaGetTextureObjectResourceViewDesc, cudaGraphAddExternalSemaphoresSignalNode, cudaGraphAddExternalSemaphoresWaitNode,
     cudaGraphConditionalHandleCreate, cudaGraphDebugDotPrint, cudaGraphExecExternalSemaphoresSignalNodeSetParams,
     cudaGraphExecExternalSemaphoresWaitNodeSetParams, cudaGraphExternalSemaphoresSignalNodeGetParams,
     cudaGraphExternalSemaphoresSignalNodeSetParams, cudaGraphExternalSemaphoresWaitNodeGetParams,

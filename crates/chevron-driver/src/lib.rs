@@ -33,6 +33,7 @@
 //! | [`export_table`] | `cuGetExportTable`: the private tables a statically linked NVIDIA runtime needs, served over chevron's state; others refused in one line |
 //! | [`unsupported`] | every other CUDA 13.0 driver function: `CUDA_ERROR_NOT_SUPPORTED`, named on stderr |
 //! | [`result`] | `CUresult` codes, the entry wrapper ([`fork`]: a child forked after `cuInit` gets `CUDA_ERROR_NOT_INITIALIZED`) |
+//! | [`runtime_functions`] | the runtime's kernels (`cudaGetFuncBySymbol`'s handles) as `CUfunction`s |
 
 // The runtime's exported functions are part of this library: link them in.
 pub use cudart;
@@ -69,6 +70,7 @@ pub mod proc_address;
 pub mod profiler;
 pub mod relocatable;
 pub mod result;
+pub mod runtime_functions;
 pub mod stream;
 pub mod stream_queries;
 pub mod tensor_map;

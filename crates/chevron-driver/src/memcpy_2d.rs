@@ -1,7 +1,7 @@
 //! `cuMemcpy2D`, `cuMemcpy2DUnaligned`, `cuMemcpy3D` and their `Async` forms: pitched copies
 //! described by `CUDA_MEMCPY2D` / `CUDA_MEMCPY3D` between host, device and unified memory,
-//! a slice at a time through the runtime's checked 2D copy ([`cudart::copy::Copy2d`]: one
-//! `cuMemcpy3DAsync` on GPUs, rows on the CPU device); synchronous ones
+//! through the runtime's checked 2D copy ([`cudart::copy::Copy2d`]: one `cuMemcpy3DAsync` for
+//! all slices on GPUs, rows on the CPU device); synchronous ones
 //! on the legacy default stream. A copy with a `CU_MEMORYTYPE_ARRAY` side goes through the
 //! runtime's [`copy_box`] (the array's memory on the CPU device, `cuMemcpy3DAsync` on GPUs),
 //! which checks that the array holds the copied box.
@@ -198,16 +198,34 @@ fn copy_pitched(
     let (dst_start, dst_slice) = dst.start(rows, depth)?;
     let (src_start, src_slice) = src.start(rows, depth)?;
     let (_, stream) = state::submit_stream(stream)?;
-    for z in 0..depth as u64 {
-        Copy2d {
-            dst: dst_start + z * dst_slice,
-            dst_pitch: dst.pitch(width, rows),
-            src: src_start + z * src_slice,
-            src_pitch: src.pitch(width, rows),
+    let (dst_pitch, src_pitch) = (dst.pitch(width, rows), src.pitch(width, rows));
+    let slice_of = |pitch: usize, height: usize| (pitch as u64).checked_mul(height as u64);
+    if depth > 1
+        && slice_of(dst_pitch, dst.height) == Some(dst_slice)
+        && slice_of(src_pitch, src.height) == Some(src_slice)
+    {
+        // Slices a whole number of pitched rows apart: one pitched copy of every slice.
+        let copy = Copy2d {
+            dst: dst_start,
+            dst_pitch,
+            src: src_start,
+            src_pitch,
             width,
             height: rows,
+        };
+        copy.run_slices(&stream, depth, [dst.height, src.height])?;
+    } else {
+        for z in 0..depth as u64 {
+            Copy2d {
+                dst: dst_start + z * dst_slice,
+                dst_pitch,
+                src: src_start + z * src_slice,
+                src_pitch,
+                width,
+                height: rows,
+            }
+            .run(&stream)?;
         }
-        .run(&stream)?;
     }
     if sync {
         stream.synchronize()?;

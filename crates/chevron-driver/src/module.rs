@@ -92,11 +92,14 @@ pub fn function(handle: *mut c_void) -> DriverResult<Arc<FunctionEntry>> {
     if let Some(function) = cached {
         return Ok(function);
     }
-    let function = FUNCTIONS
+    let registered = FUNCTIONS
         .read()
         .unwrap_or_else(|e| e.into_inner())
         .as_ref()
-        .and_then(|f| f.get(&(handle as usize)).cloned())
+        .and_then(|f| f.get(&(handle as usize)).cloned());
+    // The read lock is released before a runtime kernel is adopted (which registers it).
+    let function = registered
+        .or_else(|| crate::runtime_functions::adopt(handle))
         .ok_or_else(|| {
             DriverError::new(
                 INVALID_HANDLE,
@@ -107,6 +110,18 @@ pub fn function(handle: *mut c_void) -> DriverResult<Arc<FunctionEntry>> {
         *last.borrow_mut() = Some((handle as usize, unloads, Arc::clone(&function)));
     });
     Ok(function)
+}
+
+/// Registers `function` under `handle` (a handle the runtime handed out, see
+/// `crate::runtime_functions`); the one registered first stays.
+pub(crate) fn register_function(handle: usize, function: FunctionEntry) -> Arc<FunctionEntry> {
+    let mut functions = FUNCTIONS.write().unwrap_or_else(|e| e.into_inner());
+    Arc::clone(
+        functions
+            .get_or_insert_with(HashMap::new)
+            .entry(handle)
+            .or_insert_with(|| Arc::new(function)),
+    )
 }
 
 fn module_entry(handle: *mut c_void) -> DriverResult<Arc<ModuleEntry>> {

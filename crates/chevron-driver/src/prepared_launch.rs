@@ -9,8 +9,9 @@
 //!   reset since ([`epoch`]);
 //! - the launch needs nothing of the runtime's launch path but the submission
 //!   ([`cudart::launch::nothing_extra`]: no sticky error, no `__managed__` variable, no
-//!   mirrored host memory), no stream captures, and the legacy stream has no blocking stream
-//!   to wait for;
+//!   mirrored host memory), no stream captures, the legacy stream has no blocking stream
+//!   to wait for, and a per-thread default stream was ordered after the legacy stream's work
+//!   so far;
 //! - its dynamic shared memory is within the function's limit as set now;
 //! - every argument pointer is non-NULL (the check the crate's checked launch makes).
 //!
@@ -23,7 +24,7 @@ use std::ffi::c_void;
 use std::sync::Arc;
 
 use chevron::{BackendKind, LaunchConfig, Stream};
-use cudart::state::{self, DeviceState, ReusableStream};
+use cudart::state::{self, DeviceState, ReusableStream, StreamHandle};
 
 use crate::launch::Shape;
 use crate::module::{self, FunctionEntry};
@@ -47,6 +48,9 @@ struct Prepared {
     /// The device of the legacy stream, when `target` is one (its blocking streams are
     /// checked at each launch).
     legacy: Option<&'static DeviceState>,
+    /// The per-thread default stream's handle and its device's legacy stream, when `target`
+    /// is one (whether it follows the legacy stream's work is checked at each launch).
+    after_legacy: Option<(Arc<StreamHandle>, Stream)>,
     /// The target is the CPU device (the program's output is flushed before each launch).
     cpu: bool,
 }
@@ -107,6 +111,10 @@ pub unsafe fn launch_again(
             || prepared
                 .legacy
                 .is_some_and(DeviceState::has_blocking_streams)
+            || prepared
+                .after_legacy
+                .as_ref()
+                .is_some_and(|(handle, legacy)| !handle.follows(legacy))
             || (shape.shared > 0
                 && shape.shared > crate::function::dynamic_shared_limit(&prepared.function))
         {
@@ -150,9 +158,12 @@ pub fn prepare(
         return;
     }
     let epoch = epoch();
-    let (target, legacy) = match state::reusable_stream(stream) {
-        Some(ReusableStream::Plain(target)) => (target, None),
-        Some(ReusableStream::Legacy(device, target)) => (target, Some(device)),
+    let (target, legacy, after_legacy) = match state::reusable_stream(stream) {
+        Some(ReusableStream::Plain(target)) => (target, None, None),
+        Some(ReusableStream::Legacy(device, target)) => (target, Some(device), None),
+        Some(ReusableStream::PerThread(handle, legacy)) => {
+            (handle.stream.clone(), None, Some((handle, legacy)))
+        }
         None => return,
     };
     let prepared = Prepared {
@@ -166,6 +177,7 @@ pub fn prepare(
         cpu: target.device().backend() == BackendKind::Cpu,
         target,
         legacy,
+        after_legacy,
     };
     PREPARED.with(|slots| {
         let Ok(mut slots) = slots.try_borrow_mut() else {

@@ -216,9 +216,14 @@ mod tests {
             describe(INVALID_CONTEXT),
             Some(("CUDA_ERROR_INVALID_CONTEXT", "invalid device context"))
         );
-        // A runtime-only code has no driver name; a shared one has the runtime's text.
+        // A runtime-only code has no driver name, a driver-only one no runtime name; a shared
+        // one has one text under both names.
         assert_eq!(describe(9), None);
-        assert_eq!(cudart::errors::describe(INVALID_CONTEXT), None);
+        assert_eq!(cudart::errors::describe(301), None);
+        assert_eq!(
+            cudart::errors::describe(INVALID_CONTEXT),
+            Some(("cudaErrorDeviceUninitialized", "invalid device context"))
+        );
         let (name, text) = describe(LAUNCH_FAILED).unwrap();
         assert_eq!(name, "CUDA_ERROR_LAUNCH_FAILED");
         assert_eq!(

@@ -64,6 +64,17 @@ impl<T: Pod> Buffer<T> {
         })
     }
 
+    /// A buffer owning `len` elements at `ptr`, memory the device's backend allocated (freed
+    /// as any buffer's when dropped).
+    pub(crate) fn adopt(device: &Device, ptr: DevicePtr, len: usize) -> Buffer<T> {
+        Buffer {
+            ptr,
+            len,
+            device: device.clone(),
+            _element: PhantomData,
+        }
+    }
+
     /// Allocates `len` elements set to zero.
     pub fn zeroed(device: &Device, len: usize) -> Result<Buffer<T>> {
         let buffer = Buffer::new(device, len)?;

@@ -32,6 +32,7 @@ mod operation;
 pub use memory::access_limit;
 pub(crate) use memory::{atomic_result, inline_atomic, locked_atomic};
 mod registers;
+pub(crate) use registers::Kind;
 mod remat;
 pub(crate) mod spin;
 pub(crate) mod subset;
@@ -66,6 +67,17 @@ pub struct Translation<'a> {
 
 pub(crate) use arith::int_cc;
 pub(crate) use counted::{counter, ends_by_itself, raise};
+
+/// Each register's kind (`registers.rs`): [`Kind::Remat`] for one computed again at each read.
+pub(crate) fn register_kinds(insts: &[Inst], registers: u32) -> Vec<Kind> {
+    let (mut kinds, _) = registers::kinds(insts, registers);
+    for &r in remat::rematerializable(insts, registers).keys() {
+        if let Some(kind) = kinds.get_mut(r as usize) {
+            *kind = Kind::Remat;
+        }
+    }
+    kinds
+}
 
 /// Per register: whether its NaNs are made canonical where it is read rather than where it is
 /// written (see `registers::kinds`).

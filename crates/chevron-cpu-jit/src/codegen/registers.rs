@@ -15,7 +15,7 @@ use cranelift_frontend::{FunctionBuilder, Variable};
 
 /// How a register's value is held.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(super) enum Kind {
+pub(crate) enum Kind {
     /// 64 bits, as the interpreter holds it.
     Int,
     /// The low 32 bits as an `f32`; the upper 32 bits are always zero.

@@ -62,3 +62,24 @@ pub(crate) fn spin_heads(code: &FunctionCode) -> BTreeSet<usize> {
     }
     heads
 }
+
+/// For a cooperative kernel, the instructions its vector function leaves to the scalar code
+/// (`vector/plan.rs`): its spin loops whole (head to backward branch), where the scalar code
+/// yields, and its volatile and memory-ordered accesses; `None` for any other kernel.
+pub(crate) fn scalar_only(code: &FunctionCode) -> Option<BTreeSet<usize>> {
+    if !cooperative(code) {
+        return None;
+    }
+    let heads = spin_heads(code);
+    let mut only: BTreeSet<usize> = (0..code.insts.len())
+        .filter(|&pc| ordered(code, pc))
+        .collect();
+    for (pc, inst) in code.insts.iter().enumerate() {
+        if let Op::Bra { target } = inst.op {
+            if target as usize <= pc && heads.contains(&(target as usize)) {
+                only.extend(target as usize..=pc);
+            }
+        }
+    }
+    Some(only)
+}

@@ -19,6 +19,7 @@
 
 mod chain;
 mod hoist;
+mod integer;
 mod operands;
 mod ops;
 pub mod plan;
@@ -544,6 +545,12 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
     }
 
     fn guarded_instruction(&mut self, pc: usize) {
+        if self.t.plan.handed.contains(&pc) {
+            // The scalar code's alone (a spin loop, an ordered access): every group leaves.
+            let out = self.exit_block(pc);
+            self.b.ins().jump(out, &[]);
+            return;
+        }
         let inst = &self.t.code.insts[pc];
         let next = if pc + 1 < self.blocks.len() {
             self.blocks[pc + 1]

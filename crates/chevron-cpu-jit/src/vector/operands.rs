@@ -15,7 +15,7 @@ use crate::context::BlockContext;
 
 impl VectorEmitter<'_, '_, '_> {
     /// Thread 0's value of a special register (the plan admits `%tid`, `%ntid`, `%ctaid`,
-    /// `%nctaid`), 32 bits.
+    /// `%nctaid` and the grid-synchronisation workspace), 32 bits.
     fn special(&mut self, sp: Special) -> Value {
         match sp {
             Special::Tid(d) => {
@@ -35,6 +35,16 @@ impl VectorEmitter<'_, '_, '_> {
                 types::I32,
                 offset_of!(BlockContext, nctaid) + 4 * d as usize,
             ),
+            // The grid-synchronisation workspace's address, high or low half.
+            Special::WorkspaceHi | Special::WorkspaceLo => {
+                let v = self.load_fixed(types::I64, offset_of!(BlockContext, workspace));
+                let v = if sp == Special::WorkspaceHi {
+                    self.b.ins().ushr_imm_u(v, 32)
+                } else {
+                    v
+                };
+                self.b.ins().ireduce(types::I32, v)
+            }
             _ => self.b.ins().iconst(types::I32, 0),
         }
     }

@@ -157,7 +157,7 @@ impl VectorEmitter<'_, '_, '_> {
     }
 
     /// A 32-bit constant in `lane`'s form.
-    fn konst(&mut self, lane: Lane, v: i32) -> Value {
+    pub(super) fn konst(&mut self, lane: Lane, v: i32) -> Value {
         if lane == Lane::Vector {
             self.vconst([v; 4])
         } else {
@@ -367,6 +367,11 @@ impl VectorEmitter<'_, '_, '_> {
                     self.canonical_nan(bits)
                 }
             }
+            Op::Bfi {
+                bits, a, b, c, e, ..
+            } => self.bfi(*bits, [*a, *b, *c, *e], lane),
+            // `neg` (the plan admits no other one-operand integer instruction).
+            Op::IntUn { t, a, .. } => self.neg(*t, *a, lane),
             // The plan admits nothing else that writes a register.
             _ => self.konst(lane, 0),
         }

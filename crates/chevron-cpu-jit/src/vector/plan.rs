@@ -5,7 +5,8 @@ use std::collections::BTreeSet;
 
 use chevron_ptx::ir::{Compare, Op as IrOp, Rounding, ScalarType as T};
 use chevron_ptx::lowered::{
-    AddrBase, BarrierKind, Collective, FloatOp, Inst, IntBin, IntTer, Op, Space, Special, Src, SINK,
+    AddrBase, BarrierKind, Collective, FloatOp, Inst, IntBin, IntTer, IntUn, Op, Space, Special,
+    Src, SINK,
 };
 
 use super::hoist::{hoisted_loops, HoistedLoop};
@@ -39,15 +40,37 @@ pub struct Plan {
     /// Loops whose shared accesses are checked at their entry (`hoist.rs`); their heads are
     /// exits.
     pub loops: Vec<HoistedLoop>,
+    /// Exits every group takes: a cooperative kernel's spin loops, its volatile and ordered
+    /// accesses and its instructions without a four-wide form run in the scalar code only
+    /// (which yields at the spin loops as always); the vector code never runs them.
+    pub handed: BTreeSet<usize>,
 }
 
 /// The plan for `insts` (`registers` registers), or why the kernel stays one thread at a time.
-/// `fma`: whether the host has fused multiply-add instructions.
-pub fn plan(insts: &[Inst], registers: u32, fma: bool) -> Result<Plan, String> {
+/// `fma`: whether the host has fused multiply-add instructions. `cooperative`: for a kernel
+/// whose blocks take turns at spin loops (`codegen/spin.rs`), the instructions a group never
+/// runs four-wide (the spin loops, the volatile and ordered accesses); its instructions
+/// without a four-wide form are handed to the scalar code too ([`Plan::handed`]).
+pub fn plan(
+    insts: &[Inst],
+    registers: u32,
+    fma: bool,
+    cooperative: Option<&BTreeSet<usize>>,
+) -> Result<Plan, String> {
+    let mut handed = cooperative.cloned().unwrap_or_default();
     let mut written: Vec<Option<Width>> = vec![None; registers as usize];
     for (pc, inst) in insts.iter().enumerate() {
-        let width = result_width(&inst.op, fma)
-            .ok_or_else(|| format!("`{}` has no four-wide form", op_name(&inst.op)))?;
+        let formed = result_width(&inst.op, fma);
+        if cooperative.is_some() && formed.is_none() {
+            handed.insert(pc);
+        }
+        let width = match formed {
+            // Run by the scalar code alone: what it writes comes back to the vector code
+            // only from the threads' slots, whole (64 bits).
+            _ if handed.contains(&pc) => Some(formed.flatten().unwrap_or(Width::W64)),
+            Some(width) => width,
+            None => return Err(format!("`{}` has no four-wide form", op_name(&inst.op))),
+        };
         for d in inst.operands().writes {
             let Some(slot) = written.get_mut(d as usize) else {
                 continue;
@@ -67,8 +90,11 @@ pub fn plan(insts: &[Inst], registers: u32, fma: bool) -> Result<Plan, String> {
         .collect();
     let live = Liveness::of(insts, registers);
     let shapes = Shapes::compute(insts, registers, &live);
-    let mut exits = BTreeSet::new();
+    let mut exits = handed.clone();
     for (pc, inst) in insts.iter().enumerate() {
+        if handed.contains(&pc) {
+            continue;
+        }
         let varying_guard = inst
             .guard
             .is_some_and(|(p, _)| shapes.of(pc, &Src::Reg(p)) != Shape::Uniform);
@@ -161,6 +187,7 @@ pub fn plan(insts: &[Inst], registers: u32, fma: bool) -> Result<Plan, String> {
         exits,
         live,
         loops,
+        handed,
     })
 }
 
@@ -200,10 +227,21 @@ fn src_ok(s: &Src) -> bool {
         Src::Reg(_) | Src::Imm(_) => true,
         Src::Special(sp) => matches!(
             sp,
-            Special::Tid(_) | Special::Ntid(_) | Special::Ctaid(_) | Special::Nctaid(_)
+            Special::Tid(_)
+                | Special::Ntid(_)
+                | Special::Ctaid(_)
+                | Special::Nctaid(_)
+                | Special::WorkspaceHi
+                | Special::WorkspaceLo
         ),
         _ => false,
     }
+}
+
+/// The width of what `op` writes in its four-wide form (`Some(None)`: it writes no
+/// register; `None`: it has no such form), on a host with fused multiply-add.
+pub(crate) fn written_width(op: &Op) -> Option<Option<Width>> {
+    result_width(op, true)
 }
 
 /// The width of what `op` writes (`Some(None)`: it writes no register), if it has a four-wide
@@ -238,6 +276,9 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
                 _ => return None,
             }
         }
+        Op::IntUn {
+            k: IntUn::Neg, t, ..
+        } => int_width(*t)?,
         Op::IntTer { k, t, .. } => {
             let w = int_width(*t)?;
             match k {
@@ -335,6 +376,13 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
             return Some(None)
         }
         Op::Bra { .. } | Op::Ret | Op::Exit => return Some(None),
+        // A field at a constant position (`fields.rs`).
+        Op::Bfi {
+            bits: b,
+            c: Src::Imm(_),
+            e: Src::Imm(_),
+            ..
+        } => bits(*b)?,
         // Integer atomics on shared and global memory, one thread after another
         // (`scatter.rs`).
         Op::Atom {
@@ -377,4 +425,49 @@ fn address_ok(space: Space, base: AddrBase) -> bool {
                 AddrBase::Reg(_) | AddrBase::Abs
             )
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use chevron_ptx::lowered::{AddrBase, Op, Space, Src};
+
+    use super::{plan, Shape};
+
+    /// The benchmark's cooperative reduction (`grid_sum` of the tests' `grid_sync.cu`): its
+    /// grid-stride loop's 64-bit index is affine in the thread, so the loop's load reads four
+    /// consecutive words and no instruction of the loop leaves the vector code but its checked
+    /// load and its branches; the grid barrier's atomic and spin are the scalar code's.
+    #[test]
+    fn a_grid_stride_loop_with_a_64_bit_index_is_four_wide() {
+        let program = crate::test_kernels::grid_sync();
+        let kernel = program.kernel("grid_sum").unwrap();
+        let (code, _) = program.decoded(&kernel).unwrap();
+        let only = crate::codegen::spin::scalar_only(code).expect("cooperative");
+        let plan = plan(&code.insts, code.num_regs, true, Some(&only)).expect("four-wide");
+        let global_load = |pc: usize| match &code.insts[pc].op {
+            Op::Ld {
+                space: Space::Global,
+                addr,
+                ..
+            } => Some(addr.base),
+            _ => None,
+        };
+        // The loop: the first backward branch.
+        let (end, head) = (code.insts.iter().enumerate())
+            .find_map(|(pc, inst)| match inst.op {
+                Op::Bra { target } if (target as usize) <= pc => Some((pc, target as usize)),
+                _ => None,
+            })
+            .unwrap();
+        let load = (head..end).find(|&pc| global_load(pc).is_some()).unwrap();
+        let Some(AddrBase::Reg(base)) = global_load(load) else {
+            panic!("a load through a register");
+        };
+        assert_eq!(plan.shapes.of(load, &Src::Reg(base)), Shape::Affine(4));
+        assert!((head..=end).all(|pc| !plan.handed.contains(&pc)));
+        // The spin loop and the release atomic are handed over.
+        let ordered = (0..code.insts.len()).filter(|&pc| crate::codegen::spin::ordered(code, pc));
+        assert!(ordered.clone().count() >= 2);
+        assert!(ordered.into_iter().all(|pc| plan.handed.contains(&pc)));
+    }
 }

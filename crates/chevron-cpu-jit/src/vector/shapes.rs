@@ -5,7 +5,7 @@
 //! whose live shapes meet at a join is [`Shape::Varying`] everywhere.
 
 use chevron_ptx::ir::ScalarType as T;
-use chevron_ptx::lowered::{AddrBase, Inst, IntBin, IntTer, Op, Special, Src};
+use chevron_ptx::lowered::{AddrBase, Inst, IntBin, IntTer, IntUn, Op, Special, Src};
 
 use crate::liveness::Liveness;
 
@@ -263,6 +263,10 @@ fn transfer(op: &Op, read: &dyn Fn(u32) -> Shape) -> Shape {
         Op::Selp { a, b, c, .. } | Op::Float { a, b, c, .. } => {
             Shape::all_uniform(&[sh(a), sh(b), sh(c)])
         }
+        Op::Bfi { a, b, c, e, .. } => Shape::all_uniform(&[sh(a), sh(b), sh(c), sh(e)]),
+        Op::IntUn {
+            k: IntUn::Neg, a, ..
+        } => Shape::of_stride(sh(a).stride().map(|k| -k)),
         Op::Ld { addr, .. } => match addr.base {
             AddrBase::Reg(r) => Shape::all_uniform(&[read(r)]),
             _ => Shape::Uniform,

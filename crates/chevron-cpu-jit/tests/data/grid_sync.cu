@@ -29,3 +29,27 @@ extern "C" __global__ void count_then_store(unsigned *counts, unsigned limit) {
     grid.sync();
     if (blockIdx.x == gridDim.x - 1 && threadIdx.x == 0) counts[limit] = counts[0];
 }
+
+// The benchmark's cooperative reduction (examples/bench/user_kernels.cu): a grid-stride loop
+// with a 64-bit index (four-wide: consecutive threads read consecutive words), a shared tree,
+// the grid barrier, then one thread adds the blocks' partial sums.
+extern "C" __global__ void grid_sum(const unsigned *in, unsigned *partial, unsigned *out,
+                                    unsigned n) {
+    cg::grid_group grid = cg::this_grid();
+    __shared__ unsigned sums[256];
+    unsigned sum = 0;
+    for (unsigned long long i = grid.thread_rank(); i < n; i += grid.size()) sum += in[i];
+    sums[threadIdx.x] = sum;
+    __syncthreads();
+    for (unsigned offset = blockDim.x / 2; offset > 0; offset >>= 1) {
+        if (threadIdx.x < offset) sums[threadIdx.x] += sums[threadIdx.x + offset];
+        __syncthreads();
+    }
+    if (threadIdx.x == 0) partial[blockIdx.x] = sums[0];
+    grid.sync();
+    if (grid.thread_rank() == 0) {
+        unsigned total = 0;
+        for (unsigned b = 0; b < gridDim.x; ++b) total += partial[b];
+        *out = total;
+    }
+}

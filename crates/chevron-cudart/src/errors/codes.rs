@@ -62,7 +62,7 @@ pub const CODES: &[ErrorCode] = codes! {
     100 cudaErrorNoDevice CUDA_ERROR_NO_DEVICE "no CUDA-capable device is detected";
     101 cudaErrorInvalidDevice CUDA_ERROR_INVALID_DEVICE "invalid device ordinal";
     200 cudaErrorInvalidKernelImage CUDA_ERROR_INVALID_IMAGE "device kernel image is invalid";
-    201 - CUDA_ERROR_INVALID_CONTEXT "invalid device context";
+    201 cudaErrorDeviceUninitialized CUDA_ERROR_INVALID_CONTEXT "invalid device context";
     209 cudaErrorNoKernelImageForDevice CUDA_ERROR_NO_BINARY_FOR_GPU
         "no kernel image is available for execution on the device";
     215 cudaErrorUnsupportedLimit CUDA_ERROR_UNSUPPORTED_LIMIT "unsupported limit";

@@ -117,6 +117,11 @@ fn pack(
                         launch.config,
                         as_args(&launch.values).as_slice(),
                     )?;
+                    // The attributes set on the node (`kernel_attributes`): hints a GPU's
+                    // driver is given for the instantiation's node.
+                    if !node.attributes.is_empty() {
+                        recorder.set_launch_attributes(id, &node.attributes)?;
+                    }
                     if node.handle != 0 {
                         kernels.insert(node.handle, (step, id));
                     }

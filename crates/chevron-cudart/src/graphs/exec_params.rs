@@ -4,8 +4,8 @@
 //! Each change applies to the instantiation's own copy of the graph (the source graph keeps
 //! its parameters) and instantiates that copy again, with CUDA's limits: a 2D fill may change
 //! only its destination and value, a 1D fill not its height, a 1D copy only replaces a 1D
-//! copy, and only kernel, memset and memcpy nodes can be disabled (a disabled node runs as an
-//! empty node).
+//! copy whose memory keeps its mappings (see `same_mappings`), and only kernel, memset and
+//! memcpy nodes can be disabled (a disabled node runs as an empty node).
 
 use std::ffi::{c_int, c_uint, c_ulonglong, c_void};
 
@@ -17,7 +17,8 @@ use super::nodes::{
 };
 use super::params::not_a;
 use crate::errors::{cudaError_t, guard, CudaError, CudaResult, INVALID_VALUE};
-use crate::memory::store;
+use crate::memory::{place_of, store, Place};
+use crate::mirror;
 use crate::state::lock;
 
 /// Runs `change` on `exec` and the index of `node` in its graph.
@@ -113,7 +114,9 @@ pub unsafe extern "C" fn cudaGraphExecMemcpyNodeSetParams(
         // CUDA changes only 1-dimensional copies in an instantiation (an H200 answers
         // cudaErrorInvalidValue for a 2D one, as the runtime API's documentation says).
         set_node(exec, node, new, "memcpy", |old, new| match (old, new) {
-            (NodeKind::Memcpy { rows: 1, .. }, NodeKind::Memcpy { rows: 1, .. }) => Ok(()),
+            (NodeKind::Memcpy { rows: 1, .. }, NodeKind::Memcpy { rows: 1, .. }) => {
+                same_mappings(old, new)
+            }
             _ => Err(CudaError::new(
                 INVALID_VALUE,
                 "an instantiated memcpy node changes only 1-dimensional copies (one row, one \
@@ -123,16 +126,80 @@ pub unsafe extern "C" fn cudaGraphExecMemcpyNodeSetParams(
     })
 }
 
-/// Whether an instantiated copy may change to another of one row: CUDA changes only
-/// 1-dimensional copies there.
-pub(super) fn one_row(old: &NodeKind, _: &NodeKind) -> CudaResult {
+/// Whether an instantiated copy may change to `new`, a copy of one row: CUDA changes only
+/// 1-dimensional copies there, whose memory keeps its mappings ([`same_mappings`]).
+pub(super) fn one_row(old: &NodeKind, new: &NodeKind) -> CudaResult {
     match *old {
-        NodeKind::Memcpy { rows: 1, .. } => Ok(()),
+        NodeKind::Memcpy { rows: 1, .. } => same_mappings(old, new),
         _ => Err(CudaError::new(
             INVALID_VALUE,
             "the node's copy was instantiated with more than one row",
         )),
     }
+}
+
+/// The memory mapping an operand of a copy lies in, as an instantiated copy must keep it.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mapping {
+    /// Memory of device `.0` (its allocations, module variables): one context's.
+    Device(usize),
+    /// The page-locked, managed or registered host allocation starting at `.0`.
+    Mapped(usize),
+    /// Pageable host memory.
+    Pageable,
+}
+
+impl std::fmt::Display for Mapping {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Mapping::Device(ordinal) => write!(f, "memory of device {ordinal}"),
+            Mapping::Mapped(start) => write!(f, "the mapped host allocation at {start:#x}"),
+            Mapping::Pageable => write!(f, "pageable host memory"),
+        }
+    }
+}
+
+fn mapping_of(ptr: u64) -> Mapping {
+    match place_of(ptr) {
+        Place::Device(ordinal) => Mapping::Device(ordinal),
+        Place::Host => match mirror::find(ptr as usize) {
+            Some((start, _, _)) => Mapping::Mapped(start),
+            None => Mapping::Pageable,
+        },
+    }
+}
+
+/// CUDA's rule for an instantiated copy's new operands (`cudaGraphExecMemcpyNodeSetParams*`):
+/// "the source and destination memory ... must be allocated from the same contexts as the
+/// original", and a change of "the memory operands' mappings" is `cudaErrorInvalidValue`.
+/// Device memory may move within its device; host memory the device maps (page-locked,
+/// managed, registered) within its allocation: NVIDIA's runtime on an H200 refused a copy from
+/// a `__device__` variable retargeted to another `cudaMallocHost` allocation.
+pub(super) fn same_mappings(old: &NodeKind, new: &NodeKind) -> CudaResult {
+    let (
+        NodeKind::Memcpy {
+            dst: old_dst,
+            src: old_src,
+            ..
+        },
+        NodeKind::Memcpy { dst, src, .. },
+    ) = (old, new)
+    else {
+        return Ok(());
+    };
+    for (side, before, after) in [("destination", *old_dst, *dst), ("source", *old_src, *src)] {
+        let (was, now) = (mapping_of(before), mapping_of(after));
+        if was != now {
+            return Err(CudaError::new(
+                INVALID_VALUE,
+                format!(
+                    "the copy's {side} {after:#x} is in {now}, the instantiated one's \
+                     ({before:#x}) in {was}: an instantiated copy keeps its memory mappings"
+                ),
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// Gives 1D memcpy node `node` of `exec` another copy of `bytes` bytes.

@@ -2,11 +2,12 @@
 //! `cudaGraphKernelNodeCopyAttributes`.
 //!
 //! The attributes CUDA takes for graph nodes are kept with the node (its parameters may change,
-//! its attributes stay) and copied into each instantiation. chevron's devices need none of the
-//! hints (access policy window, priority, memory synchronization domains, cluster scheduling
-//! preferences, shared-memory carveout, NVLink scheduling); a cooperative launch, a cluster
-//! shape other than one block, or a device-updatable node cannot be given to a graph's kernel
-//! node here, and answer `cudaErrorNotSupported`. An attribute never set reads as zeros.
+//! its attributes stay) and copied into each instantiation, whose kernel node on a GPU gets them
+//! from the driver (`cuGraphKernelNodeSetAttribute`: access policy window, priority, memory
+//! synchronization domains, cluster scheduling preferences, shared-memory carveout, NVLink
+//! scheduling); the CPU device needs none of these hints. A cooperative launch, a cluster shape
+//! other than one block, or a device-updatable node cannot be given to a graph's kernel node
+//! here, and answer `cudaErrorNotSupported`. An attribute never set reads as zeros.
 
 use std::ffi::{c_int, c_void};
 

@@ -498,7 +498,22 @@ impl Op {
     /// destinations, address bases, carry flags) moves up by `registers`, every frame offset
     /// by `frame`. Branch targets are left to the caller.
     pub fn relocate(&mut self, registers: u32, frame: u64) {
-        let mut out = Relocation { registers, frame };
+        let mut out = Relocation {
+            registers,
+            frame,
+            map: None,
+        };
+        describe!(self, iter_mut, out);
+    }
+
+    /// The operation with every register it names (as [`Op::relocate`] finds them) renamed:
+    /// register `r` becomes `map[r]`.
+    pub fn rename_registers(&mut self, map: &[u32]) {
+        let mut out = Relocation {
+            registers: 0,
+            frame: 0,
+            map: Some(map),
+        };
         describe!(self, iter_mut, out);
     }
 }
@@ -559,34 +574,46 @@ impl Operands {
 }
 
 /// [`Op::relocate`]'s visitor.
-struct Relocation {
+struct Relocation<'a> {
     registers: u32,
     frame: u64,
+    /// Registers renamed by this table instead of moved by `registers`.
+    map: Option<&'a [u32]>,
 }
 
-impl Relocation {
+impl Relocation<'_> {
+    fn register(&self, r: u32) -> u32 {
+        match self.map {
+            Some(map) => map.get(r as usize).copied().unwrap_or(r),
+            None => r + self.registers,
+        }
+    }
+
     fn read(&mut self, s: &mut Src) {
-        s.relocate(self.registers, self.frame);
+        match s {
+            Src::Reg(r) | Src::NotReg(r) => *r = self.register(*r),
+            _ => s.relocate(0, self.frame),
+        }
     }
 
     fn read_reg(&mut self, r: &mut u32) {
-        *r += self.registers;
+        *r = self.register(*r);
     }
 
     /// A register both read and written is one place, moved once.
     fn read_write(&mut self, r: &mut u32) {
-        *r += self.registers;
+        *r = self.register(*r);
     }
 
     fn write(&mut self, d: &mut u32) {
         if *d != SINK {
-            *d += self.registers;
+            *d = self.register(*d);
         }
     }
 
     fn address(&mut self, a: &mut Addr) {
         match &mut a.base {
-            AddrBase::Reg(r) => *r += self.registers,
+            AddrBase::Reg(r) => *r = self.register(*r),
             AddrBase::Frame => a.offset += self.frame as i64,
             AddrBase::Abs | AddrBase::KernelParam => {}
         }

@@ -12,6 +12,12 @@ use std::ffi::c_void;
 use super::{DeviceInfo, DevicePtr, Function, LaunchConfig};
 use crate::error::Error;
 
+/// A kernel node's launch attribute as CUDA numbers it (`cudaLaunchAttributeID`, the same
+/// values as `CUlaunchAttributeID`) with its 64-byte value (`cudaLaunchAttributeValue`): hints
+/// such as an L2 access-policy window or a priority, which a backend with a driver hands to it
+/// (CUDA: `cuGraphKernelNodeSetAttribute`) and others ignore.
+pub type KernelNodeAttribute = (i32, [u64; 8]);
+
 /// One step of a graph, run after the step before it.
 #[derive(Clone, Copy)]
 #[non_exhaustive]
@@ -25,6 +31,8 @@ pub enum GraphStep<'a> {
         config: LaunchConfig,
         /// Pointers to the argument values.
         args: &'a [*mut c_void],
+        /// The node's launch attributes ([`KernelNodeAttribute`]).
+        attributes: &'a [KernelNodeAttribute],
     },
     /// A copy of `data` (captured when the graph was recorded) to device memory.
     CopyToDevice {

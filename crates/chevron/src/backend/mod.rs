@@ -52,7 +52,7 @@ pub mod noop;
 pub mod tensor_map;
 pub mod texture;
 
-pub use graph::{ExecGraph, GraphStep};
+pub use graph::{ExecGraph, GraphStep, KernelNodeAttribute};
 pub use tensor_map::{TiledTensorMap, MAX_TENSOR_MAP_RANK};
 pub use texture::{
     ArrayCopy, ArrayDesc, MipmapFilter, NativeArray, NativeObject, NativeResource, Sampler,
@@ -182,9 +182,24 @@ pub trait Device: Send + Sync + 'static {
     /// Allocates `bytes` of device memory (synchronously). `bytes == 0` is an error.
     fn alloc(&self, bytes: u64) -> Result<DevicePtr>;
 
-    /// Frees an allocation made by [`Device::alloc`]. The caller guarantees that no pending work
-    /// uses it. Freeing an unknown pointer is an error, not a crash, where the backend can tell.
+    /// Frees an allocation made by [`Device::alloc`] or [`Device::alloc_in_stream_order`]. The
+    /// caller guarantees that no pending work uses it. Freeing an unknown pointer is an error,
+    /// not a crash, where the backend can tell.
     fn free(&self, ptr: DevicePtr) -> Result<()>;
+
+    /// Allocates `bytes` (> 0) of device memory in `stream`'s order (CUDA: `cuMemAllocAsync`
+    /// from the device's current pool), for a stream-ordered allocator above
+    /// (`cudaMallocAsync`): usable by work submitted to `stream` after it, and by other streams
+    /// once they are ordered after it. Unlike [`Device::alloc`] it orders nothing else: CUDA
+    /// documents a device memory allocation as an implicit synchronization, after which no
+    /// stream's work runs beside any work submitted before it, so one stream held by a host
+    /// function would hold every other stream's later work. Freed by [`Device::free`]. `None`
+    /// where the backend has no such allocation or `stream` is not one of this device's (the
+    /// caller then uses [`Device::alloc`]); the default.
+    fn alloc_in_stream_order(&self, bytes: u64, stream: &dyn Stream) -> Option<Result<DevicePtr>> {
+        let _ = (bytes, stream);
+        None
+    }
 
     /// Whether freeing memory or unloading a module waits for all of the device's work (the
     /// CUDA driver's `cuMemFree` and `cuModuleUnload` do, and work submitted meanwhile waits

@@ -82,6 +82,7 @@ impl Graph {
                     kernel,
                     config,
                     values,
+                    ..
                 } => match InstrumentedNode::of(index, kernel, *config, values) {
                     Some(node) => {
                         instrumented.push(node);

@@ -6,7 +6,7 @@ use bytemuck::Pod;
 
 use super::values::ArgValues;
 use super::{Graph, NodeId};
-use crate::backend::{DevicePtr, GraphStep, LaunchConfig};
+use crate::backend::{DevicePtr, GraphStep, KernelNodeAttribute, LaunchConfig};
 use crate::error::{Error, Result};
 use crate::launch::args::KernelArgs;
 use crate::launch::kernel::Kernel;
@@ -18,6 +18,7 @@ pub(crate) enum RecordedNode {
         kernel: Kernel,
         config: LaunchConfig,
         values: ArgValues,
+        attributes: Vec<KernelNodeAttribute>,
     },
     CopyToDevice {
         dst: DevicePtr,
@@ -40,10 +41,16 @@ impl RecordedNode {
     /// The backend's view of the node; `args` are the pointers into a launch's values.
     pub(crate) fn step<'a>(&'a self, args: &'a [*mut c_void]) -> GraphStep<'a> {
         match self {
-            RecordedNode::Launch { kernel, config, .. } => GraphStep::Launch {
+            RecordedNode::Launch {
+                kernel,
+                config,
+                attributes,
+                ..
+            } => GraphStep::Launch {
                 function: kernel.backend_function(),
                 config: *config,
                 args,
+                attributes,
             },
             RecordedNode::CopyToDevice { dst, data } => GraphStep::CopyToDevice { dst: *dst, data },
             &RecordedNode::CopyOnDevice { dst, src, bytes } => {
@@ -98,7 +105,31 @@ impl Recorder<'_> {
             kernel: kernel.clone(),
             config,
             values: ArgValues::capture(&args)?,
+            attributes: Vec::new(),
         }))
+    }
+
+    /// Gives launch `node` of this recording the launch attributes `attributes` (hints a
+    /// backend with a driver hands to it when the graph is instantiated; see
+    /// [`KernelNodeAttribute`]). Fails for a node that is not a launch.
+    pub fn set_launch_attributes(
+        &mut self,
+        node: NodeId,
+        attributes: &[KernelNodeAttribute],
+    ) -> Result<()> {
+        match self.nodes.get_mut(node.0) {
+            Some(RecordedNode::Launch {
+                attributes: kept, ..
+            }) => {
+                kept.clear();
+                kept.extend_from_slice(attributes);
+                Ok(())
+            }
+            _ => Err(Error::InvalidValue {
+                call: "Recorder::set_launch_attributes",
+                message: format!("node {} is not a launch of this recording", node.0),
+            }),
+        }
     }
 
     /// Records a copy of `src` (copied now) into `dst` (equal lengths).

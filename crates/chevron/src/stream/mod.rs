@@ -6,6 +6,7 @@
 //! backend becomes one event wait (the event comes from the device's pool and is recorded only
 //! now, when it is needed), and a token of another backend is waited for on the host.
 
+mod allocation;
 pub(crate) mod device_time;
 mod host;
 #[cfg(test)]
@@ -287,6 +288,13 @@ impl Stream {
     /// What automatic replay did on this stream so far.
     pub fn auto_graph_stats(&self) -> AutoGraphStats {
         self.shared.auto.stats()
+    }
+
+    /// How many submissions this stream has had: the sequence number of [`Stream::token`],
+    /// read without making a token.
+    #[inline]
+    pub fn submissions(&self) -> u64 {
+        self.shared.progress.submitted()
     }
 
     /// A token for everything submitted to this stream so far.

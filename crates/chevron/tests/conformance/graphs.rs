@@ -173,12 +173,54 @@ fn recorded_work_replays_exactly_like_eager_launches() {
     });
 }
 
+/// `add_one`, a stream and 64 zeroed words of `device`: what the node tests record.
+fn add_one_on_64(device: &Device) -> Result<(Kernel, Stream, Buffer<u32>)> {
+    Ok((
+        basics(device)?.kernel("add_one")?,
+        device.create_stream()?,
+        Buffer::<u32>::zeroed(device, 64)?,
+    ))
+}
+
+/// `cudaLaunchAttributePriority` and `cudaLaunchAttributeAccessPolicyWindow`.
+const PRIORITY: i32 = 8;
+const ACCESS_POLICY_WINDOW: i32 = 1;
+
+#[test]
+fn a_launch_node_takes_launch_attributes_and_still_runs() {
+    on_every_device(|device| {
+        let (add_one, stream, a) = add_one_on_64(device)?;
+        let (_, greatest) = device.stream_priority_range()?;
+        // A priority and an L2 window over `a` (hit ratio 0.5, persisting hits, streaming
+        // misses): hints a GPU's driver is given with the node, which the CPU device ignores.
+        let mut window = [0u64; 8];
+        window[0] = a.device_ptr();
+        window[1] = 64 * 4;
+        window[2] = u64::from(0.5f32.to_bits()) | (2u64 << 32);
+        window[3] = 1;
+        let mut priority = [0u64; 8];
+        priority[0] = u64::from(greatest as u32);
+        let graph = stream.record(|s| {
+            s.fill(&a, 5u32)?;
+            let node = s.launch(&add_one, LaunchConfig::new(1, 64), (&a, 64u32))?;
+            s.set_launch_attributes(
+                node,
+                &[(PRIORITY, priority), (ACCESS_POLICY_WINDOW, window)],
+            )?;
+            let err = s.set_launch_attributes(chevron::NodeId(0), &[(PRIORITY, priority)]);
+            assert!(err.is_err(), "a fill took launch attributes");
+            Ok(())
+        })?;
+        graph.launch(&stream, &[])?.wait()?;
+        assert_eq!(a.to_vec()?, vec![6; 64]);
+        Ok(())
+    });
+}
+
 #[test]
 fn node_arguments_change_between_replays_and_are_checked_like_launches() {
     on_every_device(|device| {
-        let add_one = basics(device)?.kernel("add_one")?;
-        let stream = device.create_stream()?;
-        let a = Buffer::<u32>::zeroed(device, 64)?;
+        let (add_one, stream, a) = add_one_on_64(device)?;
         let b = Buffer::<u32>::zeroed(device, 64)?;
         let config = LaunchConfig::new(1, 64);
         let mut graph = stream.record(|s| {

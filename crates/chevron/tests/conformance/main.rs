@@ -20,5 +20,6 @@ mod modules;
 mod multi_device;
 mod releases;
 mod runtime;
+mod stream_allocation;
 mod tensor_maps;
 mod tokens;

@@ -78,6 +78,7 @@ impl CpuGraph {
                     function,
                     config,
                     args,
+                    ..
                 } => {
                     // SAFETY: forwarded from the caller.
                     let (kernel, packed) =

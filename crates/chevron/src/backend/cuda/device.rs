@@ -133,6 +133,19 @@ impl backend::Device for CudaDevice {
         self.allocations.free(&self.state, ptr)
     }
 
+    fn alloc_in_stream_order(
+        &self,
+        bytes: u64,
+        stream: &dyn backend::Stream,
+    ) -> Option<Result<DevicePtr>> {
+        let stream = stream.as_any().downcast_ref::<CudaStream>()?;
+        if !Arc::ptr_eq(&stream.state, &self.state) {
+            return None;
+        }
+        self.allocations
+            .alloc_in_stream_order(&self.state, bytes, stream.stream)
+    }
+
     fn releases_wait_for_device(&self) -> bool {
         true
     }

@@ -3,7 +3,8 @@
 //! with `cuGraphExecKernelNodeSetParams`, without re-instantiating.
 //!
 //! Each node depends on the one before it (the recorded order). Host-to-device copies read
-//! bytes the graph owns (captured when recorded). The graph entry points are optional in the
+//! bytes the graph owns (captured when recorded). A kernel node's launch attributes (an L2
+//! access-policy window, a priority, ...) go to the driver (`cuGraphKernelNodeSetAttribute`). The graph entry points are optional in the
 //! driver table: a driver without them reports graphs as unavailable, and automatic replay
 //! stays eager.
 
@@ -19,7 +20,7 @@ use super::sys::{
     CUDA_MEMCPY3D, CUDA_MEMSET_NODE_PARAMS,
 };
 use crate::backend::graph::{not_a_launch, BatchUpdates};
-use crate::backend::{self, ExecGraph, GraphStep, LaunchConfig};
+use crate::backend::{self, ExecGraph, GraphStep, KernelNodeAttribute, LaunchConfig};
 use crate::error::{Error, Result};
 
 /// An instantiated CUDA graph.
@@ -76,6 +77,26 @@ fn kernel_params(
     }
 }
 
+/// Hands kernel node `node`'s launch attributes to the driver. A driver without
+/// `cuGraphKernelNodeSetAttribute` (before CUDA 11.0) keeps none: they are hints.
+fn set_attributes(
+    state: &DeviceState,
+    node: CUgraphNode,
+    attributes: &[KernelNodeAttribute],
+) -> Result<()> {
+    let Some(set) = state.driver.cuGraphKernelNodeSetAttribute else {
+        return Ok(());
+    };
+    for (id, value) in attributes {
+        // SAFETY: `node` is a live kernel node of a graph of this device (whose context the
+        // caller made current); `value` is the 64 bytes of a `CUlaunchAttributeValue`, which the
+        // driver only reads.
+        let code = unsafe { set(node, *id, value.as_ptr().cast()) };
+        state.check("cuGraphKernelNodeSetAttribute", code)?;
+    }
+    Ok(())
+}
+
 fn cuda_function(function: &dyn backend::Function) -> Result<&CudaFunction> {
     function
         .as_any()
@@ -122,6 +143,7 @@ impl CudaGraph {
                     function,
                     config,
                     args,
+                    ..
                 } => {
                     let cuda = cuda_function(function)?;
                     if config.shared_bytes > 0 {
@@ -203,6 +225,9 @@ impl CudaGraph {
                 }
             };
             state.check(call, code)?;
+            if let GraphStep::Launch { attributes, .. } = *step {
+                set_attributes(state, node, attributes)?;
+            }
             built
                 .launches
                 .push(launch.map(|(f, config)| (node, f, config)));

@@ -1,5 +1,5 @@
-//! Device memory of a CUDA device: allocation, free, and the table of live allocations used to
-//! classify pointers.
+//! Device memory of a CUDA device: allocation (`cuMemAlloc`, or `cuMemAllocAsync` in a stream's
+//! order), free, and the table of live allocations used to classify pointers.
 
 use std::collections::BTreeMap;
 use std::ffi::{c_int, c_uint, c_void};
@@ -10,9 +10,22 @@ use super::sys::{self, CUdeviceptr};
 use crate::backend::DevicePtr;
 use crate::error::{Error, Result};
 
-/// Live allocations of one device: base address → size.
+/// `CU_STREAM_PER_THREAD`: the calling thread's default stream, which frees memory of
+/// `cuMemAllocAsync` at once (the caller of [`Allocations::free`] guarantees that no work uses
+/// it any more).
+const CU_STREAM_PER_THREAD: sys::CUstream = 2 as sys::CUstream;
+
+/// One live allocation.
+#[derive(Clone, Copy)]
+struct Allocation {
+    bytes: u64,
+    /// Made by `cuMemAllocAsync` (returned to its pool by `cuMemFreeAsync`).
+    stream_ordered: bool,
+}
+
+/// Live allocations of one device: base address → allocation.
 pub(crate) struct Allocations {
-    live: Mutex<BTreeMap<DevicePtr, u64>>,
+    live: Mutex<BTreeMap<DevicePtr, Allocation>>,
 }
 
 impl Allocations {
@@ -22,7 +35,7 @@ impl Allocations {
         }
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<DevicePtr, u64>> {
+    fn lock(&self) -> std::sync::MutexGuard<'_, BTreeMap<DevicePtr, Allocation>> {
         self.live
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
@@ -30,16 +43,7 @@ impl Allocations {
 
     /// `cuMemAlloc` in the device's context.
     pub(crate) fn alloc(&self, state: &DeviceState, bytes: u64) -> Result<DevicePtr> {
-        if bytes == 0 {
-            return Err(Error::InvalidValue {
-                call: "Device::alloc",
-                message: "cannot allocate 0 bytes".into(),
-            });
-        }
-        let size = usize::try_from(bytes).map_err(|_| Error::InvalidValue {
-            call: "Device::alloc",
-            message: format!("{bytes} bytes exceed the address space"),
-        })?;
+        let size = size_of_allocation("Device::alloc", bytes)?;
         let _entered = state.enter()?;
         let mut ptr: CUdeviceptr = 0;
         // SAFETY: the device's context is current and `ptr` is a valid out-pointer.
@@ -47,29 +51,76 @@ impl Allocations {
         if code != 0 {
             return Err(state.error("cuMemAlloc", code, format!("{bytes} bytes")));
         }
-        self.lock().insert(ptr, bytes);
+        self.remember(ptr, bytes, false);
         Ok(ptr)
     }
 
-    /// `cuMemFree` of a live allocation.
+    /// `cuMemAllocAsync` on `stream` (a stream of this device), in the device's context; `None`
+    /// without the driver's stream-ordered allocator.
+    pub(crate) fn alloc_in_stream_order(
+        &self,
+        state: &DeviceState,
+        bytes: u64,
+        stream: sys::CUstream,
+    ) -> Option<Result<DevicePtr>> {
+        let alloc_async = state.driver.cuMemAllocAsync?;
+        state.driver.cuMemFreeAsync?;
+        let made = || -> Result<DevicePtr> {
+            let size = size_of_allocation("Device::alloc_in_stream_order", bytes)?;
+            let _entered = state.enter()?;
+            let mut ptr: CUdeviceptr = 0;
+            // SAFETY: the device's context is current, `ptr` is a valid out-pointer and
+            // `stream` a live stream of this device (the caller's check).
+            let code = unsafe { alloc_async(&mut ptr, size, stream) };
+            if code != 0 {
+                return Err(state.error("cuMemAllocAsync", code, format!("{bytes} bytes")));
+            }
+            self.remember(ptr, bytes, true);
+            Ok(ptr)
+        };
+        Some(made())
+    }
+
+    fn remember(&self, ptr: DevicePtr, bytes: u64, stream_ordered: bool) {
+        self.lock().insert(
+            ptr,
+            Allocation {
+                bytes,
+                stream_ordered,
+            },
+        );
+    }
+
+    /// Frees a live allocation: `cuMemFree`, or `cuMemFreeAsync` on the calling thread's
+    /// default stream for one of `cuMemAllocAsync`.
     pub(crate) fn free(&self, state: &DeviceState, ptr: DevicePtr) -> Result<()> {
-        if self.lock().remove(&ptr).is_none() {
+        let Some(allocation) = self.lock().remove(&ptr) else {
             return Err(Error::InvalidValue {
                 call: "Device::free",
                 message: format!("{ptr:#x} is not an allocation of {}", state.label),
             });
-        }
+        };
         let _entered = state.enter()?;
-        // SAFETY: `ptr` was returned by cuMemAlloc on this device and is freed once.
-        let code = unsafe { (state.driver.cuMemFree)(ptr) };
-        state.check("cuMemFree", code)
+        match (allocation.stream_ordered, state.driver.cuMemFreeAsync) {
+            (true, Some(free_async)) => {
+                // SAFETY: `ptr` was returned by cuMemAllocAsync on this device and is freed
+                // once; no work uses it any more (the caller's guarantee).
+                let code = unsafe { free_async(ptr, CU_STREAM_PER_THREAD) };
+                state.check("cuMemFreeAsync", code)
+            }
+            _ => {
+                // SAFETY: `ptr` was returned by cuMemAlloc on this device and is freed once.
+                let code = unsafe { (state.driver.cuMemFree)(ptr) };
+                state.check("cuMemFree", code)
+            }
+        }
     }
 
     /// The allocation containing `ptr`, as (base, size).
     pub(crate) fn containing(&self, ptr: DevicePtr) -> Option<(DevicePtr, u64)> {
         let live = self.lock();
-        let (&base, &size) = live.range(..=ptr).next_back()?;
-        (ptr < base + size).then_some((base, size))
+        let (&base, allocation) = live.range(..=ptr).next_back()?;
+        (ptr < base + allocation.bytes).then_some((base, allocation.bytes))
     }
 
     /// Whether the driver knows `ptr` as live device memory of `state`'s device (allocated by
@@ -104,4 +155,18 @@ impl Allocations {
             && memory_type == sys::CU_MEMORYTYPE_DEVICE
             && u32::try_from(device_ordinal) == Ok(ordinal)
     }
+}
+
+/// `bytes` as the driver's size: more than 0, within the address space.
+fn size_of_allocation(call: &'static str, bytes: u64) -> Result<usize> {
+    if bytes == 0 {
+        return Err(Error::InvalidValue {
+            call,
+            message: "cannot allocate 0 bytes".into(),
+        });
+    }
+    usize::try_from(bytes).map_err(|_| Error::InvalidValue {
+        call,
+        message: format!("{bytes} bytes exceed the address space"),
+    })
 }

@@ -285,6 +285,12 @@ library_table! {
             *mut CUstream, c_uint, c_int) -> CUresult;
         /// `cuCtxResetPersistingL2Cache()` (CUDA ≥ 11.0): persisting L2 lines back to normal.
         cuCtxResetPersistingL2Cache = "cuCtxResetPersistingL2Cache"() -> CUresult;
+        /// `cuMemAllocAsync(&ptr, bytes, stream)` (CUDA ≥ 11.2): device memory from the
+        /// device's current pool, in the stream's order.
+        cuMemAllocAsync = "cuMemAllocAsync"(*mut CUdeviceptr, usize, CUstream) -> CUresult;
+        /// `cuMemFreeAsync(ptr, stream)` (CUDA ≥ 11.2): memory of `cuMemAllocAsync` back to its
+        /// pool, in the stream's order.
+        cuMemFreeAsync = "cuMemFreeAsync"(CUdeviceptr, CUstream) -> CUresult;
         /// `cuStreamSetAttribute(stream, attribute, &value)` (CUDA ≥ 11.0): an access-policy
         /// window, synchronization policy or priority for the stream's later work.
         cuStreamSetAttribute = "cuStreamSetAttribute"(
@@ -352,6 +358,10 @@ library_table! {
         /// `cuGraphExecKernelNodeSetParams` under its CUDA 10/11 name.
         cuGraphExecKernelNodeSetParamsV1 = "cuGraphExecKernelNodeSetParams"(
             CUgraphExec, CUgraphNode, *const CUDA_KERNEL_NODE_PARAMS) -> CUresult;
+        /// `cuGraphKernelNodeSetAttribute(node, attribute, &value)` (CUDA ≥ 11.0): a kernel
+        /// node's launch attribute (`CUlaunchAttributeID`, a 64-byte `CUlaunchAttributeValue`).
+        cuGraphKernelNodeSetAttribute = "cuGraphKernelNodeSetAttribute"(
+            CUgraphNode, c_int, *const c_void) -> CUresult;
     }
 }
 

@@ -116,6 +116,7 @@ impl NoopGraph {
                     function,
                     config,
                     args,
+                    ..
                 } => Step::Launch(
                     NoopFunction::check_launch(device, function, &config, args)?.clone(),
                 ),

@@ -220,6 +220,7 @@ impl AutoGraph {
                 function: &*step.function,
                 config: step.config,
                 args,
+                attributes: &[],
             })
             .collect();
         let mut start = 0;

@@ -1,0 +1,228 @@
+//! Fewer registers for a cooperative kernel: registers whose values are never live at once
+//! share one number, so each thread's saved registers take fewer bytes.
+//!
+//! A cooperative grid keeps every block's registers at once (`cooperative.rs`): the
+//! benchmark's grid reduction, 64 blocks of 256 threads, named 180 registers (nvcc declares
+//! them in ranges and numbers every value apart), 23 MiB whose first touches in a launch cost
+//! more than the kernel's loop. Its values live at once are far fewer. Registers no
+//! instruction names get no number. A greedy colouring of the interference graph
+//! gives each register the first number of its class that no register it interferes with
+//! holds; the kernel is then compiled with the renamed instructions (the interpreter, which
+//! runs faulting grids again, keeps the original ones: no state crosses between the two).
+//!
+//! Two registers interfere when one is written while the other is live after the
+//! instruction, or read by it (an instruction's reads and writes never share a register),
+//! and all registers live at the kernel's start (read before any write: zero) interfere.
+//! Registers share a number only within a class: the same kind (`codegen/registers.rs`) and
+//! four-wide width (`vector/plan.rs`) from every write, so the compiled forms keep their
+//! types. Registers computed again at each read (`codegen/remat.rs`), never written, or read
+//! by warp collectives (whose mask must stay a register set once) keep numbers of their own.
+
+use std::collections::BTreeMap;
+
+use chevron_ptx::interp::program::FunctionCode;
+use chevron_ptx::lowered::Op;
+
+use crate::liveness::Liveness;
+
+/// Kernels with more registers than this are left as they are (the graph is quadratic).
+const MOST_REGISTERS: u32 = 4096;
+
+/// `code` with its registers renamed onto fewer numbers, or `None` when that saves none.
+pub(crate) fn coalesced(code: &FunctionCode) -> Option<FunctionCode> {
+    let n = code.num_regs;
+    if n == 0 || n > MOST_REGISTERS || code.insts.is_empty() {
+        return None;
+    }
+    let classes = classes(code);
+    let graph = interference(code);
+    // Registers no instruction names (declared, never used) need no number.
+    let mut named = vec![false; n as usize];
+    for inst in &code.insts {
+        let operands = inst.operands();
+        for r in operands
+            .registers_read()
+            .chain(operands.writes.iter().copied())
+        {
+            if let Some(used) = named.get_mut(r as usize) {
+                *used = true;
+            }
+        }
+    }
+    let mut map = vec![0; n as usize];
+    // Per colour: its class and the registers holding it.
+    let mut colours: Vec<(Option<Class>, Vec<u32>)> = Vec::new();
+    for r in (0..n).filter(|&r| named[r as usize]) {
+        let class = classes[r as usize];
+        let free = class.and_then(|class| {
+            colours.iter().position(|(c, members)| {
+                *c == Some(class) && members.iter().all(|&m| !graph.interferes(r, m))
+            })
+        });
+        let colour = free.unwrap_or_else(|| {
+            colours.push((class, Vec::new()));
+            colours.len() - 1
+        });
+        colours[colour].1.push(r);
+        map[r as usize] = colour as u32;
+    }
+    let count = (colours.len() as u32).max(1);
+    if count >= n {
+        return None;
+    }
+    let mut insts = code.insts.clone();
+    for inst in &mut insts {
+        inst.op.rename_registers(&map);
+        if let Some((reg, negated)) = inst.guard {
+            inst.guard = Some((map.get(reg as usize).copied().unwrap_or(reg), negated));
+        }
+    }
+    Some(FunctionCode {
+        name: code.name.clone(),
+        is_kernel: code.is_kernel,
+        insts,
+        source: code.source.clone(),
+        num_regs: count,
+        frame_size: code.frame_size,
+        params: code.params.clone(),
+        returns: code.returns.clone(),
+        kernel_params: code.kernel_params.clone(),
+        param_size: code.param_size,
+        defined: code.defined,
+        builtin: code.builtin,
+        carry_reg: map
+            .get(code.carry_reg as usize)
+            .copied()
+            .unwrap_or(code.carry_reg),
+        grid_sync: code.grid_sync,
+        cluster_dims: code.cluster_dims,
+        explicit_cluster: code.explicit_cluster,
+    })
+}
+
+/// What registers sharing a number must agree on: their kind and four-wide width.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+struct Class {
+    kind: crate::codegen::Kind,
+    width: Option<crate::vector::plan::Width>,
+}
+
+/// Each register's class, `None` for one that keeps a number of its own.
+fn classes(code: &FunctionCode) -> Vec<Option<Class>> {
+    let n = code.num_regs as usize;
+    let kinds = crate::codegen::register_kinds(&code.insts, code.num_regs);
+    // Per register: the four-wide width of its writes (`None` inside: no four-wide form).
+    let mut widths: Vec<Option<Option<crate::vector::plan::Width>>> = vec![None; n];
+    let mut own = vec![false; n];
+    for inst in &code.insts {
+        let operands = inst.operands();
+        let width = crate::vector::plan::written_width(&inst.op).flatten();
+        for &d in &operands.writes {
+            let Some(slot) = widths.get_mut(d as usize) else {
+                continue;
+            };
+            match slot {
+                None => *slot = Some(width),
+                Some(w) if *w != width => own[d as usize] = true,
+                Some(_) => {}
+            }
+        }
+        if matches!(inst.op, Op::Warp { .. }) {
+            for r in operands.registers_read() {
+                if let Some(o) = own.get_mut(r as usize) {
+                    *o = true;
+                }
+            }
+        }
+    }
+    (0..n)
+        .map(|r| match (widths[r], own[r], kinds[r]) {
+            (Some(width), false, kind) if kind != crate::codegen::Kind::Remat => {
+                Some(Class { kind, width })
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Which registers interfere (see the module doc), as a bit matrix.
+struct Graph {
+    n: usize,
+    bits: Vec<u64>,
+}
+
+impl Graph {
+    fn add(&mut self, a: u32, b: u32) {
+        let (a, b) = (a as usize, b as usize);
+        if a == b || a >= self.n || b >= self.n {
+            return;
+        }
+        for (x, y) in [(a, b), (b, a)] {
+            let i = x * self.n + y;
+            self.bits[i / 64] |= 1 << (i % 64);
+        }
+    }
+
+    fn interferes(&self, a: u32, b: u32) -> bool {
+        let i = a as usize * self.n + b as usize;
+        self.bits
+            .get(i / 64)
+            .is_some_and(|w| w & (1 << (i % 64)) != 0)
+    }
+}
+
+fn interference(code: &FunctionCode) -> Graph {
+    let n = code.num_regs as usize;
+    let insts = &code.insts;
+    let live = Liveness::of(insts, code.num_regs);
+    let mut graph = Graph {
+        n,
+        bits: vec![0; (n * n).div_ceil(64)],
+    };
+    let live_at =
+        |pc: usize| -> Vec<u32> { (0..n as u32).filter(|&r| live.is_live(pc, r)).collect() };
+    let entry = live_at(0);
+    for (i, &a) in entry.iter().enumerate() {
+        for &b in &entry[i + 1..] {
+            graph.add(a, b);
+        }
+    }
+    let mut live_in: BTreeMap<usize, Vec<u32>> = BTreeMap::new();
+    for (pc, inst) in insts.iter().enumerate() {
+        let operands = inst.operands();
+        if operands.writes.is_empty() {
+            continue;
+        }
+        let mut after: Vec<u32> = Vec::new();
+        for next in inst.successors(pc, insts.len()) {
+            let regs = live_in.entry(next).or_insert_with(|| live_at(next));
+            after.extend(regs.iter().copied());
+        }
+        let read: Vec<u32> = operands.registers_read().collect();
+        for &d in &operands.writes {
+            for &r in after.iter().chain(&read).chain(&operands.writes) {
+                graph.add(d, r);
+            }
+        }
+    }
+    graph
+}
+
+#[cfg(test)]
+mod tests {
+    /// The benchmark's grid reduction (`grid_sum` of the tests' `grid_sync.cu`): nvcc's 160
+    /// registers (most declared and never used) come down to the 35 its values need at once,
+    /// and the renamed kernel still has its four-wide plan.
+    #[test]
+    fn the_grid_reductions_registers_coalesce() {
+        let program = crate::test_kernels::grid_sync();
+        let kernel = program.kernel("grid_sum").unwrap();
+        let (code, _) = program.decoded(&kernel).unwrap();
+        let renamed = super::coalesced(code).expect("fewer registers");
+        println!("{} registers -> {}", code.num_regs, renamed.num_regs);
+        assert!(4 * renamed.num_regs < code.num_regs, "{}", renamed.num_regs);
+        let only = crate::codegen::spin::scalar_only(&renamed).expect("cooperative");
+        crate::vector::plan::plan(&renamed.insts, renamed.num_regs, true, Some(&only))
+            .expect("four-wide");
+    }
+}
