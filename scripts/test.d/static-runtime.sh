@@ -9,7 +9,10 @@
 # 3D copies and 2D/3D fills, also checked against the host; graphs_pools.cu: a graph built by hand
 # and updated, capture across streams, memory pools, a cooperative grid sync, managed memory;
 # runtime_misc.cu: attributes, occupancy, priorities, mapped and managed memory with hints, pointer
-# attributes, callbacks, events, a non-sticky error). vector_add.cu and the
+# attributes, callbacks, events, a non-sticky error; peer_capture_forms.cu: peer access, events
+# recorded with flags, managed memory attached to streams, the thread's capture mode, which the
+# static runtime asks of the driver; graph_add_node.cu: a graph of every common node kind built
+# with cudaGraphAddNode, which the static runtime makes cuGraphAddNode_v2). vector_add.cu and the
 # rdc program (CUDA_SEPARABLE_COMPILATION ON) are also built by CMake with its default CUDA
 # settings (CMake from PyPI, scripts/deps/cmake.sh). Builds are cached under
 # target/static-runtime/ and redone only when a source is newer (cold: about 4 min on 2 busy
@@ -86,8 +89,10 @@ build launch_config -- launch_config.cu
 build textures -- textures.cu
 build graphs_pools -- graphs_pools.cu
 build runtime_misc -- runtime_misc.cu
+build peer_capture_forms -- peer_capture_forms.cu
+build graph_add_node -- graph_add_node.cu
 for name in vector_add streams_events symbols_2d host_threads templates thrust_cub rdc launch_config textures \
-    graphs_pools runtime_misc; do
+    graphs_pools runtime_misc peer_capture_forms graph_add_node; do
     compare "$name"
 done
 

@@ -138,3 +138,9 @@
 {"cuMemsetD2D32Async*", DESTROYED, 5, CUDA_ERROR_INVALID_VALUE},
 {"cuMemPrefetchAsync*", FORGED, ANY_POSITION, CUDA_ERROR_INVALID_VALUE},
 {"cuMemPrefetchAsync*", DESTROYED, ANY_POSITION, CUDA_ERROR_INVALID_VALUE},
+// NULL edge data is all default edges: the plausible parameters (zeros, a kernel node without
+// a function) are what is refused.
+{"cuGraphAddNode_v2", NULLED, 3, CUDA_ERROR_INVALID_HANDLE},
+// Its plausible pointer is device memory, not managed memory: refused before the stream.
+{"cuStreamAttachMemAsync*", FORGED, ANY_POSITION, CUDA_ERROR_INVALID_VALUE},
+{"cuStreamAttachMemAsync*", DESTROYED, ANY_POSITION, CUDA_ERROR_INVALID_VALUE},

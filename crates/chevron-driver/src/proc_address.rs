@@ -14,10 +14,10 @@ use std::sync::OnceLock;
 
 use crate::result::{describe, entry, store, CUresult, DriverError, INVALID_VALUE, NOT_FOUND};
 use crate::{
-    array, context, context_limits, device, export_table, function, graph, graph_nodes, launch,
-    linear_copies, link, managed_hints, mem_pool, memcpy_2d, memory, memset_2d, mipmapped, module,
-    per_thread, pointer, profiler, stream, stream_queries, tensor_map, texture_object, unsupported,
-    user_object, versions,
+    array, context, context_limits, device, export_table, function, graph, graph_add_node,
+    graph_nodes, launch, linear_copies, link, managed_hints, mem_pool, memcpy_2d, memory,
+    memset_2d, mipmapped, module, peer, per_thread, pointer, profiler, stream, stream_queries,
+    tensor_map, texture_object, unsupported, user_object, versions,
 };
 
 /// `CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM`.
@@ -217,6 +217,15 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         stream_queries::cuStreamGetAttribute_ptsz,
         stream_queries::cuStreamSetAttribute_ptsz,
         stream_queries::cuStreamCopyAttributes_ptsz,
+        stream_queries::cuEventRecordWithFlags,
+        stream_queries::cuEventRecordWithFlags_ptsz,
+        stream_queries::cuStreamAttachMemAsync,
+        stream_queries::cuStreamAttachMemAsync_ptsz,
+        stream_queries::cuThreadExchangeStreamCaptureMode,
+        peer::cuDeviceCanAccessPeer,
+        graph_add_node::cuGraphAddNode_v2,
+        peer::cuCtxEnablePeerAccess,
+        peer::cuCtxDisablePeerAccess,
         mem_pool::cuMemAllocAsync,
         mem_pool::cuMemAllocFromPoolAsync,
         mem_pool::cuMemFreeAsync,

@@ -1,10 +1,13 @@
 //! A stream's flags, id and attributes through the driver API (`cuStreamGetFlags`,
-//! `cuStreamGetId`, `cuStreamGetAttribute`, `cuStreamSetAttribute`, `cuStreamCopyAttributes`): the runtime's functions (`cudart::stream_queries`,
-//! `cudart::stream_attributes`), whose streams, flags and attribute values
-//! (`CUstreamAttrValue` is `cudaStreamAttrValue`) the driver shares.
+//! `cuStreamGetId`, `cuStreamGetAttribute`, `cuStreamSetAttribute`, `cuStreamCopyAttributes`),
+//! `cuEventRecordWithFlags`, `cuStreamAttachMemAsync` and the thread's capture mode
+//! (`cuThreadExchangeStreamCaptureMode`): the runtime's functions (`cudart::stream_queries`,
+//! `cudart::stream_attributes`, `cudart::limits`), whose streams, events, flags, modes and
+//! attribute values (`CUstreamAttrValue` is `cudaStreamAttrValue`) the driver shares.
 
 use std::ffi::{c_int, c_uint, c_void};
 
+use cudart::limits;
 use cudart::stream_attributes as attributes;
 use cudart::stream_queries as queries;
 
@@ -36,4 +39,22 @@ forward! {
     /// [`cuStreamCopyAttributes`], NULL streams meaning the calling thread's default stream.
     cuStreamCopyAttributes_ptsz => attributes::cudaStreamCopyAttributes_ptsz,
         (dst: *mut c_void, src: *mut c_void);
+    /// Records an event with flags (`CU_EVENT_RECORD_DEFAULT`, or `CU_EVENT_RECORD_EXTERNAL`
+    /// in a capture).
+    cuEventRecordWithFlags => queries::cudaEventRecordWithFlags,
+        (event: *mut c_void, stream: *mut c_void, flags: c_uint);
+    /// [`cuEventRecordWithFlags`], a NULL stream meaning the calling thread's default stream.
+    cuEventRecordWithFlags_ptsz => queries::cudaEventRecordWithFlags_ptsz,
+        (event: *mut c_void, stream: *mut c_void, flags: c_uint);
+    /// Attaches managed memory to a stream (accepted; the CPU device's managed memory is the
+    /// host's).
+    cuStreamAttachMemAsync => limits::cudaStreamAttachMemAsync,
+        (stream: *mut c_void, ptr: *mut c_void, bytes: usize, flags: c_uint);
+    /// [`cuStreamAttachMemAsync`], a NULL stream meaning the calling thread's default stream.
+    cuStreamAttachMemAsync_ptsz => limits::cudaStreamAttachMemAsync_ptsz,
+        (stream: *mut c_void, ptr: *mut c_void, bytes: usize, flags: c_uint);
+    /// Swaps the calling thread's stream capture mode (`CUstreamCaptureMode` has
+    /// `cudaStreamCaptureMode`'s values).
+    cuThreadExchangeStreamCaptureMode => queries::cudaThreadExchangeStreamCaptureMode,
+        (mode: *mut c_int);
 }

@@ -79,7 +79,8 @@ pub const CODES: &[ErrorCode] = codes! {
     701 cudaErrorLaunchOutOfResources CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES
         "too many resources requested for launch";
     702 cudaErrorLaunchTimeout CUDA_ERROR_LAUNCH_TIMEOUT "the launch timed out and was terminated";
-    705 cudaErrorPeerAccessNotEnabled - "peer access has not been enabled";
+    705 cudaErrorPeerAccessNotEnabled CUDA_ERROR_PEER_ACCESS_NOT_ENABLED
+        "peer access has not been enabled";
     710 cudaErrorAssert CUDA_ERROR_ASSERT "device-side assert triggered";
     712 cudaErrorHostMemoryAlreadyRegistered CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED
         "part or all of the requested memory range is already mapped";

@@ -66,6 +66,7 @@ mod spin;
 pub mod tensor_map;
 pub mod texture;
 mod warp;
+mod wide_access;
 
 pub use cluster::MAX_CLUSTER_BLOCKS;
 pub use fault::{Fault, FaultKind, LoadError, MemoryError};

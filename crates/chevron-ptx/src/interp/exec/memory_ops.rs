@@ -2,7 +2,8 @@
 //! the address resolution every memory instruction shares: state-space and generic addresses
 //! mapped to global memory (checked against the allocation table), the block's shared memory,
 //! the lane's local memory, or the kernel's parameters. Cache and ordering modifiers (`.nc`,
-//! `.ca`, `.volatile`, `.relaxed`, …) change nothing on the CPU device.
+//! `.ca`, `.volatile`, `.relaxed`, …) change nothing on the CPU device; a 16-byte global
+//! access is made whole (`wide_access.rs`).
 
 use super::{for_lanes, Flow, Launch};
 use crate::interp::block::Block;
@@ -12,6 +13,7 @@ use crate::interp::inst::{Addr, AddrBase, Op, Space};
 use crate::interp::memory::{Allocation, Window};
 use crate::interp::program::{space_of, Decoder};
 use crate::interp::warp::Warp;
+use crate::interp::wide_access;
 use crate::ir::{self, KnownOpcode as K, ScalarType as T};
 
 /// Where an access lands.
@@ -544,6 +546,24 @@ pub(super) fn execute(
                 let a = address(w, addr, lane);
                 check_align(a, total.next_power_of_two(), lane)?;
                 let loc = locate(*space, addr, a);
+                if let (16, Loc::Global(g)) = (total, loc) {
+                    let words = {
+                        let alloc = allocation(w, l, g, 16, lane)?;
+                        if let Some(at) = alloc.first_undefined(g - alloc.base, 16) {
+                            return Err(uninitialized(alloc, g, 16, at, lane));
+                        }
+                        wide_access::load(alloc, g - alloc.base)
+                    };
+                    let per_word = 64 / usize::from(*bits);
+                    for (i, d) in ds.iter().enumerate() {
+                        let mut v = element(words[i / per_word], i % per_word, *bits);
+                        if *signed && *bits < 64 {
+                            v = sign_extend(v, *bits);
+                        }
+                        w.set(*d, lane, v);
+                    }
+                    continue;
+                }
                 if single_access(ds.len(), total) {
                     // One access for the whole vector, as the hardware makes it: a block that
                     // publishes a (status, value) pair with `st.v2.u32` is never seen half done.
@@ -600,6 +620,17 @@ pub(super) fn execute(
                 let a = address(w, addr, lane);
                 check_align(a, total.next_power_of_two(), lane)?;
                 let loc = locate(*space, addr, a);
+                if let (16, Loc::Global(g)) = (total, loc) {
+                    let per_word = 64 / usize::from(*bits);
+                    let mut words = [0u64; 2];
+                    for (i, s) in srcs.iter().enumerate() {
+                        let shift = (i % per_word) as u32 * u32::from(*bits);
+                        words[i / per_word] |= element(w.get(*s, lane), 0, *bits) << shift;
+                    }
+                    let alloc = allocation(w, l, g, 16, lane)?;
+                    wide_access::store(alloc, g - alloc.base, words);
+                    continue;
+                }
                 if single_access(srcs.len(), total) {
                     let word = srcs.iter().enumerate().fold(0u64, |word, (i, s)| {
                         word | (element(w.get(*s, lane), 0, *bits) << (i as u32 * u32::from(*bits)))
