@@ -3,6 +3,7 @@
 // contexts' memory (cuMemcpyPeer/PeerAsync), each checked against a host model;
 // CUDA_ERROR_INVALID_VALUE for a range leaving a 2D array's first row (NVIDIA's driver
 // addresses it as one row) and for one past an array's end, an error for a destroyed array.
+#include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
@@ -103,9 +104,14 @@ int main(void) {
     EXPECT(cuMemcpyHtoA(a, AW - 4, line, 8) == CUDA_ERROR_INVALID_VALUE);
     CHECK(cuMemcpyAtoH(got, b, 0, sizeof mb));
     EXPECT(memcmp(got, mb, sizeof mb) == 0);
-    CUarray gone = make_array(4, 4);
-    CHECK(cuArrayDestroy(gone));
-    EXPECT(cuMemcpyAtoH(got, gone, 0, 4) != CUDA_SUCCESS);
+    // A destroyed array: an error from chevron's checked driver; NVIDIA's crashes on it (an
+    // H200), so UNCHECKED_DRIVER=1 (scripts/gpu/driver.sh's NVIDIA run) leaves it out.
+    const char *unchecked = getenv("UNCHECKED_DRIVER");
+    if (!(unchecked && unchecked[0] == '1')) {
+        CUarray gone = make_array(4, 4);
+        CHECK(cuArrayDestroy(gone));
+        EXPECT(cuMemcpyAtoH(got, gone, 0, 4) != CUDA_SUCCESS);
+    }
 
     CHECK(cuMemFree(far));
     CHECK(cuMemFree(linear));

@@ -89,8 +89,10 @@ static void *worker(void *arg) {
     CUdeviceptr buffer, copy;
     CHECK(cuMemAlloc(&buffer, N * sizeof(int)));
     CHECK(cuMemAlloc(&copy, N * sizeof(int)));
-    int *host = malloc(N * sizeof(int));
-    EXPECT(host);
+    // Page-locked: NVIDIA's driver makes a copy to pageable memory on a per-thread stream wait
+    // for the other threads' per-thread streams too (thread 0's held one, on an H200).
+    int *host = NULL;
+    CHECK(cuMemAllocHost((void **)&host, N * sizeof(int)));
     pthread_barrier_wait(&start);
 
     if (index == 0) CHECK(cuLaunchHostFunc(NULL, wait_for_other, NULL));
@@ -230,7 +232,7 @@ static void *worker(void *arg) {
     CHECK(cuEventDestroy(recorded));
     CHECK(cuMemFree(copy));
     CHECK(cuMemFree(buffer));
-    free(host);
+    CHECK(cuMemFreeHost(host));
     return NULL;
 }
 
