@@ -306,7 +306,7 @@ static void kernels() {
     CHECK(cudaFuncGetName(&name, (const void *)params));
     printf("kernel name: %s\n", name);
     EXPECT(name && strstr(name, "params") != nullptr);
-    EXPECT_CODE(cudaErrorInvalidDeviceFunction, cudaFuncGetName(&name, (const void *)&failures));
+    EXPECT_CODE(cudaErrorInvalidResourceHandle, cudaFuncGetName(&name, (const void *)&failures));
 
     size_t offsets[5], sizes[5];
     for (int i = 0; i < 5; i++) CHECK(cudaFuncGetParamInfo((const void *)params, i, &offsets[i], &sizes[i]));
@@ -334,7 +334,7 @@ static void kernels() {
         printf("available dynamic shared memory for %d blocks of 128: %zu bytes\n", blocks, bytes);
     }
     size_t bytes = 0;
-    EXPECT_CODE(cudaErrorInvalidDeviceFunction,
+    EXPECT_CODE(cudaErrorInvalidResourceHandle,
                 cudaOccupancyAvailableDynamicSMemPerBlock(&bytes, (const void *)&failures, 1, 128));
 
     // The kernel as a cudaFunction_t, which the driver API takes as a CUfunction: its

@@ -11,7 +11,10 @@ use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_void, CString};
 use std::sync::Mutex;
 
-use crate::errors::{cudaError_t, guard, CudaError, INVALID_VALUE};
+use crate::errors::{
+    cudaError_t, guard, CudaError, CudaResult, INVALID_DEVICE_FUNCTION, INVALID_RESOURCE_HANDLE,
+    INVALID_VALUE,
+};
 use crate::memory::store;
 use crate::{launch, registry, state};
 
@@ -43,6 +46,17 @@ pub unsafe extern "C" fn cudaGetFuncBySymbol(
     })
 }
 
+/// The kernel of host stub `func` for the queries NVIDIA's runtime answers through a kernel
+/// handle (`cudaFuncGetName`, `cudaOccupancyAvailableDynamicSMemPerBlock`): a pointer that is no
+/// kernel's stub is `cudaErrorInvalidResourceHandle` there (an H200, CUDA 13.0), not
+/// `cudaErrorInvalidDeviceFunction` as for `cudaFuncGetAttributes`.
+fn kernel_by_handle(func: *const c_void) -> CudaResult<std::sync::Arc<registry::KernelEntry>> {
+    registry::kernel_entry(func).map_err(|error| match error.code {
+        INVALID_DEVICE_FUNCTION => CudaError::new(INVALID_RESOURCE_HANDLE, error.message),
+        _ => error,
+    })
+}
+
 /// The names handed out by `cudaFuncGetName`, kept for the program's life.
 static NAMES: Mutex<Option<HashMap<String, CString>>> = Mutex::new(None);
 
@@ -59,7 +73,7 @@ pub unsafe extern "C" fn cudaFuncGetName(
         if name.is_null() {
             return Err(CudaError::new(INVALID_VALUE, "name is NULL"));
         }
-        let entry = registry::kernel_entry(func)?;
+        let entry = kernel_by_handle(func)?;
         let mut names = state::lock(&NAMES);
         let interned = names
             .get_or_insert_with(HashMap::new)
@@ -135,7 +149,7 @@ pub unsafe extern "C" fn cudaOccupancyAvailableDynamicSMemPerBlock(
                 format!("numBlocks {blocks} and blockSize {block_size} must be positive"),
             ));
         }
-        let entry = registry::kernel_entry(func)?;
+        let entry = kernel_by_handle(func)?;
         let ordinal = state::current_ordinal();
         state::current()?;
         let kernel = entry.kernel(ordinal)?;

@@ -13,8 +13,10 @@ use crate::managed_hints::{self, Hints, Location};
 use crate::memory::store;
 use crate::mirror::{self, MirrorKind};
 
-/// `cudaHostAllocPortable | cudaHostAllocMapped`.
-const PORTABLE_AND_MAPPED: c_uint = 0x1 | 0x2;
+/// `cudaHostAllocMapped`: every page-locked allocation is mapped under unified addressing;
+/// `cudaHostAllocPortable` is reported only when asked for (NVIDIA's runtime on an H200:
+/// `cudaMallocHost` memory 0x2, `cudaHostAlloc(mapped | write-combined)` 0x6).
+const MAPPED: c_uint = 0x2;
 /// `cudaCpuDeviceId`.
 const CPU_DEVICE_ID: c_int = -1;
 /// `cudaInvalidDeviceId`.
@@ -42,7 +44,7 @@ pub unsafe extern "C" fn cudaHostGetFlags(flags: *mut c_uint, host: *mut c_void)
             }
         };
         let asked = mirror::flags(start);
-        store(flags, asked | PORTABLE_AND_MAPPED, "pFlags")
+        store(flags, asked | MAPPED, "pFlags")
     })
 }
 

@@ -143,8 +143,8 @@ pub(super) fn one_row(old: &NodeKind, new: &NodeKind) -> CudaResult {
 enum Mapping {
     /// Memory of device `.0` (its allocations, module variables): one context's.
     Device(usize),
-    /// The page-locked, managed or registered host allocation starting at `.0`.
-    Mapped(usize),
+    /// Page-locked, managed or registered host memory (any such allocation of the context).
+    Mapped,
     /// Pageable host memory.
     Pageable,
 }
@@ -153,7 +153,7 @@ impl std::fmt::Display for Mapping {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         match self {
             Mapping::Device(ordinal) => write!(f, "memory of device {ordinal}"),
-            Mapping::Mapped(start) => write!(f, "the mapped host allocation at {start:#x}"),
+            Mapping::Mapped => write!(f, "mapped host memory"),
             Mapping::Pageable => write!(f, "pageable host memory"),
         }
     }
@@ -163,7 +163,7 @@ fn mapping_of(ptr: u64) -> Mapping {
     match place_of(ptr) {
         Place::Device(ordinal) => Mapping::Device(ordinal),
         Place::Host => match mirror::find(ptr as usize) {
-            Some((start, _, _)) => Mapping::Mapped(start),
+            Some(_) => Mapping::Mapped,
             None => Mapping::Pageable,
         },
     }
@@ -172,9 +172,10 @@ fn mapping_of(ptr: u64) -> Mapping {
 /// CUDA's rule for an instantiated copy's new operands (`cudaGraphExecMemcpyNodeSetParams*`):
 /// "the source and destination memory ... must be allocated from the same contexts as the
 /// original", and a change of "the memory operands' mappings" is `cudaErrorInvalidValue`.
-/// Device memory may move within its device; host memory the device maps (page-locked,
-/// managed, registered) within its allocation: NVIDIA's runtime on an H200 refused a copy from
-/// a `__device__` variable retargeted to another `cudaMallocHost` allocation.
+/// Device memory may move within its device, host memory the device maps (page-locked,
+/// managed, registered) to other such memory (NVIDIA's runtime on an H200 took a copy from a
+/// `__device__` variable retargeted to another `cudaMallocHost` allocation); pageable host
+/// memory stays pageable.
 pub(super) fn same_mappings(old: &NodeKind, new: &NodeKind) -> CudaResult {
     let (
         NodeKind::Memcpy {
