@@ -78,6 +78,14 @@
 {"cudaGetFuncBySymbol", NULLED, 1, RT(cudaErrorInvalidDeviceFunction)},
 {"cudaFunc*", RANGE, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
 {"cudaFunc*", HUGE_SIZE, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
+// NVIDIA's runtime answers these two through a kernel handle: a pointer that is no kernel's
+// stub is an invalid handle (an H200).
+{"cudaFuncGetName", NULLED, ANY_POSITION, RT(cudaErrorInvalidResourceHandle)},
+{"cudaFuncGetName", RANGE, ANY_POSITION, RT(cudaErrorInvalidResourceHandle)},
+{"cudaFuncGetName", HUGE_SIZE, ANY_POSITION, RT(cudaErrorInvalidResourceHandle)},
+{"cudaOccupancyAvailableDynamicSMemPerBlock", NULLED, ANY_POSITION, RT(cudaErrorInvalidResourceHandle)},
+{"cudaOccupancyAvailableDynamicSMemPerBlock", RANGE, ANY_POSITION, RT(cudaErrorInvalidResourceHandle)},
+{"cudaOccupancyAvailableDynamicSMemPerBlock", HUGE_SIZE, ANY_POSITION, RT(cudaErrorInvalidResourceHandle)},
 {"cudaOccupancy*", NULLED, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
 {"cudaOccupancy*", RANGE, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
 {"cudaOccupancy*", HUGE_SIZE, ANY_POSITION, RT(cudaErrorInvalidDeviceFunction)},
