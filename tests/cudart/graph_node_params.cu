@@ -630,7 +630,8 @@ static void childGraphs() {
     // of another shape; the parent graph keeps its own.
     cudaGraph_t same = chain(100, 1000), other = chain(7, 0);
     CHECK(cudaGraphExecChildGraphNodeSetParams(exec, childNode, same));
-    REFUSED(cudaGraphExecChildGraphNodeSetParams(exec, childNode, other), cudaErrorInvalidValue);
+    REFUSED(cudaGraphExecChildGraphNodeSetParams(exec, childNode, other),
+            cudaErrorGraphExecUpdateFailure);
     REFUSED(cudaGraphExecChildGraphNodeSetParams(exec, root, same), cudaErrorInvalidValue);
     CHECK(cudaGraphLaunch(exec, 0));
     CHECK(cudaStreamSynchronize(0));

@@ -12,7 +12,9 @@ use super::exec::mismatch;
 use super::exec_params::set_node;
 use super::model::{ChildGraph, NodeKind};
 use super::params::not_a;
-use super::{find_graph, find_node, next_handle, register_node, register_shared_graph};
+use super::{
+    find_graph, find_node, next_handle, register_node, register_shared_graph, EXEC_UPDATE_FAILURE,
+};
 use crate::errors::{cudaError_t, guard, CudaError, INVALID_VALUE};
 use crate::memory::store;
 use crate::state::lock;
@@ -51,7 +53,8 @@ pub unsafe extern "C" fn cudaGraphChildGraphNodeGetGraph(
 }
 
 /// Gives child graph node `node` of `exec` the graph `graph`, whose topology (nodes, their
-/// types and order, and edges) must be that of the node's graph.
+/// types and order, and edges) must be that of the node's graph (else
+/// `cudaErrorGraphExecUpdateFailure`).
 #[no_mangle]
 pub extern "C" fn cudaGraphExecChildGraphNodeSetParams(
     exec: *mut c_void,
@@ -67,8 +70,9 @@ pub extern "C" fn cudaGraphExecChildGraphNodeSetParams(
             };
             match mismatch(&old.snapshot(), &new.snapshot()) {
                 None => Ok(()),
+                // NVIDIA's runtime (an H200): cudaErrorGraphExecUpdateFailure.
                 Some(_) => Err(CudaError::new(
-                    INVALID_VALUE,
+                    EXEC_UPDATE_FAILURE,
                     "the graph's topology differs from the node's",
                 )),
             }
