@@ -10,8 +10,8 @@
 mod common;
 
 use chevron_cpu_jit::CompiledKernel;
-use chevron_ptx::interp::{LaunchConfig, LaunchHooks};
-use common::{words, Setup, HEADER};
+use chevron_ptx::interp::LaunchConfig;
+use common::{Setup, HEADER};
 
 const KERNELS: &str = r#"
 // Thread g: a = x[g] and values made from it before the first barrier, used only at the end;
@@ -72,9 +72,6 @@ LOOP:
 
 // The same with the output's address carried from the top (a value carried wrongly there
 // faults, and the interpreter's run of the block hides it; the values are not).
-// regions in between that part groups when a & sel is set, a shuffle region, and a loop of
-// barriers. out[g] (64 bits) = a mix of everything, its address made again at the end (so
-// that a value carried wrongly gives a wrong word, not a fault the interpreter would redo).
 .visible .entry regions_carried(.param .u64 x, .param .u64 out, .param .u32 sel)
 {
     .shared .align 4 .b32 s[256];
@@ -162,20 +159,8 @@ fn check(s: &Setup, name: &str) {
     // sel 0: no group parts; 1, 4, 0x10: some groups part (on a, then on the shuffled value).
     for sel in [0u32, 1, 4, 0x10] {
         let run = |use_compiled: bool| {
-            let x = s.memory.alloc(input.len() as u64, 256).unwrap();
-            s.memory.write(x, &input).unwrap();
-            let out = s.memory.alloc(out_bytes as u64, 256).unwrap();
-            s.memory.write(out, &vec![0xee; out_bytes]).unwrap();
-            let mut p: Vec<u8> = [x, out].iter().flat_map(|v| v.to_le_bytes()).collect();
-            p.extend(sel.to_le_bytes());
-            if use_compiled {
-                kernel.launch(&cfg, &p, &LaunchHooks::default()).unwrap();
-            } else {
-                s.program.launch(&handle, &cfg, &p).unwrap();
-            }
-            let mut bytes = vec![0u8; out_bytes];
-            s.memory.read(out, &mut bytes).unwrap();
-            words(&bytes)
+            let kernel = (&handle, use_compiled.then_some(&kernel));
+            s.run_in_out(kernel, &cfg, &input, out_bytes, &[sel])
         };
         let want = run(false);
         assert_eq!(run(true), want, "{name} sel {sel:#x}");

@@ -118,22 +118,8 @@ fn scatters_gathers_and_shifts_by_a_register_match() {
         let out_bytes = 48 * threads as usize;
         for amount in [0u32, 5, 31, 32, 40, 63, 64, 1000] {
             let run = |use_compiled: bool| {
-                let x = s.memory.alloc(input.len() as u64, 256).unwrap();
-                s.memory.write(x, &input).unwrap();
-                let out = s.memory.alloc(out_bytes as u64, 256).unwrap();
-                s.memory.write(out, &vec![0xee; out_bytes]).unwrap();
-                let mut p: Vec<u8> = [x, out].iter().flat_map(|v| v.to_le_bytes()).collect();
-                p.extend(amount.to_le_bytes());
-                if use_compiled {
-                    kernel
-                        .launch(&config(4), &p, &LaunchHooks::default())
-                        .unwrap();
-                } else {
-                    s.program.launch(&handle, &config(4), &p).unwrap();
-                }
-                let mut bytes = vec![0u8; out_bytes];
-                s.memory.read(out, &mut bytes).unwrap();
-                words(&bytes)
+                let kernel = (&handle, use_compiled.then_some(&kernel));
+                s.run_in_out(kernel, &config(4), &input, out_bytes, &[amount])
             };
             let want = run(false);
             assert!(!want.contains(&0xeeee_eeee), "every word written");

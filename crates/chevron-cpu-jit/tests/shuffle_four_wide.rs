@@ -6,8 +6,8 @@
 
 mod common;
 
-use chevron_ptx::interp::{LaunchConfig, LaunchHooks};
-use common::{words, Setup, HEADER};
+use chevron_ptx::interp::LaunchConfig;
+use common::{Setup, HEADER};
 
 const KERNELS: &str = r#"
 // Thread g of T: v = x[g] (+ 7 when odd: groups part); out[k * T + g] = the k-th result.
@@ -94,22 +94,8 @@ fn shuffles_match(group_threads: u32) {
         };
         for (b, c, quit) in cases {
             let run = |use_compiled: bool| {
-                let x = s.memory.alloc(input.len() as u64, 256).unwrap();
-                s.memory.write(x, &input).unwrap();
-                let out = s.memory.alloc(out_bytes as u64, 256).unwrap();
-                s.memory.write(out, &vec![0xee; out_bytes]).unwrap();
-                let mut p: Vec<u8> = [x, out].iter().flat_map(|v| v.to_le_bytes()).collect();
-                for v in [b, c, quit] {
-                    p.extend(v.to_le_bytes());
-                }
-                if use_compiled {
-                    kernel.launch(&cfg, &p, &LaunchHooks::default()).unwrap();
-                } else {
-                    s.program.launch(&handle, &cfg, &p).unwrap();
-                }
-                let mut bytes = vec![0u8; out_bytes];
-                s.memory.read(out, &mut bytes).unwrap();
-                words(&bytes)
+                let kernel = (&handle, use_compiled.then_some(&kernel));
+                s.run_in_out(kernel, &cfg, &input, out_bytes, &[b, c, quit])
             };
             let want = run(false);
             assert_eq!(

@@ -9,8 +9,8 @@ mod common;
 
 use std::fmt::Write;
 
-use chevron_ptx::interp::{LaunchConfig, LaunchHooks};
-use common::{words, Setup, HEADER};
+use chevron_ptx::interp::LaunchConfig;
+use common::{Setup, HEADER};
 
 const MODES: [&str; 4] = ["up", "down", "bfly", "idx"];
 
@@ -119,21 +119,8 @@ fn both(s: &Setup, name: &str, scalars: &[u32], outputs: usize) -> [Vec<u32>; 2]
         threads: 2,
     };
     let run = |use_compiled: bool| {
-        let x = s.memory.alloc(input.len() as u64, 256).unwrap();
-        s.memory.write(x, &input).unwrap();
-        let out_bytes = 4 * outputs * n;
-        let out = s.memory.alloc(out_bytes as u64, 256).unwrap();
-        s.memory.write(out, &vec![0xee; out_bytes]).unwrap();
-        let mut p: Vec<u8> = [x, out].iter().flat_map(|v| v.to_le_bytes()).collect();
-        p.extend(scalars.iter().flat_map(|v| v.to_le_bytes()));
-        if use_compiled {
-            kernel.launch(&cfg, &p, &LaunchHooks::default()).unwrap();
-        } else {
-            s.program.launch(&handle, &cfg, &p).unwrap();
-        }
-        let mut bytes = vec![0u8; out_bytes];
-        s.memory.read(out, &mut bytes).unwrap();
-        words(&bytes)
+        let kernel = (&handle, use_compiled.then_some(&kernel));
+        s.run_in_out(kernel, &cfg, &input, 4 * outputs * n, scalars)
     };
     [run(false), run(true)]
 }

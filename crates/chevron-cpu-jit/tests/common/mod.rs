@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use chevron_cpu_jit::CompiledKernel;
-use chevron_ptx::interp::{DeviceMemory, LaunchConfig, Program};
+use chevron_ptx::interp::{DeviceMemory, KernelHandle, LaunchConfig, LaunchHooks, Program};
 
 /// A PTX module of `kernels` for sm_70.
 pub const HEADER: &str = ".version 7.0\n.target sm_70\n.address_size 64\n";
@@ -31,6 +31,35 @@ impl Setup {
     pub fn of(source: &str) -> Setup {
         let (memory, program) = load(source);
         Setup { memory, program }
+    }
+
+    /// Runs kernel `handle` once, `compiled` or (given `None`) in the interpreter, with a fresh
+    /// copy of `input` as its first parameter, an output of `out_bytes` bytes filled with 0xee
+    /// as its second and the words `scalars` after them; returns the output's words.
+    pub fn run_in_out(
+        &self,
+        (handle, compiled): (&KernelHandle, Option<&CompiledKernel>),
+        cfg: &LaunchConfig,
+        input: &[u8],
+        out_bytes: usize,
+        scalars: &[u32],
+    ) -> Vec<u32> {
+        let x = self.memory.alloc(input.len() as u64, 256).unwrap();
+        self.memory.write(x, input).unwrap();
+        let out = self.memory.alloc(out_bytes as u64, 256).unwrap();
+        self.memory.write(out, &vec![0xee; out_bytes]).unwrap();
+        let mut p: Vec<u8> = [x, out].iter().flat_map(|v| v.to_le_bytes()).collect();
+        p.extend(scalars.iter().flat_map(|v| v.to_le_bytes()));
+        match compiled {
+            Some(kernel) => kernel
+                .launch(cfg, &p, &LaunchHooks::default())
+                .map(|_| ())
+                .unwrap(),
+            None => self.program.launch(handle, cfg, &p).map(|_| ()).unwrap(),
+        }
+        let mut bytes = vec![0u8; out_bytes];
+        self.memory.read(out, &mut bytes).unwrap();
+        words(&bytes)
     }
 }
 
