@@ -127,6 +127,9 @@ pub fn run(args: &RunArgs, out: &mut dyn Write) -> CommandResult {
         shared_bytes: args.shared,
     };
 
+    // The uploads above are queued on the stream: finish them first, so `elapsed_ms` times the
+    // launch (its compile included) and nothing queued before it.
+    stream.synchronize()?;
     let start = Instant::now();
     let token = kernel.launch(&stream, config, &kernel_args[..])?;
     match args.timeout {

@@ -18,6 +18,7 @@ use std::sync::{Arc, Mutex, RwLock};
 use super::address_space::{AddressSpace, Placement};
 use super::defined::DefinedBytes;
 use super::fault::MemoryError;
+use chevron_hostmem::Words;
 
 /// Base of device 0's address range; device `i` starts at `DEVICE_BASE + (i << 40)`.
 pub const DEVICE_BASE: u64 = 0x7f00_0000_0000;
@@ -73,7 +74,7 @@ pub struct Allocation {
     pub base: u64,
     pub size: u64,
     freed: AtomicBool,
-    words: Box<[AtomicU64]>,
+    words: Words,
     /// initcheck: which bytes were written (only while the memory tracks definedness).
     defined: Option<DefinedBytes>,
 }
@@ -91,16 +92,12 @@ impl Allocation {
     fn new(base: u64, size: u64, track_defined: bool) -> Result<Allocation, MemoryError> {
         let count = usize::try_from(size.div_ceil(8).max(1))
             .map_err(|_| MemoryError::OutOfMemory { bytes: size })?;
-        let mut words = Vec::new();
-        words
-            .try_reserve_exact(count)
-            .map_err(|_| MemoryError::OutOfMemory { bytes: size })?;
-        words.resize_with(count, || AtomicU64::new(0));
+        let words = Words::zeroed(count).ok_or(MemoryError::OutOfMemory { bytes: size })?;
         Ok(Allocation {
             base,
             size,
             freed: AtomicBool::new(false),
-            words: words.into_boxed_slice(),
+            words,
             defined: track_defined.then(|| DefinedBytes::new(size)),
         })
     }
