@@ -41,6 +41,7 @@ mod graph;
 mod launch_check;
 mod memory;
 mod module;
+mod placement;
 mod pool;
 mod scheduler;
 mod shared_usage;

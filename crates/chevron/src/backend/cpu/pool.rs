@@ -7,6 +7,8 @@
 //! may all be running another stream's spinning blocks): once the worker thread runs out of
 //! blocks it withdraws every ticket no thread has taken, and waits only for those that started.
 //! That keeps the old guarantee that a spinning kernel never starves another stream.
+//! Each pool thread, and the stream's thread during a launch, runs on a core of its own
+//! (`placement.rs`).
 
 use std::any::Any;
 use std::collections::VecDeque;
@@ -82,7 +84,11 @@ impl WorkerPool {
                 let shared = Arc::clone(&shared);
                 std::thread::Builder::new()
                     .name(format!("{name}-worker{index}"))
-                    .spawn(move || serve(&shared))
+                    .spawn(move || {
+                        // Pool thread `index` is the launches' worker 1, 2, … in turn.
+                        super::placement::bind_pool_thread(index + 1);
+                        serve(&shared)
+                    })
                     .ok()
             })
             .collect();
@@ -144,7 +150,9 @@ impl BlockWorkers for WorkerPool {
                 self.shared.ready.notify_one();
             }
         }
+        let binding = super::placement::LaunchBinding::for_launch(helpers + 1);
         let own = panic::catch_unwind(AssertUnwindSafe(|| work(0)));
+        drop(binding);
         let mut helper_panic = None;
         for ticket in &tickets {
             let mut state = ticket.state();
