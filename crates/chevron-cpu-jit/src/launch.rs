@@ -126,7 +126,15 @@ impl CompiledKernel {
                 self.interpret(config, params, hooks, range)
             };
         }
-        let workers = config.threads.max(1).min((blocks - first) as usize);
+        // A kernel talking to other blocks through volatile or ordered accesses (a decoupled
+        // look-back's flags) runs its blocks one at a time, in order: a block never waits for
+        // one that runs at the same time, so a compiled block never spins on another (where
+        // the spin check, made for a block alone, would send it back to the interpreter).
+        let workers = if self.blocks_in_order {
+            1
+        } else {
+            config.threads.max(1).min((blocks - first) as usize)
+        };
         let next = AtomicU64::new(first);
         let abort = AtomicBool::new(false);
         let first_fault: Mutex<Option<(u64, Fault)>> = Mutex::new(None);

@@ -77,6 +77,9 @@ pub struct CompiledKernel {
     /// Whether the kernel synchronises the grid (`codegen/spin.rs`): its blocks all run at
     /// once, taking turns at spin loops (`cooperative.rs`).
     cooperative: bool,
+    /// Whether the kernel, not cooperative, makes volatile or memory-ordered accesses: its
+    /// blocks run one at a time, in order (`launch.rs`).
+    blocks_in_order: bool,
     /// Whether a block runs in one phase ([`codegen::single_phase`]): the first
     /// [`PHASE_DONE`](context::PHASE_DONE) ends it.
     single_phase: bool,
@@ -277,6 +280,7 @@ impl CompiledKernel {
             code.frame_size,
         );
         let cooperative = codegen::spin::cooperative(code);
+        let blocks_in_order = !cooperative && codegen::spin::any_ordered(code);
         let shuffles = code
             .insts
             .iter()
@@ -295,6 +299,7 @@ impl CompiledKernel {
             single_phase,
             shuffles,
             cooperative,
+            blocks_in_order,
             param_size,
             frame_size,
             compile_time: started.elapsed(),

@@ -11,7 +11,7 @@ use cranelift_codegen::ir::{types, AtomicRmwOp, Block, InstBuilder, MemFlagsData
 
 use cranelift_frontend::FunctionBuilder;
 
-use super::{Emitter, Unsupported};
+use super::{spin, Emitter, Unsupported};
 
 /// Memory of the block that compiled code addresses by offset.
 #[derive(Clone, Copy, PartialEq)]
@@ -132,6 +132,16 @@ impl Emitter<'_, '_, '_> {
                 self.region_access(pc, Region::Frame, a, len, join);
             }
             Space::Generic => {
+                if self.ordered_shared_interpreted && spin::ordered(self.t.code, pc) {
+                    // A volatile or ordered access reaching shared memory may be
+                    // warp-synchronous code: the interpreter runs the block (`subset.rs`).
+                    let off = self.b.ins().iadd_imm_u(a, -(SHARED_WINDOW as i64));
+                    let inside =
+                        (self.b.ins()).icmp_imm_u(IntCC::UnsignedLessThan, off, WINDOW_SIZE as i64);
+                    let (fault, other) = (self.fault_block(pc), self.b.create_block());
+                    self.b.ins().brif(inside, fault, &[], other, &[]);
+                    self.b.switch_to_block(other);
+                }
                 // Shared, local (a kernel with a stack frame), parameters (a kernel that takes
                 // their addresses), else global.
                 let mut windows = vec![(SHARED_WINDOW, Region::Shared)];

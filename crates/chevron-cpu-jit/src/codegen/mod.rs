@@ -234,6 +234,9 @@ struct Emitter<'a, 'b, 'c> {
     /// Whether the kernel takes the address of a parameter (generic accesses may then land in
     /// the parameter buffer).
     param_addresses: bool,
+    /// Whether a volatile or ordered generic access that reaches shared memory faults, so
+    /// that the interpreter runs the block (a kernel that is not cooperative: `subset.rs`).
+    ordered_shared_interpreted: bool,
     /// Accesses checked earlier on every path to the current instruction, with the host
     /// address each gave (`memory.rs`): the same address again needs no second check.
     checked: Vec<Checked>,
@@ -283,6 +286,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 .collect(),
             checked: Vec::new(),
             param_addresses: takes_param_addresses(&t.code.insts),
+            ordered_shared_interpreted: !spin::cooperative(t.code),
         }
     }
 
@@ -558,6 +562,26 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             Special::Warpid => {
                 let t = self.b.use_var(self.thread);
                 self.b.ins().ushr_imm_u(t, 5)
+            }
+            Special::LanemaskEq
+            | Special::LanemaskLt
+            | Special::LanemaskLe
+            | Special::LanemaskGt
+            | Special::LanemaskGe => {
+                // The interpreter's masks of the lane (`interp/warp.rs`), in 64 bits.
+                let t = self.b.use_var(self.thread);
+                let lane = self.b.ins().band_imm_u(t, 31);
+                let one = self.b.ins().iconst(types::I64, 1);
+                let bit = self.b.ins().ishl(one, lane);
+                let below = self.b.ins().iadd_imm_u(bit, -1);
+                let up_to = self.b.ins().iadd(below, bit);
+                match sp {
+                    Special::LanemaskEq => bit,
+                    Special::LanemaskLt => below,
+                    Special::LanemaskLe => up_to,
+                    Special::LanemaskGt => self.b.ins().bxor_imm_u(up_to, 0xffff_ffff),
+                    _ => self.b.ins().bxor_imm_u(below, 0xffff_ffff),
+                }
             }
             Special::DynamicSmem => {
                 self.load_fixed(types::I64, offset_of!(BlockContext, dynamic_smem))

@@ -20,7 +20,9 @@ impl Emitter<'_, '_, '_> {
             return Ok(());
         }
         match op {
-            Op::Nop | Op::Fence => {}
+            // A sleep is a hint (PTX: "approximately" its time, which may be none); a spin
+            // loop around it yields as its fuel runs out, as any loop.
+            Op::Nop | Op::Fence | Op::Nanosleep => {}
             Op::Bra { target } => {
                 self.branch(pc, *target as usize);
                 return Ok(());

@@ -63,11 +63,18 @@ pub(crate) fn spin_heads(code: &FunctionCode) -> BTreeSet<usize> {
     heads
 }
 
-/// For a cooperative kernel, the instructions its vector function leaves to the scalar code
-/// (`vector/plan.rs`): its spin loops whole (head to backward branch), where the scalar code
-/// yields, and its volatile and memory-ordered accesses; `None` for any other kernel.
+/// Whether `code` makes a volatile or memory-ordered access (it then runs its blocks one at a
+/// time unless it is cooperative: `launch.rs`).
+pub(crate) fn any_ordered(code: &FunctionCode) -> bool {
+    (0..code.insts.len()).any(|pc| ordered(code, pc))
+}
+
+/// For a cooperative kernel, or one with volatile or memory-ordered accesses, the instructions
+/// its vector function leaves to the scalar code (`vector/plan.rs`): a cooperative kernel's
+/// spin loops whole (head to backward branch), where the scalar code yields, and the volatile
+/// and memory-ordered accesses; `None` for any other kernel.
 pub(crate) fn scalar_only(code: &FunctionCode) -> Option<BTreeSet<usize>> {
-    if !cooperative(code) {
+    if !cooperative(code) && !any_ordered(code) {
         return None;
     }
     let heads = spin_heads(code);

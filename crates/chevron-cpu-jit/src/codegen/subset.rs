@@ -14,7 +14,8 @@ use chevron_ptx::lowered::{
 };
 
 /// Why `code` (a kernel with its calls inlined) stays interpreted, if it does: the first
-/// instruction outside the subset, a volatile or ordered access, a predicated barrier or exit,
+/// instruction outside the subset, a volatile or ordered load or store outside global memory
+/// (but in a cooperative kernel), a predicated barrier or exit,
 /// or a global atomic a collective may follow. Cheap (one pass, no code generated): the
 /// tiering policy asks it before it decides to compile.
 pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
@@ -33,6 +34,9 @@ pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
     let set_once = set_once_before(&code.insts, code.num_regs);
     // A cooperative kernel's blocks all run at once and yield at spin loops (`spin.rs`).
     let cooperative = super::spin::cooperative(code);
+    let atomics = code.insts.iter().any(|inst| {
+        (inst.operands().accesses.iter()).any(|access| access.kind == AccessKind::Atomic)
+    });
     for (pc, inst) in code.insts.iter().enumerate() {
         let constant = |s: &Src| match s {
             Src::Imm(v) => Some(*v),
@@ -45,16 +49,12 @@ pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
         if let Some(why) = unsupported(&inst.op, code.param_size, &constant) {
             return Some(format!("{why} (line {})", code.line(pc)));
         }
-        if super::spin::ordered(code, pc) && !cooperative {
-            // Volatile or ordered accesses talk to other threads or blocks (flags, spin
-            // waits), where the interpreter's scheduling and spin detection are the reference
-            // (but in a cooperative grid, whose blocks all take turns, a spin yields).
-            return Some(format!(
-                "a volatile or memory-ordered access (line {})",
-                code.line(pc)
-            ));
-        }
         let operands = inst.operands();
+        if super::spin::ordered(code, pc) && !cooperative {
+            if let Some(why) = ordered_refusal(&operands, atomics) {
+                return Some(format!("{why} (line {})", code.line(pc)));
+            }
+        }
         let leaves = matches!(operands.flow, Flow::Exit | Flow::Return);
         if operands.guarded && (leaves || operands.meets.is_some()) {
             return Some(format!(
@@ -71,6 +71,31 @@ pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
         ));
     }
     None
+}
+
+/// Why a volatile or memory-ordered instruction with `operands` keeps a kernel that is not
+/// cooperative (and makes atomics if `atomics`) interpreted, if it does. Warp-synchronous code
+/// (a reduction's last warp through `volatile` shared memory) relies on a warp's lanes running
+/// in lockstep, which only the interpreter does: such loads and stores to shared (or local)
+/// memory are refused. Those to global memory (flags between blocks, a decoupled look-back)
+/// compile, and the kernel's blocks run one at a time, in order (`launch.rs`). A generic one
+/// compiles too, but one that reaches shared memory at run time sends its block back to the
+/// interpreter (`memory.rs`), which runs it again from its start: refused in a kernel with
+/// atomics, which that would make twice.
+fn ordered_refusal(
+    operands: &chevron_ptx::lowered::Operands,
+    atomics: bool,
+) -> Option<&'static str> {
+    let plain = |space: Space| {
+        (operands.accesses.iter()).any(|a| a.space == space && a.kind != AccessKind::Atomic)
+    };
+    if plain(Space::Shared) || plain(Space::Local) || plain(Space::Param) {
+        Some("a volatile or memory-ordered load or store outside global memory")
+    } else if plain(Space::Generic) && atomics {
+        Some("a volatile or memory-ordered generic load or store in a kernel with atomics")
+    } else {
+        None
+    }
 }
 
 /// Register → (the instructions that read it as, the immediate), for registers written once (unguarded, by a `mov` of an immediate) and read in the same
@@ -145,11 +170,6 @@ pub(super) fn unsupported(
                 | Special::Gridid
                 | Special::Smid
                 | Special::Cluster(_)
-                | Special::LanemaskEq
-                | Special::LanemaskLt
-                | Special::LanemaskLe
-                | Special::LanemaskGt
-                | Special::LanemaskGe
         ),
         _ => true,
     };
@@ -172,7 +192,8 @@ pub(super) fn unsupported(
     let sources = op.operands().reads.iter().all(src_ok);
     let ok = sources
         && match op {
-            Op::Nop | Op::Fence | Op::Bra { .. } | Op::Ret | Op::Exit | Op::Trap => true,
+            Op::Nop | Op::Fence | Op::Nanosleep => true,
+            Op::Bra { .. } | Op::Ret | Op::Exit | Op::Trap => true,
             Op::Mov { .. } | Op::Prmt { .. } | Op::Shf { .. } | Op::Bfi { .. } => true,
             // Carries live in a flag register outside the compiled form.
             Op::IntBin { k, t, .. } => int(*t) && !matches!(k, IntBin::Carry { .. }),

@@ -1,0 +1,267 @@
+//! Volatile and memory-ordered accesses outside cooperative kernels: global ones compile (a
+//! decoupled look-back's flags, `nanosleep` in its wait, the `%lanemask_*` registers its warp
+//! votes read), the kernel's blocks then run one at a time, in order; warp-synchronous code
+//! through `volatile` shared memory stays the interpreter's (its lanes must run in lockstep),
+//! and a generic one that reaches shared memory sends its block to the interpreter.
+
+mod common;
+
+use chevron_cpu_jit::{CompileOptions, CompiledKernel};
+use chevron_ptx::interp::LaunchHooks;
+use common::{config, Setup, HEADER};
+
+/// Block `b`'s thread 0 waits (a volatile spin with `nanosleep`) for block `b - 1`'s flag,
+/// adds `in[b]` to its prefix and publishes its own prefix and flag: `out[0..n]` are the
+/// inclusive prefix sums of `in`, `out[n..2n]` the flags. Only correct when every block it
+/// waits for gets to run.
+const LOOKBACK: &str = r"
+.visible .entry lookback(.param .u64 in, .param .u64 out)
+{
+    .reg .pred %p<4>; .reg .b32 %r<12>; .reg .b64 %rd<12>;
+    ld.param.u64 %rd1, [in]; ld.param.u64 %rd2, [out];
+    mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x; mov.u32 %r3, %nctaid.x;
+    setp.ne.u32 %p1, %r1, 0;
+    @%p1 bra DONE;
+    mul.wide.u32 %rd3, %r2, 4; add.s64 %rd4, %rd1, %rd3;
+    ld.global.u32 %r4, [%rd4];
+    mov.u32 %r5, 0;
+    setp.eq.u32 %p2, %r2, 0;
+    @%p2 bra PUBLISH;
+    add.u32 %r6, %r3, %r2; sub.u32 %r6, %r6, 1;
+    mul.wide.u32 %rd5, %r6, 4; add.s64 %rd6, %rd2, %rd5;
+WAIT:
+    ld.volatile.global.u32 %r7, [%rd6];
+    setp.ne.u32 %p3, %r7, 0;
+    @%p3 bra READY;
+    nanosleep.u32 100;
+    bra WAIT;
+READY:
+    sub.u32 %r8, %r2, 1; mul.wide.u32 %rd7, %r8, 4; add.s64 %rd8, %rd2, %rd7;
+    ld.volatile.global.u32 %r5, [%rd8];
+PUBLISH:
+    add.u32 %r9, %r5, %r4;
+    add.s64 %rd9, %rd2, %rd3;
+    st.volatile.global.u32 [%rd9], %r9;
+    membar.gl;
+    add.u32 %r10, %r3, %r2; mul.wide.u32 %rd10, %r10, 4; add.s64 %rd11, %rd2, %rd10;
+    st.volatile.global.u32 [%rd11], 1;
+DONE:
+    ret;
+}
+";
+
+/// `out[5 t + k]` = thread `t`'s `%lanemask_eq`, `_lt`, `_le`, `_gt`, `_ge`.
+const LANEMASKS: &str = r"
+.visible .entry lanemasks(.param .u64 in, .param .u64 out)
+{
+    .reg .b32 %r<12>; .reg .b64 %rd<8>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x; mul.lo.u32 %r2, %r1, 5;
+    mul.wide.u32 %rd2, %r2, 4; add.s64 %rd3, %rd1, %rd2;
+    mov.u32 %r3, %lanemask_eq; st.global.u32 [%rd3], %r3;
+    mov.u32 %r4, %lanemask_lt; st.global.u32 [%rd3+4], %r4;
+    mov.u32 %r5, %lanemask_le; st.global.u32 [%rd3+8], %r5;
+    mov.u32 %r6, %lanemask_gt; st.global.u32 [%rd3+12], %r6;
+    mov.u32 %r7, %lanemask_ge; st.global.u32 [%rd3+16], %r7;
+    ret;
+}
+";
+
+/// The last warp of a block reduction, warp-synchronous through volatile memory (no
+/// `__syncwarp`): `s[t] += s[t + 32]`, then 16, 8, 4, 2, 1, each a volatile load pair and store,
+/// lanes in lockstep; `out[block]` = `s[0]`. With its lanes one after another the sum differs.
+/// `SPACE` is `.shared` (the address of the shared array) or generic (`cvta` of it), `ATOMIC`
+/// an optional global atomic before it.
+fn warp_synchronous(space: &str, atomic: &str) -> String {
+    let (address, access) = if space == "shared" {
+        ("mov.u32 %r9, s; cvt.u64.u32 %rd5, %r9;", "shared.")
+    } else {
+        ("mov.u64 %rd4, s; cvta.shared.u64 %rd5, %rd4;", "")
+    };
+    format!(
+        r"
+.visible .entry reduce(.param .u64 in, .param .u64 out)
+{{
+    .shared .align 4 .b32 s[64];
+    .reg .pred %p<3>; .reg .b32 %r<16>; .reg .b64 %rd<16>;
+    ld.param.u64 %rd1, [in]; ld.param.u64 %rd2, [out];
+    mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x;
+    mad.lo.u32 %r3, %r2, 64, %r1;
+    mul.wide.u32 %rd3, %r3, 4; add.s64 %rd3, %rd1, %rd3;
+    ld.global.u32 %r4, [%rd3];
+    {address}
+    mul.wide.u32 %rd6, %r1, 4; add.s64 %rd7, %rd5, %rd6;
+    st.volatile.{access}u32 [%rd7], %r4;
+    {atomic}
+    bar.sync 0;
+    setp.ge.u32 %p1, %r1, 32;
+    @%p1 bra DONE;
+    mov.u32 %r5, 32;
+STEP:
+    mul.wide.u32 %rd8, %r5, 4; add.s64 %rd9, %rd7, %rd8;
+    ld.volatile.{access}u32 %r6, [%rd7];
+    ld.volatile.{access}u32 %r7, [%rd9];
+    add.u32 %r6, %r6, %r7;
+    st.volatile.{access}u32 [%rd7], %r6;
+    shr.u32 %r5, %r5, 1;
+    setp.ne.u32 %p2, %r5, 0;
+    @%p2 bra STEP;
+    setp.ne.u32 %p2, %r1, 0;
+    @%p2 bra DONE;
+    ld.volatile.{access}u32 %r8, [%rd5];
+    mul.wide.u32 %rd10, %r2, 4; add.s64 %rd11, %rd2, %rd10;
+    st.global.u32 [%rd11], %r8;
+DONE:
+    ret;
+}}
+"
+    )
+}
+
+/// Each block's thread 0 counts itself in (`out[0]`), keeps the highest count seen
+/// (`out[1]`), reads a volatile word a while, and counts itself out: `out[1]` is how many
+/// blocks ran at once.
+const OVERLAP: &str = r"
+.visible .entry overlap(.param .u64 in, .param .u64 out)
+{
+    .reg .pred %p<3>; .reg .b32 %r<8>; .reg .b64 %rd<4>;
+    ld.param.u64 %rd1, [out];
+    mov.u32 %r1, %tid.x;
+    setp.ne.u32 %p1, %r1, 0;
+    @%p1 bra DONE;
+    atom.global.add.u32 %r2, [%rd1], 1;
+    add.u32 %r2, %r2, 1;
+    atom.global.max.u32 %r3, [%rd1+4], %r2;
+    mov.u32 %r4, 0;
+BUSY:
+    ld.volatile.global.u32 %r5, [%rd1+8];
+    add.u32 %r4, %r4, 1;
+    setp.lt.u32 %p2, %r4, 200000;
+    @%p2 bra BUSY;
+    atom.global.add.u32 %r6, [%rd1], -1;
+DONE:
+    ret;
+}
+";
+
+const COUNT_ATOMIC: &str = "atom.global.add.u32 %r10, [%rd2+1024], 1;";
+
+/// Runs `kernel` over `input` with a zeroed output of `out_words` words, compiled (by
+/// `compiled`) or interpreted, on `threads` host threads; the output's words.
+fn run(
+    setup: &Setup,
+    kernel: &str,
+    compiled: Option<&CompiledKernel>,
+    (grid, block, threads): (u32, u32, usize),
+    input: &[u32],
+    out_words: usize,
+) -> Vec<u32> {
+    let memory = &setup.memory;
+    let bytes: Vec<u8> = input.iter().flat_map(|w| w.to_le_bytes()).collect();
+    let x = memory.alloc(bytes.len().max(4) as u64, 256).unwrap();
+    memory.write(x, &bytes).unwrap();
+    let out = memory.alloc(out_words as u64 * 4, 256).unwrap();
+    memory.write(out, &vec![0; out_words * 4]).unwrap();
+    let params: Vec<u8> = [x, out].iter().flat_map(|v| v.to_le_bytes()).collect();
+    let cfg = config(grid, block, threads);
+    match compiled {
+        Some(k) => k.launch(&cfg, &params, &LaunchHooks::default()).map(|_| ()),
+        None => {
+            let handle = setup.program.kernel(kernel).unwrap();
+            setup.program.launch(&handle, &cfg, &params).map(|_| ())
+        }
+    }
+    .unwrap();
+    common::read_words(memory, out, out_words)
+}
+
+#[test]
+fn a_decoupled_look_back_over_volatile_global_flags_runs_compiled_in_order() {
+    let setup = Setup::of(&format!("{HEADER}{LOOKBACK}"));
+    let compiled = common::compile(&setup.program, "lookback", true);
+    let blocks = 200u32;
+    let input: Vec<u32> = (0..blocks).map(|b| b * 7 + 3).collect();
+    let mut expected: Vec<u32> = input
+        .iter()
+        .scan(0u32, |sum, &x| {
+            *sum += x;
+            Some(*sum)
+        })
+        .collect();
+    expected.extend(std::iter::repeat_n(1, blocks as usize));
+    let shape = (blocks, 64, 2);
+    let n = 2 * blocks as usize;
+    assert_eq!(run(&setup, "lookback", None, shape, &input, n), expected);
+    // Two host threads asked for: the compiled launch still runs its blocks in order.
+    assert_eq!(
+        run(&setup, "lookback", Some(&compiled), shape, &input, n),
+        expected
+    );
+}
+
+#[test]
+fn a_kernel_with_volatile_global_accesses_runs_one_block_at_a_time() {
+    let setup = Setup::of(&format!("{HEADER}{OVERLAP}"));
+    let compiled = common::compile(&setup.program, "overlap", true);
+    let got = run(&setup, "overlap", Some(&compiled), (64, 32, 2), &[], 3);
+    assert_eq!(got, [0, 1, 0]);
+}
+
+#[test]
+fn lane_masks_compile_to_the_interpreter_s_values() {
+    let setup = Setup::of(&format!("{HEADER}{LANEMASKS}"));
+    let expected: Vec<u32> = (0..64u32)
+        .flat_map(|t| {
+            let lane = t % 32;
+            let bit = 1u64 << lane;
+            let (below, up_to) = (bit - 1, 2 * bit - 1);
+            [bit, below, up_to, !up_to, !below].map(|m| m as u32)
+        })
+        .collect();
+    let interpreted = run(&setup, "lanemasks", None, (1, 64, 1), &[], 320);
+    assert_eq!(interpreted, expected);
+    for group_threads in common::GROUPS {
+        let options = CompileOptions {
+            group_threads,
+            ..CompileOptions::default()
+        };
+        let handle = setup.program.kernel("lanemasks").unwrap();
+        let compiled = CompiledKernel::compile(&setup.program, &handle, &options).unwrap();
+        let got = run(&setup, "lanemasks", Some(&compiled), (1, 64, 1), &[], 320);
+        assert_eq!(got, expected, "groups of {group_threads}");
+    }
+}
+
+fn refusal(source: &str) -> Option<String> {
+    let setup = Setup::of(&format!("{HEADER}{source}"));
+    let handle = setup.program.kernel("reduce").unwrap();
+    chevron_cpu_jit::assess(&setup.program, &handle).refusal
+}
+
+#[test]
+fn warp_synchronous_volatile_shared_code_stays_interpreted() {
+    let why = refusal(&warp_synchronous("shared", "")).expect("refused");
+    assert!(why.contains("outside global memory"), "{why}");
+    let why = refusal(&warp_synchronous("generic", COUNT_ATOMIC)).expect("refused");
+    assert!(
+        why.contains("generic load or store in a kernel with atomics"),
+        "{why}"
+    );
+}
+
+#[test]
+fn a_generic_volatile_access_reaching_shared_memory_hands_its_block_to_the_interpreter() {
+    let source = format!("{HEADER}{}", warp_synchronous("generic", ""));
+    assert_eq!(refusal(&warp_synchronous("generic", "")), None);
+    let setup = Setup::of(&source);
+    let compiled = common::compile(&setup.program, "reduce", true);
+    let input: Vec<u32> = (0..4 * 64).map(|i| i * 3 + 1).collect();
+    let interpreted = run(&setup, "reduce", None, (4, 64, 1), &input, 4);
+    // The lanes in lockstep: each block's sum of its first 32 values plus the second 32.
+    let sums: Vec<u32> = input.chunks(64).map(|c| c.iter().sum()).collect();
+    assert_eq!(interpreted, sums);
+    assert_eq!(
+        run(&setup, "reduce", Some(&compiled), (4, 64, 2), &input, 4),
+        interpreted
+    );
+}
