@@ -6,7 +6,7 @@ use std::cell::{Cell, RefCell};
 use std::collections::hash_map::DefaultHasher;
 use std::collections::VecDeque;
 use std::hash::{Hash, Hasher};
-use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU16, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::Arc;
 
 use chevron_ptx::interp::memory::Allocation;
@@ -348,6 +348,52 @@ pub struct Watch<'a> {
     pub verdict: Cell<Verdict>,
     /// Calls of [`fuel_out`] so far.
     pub calls: Cell<u32>,
+    /// The launch's count of waiting workers, for a kernel whose blocks wait for each other
+    /// through global flags ([`Waiting`]).
+    pub waits: Option<&'a Waiting>,
+    /// Whether this worker counts in `waits` as waiting now.
+    waiting: Cell<bool>,
+}
+
+/// The workers of a launch whose blocks may wait for each other (a decoupled look-back, a
+/// hand-written grid barrier), and how many of them wait: a block whose state repeats is
+/// judged to spin only when every worker's does. While another runs on, it may be the block
+/// this one waits for (a look-back waits for earlier blocks, which started first).
+/// A worker of the launch that has not started yet ([`Waiting::STARTING`] after the launch
+/// began) counts as one that will run on: it may be the one to run the block waited for.
+#[derive(Debug)]
+pub struct Waiting {
+    /// Workers the launch asked for.
+    intended: usize,
+    /// When the launch began.
+    began: std::time::Instant,
+    /// Workers taking blocks of the launch now.
+    pub workers: AtomicUsize,
+    /// Of those, the ones whose block's state repeats.
+    waiting: AtomicUsize,
+}
+
+impl Waiting {
+    /// How long a worker of the launch may take to start (a pool thread busy with another
+    /// stream's launch may never start: its blocks go to the others).
+    const STARTING: std::time::Duration = std::time::Duration::from_millis(500);
+
+    /// The count of a launch of `intended` workers.
+    pub fn new(intended: usize) -> Waiting {
+        Waiting {
+            intended,
+            began: std::time::Instant::now(),
+            workers: AtomicUsize::new(0),
+            waiting: AtomicUsize::new(0),
+        }
+    }
+
+    /// Whether some worker runs on (or may still start).
+    fn others_run_on(&self) -> bool {
+        let workers = self.workers.load(Ordering::SeqCst);
+        self.waiting.load(Ordering::SeqCst) < workers
+            || (workers < self.intended && self.began.elapsed() < Self::STARTING)
+    }
 }
 
 impl<'a> Watch<'a> {
@@ -357,7 +403,16 @@ impl<'a> Watch<'a> {
             recent: RefCell::new(VecDeque::new()),
             verdict: Cell::new(Verdict::Running),
             calls: Cell::new(0),
+            waits: None,
+            waiting: Cell::new(false),
         }
+    }
+
+    /// A watch whose block may wait for the other blocks of `waits`' launch.
+    pub fn waiting_on(stop: Option<&'a AtomicBool>, waits: &'a Waiting) -> Watch<'a> {
+        let mut watch = Watch::new(stop);
+        watch.waits = Some(waits);
+        watch
     }
 
     /// The watch as [`Watch::new`] makes it, for the next block of a worker.
@@ -365,6 +420,31 @@ impl<'a> Watch<'a> {
         self.recent.borrow_mut().clear();
         self.verdict.set(Verdict::Running);
         self.calls.set(0);
+        self.set_waiting(false);
+    }
+
+    fn set_waiting(&self, now: bool) {
+        if let Some(waits) = self.waits {
+            if self.waiting.replace(now) != now {
+                if now {
+                    waits.waiting.fetch_add(1, Ordering::SeqCst);
+                } else {
+                    waits.waiting.fetch_sub(1, Ordering::SeqCst);
+                }
+            }
+        }
+    }
+
+    /// Whether the block, whose state repeats, may be waiting for another block that runs on.
+    fn others_run_on(&self) -> bool {
+        self.set_waiting(true);
+        self.waits.is_some_and(Waiting::others_run_on)
+    }
+}
+
+impl Drop for Watch<'_> {
+    fn drop(&mut self) {
+        self.set_waiting(false);
     }
 }
 
@@ -410,9 +490,16 @@ pub unsafe extern "C" fn fuel_out(context: *mut BlockContext) -> u64 {
     };
     let mut recent = watch.recent.borrow_mut();
     if recent.contains(&state) {
+        if watch.others_run_on() {
+            // Waiting: leave the core to the block waited for (on a host with fewer cores
+            // than workers, it may need this one).
+            std::thread::sleep(std::time::Duration::from_micros(50));
+            return 0;
+        }
         watch.verdict.set(Verdict::Spinning);
         return 1;
     }
+    watch.set_waiting(false);
     if recent.len() == REMEMBERED {
         recent.pop_front();
     }

@@ -22,8 +22,8 @@ use std::sync::Mutex;
 use chevron_ptx::interp::{Fault, LaunchConfig, LaunchHooks, LaunchReport};
 
 use crate::context::{
-    access_limit, BlockContext, Resolver, Verdict, Watch, FAULTED, FUEL, PHASE_DONE, STOPPED,
-    YIELDED,
+    access_limit, BlockContext, Resolver, Verdict, Waiting, Watch, FAULTED, FUEL, PHASE_DONE,
+    STOPPED, YIELDED,
 };
 use crate::phase_release::{release, Release};
 use crate::vector::SCALAR;
@@ -126,15 +126,10 @@ impl CompiledKernel {
                 self.interpret(config, params, hooks, range)
             };
         }
-        // A kernel talking to other blocks through volatile or ordered accesses (a decoupled
-        // look-back's flags) runs its blocks one at a time, in order: a block never waits for
-        // one that runs at the same time, so a compiled block never spins on another (where
-        // the spin check, made for a block alone, would send it back to the interpreter).
-        let workers = if self.blocks_in_order {
-            1
-        } else {
-            config.threads.max(1).min((blocks - first) as usize)
-        };
+        let workers = config.threads.max(1).min((blocks - first) as usize);
+        // A kernel whose blocks talk through volatile or ordered global accesses (a decoupled
+        // look-back's flags) may wait for each other: a block spins only when all do.
+        let waiting = Waiting::new(workers);
         let next = AtomicU64::new(first);
         let abort = AtomicBool::new(false);
         let first_fault: Mutex<Option<(u64, Fault)>> = Mutex::new(None);
@@ -149,7 +144,12 @@ impl CompiledKernel {
                 memory: std::sync::Arc::clone(self.program.memory()),
                 held: std::cell::RefCell::new(Vec::new()),
             };
-            let watch = Watch::new(hooks.stop);
+            let watch = if self.waits_for_blocks {
+                waiting.workers.fetch_add(1, Ordering::SeqCst);
+                Watch::waiting_on(hooks.stop, &waiting)
+            } else {
+                Watch::new(hooks.stop)
+            };
             // The worker's block context, made at its first block and started again for each
             // later one; it points into `buffers`, `sites`, `resolver` and `watch`.
             let mut context = None;
@@ -216,6 +216,9 @@ impl CompiledKernel {
                 }
             }
             vectors.add(tally);
+            if self.waits_for_blocks {
+                waiting.workers.fetch_sub(1, Ordering::SeqCst);
+            }
         };
         match (workers, hooks.workers) {
             (1, _) => work(0),

@@ -78,8 +78,8 @@ pub struct CompiledKernel {
     /// once, taking turns at spin loops (`cooperative.rs`).
     cooperative: bool,
     /// Whether the kernel, not cooperative, makes volatile or memory-ordered accesses: its
-    /// blocks run one at a time, in order (`launch.rs`).
-    blocks_in_order: bool,
+    /// blocks may wait for each other ([`context::Waiting`]).
+    waits_for_blocks: bool,
     /// Whether a block runs in one phase ([`codegen::single_phase`]): the first
     /// [`PHASE_DONE`](context::PHASE_DONE) ends it.
     single_phase: bool,
@@ -280,7 +280,7 @@ impl CompiledKernel {
             code.frame_size,
         );
         let cooperative = codegen::spin::cooperative(code);
-        let blocks_in_order = !cooperative && codegen::spin::any_ordered(code);
+        let waits_for_blocks = !cooperative && codegen::spin::any_ordered(code);
         let shuffles = code
             .insts
             .iter()
@@ -299,7 +299,7 @@ impl CompiledKernel {
             single_phase,
             shuffles,
             cooperative,
-            blocks_in_order,
+            waits_for_blocks,
             param_size,
             frame_size,
             compile_time: started.elapsed(),

@@ -1,6 +1,7 @@
 //! Volatile and memory-ordered accesses outside cooperative kernels: global ones compile (a
 //! decoupled look-back's flags, `nanosleep` in its wait, the `%lanemask_*` registers its warp
-//! votes read), the kernel's blocks then run one at a time, in order; warp-synchronous code
+//! votes read), and a block whose state repeats is judged to spin only when every worker's
+//! block does (it may wait for one that runs beside it); warp-synchronous code
 //! through `volatile` shared memory stays the interpreter's (its lanes must run in lockstep),
 //! and a generic one that reaches shared memory sends its block to the interpreter.
 
@@ -118,27 +119,33 @@ DONE:
     )
 }
 
-/// Each block's thread 0 counts itself in (`out[0]`), keeps the highest count seen
-/// (`out[1]`), reads a volatile word a while, and counts itself out: `out[1]` is how many
-/// blocks ran at once.
-const OVERLAP: &str = r"
-.visible .entry overlap(.param .u64 in, .param .u64 out)
+/// A hand-written barrier of the whole grid: each block's thread 0 counts itself in
+/// (`out[0]`; the last block after a while of work of its own), waits (a volatile spin) until every block has, and writes the count it saw to
+/// `out[1 + block]`. It passes only when every block runs at once.
+const GRID_BARRIER: &str = r"
+.visible .entry grid_barrier(.param .u64 in, .param .u64 out)
 {
     .reg .pred %p<3>; .reg .b32 %r<8>; .reg .b64 %rd<4>;
     ld.param.u64 %rd1, [out];
-    mov.u32 %r1, %tid.x;
+    mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x; mov.u32 %r3, %nctaid.x;
     setp.ne.u32 %p1, %r1, 0;
     @%p1 bra DONE;
-    atom.global.add.u32 %r2, [%rd1], 1;
-    add.u32 %r2, %r2, 1;
-    atom.global.max.u32 %r3, [%rd1+4], %r2;
-    mov.u32 %r4, 0;
+    sub.u32 %r6, %r3, 1;
+    setp.ne.u32 %p1, %r2, %r6;
+    mov.u32 %r7, 0;
+    @%p1 bra ARRIVE;
 BUSY:
-    ld.volatile.global.u32 %r5, [%rd1+8];
-    add.u32 %r4, %r4, 1;
-    setp.lt.u32 %p2, %r4, 200000;
+    add.u32 %r7, %r7, 1;
+    setp.lt.u32 %p2, %r7, 4000000;
     @%p2 bra BUSY;
-    atom.global.add.u32 %r6, [%rd1], -1;
+ARRIVE:
+    atom.global.add.u32 %r4, [%rd1], 1;
+WAIT:
+    ld.volatile.global.u32 %r5, [%rd1];
+    setp.lt.u32 %p2, %r5, %r3;
+    @%p2 bra WAIT;
+    mul.wide.u32 %rd2, %r2, 4; add.s64 %rd3, %rd1, %rd2;
+    st.global.u32 [%rd3+4], %r5;
 DONE:
     ret;
 }
@@ -200,11 +207,25 @@ fn a_decoupled_look_back_over_volatile_global_flags_runs_compiled_in_order() {
 }
 
 #[test]
-fn a_kernel_with_volatile_global_accesses_runs_one_block_at_a_time() {
-    let setup = Setup::of(&format!("{HEADER}{OVERLAP}"));
-    let compiled = common::compile(&setup.program, "overlap", true);
-    let got = run(&setup, "overlap", Some(&compiled), (64, 32, 2), &[], 3);
-    assert_eq!(got, [0, 1, 0]);
+fn blocks_waiting_for_each_other_run_at_once() {
+    let setup = Setup::of(&format!("{HEADER}{GRID_BARRIER}"));
+    let compiled = common::compile(&setup.program, "grid_barrier", true);
+    // As many blocks as host threads: all wait at once, none judged to spin (a block judged
+    // to spin would go to the interpreter, whose run of it counts it in again).
+    for blocks in [2u32, 3] {
+        let expected = vec![blocks; blocks as usize + 1];
+        for _ in 0..3 {
+            let got = run(
+                &setup,
+                "grid_barrier",
+                Some(&compiled),
+                (blocks, 32, blocks as usize),
+                &[],
+                blocks as usize + 1,
+            );
+            assert_eq!(got, expected);
+        }
+    }
 }
 
 #[test]
