@@ -103,7 +103,9 @@ fn modules_load_as_on_the_cpu_device_and_launches_are_checked_but_not_run() -> R
     // Module variables hold their initial values.
     let with_global = ".version 7.0\n.target sm_50\n.address_size 64\n\
                        .visible .global .u32 g = 7;\n.visible .entry k() { ret; }\n";
-    let global = Module::from_ptx(&device, with_global)?.global("g")?;
+    // The module stays loaded while its variable is read (dropped, it frees the variable).
+    let with_global = Module::from_ptx(&device, with_global)?;
+    let global = with_global.global("g")?;
     let mut value = [0u8; 4];
     device
         .create_stream()?
