@@ -646,8 +646,8 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             } else {
                 let preds: Vec<Value> = (0..self.p).map(|j| self.vec32(Src::Reg(reg), j)).collect();
                 let parted = match inst.op {
-                    // A branch over a region that stores: its threads run it apart.
-                    Op::Bra { target } if self.skips_a_store(pc, target as usize) => {
+                    // A branch over a region its threads can run apart (`masked.rs`).
+                    Op::Bra { target } if self.runs_masked(pc, target as usize) => {
                         let block = self.b.create_block();
                         self.b.set_cold_block(block);
                         self.masked.push((block, pc, preds.clone(), negated));
