@@ -134,6 +134,8 @@ struct VectorEmitter<'a, 'b, 'c> {
     group: Variable,
     fuel: Variable,
     blocks: Vec<Block>,
+    /// The group loop's head: the next group, or the phase is done.
+    head: Block,
     next_group: Block,
     /// Instructions branches go to.
     targets: BTreeSet<usize>,
@@ -200,6 +202,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         let group = b.declare_var(types::I64);
         let fuel = b.declare_var(types::I64);
         let blocks = (0..t.code.insts.len()).map(|_| b.create_block()).collect();
+        let head = b.create_block();
         let next_group = b.create_block();
         let targets = t
             .code
@@ -241,6 +244,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             group,
             fuel,
             blocks,
+            head,
             next_group,
             targets,
             checked: Vec::new(),
@@ -266,7 +270,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         self.b.def_var(self.group, first);
         let fuel = self.load_fixed(types::I64, offset_of!(BlockContext, fuel));
         self.b.def_var(self.fuel, fuel);
-        let head = self.b.create_block();
+        let head = self.head;
         self.b.ins().jump(head, &[]);
 
         // Group loop head: the next group, or the phase is done.
