@@ -27,6 +27,7 @@ mod operands;
 mod ops;
 mod permute;
 pub mod plan;
+mod records;
 mod saved;
 mod scatter;
 mod shapes;
@@ -164,6 +165,8 @@ struct VectorEmitter<'a, 'b, 'c> {
     /// Per entry, the registers its region does not write: in the group's saved layout at
     /// its waits already (`chain::untouched`, reads allowed).
     unwritten: BTreeMap<u32, BTreeSet<u32>>,
+    /// Accesses of four-word records made with the first of them (`records.rs`).
+    records: records::Records,
 }
 
 impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
@@ -256,6 +259,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             regions,
             untouched,
             unwritten,
+            records: Default::default(),
         }
     }
 
