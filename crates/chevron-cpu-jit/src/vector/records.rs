@@ -142,6 +142,11 @@ impl VectorEmitter<'_, '_, '_> {
             (insts[i].guard.is_none() && strided).then_some((store, space, r, addr.offset))
         };
         let (store, space, r, offset) = part(pc)?;
+        // A first load into its own address register would move the others' addresses (its
+        // varying value leaves them no stride, so this only makes it explicit).
+        if insts[pc].operands().writes.contains(&r) {
+            return None;
+        }
         let in_loop = (self.t.plan.loops.iter()).any(|l| l.head <= pc && pc <= l.end);
         if in_loop {
             return None;
