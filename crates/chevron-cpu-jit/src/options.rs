@@ -32,28 +32,43 @@ pub struct CompileOptions {
 /// The group width for kernel `assessed` launched on rows of `row` threads, at most `widest`
 /// ([`CompileOptions::group_threads`]): a whole warp for a kernel with shuffles (its
 /// shuffles permutations of the group's registers), else the widest that divides the rows
-/// and keeps the kernel's instructions times its vectors per group at most
-/// [`GROUP_BUDGET`]; four when none fits (rows of no groups of four run one thread at a
-/// time).
+/// and keeps the kernel's instructions times its vectors per group within its budget
+/// ([`GROUP_BUDGET`] for groups of 32, [`NARROW_BUDGET`] for narrower ones; [`GROUP_BUDGET`]
+/// for every width of a kernel that synchronises the grid); four when none fits (rows of no
+/// groups of four run one thread at a time).
 pub fn group_threads_for(widest: u32, row: u32, assessed: &crate::Assessment) -> u32 {
     let fits = |w: u32| w <= widest && row.is_multiple_of(w);
     if assessed.shuffles {
         return if fits(32) { 32 } else { 4 };
     }
-    let small = |w: u32| assessed.instructions * u64::from(w / 4) <= GROUP_BUDGET;
+    let budget = |w: u32| match w {
+        32 => GROUP_BUDGET,
+        _ if assessed.grid_sync => GROUP_BUDGET,
+        _ => NARROW_BUDGET,
+    };
+    let small = |w: u32| assessed.instructions * u64::from(w / 4) <= budget(w);
     [32, 16, 8, 4]
         .into_iter()
         .find(|&w| fits(w) && small(w))
         .unwrap_or(4)
 }
 
-/// The most instructions times vectors per group a kernel without shuffles gets wider groups
+/// The most instructions times vectors per group a kernel without shuffles gets groups of 32
 /// for: the vector function's code (its saves and restores at every barrier) grows with both,
-/// and a big one costs more than the wider groups save (the tile scan, 113 instructions and
-/// 17 barriers: 13 ms in groups of 8, 16 ms in groups of 16, compiled in 48 and 100 ms, dev;
-/// matmul, 59 instructions: 3.4 and 2.1 ms; the histogram, 32 instructions: 9.7-10.5 ms in
-/// groups of 16, 6.9-7.6 ms in groups of 32).
+/// and past 16 threads a big kernel's loaded and saved vectors outgrow the host's vector
+/// registers (the tile scan, 109 instructions: 11.9 ms in groups of 16, 13.5 ms in groups of
+/// 32; the histogram, 32 instructions: 9.7-10.5 ms in groups of 16, 6.9-7.6 ms in groups of
+/// 32).
 pub const GROUP_BUDGET: u64 = 256;
+
+/// The budget of groups of 16 threads and fewer: each region between two barriers runs for
+/// all of a block's groups before the next, so what a wider group saves (a region's fixed
+/// work per group: its resume, its checks, its states and the step to the next group, over
+/// twice the threads) outweighs the bigger code up to 128 instructions in groups of 16 (CPU
+/// time in the compiled code, one thread, medians of 5 to 9 interleaved runs, groups of 8 and
+/// 16: the tile scan, 109 instructions, 12.5 and 11.9 ms; the radix sort, 115, 315 and 266 ms;
+/// the transpose, 65, 17.1 and 10.0 ms).
+pub const NARROW_BUDGET: u64 = 512;
 
 impl Default for CompileOptions {
     fn default() -> CompileOptions {
@@ -82,6 +97,16 @@ mod tests {
     }
 
     #[test]
+    fn grid_synchronising_kernels_keep_the_budget_of_groups_of_32() {
+        let grid_sync = crate::Assessment {
+            grid_sync: true,
+            ..kernel(186, false)
+        };
+        assert_eq!(group_threads_for(32, 256, &grid_sync), 4);
+        assert_eq!(group_threads_for(32, 256, &kernel(186, false)), 8);
+    }
+
+    #[test]
     fn groups_are_the_widest_that_divide_the_rows_and_fit_the_budget() {
         let (small, big) = (kernel(53, false), kernel(109, false));
         assert_eq!(group_threads_for(32, 16, &small), 16);
@@ -89,8 +114,10 @@ mod tests {
         assert_eq!(group_threads_for(32, 24, &small), 8);
         assert_eq!(group_threads_for(32, 12, &small), 4);
         assert_eq!(group_threads_for(8, 256, &small), 8);
-        assert_eq!(group_threads_for(32, 256, &big), 8);
+        assert_eq!(group_threads_for(32, 256, &big), 16);
+        assert_eq!(group_threads_for(32, 256, &kernel(200, false)), 8);
         assert_eq!(group_threads_for(32, 256, &kernel(300, false)), 4);
+        assert_eq!(group_threads_for(32, 256, &kernel(64, false)), 16);
         assert_eq!(group_threads_for(32, 256, &kernel(32, false)), 32);
         assert_eq!(group_threads_for(16, 256, &kernel(32, false)), 16);
         // Shuffles: a whole warp, or four.

@@ -13,6 +13,12 @@
 //! before. In a kernel with shuffles a chain stays within a warp: after a warp's last group
 //! the loop head's step releases the warp (`shuffle.rs`).
 //!
+//! In a kernel without warp collectives that is not cooperative, the block's last group
+//! waiting at a barrier ends the phase, and the call goes on with the next one (group 0,
+//! straight to its trusted resume when it waits at the same barrier) instead of returning to
+//! the host, which would only call it again: a block runs from its start to its end in one
+//! call unless a group goes to the scalar code.
+//!
 //! A value live across several barriers that a region does not touch (the tile scan's four
 //! prefix values, carried through its seventeen barriers) is not loaded at the region's
 //! resume nor stored at its wait ([`untouched`]): it stays where the group saved it, and
@@ -23,7 +29,7 @@ use std::mem::offset_of;
 
 use chevron_ptx::lowered::{Inst, Op, Src};
 use cranelift_codegen::ir::condcodes::IntCC;
-use cranelift_codegen::ir::{types, Block, InstBuilder};
+use cranelift_codegen::ir::{types, Block, InstBuilder, MemFlagsData, Value};
 
 use super::plan::Plan;
 use super::VectorEmitter;
@@ -171,13 +177,18 @@ pub(super) fn untouched(
 impl VectorEmitter<'_, '_, '_> {
     /// The group has saved itself waiting with resume state `wait`: the next group, straight
     /// to its entry's resume when its states name one from which `wait` is reached, else
-    /// through the loop head.
+    /// through the loop head. After the block's last group, in a kernel that [`wraps`], the
+    /// next phase ([`next_phase`]).
+    ///
+    /// [`wraps`]: Self::wraps
+    /// [`next_phase`]: Self::next_phase
     pub(super) fn chain(&mut self, wait: u32) {
         let entries: Vec<(u32, Block)> = (self.regions.reach.get(&wait).into_iter().flatten())
             .filter_map(|id| Some((*id, *self.entries.get(id)?)))
             .take(MAX_ENTRIES)
             .collect();
-        if entries.is_empty() {
+        let wraps = self.wraps();
+        if entries.is_empty() && !wraps {
             self.b.ins().jump(self.next_group, &[]);
             return;
         }
@@ -195,14 +206,31 @@ impl VectorEmitter<'_, '_, '_> {
             self.b.ins().icmp_imm_u(IntCC::NotEqual, lane, 0)
         };
         let compare = self.b.create_block();
-        self.b.ins().brif(more, compare, &[], self.next_group, &[]);
+        let last = if wraps {
+            self.b.create_block()
+        } else {
+            self.next_group
+        };
+        self.b.ins().brif(more, compare, &[], last, &[]);
+        if wraps {
+            self.b.switch_to_block(last);
+            self.next_phase(wait);
+        }
         self.b.switch_to_block(compare);
+        self.go_to_entry(next, &entries);
+        self.b.ins().jump(self.next_group, &[]);
+    }
+
+    /// Group `next` (its states loaded from the block's), straight to the block of the first
+    /// of `entries` (resume state, trusted resume) its states all name; else the code goes on
+    /// where this leaves it (the group variable unchanged).
+    fn go_to_entry(&mut self, next: Value, entries: &[(u32, Block)]) {
         let base = self.load_fixed(types::I64, offset_of!(BlockContext, resume));
         let shift = self.log_width() + 2;
         let at = self.b.ins().ishl_imm_u(next, shift);
         let slot = self.b.ins().iadd(base, at);
         let states = self.b.ins().load(types::I32X4, mem(), slot, 0);
-        for (id, block) in entries {
+        for &(id, block) in entries {
             let state = self
                 .b
                 .ins()
@@ -210,13 +238,51 @@ impl VectorEmitter<'_, '_, '_> {
             let state = self.b.ins().splat(types::I32X4, state);
             let same = self.all_equal(slot, states, state);
             let go = self.b.create_block();
-            let otherwise = self.b.create_block();
-            self.b.ins().brif(same, go, &[], otherwise, &[]);
+            let no = self.b.create_block();
+            self.b.ins().brif(same, go, &[], no, &[]);
             self.b.switch_to_block(go);
             self.b.def_var(self.group, next);
             self.b.ins().jump(block, &[]);
-            self.b.switch_to_block(otherwise);
+            self.b.switch_to_block(no);
         }
-        self.b.ins().jump(self.next_group, &[]);
+    }
+
+    /// Whether the block's last group saving itself at a barrier goes on with the next phase
+    /// in the same call: in a kernel without warp collectives (whose host releases a phase's
+    /// waits with no pass over the states) that is not cooperative (whose blocks take turns
+    /// at spin loops, and whose host looks at yields between phases).
+    fn wraps(&self) -> bool {
+        !self.collectives && self.t.plan.handed.is_empty()
+    }
+
+    /// The block's last group has saved itself at the barrier of resume state `wait`: the phase
+    /// is over, and every thread that has not exited waits at a barrier. What the host would
+    /// do before calling this function again, it does here: the phase's mark taken
+    /// ([`BlockContext::barrier_waits`]), the groups the call runs again counted
+    /// ([`BlockContext::warp_reruns`]), fuel as a new call has it; then group 0, straight to
+    /// `wait`'s resume when it waits there (as it usually does), else through the loop head.
+    fn next_phase(&mut self, wait: u32) {
+        let zero = self.b.ins().iconst(types::I64, 0);
+        let flags = MemFlagsData::trusted();
+        let waits = offset_of!(BlockContext, barrier_waits) as i32;
+        self.b.ins().store(flags, zero, self.ctx, waits);
+        let reruns = offset_of!(BlockContext, warp_reruns) as i32;
+        let counted = self.b.ins().load(types::I64, flags, self.ctx, reruns);
+        let threads = self.load_fixed(types::I64, offset_of!(BlockContext, threads));
+        let shift = self.log_width();
+        let groups = self.b.ins().ushr_imm_u(threads, shift);
+        let counted = self.b.ins().iadd(counted, groups);
+        self.b.ins().store(flags, counted, self.ctx, reruns);
+        let fuel = self.load_fixed(types::I64, offset_of!(BlockContext, fuel));
+        self.b.def_var(self.fuel, fuel);
+        let entry: Vec<(u32, Block)> = self
+            .entries
+            .get(&wait)
+            .map(|&b| (wait, b))
+            .into_iter()
+            .collect();
+        self.go_to_entry(zero, &entry);
+        self.b.def_var(self.group, zero);
+        self.b.ins().jump(self.head, &[]);
     }
 }

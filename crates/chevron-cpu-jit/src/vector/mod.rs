@@ -27,6 +27,7 @@ mod operands;
 mod ops;
 mod permute;
 pub mod plan;
+mod records;
 mod saved;
 mod scatter;
 mod shapes;
@@ -134,6 +135,8 @@ struct VectorEmitter<'a, 'b, 'c> {
     group: Variable,
     fuel: Variable,
     blocks: Vec<Block>,
+    /// The group loop's head: the next group, or the phase is done.
+    head: Block,
     next_group: Block,
     /// Instructions branches go to.
     targets: BTreeSet<usize>,
@@ -162,6 +165,8 @@ struct VectorEmitter<'a, 'b, 'c> {
     /// Per entry, the registers its region does not write: in the group's saved layout at
     /// its waits already (`chain::untouched`, reads allowed).
     unwritten: BTreeMap<u32, BTreeSet<u32>>,
+    /// Accesses of four-word records made with the first of them (`records.rs`).
+    records: records::Records,
 }
 
 impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
@@ -200,6 +205,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         let group = b.declare_var(types::I64);
         let fuel = b.declare_var(types::I64);
         let blocks = (0..t.code.insts.len()).map(|_| b.create_block()).collect();
+        let head = b.create_block();
         let next_group = b.create_block();
         let targets = t
             .code
@@ -241,6 +247,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             group,
             fuel,
             blocks,
+            head,
             next_group,
             targets,
             checked: Vec::new(),
@@ -252,6 +259,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             regions,
             untouched,
             unwritten,
+            records: Default::default(),
         }
     }
 
@@ -266,7 +274,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
         self.b.def_var(self.group, first);
         let fuel = self.load_fixed(types::I64, offset_of!(BlockContext, fuel));
         self.b.def_var(self.fuel, fuel);
-        let head = self.b.create_block();
+        let head = self.head;
         self.b.ins().jump(head, &[]);
 
         // Group loop head: the next group, or the phase is done.
@@ -646,8 +654,8 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
             } else {
                 let preds: Vec<Value> = (0..self.p).map(|j| self.vec32(Src::Reg(reg), j)).collect();
                 let parted = match inst.op {
-                    // A branch over a region that stores: its threads run it apart.
-                    Op::Bra { target } if self.skips_a_store(pc, target as usize) => {
+                    // A branch over a region its threads can run apart (`masked.rs`).
+                    Op::Bra { target } if self.runs_masked(pc, target as usize) => {
                         let block = self.b.create_block();
                         self.b.set_cold_block(block);
                         self.masked.push((block, pc, preds.clone(), negated));

@@ -569,6 +569,10 @@ impl VectorEmitter<'_, '_, '_> {
         target: Access,
     ) {
         let shift = if bits == 64 { 3 } else { 2 };
+        // Four words of each thread's own record, with three more accesses (`records.rs`).
+        if self.record_access(pc, target) {
+            return;
+        }
         if let AddrBase::Reg(r) = addr.base {
             if self.shape(Src::Reg(r)) == Shape::Varying {
                 // Four unrelated addresses.
@@ -647,7 +651,13 @@ impl VectorEmitter<'_, '_, '_> {
     /// The host address of shared offset `first`, when accesses of `1 << shift` bytes at
     /// `first` and `last` (and so everything between) are inside the block's shared memory
     /// and aligned.
-    fn shared_range(&mut self, pc: usize, first: Value, last: Value, shift: u32) -> Value {
+    pub(super) fn shared_range(
+        &mut self,
+        pc: usize,
+        first: Value,
+        last: Value,
+        shift: u32,
+    ) -> Value {
         let limits = offset_of!(BlockContext, shared_limits) + 8 * shift as usize;
         let limit = self.load_fixed(types::I64, limits);
         let ok = self.within_both(first, last, limit, shift);
@@ -679,7 +689,7 @@ impl VectorEmitter<'_, '_, '_> {
     /// The host address of global `first`, when accesses of `1 << shift` bytes at `first` and
     /// `last` (`consecutive`: three elements past `first`) fall in the allocation the access
     /// site used last (after one refresh of that entry from the allocation table on a miss).
-    fn global_range(
+    pub(super) fn global_range(
         &mut self,
         pc: usize,
         (first, last, consecutive): (Value, Value, bool),

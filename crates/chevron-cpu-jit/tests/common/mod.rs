@@ -38,28 +38,45 @@ impl Setup {
     /// as its second and the words `scalars` after them; returns the output's words.
     pub fn run_in_out(
         &self,
-        (handle, compiled): (&KernelHandle, Option<&CompiledKernel>),
+        kernel: (&KernelHandle, Option<&CompiledKernel>),
         cfg: &LaunchConfig,
         input: &[u8],
         out_bytes: usize,
         scalars: &[u32],
     ) -> Vec<u32> {
+        self.try_run_in_out(kernel, cfg, input, out_bytes, scalars)
+            .unwrap()
+    }
+
+    /// [`run_in_out`](Self::run_in_out), or the launch's fault report with its addresses
+    /// left out.
+    pub fn try_run_in_out(
+        &self,
+        (handle, compiled): (&KernelHandle, Option<&CompiledKernel>),
+        cfg: &LaunchConfig,
+        input: &[u8],
+        out_bytes: usize,
+        scalars: &[u32],
+    ) -> Result<Vec<u32>, String> {
         let x = self.memory.alloc(input.len() as u64, 256).unwrap();
         self.memory.write(x, input).unwrap();
         let out = self.memory.alloc(out_bytes as u64, 256).unwrap();
         self.memory.write(out, &vec![0xee; out_bytes]).unwrap();
         let mut p: Vec<u8> = [x, out].iter().flat_map(|v| v.to_le_bytes()).collect();
         p.extend(scalars.iter().flat_map(|v| v.to_le_bytes()));
-        match compiled {
-            Some(kernel) => kernel
-                .launch(cfg, &p, &LaunchHooks::default())
-                .map(|_| ())
-                .unwrap(),
-            None => self.program.launch(handle, cfg, &p).map(|_| ()).unwrap(),
-        }
+        let result = match compiled {
+            Some(kernel) => kernel.launch(cfg, &p, &LaunchHooks::default()).map(|_| ()),
+            None => self.program.launch(handle, cfg, &p).map(|_| ()),
+        };
+        result.map_err(|fault| {
+            (fault.to_string().split(' '))
+                .map(|w| if w.contains("0x") { "ADDR" } else { w })
+                .collect::<Vec<_>>()
+                .join(" ")
+        })?;
         let mut bytes = vec![0u8; out_bytes];
         self.memory.read(out, &mut bytes).unwrap();
-        words(&bytes)
+        Ok(words(&bytes))
     }
 }
 
