@@ -645,6 +645,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
                 let bit = self.b.ins().band_imm_u(p, 1);
                 self.b.ins().brif(bit, on, &[], off, &[]);
             } else {
+                self.decide_guard(pc, reg, on, off);
                 let preds: Vec<Value> = (0..self.p).map(|j| self.vec32(Src::Reg(reg), j)).collect();
                 let parted = match inst.op {
                     // A branch over a region that stores: its threads run it apart.

@@ -74,9 +74,6 @@ impl VectorEmitter<'_, '_, '_> {
                 self.access(pc, *space, addr, *bits, Access::Store(srcs[0]));
             }
             _ => {
-                if let Op::Setp { .. } = op {
-                    self.affine_compare64(pc, next);
-                }
                 self.widening_guard(pc);
                 let d = self.t.code.insts[pc].operands().writes[0];
                 let forms: Vec<Lane> = match (self.def_shape(), self.width(d)) {
