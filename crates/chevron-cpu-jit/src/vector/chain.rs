@@ -135,10 +135,13 @@ pub(super) fn untouched(
                 keep.remove(r);
             }
         }
-        let waits = regions.waits.get(&entry).into_iter().flatten();
+        let waits = regions.waits.get(&entry).cloned().unwrap_or_default();
         let shape = |pc: usize, r: u32| plan.shapes.of(pc, &Src::Reg(r));
-        for &pc in region.iter().chain(waits) {
-            keep.retain(|&r| shape(pc, r) == shape(start, r));
+        // A register not written keeps its shape where it is live; where it is dead its shape
+        // is whatever came last, which matters only to a resume that loads it.
+        let dead = |pc: usize, r: u32| !reads && !waits.contains(&pc) && !plan.live.is_live(pc, r);
+        for &pc in region.iter().chain(&waits) {
+            keep.retain(|&r| dead(pc, r) || shape(pc, r) == shape(start, r));
         }
         out.insert(entry, keep);
     }
