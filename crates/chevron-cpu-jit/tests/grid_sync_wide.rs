@@ -6,19 +6,11 @@
 
 mod common;
 
-use chevron_ptx::interp::{DeviceMemory, LaunchHooks};
-use common::{config, read_words, Setup};
+use chevron_ptx::interp::LaunchHooks;
+use common::{buffer, config, read_words, Setup};
 
 /// `data/grid_sync.cu` compiled by nvcc 13.0 (see its header).
 const PTX: &str = include_str!("data/grid_sync.ptx");
-
-/// A buffer of `words` holding `init(i)` at word `i`.
-fn buffer(memory: &DeviceMemory, words: usize, init: impl Fn(usize) -> u32) -> u64 {
-    let addr = memory.alloc(4 * words as u64, 256).unwrap();
-    let bytes: Vec<u8> = (0..words).flat_map(|i| init(i).to_le_bytes()).collect();
-    memory.write(addr, &bytes).unwrap();
-    addr
-}
 
 fn params(pointers: &[u64], last: u32) -> Vec<u8> {
     (pointers.iter().flat_map(|v| v.to_le_bytes()))
