@@ -176,7 +176,13 @@ impl VectorEmitter<'_, '_, '_> {
     /// to its entry's resume when its states name one from which `wait` is reached, else
     /// through the loop head.
     pub(super) fn chain(&mut self, wait: u32) {
-        let entries: Vec<(u32, Block)> = (self.regions.reach.get(&wait).into_iter().flatten())
+        // The wait's own entry first: in a loop around a barrier (a shared tree's levels) the
+        // next group stands where this one waits now.
+        let mut reach: Vec<u32> = (self.regions.reach.get(&wait).into_iter().flatten())
+            .copied()
+            .collect();
+        reach.sort_by_key(|&id| id != wait);
+        let entries: Vec<(u32, Block)> = (reach.iter())
             .filter_map(|id| Some((*id, *self.entries.get(id)?)))
             .take(MAX_ENTRIES)
             .collect();
