@@ -77,10 +77,12 @@ impl CompiledKernel {
             ..*shape
         };
         let workers = config.threads.max(1).min(blocks as usize);
-        // Four threads at a time where the kernel has that form and the block's rows are
-        // whole groups of four; a group reaching a spin loop goes on in the scalar code.
+        // Groups of threads where the kernel has that form and the block's rows are whole
+        // groups; a group reaching a spin loop goes on in the scalar code.
         let vector = match self.vector {
-            Ok(entries) if config.block[0].is_multiple_of(4) => Some(entries),
+            Ok(entries) if u64::from(config.block[0]).is_multiple_of(self.group_threads) => {
+                Some(entries)
+            }
             _ => None,
         };
         let vectors = VectorStats::default();

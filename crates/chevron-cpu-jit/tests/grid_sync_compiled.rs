@@ -11,21 +11,13 @@ use chevron_cpu_jit::CompiledKernel;
 use std::sync::Arc;
 
 use chevron_ptx::interp::{DeviceMemory, LaunchHooks, Program};
-use common::{config, read_words, Setup};
+use common::{buffer, config, read_words, Setup};
 
 /// `data/grid_sync.cu` compiled by nvcc 13.0 (see its header).
 const PTX: &str = include_str!("data/grid_sync.ptx");
 
 fn params(values: &[u64]) -> Vec<u8> {
     values.iter().flat_map(|v| v.to_le_bytes()).collect()
-}
-
-/// A buffer of `words` holding `init(i)` at word `i`.
-fn buffer(memory: &DeviceMemory, words: usize, init: impl Fn(usize) -> u32) -> u64 {
-    let addr = memory.alloc(4 * words as u64, 256).unwrap();
-    let bytes: Vec<u8> = (0..words).flat_map(|i| init(i).to_le_bytes()).collect();
-    memory.write(addr, &bytes).unwrap();
-    addr
 }
 
 /// `neighbour_rounds` on the host: each round, every block's value becomes three times its

@@ -141,10 +141,13 @@ pub(super) fn untouched(
                 keep.remove(r);
             }
         }
-        let waits = regions.waits.get(&entry).into_iter().flatten();
+        let waits = regions.waits.get(&entry).cloned().unwrap_or_default();
         let shape = |pc: usize, r: u32| plan.shapes.of(pc, &Src::Reg(r));
-        for &pc in region.iter().chain(waits) {
-            keep.retain(|&r| shape(pc, r) == shape(start, r));
+        // A register not written keeps its shape where it is live; where it is dead its shape
+        // is whatever came last, which matters only to a resume that loads it.
+        let dead = |pc: usize, r: u32| !reads && !waits.contains(&pc) && !plan.live.is_live(pc, r);
+        for &pc in region.iter().chain(&waits) {
+            keep.retain(|&r| dead(pc, r) || shape(pc, r) == shape(start, r));
         }
         out.insert(entry, keep);
     }
@@ -183,7 +186,13 @@ impl VectorEmitter<'_, '_, '_> {
     /// [`wraps`]: Self::wraps
     /// [`next_phase`]: Self::next_phase
     pub(super) fn chain(&mut self, wait: u32) {
-        let entries: Vec<(u32, Block)> = (self.regions.reach.get(&wait).into_iter().flatten())
+        // The wait's own entry first: in a loop around a barrier (a shared tree's levels) the
+        // next group stands where this one waits now.
+        let mut reach: Vec<u32> = (self.regions.reach.get(&wait).into_iter().flatten())
+            .copied()
+            .collect();
+        reach.sort_by_key(|&id| id != wait);
+        let entries: Vec<(u32, Block)> = (reach.iter())
             .filter_map(|id| Some((*id, *self.entries.get(id)?)))
             .take(MAX_ENTRIES)
             .collect();

@@ -19,6 +19,7 @@
 //! [`VECTOR_SAVED`] and kept in its own layout (`save_group`), any other is checked against
 //! its registers' shapes when it resumes here.
 
+mod affine_compare;
 mod chain;
 mod hoist;
 mod integer;
@@ -652,6 +653,7 @@ impl<'a, 'b, 'c> VectorEmitter<'a, 'b, 'c> {
                 let bit = self.b.ins().band_imm_u(p, 1);
                 self.b.ins().brif(bit, on, &[], off, &[]);
             } else {
+                self.decide_guard(pc, reg, on, off);
                 let preds: Vec<Value> = (0..self.p).map(|j| self.vec32(Src::Reg(reg), j)).collect();
                 let parted = match inst.op {
                     // A branch over a region its threads can run apart (`masked.rs`).

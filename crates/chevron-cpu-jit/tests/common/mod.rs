@@ -122,6 +122,14 @@ pub fn compile_grouped(program: &Arc<Program>, kernel: &str, group_threads: u32)
     compile_with(program, kernel, &options)
 }
 
+/// A buffer of `words` 32-bit words in `memory`, holding `init(i)` at word `i`.
+pub fn buffer(memory: &DeviceMemory, words: usize, init: impl Fn(usize) -> u32) -> u64 {
+    let addr = memory.alloc(4 * words as u64, 256).unwrap();
+    let bytes: Vec<u8> = (0..words).flat_map(|i| init(i).to_le_bytes()).collect();
+    memory.write(addr, &bytes).unwrap();
+    addr
+}
+
 /// Little-endian 32-bit words of `bytes`.
 pub fn words(bytes: &[u8]) -> Vec<u32> {
     bytes
