@@ -106,16 +106,6 @@ mod tests {
     }
 
     #[test]
-    fn grid_synchronising_kernels_keep_the_budget_of_groups_of_32() {
-        let grid_sync = crate::Assessment {
-            grid_sync: true,
-            ..kernel(186, false)
-        };
-        assert_eq!(group_threads_for(32, 256, &grid_sync), 4);
-        assert_eq!(group_threads_for(32, 256, &kernel(186, false)), 8);
-    }
-
-    #[test]
     fn groups_are_the_widest_that_divide_the_rows_and_fit_the_budget() {
         let (small, big) = (kernel(53, false), kernel(109, false));
         assert_eq!(group_threads_for(32, 16, &small), 16);
@@ -142,9 +132,9 @@ mod tests {
             ..kernel(instructions, false)
         };
         // The benchmark's reduction (about 150 instructions): a whole warp, where an
-        // ordinary kernel of its size gets four.
+        // ordinary kernel of its size gets eight.
         assert_eq!(group_threads_for(32, 256, &cooperative(150)), 32);
-        assert_eq!(group_threads_for(32, 256, &kernel(150, false)), 4);
+        assert_eq!(group_threads_for(32, 256, &kernel(150, false)), 8);
         assert_eq!(group_threads_for(16, 256, &cooperative(150)), 16);
         assert_eq!(group_threads_for(32, 48, &cooperative(150)), 16);
         assert_eq!(group_threads_for(32, 256, &cooperative(400)), 16);
