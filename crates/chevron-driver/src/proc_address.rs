@@ -81,6 +81,7 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         launch::cuLaunchCooperativeKernel,
         launch::cuLaunchKernelEx,
         launch::cuLaunchKernelEx_ptsz,
+        launch::cuOccupancyMaxActiveClusters,
         link::cuLinkCreate_v2,
         link::cuLinkAddData_v2,
         link::cuLinkAddFile_v2,

@@ -516,6 +516,14 @@ pub trait Function: Send + Sync + 'static {
         Ok(None)
     }
 
+    /// How many clusters of `cluster` blocks of `config`'s shape can be resident on the device
+    /// at once, as its driver computes it (CUDA: `cuOccupancyMaxActiveClusters`); `None` (the
+    /// default) where the backend has no such calculator and the caller estimates.
+    fn max_active_clusters(&self, config: &LaunchConfig, cluster: [u32; 3]) -> Result<Option<u32>> {
+        let _ = (config, cluster);
+        Ok(None)
+    }
+
     /// For downcasting within the backend.
     fn as_any(&self) -> &dyn Any;
 }

@@ -329,6 +329,14 @@ impl backend::Function for CudaFunction {
         Ok(Some(blocks.get().max(0) as u32))
     }
 
+    fn max_active_clusters(
+        &self,
+        config: &backend::LaunchConfig,
+        cluster: [u32; 3],
+    ) -> Result<Option<u32>> {
+        super::cluster::max_active_clusters(&self.module.state, self, config, cluster)
+    }
+
     fn as_any(&self) -> &dyn Any {
         self
     }
