@@ -1,7 +1,7 @@
 // Lattice Boltzmann flow past a cylinder in a channel (D2Q9, BGK, body-force driven, periodic
 // in x, bounce-back walls), in the style of Parboil's lbm and the LBM codes GPU benchmarks
 // carry: the device runs every step (lbm_kernels.cu); the host runs the same steps and checks
-// the density and velocity of every cell. Default: 400 x 160 cells, 600 steps
+// the density and velocity of every cell. Default: 400 x 160 cells, 500 steps
 // (arguments: nx ny steps).
 #include <algorithm>
 #include <cmath>
@@ -9,19 +9,20 @@
 #include "lbm.h"
 #include "../common/helpers.h"
 
-static void hostStep(const Flow &fl, const std::vector<float> &src, std::vector<float> &dst) {
+static void hostStep(const Flow &fl, const std::vector<char> &solid, const std::vector<float> &src,
+                     std::vector<float> &dst) {
     const int n = fl.nx * fl.ny;
     for (int y = 0; y < fl.ny; ++y)
         for (int x = 0; x < fl.nx; ++x) {
             const int idx = y * fl.nx + x;
-            if (solidCell(x, y, fl.nx, fl.ny)) {
+            if (solid[idx]) {
                 for (int q = 0; q < Q; ++q) dst[q * n + idx] = 0.f;
                 continue;
             }
             float f[Q], rho = 0, ux = 0, uy = 0;
             for (int q = 0; q < Q; ++q) {
                 int sx = (x - CX[q] + fl.nx) % fl.nx, sy = y - CY[q];
-                f[q] = solidCell(sx, sy, fl.nx, fl.ny) ? src[OPP[q] * n + idx] : src[q * n + sy * fl.nx + sx];
+                f[q] = solid[sy * fl.nx + sx] ? src[OPP[q] * n + idx] : src[q * n + sy * fl.nx + sx];
                 rho += f[q];
                 ux += CX[q] * f[q];
                 uy += CY[q] * f[q];
@@ -52,7 +53,7 @@ static void moments(const Flow &fl, const std::vector<float> &f, std::vector<flo
 
 int main(int argc, char **argv) {
     Flow flow{sizeArg(argc, argv, 400), argc > 2 ? atoi(argv[2]) : 160, 1.f / 0.6f, 2e-6f};
-    const int steps = argc > 3 ? atoi(argv[3]) : 600, n = flow.nx * flow.ny;
+    const int steps = argc > 3 ? atoi(argv[3]) : 500, n = flow.nx * flow.ny;
     std::vector<float> f(size_t(Q) * n);
     for (int i = 0; i < n; ++i)
         for (int q = 0; q < Q; ++q) f[q * n + i] = solidCell(i % flow.nx, i / flow.nx, flow.nx, flow.ny) ? 0.f : W[q];
@@ -60,8 +61,10 @@ int main(int argc, char **argv) {
     int launches = lbmDevice(flow, dev.data(), steps);
 
     std::vector<float> next(f.size());
+    std::vector<char> solid(n);
+    for (int i = 0; i < n; ++i) solid[i] = solidCell(i % flow.nx, i / flow.nx, flow.nx, flow.ny);
     for (int s = 0; s < steps; ++s) {
-        hostStep(flow, f, next);
+        hostStep(flow, solid, f, next);
         std::swap(f, next);
     }
     std::vector<float> rd(n), uxd(n), uyd(n), rh(n), uxh(n), uyh(n);
