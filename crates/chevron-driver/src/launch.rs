@@ -289,6 +289,15 @@ pub struct LaunchConfigEx {
 }
 
 impl LaunchConfigEx {
+    /// The geometry as chevron's launch configuration.
+    fn shape(&self) -> LaunchConfig {
+        LaunchConfig {
+            grid: self.grid,
+            block: self.block,
+            shared_bytes: self.shared,
+        }
+    }
+
     /// The configuration's attributes.
     ///
     /// # Safety
@@ -330,11 +339,7 @@ pub unsafe extern "C" fn cuOccupancyMaxActiveClusters(
         let threads = config.block.iter().map(|&d| u64::from(d)).product::<u64>();
         let threads = c_int::try_from(threads).unwrap_or(c_int::MAX);
         let per_sm = active_blocks(&function, threads, config.shared as usize)?;
-        let shape = LaunchConfig {
-            grid: config.grid,
-            block: config.block,
-            shared_bytes: config.shared,
-        };
+        let shape = config.shape();
         let device = &state::device(function.ordinal)?.device;
         let clusters = cudart::cluster_occupancy::max_active_clusters(
             &function.kernel,
@@ -344,6 +349,30 @@ pub unsafe extern "C" fn cuOccupancyMaxActiveClusters(
             cluster,
         )?;
         store(num_clusters, clusters, "numClusters")
+    })
+}
+
+/// The largest cluster the configuration can be launched in (its attributes ignored): the
+/// runtime's answer (`cudart::cluster_occupancy`), the GPU driver's calculator on GPUs.
+///
+/// # Safety
+/// `config` is NULL or a configuration.
+#[no_mangle]
+pub unsafe extern "C" fn cuOccupancyMaxPotentialClusterSize(
+    cluster_size: *mut c_int,
+    func: *mut c_void,
+    config: *const LaunchConfigEx,
+) -> CUresult {
+    entry("cuOccupancyMaxPotentialClusterSize", || {
+        // SAFETY: NULL or a configuration, by contract.
+        let config = unsafe { config.as_ref() }
+            .ok_or_else(|| DriverError::new(INVALID_VALUE, "config is NULL"))?;
+        let function = function(func)?;
+        let blocks = cudart::cluster_occupancy::max_potential_cluster_size(
+            &function.kernel,
+            config.shape(),
+        )?;
+        store(cluster_size, blocks, "clusterSize")
     })
 }
 

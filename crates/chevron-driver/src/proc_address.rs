@@ -82,6 +82,7 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         launch::cuLaunchKernelEx,
         launch::cuLaunchKernelEx_ptsz,
         launch::cuOccupancyMaxActiveClusters,
+        launch::cuOccupancyMaxPotentialClusterSize,
         link::cuLinkCreate_v2,
         link::cuLinkAddData_v2,
         link::cuLinkAddFile_v2,

@@ -1,11 +1,13 @@
-// The distributed-shared-memory histogram of the CUDA programming guide: a cluster's blocks
-// split the bins between their shared memories, every thread adds to the block that owns its
-// bin through cluster.map_shared_rank, and each block merges its part into the global bins.
-// Launched with cudaLaunchKernelEx and a cluster-dimension attribute (and the maximum dynamic
-// shared memory raised with cudaFuncSetAttribute) on devices reporting cudaDevAttrClusterLaunch;
-// built below sm_90 (nvcc's default architecture), the kernel falls back to per-block shared
-// bins over the whole range, as code that must also run on older GPUs does. Cluster sizes 1,
-// 2 and 4, bins over a clamped normal distribution; event timing is reported as "ok" only.
+// The distributed-shared-memory histogram of the CUDA programming guide: a cluster's blocks split
+// the bins between their shared memories, every thread adds to the block that owns its bin through
+// cluster.map_shared_rank, and each block merges its part into the global bins. Launched with
+// cudaLaunchKernelEx and a cluster-dimension attribute (and the maximum dynamic shared memory
+// raised with cudaFuncSetAttribute, the occupancy of clusters asked with
+// cudaOccupancyMaxActiveClusters and cudaOccupancyMaxPotentialClusterSize) on devices reporting
+// cudaDevAttrClusterLaunch; built below sm_90 (nvcc's default architecture), the kernel falls back
+// to per-block shared bins over the whole range, as code that must also run on older GPUs does.
+// Cluster sizes 1, 2 and 4, bins over a clamped normal distribution; event timing is reported as
+// "ok" only.
 // Default: 2^22 values, 2048 bins (arguments: values, bins).
 #include <algorithm>
 #include <cooperative_groups.h>
@@ -87,9 +89,10 @@ int main(int argc, char **argv) {
         config.numAttrs = clusterLaunch ? 1 : 0;
         config.attrs = attribute;
         if (clusterLaunch) {
-            int clusters = 0;
+            int clusters = 0, largest = 0;
             checkCudaErrors(cudaOccupancyMaxActiveClusters(&clusters, (void *)clusterHist_kernel, &config));
-            ok &= clusters > 0;
+            checkCudaErrors(cudaOccupancyMaxPotentialClusterSize(&largest, (void *)clusterHist_kernel, &config));
+            ok &= clusters > 0 && largest >= cluster_size;
         }
         checkCudaErrors(cudaMemset(dBins, 0, nbins * sizeof(int)));
         timer.start();

@@ -7,7 +7,8 @@
 //! A kernel compiled with a cluster shape (`.reqnctapercluster`, `__cluster_dims__`) is launched
 //! plainly when asked for exactly that shape (the compiled shape applies to every launch) and
 //! rejected for any other. Errors name the kernel and the device. The driver's occupancy
-//! calculator for clusters (`cuOccupancyMaxActiveClusters`) is asked here too.
+//! calculators for clusters (`cuOccupancyMaxActiveClusters`, `cuOccupancyMaxPotentialClusterSize`)
+//! are asked here too.
 
 use std::ffi::{c_int, c_void};
 
@@ -216,6 +217,32 @@ pub(super) fn max_active_clusters(
         ));
     }
     Ok(Some(clusters.get().max(0) as u32))
+}
+
+/// The largest cluster `config`'s shape can be launched in, the driver's answer
+/// (`cuOccupancyMaxPotentialClusterSize`); `None` where the driver has no such calculator.
+pub(super) fn max_potential_cluster_size(
+    state: &DeviceState,
+    function: &CudaFunction,
+    config: &LaunchConfig,
+) -> Result<Option<u32>> {
+    let Some(occupancy) = state.driver.cuOccupancyMaxPotentialClusterSize else {
+        return Ok(None);
+    };
+    let launch_config = launch_config(config, std::ptr::null_mut(), &mut []);
+    let blocks = std::cell::Cell::new(0 as c_int);
+    // SAFETY: `function` is live, `blocks` a valid out-pointer, and `launch_config` (without
+    // attributes) lives for the call, which only reads it.
+    let ask = || unsafe { occupancy(blocks.as_ptr(), function.function, &launch_config) };
+    let code = state.anywhere(ask);
+    if code != sys::CUDA_SUCCESS {
+        return Err(state.error(
+            "cuOccupancyMaxPotentialClusterSize",
+            code,
+            format!("kernel `{}`, {config}", function.name),
+        ));
+    }
+    Ok(Some(blocks.get().max(0) as u32))
 }
 
 #[cfg(test)]

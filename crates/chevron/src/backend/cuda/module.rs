@@ -337,6 +337,10 @@ impl backend::Function for CudaFunction {
         super::cluster::max_active_clusters(&self.module.state, self, config, cluster)
     }
 
+    fn max_potential_cluster_size(&self, config: &backend::LaunchConfig) -> Result<Option<u32>> {
+        super::cluster::max_potential_cluster_size(&self.module.state, self, config)
+    }
+
     fn as_any(&self) -> &dyn Any {
         self
     }
