@@ -91,6 +91,17 @@ int main() {
                            got[4 * block + i], want[i]);
         }
 
+    // The device reports cluster launches, at least one 2 x 2 cluster of `gather` fits at once,
+    // and clusters of CUDA's portable 8 blocks are possible (the driver's occupancy calculators
+    // on GPUs, the CPU device's own answers).
+    int clusterLaunch = 0, clusters = 0, largest = 0;
+    CHECK(cudaDeviceGetAttribute(&clusterLaunch, cudaDevAttrClusterLaunch, 0));
+    CHECK(cudaOccupancyMaxActiveClusters(&clusters, (void *)gather, &config));
+    CHECK(cudaOccupancyMaxPotentialClusterSize(&largest, (void *)gather, &config));
+    if ((clusterLaunch != 1 || clusters < 1 || largest < 8) && failures++ < 10)
+        printf("cudaDevAttrClusterLaunch %d, %d active 2 x 2 clusters, clusters of up to %d\n",
+               clusterLaunch, clusters, largest);
+
     // A grid that is not a multiple of the cluster is refused.
     config.gridDim = dim3(3, 2, 1);
     cudaError_t refused = cudaLaunchKernelEx(&config, gather, d_out);

@@ -214,6 +214,9 @@ fn cpu_attribute(info: &DeviceInfo, attribute: c_int) -> c_int {
         76 => int(info.compute_capability.1),
         // cudaDevAttrStreamPrioritiesSupported: the CPU device's streams all run alike.
         78 => 0,
+        // cudaDevAttrClusterLaunch: thread-block clusters run (interpreted), as on sm_90 GPUs;
+        // programs check it before a cluster launch and take a path without clusters at 0.
+        120 => 1,
         81 | 97 => int(info.max_shared_per_block_optin),
         106 => 32,
         // cudaDevAttrPciDeviceId: the `NN` of the device's bus id `0000:00:NN.0`.

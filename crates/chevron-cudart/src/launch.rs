@@ -21,8 +21,8 @@ extern "C" {
 }
 
 use crate::abi::{
-    cudaFuncAttributes, cudaLaunchConfig_t, Dim3, LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
-    LAUNCH_ATTRIBUTE_COOPERATIVE,
+    cudaFuncAttributes, cudaLaunchAttribute, cudaLaunchConfig_t, Dim3,
+    LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION, LAUNCH_ATTRIBUTE_COOPERATIVE,
 };
 use crate::errors::{
     cudaError_t, guard, CudaError, CudaResult, COOPERATIVE_LAUNCH_TOO_LARGE, INVALID_VALUE,
@@ -232,6 +232,38 @@ pub unsafe extern "C" fn cudaLaunchKernel(
     })
 }
 
+/// `cudaLaunchKernelEx`'s `cudaLaunchConfig_t` and its attributes, or `cudaErrorInvalidValue` for NULL.
+///
+/// # Safety
+/// `config` is NULL or a configuration whose `attrs` holds `numAttrs` attributes (or
+/// `numAttrs` is 0 or `attrs` NULL).
+pub(crate) unsafe fn ex_config<'a>(
+    config: *const cudaLaunchConfig_t,
+) -> CudaResult<(&'a cudaLaunchConfig_t, &'a [cudaLaunchAttribute])> {
+    // SAFETY: NULL or a configuration, by the caller's guarantee.
+    let config = unsafe { config.as_ref() }
+        .ok_or_else(|| CudaError::new(INVALID_VALUE, "config is NULL"))?;
+    let attributes = if config.attrs.is_null() || config.numAttrs == 0 {
+        &[][..]
+    } else {
+        // SAFETY: `numAttrs` attributes, by the caller's guarantee.
+        unsafe { std::slice::from_raw_parts(config.attrs, config.numAttrs as usize) }
+    };
+    Ok((config, attributes))
+}
+
+/// The cluster dimensions a launch attribute list names (the last cluster-dimension attribute).
+pub fn cluster_attribute(attributes: &[cudaLaunchAttribute]) -> Option<[u32; 3]> {
+    attributes
+        .iter()
+        .rev()
+        .find(|attribute| attribute.id == LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+        .map(|attribute| {
+            let [xy, z] = [attribute.val[0], attribute.val[1]];
+            [xy as u32, (xy >> 32) as u32, z as u32]
+        })
+}
+
 /// The extensible launch (`cudaLaunchKernelEx`): the cluster-dimension attribute launches in
 /// thread-block clusters, the cooperative attribute (nonzero) launches cooperatively (as
 /// [`cudaLaunchCooperativeKernel`]); other attributes are hints chevron's devices do not need.
@@ -246,25 +278,14 @@ pub unsafe extern "C" fn cudaLaunchKernelExC(
     args: *mut *mut c_void,
 ) -> cudaError_t {
     guard("cudaLaunchKernelExC", || {
-        // SAFETY: NULL or a configuration, by contract.
-        let config = unsafe { config.as_ref() }
-            .ok_or_else(|| CudaError::new(INVALID_VALUE, "config is NULL"))?;
-        let attributes = if config.attrs.is_null() || config.numAttrs == 0 {
-            &[][..]
-        } else {
-            // SAFETY: `numAttrs` attributes, by contract.
-            unsafe { std::slice::from_raw_parts(config.attrs, config.numAttrs as usize) }
-        };
-        let mut cluster = [1, 1, 1];
-        let mut cooperative = false;
-        for attribute in attributes {
-            if attribute.id == LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION {
-                let [xy, z] = [attribute.val[0], attribute.val[1]];
-                cluster = [xy as u32, (xy >> 32) as u32, z as u32];
-            } else if attribute.id == LAUNCH_ATTRIBUTE_COOPERATIVE {
-                cooperative = attribute.val[0] as u32 != 0;
-            }
-        }
+        // SAFETY: NULL or a configuration whose `attrs` holds `numAttrs` attributes, by contract.
+        let (config, attributes) = unsafe { ex_config(config) }?;
+        let cluster = cluster_attribute(attributes).unwrap_or([1, 1, 1]);
+        let cooperative = attributes
+            .iter()
+            .rev()
+            .find(|attribute| attribute.id == LAUNCH_ATTRIBUTE_COOPERATIVE)
+            .is_some_and(|attribute| attribute.val[0] as u32 != 0);
         let entry = registry::kernel_entry(func)?;
         let (grid, block) = (config.gridDim, config.blockDim);
         let (shared, stream) = (config.dynamicSmemBytes, config.stream);

@@ -29,6 +29,7 @@ pub mod array_copy;
 pub mod array_memcpy;
 pub mod arrays_3d;
 mod capturing;
+pub mod cluster_occupancy;
 pub mod compiler;
 pub mod copy;
 pub mod device;

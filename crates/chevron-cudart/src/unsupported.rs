@@ -75,7 +75,6 @@ unsupported! {
     cudaMemcpy3DPeerAsync_ptsz, cudaMemcpy3DPeer_ptds, cudaMemcpyArrayToArray_ptds,
     cudaMemcpyBatchAsync, cudaMemcpyBatchAsync_ptsz, cudaMipmappedArrayGetMemoryRequirements,
     cudaMipmappedArrayGetSparseProperties,
-    cudaOccupancyMaxActiveClusters, cudaOccupancyMaxPotentialClusterSize,
     cudaSignalExternalSemaphoresAsync, cudaSignalExternalSemaphoresAsync_ptsz,
     cudaVDPAUGetDevice, cudaVDPAUSetVDPAUDevice,
     cudaWaitExternalSemaphoresAsync, cudaWaitExternalSemaphoresAsync_ptsz,

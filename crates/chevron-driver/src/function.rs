@@ -140,7 +140,7 @@ pub extern "C" fn cuFuncSetSharedMemConfig(func: *mut c_void, config: c_int) -> 
 }
 
 /// Blocks of `block` threads resident per multiprocessor.
-fn active_blocks(
+pub(crate) fn active_blocks(
     function: &FunctionEntry,
     block: c_int,
     dynamic_shared: usize,

@@ -6,27 +6,29 @@
 //! A `cuLaunchKernel` that passed that path is prepared ([`prepared_launch`]): the same launch
 //! again goes straight to the stream.
 
-use std::ffi::{c_uint, c_void};
+use std::ffi::{c_int, c_uint, c_void};
 use std::sync::Arc;
 
 use chevron::LaunchConfig;
+// `CUlaunchAttribute` is the runtime's `cudaLaunchAttribute` (an id, padding, a 64-byte value;
+// the same ids, `CU_LAUNCH_ATTRIBUTE_COOPERATIVE` among them).
+use cudart::abi::{
+    cudaLaunchAttribute as LaunchAttribute, LAUNCH_ATTRIBUTE_COOPERATIVE as ATTRIBUTE_COOPERATIVE,
+};
 use cudart::launch::Shape as Placement;
 use cudart::state;
 
+use crate::function::active_blocks;
 use crate::module::{function, FunctionEntry};
 use crate::prepared_launch;
 use crate::result::{
-    entry, CUresult, DriverError, DriverResult, INVALID_CONTEXT, INVALID_VALUE, SUCCESS,
+    entry, store, CUresult, DriverError, DriverResult, INVALID_CONTEXT, INVALID_VALUE, SUCCESS,
 };
 
 /// `CU_LAUNCH_PARAM_END`, `…_BUFFER_POINTER`, `…_BUFFER_SIZE` in `extra`.
 const PARAM_END: usize = 0;
 const PARAM_BUFFER_POINTER: usize = 1;
 const PARAM_BUFFER_SIZE: usize = 2;
-
-/// `CU_LAUNCH_ATTRIBUTE_COOPERATIVE`, `CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION`.
-const ATTRIBUTE_COOPERATIVE: c_uint = 2;
-const ATTRIBUTE_CLUSTER_DIMENSION: c_uint = 4;
 
 /// A launch's shape.
 #[derive(Clone, Copy)]
@@ -275,14 +277,6 @@ pub unsafe extern "C" fn cuLaunchCooperativeKernel(
     })
 }
 
-/// `CUlaunchAttribute`: an id, padding, and a 64-byte value.
-#[repr(C)]
-pub struct LaunchAttribute {
-    id: c_uint,
-    pad: [u8; 4],
-    value: [u64; 8],
-}
-
 /// `CUlaunchConfig`.
 #[repr(C)]
 pub struct LaunchConfigEx {
@@ -292,6 +286,94 @@ pub struct LaunchConfigEx {
     stream: *mut c_void,
     attrs: *mut LaunchAttribute,
     count: c_uint,
+}
+
+impl LaunchConfigEx {
+    /// The geometry as chevron's launch configuration.
+    fn shape(&self) -> LaunchConfig {
+        LaunchConfig {
+            grid: self.grid,
+            block: self.block,
+            shared_bytes: self.shared,
+        }
+    }
+
+    /// The configuration's attributes.
+    ///
+    /// # Safety
+    /// `attrs` holds `count` attributes (or `count` is 0 or `attrs` NULL).
+    unsafe fn attributes(&self) -> &[LaunchAttribute] {
+        if self.attrs.is_null() || self.count == 0 {
+            &[]
+        } else {
+            // SAFETY: `count` attributes, by the caller's guarantee.
+            unsafe { std::slice::from_raw_parts(self.attrs, self.count as usize) }
+        }
+    }
+}
+
+/// Clusters of the configuration's cluster-dimension attribute (required) resident at once:
+/// the runtime's answer (`cudart::cluster_occupancy`), the GPU driver's calculator on GPUs.
+///
+/// # Safety
+/// `config` is NULL or a configuration whose `attrs` holds `count` attributes.
+#[no_mangle]
+pub unsafe extern "C" fn cuOccupancyMaxActiveClusters(
+    num_clusters: *mut c_int,
+    func: *mut c_void,
+    config: *const LaunchConfigEx,
+) -> CUresult {
+    entry("cuOccupancyMaxActiveClusters", || {
+        // SAFETY: NULL or a configuration, by contract.
+        let config = unsafe { config.as_ref() }
+            .ok_or_else(|| DriverError::new(INVALID_VALUE, "config is NULL"))?;
+        // SAFETY: `count` attributes, by contract.
+        let cluster = cudart::launch::cluster_attribute(unsafe { config.attributes() })
+            .ok_or_else(|| {
+                DriverError::new(
+                    INVALID_VALUE,
+                    "the configuration names no cluster dimension",
+                )
+            })?;
+        let function = function(func)?;
+        let threads = config.block.iter().map(|&d| u64::from(d)).product::<u64>();
+        let threads = c_int::try_from(threads).unwrap_or(c_int::MAX);
+        let per_sm = active_blocks(&function, threads, config.shared as usize)?;
+        let shape = config.shape();
+        let device = &state::device(function.ordinal)?.device;
+        let clusters = cudart::cluster_occupancy::max_active_clusters(
+            &function.kernel,
+            device,
+            per_sm,
+            shape,
+            cluster,
+        )?;
+        store(num_clusters, clusters, "numClusters")
+    })
+}
+
+/// The largest cluster the configuration can be launched in (its attributes ignored): the
+/// runtime's answer (`cudart::cluster_occupancy`), the GPU driver's calculator on GPUs.
+///
+/// # Safety
+/// `config` is NULL or a configuration.
+#[no_mangle]
+pub unsafe extern "C" fn cuOccupancyMaxPotentialClusterSize(
+    cluster_size: *mut c_int,
+    func: *mut c_void,
+    config: *const LaunchConfigEx,
+) -> CUresult {
+    entry("cuOccupancyMaxPotentialClusterSize", || {
+        // SAFETY: NULL or a configuration, by contract.
+        let config = unsafe { config.as_ref() }
+            .ok_or_else(|| DriverError::new(INVALID_VALUE, "config is NULL"))?;
+        let function = function(func)?;
+        let blocks = cudart::cluster_occupancy::max_potential_cluster_size(
+            &function.kernel,
+            config.shape(),
+        )?;
+        store(cluster_size, blocks, "clusterSize")
+    })
 }
 
 /// The extensible launch: the cluster-dimension attribute launches in clusters; the other
@@ -311,22 +393,14 @@ pub unsafe extern "C" fn cuLaunchKernelEx(
         // SAFETY: NULL or a configuration, by contract.
         let config = unsafe { config.as_ref() }
             .ok_or_else(|| DriverError::new(INVALID_VALUE, "config is NULL"))?;
-        let attributes = if config.attrs.is_null() || config.count == 0 {
-            &[][..]
-        } else {
-            // SAFETY: `numAttrs` attributes, by contract.
-            unsafe { std::slice::from_raw_parts(config.attrs, config.count as usize) }
-        };
-        let mut cluster = [1, 1, 1];
-        let mut cooperative = false;
-        for attribute in attributes {
-            if attribute.id == ATTRIBUTE_CLUSTER_DIMENSION {
-                let [xy, z] = [attribute.value[0], attribute.value[1]];
-                cluster = [xy as u32, (xy >> 32) as u32, z as u32];
-            } else if attribute.id == ATTRIBUTE_COOPERATIVE {
-                cooperative = attribute.value[0] as u32 != 0;
-            }
-        }
+        // SAFETY: `count` attributes, by contract.
+        let attributes = unsafe { config.attributes() };
+        let cluster = cudart::launch::cluster_attribute(attributes).unwrap_or([1, 1, 1]);
+        let cooperative = attributes
+            .iter()
+            .rev()
+            .find(|attribute| attribute.id == ATTRIBUTE_COOPERATIVE)
+            .is_some_and(|attribute| attribute.val[0] as u32 != 0);
         if cooperative && cluster != [1, 1, 1] {
             return Err(DriverError::new(
                 crate::result::NOT_SUPPORTED,

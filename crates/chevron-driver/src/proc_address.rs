@@ -81,6 +81,8 @@ pub fn implemented() -> Vec<(&'static str, *const c_void)> {
         launch::cuLaunchCooperativeKernel,
         launch::cuLaunchKernelEx,
         launch::cuLaunchKernelEx_ptsz,
+        launch::cuOccupancyMaxActiveClusters,
+        launch::cuOccupancyMaxPotentialClusterSize,
         link::cuLinkCreate_v2,
         link::cuLinkAddData_v2,
         link::cuLinkAddFile_v2,

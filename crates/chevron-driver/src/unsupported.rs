@@ -92,7 +92,7 @@ unsupported! {
     cuMipmappedArrayGetSparseProperties, cuModuleEnumerateFunctions, cuModuleGetFunctionCount,
     cuModuleGetSurfRef, cuModuleGetTexRef, cuMulticastAddDevice,
     cuMulticastBindAddr, cuMulticastBindMem, cuMulticastCreate, cuMulticastGetGranularity,
-    cuMulticastUnbind, cuOccupancyMaxActiveClusters, cuOccupancyMaxPotentialClusterSize,
+    cuMulticastUnbind,
     cuParamSetSize, cuParamSetTexRef, cuParamSetf, cuParamSeti, cuParamSetv,
     cuPointerSetAttribute, cuSignalExternalSemaphoresAsync, cuSignalExternalSemaphoresAsync_ptsz, cuStreamBatchMemOp_ptsz, cuStreamBatchMemOp_v2, cuStreamBatchMemOp_v2_ptsz,
     cuStreamGetCaptureInfo_ptsz,

@@ -516,6 +516,22 @@ pub trait Function: Send + Sync + 'static {
         Ok(None)
     }
 
+    /// How many clusters of `cluster` blocks of `config`'s shape can be resident on the device
+    /// at once, as its driver computes it (CUDA: `cuOccupancyMaxActiveClusters`); `None` (the
+    /// default) where the backend has no such calculator and the caller estimates.
+    fn max_active_clusters(&self, config: &LaunchConfig, cluster: [u32; 3]) -> Result<Option<u32>> {
+        let _ = (config, cluster);
+        Ok(None)
+    }
+
+    /// The largest cluster (in blocks) that `config`'s shape can be launched in on the device,
+    /// as its driver computes it (CUDA: `cuOccupancyMaxPotentialClusterSize`); `None` (the
+    /// default) where the backend has no such calculator and the caller answers.
+    fn max_potential_cluster_size(&self, config: &LaunchConfig) -> Result<Option<u32>> {
+        let _ = config;
+        Ok(None)
+    }
+
     /// For downcasting within the backend.
     fn as_any(&self) -> &dyn Any;
 }

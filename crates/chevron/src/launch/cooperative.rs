@@ -1,7 +1,9 @@
 //! Cooperative launches (CUDA's `cudaLaunchCooperativeKernel`): every block of the grid is
 //! resident at once, so blocks may synchronize grid-wide. The launch goes through the backend's
 //! cooperative path ([`crate::backend::Stream::launch_cooperative`]); the occupancy the device
-//! reports ([`Kernel::active_blocks_per_multiprocessor`]) tells how large such a grid may be.
+//! reports ([`Kernel::active_blocks_per_multiprocessor`]) tells how large such a grid may be,
+//! and [`Kernel::max_active_clusters`] how many thread-block clusters fit at once
+//! ([`Kernel::max_potential_cluster_size`]: how large one may be).
 
 use std::ffi::c_void;
 
@@ -47,5 +49,22 @@ impl Kernel {
     ) -> Result<Option<u32>> {
         self.backend_function()
             .active_blocks_per_multiprocessor(block_threads, dynamic_shared)
+    }
+
+    /// How many clusters of `cluster` blocks of `config`'s shape the device keeps resident at
+    /// once, as its driver computes it; `None` where the backend has no calculator (the CPU
+    /// device), for the caller to estimate.
+    pub fn max_active_clusters(
+        &self,
+        config: &LaunchConfig,
+        cluster: [u32; 3],
+    ) -> Result<Option<u32>> {
+        self.backend_function().max_active_clusters(config, cluster)
+    }
+
+    /// The largest cluster (in blocks) `config`'s shape can be launched in, as the device's
+    /// driver computes it; `None` where the backend has no calculator (the CPU device).
+    pub fn max_potential_cluster_size(&self, config: &LaunchConfig) -> Result<Option<u32>> {
+        self.backend_function().max_potential_cluster_size(config)
     }
 }

@@ -6,10 +6,13 @@
 //! blocks (the portable maximum), and that the driver exports `cuLaunchKernelEx` (CUDA ≥ 12.0).
 //! A kernel compiled with a cluster shape (`.reqnctapercluster`, `__cluster_dims__`) is launched
 //! plainly when asked for exactly that shape (the compiled shape applies to every launch) and
-//! rejected for any other. Errors name the kernel and the device.
+//! rejected for any other. Errors name the kernel and the device. The driver's occupancy
+//! calculators for clusters (`cuOccupancyMaxActiveClusters`, `cuOccupancyMaxPotentialClusterSize`)
+//! are asked here too.
 
 use std::ffi::{c_int, c_void};
 
+use super::context::DeviceState;
 use super::module::CudaFunction;
 use super::stream::CudaStream;
 use super::sys::{self, attribute, CUlaunchAttribute, CUlaunchConfig};
@@ -80,18 +83,7 @@ pub(super) unsafe fn launch(
             &[sys::CU_CLUSTER_SCHEDULING_POLICY_SPREAD],
         ),
     ];
-    let launch_config = CUlaunchConfig {
-        gridDimX: config.grid[0],
-        gridDimY: config.grid[1],
-        gridDimZ: config.grid[2],
-        blockDimX: config.block[0],
-        blockDimY: config.block[1],
-        blockDimZ: config.block[2],
-        sharedMemBytes: config.shared_bytes,
-        hStream: stream.stream,
-        attrs: attributes.as_mut_ptr(),
-        numAttrs: attributes.len() as u32,
-    };
+    let launch_config = launch_config(config, stream.stream, &mut attributes);
     let params = super::stream::kernel_params(args);
     // SAFETY: the caller guarantees that the function belongs to this stream's device and that
     // `args` holds one pointer per parameter to a value of its size; `launch_config` and its
@@ -118,6 +110,26 @@ pub(super) unsafe fn launch(
     }
     stream.remember_launch(function.name);
     Ok(())
+}
+
+/// `config`'s geometry on `stream` with `attributes`, which must outlive the driver call.
+fn launch_config(
+    config: &LaunchConfig,
+    stream: sys::CUstream,
+    attributes: &mut [CUlaunchAttribute],
+) -> CUlaunchConfig {
+    CUlaunchConfig {
+        gridDimX: config.grid[0],
+        gridDimY: config.grid[1],
+        gridDimZ: config.grid[2],
+        blockDimX: config.block[0],
+        blockDimY: config.block[1],
+        blockDimZ: config.block[2],
+        sharedMemBytes: config.shared_bytes,
+        hStream: stream,
+        attrs: attributes.as_mut_ptr(),
+        numAttrs: attributes.len() as u32,
+    }
 }
 
 /// A launch attribute whose value union starts with `words`.
@@ -170,6 +182,67 @@ fn device_attribute(stream: &CudaStream, which: c_int) -> Result<i32> {
     let code = unsafe { (state.driver.cuDeviceGetAttribute)(&mut value, which, state.device) };
     state.check("cuDeviceGetAttribute", code)?;
     Ok(value)
+}
+
+/// Clusters of `cluster` blocks of `config`'s shape resident at once, the driver's answer
+/// (`cuOccupancyMaxActiveClusters`); `None` where the driver has no such calculator.
+pub(super) fn max_active_clusters(
+    state: &DeviceState,
+    function: &CudaFunction,
+    config: &LaunchConfig,
+    cluster: [u32; 3],
+) -> Result<Option<u32>> {
+    let Some(occupancy) = state.driver.cuOccupancyMaxActiveClusters else {
+        return Ok(None);
+    };
+    let mut attributes = [attribute_value(
+        sys::CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION,
+        &cluster,
+    )];
+    let launch_config = launch_config(config, std::ptr::null_mut(), &mut attributes);
+    let clusters = std::cell::Cell::new(0 as c_int);
+    // SAFETY: `function` is live, `clusters` a valid out-pointer, and `launch_config` with its
+    // attribute lives for the call, which only reads it.
+    let ask = || unsafe { occupancy(clusters.as_ptr(), function.function, &launch_config) };
+    let code = state.anywhere(ask);
+    if code != sys::CUDA_SUCCESS {
+        let [x, y, z] = cluster;
+        return Err(state.error(
+            "cuOccupancyMaxActiveClusters",
+            code,
+            format!(
+                "kernel `{}`, {config}, clusters of ({x}, {y}, {z}) blocks",
+                function.name
+            ),
+        ));
+    }
+    Ok(Some(clusters.get().max(0) as u32))
+}
+
+/// The largest cluster `config`'s shape can be launched in, the driver's answer
+/// (`cuOccupancyMaxPotentialClusterSize`); `None` where the driver has no such calculator.
+pub(super) fn max_potential_cluster_size(
+    state: &DeviceState,
+    function: &CudaFunction,
+    config: &LaunchConfig,
+) -> Result<Option<u32>> {
+    let Some(occupancy) = state.driver.cuOccupancyMaxPotentialClusterSize else {
+        return Ok(None);
+    };
+    let launch_config = launch_config(config, std::ptr::null_mut(), &mut []);
+    let blocks = std::cell::Cell::new(0 as c_int);
+    // SAFETY: `function` is live, `blocks` a valid out-pointer, and `launch_config` (without
+    // attributes) lives for the call, which only reads it.
+    let ask = || unsafe { occupancy(blocks.as_ptr(), function.function, &launch_config) };
+    let code = state.anywhere(ask);
+    if code != sys::CUDA_SUCCESS {
+        return Err(state.error(
+            "cuOccupancyMaxPotentialClusterSize",
+            code,
+            format!("kernel `{}`, {config}", function.name),
+        ));
+    }
+    Ok(Some(blocks.get().max(0) as u32))
 }
 
 #[cfg(test)]

@@ -329,6 +329,18 @@ impl backend::Function for CudaFunction {
         Ok(Some(blocks.get().max(0) as u32))
     }
 
+    fn max_active_clusters(
+        &self,
+        config: &backend::LaunchConfig,
+        cluster: [u32; 3],
+    ) -> Result<Option<u32>> {
+        super::cluster::max_active_clusters(&self.module.state, self, config, cluster)
+    }
+
+    fn max_potential_cluster_size(&self, config: &backend::LaunchConfig) -> Result<Option<u32>> {
+        super::cluster::max_potential_cluster_size(&self.module.state, self, config)
+    }
+
     fn as_any(&self) -> &dyn Any {
         self
     }

@@ -277,6 +277,14 @@ library_table! {
         cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags =
             "cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags"(
             *mut c_int, CUfunction, c_int, usize, c_uint) -> CUresult;
+        /// `cuOccupancyMaxActiveClusters(&clusters, f, &config)` (CUDA ≥ 12.0): clusters of the
+        /// configuration's cluster-dimension attribute resident at once.
+        cuOccupancyMaxActiveClusters = "cuOccupancyMaxActiveClusters"(
+            *mut c_int, CUfunction, *const CUlaunchConfig) -> CUresult;
+        /// `cuOccupancyMaxPotentialClusterSize(&blocks, f, &config)` (CUDA ≥ 12.0): the largest
+        /// cluster the configuration can be launched in.
+        cuOccupancyMaxPotentialClusterSize = "cuOccupancyMaxPotentialClusterSize"(
+            *mut c_int, CUfunction, *const CUlaunchConfig) -> CUresult;
         /// `cuLaunchHostFunc(stream, fn, user data)` (CUDA ≥ 10.0): a host function in stream
         /// order.
         cuLaunchHostFunc = "cuLaunchHostFunc"(CUstream, CUhostFn, *mut c_void) -> CUresult;
