@@ -138,6 +138,13 @@ pub struct BlockContext {
     /// The grid-synchronisation workspace's device address (`%envreg1`:`%envreg2`) of a
     /// cooperative launch, else 0.
     pub workspace: u64,
+    /// `bar.red` (`__syncthreads_count/and/or`, `codegen/block_red.rs`): what the threads
+    /// arriving at the block's current barrier offer (true predicates in the low 32 bits,
+    /// arrivals in the high 32), and what they offered at the previous one. The first thread
+    /// of a phase to arrive at a barrier ([`barrier_waits`](Self::barrier_waits) still 0)
+    /// moves the current tally to the previous one and starts a new one.
+    pub red_current: u64,
+    pub red_previous: u64,
 }
 
 /// Finds global allocations for compiled code and keeps every one it handed out alive (a free

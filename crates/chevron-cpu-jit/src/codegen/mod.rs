@@ -25,6 +25,7 @@ use crate::context::{
     BlockContext, AT_BRANCH, EXITED, FAULTED, FUEL, PHASE_DONE, STOPPED, VECTOR_SAVED, YIELDED,
 };
 mod arith;
+mod block_red;
 mod collective;
 mod counted;
 mod memory;
@@ -318,6 +319,13 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             .copied()
             .collect();
         self.resume_ids = resume_ids(insts, &extra);
+        // A thread resuming after a `bar.red` reads its result there (`block_red.rs`).
+        if extra
+            .iter()
+            .any(|&pc| pc > 0 && block_red::reduction(insts, pc - 1).is_some())
+        {
+            return Err("a resume point right after a `bar.red`".into());
+        }
         self.shuffle_ids = shuffle_ids(insts, &self.resume_ids);
         if (self.resume_ids.len() + self.shuffle_ids.len()) as u32 >= AT_BRANCH - 1
             || insts.len() as u32 >= AT_BRANCH
@@ -382,6 +390,8 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             }
             if shuffle {
                 self.finish_shuffle(pc);
+            } else if pc > 0 && block_red::reduction(&self.t.code.insts, pc - 1).is_some() {
+                self.finish_block_red(pc - 1);
             } else {
                 self.jump_to_pc(pc);
             }

@@ -4,11 +4,13 @@
 
 use chevron_ptx::interp::memory::{LOCAL_WINDOW, SHARED_WINDOW};
 use chevron_ptx::ir::{Op as IrOp, Rounding, ScalarType as T};
-use chevron_ptx::lowered::{AddrBase, Collective, FloatOp, IntTer, Op, Space, Src, SINK};
+use chevron_ptx::lowered::{
+    AddrBase, BarrierKind, Collective, FloatOp, IntTer, Op, Space, Src, SINK,
+};
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
 
 use super::registers::{self, Kind};
-use super::{mask_bits, mem, subset, typed_value, width, Emitter, Unsupported};
+use super::{block_red, mask_bits, mem, subset, typed_value, width, Emitter, Unsupported};
 use crate::context::{WAITING, WARP_WAITING};
 
 impl Emitter<'_, '_, '_> {
@@ -51,9 +53,14 @@ impl Emitter<'_, '_, '_> {
                 self.b.ins().jump(self.next_thread, &[]);
                 return Ok(());
             }
-            Op::Bar { .. } => {
+            Op::Bar { kind, pred, .. } => {
                 let id = self.resume_ids[&(pc + 1)];
                 if self.shuffle_ids.is_empty() {
+                    // `bar.red`'s tallies (`block_red.rs`) before the phase is marked.
+                    if block_red::any(&self.t.code.insts) {
+                        let red = matches!(kind, BarrierKind::Red(_)).then_some(*pred);
+                        self.tally_arrival(red);
+                    }
                     // No collectives: the thread's plain resume point, and the phase noted as
                     // one that ends at a barrier (`BlockContext::barrier_waits`).
                     self.save_state(id, pc + 1);

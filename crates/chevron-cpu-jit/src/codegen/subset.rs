@@ -63,6 +63,9 @@ pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
             ));
         }
     }
+    if let Some(why) = block_red_refusal(code, cooperative) {
+        return Some(why);
+    }
     if let Some(pc) = atomic_before_collective(&code.insts) {
         return Some(format!(
             "a global atomic a warp collective may follow (line {}): a warp parting there \
@@ -223,6 +226,13 @@ pub(super) fn unsupported(
                 d,
                 ..
             } => *d == SINK,
+            // `__syncthreads_count/and/or` (`block_red.rs`; `refusal` checks the kernel).
+            Op::Bar {
+                kind: BarrierKind::Red(IrOp::Popc | IrOp::And | IrOp::Or),
+                id: Src::Imm(0),
+                count: None,
+                ..
+            } => true,
             _ => false,
         };
     (!ok).then(|| format!("`{}` is not compiled", op_name(op)))
@@ -235,6 +245,28 @@ pub(crate) fn op_name(op: &Op) -> String {
         .next()
         .unwrap_or("?")
         .to_string()
+}
+
+/// Why a kernel's `bar.red` stays interpreted, if it does: its tallies (`block_red.rs`) count
+/// on every thread of a phase arriving at a barrier of the scalar function, which a kernel
+/// with warp collectives (phases that end at a warp's release) or a cooperative kernel (whose
+/// groups run the vector function's barriers) does not give.
+fn block_red_refusal(code: &FunctionCode, cooperative: bool) -> Option<String> {
+    let pc =
+        (0..code.insts.len()).find(|&pc| super::block_red::reduction(&code.insts, pc).is_some())?;
+    let collective = code
+        .insts
+        .iter()
+        .any(|inst| inst.operands().meets == Some(Meeting::Warp));
+    let with = match (collective, cooperative) {
+        (true, _) => "warp collectives",
+        (_, true) => "a grid barrier",
+        _ => return None,
+    };
+    Some(format!(
+        "a `bar.red` in a kernel with {with} (line {})",
+        code.line(pc)
+    ))
 }
 
 /// A global atomic that a warp collective may follow, if any. A warp whose lanes part at a
