@@ -219,6 +219,8 @@ struct Emitter<'a, 'b, 'c> {
     one_phase: bool,
     /// Shuffles: instruction index → the resume id that completes them.
     shuffle_ids: BTreeMap<usize, u32>,
+    /// Collectives whose member masks are known only at run time (`subset::runtime_members`).
+    runtime_members: BTreeSet<usize>,
     next_thread: Block,
     /// Blocks still to fill: faults at an instruction, thread exits.
     pending_faults: Vec<(Block, usize)>,
@@ -265,6 +267,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             spin_heads: spin::spin_heads(t.code),
             one_phase: single_phase(t.code) && t.extra_resumes.is_empty(),
             shuffle_ids: BTreeMap::new(),
+            runtime_members: subset::runtime_members(&t.code.insts, t.code.num_regs),
             next_thread,
             pending_faults: Vec::new(),
             pending_exits: Vec::new(),

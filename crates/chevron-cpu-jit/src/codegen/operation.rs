@@ -11,7 +11,7 @@ use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
 
 use super::registers::{self, Kind};
 use super::{block_red, mask_bits, mem, subset, typed_value, width, Emitter, Unsupported};
-use crate::context::{WAITING, WARP_WAITING};
+use crate::context::{RUNTIME_MEMBERS, WAITING, WARP_WAITING};
 
 impl Emitter<'_, '_, '_> {
     pub(super) fn operation(&mut self, pc: usize) -> Result<(), Unsupported> {
@@ -35,9 +35,9 @@ impl Emitter<'_, '_, '_> {
                 self.fault(pc);
                 return Ok(());
             }
-            Op::Warp { c, .. } => {
+            Op::Warp { c, mask } => {
                 // Offer the value, then wait for the warp; `finish_shuffle` reads the result.
-                let x = match c {
+                let mut x = match c {
                     Collective::Shfl { a, .. }
                     | Collective::Vote { a, .. }
                     | Collective::MatchAny { a, .. }
@@ -47,6 +47,10 @@ impl Emitter<'_, '_, '_> {
                         self.b.ins().iconst(types::I64, 0)
                     }
                 };
+                if self.runtime_members.contains(&pc) {
+                    let m = self.src(*mask);
+                    x = self.with_members(x, m);
+                }
                 self.offer(x);
                 let id = self.shuffle_ids[&pc];
                 self.save_state(id | WARP_WAITING, pc);
@@ -391,14 +395,18 @@ impl Emitter<'_, '_, '_> {
             | Collective::Redux { d, .. } => (*d, SINK),
             Collective::WarpSync => (SINK, SINK),
         };
+        let runtime = self.runtime_members.contains(&pc);
         let (value, predicate) = if let Collective::Shfl { mode, b, c, .. } = collective {
             let (y, z) = (self.src(*b), self.src(*c));
-            self.shuffle_inline(*mode, y, z)
+            let (value, predicate, source) = self.shuffle_inline(*mode, y, z);
+            if runtime {
+                let partners = self.call_collective(pc, true);
+                (self.from_partner(value, source, partners), predicate)
+            } else {
+                (value, predicate)
+            }
         } else {
-            let op = self.op_address(pc);
-            let t = self.b.use_var(self.thread);
-            let call = self.b.ins().call(self.t.collective, &[self.ctx, op, t]);
-            let r = self.b.inst_results(call)[0];
+            let r = self.call_collective(pc, runtime);
             (
                 self.b.ins().band_imm_u(r, 0xffff_ffff),
                 self.b.ins().ushr_imm_u(r, 32),
@@ -407,5 +415,17 @@ impl Emitter<'_, '_, '_> {
         self.set(d, value);
         self.set(p, predicate);
         self.jump_to_pc(pc + 1);
+    }
+
+    /// [`collective`](crate::context::collective)'s answer for the current thread at the
+    /// collective at `pc` (whose lanes offered their member masks when `runtime`).
+    fn call_collective(&mut self, pc: usize, runtime: bool) -> Value {
+        let op = self.op_address(pc);
+        let mut t = self.b.use_var(self.thread);
+        if runtime {
+            t = self.b.ins().bor_imm_u(t, RUNTIME_MEMBERS as i64);
+        }
+        let call = self.b.ins().call(self.t.collective, &[self.ctx, op, t]);
+        self.b.inst_results(call)[0]
     }
 }

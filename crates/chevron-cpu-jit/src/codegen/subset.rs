@@ -3,7 +3,7 @@
 //! Operands (sources, accesses, control, meetings) come from the lowered form's
 //! `Op::operands`; the match below decides only what is particular to each kind.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
 use chevron_ptx::interp::program::FunctionCode;
@@ -18,30 +18,11 @@ use chevron_ptx::lowered::{
 /// or a global atomic a collective may follow. Cheap (one pass, no code generated): the
 /// tiering policy asks it before it decides to compile.
 pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
-    // Registers set once, at the kernel's top, to an immediate (a member mask, say).
-    let constants: BTreeMap<u32, u64> = super::remat::rematerializable(&code.insts, code.num_regs)
-        .into_iter()
-        .filter_map(|(r, pc)| match code.insts[pc].op {
-            Op::Mov {
-                a: Src::Imm(v),
-                bits,
-                ..
-            } => Some((r, v & super::arith::bit_mask(u32::from(bits)))),
-            _ => None,
-        })
-        .collect();
-    let set_once = set_once_before(&code.insts, code.num_regs);
+    let known = Known::of(&code.insts, code.num_regs);
     // A cooperative kernel's blocks all run at once and yield at spin loops (`spin.rs`).
     let cooperative = super::spin::cooperative(code);
     for (pc, inst) in code.insts.iter().enumerate() {
-        let constant = |s: &Src| match s {
-            Src::Imm(v) => Some(*v),
-            Src::Reg(r) => constants.get(r).copied().or_else(|| {
-                let (stretch, value) = set_once.get(r)?;
-                stretch.contains(&pc).then_some(*value)
-            }),
-            _ => None,
-        };
+        let constant = |s: &Src| known.value(pc, s);
         if let Some(why) = unsupported(&inst.op, code.param_size, &constant) {
             return Some(format!("{why} (line {})", code.line(pc)));
         }
@@ -74,6 +55,66 @@ pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
         ));
     }
     None
+}
+
+/// Operands whose values are known while compiling: immediates, registers set once to one at
+/// the kernel's top, and registers set once to one earlier in the same straight-line stretch.
+struct Known {
+    constants: BTreeMap<u32, u64>,
+    set_once: BTreeMap<u32, (Range<usize>, u64)>,
+}
+
+impl Known {
+    fn of(insts: &[Inst], registers: u32) -> Known {
+        // Registers set once, at the kernel's top, to an immediate (a member mask, say).
+        let constants = super::remat::rematerializable(insts, registers)
+            .into_iter()
+            .filter_map(|(r, pc)| match insts[pc].op {
+                Op::Mov {
+                    a: Src::Imm(v),
+                    bits,
+                    ..
+                } => Some((r, v & super::arith::bit_mask(u32::from(bits)))),
+                _ => None,
+            })
+            .collect();
+        let set_once = set_once_before(insts, registers);
+        Known {
+            constants,
+            set_once,
+        }
+    }
+
+    /// The value of `s` where instruction `pc` reads it, if known.
+    fn value(&self, pc: usize, s: &Src) -> Option<u64> {
+        match s {
+            Src::Imm(v) => Some(*v),
+            Src::Reg(r) => self.constants.get(r).copied().or_else(|| {
+                let (stretch, value) = self.set_once.get(r)?;
+                stretch.contains(&pc).then_some(*value)
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// The warp collectives of `insts` whose member mask is not known to be the whole warp's
+/// while compiling (computed at run time, as cooperative groups' tiles and CUB's logical warps
+/// do, or partial): each lane offers its mask with its value (`codegen/collective.rs`), and the
+/// lanes it meets are the interpreter's `partners` of the warp's masks.
+pub(crate) fn runtime_members(insts: &[Inst], registers: u32) -> BTreeSet<usize> {
+    let known = Known::of(insts, registers);
+    (0..insts.len())
+        .filter(|&pc| match &insts[pc].op {
+            Op::Warp { mask, .. } => !full(known.value(pc, mask)),
+            _ => false,
+        })
+        .collect()
+}
+
+/// Whether a member mask is the whole warp's.
+fn full(mask: Option<u64>) -> bool {
+    mask.is_some_and(|m| m & 0xffff_ffff == 0xffff_ffff)
 }
 
 /// Register → (the instructions that read it as, the immediate), for registers written once (unguarded, by a `mov` of an immediate) and read in the same
@@ -212,12 +253,17 @@ pub(super) fn unsupported(
                     && matches!(space, Space::Global | Space::Shared | Space::Generic)
                     && addr_ok(*space, addr, 0)
             }
-            // Collectives of the whole warp (whose lanes all meet there, or the interpreter
-            // runs the block).
-            Op::Warp { c, mask }
-                if constant(mask).is_some_and(|m| m & 0xffff_ffff == 0xffff_ffff) =>
-            {
+            // Collectives whose whole warp meets there (else the interpreter runs the block).
+            // A mask not known to be the warp's is offered with the value, in its high 32
+            // bits: a 64-bit `match` has no room for it.
+            Op::Warp { c, mask } => {
                 !matches!(c, Collective::Shfl { d: SINK, .. })
+                    && (full(constant(mask))
+                        || !matches!(
+                            c,
+                            Collective::MatchAny { bits: 64, .. }
+                                | Collective::MatchAll { bits: 64, .. }
+                        ))
             }
             Op::Bar {
                 kind: BarrierKind::Sync,
