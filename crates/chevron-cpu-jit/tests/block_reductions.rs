@@ -205,8 +205,7 @@ fn a_count_beside_a_warp_collective_stays_interpreted() {
         &handle,
         &chevron_cpu_jit::CompileOptions::default(),
     )
-    .err()
-    .expect("stays interpreted");
+    .unwrap_err();
     assert!(
         why.contains("`bar.red` in a kernel with warp collectives"),
         "{why}"

@@ -95,7 +95,7 @@ impl Emitter<'_, '_, '_> {
     /// A run-time-mask `shfl`'s result `value` from lane `source`: kept when that lane is one
     /// of the current lane's partners (the mask `partners`), else 0, as the interpreter's
     /// `shfl` reads a lane outside its member mask.
-    pub(super) fn from_partner(&mut self, value: Value, source: Value, partners: Value) -> Value {
+    pub(super) fn partner_value(&mut self, value: Value, source: Value, partners: Value) -> Value {
         let bit = self.b.ins().ushr(partners, source);
         let bit = self.b.ins().band_imm_u(bit, 1);
         let zero = self.b.ins().iconst(types::I64, 0);

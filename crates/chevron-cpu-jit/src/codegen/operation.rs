@@ -401,7 +401,7 @@ impl Emitter<'_, '_, '_> {
             let (value, predicate, source) = self.shuffle_inline(*mode, y, z);
             if runtime {
                 let partners = self.call_collective(pc, true);
-                (self.from_partner(value, source, partners), predicate)
+                (self.partner_value(value, source, partners), predicate)
             } else {
                 (value, predicate)
             }
