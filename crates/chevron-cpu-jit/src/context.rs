@@ -336,13 +336,13 @@ pub unsafe extern "C" fn collective(
         // lane's partners, and keeps its source lane's value only if that is one of them).
         let raw: [u64; 32] = std::array::from_fn(|l| value_of(first + l as u64));
         let members = raw.map(|r| (r >> 32) as u32);
-        let offered = raw.map(|r| collective_offer(collective, r & 0xffff_ffff));
-        let partners = partners(u32::MAX, &members);
+        let partners = partners(u32::MAX, &members)[lane];
         if let Collective::Shfl { .. } = collective {
-            return u64::from(partners[lane]);
+            return u64::from(partners);
         }
+        let offered = raw.map(|r| collective_offer(collective, r & 0xffff_ffff));
         let (value, predicate) =
-            collective_result(collective, members[lane], &offered, partners[lane], lane);
+            collective_result(collective, members[lane], &offered, partners, lane);
         return (value & 0xffff_ffff) | (predicate << 32);
     }
     let offered: [u64; 32] =

@@ -85,6 +85,30 @@ DONE:
     ret;
 }
 
+// Each lane's group (lanes of one bucket) takes turns at a shuffle over the group's mask, as
+// many times as the group has lanes, then adds to a global counter: a warp parting there would
+// have its block run again by the interpreter after some lanes' atomics, so it stays so.
+.visible .entry group_then_count(.param .u64 xs, .param .u64 out)
+{
+    .reg .pred %p<3>; .reg .b32 %r<16>; .reg .b64 %rd<8>;
+    ld.param.u64 %rd1, [xs]; ld.param.u64 %rd2, [out];
+    mov.u32 %r1, %tid.x;
+    mul.wide.u32 %rd3, %r1, 4; add.s64 %rd4, %rd1, %rd3;
+    ld.global.u32 %r2, [%rd4];
+    and.b32 %r3, %r2, 3;
+    match.any.sync.b32 %r4, %r3, -1;
+    mov.u32 %r5, %r4; mov.u32 %r6, 0;
+LOOP:
+    brev.b32 %r7, %r5; bfind.shiftamt.u32 %r8, %r7;
+    shfl.sync.idx.b32 %r9, %r2, %r8, 31, %r4;
+    add.s32 %r6, %r6, %r9;
+    add.s32 %r10, %r5, -1; and.b32 %r5, %r5, %r10;
+    setp.ne.u32 %p1, %r5, 0;
+    @%p1 bra LOOP;
+    atom.global.add.u32 %r11, [%rd2], %r6;
+    ret;
+}
+
 // A 64-bit `match` has no room for a run-time mask: stays interpreted.
 .visible .entry wide_match(.param .u64 xs, .param .u64 out)
 {
@@ -165,4 +189,20 @@ fn a_wide_match_with_a_run_time_mask_stays_interpreted() {
     )
     .unwrap_err();
     assert!(why.contains("`Warp` is not compiled"), "{why}");
+}
+
+#[test]
+fn a_global_atomic_beside_run_time_masks_stays_interpreted() {
+    let setup = Setup::of(&format!("{HEADER}{KERNELS}"));
+    let handle = setup.program.kernel("group_then_count").unwrap();
+    let why = chevron_cpu_jit::CompiledKernel::compile(
+        &setup.program,
+        &handle,
+        &chevron_cpu_jit::CompileOptions::default(),
+    )
+    .unwrap_err();
+    assert!(
+        why.contains("global atomic in a kernel with warp collectives of run-time member masks"),
+        "{why}"
+    );
 }

@@ -47,6 +47,15 @@ pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
     if let Some(why) = block_red_refusal(code, cooperative) {
         return Some(why);
     }
+    if let Some(pc) = atomic_beside_runtime_members(&code.insts, code.num_regs) {
+        return Some(format!(
+            "a global atomic in a kernel with warp collectives of run-time member masks \
+             (line {}): lanes of a warp may take different numbers of them, and a warp parting \
+             there would send its block back to the interpreter, which would run the atomic \
+             again",
+            code.line(pc)
+        ));
+    }
     if let Some(pc) = atomic_before_collective(&code.insts) {
         return Some(format!(
             "a global atomic a warp collective may follow (line {}): a warp parting there \
@@ -315,18 +324,29 @@ fn block_red_refusal(code: &FunctionCode, cooperative: bool) -> Option<String> {
     ))
 }
 
+/// A global atomic of a kernel with collectives of run-time member masks, if any: lanes may
+/// legally take different numbers of such collectives (a loop over a lane's group), so some
+/// may pass the last one and do the atomic while the rest of the warp still waits at one.
+fn atomic_beside_runtime_members(insts: &[Inst], registers: u32) -> Option<usize> {
+    if runtime_members(insts, registers).is_empty() {
+        return None;
+    }
+    (0..insts.len()).find(|&pc| global_atomic(&insts[pc]))
+}
+
+/// Whether `inst` is an atomic on global (or generic) memory.
+fn global_atomic(inst: &Inst) -> bool {
+    inst.operands().accesses.iter().any(|access| {
+        access.kind == AccessKind::Atomic && matches!(access.space, Space::Global | Space::Generic)
+    })
+}
+
 /// A global atomic that a warp collective may follow, if any. A warp whose lanes part at a
 /// collective (some exited, or at another collective) sends its block back to the
 /// interpreter, which runs the block again from its start: an atomic already done would be
 /// done twice. (Shared atomics are safe: the second run starts from fresh shared memory.)
 fn atomic_before_collective(insts: &[Inst]) -> Option<usize> {
     let n = insts.len();
-    let global_atomic = |inst: &Inst| {
-        inst.operands().accesses.iter().any(|access| {
-            access.kind == AccessKind::Atomic
-                && matches!(access.space, Space::Global | Space::Generic)
-        })
-    };
     let collective = |inst: &Inst| inst.operands().meets == Some(Meeting::Warp);
     let mut reaches_collective = vec![false; n];
     // Backward: an instruction reaches a collective if it is one or a successor reaches one.
