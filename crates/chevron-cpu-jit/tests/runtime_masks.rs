@@ -109,6 +109,21 @@ LOOP:
     ret;
 }
 
+// The lane masks, as warp-aggregation code forms a lane's rank among its group.
+.visible .entry lane_masks(.param .u64 xs, .param .u64 out)
+{
+    .reg .b32 %r<12>; .reg .b64 %rd<8>;
+    ld.param.u64 %rd2, [out];
+    mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x; mov.u32 %r3, %ntid.x;
+    mad.lo.s32 %r4, %r2, %r3, %r1;
+    mov.u32 %r5, %lanemask_eq; mov.u32 %r6, %lanemask_lt; mov.u32 %r7, %lanemask_le;
+    mov.u32 %r8, %lanemask_gt; mov.u32 %r9, %lanemask_ge;
+    mul.wide.u32 %rd3, %r4, 32; add.s64 %rd4, %rd2, %rd3;
+    st.global.v4.u32 [%rd4], {%r5, %r6, %r7, %r8};
+    st.global.v4.u32 [%rd4+16], {%r9, %r4, %r4, %r4};
+    ret;
+}
+
 // A 64-bit `match` has no room for a run-time mask: stays interpreted.
 .visible .entry wide_match(.param .u64 xs, .param .u64 out)
 {
@@ -205,4 +220,13 @@ fn a_global_atomic_beside_run_time_masks_stays_interpreted() {
         why.contains("global atomic in a kernel with warp collectives of run-time member masks"),
         "{why}"
     );
+}
+
+#[test]
+fn lane_masks_match_the_interpreter() {
+    let [interpreted, compiled] = both("lane_masks", &[0; 4], 8 * 128, (2, 64));
+    assert_eq!(interpreted, compiled);
+    // Thread 37 is lane 5.
+    let lane5 = &compiled[8 * 37..8 * 37 + 5];
+    assert_eq!(lane5, &[1 << 5, 0x1f, 0x3f, !0x3f, !0x1f]);
 }

@@ -568,6 +568,26 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 let t = self.b.use_var(self.thread);
                 self.b.ins().band_imm_u(t, 31)
             }
+            // `%lanemask_*` from the lane, as the interpreter's (32-bit masks).
+            Special::LanemaskEq
+            | Special::LanemaskLt
+            | Special::LanemaskLe
+            | Special::LanemaskGt
+            | Special::LanemaskGe => {
+                let t = self.b.use_var(self.thread);
+                let lane = self.b.ins().band_imm_u(t, 31);
+                let one = self.b.ins().iconst(types::I64, 1);
+                let eq = self.b.ins().ishl(one, lane);
+                let lt = self.b.ins().iadd_imm_u(eq, -1);
+                let le = self.b.ins().bor(lt, eq);
+                match sp {
+                    Special::LanemaskEq => eq,
+                    Special::LanemaskLt => lt,
+                    Special::LanemaskLe => le,
+                    Special::LanemaskGt => self.b.ins().bxor_imm_u(le, 0xffff_ffff),
+                    _ => self.b.ins().bxor_imm_u(lt, 0xffff_ffff),
+                }
+            }
             Special::Warpid => {
                 let t = self.b.use_var(self.thread);
                 self.b.ins().ushr_imm_u(t, 5)

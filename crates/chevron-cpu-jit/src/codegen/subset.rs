@@ -198,11 +198,6 @@ pub(super) fn unsupported(
                 | Special::Gridid
                 | Special::Smid
                 | Special::Cluster(_)
-                | Special::LanemaskEq
-                | Special::LanemaskLt
-                | Special::LanemaskLe
-                | Special::LanemaskGt
-                | Special::LanemaskGe
         ),
         _ => true,
     };
