@@ -92,6 +92,13 @@ impl Emitter<'_, '_, '_> {
         self.b.ins().bor(value, mask)
     }
 
+    /// `1 << (t % 32)`: thread `t`'s bit in its warp's masks.
+    pub(super) fn lane_bit(b: &mut FunctionBuilder<'_>, t: Value) -> Value {
+        let lane = b.ins().band_imm_u(t, 31);
+        let one = b.ins().iconst(types::I64, 1);
+        b.ins().ishl(one, lane)
+    }
+
     /// A run-time-mask `shfl`'s result `value` from lane `source`: kept when that lane is one
     /// of the current lane's partners (the mask `partners`), else 0, as the interpreter's
     /// `shfl` reads a lane outside its member mask.

@@ -400,8 +400,28 @@ impl Emitter<'_, '_, '_> {
             let (y, z) = (self.src(*b), self.src(*c));
             let (value, predicate, source) = self.shuffle_inline(*mode, y, z);
             if runtime {
+                // A source lane in the lane's own mask (or the lane itself) is a partner
+                // whatever the other lanes' masks; else the warp's masks decide.
+                let Op::Warp { mask, .. } = &self.t.code.insts[pc].op else {
+                    unreachable!("a collective")
+                };
+                let own = self.src(*mask);
+                let t = self.b.use_var(self.thread);
+                let bit = Self::lane_bit(self.b, t);
+                let own = self.b.ins().bor(own, bit);
+                let in_own = self.b.ins().ushr(own, source);
+                let in_own = self.b.ins().band_imm_u(in_own, 1);
+                let (others, join) = (self.b.create_block(), self.b.create_block());
+                self.b.append_block_param(join, types::I64);
+                self.b
+                    .ins()
+                    .brif(in_own, join, &[value.into()], others, &[]);
+                self.b.switch_to_block(others);
                 let partners = self.call_collective(pc, true);
-                (self.partner_value(value, source, partners), predicate)
+                let kept = self.partner_value(value, source, partners);
+                self.b.ins().jump(join, &[kept.into()]);
+                self.b.switch_to_block(join);
+                (self.b.block_params(join)[0], predicate)
             } else {
                 (value, predicate)
             }
