@@ -14,7 +14,7 @@ use chevron_ptx::interp::numeric::convert;
 use chevron_ptx::interp::DeviceMemory;
 use chevron_ptx::lowered::{
     collective_offer, collective_result, evaluate_atomic, evaluate_compare, evaluate_float,
-    evaluate_int, evaluate_int_unary, Op,
+    evaluate_int, evaluate_int_unary, partners, Collective, Op,
 };
 
 pub use crate::codegen::access_limit;
@@ -26,6 +26,9 @@ pub const WAITING: u32 = 1 << 31;
 pub const WARP_WAITING: u32 = 1 << 30;
 /// A thread that has exited.
 pub const EXITED: u32 = u32::MAX;
+/// Set in the thread argument of [`collective`] for a collective whose member mask is known
+/// only at run time: each lane offered its mask in the high 32 bits of its value.
+pub const RUNTIME_MEMBERS: u64 = 1 << 32;
 /// Marks the resume state of a running thread whose block [`fuel_out`] looks at: the rest is
 /// the instruction the thread goes on at (never dispatched: the thread runs on, or the block
 /// goes to the interpreter).
@@ -138,6 +141,13 @@ pub struct BlockContext {
     /// The grid-synchronisation workspace's device address (`%envreg1`:`%envreg2`) of a
     /// cooperative launch, else 0.
     pub workspace: u64,
+    /// `bar.red` (`__syncthreads_count/and/or`, `codegen/block_red.rs`): what the threads
+    /// arriving at the block's current barrier offer (true predicates in the low 32 bits,
+    /// arrivals in the high 32), and what they offered at the previous one. The first thread
+    /// of a phase to arrive at a barrier ([`barrier_waits`](Self::barrier_waits) still 0)
+    /// moves the current tally to the previous one and starts a new one.
+    pub red_current: u64,
+    pub red_previous: u64,
 }
 
 /// Finds global allocations for compiled code and keeps every one it handed out alive (a free
@@ -304,6 +314,8 @@ pub unsafe extern "C" fn collective(
     else {
         return 0;
     };
+    let runtime = thread & RUNTIME_MEMBERS != 0;
+    let thread = thread & (RUNTIME_MEMBERS - 1);
     let lane = (thread % 32) as usize;
     let first = thread - lane as u64;
     if first + 32 > context.threads {
@@ -318,10 +330,25 @@ pub unsafe extern "C" fn collective(
             .exchange
             .add((parity * context.threads + index) as usize)
     };
+    if runtime {
+        // Each lane's mask above its value: the lanes each meets are the interpreter's
+        // partners of a warp whose 32 lanes run the collective together (a `shfl` gets its
+        // lane's partners, and keeps its source lane's value only if that is one of them).
+        let raw: [u64; 32] = std::array::from_fn(|l| value_of(first + l as u64));
+        let members = raw.map(|r| (r >> 32) as u32);
+        let partners = partners(u32::MAX, &members)[lane];
+        if let Collective::Shfl { .. } = collective {
+            return u64::from(partners);
+        }
+        let offered = raw.map(|r| collective_offer(collective, r & 0xffff_ffff));
+        let (value, predicate) =
+            collective_result(collective, members[lane], &offered, partners, lane);
+        return (value & 0xffff_ffff) | (predicate << 32);
+    }
     let offered: [u64; 32] =
         std::array::from_fn(|l| collective_offer(collective, value_of(first + l as u64)));
-    // The compiler admits only full member masks (immediate, or a register known to hold one
-    // where the collective reads it: codegen/subset.rs).
+    // Otherwise the member mask is the whole warp's (immediate, or a register known to hold
+    // one where the collective reads it: codegen/subset.rs).
     let member = match mask {
         chevron_ptx::lowered::Src::Imm(m) => *m as u32,
         _ => u32::MAX,

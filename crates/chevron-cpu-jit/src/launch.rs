@@ -367,6 +367,8 @@ impl CompiledKernel {
             barrier_waits: 0,
             warp_reruns: 0,
             workspace: shape.workspace,
+            red_current: 0,
+            red_previous: 0,
         }
     }
 

@@ -2,7 +2,9 @@
 //! of its offers so far) and, once the warp has offered, a `shfl`'s source lane and result,
 //! the interpreter's `shuffle_source` in a few integer operations ([`shuffle_source`]; the
 //! vector function's `shuffle.rs` has its four-lane form). Other collectives call
-//! [`collective`](crate::context::collective), which combines the 32 values.
+//! [`collective`](crate::context::collective), which combines the 32 values. A collective
+//! whose member mask is known only at run time offers the mask with its value, and its
+//! `shfl` keeps only a partner lane's value (`context::collective` finds the partners).
 
 use std::mem::offset_of;
 
@@ -50,14 +52,14 @@ impl Emitter<'_, '_, '_> {
     }
 
     /// The current thread's `shfl` result once its warp has offered: (the source lane's value,
-    /// low 32 bits; 1 if the source lane is in range), for lane operand `b` and clamp and
-    /// segment operand `c`.
+    /// low 32 bits; 1 if the source lane is in range; the source lane), for lane operand `b`
+    /// and clamp and segment operand `c`.
     pub(super) fn shuffle_inline(
         &mut self,
         mode: ShuffleMode,
         b: Value,
         c: Value,
-    ) -> (Value, Value) {
+    ) -> (Value, Value, Value) {
         let t = self.b.use_var(self.thread);
         let lane = self.b.ins().band_imm_u(t, 31);
         let (source, in_range) = shuffle_source(self.b, mode, lane, b, c);
@@ -77,7 +79,34 @@ impl Emitter<'_, '_, '_> {
             .ins()
             .load(types::I64, MemFlagsData::trusted(), at, 0);
         let value = self.b.ins().band_imm_u(value, 0xffff_ffff);
-        (value, self.b.ins().uextend(types::I64, in_range))
+        (value, self.b.ins().uextend(types::I64, in_range), source)
+    }
+
+    /// What the current thread offers at a collective whose member mask is known only at run
+    /// time (`subset::runtime_members`): its value's low 32 bits (every such collective's
+    /// values fit) and its member mask `mask` above them, which
+    /// [`collective`](crate::context::collective) reads to find the lanes each lane meets.
+    pub(super) fn with_members(&mut self, value: Value, mask: Value) -> Value {
+        let value = self.b.ins().band_imm_u(value, 0xffff_ffff);
+        let mask = self.b.ins().ishl_imm_u(mask, 32);
+        self.b.ins().bor(value, mask)
+    }
+
+    /// `1 << (t % 32)`: thread `t`'s bit in its warp's masks.
+    pub(super) fn lane_bit(b: &mut FunctionBuilder<'_>, t: Value) -> Value {
+        let lane = b.ins().band_imm_u(t, 31);
+        let one = b.ins().iconst(types::I64, 1);
+        b.ins().ishl(one, lane)
+    }
+
+    /// A run-time-mask `shfl`'s result `value` from lane `source`: kept when that lane is one
+    /// of the current lane's partners (the mask `partners`), else 0, as the interpreter's
+    /// `shfl` reads a lane outside its member mask.
+    pub(super) fn partner_value(&mut self, value: Value, source: Value, partners: Value) -> Value {
+        let bit = self.b.ins().ushr(partners, source);
+        let bit = self.b.ins().band_imm_u(bit, 1);
+        let zero = self.b.ins().iconst(types::I64, 0);
+        self.b.ins().select(bit, value, zero)
     }
 }
 

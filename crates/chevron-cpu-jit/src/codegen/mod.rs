@@ -25,6 +25,7 @@ use crate::context::{
     BlockContext, AT_BRANCH, EXITED, FAULTED, FUEL, PHASE_DONE, STOPPED, VECTOR_SAVED, YIELDED,
 };
 mod arith;
+mod block_red;
 mod collective;
 mod counted;
 mod memory;
@@ -218,6 +219,8 @@ struct Emitter<'a, 'b, 'c> {
     one_phase: bool,
     /// Shuffles: instruction index → the resume id that completes them.
     shuffle_ids: BTreeMap<usize, u32>,
+    /// Collectives whose member masks are known only at run time (`subset::runtime_members`).
+    runtime_members: BTreeSet<usize>,
     next_thread: Block,
     /// Blocks still to fill: faults at an instruction, thread exits.
     pending_faults: Vec<(Block, usize)>,
@@ -267,6 +270,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             spin_heads: spin::spin_heads(t.code),
             one_phase: single_phase(t.code) && t.extra_resumes.is_empty(),
             shuffle_ids: BTreeMap::new(),
+            runtime_members: subset::runtime_members(&t.code.insts, t.code.num_regs),
             next_thread,
             pending_faults: Vec::new(),
             pending_exits: Vec::new(),
@@ -322,6 +326,13 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             .copied()
             .collect();
         self.resume_ids = resume_ids(insts, &extra);
+        // A thread resuming after a `bar.red` reads its result there (`block_red.rs`).
+        if extra
+            .iter()
+            .any(|&pc| pc > 0 && block_red::reduction(insts, pc - 1).is_some())
+        {
+            return Err("a resume point right after a `bar.red`".into());
+        }
         self.shuffle_ids = shuffle_ids(insts, &self.resume_ids);
         if (self.resume_ids.len() + self.shuffle_ids.len()) as u32 >= AT_BRANCH - 1
             || insts.len() as u32 >= AT_BRANCH
@@ -386,6 +397,8 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             }
             if shuffle {
                 self.finish_shuffle(pc);
+            } else if pc > 0 && block_red::reduction(&self.t.code.insts, pc - 1).is_some() {
+                self.finish_block_red(pc - 1);
             } else {
                 self.jump_to_pc(pc);
             }
@@ -559,29 +572,29 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
                 let t = self.b.use_var(self.thread);
                 self.b.ins().band_imm_u(t, 31)
             }
-            Special::Warpid => {
-                let t = self.b.use_var(self.thread);
-                self.b.ins().ushr_imm_u(t, 5)
-            }
+            // `%lanemask_*` from the lane, as the interpreter's (32-bit masks).
             Special::LanemaskEq
             | Special::LanemaskLt
             | Special::LanemaskLe
             | Special::LanemaskGt
             | Special::LanemaskGe => {
-                // The interpreter's masks of the lane (`interp/warp.rs`), in 64 bits.
                 let t = self.b.use_var(self.thread);
                 let lane = self.b.ins().band_imm_u(t, 31);
                 let one = self.b.ins().iconst(types::I64, 1);
-                let bit = self.b.ins().ishl(one, lane);
-                let below = self.b.ins().iadd_imm_u(bit, -1);
-                let up_to = self.b.ins().iadd(below, bit);
+                let eq = self.b.ins().ishl(one, lane);
+                let lt = self.b.ins().iadd_imm_u(eq, -1);
+                let le = self.b.ins().bor(lt, eq);
                 match sp {
-                    Special::LanemaskEq => bit,
-                    Special::LanemaskLt => below,
-                    Special::LanemaskLe => up_to,
-                    Special::LanemaskGt => self.b.ins().bxor_imm_u(up_to, 0xffff_ffff),
-                    _ => self.b.ins().bxor_imm_u(below, 0xffff_ffff),
+                    Special::LanemaskEq => eq,
+                    Special::LanemaskLt => lt,
+                    Special::LanemaskLe => le,
+                    Special::LanemaskGt => self.b.ins().bxor_imm_u(le, 0xffff_ffff),
+                    _ => self.b.ins().bxor_imm_u(lt, 0xffff_ffff),
                 }
+            }
+            Special::Warpid => {
+                let t = self.b.use_var(self.thread);
+                self.b.ins().ushr_imm_u(t, 5)
             }
             Special::DynamicSmem => {
                 self.load_fixed(types::I64, offset_of!(BlockContext, dynamic_smem))

@@ -4,12 +4,14 @@
 
 use chevron_ptx::interp::memory::{LOCAL_WINDOW, SHARED_WINDOW};
 use chevron_ptx::ir::{Op as IrOp, Rounding, ScalarType as T};
-use chevron_ptx::lowered::{AddrBase, Collective, FloatOp, IntTer, Op, Space, Src, SINK};
+use chevron_ptx::lowered::{
+    AddrBase, BarrierKind, Collective, FloatOp, IntTer, Op, Space, Src, SINK,
+};
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
 
 use super::registers::{self, Kind};
-use super::{mask_bits, mem, subset, typed_value, width, Emitter, Unsupported};
-use crate::context::{WAITING, WARP_WAITING};
+use super::{block_red, mask_bits, mem, subset, typed_value, width, Emitter, Unsupported};
+use crate::context::{RUNTIME_MEMBERS, WAITING, WARP_WAITING};
 
 impl Emitter<'_, '_, '_> {
     pub(super) fn operation(&mut self, pc: usize) -> Result<(), Unsupported> {
@@ -35,9 +37,9 @@ impl Emitter<'_, '_, '_> {
                 self.fault(pc);
                 return Ok(());
             }
-            Op::Warp { c, .. } => {
+            Op::Warp { c, mask } => {
                 // Offer the value, then wait for the warp; `finish_shuffle` reads the result.
-                let x = match c {
+                let mut x = match c {
                     Collective::Shfl { a, .. }
                     | Collective::Vote { a, .. }
                     | Collective::MatchAny { a, .. }
@@ -47,15 +49,24 @@ impl Emitter<'_, '_, '_> {
                         self.b.ins().iconst(types::I64, 0)
                     }
                 };
+                if self.runtime_members.contains(&pc) {
+                    let m = self.src(*mask);
+                    x = self.with_members(x, m);
+                }
                 self.offer(x);
                 let id = self.shuffle_ids[&pc];
                 self.save_state(id | WARP_WAITING, pc);
                 self.b.ins().jump(self.next_thread, &[]);
                 return Ok(());
             }
-            Op::Bar { .. } => {
+            Op::Bar { kind, pred, .. } => {
                 let id = self.resume_ids[&(pc + 1)];
                 if self.shuffle_ids.is_empty() {
+                    // `bar.red`'s tallies (`block_red.rs`) before the phase is marked.
+                    if block_red::any(&self.t.code.insts) {
+                        let red = matches!(kind, BarrierKind::Red(_)).then_some(*pred);
+                        self.tally_arrival(red);
+                    }
                     // No collectives: the thread's plain resume point, and the phase noted as
                     // one that ends at a barrier (`BlockContext::barrier_waits`).
                     self.save_state(id, pc + 1);
@@ -386,14 +397,38 @@ impl Emitter<'_, '_, '_> {
             | Collective::Redux { d, .. } => (*d, SINK),
             Collective::WarpSync => (SINK, SINK),
         };
+        let runtime = self.runtime_members.contains(&pc);
         let (value, predicate) = if let Collective::Shfl { mode, b, c, .. } = collective {
             let (y, z) = (self.src(*b), self.src(*c));
-            self.shuffle_inline(*mode, y, z)
+            let (value, predicate, source) = self.shuffle_inline(*mode, y, z);
+            if runtime {
+                // A source lane in the lane's own mask (or the lane itself) is a partner
+                // whatever the other lanes' masks; else the warp's masks decide.
+                let Op::Warp { mask, .. } = &self.t.code.insts[pc].op else {
+                    unreachable!("a collective")
+                };
+                let own = self.src(*mask);
+                let t = self.b.use_var(self.thread);
+                let bit = Self::lane_bit(self.b, t);
+                let own = self.b.ins().bor(own, bit);
+                let in_own = self.b.ins().ushr(own, source);
+                let in_own = self.b.ins().band_imm_u(in_own, 1);
+                let (others, join) = (self.b.create_block(), self.b.create_block());
+                self.b.append_block_param(join, types::I64);
+                self.b
+                    .ins()
+                    .brif(in_own, join, &[value.into()], others, &[]);
+                self.b.switch_to_block(others);
+                let partners = self.call_collective(pc, true);
+                let kept = self.partner_value(value, source, partners);
+                self.b.ins().jump(join, &[kept.into()]);
+                self.b.switch_to_block(join);
+                (self.b.block_params(join)[0], predicate)
+            } else {
+                (value, predicate)
+            }
         } else {
-            let op = self.op_address(pc);
-            let t = self.b.use_var(self.thread);
-            let call = self.b.ins().call(self.t.collective, &[self.ctx, op, t]);
-            let r = self.b.inst_results(call)[0];
+            let r = self.call_collective(pc, runtime);
             (
                 self.b.ins().band_imm_u(r, 0xffff_ffff),
                 self.b.ins().ushr_imm_u(r, 32),
@@ -402,5 +437,17 @@ impl Emitter<'_, '_, '_> {
         self.set(d, value);
         self.set(p, predicate);
         self.jump_to_pc(pc + 1);
+    }
+
+    /// [`collective`](crate::context::collective)'s answer for the current thread at the
+    /// collective at `pc` (whose lanes offered their member masks when `runtime`).
+    fn call_collective(&mut self, pc: usize, runtime: bool) -> Value {
+        let op = self.op_address(pc);
+        let mut t = self.b.use_var(self.thread);
+        if runtime {
+            t = self.b.ins().bor_imm_u(t, RUNTIME_MEMBERS as i64);
+        }
+        let call = self.b.ins().call(self.t.collective, &[self.ctx, op, t]);
+        self.b.inst_results(call)[0]
     }
 }

@@ -3,7 +3,7 @@
 //! Operands (sources, accesses, control, meetings) come from the lowered form's
 //! `Op::operands`; the match below decides only what is particular to each kind.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::ops::Range;
 
 use chevron_ptx::interp::program::FunctionCode;
@@ -19,33 +19,14 @@ use chevron_ptx::lowered::{
 /// or a global atomic a collective may follow. Cheap (one pass, no code generated): the
 /// tiering policy asks it before it decides to compile.
 pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
-    // Registers set once, at the kernel's top, to an immediate (a member mask, say).
-    let constants: BTreeMap<u32, u64> = super::remat::rematerializable(&code.insts, code.num_regs)
-        .into_iter()
-        .filter_map(|(r, pc)| match code.insts[pc].op {
-            Op::Mov {
-                a: Src::Imm(v),
-                bits,
-                ..
-            } => Some((r, v & super::arith::bit_mask(u32::from(bits)))),
-            _ => None,
-        })
-        .collect();
-    let set_once = set_once_before(&code.insts, code.num_regs);
+    let known = Known::of(&code.insts, code.num_regs);
     // A cooperative kernel's blocks all run at once and yield at spin loops (`spin.rs`).
     let cooperative = super::spin::cooperative(code);
     let atomics = code.insts.iter().any(|inst| {
         (inst.operands().accesses.iter()).any(|access| access.kind == AccessKind::Atomic)
     });
     for (pc, inst) in code.insts.iter().enumerate() {
-        let constant = |s: &Src| match s {
-            Src::Imm(v) => Some(*v),
-            Src::Reg(r) => constants.get(r).copied().or_else(|| {
-                let (stretch, value) = set_once.get(r)?;
-                stretch.contains(&pc).then_some(*value)
-            }),
-            _ => None,
-        };
+        let constant = |s: &Src| known.value(pc, s);
         if let Some(why) = unsupported(&inst.op, code.param_size, &constant) {
             return Some(format!("{why} (line {})", code.line(pc)));
         }
@@ -63,6 +44,18 @@ pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
             ));
         }
     }
+    if let Some(why) = block_red_refusal(code, cooperative) {
+        return Some(why);
+    }
+    if let Some(pc) = atomic_beside_runtime_members(&code.insts, code.num_regs) {
+        return Some(format!(
+            "a global atomic in a kernel with warp collectives of run-time member masks \
+             (line {}): lanes of a warp may take different numbers of them, and a warp parting \
+             there would send its block back to the interpreter, which would run the atomic \
+             again",
+            code.line(pc)
+        ));
+    }
     if let Some(pc) = atomic_before_collective(&code.insts) {
         return Some(format!(
             "a global atomic a warp collective may follow (line {}): a warp parting there \
@@ -78,7 +71,7 @@ pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
 /// (a reduction's last warp through `volatile` shared memory) relies on a warp's lanes running
 /// in lockstep, which only the interpreter does: such loads and stores to shared (or local)
 /// memory are refused. Those to global memory (flags between blocks, a decoupled look-back)
-/// compile, and the kernel's blocks run one at a time, in order (`launch.rs`). A generic one
+/// compile, and the kernel's blocks may wait for each other (`context.rs`: `Waiting`). A generic one
 /// compiles too, but one that reaches shared memory at run time sends its block back to the
 /// interpreter (`memory.rs`), which runs it again from its start: refused in a kernel with
 /// atomics, which that would make twice.
@@ -96,6 +89,66 @@ fn ordered_refusal(
     } else {
         None
     }
+}
+
+/// Operands whose values are known while compiling: immediates, registers set once to one at
+/// the kernel's top, and registers set once to one earlier in the same straight-line stretch.
+struct Known {
+    constants: BTreeMap<u32, u64>,
+    set_once: BTreeMap<u32, (Range<usize>, u64)>,
+}
+
+impl Known {
+    fn of(insts: &[Inst], registers: u32) -> Known {
+        // Registers set once, at the kernel's top, to an immediate (a member mask, say).
+        let constants = super::remat::rematerializable(insts, registers)
+            .into_iter()
+            .filter_map(|(r, pc)| match insts[pc].op {
+                Op::Mov {
+                    a: Src::Imm(v),
+                    bits,
+                    ..
+                } => Some((r, v & super::arith::bit_mask(u32::from(bits)))),
+                _ => None,
+            })
+            .collect();
+        let set_once = set_once_before(insts, registers);
+        Known {
+            constants,
+            set_once,
+        }
+    }
+
+    /// The value of `s` where instruction `pc` reads it, if known.
+    fn value(&self, pc: usize, s: &Src) -> Option<u64> {
+        match s {
+            Src::Imm(v) => Some(*v),
+            Src::Reg(r) => self.constants.get(r).copied().or_else(|| {
+                let (stretch, value) = self.set_once.get(r)?;
+                stretch.contains(&pc).then_some(*value)
+            }),
+            _ => None,
+        }
+    }
+}
+
+/// The warp collectives of `insts` whose member mask is not known to be the whole warp's
+/// while compiling (computed at run time, as cooperative groups' tiles and CUB's logical warps
+/// do, or partial): each lane offers its mask with its value (`codegen/collective.rs`), and the
+/// lanes it meets are the interpreter's `partners` of the warp's masks.
+pub(crate) fn runtime_members(insts: &[Inst], registers: u32) -> BTreeSet<usize> {
+    let known = Known::of(insts, registers);
+    (0..insts.len())
+        .filter(|&pc| match &insts[pc].op {
+            Op::Warp { mask, .. } => !full(known.value(pc, mask)),
+            _ => false,
+        })
+        .collect()
+}
+
+/// Whether a member mask is the whole warp's.
+fn full(mask: Option<u64>) -> bool {
+    mask.is_some_and(|m| m & 0xffff_ffff == 0xffff_ffff)
 }
 
 /// Register → (the instructions that read it as, the immediate), for registers written once (unguarded, by a `mov` of an immediate) and read in the same
@@ -230,12 +283,17 @@ pub(super) fn unsupported(
                     && matches!(space, Space::Global | Space::Shared | Space::Generic)
                     && addr_ok(*space, addr, 0)
             }
-            // Collectives of the whole warp (whose lanes all meet there, or the interpreter
-            // runs the block).
-            Op::Warp { c, mask }
-                if constant(mask).is_some_and(|m| m & 0xffff_ffff == 0xffff_ffff) =>
-            {
+            // Collectives whose whole warp meets there (else the interpreter runs the block).
+            // A mask not known to be the warp's is offered with the value, in its high 32
+            // bits: a 64-bit `match` has no room for it.
+            Op::Warp { c, mask } => {
                 !matches!(c, Collective::Shfl { d: SINK, .. })
+                    && (full(constant(mask))
+                        || !matches!(
+                            c,
+                            Collective::MatchAny { bits: 64, .. }
+                                | Collective::MatchAll { bits: 64, .. }
+                        ))
             }
             Op::Bar {
                 kind: BarrierKind::Sync,
@@ -244,6 +302,13 @@ pub(super) fn unsupported(
                 d,
                 ..
             } => *d == SINK,
+            // `__syncthreads_count/and/or` (`block_red.rs`; `refusal` checks the kernel).
+            Op::Bar {
+                kind: BarrierKind::Red(IrOp::Popc | IrOp::And | IrOp::Or),
+                id: Src::Imm(0),
+                count: None,
+                ..
+            } => true,
             _ => false,
         };
     (!ok).then(|| format!("`{}` is not compiled", op_name(op)))
@@ -258,18 +323,51 @@ pub(crate) fn op_name(op: &Op) -> String {
         .to_string()
 }
 
+/// Why a kernel's `bar.red` stays interpreted, if it does: its tallies (`block_red.rs`) count
+/// on every thread of a phase arriving at a barrier of the scalar function, which a kernel
+/// with warp collectives (phases that end at a warp's release) or a cooperative kernel (whose
+/// groups run the vector function's barriers) does not give.
+fn block_red_refusal(code: &FunctionCode, cooperative: bool) -> Option<String> {
+    let pc =
+        (0..code.insts.len()).find(|&pc| super::block_red::reduction(&code.insts, pc).is_some())?;
+    let collective = code
+        .insts
+        .iter()
+        .any(|inst| inst.operands().meets == Some(Meeting::Warp));
+    let with = match (collective, cooperative) {
+        (true, _) => "warp collectives",
+        (_, true) => "a grid barrier",
+        _ => return None,
+    };
+    Some(format!(
+        "a `bar.red` in a kernel with {with} (line {})",
+        code.line(pc)
+    ))
+}
+
+/// A global atomic of a kernel with collectives of run-time member masks, if any: lanes may
+/// legally take different numbers of such collectives (a loop over a lane's group), so some
+/// may pass the last one and do the atomic while the rest of the warp still waits at one.
+fn atomic_beside_runtime_members(insts: &[Inst], registers: u32) -> Option<usize> {
+    if runtime_members(insts, registers).is_empty() {
+        return None;
+    }
+    (0..insts.len()).find(|&pc| global_atomic(&insts[pc]))
+}
+
+/// Whether `inst` is an atomic on global (or generic) memory.
+fn global_atomic(inst: &Inst) -> bool {
+    inst.operands().accesses.iter().any(|access| {
+        access.kind == AccessKind::Atomic && matches!(access.space, Space::Global | Space::Generic)
+    })
+}
+
 /// A global atomic that a warp collective may follow, if any. A warp whose lanes part at a
 /// collective (some exited, or at another collective) sends its block back to the
 /// interpreter, which runs the block again from its start: an atomic already done would be
 /// done twice. (Shared atomics are safe: the second run starts from fresh shared memory.)
 fn atomic_before_collective(insts: &[Inst]) -> Option<usize> {
     let n = insts.len();
-    let global_atomic = |inst: &Inst| {
-        inst.operands().accesses.iter().any(|access| {
-            access.kind == AccessKind::Atomic
-                && matches!(access.space, Space::Global | Space::Generic)
-        })
-    };
     let collective = |inst: &Inst| inst.operands().meets == Some(Meeting::Warp);
     let mut reaches_collective = vec![false; n];
     // Backward: an instruction reaches a collective if it is one or a successor reaches one.

@@ -59,8 +59,10 @@ pub fn plan(
 ) -> Result<Plan, String> {
     let mut handed = cooperative.cloned().unwrap_or_default();
     let mut written: Vec<Option<Width>> = vec![None; registers as usize];
+    // Collectives of run-time member masks are the scalar code's.
+    let runtime_members = crate::codegen::subset::runtime_members(insts, registers);
     for (pc, inst) in insts.iter().enumerate() {
-        let formed = result_width(&inst.op, fma);
+        let formed = result_width(&inst.op, fma).filter(|_| !runtime_members.contains(&pc));
         if cooperative.is_some() && formed.is_none() {
             handed.insert(pc);
         }
