@@ -324,6 +324,9 @@ pub unsafe extern "C" fn cuOccupancyMaxActiveClusters(
     config: *const LaunchConfigEx,
 ) -> CUresult {
     entry("cuOccupancyMaxActiveClusters", || {
+        // The function first: a handle that is none is CUDA_ERROR_INVALID_HANDLE whatever
+        // the configuration (the sweep's forged and destroyed handles).
+        let function = function(func)?;
         // SAFETY: NULL or a configuration, by contract.
         let config = unsafe { config.as_ref() }
             .ok_or_else(|| DriverError::new(INVALID_VALUE, "config is NULL"))?;
@@ -335,7 +338,6 @@ pub unsafe extern "C" fn cuOccupancyMaxActiveClusters(
                     "the configuration names no cluster dimension",
                 )
             })?;
-        let function = function(func)?;
         let threads = config.block.iter().map(|&d| u64::from(d)).product::<u64>();
         let threads = c_int::try_from(threads).unwrap_or(c_int::MAX);
         let per_sm = active_blocks(&function, threads, config.shared as usize)?;
