@@ -9,11 +9,15 @@
 // come from extensive, not exhaustive, tests: expm1f (1.05 ulp at -0.2269; the guide says 1) and
 // sinpi (1.44 ulp at -29.92) go past 1 ulp with arithmetic that is IEEE fma, mul and add
 // throughout (no approximate instruction), so their bound here is 2.
+// An H200 goes a little past two documented bounds on these arguments (NVIDIA's runtime and
+// driver 580): erfcf one value past 4 ulp (f(5.75868082) = 3.8241483513634569e-16, reference
+// 3.8241494286695283e-16), __cosf 3.709e-7 absolute where the guide says 2^-21.41; the bounds
+// here (5 ulp, 4e-7) are what the hardware holds.
 #pragma once
 
 #define FLOAT_UNARY(X)                                                      \
     X(erff, ref_erf, -5, 5, 0, 0, 2, 0)                                     \
-    X(erfcf, ref_erfc, -3, 9, 0, 0, 4, 0)                                   \
+    X(erfcf, ref_erfc, -3, 9, 0, 0, 5, 0)                                   \
     X(erfinvf, ref_erfinv, -1, 1, 0, 0, 2, 0)                               \
     X(erfcxf, ref_erfcx, -3, 30, 0, 0, 4, 0)                                \
     X(normcdff, ref_normcdf, -15, 8, 0, 0, 5, 0)                            \
@@ -40,8 +44,8 @@
     X(cyl_bessel_i0f, ref_i0, -30, 30, 0, 0, 6, 0)                          \
     X(__expf, ref_exp, -20, 20, 0, 0, 48, 0)                                \
     X(__logf, ref_log, 0.5, 2, 0, 0, 0, 3.7e-7)                             \
-    X(__sinf, ref_sin, -3.14159, 3.14159, 0, 0, 0, 3.7e-7)                  \
-    X(__cosf, ref_cos, -3.14159, 3.14159, 0, 0, 0, 3.7e-7)                  \
+    X(__sinf, ref_sin, -3.14159, 3.14159, 0, 0, 0, 4e-7)                    \
+    X(__cosf, ref_cos, -3.14159, 3.14159, 0, 0, 0, 4e-7)                    \
     X(rsqrtf, ref_rsqrt, 1e-30, 1e30, 0, 0, 2, 0)
 
 #define FLOAT_BINARY(X)                                                     \
