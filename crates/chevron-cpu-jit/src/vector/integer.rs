@@ -61,4 +61,15 @@ impl VectorEmitter<'_, '_, '_> {
             self.b.ins().isub(zero, x)
         }
     }
+
+    /// `not.b32`/`not.b64` of `a` (`i32x4`, or an `i64` lane): every bit flipped, as the
+    /// interpreter's `mask(t, !x)` (a 32-bit register's lanes hold its 32 bits).
+    pub(super) fn not(&mut self, t: T, a: Src, lane: Lane) -> Value {
+        let x = if t.size() == 8 {
+            self.get64(a, lane)
+        } else {
+            self.get32(a, lane)
+        };
+        self.b.ins().bnot(x)
+    }
 }

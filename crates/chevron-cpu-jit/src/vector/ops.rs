@@ -6,7 +6,7 @@
 use std::mem::offset_of;
 
 use chevron_ptx::ir::{Compare, Op as IrOp, ScalarType as T};
-use chevron_ptx::lowered::{AddrBase, FloatOp, IntBin, IntTer, Op, Space, Src, SINK};
+use chevron_ptx::lowered::{AddrBase, FloatOp, IntBin, IntTer, IntUn, Op, Space, Src, SINK};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, Block, Endianness, InstBuilder, MemFlagsData, Value};
 
@@ -369,7 +369,13 @@ impl VectorEmitter<'_, '_, '_> {
             Op::Bfi {
                 bits, a, b, c, e, ..
             } => self.bfi(*bits, [*a, *b, *c, *e], lane),
-            // `neg` (the plan admits no other one-operand integer instruction).
+            // `not`, else `neg` (the plan admits no other one-operand integer instruction).
+            Op::IntUn {
+                k: IntUn::Not,
+                t,
+                a,
+                ..
+            } => self.not(*t, *a, lane),
             Op::IntUn { t, a, .. } => self.neg(*t, *a, lane),
             // The plan admits nothing else that writes a register.
             _ => self.konst(lane, 0),

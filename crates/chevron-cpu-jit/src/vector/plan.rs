@@ -279,7 +279,9 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
             }
         }
         Op::IntUn {
-            k: IntUn::Neg, t, ..
+            k: IntUn::Neg | IntUn::Not,
+            t,
+            ..
         } => int_width(*t)?,
         Op::IntTer { k, t, .. } => {
             let w = int_width(*t)?;
