@@ -108,25 +108,15 @@ AFTER:
 }
 "#;
 
-fn bytes(words: &[u32]) -> Vec<u8> {
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
-}
-
 /// `kernel` run on `xs` interpreted and compiled: both outputs of `out_words` words.
 fn both(
     kernel: &str,
     xs: &[u32],
     out_words: usize,
-    (grid, block): (u32, u32),
+    shape: (u32, u32),
     scalars: &[u32],
 ) -> [Vec<u32>; 2] {
-    let setup = Setup::of(&format!("{HEADER}{KERNELS}"));
-    let handle = setup.program.kernel(kernel).unwrap();
-    let compiled = compile(&setup.program, kernel, true);
-    // Two host threads: a worker runs several blocks in one context.
-    let cfg = config(grid, block, 2);
-    let run = |c| setup.run_in_out((&handle, c), &cfg, &bytes(xs), 4 * out_words, scalars);
-    [run(None), run(Some(&compiled))]
+    common::interpreted_and_compiled(KERNELS, kernel, xs, out_words, shape, scalars)
 }
 
 #[test]
@@ -178,9 +168,9 @@ fn a_fault_after_a_count_is_the_interpreters_report() {
         .collect();
     let cfg = config(grid, block, 2);
     let x = setup.memory.alloc(4 * xs.len() as u64, 256).unwrap();
-    setup.memory.write(x, &bytes(&xs)).unwrap();
+    setup.memory.write(x, &common::le_bytes(&xs)).unwrap();
     let out = setup.memory.alloc(4 * xs.len() as u64, 256).unwrap();
-    let mut p = bytes(&[]);
+    let mut p = Vec::new();
     p.extend(x.to_le_bytes());
     p.extend(out.to_le_bytes());
     p.extend(32u32.to_le_bytes());

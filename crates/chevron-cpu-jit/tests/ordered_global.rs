@@ -1,13 +1,13 @@
 //! Volatile and memory-ordered accesses outside cooperative kernels: global ones compile (a
-//! decoupled look-back's flags, `nanosleep` in its wait, the `%lanemask_*` registers its warp
-//! votes read), and a block whose state repeats is judged to spin only when every worker's
-//! block does (it may wait for one that runs beside it); warp-synchronous code
-//! through `volatile` shared memory stays the interpreter's (its lanes must run in lockstep),
-//! and a generic one that reaches shared memory sends its block to the interpreter.
+//! decoupled look-back's flags, `nanosleep` in its wait), and a block whose state repeats is
+//! judged to spin only when every worker's block does (it may wait for one that runs beside
+//! it); warp-synchronous code through `volatile` shared memory stays the interpreter's (its
+//! lanes must run in lockstep), and a generic one that reaches shared memory sends its block
+//! to the interpreter. (The `%lanemask_*` registers: `runtime_masks.rs`.)
 
 mod common;
 
-use chevron_cpu_jit::{CompileOptions, CompiledKernel};
+use chevron_cpu_jit::CompiledKernel;
 use chevron_ptx::interp::LaunchHooks;
 use common::{config, Setup, HEADER};
 
@@ -47,23 +47,6 @@ PUBLISH:
     add.u32 %r10, %r3, %r2; mul.wide.u32 %rd10, %r10, 4; add.s64 %rd11, %rd2, %rd10;
     st.volatile.global.u32 [%rd11], 1;
 DONE:
-    ret;
-}
-";
-
-/// `out[5 t + k]` = thread `t`'s `%lanemask_eq`, `_lt`, `_le`, `_gt`, `_ge`.
-const LANEMASKS: &str = r"
-.visible .entry lanemasks(.param .u64 in, .param .u64 out)
-{
-    .reg .b32 %r<12>; .reg .b64 %rd<8>;
-    ld.param.u64 %rd1, [out];
-    mov.u32 %r1, %tid.x; mul.lo.u32 %r2, %r1, 5;
-    mul.wide.u32 %rd2, %r2, 4; add.s64 %rd3, %rd1, %rd2;
-    mov.u32 %r3, %lanemask_eq; st.global.u32 [%rd3], %r3;
-    mov.u32 %r4, %lanemask_lt; st.global.u32 [%rd3+4], %r4;
-    mov.u32 %r5, %lanemask_le; st.global.u32 [%rd3+8], %r5;
-    mov.u32 %r6, %lanemask_gt; st.global.u32 [%rd3+12], %r6;
-    mov.u32 %r7, %lanemask_ge; st.global.u32 [%rd3+16], %r7;
     ret;
 }
 ";
@@ -225,31 +208,6 @@ fn blocks_waiting_for_each_other_run_at_once() {
             );
             assert_eq!(got, expected);
         }
-    }
-}
-
-#[test]
-fn lane_masks_compile_to_the_interpreter_s_values() {
-    let setup = Setup::of(&format!("{HEADER}{LANEMASKS}"));
-    let expected: Vec<u32> = (0..64u32)
-        .flat_map(|t| {
-            let lane = t % 32;
-            let bit = 1u64 << lane;
-            let (below, up_to) = (bit - 1, 2 * bit - 1);
-            [bit, below, up_to, !up_to, !below].map(|m| m as u32)
-        })
-        .collect();
-    let interpreted = run(&setup, "lanemasks", None, (1, 64, 1), &[], 320);
-    assert_eq!(interpreted, expected);
-    for group_threads in common::GROUPS {
-        let options = CompileOptions {
-            group_threads,
-            ..CompileOptions::default()
-        };
-        let handle = setup.program.kernel("lanemasks").unwrap();
-        let compiled = CompiledKernel::compile(&setup.program, &handle, &options).unwrap();
-        let got = run(&setup, "lanemasks", Some(&compiled), (1, 64, 1), &[], 320);
-        assert_eq!(got, expected, "groups of {group_threads}");
     }
 }
 

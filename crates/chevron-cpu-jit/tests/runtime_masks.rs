@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{compile, config, Setup, HEADER};
+use common::{config, Setup, HEADER};
 
 /// Words each thread of `tiles` stores.
 const OUT: usize = 8;
@@ -139,18 +139,9 @@ LOOP:
 }
 "#;
 
-fn bytes(words: &[u32]) -> Vec<u8> {
-    words.iter().flat_map(|w| w.to_le_bytes()).collect()
-}
-
 /// `kernel` run on `xs` interpreted and compiled: both outputs of `out_words` words.
-fn both(kernel: &str, xs: &[u32], out_words: usize, (grid, block): (u32, u32)) -> [Vec<u32>; 2] {
-    let setup = Setup::of(&format!("{HEADER}{KERNELS}"));
-    let handle = setup.program.kernel(kernel).unwrap();
-    let compiled = compile(&setup.program, kernel, true);
-    let cfg = config(grid, block, 2);
-    let run = |c| setup.run_in_out((&handle, c), &cfg, &bytes(xs), 4 * out_words, &[]);
-    [run(None), run(Some(&compiled))]
+fn both(kernel: &str, xs: &[u32], out_words: usize, shape: (u32, u32)) -> [Vec<u32>; 2] {
+    common::interpreted_and_compiled(KERNELS, kernel, xs, out_words, shape, &[])
 }
 
 #[test]
@@ -229,4 +220,24 @@ fn lane_masks_match_the_interpreter() {
     // Thread 37 is lane 5.
     let lane5 = &compiled[8 * 37..8 * 37 + 5];
     assert_eq!(lane5, &[1 << 5, 0x1f, 0x3f, !0x3f, !0x1f]);
+    // Every thread's masks, compiled with every group width (eq, lt, le, gt, ge).
+    let masks = |t: usize| {
+        let bit = 1u64 << (t % 32);
+        let (below, up_to) = (bit - 1, 2 * bit - 1);
+        [bit, below, up_to, !up_to, !below].map(|m| m as u32)
+    };
+    let setup = Setup::of(&format!("{HEADER}{KERNELS}"));
+    let handle = setup.program.kernel("lane_masks").unwrap();
+    let cfg = config(2, 64, 2);
+    for width in common::GROUPS {
+        let grouped = common::compile_grouped(&setup.program, "lane_masks", width);
+        let got = setup.run_in_out((&handle, Some(&grouped)), &cfg, &[0; 16], 4 * 8 * 128, &[]);
+        for t in 0..128 {
+            assert_eq!(
+                got[8 * t..8 * t + 5],
+                masks(t),
+                "thread {t}, groups of {width}"
+            );
+        }
+    }
 }

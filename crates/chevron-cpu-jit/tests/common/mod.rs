@@ -110,6 +110,27 @@ fn compile_with(
         .unwrap_or_else(|why| panic!("{kernel} compiles: {why}"))
 }
 
+/// Kernel `kernel` of the PTX text `source` (kernels only: [`HEADER`] is added) run on the
+/// words `xs` interpreted and compiled, on two host threads (a worker runs several blocks in
+/// one context), with the words `scalars` after its two pointers: both outputs of
+/// `out_words` words (see [`Setup::run_in_out`]).
+pub fn interpreted_and_compiled(
+    source: &str,
+    kernel: &str,
+    xs: &[u32],
+    out_words: usize,
+    (grid, block): (u32, u32),
+    scalars: &[u32],
+) -> [Vec<u32>; 2] {
+    let setup = Setup::of(&format!("{HEADER}{source}"));
+    let handle = setup.program.kernel(kernel).unwrap();
+    let compiled = compile(&setup.program, kernel, true);
+    let cfg = config(grid, block, 2);
+    let input = le_bytes(xs);
+    let run = |c| setup.run_in_out((&handle, c), &cfg, &input, 4 * out_words, scalars);
+    [run(None), run(Some(&compiled))]
+}
+
 /// The vector function's group widths (`CompileOptions::group_threads`) tests run.
 pub const GROUPS: [u32; 4] = [4, 8, 16, 32];
 
@@ -128,6 +149,11 @@ pub fn buffer(memory: &DeviceMemory, words: usize, init: impl Fn(usize) -> u32) 
     let bytes: Vec<u8> = (0..words).flat_map(|i| init(i).to_le_bytes()).collect();
     memory.write(addr, &bytes).unwrap();
     addr
+}
+
+/// The little-endian bytes of `words` (the inverse of [`words`]).
+pub fn le_bytes(words: &[u32]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
 /// Little-endian 32-bit words of `bytes`.
