@@ -18,6 +18,7 @@ use crate::{codegen, cold_call, vector};
 struct Imports {
     resolve: FuncId,
     evaluate: FuncId,
+    evaluate_lanes: FuncId,
     atomic: FuncId,
     collective: FuncId,
     fuel_out: FuncId,
@@ -64,6 +65,7 @@ pub fn build(
     };
     let resolve = import("chevron_resolve_global", 4)?;
     let evaluate = import("chevron_evaluate", 4)?;
+    let evaluate_lanes = import("chevron_evaluate_lanes", 3)?;
     let atomic = import("chevron_atomic", 4)?;
     let collective = import("chevron_collective", 3)?;
     let fuel_out = import("chevron_fuel_out", 1)?;
@@ -73,6 +75,7 @@ pub fn build(
     let imports = Imports {
         resolve: cold_call::trampoline(module, cache, resolve, 4, "chevron_resolve_keeping")?,
         evaluate,
+        evaluate_lanes,
         atomic,
         collective,
         fuel_out: cold_call::trampoline(module, cache, fuel_out, 1, "chevron_fuel_out_keeping")?,
@@ -185,6 +188,8 @@ fn define_vector(
                 resume_ids: &resume_ids,
                 sites: codegen::global_sites(&code.insts),
                 resolve: far(module, imports.resolve, b.func),
+                evaluate: far(module, imports.evaluate, b.func),
+                evaluate_lanes: far(module, imports.evaluate_lanes, b.func),
                 vectors: per_group,
             };
             vector::translate(&translation, &mut b);

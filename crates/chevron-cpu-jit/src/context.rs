@@ -217,7 +217,37 @@ pub unsafe extern "C" fn resolve_global(
 /// `op` points to a decoded instruction of a program that outlives the compiled kernel.
 pub unsafe extern "C" fn evaluate(op: *const Op, a: u64, b: u64, c: u64) -> u64 {
     // SAFETY: the compiled kernel holds the program whose instructions it points to.
-    let op = unsafe { &*op };
+    evaluate_op(unsafe { &*op }, a, b, c)
+}
+
+/// [`evaluate`] for each of a group's `n` threads: `values` holds four regions of `n`
+/// elements, the operands `a`, `b`, `c` and the results, thread `i`'s at index `i` of each.
+/// Returns 0.
+///
+/// # Safety
+/// `op` as for [`evaluate`]; `values` points to `4n` writable `u64`s, aligned.
+pub unsafe extern "C" fn evaluate_lanes(op: *const Op, values: *mut u64, n: u64) -> u64 {
+    let n = n as usize;
+    // SAFETY: the compiled kernel holds the program whose instructions it points to, and its
+    // stack slot of `4n` elements, which nothing else reads or writes during the call.
+    let (op, values) = unsafe { (&*op, std::slice::from_raw_parts_mut(values, 4 * n)) };
+    let (operands, results) = values.split_at_mut(3 * n);
+    let (a, rest) = operands.split_at(n);
+    let (b, c) = rest.split_at(n);
+    // The kind of operation decided once for the group, not per thread.
+    if let Op::Float { op, m, .. } = op {
+        for (i, r) in results.iter_mut().enumerate() {
+            *r = evaluate_float(*op, *m, a[i], b[i], c[i]);
+        }
+    } else {
+        for (i, r) in results.iter_mut().enumerate() {
+            *r = evaluate_op(op, a[i], b[i], c[i]);
+        }
+    }
+    0
+}
+
+fn evaluate_op(op: &Op, a: u64, b: u64, c: u64) -> u64 {
     if let Some(v) = evaluate_int(op, a, b, c) {
         return v;
     }

@@ -154,6 +154,10 @@ fn new_module() -> Result<JITModule, String> {
         context::resolve_global as *const u8,
     );
     builder.symbol("chevron_evaluate", context::evaluate as *const u8);
+    builder.symbol(
+        "chevron_evaluate_lanes",
+        context::evaluate_lanes as *const u8,
+    );
     builder.symbol("chevron_atomic", context::atomic as *const u8);
     builder.symbol("chevron_collective", context::collective as *const u8);
     builder.symbol("chevron_fuel_out", context::fuel_out as *const u8);

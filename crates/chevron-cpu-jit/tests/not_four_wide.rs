@@ -55,12 +55,6 @@ fn not_runs_in_every_group_width_with_the_interpreter_s_bits() {
         let compiled = common::compile_grouped(&setup.program, "flip", width);
         let got = setup.run_in_out((&handle, Some(&compiled)), &cfg, &input, out_bytes, &[]);
         assert_eq!(got, expected, "groups of {width}");
-        assert_eq!(compiled.vector(), Ok(()), "groups of {width}");
-        let (ran, handed) = compiled.groups();
-        assert!(ran > 0, "groups of {width}: the vector function ran");
-        assert_eq!(
-            handed, 0,
-            "groups of {width}: no group left the vector code"
-        );
+        common::assert_stayed_four_wide(&compiled, width);
     }
 }

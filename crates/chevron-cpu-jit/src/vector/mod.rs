@@ -21,6 +21,7 @@
 
 mod affine_compare;
 mod chain;
+mod evaluated;
 mod hoist;
 mod integer;
 mod masked;
@@ -64,6 +65,9 @@ pub struct VectorTranslation<'a> {
     pub sites: BTreeMap<usize, u32>,
     /// `resolve_global`'s register-keeping trampoline.
     pub resolve: FuncRef,
+    /// `evaluate` and `evaluate_lanes` (`evaluated.rs`).
+    pub evaluate: FuncRef,
+    pub evaluate_lanes: FuncRef,
     /// Vectors of four threads per group (1, 2, 4 or 8): a group is `4 × vectors`
     /// consecutive threads of a row.
     pub vectors: u8,

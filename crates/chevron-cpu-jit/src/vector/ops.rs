@@ -5,7 +5,7 @@
 
 use std::mem::offset_of;
 
-use chevron_ptx::ir::{Compare, Op as IrOp, ScalarType as T};
+use chevron_ptx::ir::{Compare, Op as IrOp, Rounding, ScalarType as T};
 use chevron_ptx::lowered::{AddrBase, FloatOp, IntBin, IntTer, IntUn, Op, Space, Src, SINK};
 use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
 use cranelift_codegen::ir::{types, Block, Endianness, InstBuilder, MemFlagsData, Value};
@@ -72,6 +72,10 @@ impl VectorEmitter<'_, '_, '_> {
                 srcs,
             } => {
                 self.access(pc, *space, addr, *bits, Access::Store(srcs[0]));
+            }
+            _ if self.t.plan.evaluated.contains(&pc) => {
+                self.widening_guard(pc);
+                self.evaluated(pc);
             }
             _ => {
                 self.widening_guard(pc);
@@ -178,15 +182,25 @@ impl VectorEmitter<'_, '_, '_> {
                 }
             }
             Op::Cvta { a, .. } => self.get64(*a, lane),
-            Op::Cvt { dst, src, a, .. } if dst.is_float() || src.is_float() => {
-                // f32 ↔ 32-bit integer (the plan admits no other float conversion).
+            Op::Cvt {
+                dst,
+                src,
+                a,
+                options,
+                ..
+            } if dst.is_float() || src.is_float() => {
+                // f32 ↔ 32-bit integer, and f32's `.sat` (the plan admits no other float
+                // conversion).
                 let x = self.get32(*a, lane);
                 let (fty, ity) = if vector {
                     (types::F32X4, types::I32X4)
                 } else {
                     (types::F32, types::I32)
                 };
-                if dst.is_float() {
+                if dst.is_float() && src.is_float() {
+                    let f = self.b.ins().bitcast(fty, lanes(), x);
+                    self.saturate(f)
+                } else if dst.is_float() {
                     let f = if src.is_signed() {
                         self.b.ins().fcvt_from_sint(fty, x)
                     } else {
@@ -195,6 +209,14 @@ impl VectorEmitter<'_, '_, '_> {
                     self.b.ins().bitcast(ity, lanes(), f)
                 } else {
                     let f = self.b.ins().bitcast(fty, lanes(), x);
+                    // Rounded to an integer first, as `.rni`/`.rmi`/`.rpi` say (`.rzi`, the
+                    // default, is the conversion's own).
+                    let f = match options.rnd {
+                        Some(Rounding::Rni) => self.b.ins().nearest(f),
+                        Some(Rounding::Rmi) => self.b.ins().floor(f),
+                        Some(Rounding::Rpi) => self.b.ins().ceil(f),
+                        _ => f,
+                    };
                     if dst.is_signed() {
                         self.b.ins().fcvt_to_sint_sat(ity, f)
                     } else {
@@ -353,6 +375,14 @@ impl VectorEmitter<'_, '_, '_> {
                         let max = matches!(op, FloatOp::Max { .. });
                         self.min_max(max, x, y)
                     }
+                    (FloatOp::Div, _) => self.b.ins().fdiv(x, y),
+                    (FloatOp::Sqrt, _) => self.b.ins().sqrt(x),
+                    (FloatOp::Rcp, _) => {
+                        let one = self.f32_splat(vector, 1.0);
+                        self.b.ins().fdiv(one, x)
+                    }
+                    (FloatOp::Neg, _) => self.b.ins().fneg(x),
+                    (FloatOp::Abs, _) => self.b.ins().fabs(x),
                     (_, Some(z)) => self.b.ins().fma(x, y, z),
                     _ => self.b.ins().fmul(x, y),
                 };
@@ -380,6 +410,35 @@ impl VectorEmitter<'_, '_, '_> {
             // The plan admits nothing else that writes a register.
             _ => self.konst(lane, 0),
         }
+    }
+
+    /// `v` in every lane of an `f32x4`, or an `f32`.
+    fn f32_splat(&mut self, vector: bool, v: f32) -> Value {
+        let c = self.b.ins().f32const(v);
+        if vector {
+            self.b.ins().splat(types::F32X4, c)
+        } else {
+            c
+        }
+    }
+
+    /// `cvt.sat.f32.f32` of `f` (`f32` or `f32x4`), as bits: clamped to [0, 1], −0 to +0 and
+    /// a NaN to 0, as the interpreter's conversion gives them.
+    fn saturate(&mut self, f: Value) -> Value {
+        let vector = self.b.func.dfg.value_type(f) == types::F32X4;
+        let (zero, one) = (self.f32_splat(vector, 0.0), self.f32_splat(vector, 1.0));
+        let low = self.b.ins().fmin(f, one);
+        let clamped = self.b.ins().fmax(low, zero);
+        let clamped = self.b.ins().fadd(clamped, zero);
+        let nan = self.b.ins().fcmp(FloatCC::Unordered, f, f);
+        let r = if vector {
+            let nan = self.b.ins().bitcast(types::F32X4, lanes(), nan);
+            self.b.ins().bitselect(nan, zero, clamped)
+        } else {
+            self.b.ins().select(nan, zero, clamped)
+        };
+        let ity = if vector { types::I32X4 } else { types::I32 };
+        self.b.ins().bitcast(ity, lanes(), r)
     }
 
     /// PTX's `min.f32`/`max.f32` of `x` and `y` (`f32` or `f32x4`): the number when one

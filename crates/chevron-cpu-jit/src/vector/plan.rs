@@ -44,6 +44,9 @@ pub struct Plan {
     /// accesses and its instructions without a four-wide form run in the scalar code only
     /// (which yields at the spin loops as always); the vector code never runs them.
     pub handed: BTreeSet<usize>,
+    /// Instructions whose threads' values come from the interpreter's arithmetic
+    /// (`evaluated.rs`): those without a form of the vector code's own.
+    pub evaluated: BTreeSet<usize>,
 }
 
 /// The plan for `insts` (`registers` registers), or why the kernel stays one thread at a time.
@@ -61,7 +64,11 @@ pub fn plan(
     let mut written: Vec<Option<Width>> = vec![None; registers as usize];
     // Collectives of run-time member masks are the scalar code's.
     let runtime_members = crate::codegen::subset::runtime_members(insts, registers);
+    let mut evaluated = BTreeSet::new();
     for (pc, inst) in insts.iter().enumerate() {
+        if native_width(&inst.op, fma).is_none() && super::evaluated::width(&inst.op).is_some() {
+            evaluated.insert(pc);
+        }
         let formed = result_width(&inst.op, fma).filter(|_| !runtime_members.contains(&pc));
         if cooperative.is_some() && formed.is_none() {
             handed.insert(pc);
@@ -190,6 +197,7 @@ pub fn plan(
         live,
         loops,
         handed,
+        evaluated,
     })
 }
 
@@ -207,7 +215,10 @@ pub fn float_conversion(dst: T, src: T, rnd: Option<Rounding>) -> bool {
     let int32 = |t: T| matches!(t, T::S32 | T::U32);
     match (dst, src) {
         (T::F32, s) if int32(s) => matches!(rnd, None | Some(Rounding::Rn)),
-        (d, T::F32) if int32(d) => matches!(rnd, None | Some(Rounding::Rzi)),
+        (d, T::F32) if int32(d) => matches!(
+            rnd,
+            None | Some(Rounding::Rzi | Rounding::Rni | Rounding::Rmi | Rounding::Rpi)
+        ),
         _ => false,
     }
 }
@@ -247,8 +258,18 @@ pub(crate) fn written_width(op: &Op) -> Option<Option<Width>> {
 }
 
 /// The width of what `op` writes (`Some(None)`: it writes no register), if it has a four-wide
-/// form.
+/// form: its own ([`native_width`]), else each thread's value from the interpreter's
+/// arithmetic (`evaluated.rs`).
 fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
+    if !op.operands().reads.iter().all(src_ok) {
+        return None;
+    }
+    native_width(op, fma).or_else(|| super::evaluated::width(op).map(Some))
+}
+
+/// The width of what `op` writes (`Some(None)`: it writes no register), if the vector code
+/// has an instruction form of its own for it.
+pub(super) fn native_width(op: &Op, fma: bool) -> Option<Option<Width>> {
     let bits = |b: u8| match b {
         32 => Some(Width::W32),
         64 => Some(Width::W64),
@@ -319,8 +340,17 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
                 && !m.ftz
                 && !m.sat
                 && !m.relu
-                && (matches!(op, FloatOp::Add | FloatOp::Sub | FloatOp::Mul)
-                    || (fma && *op == FloatOp::Fma)) =>
+                && (matches!(
+                    op,
+                    FloatOp::Add
+                        | FloatOp::Sub
+                        | FloatOp::Mul
+                        | FloatOp::Div
+                        | FloatOp::Sqrt
+                        | FloatOp::Rcp
+                        | FloatOp::Neg
+                        | FloatOp::Abs
+                ) || (fma && *op == FloatOp::Fma)) =>
         {
             Width::W32
         }
@@ -332,6 +362,20 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
                     op,
                     FloatOp::Min { nan: false } | FloatOp::Max { nan: false }
                 ) =>
+        {
+            Width::W32
+        }
+        // `.sat` of an f32: clamped to [0, 1], NaN to 0.
+        Op::Cvt {
+            dst: T::F32,
+            src: T::F32,
+            options,
+            ..
+        } if options.sat
+            && options.rnd.is_none()
+            && !options.ftz
+            && !options.relu
+            && !options.satfinite =>
         {
             Width::W32
         }

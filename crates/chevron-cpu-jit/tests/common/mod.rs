@@ -143,6 +143,18 @@ pub fn compile_grouped(program: &Arc<Program>, kernel: &str, group_threads: u32)
     compile_with(program, kernel, &options)
 }
 
+/// Asserts that `compiled` (groups of `width` threads) has a vector function, that it ran,
+/// and that no group left it for the scalar code.
+pub fn assert_stayed_four_wide(compiled: &CompiledKernel, width: u32) {
+    assert_eq!(compiled.vector(), Ok(()), "groups of {width}");
+    let (ran, handed) = compiled.groups();
+    assert!(ran > 0, "groups of {width}: the vector function ran");
+    assert_eq!(
+        handed, 0,
+        "groups of {width}: no group left the vector code"
+    );
+}
+
 /// A buffer of `words` 32-bit words in `memory`, holding `init(i)` at word `i`.
 pub fn buffer(memory: &DeviceMemory, words: usize, init: impl Fn(usize) -> u32) -> u64 {
     let addr = memory.alloc(4 * words as u64, 256).unwrap();
