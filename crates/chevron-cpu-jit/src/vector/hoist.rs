@@ -98,6 +98,9 @@ fn access(
     pc: usize,
     passes: u64,
 ) -> Option<HoistedAccess> {
+    if !super::elements::plain(&insts[pc].op) {
+        return None;
+    }
     let (addr, bits) = match &insts[pc].op {
         Op::Ld {
             space: Space::Shared,

@@ -79,12 +79,14 @@ impl VectorEmitter<'_, '_, '_> {
                 _ => true,
             };
             match &inst.op {
-                Op::St { space, addr, .. } if last && memory(*space, addr) => {
+                Op::St { space, addr, .. }
+                    if last && memory(*space, addr) && super::elements::plain(&inst.op) =>
+                {
                     blend &= early(addr);
                 }
                 Op::Ld {
                     space, addr, ds, ..
-                } if memory(*space, addr) && ds.len() == 1 => {
+                } if memory(*space, addr) && super::elements::plain(&inst.op) => {
                     let varying = plan.shapes.defs[i] == Shape::Varying;
                     store &= !last && (varying || self.uniform_address(i, addr));
                     blend &= varying && early(addr);

@@ -21,6 +21,7 @@
 
 mod affine_compare;
 mod chain;
+mod elements;
 mod evaluated;
 mod hoist;
 mod integer;

@@ -55,6 +55,11 @@ impl VectorEmitter<'_, '_, '_> {
                 return;
             }
             Op::Atom { .. } => self.atomic_lanes(pc, op),
+            Op::Ld { addr, .. } | Op::St { addr, .. }
+                if addr.base != AddrBase::KernelParam && !super::elements::plain(op) =>
+            {
+                self.elements(pc);
+            }
             Op::Nop => {}
             Op::Ld {
                 space,
@@ -565,7 +570,7 @@ impl VectorEmitter<'_, '_, '_> {
     /// the first, and an allocation (or the shared memory) is one range, so the four elements
     /// lie inside it when the first and the last do. A check that fails sends the group to
     /// the scalar code at `pc`, which faults (or, unchecked, clamps) exactly as for any thread.
-    fn checked_host(
+    pub(super) fn checked_host(
         &mut self,
         pc: usize,
         space: Space,

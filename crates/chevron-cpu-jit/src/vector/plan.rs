@@ -148,7 +148,7 @@ pub fn plan(
                 // One element for all four, or elements a multiple of the element's size
                 // apart (consecutive ones, or a strided gather or scatter; the four never
                 // overlap, and the first one's alignment is every one's).
-                let element = i64::from(*bits / 8);
+                let element = super::elements::access_bytes(&inst.op) as i64;
                 let strided = matches!(shape, Shape::Affine(k) if k % element == 0);
                 // Or four unrelated addresses (`scatter.rs`).
                 let apart = shape == Shape::Varying && *space != Space::Param;
@@ -264,7 +264,9 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
     if !op.operands().reads.iter().all(src_ok) {
         return None;
     }
-    native_width(op, fma).or_else(|| super::evaluated::width(op).map(Some))
+    native_width(op, fma)
+        .or_else(|| super::elements::width(op))
+        .or_else(|| super::evaluated::width(op).map(Some))
 }
 
 /// The width of what `op` writes (`Some(None)`: it writes no register), if the vector code

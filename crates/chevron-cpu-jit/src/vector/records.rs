@@ -131,8 +131,8 @@ impl VectorEmitter<'_, '_, '_> {
                     space: space @ (Space::Shared | Space::Global),
                     bits: 32,
                     addr,
-                    ..
-                } => (true, *space, addr),
+                    srcs,
+                } if srcs.len() == 1 => (true, *space, addr),
                 _ => return None,
             };
             let AddrBase::Reg(r) = addr.base else {
@@ -233,7 +233,7 @@ impl VectorEmitter<'_, '_, '_> {
     }
 
     /// The transpose of four `i32x4` rows: vector `k` holds word `k` of each row.
-    fn transpose(&mut self, rows: [Value; 4]) -> [Value; 4] {
+    pub(super) fn transpose(&mut self, rows: [Value; 4]) -> [Value; 4] {
         let [r0, r1, r2, r3] = rows;
         let t0 = self.pick(r0, r1, [0, 4, 1, 5]);
         let t1 = self.pick(r2, r3, [0, 4, 1, 5]);
