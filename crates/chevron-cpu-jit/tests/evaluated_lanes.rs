@@ -11,7 +11,7 @@ use common::{config, Setup, GROUPS, HEADER};
 /// x/y, √x, (f64) x/y (two words), cvt.rni.s32 x, ex2.approx.ftz x, add.ftz x+y, the signed
 /// quotient of the bits, popc of the 64-bit pair, the ftz compare's predicate and its
 /// negation, a uniform f64 quotient of the block size narrowed, −x, |y|, 1/y, x saturated,
-/// floor(y) ^ ceil(x) as integers, and fma.rm(x, y, |y|).
+/// floor(y) ^ ceil(x) as integers, fma.rm(x, y, |y|) and the thread's lane.
 const KERNEL: &str = r"
 .visible .entry lanes(.param .u64 x, .param .u64 out)
 {
@@ -65,6 +65,8 @@ const KERNEL: &str = r"
     st.global.u32 [%rd6+60], %r15;
     fma.rm.f32 %f8, %f1, %f2, %f9;
     st.global.f32 [%rd6+64], %f8;
+    mov.u32 %r16, %laneid;
+    st.global.u32 [%rd6+68], %r16;
     ret;
 }
 ";

@@ -36,6 +36,15 @@ impl VectorEmitter<'_, '_, '_> {
                 types::I32,
                 offset_of!(BlockContext, nctaid) + 4 * d as usize,
             ),
+            // The group's first thread's lane: its index in the block (the group's index times
+            // its size) modulo 32.
+            Special::Laneid => {
+                let g = self.b.use_var(self.group);
+                let shift = self.log_width();
+                let first = self.b.ins().ishl_imm_u(g, shift);
+                let lane = self.b.ins().band_imm_u(first, 31);
+                self.b.ins().ireduce(types::I32, lane)
+            }
             // The grid-synchronisation workspace's address, high or low half.
             Special::WorkspaceHi | Special::WorkspaceLo => {
                 let v = self.load_fixed(types::I64, offset_of!(BlockContext, workspace));

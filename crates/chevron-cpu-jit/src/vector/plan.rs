@@ -241,6 +241,7 @@ fn src_ok(s: &Src) -> bool {
         Src::Special(sp) => matches!(
             sp,
             Special::Tid(_)
+                | Special::Laneid
                 | Special::Ntid(_)
                 | Special::Ctaid(_)
                 | Special::Nctaid(_)

@@ -198,7 +198,9 @@ fn flow(
 fn operand_shape(s: &Src, read: &dyn Fn(u32) -> Shape) -> Shape {
     match s {
         Src::Reg(r) => read(*r),
-        Src::Special(Special::Tid(0)) => Shape::Affine(1),
+        // A group is consecutive threads of the block, a divisor of a warp's 32 and starting
+        // at a multiple of its size: its lanes are consecutive too.
+        Src::Special(Special::Tid(0) | Special::Laneid) => Shape::Affine(1),
         _ => Shape::Uniform,
     }
 }
