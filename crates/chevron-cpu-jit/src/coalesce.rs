@@ -1,5 +1,6 @@
-//! Fewer registers for a cooperative kernel: registers whose values are never live at once
-//! share one number, so each thread's saved registers take fewer bytes.
+//! Fewer registers for a cooperative kernel, or one with many registers that saves them at
+//! barriers ([`MANY_REGISTERS`]): registers whose values are never live at once share one
+//! number, so each thread's saved registers take fewer bytes.
 //!
 //! A cooperative grid keeps every block's registers at once (`cooperative.rs`): the
 //! benchmark's grid reduction, 64 blocks of 256 threads, named 180 registers (nvcc declares
@@ -27,6 +28,14 @@ use crate::liveness::Liveness;
 
 /// Kernels with more registers than this are left as they are (the graph is quadratic).
 const MOST_REGISTERS: u32 = 4096;
+
+/// Registers from which a kernel that is not cooperative but saves its registers at barriers
+/// is coalesced too: a block of 256 threads then saves 64 KiB or more at each barrier, past
+/// the host's L1 cache (the tile scan, 92 registers: its saved layout 736 bytes per thread,
+/// 10.2 ms against 11.5 at best, one thread; the block reduction, 20 registers, got slower
+/// coalesced, 30.0 ms against 26.0: its merged registers change shape between regions, and
+/// each change is a store at a barrier).
+pub(crate) const MANY_REGISTERS: u32 = 32;
 
 /// `code` with its registers renamed onto fewer numbers, or `None` when that saves none.
 pub(crate) fn coalesced(code: &FunctionCode) -> Option<FunctionCode> {

@@ -209,9 +209,11 @@ impl CompiledKernel {
                 (kernel_code, &kernel_tops)
             }
         };
-        // A cooperative grid holds every block's registers at once: fewer of them
-        // (`coalesce.rs`).
-        let coalesced = codegen::spin::cooperative(code)
+        // A cooperative grid holds every block's registers at once, and a kernel of many
+        // registers that saves them at barriers saves more than the host's L1 cache holds:
+        // fewer of them (`coalesce.rs`).
+        let coalesced = (codegen::spin::cooperative(code)
+            || (!codegen::single_phase(code) && code.num_regs >= coalesce::MANY_REGISTERS))
             .then(|| coalesce::coalesced(code))
             .flatten();
         let code = coalesced.as_ref().unwrap_or(code);
