@@ -111,10 +111,6 @@ impl VectorEmitter<'_, '_, '_> {
         }
     }
 
-    fn jump(&mut self, next: Block) {
-        self.b.ins().jump(next, &[]);
-    }
-
     /// A widening of an affine 32-bit operand: its four values must not wrap (their widened
     /// values must be affine too), else the group goes on in the scalar code.
     fn widening_guard(&mut self, pc: usize) {
