@@ -1,5 +1,6 @@
-//! Fewer registers for a cooperative kernel: registers whose values are never live at once
-//! share one number, so each thread's saved registers take fewer bytes.
+//! Fewer registers for a cooperative kernel, or one with many registers that saves them at
+//! barriers ([`MANY_REGISTERS`]): registers whose values are never live at once share one
+//! number, so each thread's saved registers take fewer bytes.
 //!
 //! A cooperative grid keeps every block's registers at once (`cooperative.rs`): the
 //! benchmark's grid reduction, 64 blocks of 256 threads, named 180 registers (nvcc declares
@@ -13,9 +14,11 @@
 //! Two registers interfere when one is written while the other is live after the
 //! instruction, or read by it (an instruction's reads and writes never share a register),
 //! and all registers live at the kernel's start (read before any write: zero) interfere.
-//! Registers share a number only within a class: the same kind (`codegen/registers.rs`) and
-//! four-wide width (`vector/plan.rs`) from every write, so the compiled forms keep their
-//! types. Registers computed again at each read (`codegen/remat.rs`), never written, or read
+//! Registers share a number only within a class: the same kind (`codegen/registers.rs`),
+//! four-wide width (`vector/plan.rs`) and shape in a group (uniform, affine of one stride or
+//! varying, `vector/shapes.rs`) from every write, so the compiled forms keep their types and
+//! a merged register keeps one shape (a register whose shapes meet is varying everywhere,
+//! and its regions' shape changes are stores at barriers). Registers computed again at each read (`codegen/remat.rs`), never written, or read
 //! by warp collectives (whose mask must stay a register set once) keep numbers of their own.
 
 use std::collections::BTreeMap;
@@ -24,17 +27,29 @@ use chevron_ptx::interp::program::FunctionCode;
 use chevron_ptx::lowered::Op;
 
 use crate::liveness::Liveness;
+use crate::vector::shapes::{Shape, Shapes};
 
 /// Kernels with more registers than this are left as they are (the graph is quadratic).
 const MOST_REGISTERS: u32 = 4096;
 
+/// Registers from which a kernel that is not cooperative but saves its registers at barriers
+/// is coalesced too: a block of 256 threads then saves 64 KiB or more at each barrier, past
+/// the host's L1 cache (the tile scan, 92 registers: its saved layout 736 bytes per thread,
+/// 10.2 ms against 11.5 at best, one thread; the block reduction, 20 registers, got slower
+/// coalesced, 30.0 ms against 26.0: its merged registers change shape between regions, and
+/// each change is a store at a barrier).
+pub(crate) const MANY_REGISTERS: u32 = 32;
+
 /// `code` with its registers renamed onto fewer numbers, or `None` when that saves none.
-pub(crate) fn coalesced(code: &FunctionCode) -> Option<FunctionCode> {
+/// With `by_shape`, registers share a number only when their writes leave the same shape in a
+/// group (a kernel that is not cooperative: its saved registers are stored at each barrier;
+/// a cooperative grid's first concern is the bytes its resident blocks hold).
+pub(crate) fn coalesced(code: &FunctionCode, by_shape: bool) -> Option<FunctionCode> {
     let n = code.num_regs;
     if n == 0 || n > MOST_REGISTERS || code.insts.is_empty() {
         return None;
     }
-    let classes = classes(code);
+    let classes = classes(code, by_shape);
     let graph = interference(code);
     // Registers no instruction names (declared, never used) need no number.
     let mut named = vec![false; n as usize];
@@ -100,24 +115,37 @@ pub(crate) fn coalesced(code: &FunctionCode) -> Option<FunctionCode> {
     })
 }
 
-/// What registers sharing a number must agree on: their kind and four-wide width.
+/// What registers sharing a number must agree on: their kind, four-wide width and the shape
+/// of what their writes leave in a group (`vector/shapes.rs`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 struct Class {
     kind: crate::codegen::Kind,
     width: Option<crate::vector::plan::Width>,
+    shape: Shape,
 }
 
 /// Each register's class, `None` for one that keeps a number of its own.
-fn classes(code: &FunctionCode) -> Vec<Option<Class>> {
+fn classes(code: &FunctionCode, by_shape: bool) -> Vec<Option<Class>> {
     let n = code.num_regs as usize;
     let kinds = crate::codegen::register_kinds(&code.insts, code.num_regs);
+    let live = Liveness::of(&code.insts, code.num_regs);
+    let shapes = Shapes::compute(&code.insts, code.num_regs, &live);
+    // Per register: the shape its writes leave, Varying where they differ.
+    let mut written: Vec<Option<Shape>> = vec![None; n];
     // Per register: the four-wide width of its writes (`None` inside: no four-wide form).
     let mut widths: Vec<Option<Option<crate::vector::plan::Width>>> = vec![None; n];
     let mut own = vec![false; n];
-    for inst in &code.insts {
+    for (pc, inst) in code.insts.iter().enumerate() {
         let operands = inst.operands();
         let width = crate::vector::plan::written_width(&inst.op).flatten();
         for &d in &operands.writes {
+            if let Some(shape) = written.get_mut(d as usize) {
+                let def = shapes.defs[pc];
+                *shape = Some(match *shape {
+                    Some(s) if s != def => Shape::Varying,
+                    _ => def,
+                });
+            }
             let Some(slot) = widths.get_mut(d as usize) else {
                 continue;
             };
@@ -137,9 +165,14 @@ fn classes(code: &FunctionCode) -> Vec<Option<Class>> {
     }
     (0..n)
         .map(|r| match (widths[r], own[r], kinds[r]) {
-            (Some(width), false, kind) if kind != crate::codegen::Kind::Remat => {
-                Some(Class { kind, width })
-            }
+            (Some(width), false, kind) if kind != crate::codegen::Kind::Remat => Some(Class {
+                kind,
+                width,
+                shape: match written[r] {
+                    Some(shape) if by_shape => shape,
+                    _ => Shape::Varying,
+                },
+            }),
             _ => None,
         })
         .collect()
@@ -218,7 +251,7 @@ mod tests {
         let program = crate::test_kernels::grid_sync();
         let kernel = program.kernel("grid_sum").unwrap();
         let (code, _) = program.decoded(&kernel).unwrap();
-        let renamed = super::coalesced(code).expect("fewer registers");
+        let renamed = super::coalesced(code, false).expect("fewer registers");
         println!("{} registers -> {}", code.num_regs, renamed.num_regs);
         assert!(4 * renamed.num_regs < code.num_regs, "{}", renamed.num_regs);
         let only = crate::codegen::spin::scalar_only(&renamed).expect("cooperative");

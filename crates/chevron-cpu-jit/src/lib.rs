@@ -213,10 +213,13 @@ impl CompiledKernel {
                 (kernel_code, &kernel_tops)
             }
         };
-        // A cooperative grid holds every block's registers at once: fewer of them
-        // (`coalesce.rs`).
-        let coalesced = codegen::spin::cooperative(code)
-            .then(|| coalesce::coalesced(code))
+        // A cooperative grid holds every block's registers at once, and a kernel of many
+        // registers that saves them at barriers saves more than the host's L1 cache holds:
+        // fewer of them (`coalesce.rs`).
+        let cooperative = codegen::spin::cooperative(code);
+        let coalesced = (cooperative
+            || (!codegen::single_phase(code) && code.num_regs >= coalesce::MANY_REGISTERS))
+            .then(|| coalesce::coalesced(code, !cooperative))
             .flatten();
         let code = coalesced.as_ref().unwrap_or(code);
         let mut module = new_module()?;
@@ -283,7 +286,6 @@ impl CompiledKernel {
             code.param_size,
             code.frame_size,
         );
-        let cooperative = codegen::spin::cooperative(code);
         let waits_for_blocks = !cooperative && codegen::spin::any_ordered(code);
         let shuffles = code
             .insts

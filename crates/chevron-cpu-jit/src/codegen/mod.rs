@@ -69,6 +69,12 @@ pub struct Translation<'a> {
 pub(crate) use arith::int_cc;
 pub(crate) use counted::{counter, ends_by_itself, raise};
 
+/// The registers the scalar function computes again at each read (`remat.rs`), each with the
+/// instruction that writes it: its barriers and exits never store them in a thread's slots.
+pub(crate) fn rematerialized(insts: &[Inst], registers: u32) -> BTreeMap<u32, usize> {
+    remat::rematerializable(insts, registers)
+}
+
 /// Each register's kind (`registers.rs`): [`Kind::Remat`] for one computed again at each read.
 pub(crate) fn register_kinds(insts: &[Inst], registers: u32) -> Vec<Kind> {
     let (mut kinds, _) = registers::kinds(insts, registers);

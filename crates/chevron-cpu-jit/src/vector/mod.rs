@@ -33,7 +33,7 @@ pub mod plan;
 mod records;
 mod saved;
 mod scatter;
-mod shapes;
+pub(crate) mod shapes;
 mod shuffle;
 
 use std::collections::{BTreeMap, BTreeSet};

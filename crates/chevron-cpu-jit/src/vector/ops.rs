@@ -84,37 +84,40 @@ impl VectorEmitter<'_, '_, '_> {
             }
             _ => {
                 self.widening_guard(pc);
-                let d = self.t.code.insts[pc].operands().writes[0];
-                let forms: Vec<Lane> = match (self.def_shape(), self.width(d)) {
-                    (Shape::Varying, Width::W64) => {
-                        let v: Vec<Value> = (0..self.group_width())
-                            .map(|i| self.eval(pc, Lane::One(i)))
-                            .collect();
-                        self.set_lanes(d, &v);
-                        return self.jump(next);
-                    }
-                    (Shape::Varying, Width::W32) => (0..self.p).map(Lane::Vector).collect(),
-                    _ => vec![Lane::Zero],
-                };
-                for lane in forms {
-                    let v = self.eval(pc, lane);
-                    self.set(d, lane, v);
-                    if let Op::Setp { q, .. } = op {
-                        // `q` is `p`'s negation, of the same shape.
-                        if *q != SINK {
-                            let one = self.konst(lane, 1);
-                            let qv = self.b.ins().bxor(v, one);
-                            self.set(*q, lane, qv);
-                        }
-                    }
-                }
+                self.compute(pc);
             }
         }
         self.b.ins().jump(next, &[]);
     }
 
-    fn jump(&mut self, next: Block) {
-        self.b.ins().jump(next, &[]);
+    /// Defines what instruction `pc` (arithmetic, a move, a parameter load: no access, no
+    /// control flow) writes, in its shape's form (`self.pc` is `pc`).
+    pub(super) fn compute(&mut self, pc: usize) {
+        let op = &self.t.code.insts[pc].op;
+        let d = self.t.code.insts[pc].operands().writes[0];
+        let forms: Vec<Lane> = match (self.def_shape(), self.width(d)) {
+            (Shape::Varying, Width::W64) => {
+                let v: Vec<Value> = (0..self.group_width())
+                    .map(|i| self.eval(pc, Lane::One(i)))
+                    .collect();
+                self.set_lanes(d, &v);
+                return;
+            }
+            (Shape::Varying, Width::W32) => (0..self.p).map(Lane::Vector).collect(),
+            _ => vec![Lane::Zero],
+        };
+        for lane in forms {
+            let v = self.eval(pc, lane);
+            self.set(d, lane, v);
+            if let Op::Setp { q, .. } = op {
+                // `q` is `p`'s negation, of the same shape.
+                if *q != SINK {
+                    let one = self.konst(lane, 1);
+                    let qv = self.b.ins().bxor(v, one);
+                    self.set(*q, lane, qv);
+                }
+            }
+        }
     }
 
     /// A widening of an affine 32-bit operand: its four values must not wrap (their widened

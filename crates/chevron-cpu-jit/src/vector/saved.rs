@@ -225,8 +225,20 @@ impl VectorEmitter<'_, '_, '_> {
         if let Some(entry) = trusted {
             return self.restore_group(pc, entry);
         }
+        // The scalar code never stores the registers it computes again at each read (a
+        // parameter, a constant, a launch-shape register written once at the kernel's top):
+        // their slots hold nothing of this block. Computed again here too.
+        let remat = crate::codegen::rematerialized(&self.t.code.insts, self.t.code.num_regs);
+        let live: Vec<u32> = (self.live_at(pc).into_iter())
+            .filter(|r| !remat.contains_key(r))
+            .collect();
+        for (&r, &def) in &remat {
+            if self.t.plan.live.is_live(pc, r) {
+                self.pc = def;
+                self.compute(def);
+            }
+        }
         self.pc = pc;
-        let live = self.live_at(pc);
         let bases: Vec<Value> = (0..i64::from(self.group_width()))
             .map(|lane| self.lane_regs(lane))
             .collect();
