@@ -7,7 +7,8 @@
 # impossible configurations are cudaErrorInvalidValue; textures.cu: tests/cudart/tex_basic.cu's
 # arrays, texture and surface objects through the driver's cuArray3DCreate/cuTexObjectCreate; copies_3d.cu:
 # 3D copies and 2D/3D fills, also checked against the host; graphs_pools.cu: a graph built by hand
-# and updated, capture across streams, memory pools, a cooperative grid sync, managed memory;
+# and updated, capture across streams, the kernel nodes' parameters read back, memory pools, a
+# cooperative grid sync, managed memory;
 # runtime_misc.cu: attributes, occupancy, priorities, mapped and managed memory with hints, pointer
 # attributes, callbacks, events, a non-sticky error; peer_capture_forms.cu: peer access, events
 # recorded with flags, managed memory attached to streams, the thread's capture mode, which the

@@ -136,6 +136,29 @@ int main() {
     printf("captured fork/join: x sum %d, y sum %d (%s)\n", host_sum(xs), host_sum(ys),
            cap_ok ? "as expected" : "WRONG");
 
+    // The captured kernel nodes name their __global__ function (NVIDIA's static runtime finds it
+    // by the CUkernel the driver's cuGraphKernelNodeGetParams_v2 returns).
+    size_t captured_count = 0;
+    CHECK(cudaGraphGetNodes(captured, nullptr, &captured_count));
+    std::vector<cudaGraphNode_t> captured_nodes(captured_count);
+    CHECK(cudaGraphGetNodes(captured, captured_nodes.data(), &captured_count));
+    int kernel_nodes = 0, named = 0;
+    for (cudaGraphNode_t node : captured_nodes) {
+        cudaGraphNodeType type;
+        CHECK(cudaGraphNodeGetType(node, &type));
+        if (type != cudaGraphNodeTypeKernel) continue;
+        cudaKernelNodeParams got = {};
+        CHECK(cudaGraphKernelNodeGetParams(node, &got));
+        ++kernel_nodes;
+        named += got.func == (void *)axpb && got.blockDim.x == 128 && got.gridDim.x == (n + 127) / 128;
+    }
+    cudaKernelNodeParams built = {};
+    CHECK(cudaGraphKernelNodeGetParams(kern, &built));
+    bool params_ok = kernel_nodes == 2 && named == 2 && built.func == kp.func;
+    ok = ok && params_ok;
+    printf("kernel node parameters: %d of %d captured nodes name axpb, built node %s\n", named, kernel_nodes,
+           built.func == kp.func ? "names its function" : "WRONG");
+
     // Stream-ordered allocation: the default pool, then a pool of our own, trimmed.
     int *tmp;
     CHECK(cudaMallocAsync(&tmp, n * sizeof(int), s1));

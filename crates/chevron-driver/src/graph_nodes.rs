@@ -150,7 +150,10 @@ unsafe fn launch_of(params: *const CudaKernelNodeParams) -> DriverResult<KernelL
 }
 
 /// A kernel node's function, configuration and argument pointers (valid while the node is
-/// unchanged).
+/// unchanged). The function is given as both `func` and `kern`: a library kernel and its
+/// function are one handle here, and NVIDIA's runtime (statically linked) finds the node's
+/// `__global__` function by `kern`, the `CUkernel` it got from `cuLibraryGetKernel`; with
+/// `kern` NULL its `cudaGraphKernelNodeGetParams` failed with `cudaErrorInvalidDeviceFunction`.
 ///
 /// # Safety
 /// `out` is NULL or valid for a write.
@@ -168,7 +171,7 @@ pub unsafe extern "C" fn cuGraphKernelNodeGetParams_v2(
             sharedMemBytes: launch.config.shared_bytes,
             kernelParams: launch.pointers.as_ptr() as *mut *mut c_void,
             extra: std::ptr::null_mut(),
-            kern: std::ptr::null_mut(),
+            kern: launch.func as *mut c_void,
             ctx: std::ptr::null_mut(),
         })?;
         store(out, params, "nodeParams")
