@@ -7,21 +7,22 @@ mod common;
 
 use common::{config, Setup, GROUPS, HEADER};
 
-/// Thread i reads x = in[2i], y = in[2i+1] (f32 bits) and writes 18 words at out[18i..]:
+/// Thread i reads x = in[2i], y = in[2i+1] (f32 bits) and writes 24 words at out[24i..]:
 /// x/y, √x, (f64) x/y (two words), cvt.rni.s32 x, ex2.approx.ftz x, add.ftz x+y, the signed
 /// quotient of the bits, popc of the 64-bit pair, the ftz compare's predicate and its
 /// negation, a uniform f64 quotient of the block size narrowed, −x, |y|, 1/y, x saturated,
-/// floor(y) ^ ceil(x) as integers, fma.rm(x, y, |y|) and the thread's lane.
+/// floor(y) ^ ceil(x) as integers, fma.rm(x, y, |y|), the thread's lane, the f64 quotient's
+/// halves swapped by unpacking and packing (xor a uniform pair), and x's halves swapped.
 const KERNEL: &str = r"
 .visible .entry lanes(.param .u64 x, .param .u64 out)
 {
-    .reg .pred %p<4>; .reg .b32 %r<24>; .reg .f32 %f<12>; .reg .b64 %rd<16>; .reg .f64 %fd<8>;
+    .reg .pred %p<4>; .reg .b16 %h<4>; .reg .b32 %r<24>; .reg .f32 %f<12>; .reg .b64 %rd<16>; .reg .f64 %fd<8>;
     ld.param.u64 %rd1, [x]; ld.param.u64 %rd2, [out];
     mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x; mov.u32 %r3, %ntid.x;
     mad.lo.s32 %r4, %r2, %r3, %r1;
     mul.wide.u32 %rd3, %r4, 8; add.s64 %rd4, %rd1, %rd3;
     ld.global.f32 %f1, [%rd4]; ld.global.f32 %f2, [%rd4+4];
-    mul.wide.u32 %rd5, %r4, 72; add.s64 %rd6, %rd2, %rd5;
+    mul.wide.u32 %rd5, %r4, 96; add.s64 %rd6, %rd2, %rd5;
     div.rn.f32 %f3, %f1, %f2;
     st.global.f32 [%rd6], %f3;
     sqrt.rn.f32 %f4, %f1;
@@ -67,6 +68,14 @@ const KERNEL: &str = r"
     st.global.f32 [%rd6+64], %f8;
     mov.u32 %r16, %laneid;
     st.global.u32 [%rd6+68], %r16;
+    mov.b64 {%r17, %r18}, %fd3;
+    mov.b64 %rd9, {%r18, %r17};
+    mov.b64 %rd10, {%r3, %r2};
+    xor.b64 %rd11, %rd9, %rd10;
+    st.global.u64 [%rd6+72], %rd11;
+    mov.b32 {%h1, %h2}, %r6;
+    mov.b32 %r19, {%h2, %h1};
+    st.global.u32 [%rd6+80], %r19;
     ret;
 }
 ";
@@ -113,15 +122,15 @@ fn evaluated_instructions_run_in_every_group_width_with_the_interpreter_s_bits()
     let threads = 4 * 64u32;
     let input = common::le_bytes(&inputs(threads));
     let cfg = config(4, 64, 1);
-    let out_bytes = 72 * threads as usize;
+    let out_bytes = 96 * threads as usize;
     let interpreted = setup.run_in_out((&handle, None), &cfg, &input, out_bytes, &[]);
     // The oracle computes something: quotients differ from thread to thread.
-    let quotients: std::collections::BTreeSet<u32> = interpreted.chunks(18).map(|t| t[2]).collect();
+    let quotients: std::collections::BTreeSet<u32> = interpreted.chunks(24).map(|t| t[2]).collect();
     assert!(quotients.len() > threads as usize / 2);
     for width in GROUPS {
         let compiled = common::compile_grouped(&setup.program, "lanes", width);
         let got = setup.run_in_out((&handle, Some(&compiled)), &cfg, &input, out_bytes, &[]);
-        for (t, (g, want)) in got.chunks(18).zip(interpreted.chunks(18)).enumerate() {
+        for (t, (g, want)) in got.chunks(24).zip(interpreted.chunks(24)).enumerate() {
             assert_eq!(g, want, "groups of {width}, thread {t}");
         }
         common::assert_stayed_four_wide(&compiled, width);

@@ -28,6 +28,7 @@ mod integer;
 mod masked;
 mod operands;
 mod ops;
+mod packing;
 mod permute;
 pub mod plan;
 mod records;

@@ -55,6 +55,7 @@ impl VectorEmitter<'_, '_, '_> {
                 return;
             }
             Op::Atom { .. } => self.atomic_lanes(pc, op),
+            Op::Pack { .. } | Op::Unpack { .. } => self.packing(pc),
             Op::Ld { addr, .. } | Op::St { addr, .. }
                 if addr.base != AddrBase::KernelParam && !super::elements::plain(op) =>
             {

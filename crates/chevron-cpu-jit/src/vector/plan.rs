@@ -267,6 +267,7 @@ fn result_width(op: &Op, fma: bool) -> Option<Option<Width>> {
     }
     native_width(op, fma)
         .or_else(|| super::elements::width(op))
+        .or_else(|| super::packing::width(op))
         .or_else(|| super::evaluated::width(op).map(Some))
 }
 

@@ -266,6 +266,8 @@ fn transfer(op: &Op, read: &dyn Fn(u32) -> Shape) -> Shape {
             Shape::all_uniform(&[sh(a), sh(b), sh(c)])
         }
         Op::Bfi { a, b, c, e, .. } => Shape::all_uniform(&[sh(a), sh(b), sh(c), sh(e)]),
+        Op::Pack { parts, .. } => Shape::all_uniform(&parts.iter().map(sh).collect::<Vec<_>>()),
+        Op::Unpack { a, .. } => Shape::all_uniform(&[sh(a)]),
         Op::IntUn {
             k: IntUn::Neg, a, ..
         } => Shape::of_stride(sh(a).stride().map(|k| -k)),
