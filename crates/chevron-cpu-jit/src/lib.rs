@@ -18,6 +18,7 @@
 //! callbacks generated code makes (`context.rs`).
 
 mod assess;
+mod barrier_table;
 mod build;
 mod coalesce;
 mod code_cache;
@@ -74,6 +75,8 @@ pub struct CompiledKernel {
     sites: u32,
     /// Whether the kernel shuffles (its blocks must then be whole warps).
     shuffles: bool,
+    /// Whether its barriers are counted in the block's barrier table (`barrier_table.rs`).
+    counted_barriers: bool,
     /// Whether the kernel synchronises the grid (`codegen/spin.rs`): its blocks all run at
     /// once, taking turns at spin loops (`cooperative.rs`).
     cooperative: bool,
@@ -94,6 +97,9 @@ pub struct CompiledKernel {
     /// Groups of four threads its launches ran in the vector function, and of those how
     /// many it handed to the scalar code ([`CompiledKernel::groups`]).
     groups: launch::VectorStats,
+    /// Blocks its launches ran compiled that went to the interpreter after all (a fault, a
+    /// deadlock, threads parted where only the interpreter's scheduling decides).
+    interpreted: std::sync::atomic::AtomicU64,
 }
 
 // SAFETY: the module is only touched at construction and drop (it owns the code's memory);
@@ -157,6 +163,11 @@ fn new_module() -> Result<JITModule, String> {
     builder.symbol("chevron_atomic", context::atomic as *const u8);
     builder.symbol("chevron_collective", context::collective as *const u8);
     builder.symbol("chevron_fuel_out", context::fuel_out as *const u8);
+    builder.symbol("chevron_barrier", barrier_table::barrier as *const u8);
+    builder.symbol(
+        "chevron_barrier_exit",
+        barrier_table::barrier_exit as *const u8,
+    );
     Ok(JITModule::new(builder))
 }
 
@@ -281,6 +292,7 @@ impl CompiledKernel {
         );
         let cooperative = codegen::spin::cooperative(code);
         let waits_for_blocks = !cooperative && codegen::spin::any_ordered(code);
+        let counted_barriers = codegen::uses_table(code);
         let shuffles = code
             .insts
             .iter()
@@ -298,6 +310,7 @@ impl CompiledKernel {
             sites,
             single_phase,
             shuffles,
+            counted_barriers,
             cooperative,
             waits_for_blocks,
             param_size,
@@ -306,6 +319,7 @@ impl CompiledKernel {
             ops,
             cached: (cache.hits, cache.hits + cache.misses),
             groups: launch::VectorStats::default(),
+            interpreted: Default::default(),
         }))
     }
 
@@ -335,6 +349,11 @@ impl CompiledKernel {
     /// in the scalar code (a group that parted, or reached a spin loop).
     pub fn groups(&self) -> (u64, u64) {
         self.groups.totals()
+    }
+
+    /// How many blocks this kernel's launches began compiled and left to the interpreter.
+    pub fn blocks_interpreted(&self) -> u64 {
+        self.interpreted.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Threads per group of the vector function

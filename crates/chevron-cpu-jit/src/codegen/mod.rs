@@ -29,7 +29,9 @@ mod block_red;
 mod collective;
 mod counted;
 mod memory;
+mod named_barrier;
 mod operation;
+pub use named_barrier::uses_table;
 pub use memory::access_limit;
 pub(crate) use memory::{atomic_result, inline_atomic, locked_atomic};
 mod registers;
@@ -57,6 +59,9 @@ pub struct Translation<'a> {
     pub collective: FuncRef,
     /// `fuel_out`, imported into the function.
     pub fuel_out: FuncRef,
+    /// `barrier` and `barrier_exit` (`barrier_table.rs`), imported into the function.
+    pub barrier: FuncRef,
+    pub barrier_exit: FuncRef,
     /// Per instruction: the thread's stack top (bytes of its local memory an access there may
     /// reach; the kernel's frame size but inside inlined calls, `inline.rs`).
     pub stack_tops: &'a [u64],
@@ -217,6 +222,8 @@ struct Emitter<'a, 'b, 'c> {
     spin_heads: BTreeSet<usize>,
     /// Whether this function runs a kernel of one phase without resume states.
     one_phase: bool,
+    /// Whether its barriers are counted in the block's table (`named_barrier.rs`).
+    counted: bool,
     /// Shuffles: instruction index → the resume id that completes them.
     shuffle_ids: BTreeMap<usize, u32>,
     /// Collectives whose member masks are known only at run time (`subset::runtime_members`).
@@ -269,6 +276,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             resume_ids: BTreeMap::new(),
             spin_heads: spin::spin_heads(t.code),
             one_phase: single_phase(t.code) && t.extra_resumes.is_empty(),
+            counted: named_barrier::counted(&t.code.insts),
             shuffle_ids: BTreeMap::new(),
             runtime_members: subset::runtime_members(&t.code.insts, t.code.num_regs),
             next_thread,
@@ -397,7 +405,10 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             }
             if shuffle {
                 self.finish_shuffle(pc);
-            } else if pc > 0 && block_red::reduction(&self.t.code.insts, pc - 1).is_some() {
+            } else if pc > 0
+                && !self.counted
+                && block_red::reduction(&self.t.code.insts, pc - 1).is_some()
+            {
                 self.finish_block_red(pc - 1);
             } else {
                 self.jump_to_pc(pc);
@@ -497,6 +508,9 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
     }
 
     fn exit_thread(&mut self) {
+        if self.counted {
+            self.counted_exit();
+        }
         if !self.one_phase() {
             let slot = self.resume_slot();
             let r = self.b.ins().iconst(types::I32, i64::from(EXITED as i32));
