@@ -163,7 +163,11 @@ fn both(kernel: &str, xs: &[u32], out_words: usize, (grid, block): (u32, u32)) -
     let input = common::le_bytes(xs);
     let run = |c| setup.run_in_out((&handle, c), &cfg, &input, 4 * out_words, &[]);
     let outputs = [run(None), run(Some(&compiled))];
-    assert_eq!(compiled.blocks_interpreted(), 0, "{kernel}: blocks interpreted");
+    assert_eq!(
+        compiled.blocks_interpreted(),
+        0,
+        "{kernel}: blocks interpreted"
+    );
     outputs
 }
 
