@@ -69,6 +69,9 @@ pub struct CompiledKernel {
     /// The kernel with its registers coalesced (`coalesce.rs`), when they were: generated code
     /// points into its instructions too.
     _coalesced: Option<chevron_ptx::interp::program::FunctionCode>,
+    /// The kernel with its `activemask`s as ballots (`codegen/activemask.rs`), when it has
+    /// any: generated code points into its instructions too.
+    _ballots: Option<chevron_ptx::interp::program::FunctionCode>,
     kernel: KernelHandle,
     num_regs: u32,
     /// Global access sites (each has a cache entry while a block runs).
@@ -220,6 +223,9 @@ impl CompiledKernel {
                 (kernel_code, &kernel_tops)
             }
         };
+        // `activemask` after no loop as a ballot of the whole warp (`codegen/activemask.rs`).
+        let ballots = codegen::as_ballots(code);
+        let code = ballots.as_ref().unwrap_or(code);
         // A cooperative grid holds every block's registers at once: fewer of them
         // (`coalesce.rs`).
         let coalesced = codegen::spin::cooperative(code)
@@ -305,6 +311,7 @@ impl CompiledKernel {
             program: Arc::clone(program),
             _flat: flat,
             _coalesced: coalesced,
+            _ballots: ballots,
             kernel: kernel.clone(),
             num_regs,
             sites,

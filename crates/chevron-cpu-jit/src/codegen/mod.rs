@@ -24,6 +24,8 @@ use cranelift_frontend::{FunctionBuilder, Switch, Variable};
 use crate::context::{
     BlockContext, AT_BRANCH, EXITED, FAULTED, FUEL, PHASE_DONE, STOPPED, VECTOR_SAVED, YIELDED,
 };
+mod activemask;
+pub(crate) use activemask::as_ballots;
 mod arith;
 mod block_red;
 mod collective;
@@ -172,6 +174,34 @@ pub fn single_phase(code: &FunctionCode) -> bool {
         .iter()
         .any(|inst| inst.operands().meets.is_some())
         && spin::spin_heads(code).is_empty()
+}
+
+/// `code` with `insts` in place of its instructions, `num_regs` registers and the carry flag
+/// in `carry_reg` (its instructions rewritten: registers coalesced, `activemask` as ballots).
+pub(crate) fn with_instructions(
+    code: &FunctionCode,
+    insts: Vec<Inst>,
+    num_regs: u32,
+    carry_reg: u32,
+) -> FunctionCode {
+    FunctionCode {
+        name: code.name.clone(),
+        is_kernel: code.is_kernel,
+        insts,
+        source: code.source.clone(),
+        num_regs,
+        frame_size: code.frame_size,
+        params: code.params.clone(),
+        returns: code.returns.clone(),
+        kernel_params: code.kernel_params.clone(),
+        param_size: code.param_size,
+        defined: code.defined,
+        builtin: code.builtin,
+        carry_reg,
+        grid_sync: code.grid_sync,
+        cluster_dims: code.cluster_dims,
+        explicit_cluster: code.explicit_cluster,
+    }
 }
 
 /// Why a kernel is not compiled: the first instruction outside the subset.
