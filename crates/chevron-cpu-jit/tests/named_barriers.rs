@@ -1,7 +1,8 @@
 //! Named barriers (`bar.sync id, count`, `barrier.sync`, `bar.arrive`) and `bar.red` beside
 //! warp collectives, compiled against the interpreter (`codegen/named_barrier.rs`, counted in
 //! the block's barrier table): a producer/consumer ring, barriers picked by a register, a
-//! barrier without a count that completes when threads exit, several blocks on one worker;
+//! barrier without a count that completes when threads exit, `bar.red` on named barriers of a
+//! count, several blocks on one worker;
 //! a deadlock and a barrier id out of range give the interpreter's reports word for word.
 
 mod common;
@@ -151,6 +152,28 @@ LOOP:
 DONE:
     ret;
 }
+// Each half of the block counts on its own barrier of 64 threads: the first half how many
+// words are odd (`bar.red.popc` on barrier 2), the second whether all are (`.and` on 3).
+.visible .entry half_votes(.param .u64 xs, .param .u64 out)
+{
+    .reg .pred %p<4>; .reg .b32 %r<12>; .reg .b64 %rd<8>;
+    ld.param.u64 %rd1, [xs]; ld.param.u64 %rd2, [out];
+    mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x; mov.u32 %r3, %ntid.x;
+    mad.lo.s32 %r4, %r2, %r3, %r1;
+    mul.wide.u32 %rd3, %r4, 4; add.s64 %rd4, %rd1, %rd3; add.s64 %rd5, %rd2, %rd3;
+    ld.global.u32 %r5, [%rd4];
+    and.b32 %r6, %r5, 1; setp.ne.u32 %p1, %r6, 0;
+    setp.ge.u32 %p2, %r1, 64;
+    @%p2 bra SECOND;
+    bar.red.popc.u32 %r7, 2, 64, %p1;
+    bra DONE;
+SECOND:
+    bar.red.and.pred %p3, 3, 64, %p1;
+    selp.u32 %r7, 1000, 2000, %p3;
+DONE:
+    st.global.u32 [%rd5], %r7;
+    ret;
+}
 "#;
 
 /// `kernel` run on `xs` interpreted and compiled (two host threads): both outputs of
@@ -250,4 +273,20 @@ fn counts_beside_a_shuffle_match_the_interpreter() {
     // Warp 1 of an odd block left first: its words stay untouched.
     assert_eq!(interpreted[96 + 40], 0xeeee_eeee);
     assert_ne!(interpreted[40], 0xeeee_eeee);
+}
+
+#[test]
+fn block_votes_on_named_barriers_match_the_interpreter() {
+    let (grid, block) = (4u32, 128u32);
+    // Block 1: every word odd; the others pseudo-random.
+    let xs: Vec<u32> = words(grid * block)
+        .into_iter()
+        .enumerate()
+        .map(|(i, x)| if i / 128 == 1 { 2 * x + 1 } else { x })
+        .collect();
+    let [interpreted, compiled] = both("half_votes", &xs, xs.len(), (grid, block));
+    assert_eq!(interpreted, compiled);
+    let odd = xs[..64].iter().filter(|&&x| x % 2 == 1).count() as u32;
+    assert_eq!(compiled[5], odd);
+    assert_eq!(compiled[128 + 100], 1000);
 }
