@@ -57,6 +57,7 @@ impl BarrierTable {
     /// Completes barrier `id` if enough threads arrived: its waiting threads go on (their
     /// `resume` states without [`WAITING`]) with the `bar.red` result in `regs` (`num_regs`
     /// per thread).
+    #[inline]
     fn try_complete(&mut self, id: usize, resume: &mut [u32], regs: &mut [u64], num_regs: usize) {
         let slot = &mut self.slots[id];
         let expected = slot.expected.unwrap_or(self.live);
@@ -145,8 +146,12 @@ pub unsafe extern "C" fn barrier_exit(context: *mut BlockContext) -> u64 {
     // SAFETY: as in `barrier`.
     let (table, resume, regs) = unsafe { buffers(context) };
     table.live = table.live.saturating_sub(1);
+    // Only a barrier some thread waits at without a count waits for the live threads.
     for id in 0..BARRIERS {
-        table.try_complete(id, resume, regs, context.num_regs as usize);
+        let slot = &table.slots[id];
+        if slot.arrived != 0 && slot.expected.is_none() {
+            table.try_complete(id, resume, regs, context.num_regs as usize);
+        }
     }
     0
 }
