@@ -49,10 +49,16 @@ pub fn assess(program: &Program, kernel: &KernelHandle) -> Assessment {
     // A panic here is a compiler bug; the kernel is then interpreted (as `compile` does).
     let flat = std::panic::catch_unwind(|| inline::flatten(kernel_code, functions))
         .unwrap_or_else(|_| Err("the compiler failed to inline this kernel's calls".into()));
-    let (code, refusal) = match &flat {
-        Ok(Some(flat)) => (&flat.code, codegen::subset::refusal(&flat.code)),
-        Ok(None) => (kernel_code, codegen::subset::refusal(kernel_code)),
-        Err(why) => (kernel_code, Some(why.clone())),
+    let code = match &flat {
+        Ok(Some(flat)) => &flat.code,
+        _ => kernel_code,
+    };
+    // What `compile` translates: `activemask` after no loop as a ballot.
+    let ballots = codegen::as_ballots(code);
+    let code = ballots.as_ref().unwrap_or(code);
+    let refusal = match &flat {
+        Err(why) => Some(why.clone()),
+        Ok(_) => codegen::subset::refusal(code),
     };
     Assessment {
         refusal,

@@ -22,6 +22,8 @@ struct Imports {
     atomic: FuncId,
     collective: FuncId,
     fuel_out: FuncId,
+    barrier: FuncId,
+    barrier_exit: FuncId,
 }
 
 /// What [`build`] defined.
@@ -69,6 +71,8 @@ pub fn build(
     let atomic = import("chevron_atomic", 4)?;
     let collective = import("chevron_collective", 3)?;
     let fuel_out = import("chevron_fuel_out", 1)?;
+    let barrier = import("chevron_barrier", 6)?;
+    let barrier_exit = import("chevron_barrier_exit", 1)?;
     // The calls of cold paths (a site's cache miss, a thread out of fuel) go through
     // trampolines that keep every register: values the hot path holds stay in registers
     // across them instead of in stack slots.
@@ -79,6 +83,8 @@ pub fn build(
         atomic,
         collective,
         fuel_out: cold_call::trampoline(module, cache, fuel_out, 1, "chevron_fuel_out_keeping")?,
+        barrier,
+        barrier_exit,
     };
     let none = BTreeSet::new();
     let (scalar, sites) = define_scalar(
@@ -102,6 +108,9 @@ pub fn build(
             ),
             Err(why) => Err(why),
         }
+    } else if codegen::uses_table(code) {
+        // Its barriers are counted one thread at a time (`codegen/named_barrier.rs`).
+        Err("its barriers are counted in the block's barrier table".into())
     } else if vectors {
         std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
             define_vector(
@@ -242,6 +251,8 @@ fn define_scalar(
             atomic: import(imports.atomic),
             collective: import(imports.collective),
             fuel_out: import(imports.fuel_out),
+            barrier: import(imports.barrier),
+            barrier_exit: import(imports.barrier_exit),
             extra_resumes,
         };
         sites = codegen::translate(&translation, &mut builder)?;

@@ -92,27 +92,13 @@ pub(crate) fn coalesced(code: &FunctionCode, by_shape: bool) -> Option<FunctionC
             inst.guard = Some((map.get(reg as usize).copied().unwrap_or(reg), negated));
         }
     }
-    Some(FunctionCode {
-        name: code.name.clone(),
-        is_kernel: code.is_kernel,
+    let carry = map.get(code.carry_reg as usize).copied();
+    Some(crate::codegen::with_instructions(
+        code,
         insts,
-        source: code.source.clone(),
-        num_regs: count,
-        frame_size: code.frame_size,
-        params: code.params.clone(),
-        returns: code.returns.clone(),
-        kernel_params: code.kernel_params.clone(),
-        param_size: code.param_size,
-        defined: code.defined,
-        builtin: code.builtin,
-        carry_reg: map
-            .get(code.carry_reg as usize)
-            .copied()
-            .unwrap_or(code.carry_reg),
-        grid_sync: code.grid_sync,
-        cluster_dims: code.cluster_dims,
-        explicit_cluster: code.explicit_cluster,
-    })
+        count,
+        carry.unwrap_or(code.carry_reg),
+    ))
 }
 
 /// What registers sharing a number must agree on: their kind, four-wide width and the shape

@@ -148,6 +148,9 @@ pub struct BlockContext {
     /// moves the current tally to the previous one and starts a new one.
     pub red_current: u64,
     pub red_previous: u64,
+    /// The block's barriers, for a kernel whose barriers the scalar function counts one
+    /// thread at a time (`barrier_table.rs`, `codegen/named_barrier.rs`); else unused.
+    pub barriers: *mut crate::barrier_table::BarrierTable,
 }
 
 /// Finds global allocations for compiled code and keeps every one it handed out alive (a free

@@ -25,7 +25,7 @@ use crate::context::{
     access_limit, BlockContext, Resolver, Verdict, Waiting, Watch, FAULTED, FUEL, PHASE_DONE,
     STOPPED, YIELDED,
 };
-use crate::phase_release::{release, Release};
+use crate::phase_release::{release, release_counted, Release};
 use crate::vector::SCALAR;
 use crate::{CompiledKernel, Entry};
 
@@ -201,6 +201,8 @@ impl CompiledKernel {
                     continue;
                 };
                 let single = range.end - range.start == 1;
+                self.interpreted
+                    .fetch_add(range.end - range.start, Ordering::Relaxed);
                 if single {
                     // A fault: the interpreter reports it (or, in its run, finishes the block).
                     let stopped = hooks.stop.is_some_and(|s| s.load(Ordering::Relaxed));
@@ -321,6 +323,7 @@ impl CompiledKernel {
             local: vec![0u8; (self.frame_size * threads) as usize + SLACK],
             exchange: vec![0u64; 2 * threads as usize],
             offered: vec![0u32; threads as usize],
+            barriers: Box::default(),
         }
     }
 
@@ -378,6 +381,7 @@ impl CompiledKernel {
             workspace: shape.workspace,
             red_current: 0,
             red_previous: 0,
+            barriers: &mut *buffers.barriers,
         }
     }
 
@@ -401,6 +405,7 @@ impl CompiledKernel {
         context.local = buffers.local.as_mut_ptr();
         context.exchange = buffers.exchange.as_mut_ptr();
         context.offered = buffers.offered.as_mut_ptr();
+        context.barriers = &mut *buffers.barriers;
         context.ctaid = ctaid(shape.config, index);
         context.fault_thread = 0;
         context.fault_pc = 0;
@@ -424,6 +429,9 @@ impl CompiledKernel {
         buffers.local.fill(0);
         if self.shuffles {
             buffers.offered.fill(0);
+        }
+        if self.counted_barriers {
+            buffers.barriers.reset(buffers.resume.len() as u32);
         }
     }
 
@@ -571,6 +579,15 @@ impl CompiledKernel {
                     // No collectives: the threads that did not exit wait at the barrier, with
                     // their plain resume states; no pass over them. `barrier_waits` gathers the
                     // marks of every call of the phase (after a yield, several).
+                    if self.counted_barriers {
+                        match release_counted(resume, self.shuffles) {
+                            Release::Done => return PhaseEnd::Done,
+                            Release::Released => continue,
+                            // Every live thread waits, and none can go on: a deadlock (or
+                            // warps parted), which the interpreter reports.
+                            Release::Diverged => return PhaseEnd::Diverged,
+                        }
+                    }
                     if !self.shuffles {
                         if std::mem::take(&mut context.barrier_waits) == 0 {
                             return PhaseEnd::Done;
@@ -633,6 +650,9 @@ pub(crate) struct BlockBuffers {
     local: Vec<u8>,
     exchange: Vec<u64>,
     offered: Vec<u32>,
+    /// The block's barriers, for a kernel that counts them (`barrier_table.rs`); boxed, so
+    /// the context's pointer to it stays where it is.
+    barriers: Box<crate::barrier_table::BarrierTable>,
 }
 
 /// How a run of a block's phases ([`CompiledKernel::run_phases`]) ended.

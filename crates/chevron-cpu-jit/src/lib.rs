@@ -18,6 +18,7 @@
 //! callbacks generated code makes (`context.rs`).
 
 mod assess;
+mod barrier_table;
 mod build;
 mod coalesce;
 mod code_cache;
@@ -68,12 +69,17 @@ pub struct CompiledKernel {
     /// The kernel with its registers coalesced (`coalesce.rs`), when they were: generated code
     /// points into its instructions too.
     _coalesced: Option<chevron_ptx::interp::program::FunctionCode>,
+    /// The kernel with its `activemask`s as ballots (`codegen/activemask.rs`), when it has
+    /// any: generated code points into its instructions too.
+    _ballots: Option<chevron_ptx::interp::program::FunctionCode>,
     kernel: KernelHandle,
     num_regs: u32,
     /// Global access sites (each has a cache entry while a block runs).
     sites: u32,
     /// Whether the kernel shuffles (its blocks must then be whole warps).
     shuffles: bool,
+    /// Whether its barriers are counted in the block's barrier table (`barrier_table.rs`).
+    counted_barriers: bool,
     /// Whether the kernel synchronises the grid (`codegen/spin.rs`): its blocks all run at
     /// once, taking turns at spin loops (`cooperative.rs`).
     cooperative: bool,
@@ -94,6 +100,9 @@ pub struct CompiledKernel {
     /// Groups of four threads its launches ran in the vector function, and of those how
     /// many it handed to the scalar code ([`CompiledKernel::groups`]).
     groups: launch::VectorStats,
+    /// Blocks its launches ran compiled that went to the interpreter after all (a fault, a
+    /// deadlock, threads parted where only the interpreter's scheduling decides).
+    interpreted: std::sync::atomic::AtomicU64,
 }
 
 // SAFETY: the module is only touched at construction and drop (it owns the code's memory);
@@ -161,6 +170,11 @@ fn new_module() -> Result<JITModule, String> {
     builder.symbol("chevron_atomic", context::atomic as *const u8);
     builder.symbol("chevron_collective", context::collective as *const u8);
     builder.symbol("chevron_fuel_out", context::fuel_out as *const u8);
+    builder.symbol("chevron_barrier", barrier_table::barrier as *const u8);
+    builder.symbol(
+        "chevron_barrier_exit",
+        barrier_table::barrier_exit as *const u8,
+    );
     Ok(JITModule::new(builder))
 }
 
@@ -213,6 +227,9 @@ impl CompiledKernel {
                 (kernel_code, &kernel_tops)
             }
         };
+        // `activemask` after no loop as a ballot of the whole warp (`codegen/activemask.rs`).
+        let ballots = codegen::as_ballots(code);
+        let code = ballots.as_ref().unwrap_or(code);
         // A cooperative grid holds every block's registers at once, and a kernel of many
         // registers that saves them at barriers saves more than the host's L1 cache holds:
         // fewer of them (`coalesce.rs`).
@@ -287,6 +304,7 @@ impl CompiledKernel {
             code.frame_size,
         );
         let waits_for_blocks = !cooperative && codegen::spin::any_ordered(code);
+        let counted_barriers = codegen::uses_table(code);
         let shuffles = code
             .insts
             .iter()
@@ -299,11 +317,13 @@ impl CompiledKernel {
             program: Arc::clone(program),
             _flat: flat,
             _coalesced: coalesced,
+            _ballots: ballots,
             kernel: kernel.clone(),
             num_regs,
             sites,
             single_phase,
             shuffles,
+            counted_barriers,
             cooperative,
             waits_for_blocks,
             param_size,
@@ -312,6 +332,7 @@ impl CompiledKernel {
             ops,
             cached: (cache.hits, cache.hits + cache.misses),
             groups: launch::VectorStats::default(),
+            interpreted: Default::default(),
         }))
     }
 
@@ -341,6 +362,11 @@ impl CompiledKernel {
     /// in the scalar code (a group that parted, or reached a spin loop).
     pub fn groups(&self) -> (u64, u64) {
         self.groups.totals()
+    }
+
+    /// How many blocks this kernel's launches began compiled and left to the interpreter.
+    pub fn blocks_interpreted(&self) -> u64 {
+        self.interpreted.load(std::sync::atomic::Ordering::Relaxed)
     }
 
     /// Threads per group of the vector function

@@ -2,7 +2,7 @@
 //! shuffle are released first (a kernel that shuffles); else, when every live thread waits at
 //! the barrier, all of them. Resume states are released two at a time.
 
-use crate::context::{EXITED, VECTOR_SAVED, WARP_WAITING};
+use crate::context::{EXITED, VECTOR_SAVED, WAITING, WARP_WAITING};
 
 /// What the end of a phase leads to.
 pub(crate) enum Release {
@@ -42,6 +42,32 @@ pub(crate) fn release(resume: &mut [u32], shuffles: bool) -> Release {
     }
     if waiting {
         Release::Released
+    } else {
+        Release::Done
+    }
+}
+
+/// Lets threads go on after a phase of a kernel whose barriers the block's table counts
+/// (`barrier_table.rs`, which released the threads of every barrier that completed): whole
+/// warps waiting at the same shuffle (a kernel that `shuffles`); then the phase is followed by
+/// another if some thread may run, else every thread has exited, or the live ones all wait
+/// where none can go on.
+pub(crate) fn release_counted(resume: &mut [u32], shuffles: bool) -> Release {
+    if shuffles {
+        release_warps(resume);
+    }
+    let mut live = false;
+    for &state in resume.iter() {
+        if state == EXITED {
+            continue;
+        }
+        if state & (WAITING | WARP_WAITING) == 0 {
+            return Release::Released;
+        }
+        live = true;
+    }
+    if live {
+        Release::Diverged
     } else {
         Release::Done
     }
@@ -99,7 +125,7 @@ fn release_warps(resume: &mut [u32]) -> Option<Release> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::context::{AT_BRANCH, WAITING};
+    use crate::context::AT_BRANCH;
 
     /// The pass one state at a time, as it was written before [`release_pair`].
     fn release_one(state: u32) -> (u32, bool) {

@@ -2,7 +2,7 @@
 //! interpreter (`codegen/block_red.rs`): several in a row, a negated predicate, one in a loop,
 //! plain barriers between them, threads that exit first, warps at a plain `bar.sync` while the
 //! rest wait at a `bar.red` of the same barrier, several blocks on one worker, a fault after
-//! one; a `bar.red` in a kernel with warp collectives stays interpreted.
+//! one; a `bar.red` beside a warp collective.
 
 mod common;
 
@@ -93,7 +93,7 @@ AFTER:
     ret;
 }
 
-// A count beside a shuffle: stays interpreted.
+// A count beside a shuffle.
 .visible .entry with_shuffle(.param .u64 xs, .param .u64 out)
 {
     .reg .pred %p<2>; .reg .b32 %r<8>; .reg .b64 %rd<4>;
@@ -187,17 +187,10 @@ fn a_fault_after_a_count_is_the_interpreters_report() {
 }
 
 #[test]
-fn a_count_beside_a_warp_collective_stays_interpreted() {
-    let setup = Setup::of(&format!("{HEADER}{KERNELS}"));
-    let handle = setup.program.kernel("with_shuffle").unwrap();
-    let why = chevron_cpu_jit::CompiledKernel::compile(
-        &setup.program,
-        &handle,
-        &chevron_cpu_jit::CompileOptions::default(),
-    )
-    .unwrap_err();
-    assert!(
-        why.contains("`bar.red` in a kernel with warp collectives"),
-        "{why}"
-    );
+fn a_count_beside_a_warp_collective_matches_the_interpreter() {
+    // Counted in the block's barrier table (`codegen/named_barrier.rs`; more in
+    // tests/named_barriers.rs).
+    let [interpreted, compiled] = both("with_shuffle", &[0; 64], 64, (2, 64), &[]);
+    assert_eq!(interpreted, compiled);
+    assert_eq!(compiled[0], 63);
 }

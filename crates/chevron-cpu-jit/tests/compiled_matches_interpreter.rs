@@ -235,8 +235,10 @@ fn an_out_of_bounds_store_gives_the_interpreters_report() {
 #[test]
 fn kernels_outside_the_subset_are_refused_with_a_reason() {
     let module = chevron_ptx::parse(&format!(
-        "{HEADER}.visible .entry active(.param .u64 p) {{ .reg .b64 %rd<2>; .reg .b32 %r<2>;\n\
-         ld.param.u64 %rd1, [p]; activemask.b32 %r1; ret; }}"
+        "{HEADER}.visible .entry active(.param .u64 p) {{ .reg .b64 %rd<2>; .reg .b32 %r<3>;\n\
+         .reg .pred %p<2>; ld.param.u64 %rd1, [p]; mov.u32 %r2, 0;\n\
+         LOOP: activemask.b32 %r1; add.u32 %r2, %r2, 1; setp.lt.u32 %p1, %r2, 4;\n\
+         @%p1 bra LOOP; ret; }}"
     ))
     .unwrap();
     let memory = Arc::new(DeviceMemory::new(0));

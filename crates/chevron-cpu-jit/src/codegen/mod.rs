@@ -24,14 +24,18 @@ use cranelift_frontend::{FunctionBuilder, Switch, Variable};
 use crate::context::{
     BlockContext, AT_BRANCH, EXITED, FAULTED, FUEL, PHASE_DONE, STOPPED, VECTOR_SAVED, YIELDED,
 };
+mod activemask;
+pub(crate) use activemask::as_ballots;
 mod arith;
 mod block_red;
 mod collective;
 mod counted;
 mod memory;
+mod named_barrier;
 mod operation;
 pub use memory::access_limit;
 pub(crate) use memory::{atomic_result, inline_atomic, locked_atomic};
+pub use named_barrier::uses_table;
 mod registers;
 pub(crate) use registers::Kind;
 mod remat;
@@ -57,6 +61,9 @@ pub struct Translation<'a> {
     pub collective: FuncRef,
     /// `fuel_out`, imported into the function.
     pub fuel_out: FuncRef,
+    /// `barrier` and `barrier_exit` (`barrier_table.rs`), imported into the function.
+    pub barrier: FuncRef,
+    pub barrier_exit: FuncRef,
     /// Per instruction: the thread's stack top (bytes of its local memory an access there may
     /// reach; the kernel's frame size but inside inlined calls, `inline.rs`).
     pub stack_tops: &'a [u64],
@@ -175,6 +182,34 @@ pub fn single_phase(code: &FunctionCode) -> bool {
         && spin::spin_heads(code).is_empty()
 }
 
+/// `code` with `insts` in place of its instructions, `num_regs` registers and the carry flag
+/// in `carry_reg` (its instructions rewritten: registers coalesced, `activemask` as ballots).
+pub(crate) fn with_instructions(
+    code: &FunctionCode,
+    insts: Vec<Inst>,
+    num_regs: u32,
+    carry_reg: u32,
+) -> FunctionCode {
+    FunctionCode {
+        name: code.name.clone(),
+        is_kernel: code.is_kernel,
+        insts,
+        source: code.source.clone(),
+        num_regs,
+        frame_size: code.frame_size,
+        params: code.params.clone(),
+        returns: code.returns.clone(),
+        kernel_params: code.kernel_params.clone(),
+        param_size: code.param_size,
+        defined: code.defined,
+        builtin: code.builtin,
+        carry_reg,
+        grid_sync: code.grid_sync,
+        cluster_dims: code.cluster_dims,
+        explicit_cluster: code.explicit_cluster,
+    }
+}
+
 /// Why a kernel is not compiled: the first instruction outside the subset.
 pub type Unsupported = String;
 
@@ -223,6 +258,8 @@ struct Emitter<'a, 'b, 'c> {
     spin_heads: BTreeSet<usize>,
     /// Whether this function runs a kernel of one phase without resume states.
     one_phase: bool,
+    /// Whether its barriers are counted in the block's table (`named_barrier.rs`).
+    counted: bool,
     /// Shuffles: instruction index → the resume id that completes them.
     shuffle_ids: BTreeMap<usize, u32>,
     /// Collectives whose member masks are known only at run time (`subset::runtime_members`).
@@ -275,6 +312,7 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             resume_ids: BTreeMap::new(),
             spin_heads: spin::spin_heads(t.code),
             one_phase: single_phase(t.code) && t.extra_resumes.is_empty(),
+            counted: named_barrier::counted(&t.code.insts),
             shuffle_ids: BTreeMap::new(),
             runtime_members: subset::runtime_members(&t.code.insts, t.code.num_regs),
             next_thread,
@@ -403,7 +441,10 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
             }
             if shuffle {
                 self.finish_shuffle(pc);
-            } else if pc > 0 && block_red::reduction(&self.t.code.insts, pc - 1).is_some() {
+            } else if pc > 0
+                && !self.counted
+                && block_red::reduction(&self.t.code.insts, pc - 1).is_some()
+            {
                 self.finish_block_red(pc - 1);
             } else {
                 self.jump_to_pc(pc);
@@ -503,6 +544,9 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
     }
 
     fn exit_thread(&mut self) {
+        if self.counted {
+            self.counted_exit();
+        }
         if !self.one_phase() {
             let slot = self.resume_slot();
             let r = self.b.ins().iconst(types::I32, i64::from(EXITED as i32));

@@ -59,6 +59,10 @@ impl Emitter<'_, '_, '_> {
                 self.b.ins().jump(self.next_thread, &[]);
                 return Ok(());
             }
+            Op::Bar { .. } if self.counted => {
+                self.counted_barrier(pc);
+                return Ok(());
+            }
             Op::Bar { kind, pred, .. } => {
                 let id = self.resume_ids[&(pc + 1)];
                 if self.shuffle_ids.is_empty() {

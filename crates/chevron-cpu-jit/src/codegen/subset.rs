@@ -295,18 +295,17 @@ pub(super) fn unsupported(
                                 | Collective::MatchAll { bits: 64, .. }
                         ))
             }
+            // Named barriers and `bar.arrive` go through the block's barrier table
+            // (`named_barrier.rs`).
             Op::Bar {
-                kind: BarrierKind::Sync,
-                id: Src::Imm(0),
-                count: None,
+                kind: BarrierKind::Sync | BarrierKind::Arrive,
                 d,
                 ..
             } => *d == SINK,
-            // `__syncthreads_count/and/or` (`block_red.rs`; `refusal` checks the kernel).
+            // `__syncthreads_count/and/or` (`block_red.rs`, or the barrier table beside warp
+            // collectives; `refusal` checks the kernel).
             Op::Bar {
                 kind: BarrierKind::Red(IrOp::Popc | IrOp::And | IrOp::Or),
-                id: Src::Imm(0),
-                count: None,
                 ..
             } => true,
             _ => false,
@@ -323,24 +322,29 @@ pub(crate) fn op_name(op: &Op) -> String {
         .to_string()
 }
 
-/// Why a kernel's `bar.red` stays interpreted, if it does: its tallies (`block_red.rs`) count
-/// on every thread of a phase arriving at a barrier of the scalar function, which a kernel
-/// with warp collectives (phases that end at a warp's release) or a cooperative kernel (whose
-/// groups run the vector function's barriers) does not give.
+/// Why a cooperative kernel's `bar.red` or named barrier stays interpreted, if one does: the
+/// tallies of `bar.red` (`block_red.rs`) count on every thread of a phase arriving at a
+/// barrier of the scalar function, and the block's barrier table (`named_barrier.rs`, what a
+/// kernel with warp collectives or named barriers uses) on the scalar function's phases,
+/// which a cooperative kernel (whose groups run the vector function's barriers) does not
+/// give.
 fn block_red_refusal(code: &FunctionCode, cooperative: bool) -> Option<String> {
-    let pc =
-        (0..code.insts.len()).find(|&pc| super::block_red::reduction(&code.insts, pc).is_some())?;
-    let collective = code
-        .insts
-        .iter()
-        .any(|inst| inst.operands().meets == Some(Meeting::Warp));
-    let with = match (collective, cooperative) {
-        (true, _) => "warp collectives",
-        (_, true) => "a grid barrier",
-        _ => return None,
-    };
+    if !cooperative {
+        return None;
+    }
+    let insts = &code.insts;
+    if let Some(pc) = (0..insts.len()).find(|&pc| super::block_red::reduction(insts, pc).is_some())
+    {
+        return Some(format!(
+            "a `bar.red` in a kernel with a grid barrier (line {})",
+            code.line(pc)
+        ));
+    }
+    let pc = (0..insts.len()).find(|&pc| {
+        matches!(insts[pc].op, Op::Bar { .. }) && super::named_barrier::counted(&insts[pc..=pc])
+    })?;
     Some(format!(
-        "a `bar.red` in a kernel with {with} (line {})",
+        "a named barrier in a kernel with a grid barrier (line {})",
         code.line(pc)
     ))
 }
