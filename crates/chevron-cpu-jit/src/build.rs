@@ -21,6 +21,7 @@ struct Imports {
     atomic: FuncId,
     collective: FuncId,
     fuel_out: FuncId,
+    service: FuncId,
 }
 
 /// What [`build`] defined.
@@ -67,6 +68,7 @@ pub fn build(
     let atomic = import("chevron_atomic", 4)?;
     let collective = import("chevron_collective", 3)?;
     let fuel_out = import("chevron_fuel_out", 1)?;
+    let service = import("chevron_service", 5)?;
     // The calls of cold paths (a site's cache miss, a thread out of fuel) go through
     // trampolines that keep every register: values the hot path holds stay in registers
     // across them instead of in stack slots.
@@ -76,6 +78,7 @@ pub fn build(
         atomic,
         collective,
         fuel_out: cold_call::trampoline(module, cache, fuel_out, 1, "chevron_fuel_out_keeping")?,
+        service,
     };
     let none = BTreeSet::new();
     let (scalar, sites) = define_scalar(
@@ -237,6 +240,7 @@ fn define_scalar(
             atomic: import(imports.atomic),
             collective: import(imports.collective),
             fuel_out: import(imports.fuel_out),
+            service: import(imports.service),
             extra_resumes,
         };
         sites = codegen::translate(&translation, &mut builder)?;

@@ -158,6 +158,8 @@ pub struct BlockContext {
 pub struct Resolver {
     pub memory: Arc<DeviceMemory>,
     pub held: std::cell::RefCell<Vec<Arc<Allocation>>>,
+    /// The running block's `printf` output (`device_services.rs`), handed on when it ends.
+    pub printf: std::cell::RefCell<String>,
 }
 
 /// The words of an access site's cache entry in [`BlockContext::sites`]: device base,

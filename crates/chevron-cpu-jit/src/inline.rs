@@ -16,16 +16,19 @@
 //! at the same depth left; PTX leaves such a value undefined.
 //!
 //! A call of `__assertfail` (a failed device `assert`) becomes a `trap`: the compiled block
-//! stops there and the interpreter runs it again, making the call and reporting it.
-//! Indirect calls, recursion, the rest of the device runtime (`vprintf`, `malloc`, ...) and
-//! argument forms
-//! the interpreter reads with clamping (a `.param` variable passed to a `.reg` parameter) are
-//! refused with a reason: the kernel then stays interpreted.
+//! stops there and the interpreter runs it again, making the call and reporting it. A call of
+//! `vprintf`, `malloc` or `free` stays a call, of a service compiled code makes through the
+//! interpreter's own code (`device_services.rs`). Indirect calls, recursion, the rest of the
+//! device runtime (device-side launches) and argument forms the interpreter reads with
+//! clamping (a `.param` variable passed to a `.reg` parameter) are refused with a reason: the
+//! kernel then stays interpreted.
 
 use chevron_ptx::interp::program::{FunctionCode, ParamSlot};
 use chevron_ptx::lowered::{
     Addr, AddrBase, Builtin, Call, CallSlot, CallTarget, Inst, Op, Space, Src,
 };
+
+use crate::device_services::Service;
 
 /// Instructions and registers a flattened kernel may have (compile time and the liveness
 /// sets, instructions × registers bits, stay bounded).
@@ -258,6 +261,24 @@ impl<'a> Flattener<'a> {
                 source,
                 caller.stack_top,
             );
+            return Ok(());
+        }
+        let service = match callee.builtin {
+            Some(Builtin::Vprintf) => Some(Service::Vprintf),
+            Some(Builtin::Malloc) => Some(Service::Malloc),
+            Some(Builtin::Free) => Some(Service::Free),
+            _ => None,
+        };
+        if let Some(service) = service {
+            // Arguments and results where the caller has them, in its registers and frame.
+            let mut op = Op::Call(Box::new(Call {
+                target: CallTarget::Direct(service.target()),
+                returns: call.returns.clone(),
+                args: call.args.clone(),
+            }));
+            op.relocate(caller.registers, caller.frame);
+            let guard = guard.map(|(reg, negated)| (reg + caller.registers, negated));
+            self.push(Inst { guard, op }, source, caller.stack_top);
             return Ok(());
         }
         if callee.builtin.is_some() {

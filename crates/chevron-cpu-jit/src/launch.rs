@@ -19,7 +19,7 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use chevron_ptx::interp::{Fault, LaunchConfig, LaunchHooks, LaunchReport};
+use chevron_ptx::interp::{Fault, LaunchConfig, LaunchHooks, LaunchReport, KEPT_PRINTF_BYTES};
 
 use crate::context::{
     access_limit, BlockContext, Resolver, Verdict, Waiting, Watch, FAULTED, FUEL, PHASE_DONE,
@@ -43,6 +43,64 @@ const SLACK: usize = 32;
 /// launch's [`VectorStats`].
 const TALLY_GROUPS: u64 = 4096;
 
+/// What a launch reports: its `printf` output, handed to its sink block by block, or
+/// (without one) kept per block and returned in block order, at most [`KEPT_PRINTF_BYTES`],
+/// as the interpreter does; and the lane instructions of the blocks the interpreter ran.
+struct Reported<'a> {
+    sink: Option<&'a (dyn Fn(&str) + Sync)>,
+    blocks: Mutex<Vec<(u64, String)>>,
+    interpreted: AtomicU64,
+}
+
+impl<'a> Reported<'a> {
+    fn new(hooks: &LaunchHooks<'a>) -> Self {
+        Reported {
+            sink: hooks.printf,
+            blocks: Mutex::new(Vec::new()),
+            interpreted: AtomicU64::new(0),
+        }
+    }
+
+    /// What the interpreter's run of blocks from `index` on reported.
+    fn add_interpreted(&self, index: u64, report: &LaunchReport) {
+        (self.interpreted).fetch_add(report.lane_instructions, Ordering::Relaxed);
+        self.add(index, report.printf_output.clone());
+    }
+
+    /// What block `index` printed.
+    fn add(&self, index: u64, text: String) {
+        match self.sink {
+            _ if text.is_empty() => {}
+            Some(sink) => sink(&text),
+            None => (self.blocks.lock().unwrap_or_else(|e| e.into_inner())).push((index, text)),
+        }
+    }
+
+    /// The launch's report.
+    fn report(&self) -> LaunchReport {
+        LaunchReport {
+            lane_instructions: self.interpreted.load(Ordering::Relaxed),
+            printf_output: self.text(),
+        }
+    }
+
+    /// The kept output, in block order.
+    fn text(&self) -> String {
+        let mut blocks =
+            std::mem::take(&mut *self.blocks.lock().unwrap_or_else(|e| e.into_inner()));
+        blocks.sort_by_key(|(index, _)| *index);
+        let mut text: String = blocks.into_iter().map(|(_, text)| text).collect();
+        if text.len() > KEPT_PRINTF_BYTES {
+            let mut end = KEPT_PRINTF_BYTES;
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            text.truncate(end);
+        }
+        text
+    }
+}
+
 /// What one block's compiled run came to.
 enum BlockEnd {
     Done,
@@ -52,8 +110,8 @@ enum BlockEnd {
 
 impl CompiledKernel {
     /// Runs the kernel over `config`'s grid. Same contract as the interpreter's
-    /// `Program::launch_with`, with no `printf` (kernels that print are not compiled) and
-    /// `lane_instructions` left at 0.
+    /// `Program::launch_with`; `lane_instructions` counts those of blocks the interpreter
+    /// ran (0 when every block ran compiled).
     // A fault is the rare end of a launch; its size does not matter.
     #[allow(clippy::result_large_err)]
     pub fn launch(
@@ -136,6 +194,8 @@ impl CompiledKernel {
         let handed_over: Mutex<Vec<std::ops::Range<u64>>> = Mutex::new(Vec::new());
         let vectors = VectorStats::default();
         let graced = AtomicBool::new(false);
+        // `printf` output of blocks (compiled or run again in the interpreter) without a sink.
+        let reported = Reported::new(hooks);
         let work = |_worker: usize| {
             let mut buffers = self.block_buffers(threads, shared);
             let mut sites = vec![0u64; crate::context::SITE_WORDS * self.sites as usize];
@@ -143,6 +203,7 @@ impl CompiledKernel {
             let resolver = Resolver {
                 memory: std::sync::Arc::clone(self.program.memory()),
                 held: std::cell::RefCell::new(Vec::new()),
+                printf: Default::default(),
             };
             let watch = if self.waits_for_blocks {
                 waiting.workers.fetch_add(1, Ordering::SeqCst);
@@ -188,7 +249,10 @@ impl CompiledKernel {
                     resolver.held.borrow_mut().clear();
                     sites.fill(0);
                 }
+                // A block the interpreter runs again prints there.
+                let text = std::mem::take(&mut *resolver.printf.borrow_mut());
                 let BlockEnd::Interpret(range) = end else {
+                    reported.add(index, text);
                     continue;
                 };
                 let single = range.end - range.start == 1;
@@ -200,6 +264,9 @@ impl CompiledKernel {
                     } else {
                         self.interpret(config, params, hooks, range.clone())
                     };
+                    if let Ok(report) = &interpreted {
+                        reported.add_interpreted(range.start, report);
+                    }
                     if let Err(fault) = interpreted {
                         abort.store(true, Ordering::Relaxed);
                         let mut slot = first_fault.lock().unwrap_or_else(|e| e.into_inner());
@@ -235,9 +302,10 @@ impl CompiledKernel {
             return Err(fault);
         }
         for range in handed_over.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            self.interpret(config, params, hooks, range)?;
+            let start = range.start;
+            reported.add_interpreted(start, &self.interpret(config, params, hooks, range)?);
         }
-        Ok(LaunchReport::default())
+        Ok(reported.report())
     }
 
     /// Runs `blocks` of the launch in the interpreter.

@@ -25,6 +25,7 @@ mod codegen;
 mod cold_call;
 mod context;
 mod cooperative;
+mod device_services;
 mod inline;
 mod kernel_cache;
 mod launch;
@@ -157,6 +158,7 @@ fn new_module() -> Result<JITModule, String> {
     builder.symbol("chevron_atomic", context::atomic as *const u8);
     builder.symbol("chevron_collective", context::collective as *const u8);
     builder.symbol("chevron_fuel_out", context::fuel_out as *const u8);
+    builder.symbol("chevron_service", device_services::service as *const u8);
     Ok(JITModule::new(builder))
 }
 

@@ -35,6 +35,7 @@ pub(crate) use memory::{atomic_result, inline_atomic, locked_atomic};
 mod registers;
 pub(crate) use registers::Kind;
 mod remat;
+mod service;
 pub(crate) mod spin;
 pub(crate) mod subset;
 
@@ -57,6 +58,8 @@ pub struct Translation<'a> {
     pub collective: FuncRef,
     /// `fuel_out`, imported into the function.
     pub fuel_out: FuncRef,
+    /// `device_services::service`, imported into the function.
+    pub service: FuncRef,
     /// Per instruction: the thread's stack top (bytes of its local memory an access there may
     /// reach; the kernel's frame size but inside inlined calls, `inline.rs`).
     pub stack_tops: &'a [u64],

@@ -37,6 +37,7 @@ impl Emitter<'_, '_, '_> {
                 self.fault(pc);
                 return Ok(());
             }
+            Op::Call(call) => return self.service_call(pc, call),
             Op::Warp { c, mask } => {
                 // Offer the value, then wait for the warp; `finish_shuffle` reads the result.
                 let mut x = match c {

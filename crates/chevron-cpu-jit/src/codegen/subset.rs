@@ -13,6 +13,8 @@ use chevron_ptx::lowered::{
     Space, Special, Src, SINK,
 };
 
+use crate::device_services::Service;
+
 /// Why `code` (a kernel with its calls inlined) stays interpreted, if it does: the first
 /// instruction outside the subset, a volatile or ordered load or store outside global memory
 /// (but in a cooperative kernel), a predicated barrier or exit,
@@ -24,6 +26,7 @@ pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
     let cooperative = super::spin::cooperative(code);
     let atomics = code.insts.iter().any(|inst| {
         (inst.operands().accesses.iter()).any(|access| access.kind == AccessKind::Atomic)
+            || lasting_service(inst)
     });
     for (pc, inst) in code.insts.iter().enumerate() {
         let constant = |s: &Src| known.value(pc, s);
@@ -46,6 +49,9 @@ pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
     }
     if let Some(why) = block_red_refusal(code, cooperative) {
         return Some(why);
+    }
+    if cooperative && code.insts.iter().any(|i| matches!(&i.op, Op::Call(_))) {
+        return Some("`printf`, `malloc` or `free` in a kernel with a grid barrier".into());
     }
     if let Some(pc) = atomic_beside_runtime_members(&code.insts, code.num_regs) {
         return Some(format!(
@@ -247,6 +253,8 @@ pub(super) fn unsupported(
         && match op {
             Op::Nop | Op::Fence | Op::Nanosleep => true,
             Op::Bra { .. } | Op::Ret | Op::Exit | Op::Trap => true,
+            // `vprintf`, `malloc`, `free` (`device_services.rs`); other calls are inlined.
+            Op::Call(call) => Service::of(call).is_some(),
             Op::Mov { .. } | Op::Prmt { .. } | Op::Shf { .. } | Op::Bfi { .. } => true,
             // Carries live in a flag register outside the compiled form.
             Op::IntBin { k, t, .. } => int(*t) && !matches!(k, IntBin::Carry { .. }),
@@ -355,11 +363,19 @@ fn atomic_beside_runtime_members(insts: &[Inst], registers: u32) -> Option<usize
     (0..insts.len()).find(|&pc| global_atomic(&insts[pc]))
 }
 
-/// Whether `inst` is an atomic on global (or generic) memory.
+/// Whether `inst` is an atomic on global (or generic) memory, or a `malloc` or `free`: done
+/// again if the interpreter runs its block again.
 fn global_atomic(inst: &Inst) -> bool {
-    inst.operands().accesses.iter().any(|access| {
-        access.kind == AccessKind::Atomic && matches!(access.space, Space::Global | Space::Generic)
-    })
+    lasting_service(inst)
+        || inst.operands().accesses.iter().any(|access| {
+            access.kind == AccessKind::Atomic
+                && matches!(access.space, Space::Global | Space::Generic)
+        })
+}
+
+/// Whether `inst` calls `malloc` or `free` (`device_services.rs`).
+fn lasting_service(inst: &Inst) -> bool {
+    matches!(&inst.op, Op::Call(call) if Service::of(call).is_some_and(Service::lasting))
 }
 
 /// A global atomic that a warp collective may follow, if any. A warp whose lanes part at a
