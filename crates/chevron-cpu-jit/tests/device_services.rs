@@ -8,6 +8,7 @@ mod common;
 use std::collections::BTreeMap;
 use std::sync::Mutex;
 
+use chevron_ptx::interp::memory::SHARED_WINDOW;
 use chevron_ptx::interp::LaunchHooks;
 
 const PTX: &str = include_str!("data/device_services.ptx");
@@ -71,16 +72,15 @@ fn printf_prints_each_threads_lines_as_the_interpreter_does() {
     }
 }
 
-/// `print_string` with `text` at a pointer into device memory (or `bad`), interpreted and
-/// compiled: the output or the fault's report.
-fn print_string(bad: bool) -> [String; 2] {
+/// `print_string` with `text` at a pointer into device memory (or at one `pointer` makes of
+/// it), interpreted and compiled: the output or the fault's report.
+fn print_string(pointer: impl Fn(u64) -> u64) -> [String; 2] {
     let setup = common::Setup::of(PTX);
     let compiled = common::compile(&setup.program, "print_string", true);
     let handle = setup.program.kernel("print_string").unwrap();
     let text = setup.memory.alloc(16, 16).unwrap();
     setup.memory.write(text, b"a device string\0").unwrap();
-    let pointer = if bad { text + 4096 } else { text };
-    let params = pointer.to_le_bytes();
+    let params = pointer(text).to_le_bytes();
     let config = common::config(2, 32, 1);
     let hooks = LaunchHooks::default();
     [false, true].map(|run_compiled| {
@@ -101,15 +101,18 @@ fn print_string(bad: bool) -> [String; 2] {
 
 #[test]
 fn a_string_from_device_memory_prints_and_a_bad_one_faults_as_interpreted() {
-    let [interpreted, compiled] = print_string(false);
+    let [interpreted, compiled] = print_string(|text| text);
     assert_eq!(per_thread(&interpreted), per_thread(&compiled));
     assert!(compiled.contains("[31] a device string\n"), "{compiled}");
-    let [interpreted, compiled] = print_string(true);
-    assert_eq!(interpreted, compiled);
-    assert!(
-        compiled.contains("block (0, 0, 0), thread (0, 0, 0)"),
-        "{compiled}"
-    );
+    // Past the allocation, and in the shared window of a kernel without shared memory.
+    let past: fn(u64) -> u64 = |text| text + 4096;
+    let shared: fn(u64) -> u64 = |_| SHARED_WINDOW + 16;
+    for bad in [past, shared] {
+        let [interpreted, compiled] = print_string(bad);
+        assert_eq!(interpreted, compiled);
+        let at = "block (0, 0, 0), thread (0, 0, 0)";
+        assert!(compiled.contains(at), "{compiled}");
+    }
 }
 
 #[test]
