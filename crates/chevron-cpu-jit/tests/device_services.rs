@@ -221,3 +221,38 @@ fn a_block_that_faults_after_printing_prints_once() {
         "{printed_compiled:?} {interpreted}"
     );
 }
+
+#[test]
+fn a_store_after_free_faults_as_interpreted() {
+    let setup = common::Setup::of(PTX);
+    let compiled = common::compile(&setup.program, "use_after_free", true);
+    let handle = setup.program.kernel("use_after_free").unwrap();
+    let config = common::config(2, 32, 1);
+    let hooks = LaunchHooks::default();
+    for rounds in [1u32, 2] {
+        let params = rounds.to_le_bytes();
+        let [interpreted, compiled] = [false, true].map(|run_compiled| {
+            let result = if run_compiled {
+                compiled.launch(&config, &params, &hooks)
+            } else {
+                setup.program.launch_with(&handle, &config, &params, &hooks)
+            };
+            // Each run allocates its own buffers: their addresses differ.
+            let report = |fault: chevron_ptx::interp::Fault| {
+                let words = fault.to_string();
+                let words = words
+                    .split(' ')
+                    .map(|w| if w.contains("0x") { "ADDR" } else { w });
+                words.collect::<Vec<_>>().join(" ")
+            };
+            result
+                .map(|report| report.lane_instructions > 0)
+                .map_err(report)
+        });
+        assert_eq!(interpreted.is_ok(), rounds == 1, "{interpreted:?}");
+        match (interpreted, compiled) {
+            (Ok(_), compiled) => assert_eq!(compiled, Ok(false)),
+            (Err(interpreted), compiled) => assert_eq!(Err(interpreted), compiled),
+        }
+    }
+}

@@ -42,3 +42,13 @@ extern "C" __global__ void print_then_store(int *out) {
     out[i] = i;
     printf("[%d] after\n", i);
 }
+// Frees its buffer in a loop that goes on storing to it through the same instruction: a use
+// after free.
+extern "C" __global__ void use_after_free(int rounds) {
+    int *p = (int *)malloc(16);
+#pragma unroll 1
+    for (int r = 0; r < rounds; r++) {
+        p[r & 3] = r;
+        if (r == 0) free(p);
+    }
+}
