@@ -9,8 +9,8 @@ use std::ops::Range;
 use chevron_ptx::interp::program::FunctionCode;
 use chevron_ptx::ir::{Op as IrOp, ScalarType as T};
 use chevron_ptx::lowered::{
-    AccessKind, Addr, AddrBase, BarrierKind, Collective, Flow, Inst, IntBin, IntTer, Meeting, Op,
-    Space, Special, Src, SINK,
+    AccessKind, Addr, AddrBase, BarrierKind, CallTarget, Collective, Flow, Inst, IntBin, IntTer,
+    Meeting, Op, Space, Special, Src, SINK,
 };
 
 use crate::device_services::Service;
@@ -66,6 +66,14 @@ pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
         return Some(format!(
             "a global atomic a warp collective may follow (line {}): a warp parting there \
              would send its block back to the interpreter, which would run the atomic again",
+            code.line(pc)
+        ));
+    }
+    if let Some(pc) = atomic_before(&code.insts, left_to_interpreter) {
+        return Some(format!(
+            "a global atomic, `malloc` or `free` an indirect call may follow (line {}): an \
+             address no function inlined there has sends the block back to the interpreter, \
+             which would do it again",
             code.line(pc)
         ));
     }
@@ -253,8 +261,12 @@ pub(super) fn unsupported(
         && match op {
             Op::Nop | Op::Fence | Op::Nanosleep => true,
             Op::Bra { .. } | Op::Ret | Op::Exit | Op::Trap => true,
-            // `vprintf`, `malloc`, `free` (`device_services.rs`); other calls are inlined.
-            Op::Call(call) => Service::of(call).is_some(),
+            // `vprintf`, `malloc`, `free` (`device_services.rs`), and an indirect call's
+            // address that no function inlined there has, left to the interpreter
+            // (`inline.rs`); other calls are inlined.
+            Op::Call(call) => {
+                Service::of(call).is_some() || matches!(call.target, CallTarget::Indirect(_))
+            }
             Op::Mov { .. } | Op::Prmt { .. } | Op::Shf { .. } | Op::Bfi { .. } => true,
             // Carries live in a flag register outside the compiled form.
             Op::IntBin { k, t, .. } => int(*t) && !matches!(k, IntBin::Carry { .. }),
@@ -383,8 +395,17 @@ fn lasting_service(inst: &Inst) -> bool {
 /// interpreter, which runs the block again from its start: an atomic already done would be
 /// done twice. (Shared atomics are safe: the second run starts from fresh shared memory.)
 fn atomic_before_collective(insts: &[Inst]) -> Option<usize> {
+    atomic_before(insts, |inst| inst.operands().meets == Some(Meeting::Warp))
+}
+
+/// Whether `inst` is an indirect call's fallback, which sends its block to the interpreter.
+fn left_to_interpreter(inst: &Inst) -> bool {
+    matches!(&inst.op, Op::Call(call) if matches!(call.target, CallTarget::Indirect(_)))
+}
+
+/// A global atomic (or `malloc`, `free`) that an instruction `collective` picks may follow.
+fn atomic_before(insts: &[Inst], collective: impl Fn(&Inst) -> bool) -> Option<usize> {
     let n = insts.len();
-    let collective = |inst: &Inst| inst.operands().meets == Some(Meeting::Warp);
     let mut reaches_collective = vec![false; n];
     // Backward: an instruction reaches a collective if it is one or a successor reaches one.
     let mut changed = true;
