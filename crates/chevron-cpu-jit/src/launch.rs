@@ -19,7 +19,9 @@
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Mutex;
 
-use chevron_ptx::interp::{Fault, LaunchConfig, LaunchHooks, LaunchReport, KEPT_PRINTF_BYTES};
+use chevron_ptx::interp::{
+    Fault, FaultKind, LaunchConfig, LaunchHooks, LaunchReport, KEPT_ASSERTIONS, KEPT_PRINTF_BYTES,
+};
 
 use crate::context::{
     access_limit, BlockContext, Resolver, Verdict, Waiting, Watch, FAULTED, FUEL, PHASE_DONE,
@@ -98,6 +100,50 @@ impl<'a> Reported<'a> {
             text.truncate(end);
         }
         text
+    }
+}
+
+/// The faults of a launch's blocks, as the interpreter keeps them: the first block's, with the
+/// lines of every failed `assert` of the launch in block order (a failed `assert` stops its
+/// own block only, so that every failing thread is reported, as on a GPU).
+#[derive(Default)]
+struct Faults {
+    first: Mutex<Option<(u64, Fault)>>,
+    asserted: Mutex<Vec<(u64, Vec<String>, u64)>>,
+}
+
+impl Faults {
+    /// Notes the fault of the blocks from `index` on; whether the launch goes on (the fault is
+    /// a failed `assert`).
+    fn note(&self, index: u64, mut fault: Fault) -> bool {
+        let asserted = fault.kind == FaultKind::AssertFailed;
+        if asserted {
+            let lines = std::mem::take(&mut fault.assertions);
+            let mut all = self.asserted.lock().unwrap_or_else(|e| e.into_inner());
+            all.push((index, lines, fault.failed_asserts));
+        }
+        let mut first = self.first.lock().unwrap_or_else(|e| e.into_inner());
+        if first.as_ref().is_none_or(|(i, _)| index < *i) {
+            *first = Some((index, fault));
+        }
+        asserted
+    }
+
+    /// The launch's fault, if a block faulted.
+    fn first(self) -> Option<Fault> {
+        let (_, mut fault) = self.first.into_inner().unwrap_or_else(|e| e.into_inner())?;
+        let mut asserted = self
+            .asserted
+            .into_inner()
+            .unwrap_or_else(|e| e.into_inner());
+        asserted.sort_by_key(|(index, ..)| *index);
+        fault.failed_asserts = 0;
+        for (_, lines, count) in asserted {
+            fault.failed_asserts += count;
+            let room = KEPT_ASSERTIONS.saturating_sub(fault.assertions.len());
+            fault.assertions.extend(lines.into_iter().take(room));
+        }
+        Some(fault)
     }
 }
 
@@ -190,7 +236,7 @@ impl CompiledKernel {
         let waiting = Waiting::new(workers);
         let next = AtomicU64::new(first);
         let abort = AtomicBool::new(false);
-        let first_fault: Mutex<Option<(u64, Fault)>> = Mutex::new(None);
+        let faults = Faults::default();
         let handed_over: Mutex<Vec<std::ops::Range<u64>>> = Mutex::new(Vec::new());
         let vectors = VectorStats::default();
         let graced = AtomicBool::new(false);
@@ -268,10 +314,8 @@ impl CompiledKernel {
                         reported.add_interpreted(range.start, report);
                     }
                     if let Err(fault) = interpreted {
-                        abort.store(true, Ordering::Relaxed);
-                        let mut slot = first_fault.lock().unwrap_or_else(|e| e.into_inner());
-                        if slot.as_ref().is_none_or(|(i, _)| range.start < *i) {
-                            *slot = Some((range.start, fault));
+                        if !faults.note(range.start, fault) {
+                            abort.store(true, Ordering::Relaxed);
                         }
                     }
                 } else {
@@ -298,14 +342,23 @@ impl CompiledKernel {
             }),
         }
         vectors.add_to(&self.groups);
-        if let Some((_, fault)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            return Err(fault);
+        if !abort.load(Ordering::Relaxed) {
+            for range in handed_over.into_inner().unwrap_or_else(|e| e.into_inner()) {
+                let start = range.start;
+                match self.interpret(config, params, hooks, range) {
+                    Ok(report) => reported.add_interpreted(start, &report),
+                    Err(fault) => {
+                        if !faults.note(start, fault) {
+                            break;
+                        }
+                    }
+                }
+            }
         }
-        for range in handed_over.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            let start = range.start;
-            reported.add_interpreted(start, &self.interpret(config, params, hooks, range)?);
+        match faults.first() {
+            Some(fault) => Err(fault),
+            None => Ok(reported.report()),
         }
-        Ok(reported.report())
     }
 
     /// Runs `blocks` of the launch in the interpreter.
