@@ -51,7 +51,11 @@ pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
         return Some(why);
     }
     if cooperative && code.insts.iter().any(|i| matches!(&i.op, Op::Call(_))) {
-        return Some("`printf`, `malloc` or `free` in a kernel with a grid barrier".into());
+        return Some(
+            "a call out of compiled code (`printf`, `malloc`, `free`, an indirect call) in a \
+             kernel with a grid barrier"
+                .into(),
+        );
     }
     if let Some(pc) = atomic_beside_runtime_members(&code.insts, code.num_regs) {
         return Some(format!(
