@@ -29,6 +29,7 @@ mod device_services;
 mod inline;
 mod kernel_cache;
 mod launch;
+mod launch_report;
 mod liveness;
 mod options;
 mod phase_release;
