@@ -486,6 +486,10 @@ impl<'a> Flattener<'a> {
                     self.set_target(next, self.insts.len());
                 }
                 Err(why) => {
+                    // Past the kernel's bounds: no function would fit after this one.
+                    if self.insts.len() > MAX_INSTRUCTIONS || self.registers > MAX_REGISTERS {
+                        return Err(why);
+                    }
                     // This function stays the interpreter's to call.
                     first_failure.get_or_insert(why);
                     let (insts, registers, extent, active) = saved;
