@@ -86,3 +86,14 @@ fn a_call_through_a_null_pointer_faults_as_interpreted() {
     assert!(fault.contains("thread (2, 0, 0)"), "{fault}");
     assert_eq!(compiled, interpreted);
 }
+
+#[test]
+fn a_global_atomic_before_an_indirect_call_keeps_the_kernel_interpreted() {
+    let setup = common::Setup::of(PTX);
+    let kernel = setup.program.kernel("count_then_apply").unwrap();
+    let options = chevron_cpu_jit::CompileOptions::default();
+    let why = chevron_cpu_jit::CompiledKernel::compile(&setup.program, &kernel, &options)
+        .err()
+        .expect("stays interpreted");
+    assert!(why.contains("an indirect call may follow"), "{why}");
+}

@@ -17,3 +17,10 @@ extern "C" __global__ void apply_ops(const int *sel, const int *arg, int *out, i
     if (i >= n) return;
     out[i] = ops[sel[i]](i, arg[i]);
 }
+
+// A global atomic before an indirect call: a block the interpreter ran again would add twice.
+extern "C" __global__ void count_then_apply(unsigned *count, const int *sel, int *out) {
+    int i = blockIdx.x * blockDim.x + threadIdx.x;
+    atomicAdd(count, 1u);
+    out[i] = ops[sel[i]](i, 1);
+}
