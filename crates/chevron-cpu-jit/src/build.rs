@@ -24,6 +24,7 @@ struct Imports {
     fuel_out: FuncId,
     barrier: FuncId,
     barrier_exit: FuncId,
+    service: FuncId,
 }
 
 /// What [`build`] defined.
@@ -73,6 +74,7 @@ pub fn build(
     let fuel_out = import("chevron_fuel_out", 1)?;
     let barrier = import("chevron_barrier", 6)?;
     let barrier_exit = import("chevron_barrier_exit", 1)?;
+    let service = import("chevron_service", 5)?;
     // The calls of cold paths (a site's cache miss, a thread out of fuel) go through
     // trampolines that keep every register: values the hot path holds stay in registers
     // across them instead of in stack slots.
@@ -85,6 +87,7 @@ pub fn build(
         fuel_out: cold_call::trampoline(module, cache, fuel_out, 1, "chevron_fuel_out_keeping")?,
         barrier,
         barrier_exit,
+        service,
     };
     let none = BTreeSet::new();
     let (scalar, sites) = define_scalar(
@@ -253,6 +256,7 @@ fn define_scalar(
             fuel_out: import(imports.fuel_out),
             barrier: import(imports.barrier),
             barrier_exit: import(imports.barrier_exit),
+            service: import(imports.service),
             extra_resumes,
         };
         sites = codegen::translate(&translation, &mut builder)?;

@@ -42,6 +42,9 @@ pub const VECTOR_SAVED: u32 = 1 << 28;
 /// Backward branches a thread takes between two looks at the stop flag and its block's
 /// progress ([`fuel_out`]).
 pub const FUEL: u64 = 1 << 16;
+/// The allocations [`resolve_global`] looks among before it looks in the device's table: the
+/// ones the worker resolved last.
+const RECENT_ALLOCATIONS: usize = 16;
 /// Repeated states remembered to spot a block that spins.
 const REMEMBERED: usize = 16;
 /// Calls of [`fuel_out`] per block before it starts hashing the block's state (the
@@ -161,6 +164,8 @@ pub struct BlockContext {
 pub struct Resolver {
     pub memory: Arc<DeviceMemory>,
     pub held: std::cell::RefCell<Vec<Arc<Allocation>>>,
+    /// The running block's `printf` output (`device_services.rs`), handed on when it ends.
+    pub printf: std::cell::RefCell<String>,
 }
 
 /// The words of an access site's cache entry in [`BlockContext::sites`]: device base,
@@ -193,21 +198,39 @@ pub unsafe extern "C" fn resolve_global(
     if len == 0 || !addr.is_multiple_of(len) {
         return 0;
     }
+    // One of the allocations the worker resolved last (a site that goes from object to
+    // object, as an inlined virtual function over a scene's objects does): no table lookup.
+    let inside = |a: &Allocation| {
+        addr >= a.base && addr - a.base < a.size && a.size - (addr - a.base) >= len
+    };
+    {
+        let held = resolver.held.borrow();
+        let recent = held.iter().rev().take(RECENT_ALLOCATIONS);
+        if let Some(allocation) = recent.into_iter().find(|a| inside(a) && !a.is_freed()) {
+            return settle(slot, allocation, addr, len);
+        }
+    }
     match resolver.memory.lookup(addr, len) {
         Ok(allocation) if !allocation.is_freed() => {
-            let host_base = allocation.host_address() as u64;
-            if allocation.base.is_multiple_of(len) {
-                slot[0] = allocation.base;
-                slot[1] = access_limit(allocation.size, len.trailing_zeros());
-                slot[2] = host_base.wrapping_sub(allocation.base);
-                slot[3] = slot[1].saturating_sub(3);
-            }
-            let host = host_base + (addr - allocation.base);
+            let host = settle(slot, &allocation, addr, len);
             resolver.held.borrow_mut().push(allocation);
             host
         }
         _ => 0,
     }
+}
+
+/// The host address of `[addr, addr + len)` in `allocation`, which holds it; the site entry
+/// `slot` set to the allocation when its base is aligned to `len`.
+fn settle(slot: &mut [u64], allocation: &Allocation, addr: u64, len: u64) -> u64 {
+    let host_base = allocation.host_address() as u64;
+    if allocation.base.is_multiple_of(len) {
+        slot[0] = allocation.base;
+        slot[1] = access_limit(allocation.size, len.trailing_zeros());
+        slot[2] = host_base.wrapping_sub(allocation.base);
+        slot[3] = slot[1].saturating_sub(3);
+    }
+    host_base + (addr - allocation.base)
 }
 
 /// Evaluates a pure one-result instruction the way the interpreter does, for operations the

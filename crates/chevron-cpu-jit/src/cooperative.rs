@@ -100,6 +100,7 @@ impl CompiledKernel {
             let resolver = Resolver {
                 memory: std::sync::Arc::clone(memory),
                 held: std::cell::RefCell::new(Vec::new()),
+                printf: Default::default(),
             };
             let mut sites = vec![0u64; crate::context::SITE_WORDS * self.sites as usize];
             // The saved registers of all the worker's blocks in one allocation (a cooperative

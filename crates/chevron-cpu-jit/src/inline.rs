@@ -16,16 +16,22 @@
 //! at the same depth left; PTX leaves such a value undefined.
 //!
 //! A call of `__assertfail` (a failed device `assert`) becomes a `trap`: the compiled block
-//! stops there and the interpreter runs it again, making the call and reporting it.
-//! Indirect calls, recursion, the rest of the device runtime (`vprintf`, `malloc`, ...) and
-//! argument forms
-//! the interpreter reads with clamping (a `.param` variable passed to a `.reg` parameter) are
-//! refused with a reason: the kernel then stays interpreted.
+//! stops there and the interpreter runs it again, making the call and reporting it. A call of
+//! `vprintf`, `malloc` or `free` stays a call, of a service compiled code makes through the
+//! interpreter's own code (`device_services.rs`). Indirect calls, recursion, the rest of the
+//! device runtime (device-side launches) and argument forms the interpreter reads with
+//! clamping (a `.param` variable passed to a `.reg` parameter) are refused with a reason: the
+//! kernel then stays interpreted.
 
 use chevron_ptx::interp::program::{FunctionCode, ParamSlot};
 use chevron_ptx::lowered::{
     Addr, AddrBase, Builtin, Call, CallSlot, CallTarget, Inst, Op, Space, Src,
 };
+
+use chevron_ptx::interp::memory::FUNCTION_WINDOW;
+use chevron_ptx::ir::{Compare, ScalarType};
+
+use crate::device_services::Service;
 
 /// Instructions and registers a flattened kernel may have (compile time and the liveness
 /// sets, instructions × registers bits, stay bounded).
@@ -35,6 +41,8 @@ const MAX_REGISTERS: u32 = 8_192;
 const MAX_DEPTH: usize = 32;
 /// Bytes of stack a flattened kernel's thread may use.
 const MAX_STACK: u64 = 1 << 20;
+/// Functions an indirect call may reach that are inlined at it.
+const MAX_CANDIDATES: usize = 16;
 
 /// A kernel with its calls inlined.
 pub struct Flat {
@@ -238,8 +246,11 @@ impl<'a> Flattener<'a> {
         source: &chevron_ptx::ir::Instruction,
     ) -> Result<(), String> {
         let line = source.span.line;
-        let CallTarget::Direct(index) = call.target else {
-            return Err(format!("an indirect call (line {line})"));
+        let index = match call.target {
+            CallTarget::Direct(index) => index,
+            CallTarget::Indirect(target) => {
+                return self.dispatch(caller, guard, call, target, source)
+            }
         };
         let callee = self
             .functions
@@ -258,6 +269,24 @@ impl<'a> Flattener<'a> {
                 source,
                 caller.stack_top,
             );
+            return Ok(());
+        }
+        let service = match callee.builtin {
+            Some(Builtin::Vprintf) => Some(Service::Vprintf),
+            Some(Builtin::Malloc) => Some(Service::Malloc),
+            Some(Builtin::Free) => Some(Service::Free),
+            _ => None,
+        };
+        if let Some(service) = service {
+            // Arguments and results where the caller has them, in its registers and frame.
+            let mut op = Op::Call(Box::new(Call {
+                target: CallTarget::Direct(service.target()),
+                returns: call.returns.clone(),
+                args: call.args.clone(),
+            }));
+            op.relocate(caller.registers, caller.frame);
+            let guard = guard.map(|(reg, negated)| (reg + caller.registers, negated));
+            self.push(Inst { guard, op }, source, caller.stack_top);
             return Ok(());
         }
         if callee.builtin.is_some() {
@@ -353,6 +382,136 @@ impl<'a> Flattener<'a> {
         }
         if let Some(skip) = skip {
             self.set_target(skip, after);
+        }
+        Ok(())
+    }
+
+    /// An indirect call `call` through `target` (a virtual function, a function pointer): for
+    /// each function it may reach, a test of the address and that function inlined; an
+    /// address none of them has keeps the call, which compiled code leaves to the interpreter
+    /// (`codegen/operation.rs`): it runs the block again, making the call or reporting the bad
+    /// address. The functions it may reach are the defined ones that take and return as many
+    /// values as the call passes, are not being inlined already (recursion) and inline.
+    fn dispatch(
+        &mut self,
+        caller: &Instance<'a>,
+        guard: Option<(u32, bool)>,
+        call: &Call,
+        target: Src,
+        source: &chevron_ptx::ir::Instruction,
+    ) -> Result<(), String> {
+        let line = source.span.line;
+        let fits = |f: &FunctionCode| {
+            f.defined
+                && f.builtin.is_none()
+                && !f.is_kernel
+                && f.params.len() == call.args.len()
+                && f.returns.len() == call.returns.len()
+        };
+        let candidates: Vec<usize> = (0..self.functions.len())
+            .filter(|&i| fits(&self.functions[i]))
+            .filter(|&i| {
+                !self
+                    .active
+                    .contains(&(&self.functions[i] as *const FunctionCode))
+            })
+            .collect();
+        if candidates.len() > MAX_CANDIDATES {
+            return Err(format!(
+                "an indirect call that may reach more than {MAX_CANDIDATES} functions (line {line})"
+            ));
+        }
+        let skip = guard.map(|(reg, negated)| {
+            let guard = Some((reg + caller.registers, !negated));
+            let op = Op::Bra { target: 0 };
+            self.push(Inst { guard, op }, source, caller.stack_top)
+        });
+        let target = relocated(target, caller);
+        let predicate = self.registers;
+        self.registers += 1;
+        if self.registers > MAX_REGISTERS {
+            return Err(format!(
+                "more than {MAX_REGISTERS} registers with calls inlined"
+            ));
+        }
+        let mut ends = Vec::new();
+        let mut first_failure = None;
+        for index in candidates {
+            let address = FUNCTION_WINDOW + 16 * index as u64;
+            let saved = (
+                self.insts.len(),
+                self.registers,
+                self.extent,
+                self.active.len(),
+            );
+            let test = Op::Setp {
+                cmp: Compare::Ne,
+                ty: ScalarType::U64,
+                ftz: false,
+                combine: None,
+                p: predicate,
+                q: chevron_ptx::lowered::SINK,
+                a: target,
+                b: Src::Imm(address),
+                c: Src::Imm(1),
+                set_ty: None,
+            };
+            self.push(
+                Inst {
+                    guard: None,
+                    op: test,
+                },
+                source,
+                caller.stack_top,
+            );
+            let other = Op::Bra { target: 0 };
+            let guard = Some((predicate, false));
+            let next = self.push(Inst { guard, op: other }, source, caller.stack_top);
+            let direct = Call {
+                target: CallTarget::Direct(index as u32),
+                returns: call.returns.clone(),
+                args: call.args.clone(),
+            };
+            match self.call(caller, None, &direct, source) {
+                Ok(()) => {
+                    let end = Op::Bra { target: 0 };
+                    ends.push(self.push(
+                        Inst {
+                            guard: None,
+                            op: end,
+                        },
+                        source,
+                        caller.stack_top,
+                    ));
+                    self.set_target(next, self.insts.len());
+                }
+                Err(why) => {
+                    // Past the kernel's bounds: no function would fit after this one.
+                    if self.insts.len() > MAX_INSTRUCTIONS || self.registers > MAX_REGISTERS {
+                        return Err(why);
+                    }
+                    // This function stays the interpreter's to call.
+                    first_failure.get_or_insert(why);
+                    let (insts, registers, extent, active) = saved;
+                    self.insts.truncate(insts);
+                    self.source.truncate(insts);
+                    self.stack_tops.truncate(insts);
+                    (self.registers, self.extent) = (registers, extent);
+                    self.active.truncate(active);
+                }
+            }
+        }
+        if ends.is_empty() {
+            return Err(first_failure.unwrap_or_else(|| {
+                format!("an indirect call no defined function fits (line {line})")
+            }));
+        }
+        let mut op = Op::Call(Box::new(call.clone()));
+        op.relocate(caller.registers, caller.frame);
+        self.push(Inst { guard: None, op }, source, caller.stack_top);
+        let after = self.insts.len();
+        for at in ends.into_iter().chain(skip) {
+            self.set_target(at, after);
         }
         Ok(())
     }

@@ -25,6 +25,7 @@ use crate::context::{
     access_limit, BlockContext, Resolver, Verdict, Waiting, Watch, FAULTED, FUEL, PHASE_DONE,
     STOPPED, YIELDED,
 };
+use crate::launch_report::{Faults, Reported};
 use crate::phase_release::{release, release_counted, Release};
 use crate::vector::SCALAR;
 use crate::{CompiledKernel, Entry};
@@ -58,8 +59,8 @@ enum BlockEnd {
 
 impl CompiledKernel {
     /// Runs the kernel over `config`'s grid. Same contract as the interpreter's
-    /// `Program::launch_with`, with no `printf` (kernels that print are not compiled) and
-    /// `lane_instructions` left at 0.
+    /// `Program::launch_with`; `lane_instructions` counts those of blocks the interpreter
+    /// ran (0 when every block ran compiled).
     // A fault is the rare end of a launch; its size does not matter.
     #[allow(clippy::result_large_err)]
     pub fn launch(
@@ -139,10 +140,12 @@ impl CompiledKernel {
         let next = NextBlock(AtomicU64::new(first));
         let next = &next.0;
         let abort = AtomicBool::new(false);
-        let first_fault: Mutex<Option<(u64, Fault)>> = Mutex::new(None);
+        let faults = Faults::default();
         let handed_over: Mutex<Vec<std::ops::Range<u64>>> = Mutex::new(Vec::new());
         let vectors = VectorStats::default();
         let graced = AtomicBool::new(false);
+        // `printf` output of blocks (compiled or run again in the interpreter) without a sink.
+        let reported = Reported::new(hooks);
         let work = |_worker: usize| {
             let mut buffers = self.block_buffers(threads, shared);
             let mut sites = vec![0u64; crate::context::SITE_WORDS * self.sites as usize];
@@ -150,6 +153,7 @@ impl CompiledKernel {
             let resolver = Resolver {
                 memory: std::sync::Arc::clone(self.program.memory()),
                 held: std::cell::RefCell::new(Vec::new()),
+                printf: Default::default(),
             };
             let watch = if self.waits_for_blocks {
                 waiting.workers.fetch_add(1, Ordering::SeqCst);
@@ -197,7 +201,10 @@ impl CompiledKernel {
                     resolver.held.borrow_mut().clear();
                     sites.fill(0);
                 }
+                // A block the interpreter runs again prints there.
+                let text = std::mem::take(&mut *resolver.printf.borrow_mut());
                 let BlockEnd::Interpret(range) = end else {
+                    reported.add(index, text);
                     continue;
                 };
                 let single = range.end - range.start == 1;
@@ -211,11 +218,12 @@ impl CompiledKernel {
                     } else {
                         self.interpret(config, params, hooks, range.clone())
                     };
+                    if let Ok(report) = &interpreted {
+                        reported.add_interpreted(range.start, report);
+                    }
                     if let Err(fault) = interpreted {
-                        abort.store(true, Ordering::Relaxed);
-                        let mut slot = first_fault.lock().unwrap_or_else(|e| e.into_inner());
-                        if slot.as_ref().is_none_or(|(i, _)| range.start < *i) {
-                            *slot = Some((range.start, fault));
+                        if !faults.note(range.start, fault) {
+                            abort.store(true, Ordering::Relaxed);
                         }
                     }
                 } else {
@@ -242,13 +250,23 @@ impl CompiledKernel {
             }),
         }
         vectors.add_to(&self.groups);
-        if let Some((_, fault)) = first_fault.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            return Err(fault);
+        if !abort.load(Ordering::Relaxed) {
+            for range in handed_over.into_inner().unwrap_or_else(|e| e.into_inner()) {
+                let start = range.start;
+                match self.interpret(config, params, hooks, range) {
+                    Ok(report) => reported.add_interpreted(start, &report),
+                    Err(fault) => {
+                        if !faults.note(start, fault) {
+                            break;
+                        }
+                    }
+                }
+            }
         }
-        for range in handed_over.into_inner().unwrap_or_else(|e| e.into_inner()) {
-            self.interpret(config, params, hooks, range)?;
+        match faults.first() {
+            Some(fault) => Err(fault),
+            None => Ok(reported.report()),
         }
-        Ok(LaunchReport::default())
     }
 
     /// Runs `blocks` of the launch in the interpreter.

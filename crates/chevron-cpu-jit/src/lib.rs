@@ -26,9 +26,11 @@ mod codegen;
 mod cold_call;
 mod context;
 mod cooperative;
+mod device_services;
 mod inline;
 mod kernel_cache;
 mod launch;
+mod launch_report;
 mod liveness;
 mod options;
 mod phase_release;
@@ -175,6 +177,7 @@ fn new_module() -> Result<JITModule, String> {
         "chevron_barrier_exit",
         barrier_table::barrier_exit as *const u8,
     );
+    builder.symbol("chevron_service", device_services::service as *const u8);
     Ok(JITModule::new(builder))
 }
 

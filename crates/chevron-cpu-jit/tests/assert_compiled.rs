@@ -152,3 +152,29 @@ fn a_failed_assertion_is_the_interpreters_report() {
         "{compiled}"
     );
 }
+
+#[test]
+fn every_failed_assertion_of_the_launch_is_reported_as_interpreted() {
+    // Inputs from 100 on fail: 156 threads of blocks 1, 2 and 3, each block run again by the
+    // interpreter while the other blocks go on.
+    let setup = common::Setup::of(CHECKED_DOUBLE);
+    let compiled = common::compile(&setup.program, "checked_double", true);
+    let handle = setup.program.kernel("checked_double").unwrap();
+    let input = common::buffer(&setup.memory, N as usize, |i| i as u32);
+    let output = common::buffer(&setup.memory, N as usize, |_| 0);
+    let mut params = Vec::new();
+    params.extend(input.to_le_bytes());
+    params.extend(output.to_le_bytes());
+    params.extend(100u32.to_le_bytes());
+    let hooks = LaunchHooks::default();
+    for workers in [1, 2] {
+        let config = common::config(N / 64, 64, workers);
+        let interpreted =
+            (setup.program.launch_with(&handle, &config, &params, &hooks)).unwrap_err();
+        let compiled = compiled.launch(&config, &params, &hooks).unwrap_err();
+        assert_eq!(interpreted.failed_asserts, 156);
+        assert_eq!(compiled.failed_asserts, interpreted.failed_asserts);
+        assert_eq!(compiled.assertions, interpreted.assertions);
+        assert_eq!(compiled.to_string(), interpreted.to_string());
+    }
+}

@@ -39,6 +39,7 @@ pub use named_barrier::uses_table;
 mod registers;
 pub(crate) use registers::Kind;
 mod remat;
+mod service;
 pub(crate) mod spin;
 pub(crate) mod subset;
 
@@ -64,6 +65,8 @@ pub struct Translation<'a> {
     /// `barrier` and `barrier_exit` (`barrier_table.rs`), imported into the function.
     pub barrier: FuncRef,
     pub barrier_exit: FuncRef,
+    /// `device_services::service`, imported into the function.
+    pub service: FuncRef,
     /// Per instruction: the thread's stack top (bytes of its local memory an access there may
     /// reach; the kernel's frame size but inside inlined calls, `inline.rs`).
     pub stack_tops: &'a [u64],

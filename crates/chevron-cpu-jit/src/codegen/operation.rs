@@ -5,7 +5,7 @@
 use chevron_ptx::interp::memory::{LOCAL_WINDOW, SHARED_WINDOW};
 use chevron_ptx::ir::{Op as IrOp, Rounding, ScalarType as T};
 use chevron_ptx::lowered::{
-    AddrBase, BarrierKind, Collective, FloatOp, IntTer, Op, Space, Src, SINK,
+    AddrBase, BarrierKind, CallTarget, Collective, FloatOp, IntTer, Op, Space, Src, SINK,
 };
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Type, Value};
 
@@ -37,6 +37,13 @@ impl Emitter<'_, '_, '_> {
                 self.fault(pc);
                 return Ok(());
             }
+            // An address none of the functions inlined there has (`inline.rs`): the
+            // interpreter runs the block again and makes the call (or reports the address).
+            Op::Call(call) if matches!(call.target, CallTarget::Indirect(_)) => {
+                self.fault(pc);
+                return Ok(());
+            }
+            Op::Call(call) => return self.service_call(pc, call),
             Op::Warp { c, mask } => {
                 // Offer the value, then wait for the warp; `finish_shuffle` reads the result.
                 let mut x = match c {

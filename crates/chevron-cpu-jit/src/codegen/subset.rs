@@ -9,9 +9,11 @@ use std::ops::Range;
 use chevron_ptx::interp::program::FunctionCode;
 use chevron_ptx::ir::{Op as IrOp, ScalarType as T};
 use chevron_ptx::lowered::{
-    AccessKind, Addr, AddrBase, BarrierKind, Collective, Flow, Inst, IntBin, IntTer, Meeting, Op,
-    Space, Special, Src, SINK,
+    AccessKind, Addr, AddrBase, BarrierKind, CallTarget, Collective, Flow, Inst, IntBin, IntTer,
+    Meeting, Op, Space, Special, Src, SINK,
 };
+
+use crate::device_services::Service;
 
 /// Why `code` (a kernel with its calls inlined) stays interpreted, if it does: the first
 /// instruction outside the subset, a volatile or ordered load or store outside global memory
@@ -24,6 +26,7 @@ pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
     let cooperative = super::spin::cooperative(code);
     let atomics = code.insts.iter().any(|inst| {
         (inst.operands().accesses.iter()).any(|access| access.kind == AccessKind::Atomic)
+            || lasting_service(inst)
     });
     for (pc, inst) in code.insts.iter().enumerate() {
         let constant = |s: &Src| known.value(pc, s);
@@ -47,6 +50,13 @@ pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
     if let Some(why) = block_red_refusal(code, cooperative) {
         return Some(why);
     }
+    if cooperative && code.insts.iter().any(|i| matches!(&i.op, Op::Call(_))) {
+        return Some(
+            "a call out of compiled code (`printf`, `malloc`, `free`, an indirect call) in a \
+             kernel with a grid barrier"
+                .into(),
+        );
+    }
     if let Some(pc) = atomic_beside_runtime_members(&code.insts, code.num_regs) {
         return Some(format!(
             "a global atomic in a kernel with warp collectives of run-time member masks \
@@ -60,6 +70,14 @@ pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
         return Some(format!(
             "a global atomic a warp collective may follow (line {}): a warp parting there \
              would send its block back to the interpreter, which would run the atomic again",
+            code.line(pc)
+        ));
+    }
+    if let Some(pc) = atomic_before(&code.insts, left_to_interpreter) {
+        return Some(format!(
+            "a global atomic, `malloc` or `free` an indirect call may follow (line {}): an \
+             address no function inlined there has sends the block back to the interpreter, \
+             which would do it again",
             code.line(pc)
         ));
     }
@@ -247,6 +265,12 @@ pub(super) fn unsupported(
         && match op {
             Op::Nop | Op::Fence | Op::Nanosleep => true,
             Op::Bra { .. } | Op::Ret | Op::Exit | Op::Trap => true,
+            // `vprintf`, `malloc`, `free` (`device_services.rs`), and an indirect call's
+            // address that no function inlined there has, left to the interpreter
+            // (`inline.rs`); other calls are inlined.
+            Op::Call(call) => {
+                Service::of(call).is_some() || matches!(call.target, CallTarget::Indirect(_))
+            }
             Op::Mov { .. } | Op::Prmt { .. } | Op::Shf { .. } | Op::Bfi { .. } => true,
             // Carries live in a flag register outside the compiled form.
             Op::IntBin { k, t, .. } => int(*t) && !matches!(k, IntBin::Carry { .. }),
@@ -359,11 +383,19 @@ fn atomic_beside_runtime_members(insts: &[Inst], registers: u32) -> Option<usize
     (0..insts.len()).find(|&pc| global_atomic(&insts[pc]))
 }
 
-/// Whether `inst` is an atomic on global (or generic) memory.
+/// Whether `inst` is an atomic on global (or generic) memory, or a `malloc` or `free`: done
+/// again if the interpreter runs its block again.
 fn global_atomic(inst: &Inst) -> bool {
-    inst.operands().accesses.iter().any(|access| {
-        access.kind == AccessKind::Atomic && matches!(access.space, Space::Global | Space::Generic)
-    })
+    lasting_service(inst)
+        || inst.operands().accesses.iter().any(|access| {
+            access.kind == AccessKind::Atomic
+                && matches!(access.space, Space::Global | Space::Generic)
+        })
+}
+
+/// Whether `inst` calls `malloc` or `free` (`device_services.rs`).
+fn lasting_service(inst: &Inst) -> bool {
+    matches!(&inst.op, Op::Call(call) if Service::of(call).is_some_and(Service::lasting))
 }
 
 /// A global atomic that a warp collective may follow, if any. A warp whose lanes part at a
@@ -371,8 +403,17 @@ fn global_atomic(inst: &Inst) -> bool {
 /// interpreter, which runs the block again from its start: an atomic already done would be
 /// done twice. (Shared atomics are safe: the second run starts from fresh shared memory.)
 fn atomic_before_collective(insts: &[Inst]) -> Option<usize> {
+    atomic_before(insts, |inst| inst.operands().meets == Some(Meeting::Warp))
+}
+
+/// Whether `inst` is an indirect call's fallback, which sends its block to the interpreter.
+fn left_to_interpreter(inst: &Inst) -> bool {
+    matches!(&inst.op, Op::Call(call) if matches!(call.target, CallTarget::Indirect(_)))
+}
+
+/// A global atomic (or `malloc`, `free`) that an instruction `collective` picks may follow.
+fn atomic_before(insts: &[Inst], collective: impl Fn(&Inst) -> bool) -> Option<usize> {
     let n = insts.len();
-    let collective = |inst: &Inst| inst.operands().meets == Some(Meeting::Warp);
     let mut reaches_collective = vec![false; n];
     // Backward: an instruction reaches a collective if it is one or a successor reaches one.
     let mut changed = true;

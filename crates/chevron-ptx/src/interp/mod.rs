@@ -69,9 +69,11 @@ mod warp;
 mod wide_access;
 
 pub use cluster::MAX_CLUSTER_BLOCKS;
+pub use exec::KEPT_ASSERTIONS;
 pub use fault::{Fault, FaultKind, LoadError, MemoryError};
 pub use grid::{BlockWorkers, LaunchConfig, LaunchHooks, LaunchReport, KEPT_PRINTF_BYTES};
 pub use memory::DeviceMemory;
+pub use printf::format_vprintf;
 pub use program::{KernelHandle, Program};
 pub use race::{Race, RaceAccess, RaceLog};
 pub use source::{SourceFrame, SourcePosition};

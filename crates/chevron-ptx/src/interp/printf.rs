@@ -38,21 +38,6 @@ fn byte(w: &mut Warp, b: &Block, l: &Launch<'_>, lane: usize, addr: u64) -> Resu
     Ok(crate::interp::exec::load_at(w, b, l, loc, 1, lane, addr)? as u8)
 }
 
-fn word(
-    w: &mut Warp,
-    b: &Block,
-    l: &Launch<'_>,
-    lane: usize,
-    addr: u64,
-    len: u64,
-) -> Result<u64, ExecFault> {
-    let mut v = 0u64;
-    for i in 0..len {
-        v |= u64::from(byte(w, b, l, lane, addr.wrapping_add(i))?) << (8 * i);
-    }
-    Ok(v)
-}
-
 /// Reads the NUL-terminated string at generic address `addr`.
 pub(crate) fn c_string(
     w: &mut Warp,
@@ -61,18 +46,32 @@ pub(crate) fn c_string(
     lane: usize,
     addr: u64,
 ) -> Result<String, ExecFault> {
+    string_at(&mut |a| byte(w, b, l, lane, a), addr)
+}
+
+/// The NUL-terminated string at generic address `addr`, its bytes read through `byte`.
+fn string_at<E>(byte: &mut dyn FnMut(u64) -> Result<u8, E>, addr: u64) -> Result<String, E> {
     if addr == 0 {
         return Ok("(null)".to_string());
     }
     let mut bytes = Vec::new();
     while bytes.len() < MAX_STRING {
-        let c = byte(w, b, l, lane, addr.wrapping_add(bytes.len() as u64))?;
+        let c = byte(addr.wrapping_add(bytes.len() as u64))?;
         if c == 0 {
             break;
         }
         bytes.push(c);
     }
     Ok(String::from_utf8_lossy(&bytes).into_owned())
+}
+
+/// The little-endian word of `len` bytes at `addr`, read through `byte`.
+fn word<E>(byte: &mut dyn FnMut(u64) -> Result<u8, E>, addr: u64, len: u64) -> Result<u64, E> {
+    let mut v = 0u64;
+    for i in 0..len {
+        v |= u64::from(byte(addr.wrapping_add(i))?) << (8 * i);
+    }
+    Ok(v)
 }
 
 /// A conversion specification: flags, width, precision, length and conversion letter.
@@ -99,13 +98,33 @@ pub(crate) fn vprintf(
     format: u64,
     args: u64,
 ) -> Result<u64, ExecFault> {
-    let fmt = c_string(w, b, l, lane, format)?;
+    let (out, count) = {
+        let block = &*b;
+        format_vprintf(&mut |a| byte(w, block, l, lane, a), format, args)?
+    };
+    b.printf.push_str(&out);
+    if b.printf.len() >= PRINTF_FLUSH_BYTES {
+        l.flush_printf(&mut b.printf);
+    }
+    Ok(count)
+}
+
+/// What `vprintf(format, args)` prints, and the number of arguments it consumed: the format
+/// string and the argument buffer (generic addresses) read byte by byte through `byte`, whose
+/// error (a fault) ends the call. The interpreter's `vprintf` and compiled code's (the CPU
+/// compiler's call out of generated code) both format through it.
+pub fn format_vprintf<E>(
+    byte: &mut dyn FnMut(u64) -> Result<u8, E>,
+    format: u64,
+    args: u64,
+) -> Result<(String, u64), E> {
+    let fmt = string_at(byte, format)?;
     let mut out = String::new();
     let mut offset = 0u64;
     let mut count = 0u64;
-    let mut next_arg = |w: &mut Warp, b: &Block, size: u64| -> Result<u64, ExecFault> {
+    let mut next_arg = |byte: &mut dyn FnMut(u64) -> Result<u8, E>, size: u64| -> Result<u64, E> {
         offset = offset.next_multiple_of(size);
-        let v = word(w, b, l, lane, args.wrapping_add(offset), size)?;
+        let v = word(byte, args.wrapping_add(offset), size)?;
         offset += size;
         count += 1;
         Ok(v)
@@ -133,7 +152,7 @@ pub(crate) fn vprintf(
         }
         if chars.peek() == Some(&'*') {
             chars.next();
-            let v = next_arg(w, b, 4)? as u32 as i32;
+            let v = next_arg(byte, 4)? as u32 as i32;
             spec.left |= v < 0;
             spec.width = Some((v.unsigned_abs() as usize).min(FIELD_LIMIT));
         } else {
@@ -143,7 +162,7 @@ pub(crate) fn vprintf(
             chars.next();
             if chars.peek() == Some(&'*') {
                 chars.next();
-                let v = next_arg(w, b, 4)? as u32 as i32;
+                let v = next_arg(byte, 4)? as u32 as i32;
                 spec.precision = (v >= 0).then_some((v as usize).min(FIELD_LIMIT));
             } else {
                 spec.precision = Some(field(&mut chars).unwrap_or(0));
@@ -166,7 +185,7 @@ pub(crate) fn vprintf(
                 continue;
             }
             'd' | 'i' => {
-                let v = next_arg(w, b, size)?;
+                let v = next_arg(byte, size)?;
                 let v = if spec.long {
                     v as i64
                 } else {
@@ -175,7 +194,7 @@ pub(crate) fn vprintf(
                 integer(&spec, v < 0, u128::from(v.unsigned_abs()), 10, false)
             }
             'u' | 'x' | 'X' | 'o' => {
-                let v = next_arg(w, b, size)?;
+                let v = next_arg(byte, size)?;
                 let v = if spec.long { v } else { u64::from(v as u32) };
                 let radix = match conv {
                     'o' => 8,
@@ -184,21 +203,21 @@ pub(crate) fn vprintf(
                 };
                 integer(&spec, false, u128::from(v), radix, conv == 'X')
             }
-            'c' => char::from(next_arg(w, b, 4)? as u8).to_string(),
+            'c' => char::from(next_arg(byte, 4)? as u8).to_string(),
             's' => {
-                let ptr = next_arg(w, b, 8)?;
-                let mut s = c_string(w, b, l, lane, ptr)?;
+                let ptr = next_arg(byte, 8)?;
+                let mut s = string_at(byte, ptr)?;
                 if let Some(p) = spec.precision {
                     s = s.chars().take(p).collect();
                 }
                 s
             }
-            'p' => format!("0x{:x}", next_arg(w, b, 8)?),
+            'p' => format!("0x{:x}", next_arg(byte, 8)?),
             'f' | 'F' | 'e' | 'E' | 'g' | 'G' | 'a' | 'A' => {
-                float(&spec, f64::from_bits(next_arg(w, b, 8)?))
+                float(&spec, f64::from_bits(next_arg(byte, 8)?))
             }
             'n' => {
-                next_arg(w, b, 8)?;
+                next_arg(byte, 8)?;
                 continue;
             }
             other => {
@@ -216,11 +235,7 @@ pub(crate) fn vprintf(
         }
         out.truncate(end);
     }
-    b.printf.push_str(&out);
-    if b.printf.len() >= PRINTF_FLUSH_BYTES {
-        l.flush_printf(&mut b.printf);
-    }
-    Ok(count)
+    Ok((out, count))
 }
 
 fn pad(out: &mut String, spec: &Spec, body: String) {

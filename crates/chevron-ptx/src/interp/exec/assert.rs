@@ -14,7 +14,7 @@ use crate::interp::printf;
 use crate::interp::warp::Warp;
 
 /// Most assertion lines one launch keeps; later failing threads are counted, not described.
-pub(crate) const KEPT_ASSERTIONS: usize = 4096;
+pub const KEPT_ASSERTIONS: usize = 4096;
 
 /// Records the failed assertion of `lane` (its CUDA line, and the block's fault if it is the
 /// first) and ends the lane, as `trap` would end that thread alone.

@@ -44,7 +44,7 @@ use super::program::{Decoder, FunctionCode, Program};
 use super::warp::Warp;
 use crate::ir::{self, KnownOpcode as K};
 
-pub(crate) use assert::KEPT_ASSERTIONS;
+pub use assert::KEPT_ASSERTIONS;
 pub(crate) use memory_ops::{address, load as load_at, locate, resolve_generic, Loc};
 
 /// Everything a running block needs to know about its launch.
