@@ -182,6 +182,7 @@ fn define_vector(
     } else {
         // A cooperative kernel's spin loops are the scalar code's: it yields there.
         let scalar_only = codegen::spin::scalar_only(code);
+        vector::plan::ordered_accesses_one_thread_at_a_time(code)?;
         let plan = vector::plan::plan(
             &code.insts,
             code.num_regs,

@@ -67,8 +67,18 @@ const KERNEL: &str = r"
 }
 ";
 
-#[test]
-fn wide_narrow_and_signed_accesses_run_in_every_group_width_with_the_interpreter_s_bits() {
+/// The kernel's parameters: its input (n records of 16 bytes) and an index per thread, the
+/// launch, and the interpreter's output.
+struct Case {
+    setup: Setup,
+    bytes: Vec<u8>,
+    pointer: [u32; 2],
+    cfg: chevron_ptx::interp::LaunchConfig,
+    out_bytes: usize,
+    interpreted: Vec<u32>,
+}
+
+fn case() -> Case {
     let setup = Setup::of(&format!("{HEADER}{KERNEL}"));
     let handle = setup.program.kernel("wide").unwrap();
     let (blocks, block) = (4u32, 64u32);
@@ -78,8 +88,7 @@ fn wide_narrow_and_signed_accesses_run_in_every_group_width_with_the_interpreter
         .map(|i| i.wrapping_mul(0x9e37_79b9) ^ 0x8070_ff01)
         .collect();
     let index: Vec<u32> = (0..threads).map(|g| (g * 37 + 11) % threads).collect();
-    let memory = &setup.memory;
-    let idx = common::buffer(memory, index.len(), |i| index[i]);
+    let idx = common::buffer(&setup.memory, index.len(), |i| index[i]);
     let pointer = [idx as u32, (idx >> 32) as u32];
     let cfg = config(blocks, block, 1);
     let out_bytes = 64 * threads as usize;
@@ -90,18 +99,51 @@ fn wide_narrow_and_signed_accesses_run_in_every_group_width_with_the_interpreter
         .filter(|t| t[7] == u32::MAX)
         .count();
     assert!(negative > 0 && negative < threads as usize);
-    for width in GROUPS {
-        let compiled = common::compile_grouped(&setup.program, "wide", width);
-        let got = setup.run_in_out(
-            (&handle, Some(&compiled)),
-            &cfg,
-            &bytes,
-            out_bytes,
-            &pointer,
+    Case {
+        setup,
+        bytes,
+        pointer,
+        cfg,
+        out_bytes,
+        interpreted,
+    }
+}
+
+impl Case {
+    /// Runs `compiled` and compares each thread's words with the interpreter's (`what` names
+    /// the compile in a failure).
+    fn check(&self, compiled: &chevron_cpu_jit::CompiledKernel, what: &str) {
+        let handle = self.setup.program.kernel("wide").unwrap();
+        let got = (self.setup).run_in_out(
+            (&handle, Some(compiled)),
+            &self.cfg,
+            &self.bytes,
+            self.out_bytes,
+            &self.pointer,
         );
-        for (t, (g, want)) in got.chunks(16).zip(interpreted.chunks(16)).enumerate() {
-            assert_eq!(g, want, "groups of {width}, thread {t}");
+        for (t, (g, want)) in got.chunks(16).zip(self.interpreted.chunks(16)).enumerate() {
+            assert_eq!(g, want, "{what}, thread {t}");
         }
+    }
+}
+
+/// One thread at a time, the 8- and 16-byte vectors are one host access each
+/// (`src/codegen/whole.rs`): the same bits.
+#[test]
+fn whole_vector_accesses_one_thread_at_a_time_give_the_interpreter_s_bits() {
+    let c = case();
+    c.check(
+        &common::compile_scalar(&c.setup.program, "wide"),
+        "one thread at a time",
+    );
+}
+
+#[test]
+fn wide_narrow_and_signed_accesses_run_in_every_group_width_with_the_interpreter_s_bits() {
+    let c = case();
+    for width in GROUPS {
+        let compiled = common::compile_grouped(&c.setup.program, "wide", width);
+        c.check(&compiled, &format!("groups of {width}"));
         assert_eq!(compiled.vector(), Ok(()), "groups of {width}");
         assert!(
             compiled.groups().0 > 0,

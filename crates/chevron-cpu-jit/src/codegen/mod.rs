@@ -42,6 +42,7 @@ mod remat;
 mod service;
 pub(crate) mod spin;
 pub(crate) mod subset;
+mod whole;
 
 use crate::liveness::Liveness;
 use arith::{mask_bits, typed_value, width};

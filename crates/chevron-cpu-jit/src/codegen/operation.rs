@@ -317,6 +317,22 @@ impl Emitter<'_, '_, '_> {
                 } else {
                     mem()
                 };
+                if ds.len() > 1 && matches!(total, 8 | 16) && addr.base != AddrBase::KernelParam {
+                    // One host access for the whole vector, as the interpreter (and the
+                    // hardware) makes it: a look-back's (status, value) pair published with
+                    // one store is never read half written.
+                    let parts = super::whole::load_parts(self.b, flags, host, *bits, ds.len());
+                    for (&d, v) in ds.iter().zip(parts) {
+                        let v = match (*bits, *signed) {
+                            (64, _) => v,
+                            (_, true) => self.b.ins().sextend(types::I64, v),
+                            (_, false) => self.b.ins().uextend(types::I64, v),
+                        };
+                        self.set(d, v);
+                    }
+                    self.jump_to_pc(pc + 1);
+                    return Ok(());
+                }
                 for (i, &d) in ds.iter().enumerate() {
                     let offset = (i as u64 * len) as i32;
                     if *bits == 32 && !*signed && d != SINK && self.regs.kind(d) == Kind::F32 {
@@ -352,6 +368,12 @@ impl Emitter<'_, '_, '_> {
                         _ => self.src(*s),
                     })
                     .collect();
+                if values.len() > 1 && matches!(total, 8 | 16) {
+                    let whole = super::whole::packed(self.b, &values, *bits);
+                    self.b.ins().store(mem(), whole, host, 0);
+                    self.jump_to_pc(pc + 1);
+                    return Ok(());
+                }
                 for (i, v) in values.into_iter().enumerate() {
                     let v = if *bits < 64 && self.b.func.dfg.value_type(v) == types::I64 {
                         let ty = Type::int(u16::from(*bits)).unwrap_or(types::I64);

@@ -3,6 +3,7 @@
 
 use std::collections::BTreeSet;
 
+use chevron_ptx::interp::program::FunctionCode;
 use chevron_ptx::ir::{Compare, Op as IrOp, Rounding, ScalarType as T};
 use chevron_ptx::lowered::{
     AddrBase, BarrierKind, Collective, FloatOp, Inst, IntBin, IntTer, IntUn, Op, Space, Special,
@@ -199,6 +200,20 @@ pub fn plan(
         handed,
         evaluated,
     })
+}
+
+/// `Err` when `code` has a memory-ordered or volatile access other than one 32- or 64-bit
+/// element (a `v2`/`v4` look-back descriptor, a flag byte): such a kernel's waits on other
+/// blocks stay in the scalar code, as before the group forms of `elements.rs` existed.
+pub fn ordered_accesses_one_thread_at_a_time(code: &FunctionCode) -> Result<(), String> {
+    match (0..code.insts.len()).find(|&pc| {
+        crate::codegen::spin::ordered(code, pc) && !super::elements::plain(&code.insts[pc].op)
+    }) {
+        Some(pc) => Err(format!(
+            "instruction {pc}: a memory-ordered access of several or narrow elements"
+        )),
+        None => Ok(()),
+    }
 }
 
 /// What an instruction is, for messages: its kind (`Ld`, `IntBin`, ...) and the details that

@@ -99,6 +99,15 @@ pub fn compile(program: &Arc<Program>, kernel: &str, checks: bool) -> CompiledKe
     compile_with(program, kernel, &options)
 }
 
+/// `kernel` of `program` compiled one thread at a time (no vector function).
+pub fn compile_scalar(program: &Arc<Program>, kernel: &str) -> CompiledKernel {
+    let options = chevron_cpu_jit::CompileOptions {
+        vectors: false,
+        ..Default::default()
+    };
+    compile_with(program, kernel, &options)
+}
+
 /// `kernel` of `program` compiled with `options`.
 fn compile_with(
     program: &Arc<Program>,
