@@ -10,7 +10,7 @@ use cranelift_frontend::FunctionBuilder;
 use super::Emitter;
 
 /// The low `bits` bits set.
-pub(super) fn bit_mask(bits: u32) -> u64 {
+pub(crate) fn bit_mask(bits: u32) -> u64 {
     if bits >= 64 {
         u64::MAX
     } else {

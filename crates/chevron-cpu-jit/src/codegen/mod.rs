@@ -42,7 +42,7 @@ mod remat;
 mod service;
 pub(crate) mod spin;
 pub(crate) mod subset;
-mod whole;
+pub(crate) mod whole;
 
 use crate::liveness::Liveness;
 use arith::{mask_bits, typed_value, width};
@@ -77,7 +77,7 @@ pub struct Translation<'a> {
     pub extra_resumes: &'a BTreeSet<usize>,
 }
 
-pub(crate) use arith::int_cc;
+pub(crate) use arith::{bit_mask, int_cc};
 pub(crate) use counted::{counter, ends_by_itself, raise};
 
 /// The registers the scalar function computes again at each read (`remat.rs`), each with the
@@ -671,13 +671,9 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         self.regs.write(self.b, d, v);
     }
 
-    /// The address of instruction `pc`'s operation, for the calls that read it: an offset
-    /// from the context's [`BlockContext::ops`], so the generated code holds no address of
-    /// this process (the code cache keeps it from run to run).
+    /// [`op_address`] of instruction `pc`.
     fn op_address(&mut self, pc: usize) -> Value {
-        let ops = self.load_fixed(types::I64, offset_of!(BlockContext, ops));
-        let offset = pc * std::mem::size_of::<Inst>();
-        self.b.ins().iadd_imm_u(ops, offset as i64)
+        op_address(self.b, self.ctx, pc)
     }
 
     fn call_evaluate(&mut self, pc: usize, a: Value, b: Value, c: Value) -> Value {
@@ -783,4 +779,16 @@ impl<'a, 'b, 'c> Emitter<'a, 'b, 'c> {
         // The trampoline kept every register: the thread goes on with the values it has.
         self.jump_to_pc(target);
     }
+}
+
+/// The address of instruction `pc`'s operation, for the calls that read it (the scalar and
+/// the vector code's): an offset from the context's [`BlockContext::ops`], so the generated
+/// code holds no address of this process (the code cache keeps it from run to run).
+pub(crate) fn op_address(b: &mut FunctionBuilder<'_>, ctx: Value, pc: usize) -> Value {
+    let flags = MemFlagsData::trusted().with_readonly().with_can_move();
+    let ops = b
+        .ins()
+        .load(types::I64, flags, ctx, offset_of!(BlockContext, ops) as i32);
+    b.ins()
+        .iadd_imm_u(ops, (pc * std::mem::size_of::<Inst>()) as i64)
 }

@@ -8,11 +8,12 @@
 //! group of four threads reading consecutive `float4`s loads four rows and transposes them.
 
 use chevron_ptx::lowered::{AddrBase, Op, Space, Src, SINK};
-use cranelift_codegen::ir::{types, InstBuilder, Type, Value};
+use cranelift_codegen::ir::{types, InstBuilder, Value};
 
 use super::plan::Width;
 use super::shapes::Shape;
 use super::{mem, Lane, VectorEmitter};
+use crate::codegen::whole;
 
 /// Whether `op` is an access the vector code makes directly (one element of 32 or 64 bits,
 /// not sign-extending), the form every other part of it knows.
@@ -134,13 +135,13 @@ impl VectorEmitter<'_, '_, '_> {
     fn load_elements(&mut self, hosts: &[Value], bits: u8, ds: &[u32], signed: bool) {
         let uniform = self.def_shape() != Shape::Varying;
         let threads = if uniform { 1 } else { hosts.len() };
-        let ty = whole_type(bits, ds.len());
+        let ty = whole::whole_type(bits, ds.len());
         // Per thread, per element: its value as the register holds it.
         let values: Vec<Vec<Value>> = (hosts.iter().take(threads))
             .map(|&host| {
                 let v = self.b.ins().load(ty, mem(), host, 0);
-                (0..ds.len())
-                    .map(|k| self.element(v, ty, bits, k, signed))
+                (whole::parts(self.b, v, bits, ds.len()).into_iter())
+                    .map(|part| self.extended(part, bits, signed))
                     .collect()
             })
             .collect();
@@ -159,17 +160,9 @@ impl VectorEmitter<'_, '_, '_> {
         }
     }
 
-    /// Element `k` of a thread's loaded value `v` (of type `ty`) as its register holds it:
-    /// 32 bits (zero-extended), or 64 (a 64-bit element, or a signed one sign-extended).
-    fn element(&mut self, v: Value, ty: Type, bits: u8, k: usize, signed: bool) -> Value {
-        let part = if ty.is_vector() {
-            self.b.ins().extractlane(v, k as u8)
-        } else if ty.bits() > u32::from(bits) {
-            let shifted = self.b.ins().ushr_imm_u(v, i64::from(bits) * k as i64);
-            self.b.ins().ireduce(int_type(bits), shifted)
-        } else {
-            v
-        };
+    /// An element `part` (in its own type) as its register holds it: 32 bits (zero-extended),
+    /// or 64 (a 64-bit element, or a signed one sign-extended).
+    fn extended(&mut self, part: Value, bits: u8, signed: bool) -> Value {
         match (signed && bits < 64, bits) {
             (true, _) => self.b.ins().sextend(types::I64, part),
             (false, 8 | 16) => self.b.ins().uextend(types::I32, part),
@@ -179,7 +172,6 @@ impl VectorEmitter<'_, '_, '_> {
 
     /// Thread `lane`'s elements `srcs` packed into one value of the access's size.
     fn packed(&mut self, srcs: &[Src], bits: u8, lane: u8) -> Value {
-        let ty = whole_type(bits, srcs.len());
         let parts: Vec<Value> = (srcs.iter())
             .map(|&s| {
                 if bits == 64 {
@@ -189,31 +181,7 @@ impl VectorEmitter<'_, '_, '_> {
                 }
             })
             .collect();
-        if ty == types::I32X4 {
-            return self.gather(&parts);
-        }
-        if ty == types::I64X2 {
-            let v = self.b.ins().scalar_to_vector(types::I64X2, parts[0]);
-            return self.b.ins().insertlane(v, parts[1], 1);
-        }
-        let mut packed = None;
-        for (k, &part) in parts.iter().enumerate() {
-            let part = match bits {
-                8 | 16 => self.b.ins().ireduce(int_type(bits), part),
-                _ => part,
-            };
-            let part = if int_type(bits) == ty {
-                part
-            } else {
-                let wide = self.b.ins().uextend(ty, part);
-                self.b.ins().ishl_imm_u(wide, i64::from(bits) * k as i64)
-            };
-            packed = Some(match packed {
-                Some(p) => self.b.ins().bor(p, part),
-                None => part,
-            });
-        }
-        packed.expect("an element")
+        whole::packed(self.b, &parts, bits)
     }
 
     /// Four consecutive `v4.b32` records per four threads: each four rows loaded as vectors
@@ -231,24 +199,5 @@ impl VectorEmitter<'_, '_, '_> {
                 self.set(d, Lane::Vector(j), columns[k]);
             }
         }
-    }
-}
-
-/// The host type of one thread's whole access of `count` elements of `bits`.
-fn whole_type(bits: u8, count: usize) -> Type {
-    match u32::from(bits) * count as u32 {
-        128 if bits == 64 => types::I64X2,
-        128 => types::I32X4,
-        total => int_type(total as u8),
-    }
-}
-
-/// The integer type of `bits` bits (8 to 64).
-fn int_type(bits: u8) -> Type {
-    match bits {
-        8 => types::I8,
-        16 => types::I16,
-        32 => types::I32,
-        _ => types::I64,
     }
 }

@@ -5,15 +5,12 @@
 //! `cvt.rni` or takes `ex2.approx` keeps its other instructions four-wide instead of running
 //! one thread at a time, and gets the interpreter's bits, as the scalar code does.
 
-use std::mem::offset_of;
-
-use chevron_ptx::lowered::{Inst, IntBin, IntTer, IntUn, Op, Src, SINK};
+use chevron_ptx::lowered::{IntBin, IntTer, IntUn, Op, Src, SINK};
 use cranelift_codegen::ir::{types, InstBuilder, StackSlotData, StackSlotKind, Value};
 
 use super::plan::Width;
 use super::shapes::Shape;
 use super::{mem, Lane, VectorEmitter};
-use crate::context::BlockContext;
 
 /// The width of what `op` writes when each thread's value comes from `evaluate`, if `evaluate`
 /// computes it: pure instructions of one destination whose result fits the width (32-bit and
@@ -76,20 +73,11 @@ fn operands(op: &Op) -> [Src; 3] {
 }
 
 impl VectorEmitter<'_, '_, '_> {
-    /// The address of instruction `pc`'s operation: an offset from the context's
-    /// [`BlockContext::ops`], as the scalar code computes it (no address of this process in
-    /// the code, which the code cache keeps).
-    fn op_address(&mut self, pc: usize) -> Value {
-        let ops = self.load_fixed(types::I64, offset_of!(BlockContext, ops));
-        let offset = pc * std::mem::size_of::<Inst>();
-        self.b.ins().iadd_imm_u(ops, offset as i64)
-    }
-
     /// Thread `lane`'s value of the instruction at `pc` (64 bits, as `evaluate` returns it).
     fn evaluate_one(&mut self, pc: usize, lane: u8) -> Value {
         let srcs = operands(&self.t.code.insts[pc].op);
         let args: Vec<Value> = srcs.iter().map(|&s| self.lane64(s, lane)).collect();
-        let op = self.op_address(pc);
+        let op = crate::codegen::op_address(self.b, self.ctx, pc);
         let call = self
             .b
             .ins()
@@ -131,7 +119,7 @@ impl VectorEmitter<'_, '_, '_> {
                     .store(mem(), v, base, region + 8 * i32::from(i));
             }
         }
-        let op = self.op_address(pc);
+        let op = crate::codegen::op_address(self.b, self.ctx, pc);
         let count = self.b.ins().iconst(types::I64, i64::from(n));
         self.b.ins().call(self.t.evaluate_lanes, &[op, base, count]);
         let results = (3 * 8 * n) as i32;

@@ -23,6 +23,7 @@ mod affine_compare;
 mod chain;
 mod elements;
 mod evaluated;
+mod float;
 mod hoist;
 mod integer;
 mod masked;

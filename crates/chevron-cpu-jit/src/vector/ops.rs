@@ -5,9 +5,9 @@
 
 use std::mem::offset_of;
 
-use chevron_ptx::ir::{Compare, Op as IrOp, Rounding, ScalarType as T};
+use chevron_ptx::ir::{Op as IrOp, Rounding, ScalarType as T};
 use chevron_ptx::lowered::{AddrBase, FloatOp, IntBin, IntTer, IntUn, Op, Space, Src, SINK};
-use cranelift_codegen::ir::condcodes::{FloatCC, IntCC};
+use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Block, Endianness, InstBuilder, MemFlagsData, Value};
 
 use super::plan::Width;
@@ -300,7 +300,7 @@ impl VectorEmitter<'_, '_, '_> {
                 let (x, y) = (f(self, *a), f(self, *b));
                 // x86 compares directly only in the plain forms, `num` and `nan`; the others
                 // are a plain form negated or two combined.
-                let (cc, negated, with) = float_cc(*cmp);
+                let (cc, negated, with) = super::float::float_cc(*cmp);
                 let mut r = self.b.ins().fcmp(cc, x, y);
                 if let Some((other, and)) = with {
                     let s = self.b.ins().fcmp(other, x, y);
@@ -419,59 +419,6 @@ impl VectorEmitter<'_, '_, '_> {
             // The plan admits nothing else that writes a register.
             _ => self.konst(lane, 0),
         }
-    }
-
-    /// `v` in every lane of an `f32x4`, or an `f32`.
-    fn f32_splat(&mut self, vector: bool, v: f32) -> Value {
-        let c = self.b.ins().f32const(v);
-        if vector {
-            self.b.ins().splat(types::F32X4, c)
-        } else {
-            c
-        }
-    }
-
-    /// `cvt.sat.f32.f32` of `f` (`f32` or `f32x4`), as bits: clamped to [0, 1], −0 to +0 and
-    /// a NaN to 0, as the interpreter's conversion gives them.
-    fn saturate(&mut self, f: Value) -> Value {
-        let vector = self.b.func.dfg.value_type(f) == types::F32X4;
-        let (zero, one) = (self.f32_splat(vector, 0.0), self.f32_splat(vector, 1.0));
-        let low = self.b.ins().fmin(f, one);
-        let clamped = self.b.ins().fmax(low, zero);
-        let clamped = self.b.ins().fadd(clamped, zero);
-        let nan = self.b.ins().fcmp(FloatCC::Unordered, f, f);
-        let r = if vector {
-            let nan = self.b.ins().bitcast(types::F32X4, lanes(), nan);
-            self.b.ins().bitselect(nan, zero, clamped)
-        } else {
-            self.b.ins().select(nan, zero, clamped)
-        };
-        let ity = if vector { types::I32X4 } else { types::I32 };
-        self.b.ins().bitcast(ity, lanes(), r)
-    }
-
-    /// PTX's `min.f32`/`max.f32` of `x` and `y` (`f32` or `f32x4`): the number when one
-    /// operand is NaN, a NaN (made canonical by the caller) when both are, −0 below +0 — the
-    /// host's NaN-propagating minimum or maximum with the NaN cases replaced.
-    fn min_max(&mut self, max: bool, x: Value, y: Value) -> Value {
-        let r = if max {
-            self.b.ins().fmax(x, y)
-        } else {
-            self.b.ins().fmin(x, y)
-        };
-        let vector = self.b.func.dfg.value_type(x) == types::F32X4;
-        let pick = |e: &mut Self, nan: Value, a: Value, b: Value| {
-            if vector {
-                let nan = e.b.ins().bitcast(types::F32X4, lanes(), nan);
-                e.b.ins().bitselect(nan, a, b)
-            } else {
-                e.b.ins().select(nan, a, b)
-            }
-        };
-        let x_nan = self.b.ins().fcmp(FloatCC::Unordered, x, x);
-        let r = pick(self, x_nan, y, r);
-        let y_nan = self.b.ins().fcmp(FloatCC::Unordered, y, y);
-        pick(self, y_nan, x, r)
     }
 
     fn int_bin(&mut self, k: IntBin, t: T, a: Src, b: Src, lane: Lane) -> Value {
@@ -818,28 +765,5 @@ impl VectorEmitter<'_, '_, '_> {
         let delta = word(self, 2);
         let host = self.b.ins().iadd(first, delta);
         self.b.ins().brif(ok, join, &[host.into()], bad, &[]);
-    }
-}
-
-/// The float comparison of `setp.cmp.f32` (the plain forms are false when an operand is NaN,
-/// the `u` forms true) as a compare x86 has, whether to negate it, and a second compare to
-/// combine with it (`true`: and, `false`: or).
-fn float_cc(cmp: Compare) -> (FloatCC, bool, Option<(FloatCC, bool)>) {
-    use FloatCC as F;
-    match cmp {
-        Compare::Eq => (F::Equal, false, None),
-        Compare::Ne => (F::NotEqual, false, Some((F::Ordered, true))),
-        Compare::Lt | Compare::Lo => (F::LessThan, false, None),
-        Compare::Le | Compare::Ls => (F::LessThanOrEqual, false, None),
-        Compare::Gt | Compare::Hi => (F::GreaterThan, false, None),
-        Compare::Ge | Compare::Hs => (F::GreaterThanOrEqual, false, None),
-        Compare::Equ => (F::Equal, false, Some((F::Unordered, false))),
-        Compare::Neu => (F::NotEqual, false, None),
-        Compare::Ltu => (F::GreaterThanOrEqual, true, None),
-        Compare::Leu => (F::GreaterThan, true, None),
-        Compare::Gtu => (F::LessThanOrEqual, true, None),
-        Compare::Geu => (F::LessThan, true, None),
-        Compare::Num => (F::Ordered, false, None),
-        Compare::Nan => (F::Unordered, false, None),
     }
 }

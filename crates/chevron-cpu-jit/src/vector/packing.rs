@@ -10,15 +10,7 @@ use cranelift_codegen::ir::{types, InstBuilder, Value};
 use super::plan::Width;
 use super::shapes::Shape;
 use super::{Lane, VectorEmitter};
-
-/// The low `bits` bits set (all 64 for 64 or more).
-fn arith_mask(bits: u8) -> i64 {
-    if bits >= 64 {
-        -1
-    } else {
-        ((1u64 << bits) - 1) as i64
-    }
-}
+use crate::codegen::bit_mask;
 
 /// The width of what a packing or unpacking `op` writes, if it is one.
 pub(super) fn width(op: &Op) -> Option<Option<Width>> {
@@ -50,7 +42,7 @@ impl VectorEmitter<'_, '_, '_> {
                 self.write_lanes(d, values);
             }
             Op::Unpack { ds, a, part } => {
-                let mask = arith_mask(part);
+                let mask = bit_mask(u32::from(part)) as i64;
                 let sources: Vec<Value> = (0..threads).map(|lane| self.lane64(a, lane)).collect();
                 for (k, &d) in ds.iter().enumerate() {
                     let shift = k as i64 * i64::from(part);
@@ -74,7 +66,7 @@ impl VectorEmitter<'_, '_, '_> {
 
     /// Thread `lane`'s parts, each masked to `part` bits, at their places in 64 bits.
     fn packed_parts(&mut self, parts: &[Src], part: u8, lane: u8) -> Value {
-        let mask = arith_mask(part);
+        let mask = bit_mask(u32::from(part)) as i64;
         let mut v = self.b.ins().iconst(types::I64, 0);
         for (k, &p) in parts.iter().enumerate() {
             let shift = k as i64 * i64::from(part);
