@@ -48,6 +48,19 @@ inline int finish(const char *name, bool ok) {
     return ok ? EXIT_SUCCESS : EXIT_FAILURE;
 }
 
+// Runs a CUB device-wide call twice, as CUB's API asks: once to size its temporary storage,
+// once with that storage; then waits for it and frees the storage.
+template <typename Call>
+void withCubTempStorage(Call call) {
+    void *temp = nullptr;
+    size_t bytes = 0;
+    checkCudaErrors(call(temp, bytes));
+    checkCudaErrors(cudaMalloc(&temp, bytes));
+    checkCudaErrors(call(temp, bytes));
+    checkCudaErrors(cudaDeviceSynchronize());
+    checkCudaErrors(cudaFree(temp));
+}
+
 // A small deterministic generator for inputs, the same on every platform.
 struct Lcg {
     unsigned state;

@@ -11,8 +11,8 @@
 #include <thrust/functional.h>
 #include <thrust/iterator/transform_iterator.h>
 #include <thrust/scan.h>
-#include <thrust/system_error.h>
 #include "../common/helpers.h"
+#include "../common/thrust_call.h"
 
 // A value's "height" for the running-maximum scan: a hash folded to 20 bits.
 struct Height {
@@ -27,28 +27,6 @@ struct Height {
 struct Widen {
     __host__ __device__ unsigned long long operator()(unsigned x) const { return x; }
 };
-
-template <typename Call>
-static void cubCall(Call call) {
-    void *temp = nullptr;
-    size_t bytes = 0;
-    checkCudaErrors(call(temp, bytes));
-    checkCudaErrors(cudaMalloc(&temp, bytes));
-    checkCudaErrors(call(temp, bytes));
-    checkCudaErrors(cudaDeviceSynchronize());
-    checkCudaErrors(cudaFree(temp));
-}
-
-template <typename Call>
-static void thrustCall(const char *what, Call call) {
-    try {
-        call();
-    } catch (const thrust::system_error &e) {
-        fprintf(stderr, "%s: %s\n", what, e.what());
-        exit(EXIT_FAILURE);
-    }
-    checkCudaErrors(cudaDeviceSynchronize());
-}
 
 template <typename T>
 static std::vector<T> download(const T *device, size_t n) {
@@ -97,13 +75,13 @@ int main(int argc, char **argv) {
     }
 
     bool ok = true;
-    cubCall([&](void *temp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(temp, bytes, dIn, dOut, n); });
+    withCubTempStorage([&](void *temp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(temp, bytes, dIn, dOut, n); });
     size_t errors = mismatches(download(dOut, n), exclusive32);
     printf("cub::DeviceScan::ExclusiveSum u32: %d elements, %zu mismatches\n", n, errors);
     ok = ok && errors == 0;
 
     auto wide = thrust::make_transform_iterator((const unsigned *)dIn, Widen());
-    cubCall([&](void *temp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(temp, bytes, wide, dWide, n); });
+    withCubTempStorage([&](void *temp, size_t &bytes) { return cub::DeviceScan::ExclusiveSum(temp, bytes, wide, dWide, n); });
     std::vector<unsigned long long> got64 = download(dWide, n);
     errors = mismatches(got64, exclusive64);
     printf("cub::DeviceScan::ExclusiveSum u64: %d elements, %zu mismatches, total %llu\n", n, errors,

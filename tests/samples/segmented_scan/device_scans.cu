@@ -7,31 +7,9 @@
 #include <thrust/execution_policy.h>
 #include <thrust/functional.h>
 #include <thrust/scan.h>
-#include <thrust/system_error.h>
 #include "../common/helpers.h"
+#include "../common/thrust_call.h"
 #include "segments.h"
-
-template <typename Call>
-static void thrustCall(const char *what, Call call) {
-    try {
-        call();
-    } catch (const thrust::system_error &e) {
-        fprintf(stderr, "%s: %s\n", what, e.what());
-        exit(EXIT_FAILURE);
-    }
-    checkCudaErrors(cudaDeviceSynchronize());
-}
-
-template <typename Call>
-static void cubCall(Call call) {
-    void *temp = nullptr;
-    size_t bytes = 0;
-    checkCudaErrors(call(temp, bytes));
-    checkCudaErrors(cudaMalloc(&temp, bytes));
-    checkCudaErrors(call(temp, bytes));
-    checkCudaErrors(cudaDeviceSynchronize());
-    checkCudaErrors(cudaFree(temp));
-}
 
 void thrustInclusiveByKey(const int *keys, const int *values, int *out, int n) {
     thrust::device_ptr<const int> k(keys), v(values);
@@ -48,13 +26,13 @@ void thrustExclusiveByRow(const int *keys, const int *values, int *out, int n) {
 }
 
 void cubInclusiveSumByKey(const int *keys, const int *values, int *out, int n) {
-    cubCall([&](void *temp, size_t &bytes) {
+    withCubTempStorage([&](void *temp, size_t &bytes) {
         return cub::DeviceScan::InclusiveSumByKey(temp, bytes, keys, values, out, n);
     });
 }
 
 void cubExclusiveMaxByKey(const int *keys, const int *values, int *out, int n) {
-    cubCall([&](void *temp, size_t &bytes) {
+    withCubTempStorage([&](void *temp, size_t &bytes) {
         return cub::DeviceScan::ExclusiveScanByKey(temp, bytes, keys, values, out, Max(), INT_MIN, n);
     });
 }

@@ -28,18 +28,6 @@ struct DeviceArray {
     }
 };
 
-// Runs a CUB call twice, once to size its temporary storage and once to sort.
-template <typename Call>
-static void withTempStorage(Call call) {
-    void *temp = nullptr;
-    size_t bytes = 0;
-    checkCudaErrors(call(temp, bytes));
-    checkCudaErrors(cudaMalloc(&temp, bytes));
-    checkCudaErrors(call(temp, bytes));
-    checkCudaErrors(cudaDeviceSynchronize());
-    checkCudaErrors(cudaFree(temp));
-}
-
 // Sorts (keys, values) on bits [beginBit, endBit) and compares with a stable host sort of the
 // same bits: CUB's radix sort is stable, so values must match exactly.
 template <bool Descending>
@@ -50,7 +38,7 @@ static bool radixPairs(const std::vector<unsigned> &keys, const std::vector<floa
     DeviceArray<float> v0(values), v1(n);
     cub::DoubleBuffer<unsigned> dKeys(k0.ptr, k1.ptr);
     cub::DoubleBuffer<float> dValues(v0.ptr, v1.ptr);
-    withTempStorage([&](void *temp, size_t &bytes) {
+    withCubTempStorage([&](void *temp, size_t &bytes) {
         if (Descending)
             return cub::DeviceRadixSort::SortPairsDescending(temp, bytes, dKeys, dValues, (int)n,
                                                              beginBit, endBit);
@@ -100,12 +88,12 @@ static bool segmented(size_t n, Lcg &rng) {
     }
     DeviceArray<int> dOffsets(offsets), keysIn(keys), keysOut(n), stableOut(n);
     DeviceArray<unsigned> valuesIn(values), valuesOut(n);
-    withTempStorage([&](void *temp, size_t &bytes) {
+    withCubTempStorage([&](void *temp, size_t &bytes) {
         return cub::DeviceSegmentedSort::SortPairs(temp, bytes, keysIn.ptr, keysOut.ptr, valuesIn.ptr,
                                                    valuesOut.ptr, (int)n, segments, dOffsets.ptr,
                                                    dOffsets.ptr + 1);
     });
-    withTempStorage([&](void *temp, size_t &bytes) {
+    withCubTempStorage([&](void *temp, size_t &bytes) {
         return cub::DeviceSegmentedSort::StableSortKeys(temp, bytes, keysIn.ptr, stableOut.ptr, (int)n,
                                                         segments, dOffsets.ptr, dOffsets.ptr + 1);
     });
