@@ -45,6 +45,19 @@ const SLACK: usize = 32;
 /// the vector function soon).
 const TALLY_GROUPS: u64 = 4096;
 
+/// The most blocks a worker claims at once (see [`claim_size`]).
+const MOST_BLOCKS_CLAIMED: u64 = 16;
+
+/// How many of the `left` blocks of a launch one of `workers` workers claims at once: a
+/// share of what is left (guided scheduling: large claims first, single blocks at the end, so
+/// the workers finish together), at most [`MOST_BLOCKS_CLAIMED`]. Claiming one block at a time,
+/// two workers took turns at consecutive blocks, and so at the cache lines of the blocks'
+/// results and at the shared counter: the block reduction's 32,768 blocks ran 1.78× faster on
+/// two threads than on one, not twice.
+fn claim_size(left: u64, workers: usize) -> u64 {
+    (left / (16 * workers as u64)).clamp(1, MOST_BLOCKS_CLAIMED)
+}
+
 /// The launch's next block, alone in its cache line: every worker takes it once per block,
 /// and a flag or counter beside it would make every read of theirs a miss.
 #[repr(align(128))]
@@ -164,15 +177,26 @@ impl CompiledKernel {
             // The worker's block context, made at its first block and started again for each
             // later one; it points into `buffers`, `sites`, `resolver` and `watch`.
             let mut context = None;
+            // Blocks this worker claimed and has not run yet.
+            let mut claimed = 0..0;
             while !abort.load(Ordering::Relaxed) {
-                let index = if workers == 1 {
+                let index = if let Some(index) = claimed.next() {
+                    index
+                } else if workers == 1 {
                     // No other worker takes blocks: no locked add (a third of the host's
                     // time per block of saxpy's 65,536).
                     let index = next.load(Ordering::Relaxed);
                     next.store(index + 1, Ordering::Relaxed);
                     index
                 } else {
-                    next.fetch_add(1, Ordering::Relaxed)
+                    let share = if self.waits_for_blocks {
+                        1
+                    } else {
+                        claim_size(blocks.saturating_sub(next.load(Ordering::Relaxed)), workers)
+                    };
+                    let index = next.fetch_add(share, Ordering::Relaxed);
+                    claimed = index.saturating_add(1)..index.saturating_add(share).min(blocks);
+                    index
                 };
                 if index >= blocks {
                     break;

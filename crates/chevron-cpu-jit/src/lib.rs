@@ -233,15 +233,6 @@ impl CompiledKernel {
         // `activemask` after no loop as a ballot of the whole warp (`codegen/activemask.rs`).
         let ballots = codegen::as_ballots(code);
         let code = ballots.as_ref().unwrap_or(code);
-        // A cooperative grid holds every block's registers at once, and a kernel of many
-        // registers that saves them at barriers saves more than the host's L1 cache holds:
-        // fewer of them (`coalesce.rs`).
-        let cooperative = codegen::spin::cooperative(code);
-        let coalesced = (cooperative
-            || (!codegen::single_phase(code) && code.num_regs >= coalesce::MANY_REGISTERS))
-            .then(|| coalesce::coalesced(code, !cooperative))
-            .flatten();
-        let code = coalesced.as_ref().unwrap_or(code);
         let mut module = new_module()?;
         let mut cache = code_cache::CodeCache {
             folder: options.code_cache.clone(),
@@ -260,6 +251,27 @@ impl CompiledKernel {
         if replay_only && cache.replay.is_none() {
             return Ok(None);
         }
+        // A cooperative grid holds every block's registers at once, and a kernel of many
+        // registers that saves them at barriers saves more than the host's L1 cache holds:
+        // fewer of them (`coalesce.rs`), as the kernel's record says when it has one.
+        let cooperative = codegen::spin::cooperative(code);
+        let computed = || {
+            (cooperative
+                || (!codegen::single_phase(code) && code.num_regs >= coalesce::MANY_REGISTERS))
+                .then(|| coalesce::coalesced(code, !cooperative))
+                .flatten()
+        };
+        let recorded = cache.replay.as_ref().map(|record| record.renaming.clone());
+        let mut renaming = recorded.unwrap_or_else(computed);
+        let mut coalesced = renaming.as_ref().and_then(|r| coalesce::renamed(code, r));
+        if renaming.is_some() && coalesced.is_none() {
+            // A record whose renaming does not fit the kernel (damaged past its checksums).
+            cache.without_replay();
+            renaming = computed();
+            coalesced = renaming.as_ref().and_then(|r| coalesce::renamed(code, r));
+        }
+        cache.renaming = renaming.filter(|_| coalesced.is_some());
+        let code = coalesced.as_ref().unwrap_or(code);
         // A panic in code generation is a compiler bug; the kernel is then interpreted.
         let build = |module: &mut JITModule, cache: &mut code_cache::CodeCache| {
             let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {

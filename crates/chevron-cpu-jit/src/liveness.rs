@@ -33,11 +33,12 @@ impl Liveness {
             }
         }
         let mut live_in = vec![0u64; n * words];
+        let mut out = vec![0u64; words];
         let mut changed = true;
         while changed {
             changed = false;
             for pc in (0..n).rev() {
-                let mut out = vec![0u64; words];
+                out.fill(0);
                 for next in insts[pc].successors(pc, n) {
                     for w in 0..words {
                         out[w] |= live_in[next * words + w];
@@ -53,6 +54,25 @@ impl Liveness {
             }
         }
         Liveness { words, live_in }
+    }
+
+    /// The registers live on entry to instruction `pc`, in increasing order (past the end:
+    /// none).
+    pub fn live_at(&self, pc: usize) -> impl Iterator<Item = u32> + '_ {
+        let words = self
+            .live_in
+            .get(pc * self.words..(pc + 1) * self.words)
+            .unwrap_or(&[]);
+        words.iter().enumerate().flat_map(|(w, &word)| {
+            let mut rest = word;
+            std::iter::from_fn(move || {
+                (rest != 0).then(|| {
+                    let bit = rest.trailing_zeros();
+                    rest &= rest - 1;
+                    w as u32 * 64 + bit
+                })
+            })
+        })
     }
 
     /// Whether register `r` is live on entry to instruction `pc` (past the end: nothing is).

@@ -136,18 +136,16 @@ fn flow(
     while changed {
         changed = false;
         for pc in 0..count {
-            let Some(state) = states[pc].clone() else {
+            let Some(mut out) = states[pc].clone() else {
                 continue;
             };
             let inst = &insts[pc];
             let read = |r: u32| {
-                state
-                    .get(r as usize)
+                out.get(r as usize)
                     .copied()
                     .flatten()
                     .unwrap_or(Shape::Uniform)
             };
-            let mut out = state.clone();
             let mut written = transfer(&inst.op, &read);
             let targets = inst.operands().writes;
             if targets
@@ -170,10 +168,7 @@ fn flow(
             }
             for next in inst.successors(pc, count) {
                 let target = states[next].get_or_insert_with(|| vec![None; n]);
-                for r in 0..n {
-                    if !live.is_live(next, r as u32) {
-                        continue;
-                    }
+                for r in live.live_at(next).map(|r| r as usize).filter(|&r| r < n) {
                     let merged = match (target[r], out[r]) {
                         (None, x) => x,
                         (x, None) => x,
