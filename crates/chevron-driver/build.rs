@@ -5,10 +5,10 @@
 
 fn main() {
     println!("cargo:rustc-cdylib-link-arg=-Wl,-soname,libcudart.so.13");
-    let map = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../chevron-cudart/libcudart.map"
-    );
+    // The folder at run time: a build script compiled in one checkout may be run for another
+    // that shares the target folder (the same sources, so cargo keeps the binary).
+    let folder = std::env::var("CARGO_MANIFEST_DIR").expect("cargo sets CARGO_MANIFEST_DIR");
+    let map = format!("{folder}/../chevron-cudart/libcudart.map");
     println!("cargo:rustc-cdylib-link-arg=-Wl,--version-script={map}");
     println!("cargo:rerun-if-changed={map}");
 }
