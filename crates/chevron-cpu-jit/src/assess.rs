@@ -29,8 +29,9 @@ pub struct Assessment {
     /// executor (the compiled code runs them so, `cooperative.rs`), so a launch is never split
     /// between the interpreter and the compiled code.
     pub grid_sync: bool,
-    /// Whether the kernel has warp shuffles (`shfl`): its vector function's groups pay most
-    /// as whole warps, whose shuffles are permutations of their own registers.
+    /// Whether the kernel has warp shuffles (`shfl`) or `__syncwarp()`: its vector function's
+    /// groups pay most as whole warps, whose shuffles are permutations of their own registers
+    /// and whose `__syncwarp()` is no code (their lanes run in step).
     pub shuffles: bool,
 }
 
@@ -69,7 +70,7 @@ pub fn assess(program: &Program, kernel: &KernelHandle) -> Assessment {
             matches!(
                 inst.op,
                 Op::Warp {
-                    c: Collective::Shfl { .. },
+                    c: Collective::Shfl { .. } | Collective::WarpSync,
                     ..
                 }
             )

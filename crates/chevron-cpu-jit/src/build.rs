@@ -180,6 +180,20 @@ fn define_vector(
         // The resume points are the translation's only: the replayed code has them.
         BTreeSet::new()
     } else {
+        // `__syncwarp()` is no code in groups of a whole warp, whose lanes run in step; in
+        // narrower ones the warp's groups would have to meet there.
+        let warp_sync = |inst: &chevron_ptx::lowered::Inst| {
+            matches!(
+                inst.op,
+                Op::Warp {
+                    c: chevron_ptx::lowered::Collective::WarpSync,
+                    ..
+                }
+            )
+        };
+        if per_group != 8 && code.insts.iter().any(warp_sync) {
+            return Err("a `__syncwarp` in groups narrower than a warp".into());
+        }
         // A cooperative kernel's spin loops are the scalar code's: it yields there.
         let scalar_only = codegen::spin::scalar_only(code);
         vector::plan::ordered_accesses_one_thread_at_a_time(code)?;

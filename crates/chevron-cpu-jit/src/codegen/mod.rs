@@ -42,6 +42,7 @@ mod remat;
 mod service;
 pub(crate) mod spin;
 pub(crate) mod subset;
+mod volatile_shared;
 pub(crate) mod whole;
 
 use crate::liveness::Liveness;

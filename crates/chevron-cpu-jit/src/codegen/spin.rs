@@ -44,8 +44,9 @@ pub(crate) fn spin_heads(code: &FunctionCode) -> BTreeSet<usize> {
     if !cooperative(code) {
         return heads;
     }
+    let synchronizing = synchronizing(code);
     let reads_ordered = |pc: usize| {
-        ordered(code, pc)
+        synchronizing.contains(&pc)
             && code.insts[pc]
                 .operands()
                 .accesses
@@ -63,10 +64,21 @@ pub(crate) fn spin_heads(code: &FunctionCode) -> BTreeSet<usize> {
     heads
 }
 
-/// Whether `code` makes a volatile or memory-ordered access (it then runs its blocks one at a
-/// time unless it is cooperative: `launch.rs`).
+/// The volatile and memory-ordered accesses of `code` that order anything between its threads:
+/// all of them but the `.volatile` shared ones that pass values only across block barriers
+/// (`volatile_shared.rs`), which the compiled code runs as plain accesses.
+pub(crate) fn synchronizing(code: &FunctionCode) -> BTreeSet<usize> {
+    let plain = super::volatile_shared::passed_across_barriers(code);
+    (0..code.insts.len())
+        .filter(|&pc| ordered(code, pc) && !plain.contains(&pc))
+        .collect()
+}
+
+/// Whether `code` makes a volatile or memory-ordered access that orders anything between its
+/// threads ([`synchronizing`]; it then runs its blocks one at a time unless it is cooperative:
+/// `launch.rs`).
 pub(crate) fn any_ordered(code: &FunctionCode) -> bool {
-    (0..code.insts.len()).any(|pc| ordered(code, pc))
+    !synchronizing(code).is_empty()
 }
 
 /// For a cooperative kernel, or one with volatile or memory-ordered accesses, the instructions
@@ -78,9 +90,7 @@ pub(crate) fn scalar_only(code: &FunctionCode) -> Option<BTreeSet<usize>> {
         return None;
     }
     let heads = spin_heads(code);
-    let mut only: BTreeSet<usize> = (0..code.insts.len())
-        .filter(|&pc| ordered(code, pc))
-        .collect();
+    let mut only = synchronizing(code);
     for (pc, inst) in code.insts.iter().enumerate() {
         if let Op::Bra { target } = inst.op {
             if target as usize <= pc && heads.contains(&(target as usize)) {

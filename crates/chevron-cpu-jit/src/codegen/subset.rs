@@ -17,7 +17,8 @@ use crate::device_services::Service;
 
 /// Why `code` (a kernel with its calls inlined) stays interpreted, if it does: the first
 /// instruction outside the subset, a volatile or ordered load or store outside global memory
-/// (but in a cooperative kernel), a predicated barrier or exit,
+/// (but in a cooperative kernel, or `.volatile` shared accesses that pass values only across
+/// barriers: `volatile_shared.rs`), a predicated barrier or exit,
 /// or a global atomic a collective may follow. Cheap (one pass, no code generated): the
 /// tiering policy asks it before it decides to compile.
 pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
@@ -28,13 +29,14 @@ pub(crate) fn refusal(code: &FunctionCode) -> Option<String> {
         (inst.operands().accesses.iter()).any(|access| access.kind == AccessKind::Atomic)
             || lasting_service(inst)
     });
+    let synchronizing = super::spin::synchronizing(code);
     for (pc, inst) in code.insts.iter().enumerate() {
         let constant = |s: &Src| known.value(pc, s);
         if let Some(why) = unsupported(&inst.op, code.param_size, &constant) {
             return Some(format!("{why} (line {})", code.line(pc)));
         }
         let operands = inst.operands();
-        if super::spin::ordered(code, pc) && !cooperative {
+        if synchronizing.contains(&pc) && !cooperative {
             if let Some(why) = ordered_refusal(&operands, atomics) {
                 return Some(format!("{why} (line {})", code.line(pc)));
             }

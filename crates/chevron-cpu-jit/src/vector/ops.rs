@@ -6,7 +6,9 @@
 use std::mem::offset_of;
 
 use chevron_ptx::ir::{Op as IrOp, Rounding, ScalarType as T};
-use chevron_ptx::lowered::{AddrBase, FloatOp, IntBin, IntTer, IntUn, Op, Space, Src, SINK};
+use chevron_ptx::lowered::{
+    AddrBase, Collective, FloatOp, IntBin, IntTer, IntUn, Op, Space, Src, SINK,
+};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, Block, Endianness, InstBuilder, MemFlagsData, Value};
 
@@ -46,6 +48,11 @@ impl VectorEmitter<'_, '_, '_> {
                 self.barrier(pc + 1);
                 return;
             }
+            // The plan admits it in groups of a whole warp only, whose lanes run in step.
+            Op::Warp {
+                c: Collective::WarpSync,
+                ..
+            } => {}
             Op::Warp { .. } if self.group_width() == super::permute::WARP_GROUP => {
                 self.shuffle_in_group(pc);
                 return;
@@ -183,8 +190,9 @@ impl VectorEmitter<'_, '_, '_> {
         let op = &self.t.code.insts[pc].op;
         let vector = matches!(lane, Lane::Vector(_));
         match op {
-            Op::Mov { a, bits, .. } => {
-                if *bits == 64 {
+            Op::Mov { d, a, bits } => {
+                // A 64-bit constant in a 32-bit register: a predicate (`plan.rs`).
+                if *bits == 64 && self.width(*d) == Width::W64 {
                     self.get64(*a, lane)
                 } else {
                     self.get32(*a, lane)
@@ -253,12 +261,26 @@ impl VectorEmitter<'_, '_, '_> {
                     self.get32(*a, lane)
                 }
             }
-            Op::Ld { bits, addr, .. } => {
-                // A kernel parameter (the plan admits no other load here).
+            Op::Ld {
+                bits, signed, addr, ..
+            } => {
+                // A kernel parameter (the plan admits no other load here), extended to its
+                // register's width as the interpreter extends it.
                 let params = self.load_fixed(types::I64, offset_of!(BlockContext, params));
                 let flags = MemFlagsData::trusted().with_readonly().with_can_move();
-                let ty = if *bits == 64 { types::I64 } else { types::I32 };
+                let ty = match bits {
+                    8 => types::I8,
+                    16 => types::I16,
+                    32 => types::I32,
+                    _ => types::I64,
+                };
                 let v = self.b.ins().load(ty, flags, params, addr.offset as i32);
+                let v = match (*bits, *signed) {
+                    (64, _) => v,
+                    (_, true) => self.b.ins().sextend(types::I64, v),
+                    (32, false) => v,
+                    (_, false) => self.b.ins().uextend(types::I32, v),
+                };
                 if vector {
                     self.b.ins().splat(types::I32X4, v)
                 } else {
@@ -340,7 +362,13 @@ impl VectorEmitter<'_, '_, '_> {
                         Lane::Zero => per(self, 0),
                     }
                 } else {
-                    let (x, y) = (self.get32(*a, lane), self.get32(*b, lane));
+                    let (mut x, mut y) = (self.get32(*a, lane), self.get32(*b, lane));
+                    if ty.size() < 4 {
+                        // 8 or 16 bits: in the top of the lane, compared as the type says.
+                        let shift = 32 - 8 * ty.size() as i64;
+                        x = self.b.ins().ishl_imm_u(x, shift);
+                        y = self.b.ins().ishl_imm_u(y, shift);
+                    }
                     let r = self.b.ins().icmp(cc, x, y);
                     if vector {
                         let one = self.vconst([1; 4]);

@@ -66,6 +66,10 @@ pub fn plan(
     // Collectives of run-time member masks are the scalar code's.
     let runtime_members = crate::codegen::subset::runtime_members(insts, registers);
     let mut evaluated = BTreeSet::new();
+    // `mov.pred %p, 0` and `mov.pred %p, -1` (64-bit moves of 0 and all ones, as the
+    // interpreter keeps predicates): the width of the register's other writes (`setp`,
+    // `or.pred`: 32 bits), so a predicate set both ways is one register; 64 bits alone.
+    let mut constants = Vec::new();
     for (pc, inst) in insts.iter().enumerate() {
         if native_width(&inst.op, fma).is_none() && super::evaluated::width(&inst.op).is_some() {
             evaluated.insert(pc);
@@ -81,6 +85,10 @@ pub fn plan(
             Some(width) => width,
             None => return Err(format!("`{}` has no four-wide form", op_name(&inst.op))),
         };
+        if !handed.contains(&pc) && predicate_constant(&inst.op) {
+            constants.push(pc);
+            continue;
+        }
         for d in inst.operands().writes {
             let Some(slot) = written.get_mut(d as usize) else {
                 continue;
@@ -91,6 +99,13 @@ pub fn plan(
                     return Err(format!("register {d} is written with two widths"))
                 }
                 (_, Some(v)) => *slot = Some(v),
+            }
+        }
+    }
+    for pc in constants {
+        for d in insts[pc].operands().writes {
+            if let Some(slot @ None) = written.get_mut(d as usize) {
+                *slot = Some(Width::W64);
             }
         }
     }
@@ -206,9 +221,8 @@ pub fn plan(
 /// element (a `v2`/`v4` look-back descriptor, a flag byte): such a kernel's waits on other
 /// blocks stay in the scalar code, as before the group forms of `elements.rs` existed.
 pub fn ordered_accesses_one_thread_at_a_time(code: &FunctionCode) -> Result<(), String> {
-    match (0..code.insts.len()).find(|&pc| {
-        crate::codegen::spin::ordered(code, pc) && !super::elements::plain(&code.insts[pc].op)
-    }) {
+    let synchronizing = crate::codegen::spin::synchronizing(code);
+    match (synchronizing.into_iter()).find(|&pc| !super::elements::plain(&code.insts[pc].op)) {
         Some(pc) => Err(format!(
             "instruction {pc}: a memory-ordered access of several or narrow elements"
         )),
@@ -342,6 +356,8 @@ pub(super) fn native_width(op: &Op, fma: bool) -> Option<Option<Width>> {
             match ty {
                 T::F32 if !*ftz => {}
                 _ if matches!(cmp, Compare::Num | Compare::Nan) => return None,
+                // 8- and 16-bit integers, compared in the low bits of their lanes (`ops.rs`).
+                T::U8 | T::S8 | T::B8 | T::U16 | T::S16 | T::B16 => {}
                 _ => {
                     int_width(*ty)?;
                 }
@@ -434,6 +450,22 @@ pub(super) fn native_width(op: &Op, fma: bool) -> Option<Option<Width>> {
             addr,
             ..
         } if ds.len() == 1 && ds[0] != SINK && address_ok(*space, addr.base) => Width::W64,
+        // A kernel parameter of 8 or 16 bits, or a signed one of 32 (a `bool` or `short`
+        // argument, CUB's `ping` flag): one scalar load, extended as the interpreter extends
+        // it (signed: to 64 bits).
+        Op::Ld {
+            space: Space::Param,
+            bits: 8 | 16 | 32,
+            signed,
+            ds,
+            addr,
+        } if ds.len() == 1 && ds[0] != SINK && addr.base == AddrBase::KernelParam => {
+            if *signed {
+                Width::W64
+            } else {
+                Width::W32
+            }
+        }
         Op::St {
             space,
             bits: 32 | 64,
@@ -469,6 +501,12 @@ pub(super) fn native_width(op: &Op, fma: bool) -> Option<Option<Width>> {
             c: Collective::Shfl { .. },
             ..
         } => Width::W32,
+        // `__syncwarp()` of the whole warp, in groups of a whole warp, which run in step: no
+        // code (`build.rs` keeps a kernel with one out of narrower groups).
+        Op::Warp {
+            c: Collective::WarpSync,
+            mask: Src::Imm(mask),
+        } if *mask as u32 == u32::MAX => return Some(None),
         Op::Bar {
             kind: BarrierKind::Sync,
             id: Src::Imm(0),
@@ -479,6 +517,12 @@ pub(super) fn native_width(op: &Op, fma: bool) -> Option<Option<Width>> {
         _ => return None,
     };
     Some(Some(w))
+}
+
+/// Whether `op` moves the constant 0 or all ones into a register as 64 bits, as `mov.pred`
+/// does: it can take the width of the register's other writes, whose predicates read bit 0.
+fn predicate_constant(op: &Op) -> bool {
+    matches!(op, Op::Mov { bits: 64, a: Src::Imm(v), .. } if *v == 0 || *v == u64::MAX)
 }
 
 /// Whether an access of `space` through `base` has a four-wide form: parameters, and global
