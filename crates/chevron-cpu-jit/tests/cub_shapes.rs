@@ -3,8 +3,10 @@
 //! the interpreter in every group width: a partial tile's valid items passed from one thread
 //! to the block through `volatile` shared memory across a barrier
 //! (`src/codegen/volatile_shared.rs`), kernel parameters of 8 and 16 bits and signed ones
-//! of 32 (CUB's `bool ping`), 16-bit comparisons, `__syncwarp()` between a warp's stores
-//! to shared memory and its loads of its neighbours' (no code in groups of a whole warp), and
+//! of 32 (CUB's `bool ping`), 16-bit comparisons, `__syncwarp()` and `__syncwarp(mask)` of a
+//! mask known at run time between a warp's stores to shared memory and its loads of its
+//! neighbours' (no code in groups of a whole warp), shifts by amounts that differ between
+//! the threads (CUB's segmented sort; past the width too), and
 //! a predicate set by `mov.pred` and by `or.pred` (one register, two writes).
 //! Warp-synchronous exchanges through `volatile` shared memory stay interpreted.
 
@@ -49,11 +51,11 @@ PAST:
     ret;
 }
 
-.visible .entry neighbours(.param .u64 in, .param .u64 out)
+.visible .entry neighbours(.param .u64 in, .param .u64 out, .param .u32 mask)
 {
     .shared .align 4 .b32 s[256];
-    .reg .pred %p<3>; .reg .b16 %rs<4>; .reg .b32 %r<12>; .reg .b64 %rd<6>;
-    ld.param.u64 %rd1, [in]; ld.param.u64 %rd2, [out];
+    .reg .pred %p<3>; .reg .b16 %rs<4>; .reg .b32 %r<14>; .reg .b64 %rd<6>;
+    ld.param.u64 %rd1, [in]; ld.param.u64 %rd2, [out]; ld.param.u32 %r12, [mask];
     mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x; mov.u32 %r3, %ntid.x;
     mad.lo.s32 %r4, %r2, %r3, %r1;
     mul.wide.u32 %rd3, %r4, 4; add.s64 %rd4, %rd1, %rd3;
@@ -62,6 +64,7 @@ PAST:
     st.shared.u32 [%r8], %r5;
     bar.warp.sync -1;
     xor.b32 %r9, %r7, 4; add.u32 %r9, %r6, %r9;
+    bar.warp.sync %r12;
     ld.shared.u32 %r10, [%r9];
     cvt.u16.u32 %rs1, %r5; cvt.u16.u32 %rs2, %r10;
     setp.lt.s16 %p1, %rs1, %rs2;
@@ -90,6 +93,25 @@ SKIP:
     selp.u32 %r7, 7, 9, %p1;
     add.s64 %rd5, %rd2, %rd3;
     st.global.u32 [%rd5], %r7;
+    ret;
+}
+
+.visible .entry shifts(.param .u64 in, .param .u64 out)
+{
+    .reg .b32 %r<16>; .reg .b64 %rd<10>;
+    ld.param.u64 %rd1, [in]; ld.param.u64 %rd2, [out];
+    mov.u32 %r1, %tid.x; mov.u32 %r2, %ctaid.x; mov.u32 %r3, %ntid.x;
+    mad.lo.s32 %r4, %r2, %r3, %r1;
+    mul.wide.u32 %rd3, %r4, 4; add.s64 %rd4, %rd1, %rd3;
+    ld.global.u32 %r5, [%rd4];
+    and.b32 %r6, %r5, 31; shl.b32 %r7, %r5, %r6;
+    shr.u32 %r8, %r5, 26; shr.s32 %r9, %r5, %r8;
+    and.b32 %r10, %r5, 63; shr.u32 %r11, %r5, %r10;
+    xor.b32 %r12, %r7, %r9; xor.b32 %r13, %r12, %r11;
+    cvt.u64.u32 %rd5, %r5; shr.u32 %r14, %r5, 25; shl.b64 %rd6, %rd5, %r14;
+    mul.wide.u32 %rd7, %r4, 16; add.s64 %rd8, %rd2, %rd7;
+    st.global.u32 [%rd8], %r13;
+    st.global.u64 [%rd8+8], %rd6;
     ret;
 }
 
@@ -211,7 +233,9 @@ fn a_warp_synchronous_exchange_through_volatile_shared_memory_stays_interpreted(
 
 #[test]
 fn a_warp_synchronised_exchange_and_16_bit_comparisons_run_in_groups_of_a_warp() {
-    let launch = Launch::new("neighbours", (2, 128), |i| i.wrapping_mul(0x9e37_79b9) >> 3);
+    let mut launch = Launch::new("neighbours", (2, 128), |i| i.wrapping_mul(0x9e37_79b9) >> 3);
+    // A member mask known only at run time (the whole warp).
+    launch.scalars = vec![u32::MAX];
     let interpreted = launch.run(None);
     let threads = launch.input.len();
     let neighbour_won = (0..threads)
@@ -239,5 +263,22 @@ fn a_predicate_set_by_mov_pred_and_or_pred_runs_four_wide() {
     assert!(sevens > 0 && sevens < launch.input.len(), "{sevens}");
     for (width, compiled) in launch.in_every_group_width(&interpreted) {
         assert_eq!(compiled.vector(), Ok(()), "groups of {width}");
+    }
+}
+
+#[test]
+fn shifts_by_amounts_that_differ_between_threads_run_four_wide() {
+    let mut launch = Launch::new("shifts", (2, 64), |i| {
+        i.wrapping_mul(0x9e37_79b9) ^ 0x8000_0011
+    });
+    launch.out_bytes *= 4;
+    let interpreted = launch.run(None);
+    // Some amounts reach past the width: shifted out, or filled with the sign.
+    let wide_out = (0..launch.input.len())
+        .filter(|&t| launch.input[t] >> 25 >= 64)
+        .count();
+    assert!(wide_out > 0, "no 64-bit shift past the width");
+    for (width, compiled) in launch.in_every_group_width(&interpreted) {
+        common::assert_stayed_four_wide(&compiled, width);
     }
 }

@@ -468,8 +468,21 @@ impl VectorEmitter<'_, '_, '_> {
         };
         let ity = if wide { types::I64 } else { types::I32 };
         if matches!(k, IntBin::Shl | IntBin::Shr) && !matches!(b, Src::Imm(_)) {
-            // By a register the same in the four threads (the plan admits no other).
-            let n = self.get32(b, Lane::Zero);
+            let uniform = self.shape(b) == Shape::Uniform;
+            if let (Lane::Vector(j), false) = (lane, uniform) {
+                // By four amounts (x86 has no shift of each lane by its own before AVX2):
+                // lane by lane.
+                let amounts = self.get32(b, lane);
+                let lanes: Vec<Value> = (0..4u8)
+                    .map(|i| {
+                        let xi = self.b.ins().extractlane(x, i);
+                        let n = self.b.ins().extractlane(amounts, i);
+                        self.shift_by(k, t.is_signed(), xi, n, bits, Lane::One(4 * j + i))
+                    })
+                    .collect();
+                return self.gather(&lanes);
+            }
+            let n = self.get32(b, if uniform { Lane::Zero } else { lane });
             return self.shift_by(k, t.is_signed(), x, n, bits, lane);
         }
         match k {

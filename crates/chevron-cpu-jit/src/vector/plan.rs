@@ -63,7 +63,7 @@ pub fn plan(
 ) -> Result<Plan, String> {
     let mut handed = cooperative.cloned().unwrap_or_default();
     let mut written: Vec<Option<Width>> = vec![None; registers as usize];
-    // Collectives of run-time member masks are the scalar code's.
+    // Collectives of run-time member masks are the scalar code's (but `__syncwarp`: below).
     let runtime_members = crate::codegen::subset::runtime_members(insts, registers);
     let mut evaluated = BTreeSet::new();
     // `mov.pred %p, 0` and `mov.pred %p, -1` (64-bit moves of 0 and all ones, as the
@@ -74,7 +74,15 @@ pub fn plan(
         if native_width(&inst.op, fma).is_none() && super::evaluated::width(&inst.op).is_some() {
             evaluated.insert(pc);
         }
-        let formed = result_width(&inst.op, fma).filter(|_| !runtime_members.contains(&pc));
+        let warp_sync = matches!(
+            inst.op,
+            Op::Warp {
+                c: Collective::WarpSync,
+                ..
+            }
+        );
+        let formed =
+            result_width(&inst.op, fma).filter(|_| warp_sync || !runtime_members.contains(&pc));
         if cooperative.is_some() && formed.is_none() {
             handed.insert(pc);
         }
@@ -127,18 +135,6 @@ pub fn plan(
         let affine_widening = widens(&inst.op)
             .iter()
             .any(|a| matches!(shapes.of(pc, a), Shape::Affine(_)));
-        if let Op::IntBin {
-            k: IntBin::Shl | IntBin::Shr,
-            b: b @ Src::Reg(_),
-            ..
-        } = &inst.op
-        {
-            if shapes.of(pc, b) != Shape::Uniform {
-                return Err(format!(
-                    "instruction {pc}: a shift by an amount that differs between the threads"
-                ));
-            }
-        }
         if let Op::Warp {
             c: Collective::Shfl { b, c, .. },
             ..
@@ -501,12 +497,13 @@ pub(super) fn native_width(op: &Op, fma: bool) -> Option<Option<Width>> {
             c: Collective::Shfl { .. },
             ..
         } => Width::W32,
-        // `__syncwarp()` of the whole warp, in groups of a whole warp, which run in step: no
-        // code (`build.rs` keeps a kernel with one out of narrower groups).
+        // `__syncwarp(mask)`, in groups of a whole warp, which run in step (all 32 lanes at
+        // every instruction of the vector code, whatever the mask names): no code (`build.rs`
+        // keeps a kernel with one out of narrower groups).
         Op::Warp {
             c: Collective::WarpSync,
-            mask: Src::Imm(mask),
-        } if *mask as u32 == u32::MAX => return Some(None),
+            ..
+        } => return Some(None),
         Op::Bar {
             kind: BarrierKind::Sync,
             id: Src::Imm(0),
