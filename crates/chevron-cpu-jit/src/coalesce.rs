@@ -58,7 +58,11 @@ pub(crate) struct Renaming {
 /// a cooperative grid's first concern is the bytes its resident blocks hold).
 pub(crate) fn coalesced(code: &FunctionCode, by_shape: bool) -> Option<Renaming> {
     let n = code.num_regs;
-    if n == 0 || n > MOST_REGISTERS || code.insts.is_empty() {
+    if n == 0
+        || n > MOST_REGISTERS
+        || code.insts.is_empty()
+        || !crate::vector::shapes::computable(code.insts.len(), n)
+    {
         return None;
     }
     let live = Liveness::of(&code.insts, code.num_regs);

@@ -61,6 +61,12 @@ pub fn plan(
     fma: bool,
     cooperative: Option<&BTreeSet<usize>>,
 ) -> Result<Plan, String> {
+    if !super::shapes::computable(insts.len(), registers) {
+        return Err(format!(
+            "{} instructions over {registers} registers: too big to plan",
+            insts.len()
+        ));
+    }
     let mut handed = cooperative.cloned().unwrap_or_default();
     let mut written: Vec<Option<Width>> = vec![None; registers as usize];
     // Collectives of run-time member masks are the scalar code's (but `__syncwarp`: below).

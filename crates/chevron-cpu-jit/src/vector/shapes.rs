@@ -58,6 +58,19 @@ pub struct Shapes {
     pub defs: Vec<Shape>,
 }
 
+/// The most instructions times registers whose shapes are computed: they are kept for every
+/// register at every instruction, so a kernel past this is not planned four-wide (nor
+/// coalesced, `coalesce.rs`). Thrust's merge sort of 9,443 instructions and 9,744 registers
+/// (92 million) took 3.3-5 s to find it had no four-wide form; its sibling of 2,958
+/// instructions and 3,205 registers (9.5 million) is coalesced to 114 registers and planned in
+/// 5 ms; kernels of 100,000 to 340,000 took 1-6 ms.
+pub const MOST_CELLS: u64 = 1 << 24;
+
+/// Whether [`Shapes::compute`] takes `insts` instructions over `registers` registers.
+pub fn computable(insts: usize, registers: u32) -> bool {
+    (insts as u64).saturating_mul(u64::from(registers)) <= MOST_CELLS
+}
+
 impl Shapes {
     /// The shape of operand `s` on entry to instruction `pc`.
     pub fn of(&self, pc: usize, s: &Src) -> Shape {
