@@ -194,7 +194,11 @@ int main() {
     CHECK(cudaMemcpy(&refusal, d_refusal, sizeof refusal, cudaMemcpyDeviceToHost));
     printf("nesting: deepest grid at depth %d, the launch beyond it: %s\n", deepest,
            cudaGetErrorName(cudaError_t(refusal)));
-    if (refusal != cudaErrorLaunchMaxDepthExceeded) {
+    // Every level waits for its child: the chain ends at the pending-launch limit (an H200
+    // went 2048 levels deep by default, then refused with this code; no limit of 24 levels).
+    size_t pending_limit = 0;
+    CHECK(cudaDeviceGetLimit(&pending_limit, cudaLimitDevRuntimePendingLaunchCount));
+    if (refusal != cudaErrorLaunchPendingCountExceeded || deepest != (int)pending_limit) {
         printf("dynpar_tree: nesting limit FAILED\n");
         return 1;
     }

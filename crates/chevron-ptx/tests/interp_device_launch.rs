@@ -41,12 +41,15 @@
 mod interp_common;
 
 use chevron_ptx::interp::device_runtime::{
-    pending_launch_limit, set_pending_launch_limit, ChildGridRunner, MAX_NESTING_DEPTH,
+    pending_launch_limit, set_pending_launch_limit, ChildGridRunner,
 };
 use chevron_ptx::interp::{Fault, KernelHandle, LaunchConfig, LaunchHooks, LaunchReport, Program};
 use interp_common::*;
 
 const PTX: &str = include_str!("data/device_launch.ptx");
+
+/// Held by the tests that set the process's pending-launch limit or depend on it.
+static PENDING_LIMIT: std::sync::Mutex<()> = std::sync::Mutex::new(());
 
 fn params(values: &[u64], sizes: &[usize]) -> Vec<u8> {
     let mut out = Vec::new();
@@ -105,8 +108,13 @@ fn launch_errors_are_cuda_codes_kept_per_thread() {
     );
 }
 
+/// A grid launching one child from each level goes as deep as the pending-launch limit: every
+/// level waits for its child, so the launch from the deepest is refused with
+/// `cudaErrorLaunchPendingCountExceeded` (69), as on an H200 (2048 levels by default; no
+/// limit of 24 levels).
 #[test]
-fn nesting_stops_at_cudas_depth_limit() {
+fn nesting_stops_at_the_pending_launch_limit() {
+    let _held = PENDING_LIMIT.lock().unwrap_or_else(|e| e.into_inner());
     let (memory, program) = load(PTX);
     let kernel = program.kernel("_Z4diveiPiS_").unwrap();
     let deepest = upload_u32(&memory, &[0]);
@@ -118,13 +126,13 @@ fn nesting_stops_at_cudas_depth_limit() {
             &params(&[0, deepest, refusal], &[4, 8, 8]),
         )
         .unwrap();
-    assert_eq!(download_u32(&memory, deepest, 1), [MAX_NESTING_DEPTH]);
-    // cudaErrorLaunchMaxDepthExceeded.
-    assert_eq!(download_u32(&memory, refusal, 1), [65]);
+    assert_eq!(download_u32(&memory, deepest, 1), [pending_launch_limit()]);
+    assert_eq!(download_u32(&memory, refusal, 1), [69]);
 }
 
 #[test]
 fn fire_and_forget_children_all_run_and_pending_launches_are_limited() {
+    let _held = PENDING_LIMIT.lock().unwrap_or_else(|e| e.into_inner());
     let (memory, program) = load(PTX);
     let kernel = program.kernel("_Z7fan_outPii").unwrap();
     let count = 300u32;

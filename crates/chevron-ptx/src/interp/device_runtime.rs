@@ -9,8 +9,9 @@
 //!
 //! - [`ChildGrids`]: one grid's parameter buffers handed out and not yet launched, the child
 //!   grids it launched, and the streams its threads created;
-//! - [`LaunchTree`]: what a host launch and all its descendants share: the pending-launch
-//!   count against [`pending_launch_limit`];
+//! - [`LaunchTree`]: what a host launch and all its descendants share: the count of grids
+//!   launched from device code and not yet complete, against [`pending_launch_limit`] (a grid
+//!   completes only once its children have, as CUDA defines it);
 //! - the order children run in. CUDA 12's semantics (CDP2) let a child grid run any time after
 //!   its launch, with work in one stream in order and the parent complete only once all its
 //!   children are; the CPU device runs each grid's children after the grid itself, depth
@@ -19,9 +20,12 @@
 //!   its other work are done. A host launch returns once its whole tree has run.
 //!
 //! Errors are CUDA's codes, returned by the launch call and kept as the calling thread's last
-//! error (`cudaGetLastError`): a launch nested deeper than [`MAX_NESTING_DEPTH`]
-//! (`cudaErrorLaunchMaxDepthExceeded`), more than [`pending_launch_limit`] launches waiting
-//! (`cudaErrorLaunchPendingCountExceeded`), an invalid configuration, function or stream.
+//! error (`cudaGetLastError`): more than [`pending_launch_limit`] grids launched and not
+//! complete (`cudaErrorLaunchPendingCountExceeded`), an invalid configuration, function or
+//! stream. There is no limit of 24 levels of nesting: on an H200 (driver 580, CUDA 13.0) a
+//! grid launching one child from each level went 2048 levels deep, and the launch from the
+//! 2048th failed with `cudaErrorLaunchPendingCountExceeded` (the default limit: every level
+//! still waits for its child), which is what the CPU device does too.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
@@ -31,10 +35,6 @@ use super::fault::Fault;
 use super::grid::{LaunchConfig, LaunchHooks, LaunchReport};
 use super::inst::{Builtin, CallTarget, DeviceCall, Op};
 use super::program::{KernelHandle, Program};
-
-/// Deepest nesting of device-side launches: a grid launched from the host is at depth 0, and
-/// a launch from a grid at depth 24 fails (CUDA's hardware limit).
-pub const MAX_NESTING_DEPTH: u32 = 24;
 
 /// `cudaLimitDevRuntimePendingLaunchCount`'s default.
 pub const DEFAULT_PENDING_LAUNCH_LIMIT: u32 = 2048;
@@ -91,7 +91,6 @@ pub(crate) mod code {
     pub const INVALID_VALUE: u32 = 1;
     pub const MEMORY_ALLOCATION: u32 = 2;
     pub const INVALID_CONFIGURATION: u32 = 9;
-    pub const LAUNCH_MAX_DEPTH_EXCEEDED: u32 = 65;
     pub const LAUNCH_PENDING_COUNT_EXCEEDED: u32 = 69;
     pub const INVALID_DEVICE_FUNCTION: u32 = 98;
     pub const INVALID_RESOURCE_HANDLE: u32 = 400;
@@ -145,15 +144,13 @@ pub(crate) struct ChildLaunch {
 /// What a host launch and every grid it leads to share.
 #[derive(Debug, Default)]
 pub(crate) struct LaunchTree {
-    /// Launches made and not yet started.
+    /// Grids launched from device code and not yet complete (their own children included).
     pub pending: AtomicU32,
 }
 
 /// One grid's device-runtime state.
 #[derive(Debug)]
 pub(crate) struct ChildGrids<'a> {
-    /// Nesting depth of the grid (0: launched from the host).
-    pub depth: u32,
     pub tree: &'a LaunchTree,
     prepared: Mutex<HashMap<u64, Prepared>>,
     launched: Mutex<Vec<ChildLaunch>>,
@@ -166,10 +163,9 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 }
 
 impl<'a> ChildGrids<'a> {
-    /// The state of a grid at `depth` of `tree`.
-    pub fn new(depth: u32, tree: &'a LaunchTree) -> Self {
+    /// The state of a grid of `tree`.
+    pub fn new(tree: &'a LaunchTree) -> Self {
         ChildGrids {
-            depth,
             tree,
             prepared: Mutex::default(),
             launched: Mutex::default(),
@@ -190,9 +186,6 @@ impl<'a> ChildGrids<'a> {
 
     /// Counts a launch against the tree's pending limit: the error code if it is refused.
     pub fn admit(&self) -> Result<(), u32> {
-        if self.depth >= MAX_NESTING_DEPTH {
-            return Err(code::LAUNCH_MAX_DEPTH_EXCEEDED);
-        }
         let limit = pending_launch_limit();
         self.tree
             .pending
@@ -301,7 +294,7 @@ mod tests {
     #[test]
     fn tail_launches_run_last_in_launch_order() {
         let tree = LaunchTree::default();
-        let grids = ChildGrids::new(0, &tree);
+        let grids = ChildGrids::new(&tree);
         for (kernel, tail) in [(1, true), (2, false), (3, true), (4, false)] {
             grids.admit().unwrap();
             grids.push(ChildLaunch {
@@ -319,20 +312,18 @@ mod tests {
     }
 
     #[test]
-    fn depth_and_pending_limits_refuse_with_cuda_codes() {
+    fn the_pending_limit_refuses_with_cudas_code() {
         let tree = LaunchTree::default();
-        let deep = ChildGrids::new(MAX_NESTING_DEPTH, &tree);
-        assert_eq!(deep.admit(), Err(code::LAUNCH_MAX_DEPTH_EXCEEDED));
         tree.pending
             .store(DEFAULT_PENDING_LAUNCH_LIMIT, Ordering::Relaxed);
-        let grids = ChildGrids::new(1, &tree);
+        let grids = ChildGrids::new(&tree);
         assert_eq!(grids.admit(), Err(code::LAUNCH_PENDING_COUNT_EXCEEDED));
     }
 
     #[test]
     fn streams_are_checked() {
         let tree = LaunchTree::default();
-        let grids = ChildGrids::new(0, &tree);
+        let grids = ChildGrids::new(&tree);
         let s = grids.create_stream();
         assert_eq!(grids.stream_kind(s), Some(false));
         assert_eq!(grids.stream_kind(STREAM_TAIL_LAUNCH), Some(true));

@@ -2,7 +2,8 @@
 //! child grid in the order `device_runtime.rs` gives, depth first (a child's own children run
 //! before its next sibling), so a launch returns once its whole tree is complete, as CUDA
 //! defines a parent's completion. The walk keeps its own stack rather than recursing, so
-//! nesting to CUDA's 24 levels costs no host stack. A child whose kernel launches nothing
+//! nesting as deep as the pending-launch limit allows (2048 levels by default) costs no host
+//! stack; a grid stays pending (`device_runtime.rs`) until its last descendant is done. A child whose kernel launches nothing
 //! itself may run elsewhere ([`LaunchHooks::child_grids`]: the CPU device's compiled code).
 
 use super::device_runtime::{ChildGrids, ChildLaunch, LaunchTree};
@@ -42,7 +43,7 @@ impl Program {
         blocks: std::ops::Range<u64>,
     ) -> Result<LaunchReport, Fault> {
         let tree = LaunchTree::default();
-        let grids = ChildGrids::new(0, &tree);
+        let grids = ChildGrids::new(&tree);
         let result = self.run_grid(kernel, config, cluster, params, hooks, blocks, &grids);
         let children = self.finish_grid(grids);
         let mut report = result?;
@@ -73,11 +74,14 @@ impl Program {
         hooks: &LaunchHooks<'_>,
         report: &mut LaunchReport,
     ) -> Result<(), Fault> {
-        let mut stack: Vec<(u32, ChildLaunch)> =
-            children.into_iter().rev().map(|c| (1, c)).collect();
-        while let Some((depth, child)) = stack.pop() {
-            tree.pending
-                .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+        // `None`: the grid pushed before it, and all its descendants, are complete.
+        let mut stack: Vec<Option<ChildLaunch>> = children.into_iter().rev().map(Some).collect();
+        while let Some(step) = stack.pop() {
+            let Some(child) = step else {
+                tree.pending
+                    .fetch_sub(1, std::sync::atomic::Ordering::Relaxed);
+                continue;
+            };
             let code = &self.functions[child.kernel as usize];
             let kernel = KernelHandle {
                 index: child.kernel,
@@ -93,9 +97,10 @@ impl Program {
                 let part = outside?;
                 report.lane_instructions += part.lane_instructions;
                 report.printf_output.push_str(&part.printf_output);
+                stack.push(None);
                 continue;
             }
-            let grids = ChildGrids::new(depth, tree);
+            let grids = ChildGrids::new(tree);
             let result = self.run_grid(
                 &kernel,
                 &child.config,
@@ -109,7 +114,8 @@ impl Program {
             let part = result?;
             report.lane_instructions += part.lane_instructions;
             report.printf_output.push_str(&part.printf_output);
-            stack.extend(grandchildren.into_iter().rev().map(|c| (depth + 1, c)));
+            stack.push(None);
+            stack.extend(grandchildren.into_iter().rev().map(Some));
         }
         Ok(())
     }
