@@ -19,6 +19,7 @@
 //! [`VECTOR_SAVED`] and kept in its own layout (`save_group`), any other is checked against
 //! its registers' shapes when it resumes here.
 
+mod access;
 mod affine_compare;
 mod chain;
 mod elements;

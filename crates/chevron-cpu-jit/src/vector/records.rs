@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 use chevron_ptx::lowered::{AddrBase, Flow, Op, Space, Src};
 use cranelift_codegen::ir::{types, ConstantData, InstBuilder, Value};
 
-use super::ops::Access;
+use super::access::Access;
 use super::plan::Width;
 use super::shapes::Shape;
 use super::{mem, Lane, VectorEmitter};

@@ -9,7 +9,7 @@ use chevron_ptx::lowered::{Addr, AddrBase, IntBin, Op, Space, Src};
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::{types, InstBuilder, MemFlagsData, Value};
 
-use super::ops::Access;
+use super::access::Access;
 use super::{mem, Lane, VectorEmitter};
 use crate::context::{BlockContext, SITE_WORDS};
 
