@@ -182,16 +182,7 @@ fn define_vector(
     } else {
         // `__syncwarp()` is no code in groups of a whole warp, whose lanes run in step; in
         // narrower ones the warp's groups would have to meet there.
-        let warp_sync = |inst: &chevron_ptx::lowered::Inst| {
-            matches!(
-                inst.op,
-                Op::Warp {
-                    c: chevron_ptx::lowered::Collective::WarpSync,
-                    ..
-                }
-            )
-        };
-        if per_group != 8 && code.insts.iter().any(warp_sync) {
+        if per_group != 8 && (code.insts.iter()).any(|inst| vector::plan::warp_sync(&inst.op)) {
             return Err("a `__syncwarp` in groups narrower than a warp".into());
         }
         // A cooperative kernel's spin loops are the scalar code's: it yields there.

@@ -68,10 +68,15 @@ pub(crate) fn spin_heads(code: &FunctionCode) -> BTreeSet<usize> {
 /// all of them but the `.volatile` shared ones that pass values only across block barriers
 /// (`volatile_shared.rs`), which the compiled code runs as plain accesses.
 pub(crate) fn synchronizing(code: &FunctionCode) -> BTreeSet<usize> {
-    let plain = super::volatile_shared::passed_across_barriers(code);
-    (0..code.insts.len())
-        .filter(|&pc| ordered(code, pc) && !plain.contains(&pc))
-        .collect()
+    let mut ordered: BTreeSet<usize> = (0..code.insts.len())
+        .filter(|&pc| ordered(code, pc))
+        .collect();
+    // The barrier-free paths are walked only for a kernel that has such accesses.
+    if !ordered.is_empty() {
+        let plain = super::volatile_shared::passed_across_barriers(code);
+        ordered.retain(|pc| !plain.contains(pc));
+    }
+    ordered
 }
 
 /// Whether `code` makes a volatile or memory-ordered access that orders anything between its

@@ -80,15 +80,8 @@ pub fn plan(
         if native_width(&inst.op, fma).is_none() && super::evaluated::width(&inst.op).is_some() {
             evaluated.insert(pc);
         }
-        let warp_sync = matches!(
-            inst.op,
-            Op::Warp {
-                c: Collective::WarpSync,
-                ..
-            }
-        );
-        let formed =
-            result_width(&inst.op, fma).filter(|_| warp_sync || !runtime_members.contains(&pc));
+        let formed = result_width(&inst.op, fma)
+            .filter(|_| warp_sync(&inst.op) || !runtime_members.contains(&pc));
         if cooperative.is_some() && formed.is_none() {
             handed.insert(pc);
         }
@@ -520,6 +513,18 @@ pub(super) fn native_width(op: &Op, fma: bool) -> Option<Option<Width>> {
         _ => return None,
     };
     Some(Some(w))
+}
+
+/// Whether `op` is `__syncwarp(mask)` (`bar.warp.sync`): no code in groups of a whole warp;
+/// a kernel with one has no vector function in narrower groups (`build.rs`).
+pub fn warp_sync(op: &Op) -> bool {
+    matches!(
+        op,
+        Op::Warp {
+            c: Collective::WarpSync,
+            ..
+        }
+    )
 }
 
 /// Whether `op` moves the constant 0 or all ones into a register as 64 bits, as `mov.pred`
